@@ -1,0 +1,18 @@
+import type { ToolName } from "../tools/types.js";
+
+/** An agent loaded from `agents/<id>.md`: validated frontmatter plus the Markdown body as its persona. */
+export interface AgentDefinition {
+  /** The file's base name (`dev` for `agents/dev.md`); the id nodes and workflows refer to. */
+  id: string;
+  name: string;
+  description: string;
+  /** Allow-list of tools; `handoff` is always available and never listed. */
+  tools: ToolName[];
+  model?: string;
+  temperature?: number;
+  maxTurns?: number;
+  persona: string;
+  /** Absolute path of the file it came from. */
+  file: string;
+  source: "project" | "default";
+}

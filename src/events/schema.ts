@@ -1,0 +1,98 @@
+import { z } from "zod";
+
+/**
+ * The one contract between the engine and every renderer (Ink, plain lines, `--json`).
+ * Bump EVENT_SCHEMA_VERSION whenever an event's shape changes.
+ */
+export const EVENT_SCHEMA_VERSION = 1;
+
+const base = {
+  v: z.literal(EVENT_SCHEMA_VERSION),
+  thread: z.string(),
+  ts: z.string(),
+};
+
+const usage = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  totalTokens: z.number(),
+  calls: z.number(),
+});
+
+const gateResult = z.object({
+  name: z.string(),
+  command: z.string(),
+  required: z.boolean(),
+  passed: z.boolean(),
+  exitCode: z.number().nullable(),
+  timedOut: z.boolean(),
+  durationMs: z.number(),
+  attempt: z.number(),
+  passedCount: z.number().nullable(),
+  failedCount: z.number().nullable(),
+  failures: z.array(z.string()),
+  tail: z.string(),
+  logFile: z.string().nullable(),
+});
+
+export const yoloEventSchema = z.discriminatedUnion("type", [
+  z.object({
+    ...base,
+    type: z.literal("run.started"),
+    requirement: z.string(),
+    model: z.string(),
+    resumed: z.boolean(),
+    nodes: z.array(z.string()),
+    logFile: z.string(),
+  }),
+  z.object({ ...base, type: z.literal("node.started"), node: z.string(), fixAttempt: z.number() }),
+  z.object({ ...base, type: z.literal("node.completed"), node: z.string(), summary: z.string() }),
+  z.object({ ...base, type: z.literal("token"), node: z.string(), text: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal("tool.called"),
+    node: z.string(),
+    tool: z.string(),
+    callId: z.string(),
+    args: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal("tool.result"),
+    node: z.string(),
+    tool: z.string(),
+    callId: z.string(),
+    ok: z.boolean(),
+    summary: z.string(),
+  }),
+  z.object({ ...base, type: z.literal("gate.result"), node: z.string(), gate: gateResult }),
+  z.object({ ...base, type: z.literal("route"), from: z.string(), to: z.string(), reason: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal("interrupt"),
+    node: z.string(),
+    askedBy: z.string(),
+    question: z.string(),
+    resumeCommand: z.string(),
+  }),
+  z.object({ ...base, type: z.literal("usage"), node: z.string(), usage }),
+  z.object({ ...base, type: z.literal("warning"), message: z.string() }),
+  z.object({ ...base, type: z.literal("error"), code: z.string(), message: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal("run.completed"),
+    status: z.enum(["passed", "failed", "waiting", "limit", "provider_error", "interrupted", "config_error", "error"]),
+    exitCode: z.number(),
+    reason: z.string(),
+    usage,
+    filesChanged: z.array(z.string()),
+    resumeCommand: z.string().nullable(),
+  }),
+]);
+
+export type YoloEvent = z.infer<typeof yoloEventSchema>;
+export type YoloEventType = YoloEvent["type"];
+export type GateResult = z.infer<typeof gateResult>;
+export type Usage = z.infer<typeof usage>;
+/** An event as the engine emits it, before the envelope (`v`, `thread`, `ts`) is stamped on. */
+export type EventBody = YoloEvent extends infer E ? (E extends YoloEvent ? Omit<E, "v" | "thread" | "ts"> : never) : never;

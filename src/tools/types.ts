@@ -1,0 +1,37 @@
+import type { z } from "zod";
+
+/** Tool names offered to the model. Public API: agents' `tools` allow-lists name these. */
+export const TOOL_NAMES = ["read_file", "write_file", "edit_file", "list_files", "search_files", "run_command"] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** What a tool needs from the run: all paths absolute, all limits resolved. */
+export interface ToolContext {
+  /** The project root, absolute and already resolved through symlinks. */
+  root: string;
+  commandTimeoutS: number;
+  /** Cap on command output returned to the model (head and tail kept). */
+  outputCapBytes: number;
+  /** Cap on bytes a read_file returns. */
+  readCapBytes: number;
+  /** Extra secret values to keep out of command environments (e.g. the API key, whatever its variable is named). */
+  secretEnvNames: string[];
+  signal?: AbortSignal;
+}
+
+/** A tool's answer. Refusals and failures are `ok: false` with a message the model can act on; tools never throw for bad input. */
+export interface ToolOutcome {
+  ok: boolean;
+  /** What the model sees. */
+  content: string;
+  /** One line for progress output, e.g. `src/add.ts (+12 −3)` or `npm test → exit 1`. */
+  summary: string;
+  /** Project-relative paths this call created or modified. */
+  filesChanged?: string[];
+}
+
+export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
+  name: ToolName;
+  description: string;
+  schema: S;
+  run(args: z.output<S>, ctx: ToolContext): Promise<ToolOutcome>;
+}

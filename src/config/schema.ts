@@ -67,5 +67,7 @@ export interface ResolvedConfig {
     outputCapBytes: number;
     readCapBytes: number;
     maxSteps: number;
+    /** `--max-turns` from the command line: wins over an agent's own maxTurns. */
+    maxTurnsOverride: number | null;
   };
 }

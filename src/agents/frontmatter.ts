@@ -1,0 +1,168 @@
+import { parseDocument } from "yaml";
+import { z } from "zod";
+import { TOOL_NAMES, type ToolName } from "../tools/types.js";
+
+/** The validated frontmatter of an agent file. */
+export interface AgentFrontmatter {
+  name: string;
+  description: string;
+  tools: ToolName[];
+  model?: string;
+  temperature?: number;
+  maxTurns?: number;
+}
+
+/** An agent file split and checked: the frontmatter fields and the Markdown body (the persona). */
+export interface ParsedAgentFile {
+  frontmatter: AgentFrontmatter;
+  body: string;
+}
+
+/** Either the parsed file or every problem found, each naming its field by dot-path (`tools[2]: …`). */
+export type ParseAgentFileResult = { ok: true; value: ParsedAgentFile } | { ok: false; problems: string[] };
+
+const KNOWN_KEYS = ["name", "description", "tools", "model", "temperature", "maxTurns"] as const;
+const TOOL_LIST = TOOL_NAMES.join(", ");
+const FENCE = /^---[ \t]*$/;
+
+// Zod's own messages ("Invalid input: expected string, received undefined") are replaced by ones a user can act on.
+const text = (what: string) =>
+  z
+    .string({ error: (iss) => (iss.input === undefined ? "required" : `expected ${what}, got ${describe(iss.input)}`) })
+    .refine((s) => s.trim() !== "", "must not be empty");
+
+// Elements are checked by hand rather than by an element schema, so a duplicate is still reported next to a typo.
+const toolsSchema = z
+  .array(z.unknown(), {
+    error: (iss) =>
+      iss.input === undefined
+        ? `required (use [] for no tools; known tools: ${TOOL_LIST})`
+        : typeof iss.input === "string"
+          ? "expected a list such as [read_file, list_files], got a string"
+          : `expected a list of tool names, got ${describe(iss.input)}`,
+  })
+  .superRefine((tools, ctx) => {
+    tools.forEach((tool, i) => {
+      const problem = toolProblem(tool, tools.indexOf(tool) !== i);
+      if (problem) ctx.addIssue({ code: "custom", path: [i], message: problem });
+    });
+  })
+  .transform((tools) => tools as ToolName[]);
+
+const frontmatterSchema = z.strictObject({
+  name: text("a string"),
+  description: text("a string"),
+  tools: toolsSchema,
+  model: text("a model name").optional(),
+  temperature: z
+    .number({ error: "expected a number from 0 to 2" })
+    .min(0, "expected a number from 0 to 2")
+    .max(2, "expected a number from 0 to 2")
+    .optional(),
+  maxTurns: z
+    .number({ error: "expected a positive integer" })
+    .int("expected a positive integer")
+    .positive("expected a positive integer")
+    .optional(),
+});
+
+/**
+ * Split an agent file into YAML frontmatter and Markdown body and validate the frontmatter strictly.
+ * Accepts a BOM and CRLF line endings. Never throws: every problem is returned, YAML errors with their file line.
+ */
+export function parseAgentFile(source: string): ParseAgentFileResult {
+  const split = splitFrontmatter(source);
+  if (!split.ok) return split;
+
+  const doc = parseDocument(split.yaml, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    return { ok: false, problems: doc.errors.map((e) => yamlProblem(e.message, e.linePos?.[0], split.yamlLine)) };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch (e) {
+    return { ok: false, problems: [`frontmatter: invalid YAML: ${(e as Error).message}`] };
+  }
+  // An empty block means "no fields": report the missing required ones rather than a type error.
+  if (data === null || data === undefined) data = {};
+  if (typeof data !== "object" || Array.isArray(data)) {
+    return { ok: false, problems: [`frontmatter: expected fields such as "name: …", got ${describe(data)}`] };
+  }
+
+  const result = frontmatterSchema.safeParse(data);
+  // A value can fail two checks with one message (-1.5 for maxTurns): report it once.
+  if (!result.success) return { ok: false, problems: [...new Set(result.error.issues.flatMap(issueProblems))] };
+  return { ok: true, value: { frontmatter: result.data, body: split.body } };
+}
+
+type Split = { ok: true; yaml: string; yamlLine: number; body: string } | { ok: false; problems: string[] };
+
+// The block must open on the very first line; anything else is read as "no frontmatter", as Claude Code does.
+function splitFrontmatter(source: string): Split {
+  const lines = source.replace(/^\uFEFF/, "").split(/\r?\n/);
+  if (!FENCE.test(lines[0])) {
+    return {
+      ok: false,
+      problems: [
+        "frontmatter: missing; the file must start with a `---` line, then the YAML fields (name, description, tools), then a closing `---` line",
+      ],
+    };
+  }
+  const end = lines.findIndex((line, i) => i > 0 && FENCE.test(line));
+  if (end === -1) {
+    return { ok: false, problems: ["frontmatter: not closed; add a `---` line after the YAML fields, before the persona"] };
+  }
+  return {
+    ok: true,
+    yaml: lines.slice(1, end).join("\n"),
+    yamlLine: 2,
+    body: lines.slice(end + 1).join("\n").replace(/^\s*\n/, "").trimEnd(),
+  };
+}
+
+// yaml's messages end in "at line N, column M:" plus a code frame, both relative to the block; report file lines instead.
+function yamlProblem(message: string, pos: { line: number; col: number } | undefined, firstLine: number): string {
+  const head = message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+  return pos ? `line ${pos.line + firstLine - 1}, column ${pos.col}: invalid YAML: ${head}` : `frontmatter: invalid YAML: ${head}`;
+}
+
+function issueProblems(issue: z.core.$ZodIssue): string[] {
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => {
+      const path = formatPath([...issue.path, key]);
+      const near = KNOWN_KEYS.find((k) => normalize(k) === normalize(key));
+      return near
+        ? `${path}: unknown key; did you mean "${near}"?`
+        : `${path}: unknown key; known keys: ${KNOWN_KEYS.join(", ")}`;
+    });
+  }
+  return [`${formatPath(issue.path)}: ${issue.message}`];
+}
+
+/** `["tools", 2]` → `tools[2]`; `["a", "b"]` → `a.b`. */
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) out += typeof part === "number" ? `[${part}]` : out ? `.${String(part)}` : String(part);
+  return out || "frontmatter";
+}
+
+function toolProblem(tool: unknown, duplicate: boolean): string | null {
+  if (typeof tool !== "string") return `expected a tool name, got ${describe(tool)}`;
+  if (tool === "handoff") return '"handoff" is always available to every agent; remove it from the list';
+  if (!(TOOL_NAMES as readonly string[]).includes(tool)) return `${JSON.stringify(tool)} is not a tool; known tools: ${TOOL_LIST}`;
+  return duplicate ? `"${tool}" is listed twice` : null;
+}
+
+function normalize(key: string): string {
+  return key.toLowerCase().replace(/[-_\s]/g, "");
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "an empty value";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "string") return "a string";
+  if (typeof value === "number") return `the number ${value}`;
+  return typeof value === "boolean" ? `${value}` : typeof value;
+}

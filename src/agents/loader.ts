@@ -1,0 +1,139 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, isAbsolute, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ConfigError } from "../errors.js";
+import { parseAgentFile } from "./frontmatter.js";
+import type { AgentDefinition } from "./types.js";
+
+/** The package's own `agents/` folder. `src/agents/loader.ts` and `dist/agents/loader.js` both sit two levels below the package root. */
+export const DEFAULT_AGENTS_DIR = fileURLToPath(new URL("../../agents/", import.meta.url));
+
+const ID_PATTERN = /^[a-z][a-z0-9-]*$/;
+
+export interface LoadAgentsOptions {
+  /** The project's agents folder; null or a folder that does not exist means defaults only. */
+  projectAgentsDir: string | null;
+  /** Where the shipped defaults live; defaults to the package's `agents/` folder. */
+  defaultsDir?: string;
+  /** Base for relative paths and for shortening paths in messages; defaults to `process.cwd()`. */
+  cwd?: string;
+}
+
+export interface LoadAgentsResult {
+  /** Every valid definition by id. A project file overrides the default with the same id; an invalid file replaces nothing. */
+  agents: Map<string, AgentDefinition>;
+  /** Every problem in every file, each prefixed with the file's path. Empty when all files are valid. */
+  errors: string[];
+}
+
+/**
+ * Load the shipped default agents, then the project's `*.md` agents over them.
+ * Never throws for bad files: all problems across all files are collected in `errors`.
+ */
+export function loadAgents(opts: LoadAgentsOptions): LoadAgentsResult {
+  const cwd = opts.cwd ?? process.cwd();
+  const agents = new Map<string, AgentDefinition>();
+  const errors: string[] = [];
+  const show = (path: string) => displayPath(path, cwd);
+
+  const defaultsDir = resolve(cwd, opts.defaultsDir ?? DEFAULT_AGENTS_DIR);
+  const sources: Array<{ dir: string; source: AgentDefinition["source"]; optional: boolean }> = [
+    { dir: defaultsDir, source: "default", optional: false },
+  ];
+  if (opts.projectAgentsDir !== null) {
+    sources.push({ dir: resolve(cwd, opts.projectAgentsDir), source: "project", optional: true });
+  }
+
+  for (const { dir, source, optional } of sources) {
+    const listed = listMarkdown(dir, optional);
+    if (typeof listed === "string") {
+      errors.push(`${show(dir)}: ${listed}`);
+      continue;
+    }
+    for (const file of listed) {
+      const loaded = loadFile(file, source);
+      if (loaded.ok) agents.set(loaded.agent.id, loaded.agent);
+      else errors.push(...loaded.problems.map((p) => `${show(file)}: ${p}`));
+    }
+  }
+  return { agents, errors };
+}
+
+/**
+ * The agents a workflow needs, or one ConfigError listing every problem: the loader's errors and each missing id.
+ * Any invalid file fails the run, even one the workflow does not use, so a typo never goes unnoticed.
+ */
+export function requireAgents(result: LoadAgentsResult, ids: string[]): Map<string, AgentDefinition> {
+  const missing = ids.filter((id) => !result.agents.has(id));
+  const problems = [
+    ...result.errors,
+    ...missing.map((id) => `agent "${id}" is needed but not defined; add ${id}.md to the project's agents folder`),
+  ];
+  if (problems.length > 0) {
+    throw new ConfigError(
+      `Agent definitions are invalid (${problems.length} ${problems.length === 1 ? "problem" : "problems"}); nothing was run. Fix these and try again:`,
+      problems,
+    );
+  }
+  return result.agents;
+}
+
+// Sorted so errors come out in the same order on every machine. Returns a message when the folder cannot be listed.
+function listMarkdown(dir: string, optional: boolean): string[] | string {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && optional) return [];
+    if (code === "ENOENT") return "agents folder not found; the yolo installation looks incomplete";
+    if (code === "ENOTDIR") return "expected a folder of agent files, found a file";
+    return `cannot read the agents folder: ${(e as Error).message}`;
+  }
+  return names
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => join(dir, name))
+    .filter((path) => {
+      try {
+        return statSync(path).isFile();
+      } catch {
+        return true; // a dangling link: let the read report it
+      }
+    });
+}
+
+type Loaded = { ok: true; agent: AgentDefinition } | { ok: false; problems: string[] };
+
+// Checks the id and the body as well as the frontmatter, and reports all of them together.
+function loadFile(file: string, source: AgentDefinition["source"]): Loaded {
+  const id = basename(file, ".md");
+  const problems: string[] = [];
+  if (!ID_PATTERN.test(id)) {
+    problems.push(
+      `"${id}" is not a valid agent id: the file name (without .md) must be lowercase letters, digits and hyphens, starting with a letter; rename the file`,
+    );
+  }
+
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    return { ok: false, problems: [...problems, `cannot read: ${(e as Error).message}`] };
+  }
+
+  const parsed = parseAgentFile(text);
+  if (!parsed.ok) return { ok: false, problems: [...problems, ...parsed.problems] };
+  const { frontmatter, body } = parsed.value;
+  if (body.trim() === "") {
+    problems.push("body: empty; the body is the persona (the agent's system prompt): write it below the closing `---`");
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, agent: { id, ...frontmatter, persona: body, file, source } };
+}
+
+/** The path relative to `cwd` when that is shorter, else the absolute path. */
+function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel !== "" && !isAbsolute(rel) && rel.length < path.length ? rel : path;
+}

@@ -1,0 +1,215 @@
+import { AIMessage, HumanMessage, ToolMessage, type AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { z } from "zod";
+import { LimitError } from "../errors.js";
+import type { EventBody, Usage } from "../events/schema.js";
+import { addUsage, ZERO_USAGE } from "../events/usage.js";
+import { HANDOFF_DESCRIPTION } from "../tools/handoff.js";
+import type { ToolContext, ToolDef } from "../tools/types.js";
+import { toolErrorText, toOpenAiTool } from "./tool-calls.js";
+
+export interface AgentLoopOptions {
+  node: string;
+  model: BaseChatModel;
+  messages: BaseMessage[];
+  tools: ToolDef[];
+  handoff: { schema: z.ZodType<Record<string, unknown>>; jsonSchema: Record<string, unknown> };
+  toolContext: ToolContext;
+  maxTurns: number;
+  maxReminders: number;
+  emit: (event: EventBody) => void;
+  /** Appends one entry to the node's transcript on disk (never to graph state). */
+  record: (entry: Record<string, unknown>) => void;
+  /** Maps a model/provider failure to a typed error; returns null when the error is not the provider's. */
+  classifyError: (error: unknown) => Error | null;
+  signal?: AbortSignal;
+}
+
+export interface AgentLoopResult {
+  handoff: Record<string, unknown>;
+  usage: Usage;
+  filesChanged: string[];
+  turns: number;
+}
+
+interface Call {
+  id: string;
+  name: string;
+  args: Record<string, unknown> | null;
+  raw: string;
+  parseError: string | null;
+}
+
+const REMINDER =
+  "You replied without calling a tool. Continue with tool calls, and when your work is done call `handoff` with your results — that is the only way to finish your turn.";
+
+/**
+ * The agent node's loop: call the model with the agent's tools, execute each tool call, feed results back,
+ * until the model calls `handoff` with valid arguments. Bad model output (invalid JSON, unknown tools, wrong
+ * argument types) goes back to the model as a tool error; only provider failures and limits end the loop.
+ */
+export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
+  const { node, emit, record, toolContext } = options;
+  const toolsByName = new Map(options.tools.map((t) => [t.name as string, t]));
+  const bound = options.model.bindTools!([
+    ...options.tools.map(toOpenAiTool),
+    { type: "function", function: { name: "handoff", description: HANDOFF_DESCRIPTION, parameters: options.handoff.jsonSchema } },
+  ]);
+  const messages = [...options.messages];
+  for (const m of messages) record({ role: m.getType(), content: m.content });
+  let usage: Usage = ZERO_USAGE;
+  const filesChanged = new Set<string>();
+  let reminders = 0;
+
+  for (let turn = 1; ; turn++) {
+    if (turn > options.maxTurns) {
+      throw new LimitError(
+        `${node} used its ${options.maxTurns} turns without handing off. The thread is saved: resume it with a higher limit (yolo resume <thread> --max-turns N) or raise maxTurns in the agent file.`,
+      );
+    }
+    const reply = await streamReply(bound, messages, options);
+    const turnUsage = usageOf(reply);
+    usage = addUsage(usage, turnUsage);
+    emit({ type: "usage", node, usage: turnUsage });
+
+    const calls = collectCalls(reply);
+    const assistant = rebuildAssistant(reply, calls);
+    messages.push(assistant);
+    record({ role: "ai", content: assistant.content, tool_calls: calls.map((c) => ({ id: c.id, name: c.name, args: c.raw })) });
+
+    if (calls.length === 0) {
+      if (reminders >= options.maxReminders) {
+        throw new LimitError(
+          `${node} answered ${reminders + 1} times without calling a tool or handing off. The thread is saved: resume it to try again, or use a model that supports tool calls.`,
+        );
+      }
+      reminders++;
+      messages.push(new HumanMessage(REMINDER));
+      record({ role: "human", content: REMINDER });
+      continue;
+    }
+
+    let handoff: Record<string, unknown> | null = null;
+    for (const call of calls) {
+      emit({ type: "tool.called", node, tool: call.name, callId: call.id, args: preview(call.raw) });
+      const outcome = await executeCall(call, toolsByName, options, handoff !== null);
+      if (outcome.handoff) handoff = outcome.handoff;
+      for (const f of outcome.filesChanged ?? []) filesChanged.add(f);
+      emit({ type: "tool.result", node, tool: call.name, callId: call.id, ok: outcome.ok, summary: outcome.summary });
+      messages.push(new ToolMessage({ tool_call_id: call.id, content: outcome.content }));
+      record({ role: "tool", tool_call_id: call.id, ok: outcome.ok, content: outcome.content });
+    }
+    if (handoff) return { handoff, usage, filesChanged: [...filesChanged], turns: turn };
+  }
+}
+
+/** One streamed model call; tokens are emitted as they arrive. */
+async function streamReply(
+  bound: ReturnType<NonNullable<BaseChatModel["bindTools"]>>,
+  messages: BaseMessage[],
+  options: AgentLoopOptions,
+): Promise<AIMessageChunk> {
+  try {
+    let full: AIMessageChunk | undefined;
+    const stream = await bound.stream(messages, { signal: options.signal });
+    for await (const chunk of stream) {
+      const text = typeof chunk.content === "string" ? chunk.content : "";
+      if (text) options.emit({ type: "token", node: options.node, text });
+      full = full ? full.concat(chunk) : chunk;
+    }
+    if (!full) throw new Error("the model returned an empty stream");
+    return full;
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw options.classifyError(error) ?? error;
+  }
+}
+
+/** Valid and invalid tool calls in the order the model made them, each with a usable id. */
+function collectCalls(reply: AIMessageChunk): Call[] {
+  const seen = new Set<string>();
+  const uniqueId = (id: string | undefined, i: number) => {
+    let candidate = id && id.length > 0 ? id : `call_${i}`;
+    while (seen.has(candidate)) candidate = `${candidate}_${i}`;
+    seen.add(candidate);
+    return candidate;
+  };
+  const calls: Call[] = [];
+  let i = 0;
+  for (const c of reply.tool_calls ?? []) {
+    calls.push({ id: uniqueId(c.id, i++), name: c.name, args: (c.args ?? {}) as Record<string, unknown>, raw: JSON.stringify(c.args ?? {}), parseError: null });
+  }
+  for (const c of reply.invalid_tool_calls ?? []) {
+    calls.push({
+      id: uniqueId(c.id, i++),
+      name: c.name ?? "",
+      args: null,
+      raw: c.args ?? "",
+      parseError: c.error ?? "the arguments are not valid JSON",
+    });
+  }
+  return calls;
+}
+
+/**
+ * The assistant message as it goes back to the model. Rebuilt from all calls (valid and invalid) so every
+ * tool result answers a call the provider has seen; unparseable arguments are re-sent as `{}`.
+ */
+function rebuildAssistant(reply: AIMessageChunk, calls: Call[]): AIMessage {
+  const content = typeof reply.content === "string" ? reply.content : "";
+  return new AIMessage({
+    content,
+    tool_calls: calls.map((c) => ({ id: c.id, name: c.name || "unknown", args: c.args ?? {}, type: "tool_call" as const })),
+  });
+}
+
+interface CallOutcome {
+  ok: boolean;
+  content: string;
+  summary: string;
+  filesChanged?: string[];
+  handoff?: Record<string, unknown>;
+}
+
+async function executeCall(
+  call: Call,
+  tools: Map<string, ToolDef>,
+  options: AgentLoopOptions,
+  alreadyHandedOff: boolean,
+): Promise<CallOutcome> {
+  if (call.parseError || !call.args) {
+    return fail(`the arguments of ${call.name || "this call"} are not valid JSON (${call.parseError}). Received: ${preview(call.raw, 300)}. Call the tool again with a JSON object.`);
+  }
+  if (call.name === "handoff") {
+    if (alreadyHandedOff) return fail("handoff was already accepted in this reply; it is called once.");
+    const parsed = options.handoff.schema.safeParse(call.args);
+    if (!parsed.success) return fail(`handoff arguments are invalid: ${toolErrorText(parsed.error)}. Call handoff again with corrected arguments.`);
+    return { ok: true, content: "Handoff accepted. Your turn is over.", summary: "handoff accepted", handoff: parsed.data };
+  }
+  const tool = tools.get(call.name);
+  if (!tool) {
+    const names = [...tools.keys(), "handoff"].join(", ");
+    return fail(`there is no tool named "${call.name}" available to you. Available tools: ${names}.`);
+  }
+  const args = tool.schema.safeParse(call.args);
+  if (!args.success) return fail(`${call.name} arguments are invalid: ${toolErrorText(args.error)}.`);
+  try {
+    return await tool.run(args.data, options.toolContext);
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    return fail(`${call.name} failed: ${(error as Error).message}`);
+  }
+}
+
+function fail(message: string): CallOutcome {
+  return { ok: false, content: `Error: ${message}`, summary: message.length > 120 ? `${message.slice(0, 117)}…` : message };
+}
+
+function preview(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function usageOf(reply: AIMessageChunk): Usage {
+  const u = reply.usage_metadata;
+  return { promptTokens: u?.input_tokens ?? 0, completionTokens: u?.output_tokens ?? 0, totalTokens: u?.total_tokens ?? 0, calls: 1 };
+}

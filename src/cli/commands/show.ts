@@ -1,0 +1,63 @@
+import { existsSync } from "node:fs";
+import { inspectThread } from "../../engine/inspect.js";
+import { openSession } from "../../engine/session.js";
+import type { PipelineStateType } from "../../engine/state.js";
+import { ThreadError } from "../../errors.js";
+import type { ThreadRow } from "../../store/threads.js";
+import { loadResolvedConfig } from "../prepare.js";
+
+/** `yolo show <thread>`: what a thread produced, read from its checkpoints. */
+export async function showCommand(input: { cwd: string; thread: string; json: boolean }): Promise<number> {
+  const config = await loadResolvedConfig(input.cwd);
+  if (!existsSync(config.dbPath)) throw new ThreadError(`No thread ${input.thread}: this project has no yolo database yet (${config.dbPath}).`);
+  const session = openSession(config);
+  try {
+    const row = session.index.get(input.thread);
+    const { values, position } = await inspectThread(config, session, input.thread);
+    if (input.json) {
+      process.stdout.write(`${JSON.stringify({ thread: row, position: position.kind, state: values }, null, 2)}\n`);
+    } else {
+      process.stdout.write(render(input.thread, row, values, position.kind === "waiting" ? position.question : null));
+    }
+    return 0;
+  } finally {
+    session.close();
+  }
+}
+
+function render(id: string, row: ThreadRow | null, s: PipelineStateType, waitingOn: string | null): string {
+  const out: string[] = [];
+  out.push(`Thread ${id} — ${row?.status ?? "unknown"}${row?.reason ? `: ${row.reason}` : ""}`);
+  out.push(`Requirement: ${s.requirement}`);
+  if (waitingOn) out.push(`Waiting for an answer: ${waitingOn}\n  Answer with: yolo resume ${id} --answer "…"`);
+  section(out, "Requirements", s.requirements ? [s.requirements.trim()] : []);
+  section(out, "Acceptance criteria", s.acceptanceCriteria.map((c) => `- ${c}`));
+  section(
+    out,
+    "Stories",
+    s.stories.map((st) => `- ${st.title}: as ${st.as_a}, I want ${st.i_want}, so that ${st.so_that}`),
+  );
+  section(out, "Decisions", s.decisions.map((d) => `- ${d.title}: ${d.decision} (${d.rationale})`));
+  section(out, "Files changed", s.filesChanged.map((f) => `- ${f}`));
+  section(
+    out,
+    "Gate results",
+    s.gateHistory.map(
+      (g) =>
+        `- attempt ${g.attempt} ${g.name} (${g.command}): ${g.passed ? "passed" : g.timedOut ? "timed out" : `failed, exit ${g.exitCode}`}` +
+        (g.passedCount !== null || g.failedCount !== null ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "") +
+        (g.logFile ? ` — log ${g.logFile}` : ""),
+    ),
+  );
+  if (s.verdict) section(out, `Verdict: ${s.verdict}`, s.findings.map((f) => `- ${f}`));
+  section(out, "Fix attempts", [String(s.fixAttempts)]);
+  const usage = [`total: ${s.usage.totalTokens} tokens (${s.usage.promptTokens} prompt, ${s.usage.completionTokens} completion) in ${s.usage.calls} calls`];
+  for (const [node, u] of Object.entries(s.usageByNode)) usage.push(`${node}: ${u.totalTokens} tokens in ${u.calls} calls`);
+  section(out, "Token usage", usage);
+  return `${out.join("\n")}\n`;
+}
+
+function section(out: string[], title: string, lines: string[]): void {
+  if (!lines.length) return;
+  out.push("", `${title}:`, ...lines);
+}

@@ -1,0 +1,103 @@
+import { Command, InvalidArgumentError } from "commander";
+import { readFileSync } from "node:fs";
+import { ConfigError, LimitError, ProviderError, ThreadError, YoloError } from "../errors.js";
+
+const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+
+/** Exit codes for errors thrown before or outside a run (a run's own outcome carries its code). */
+function exitCodeForError(error: unknown): number {
+  if (error instanceof ConfigError || error instanceof ThreadError) return 2;
+  if (error instanceof LimitError) return 4;
+  if (error instanceof ProviderError) return 5;
+  return 70;
+}
+
+const positiveInt = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a whole number");
+  return n;
+};
+
+/** Options shared by commands that run the pipeline. */
+function runOptions(cmd: Command): Command {
+  return cmd
+    .option("--json", "print JSON Lines events on stdout (and nothing else)")
+    .option("--tui", "force the live terminal view")
+    .option("--no-tui", "never use the live terminal view; print plain progress lines")
+    .option("-m, --model <name>", "model name (overrides YOLO_MODEL and yolo.config.ts)")
+    .option("--base-url <url>", "OpenAI-compatible endpoint (overrides OPENAI_BASE_URL)")
+    .option("--max-fix-attempts <n>", "how many times a blocked gate sends the change back to dev", positiveInt)
+    .option("--max-turns <n>", "model turns an agent may take before the run stops (resumable)", positiveInt)
+    .option("--db <path>", "checkpoint database (default .yolo/yolo.db)")
+    .option("--verbose", "show more detail (every token in the live view)");
+}
+
+/** Parses argv, runs one command, and sets the process's exit code. The only place that exits. */
+export async function main(argv: string[]): Promise<void> {
+  const program = new Command()
+    .name("yolo")
+    .description("An autonomous dev orchestrator: analyst → pm → architect → dev → tea, gated by your real tests.")
+    .version(VERSION, "-v, --version")
+    .option("-C, --cwd <dir>", "run as if yolo was started in <dir>")
+    .showHelpAfterError()
+    .exitOverride();
+
+  let code = 0;
+  const setCode = (c: number): void => {
+    code = c;
+  };
+  const cwdOf = () => (program.opts().cwd as string | undefined) ?? process.cwd();
+
+  runOptions(program.command("run").description("run the pipeline on a requirement").argument("<requirement...>", "what to build, in words")).action(
+    async (words: string[], opts) => setCode(await (await import("./commands/run.js")).runCommand({ cwd: cwdOf(), requirement: words.join(" "), opts })),
+  );
+  runOptions(
+    program
+      .command("resume")
+      .description("continue a thread from its last checkpoint")
+      .argument("<thread>", "thread id (see yolo threads)")
+      .option("--answer <text>", "the answer to the question the thread is waiting on"),
+  ).action(async (thread: string, opts) => setCode(await (await import("./commands/run.js")).resumeCommand({ cwd: cwdOf(), thread, opts })));
+  program
+    .command("threads")
+    .description("list this project's threads")
+    .option("--json", "print JSON")
+    .action(async (opts) => setCode(await (await import("./commands/threads.js")).threadsCommand({ cwd: cwdOf(), json: !!opts.json })));
+  program
+    .command("show")
+    .description("show a thread: requirements, stories, decisions, changes, gates, usage")
+    .argument("<thread>", "thread id")
+    .option("--json", "print JSON")
+    .action(async (thread: string, opts) => setCode(await (await import("./commands/show.js")).showCommand({ cwd: cwdOf(), thread, json: !!opts.json })));
+  program
+    .command("graph")
+    .description("print the compiled pipeline graph as Mermaid")
+    .action(async () => setCode(await (await import("./commands/graph.js")).graphCommand({ cwd: cwdOf() })));
+
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    code = handleError(error);
+  }
+  process.exitCode = code;
+}
+
+/** Stops the process at once (a second Ctrl+C). Lives here so main.ts stays the only module that exits. */
+export function exitNow(code: number): never {
+  process.exit(code);
+}
+
+function handleError(error: unknown): number {
+  const e = error as { code?: string; exitCode?: number };
+  // commander's own exits (help, version, usage errors) have already printed their message.
+  if (typeof e?.code === "string" && e.code.startsWith("commander.")) {
+    if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return 0;
+    return 2;
+  }
+  if (error instanceof YoloError) {
+    process.stderr.write(`yolo: ${error.message}\n`);
+    return exitCodeForError(error);
+  }
+  process.stderr.write(`yolo: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
+  return 70;
+}

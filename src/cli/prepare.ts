@@ -1,0 +1,77 @@
+import { realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { loadAgents, requireAgents } from "../agents/loader.js";
+import type { AgentDefinition } from "../agents/types.js";
+import { loadConfigFile } from "../config/load.js";
+import { assertModelConfigured, resolveConfig } from "../config/resolve.js";
+import type { ResolvedConfig } from "../config/schema.js";
+import type { EngineDeps } from "../engine/deps.js";
+import { ConfigError } from "../errors.js";
+import { defaultGates } from "../gates/detect.js";
+import { toProviderError } from "../llm/errors.js";
+import { createChatModel } from "../llm/model.js";
+import { createLogger } from "../log/logger.js";
+import { ROLES } from "../tools/handoff.js";
+
+/** Flags that override config, shared by run and resume. */
+export interface ConfigFlags {
+  model?: string;
+  baseUrl?: string;
+  maxFixAttempts?: number;
+  maxTurns?: number;
+  db?: string;
+}
+
+/** The project root: the directory yolo was started in (or -C), resolved through symlinks. */
+export function projectRoot(cwd: string): string {
+  try {
+    return realpathSync(resolve(cwd));
+  } catch {
+    throw new ConfigError(`The directory ${cwd} does not exist.`);
+  }
+}
+
+/** Loads and resolves the configuration once (defaults < yolo.config.ts < environment < flags). */
+export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): Promise<ResolvedConfig> {
+  const root = projectRoot(cwd);
+  const { file, config } = await loadConfigFile(root);
+  return resolveConfig({
+    root,
+    fileConfig: config,
+    file,
+    env: process.env,
+    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns },
+  });
+}
+
+/** Loads every agent the pipeline needs; all problems in all files are reported at once (exit 2). */
+export function loadPipelineAgents(config: ResolvedConfig): Map<string, AgentDefinition> {
+  const result = loadAgents({ projectAgentsDir: join(config.root, config.agentsDir), cwd: config.root });
+  return requireAgents(result, [...ROLES]);
+}
+
+/** Builds what the engine needs for a run, after checking the model is configured. */
+export function engineDeps(config: ResolvedConfig, agents: Map<string, AgentDefinition>, logFile: string): EngineDeps {
+  assertModelConfigured(config);
+  const secrets = [config.model.apiKey].filter((s): s is string => !!s);
+  const logger = createLogger({ file: logFile, level: "info", secrets });
+  const providerContext = { apiKeyEnv: config.model.apiKeyEnv, baseURL: config.model.baseURL };
+  return {
+    config,
+    agents,
+    createModel: ({ name, temperature }) =>
+      createChatModel({
+        name,
+        baseURL: config.model.baseURL,
+        apiKey: config.model.apiKey,
+        temperature,
+        maxRetries: config.model.maxRetries,
+        timeoutS: config.model.timeoutS,
+      }),
+    classifyError: (error, model) => toProviderError(error, { ...providerContext, model }),
+    gates: config.gates ?? defaultGates(config.root),
+    baseEnv: process.env,
+    secretEnvNames: [config.model.apiKeyEnv],
+    logger,
+  };
+}

@@ -1,0 +1,92 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { z } from "zod";
+import { ConfigError } from "../errors.js";
+import { configSchema } from "./schema.js";
+
+/** A config file after validation: defaults inside the schema (gate `required`, `timeoutS`) are applied. */
+export type FileConfig = z.output<typeof configSchema>;
+
+/** Config file names, in the order they are looked for. */
+export const CONFIG_FILE_NAMES = ["yolo.config.ts", "yolo.config.mts", "yolo.config.js", "yolo.config.mjs"] as const;
+
+/** Finds the first config file in `root`, or null. */
+export function findConfigFile(root: string): string | null {
+  for (const name of CONFIG_FILE_NAMES) {
+    const file = join(root, name);
+    if (existsSync(file)) return file;
+  }
+  return null;
+}
+
+/**
+ * Loads and validates `yolo.config.{ts,mts,js,mjs}` from `root`.
+ * No file → `{ file: null, config: {} }`. Any problem → one ConfigError listing every problem.
+ */
+export async function loadConfigFile(root: string): Promise<{ file: string | null; config: FileConfig }> {
+  const file = findConfigFile(root);
+  if (!file) return { file: null, config: {} };
+  const exported = await importConfigModule(file);
+  return { file, config: validateConfig(exported, file) };
+}
+
+/** Validates a config value against the strict schema; every issue becomes one dot-path line. */
+export function validateConfig(value: unknown, file: string): FileConfig {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ConfigError(
+      `${file} must export a config object as its default export (export default defineConfig({ ... })).`,
+    );
+  }
+  const result = configSchema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues.flatMap(formatIssue);
+  throw new ConfigError(`${file} has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}; fix and run again:`, problems);
+}
+
+// jiti is imported here, not at the top, so commands that never read a config (`--version`) stay cheap.
+async function importConfigModule(file: string): Promise<unknown> {
+  const { createJiti } = await import("jiti");
+  const jiti = createJiti(import.meta.url, {
+    // A globally installed yolo is not in the user's node_modules: point `import … from "yolo"` at ourselves.
+    alias: { yolo: packageEntry() },
+    moduleCache: false,
+    interopDefault: true,
+  });
+  let mod: unknown;
+  try {
+    mod = await jiti.import(file);
+  } catch (cause) {
+    const message = (cause instanceof Error ? cause.message : String(cause)).trim();
+    throw new ConfigError(`Could not load ${file}: ${message}`, [], { cause });
+  }
+  if (mod !== null && typeof mod === "object" && "default" in mod) return (mod as { default: unknown }).default;
+  return undefined;
+}
+
+// The built package runs from dist/ (index.js); tests run from src/ (index.ts).
+function packageEntry(): string {
+  for (const name of ["../index.js", "../index.ts"]) {
+    const path = fileURLToPath(new URL(name, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  return fileURLToPath(new URL("../index.js", import.meta.url));
+}
+
+// One zod issue → one or more "dot.path: message" lines; unknown keys get one line each.
+function formatIssue(issue: z.core.$ZodIssue): string[] {
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => `${formatPath([...issue.path, key])}: unknown key`);
+  }
+  const path = formatPath(issue.path);
+  return [path ? `${path}: ${issue.message}` : issue.message];
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else out += out ? `.${String(segment)}` : String(segment);
+  }
+  return out;
+}

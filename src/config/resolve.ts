@@ -1,0 +1,150 @@
+import { join, resolve } from "node:path";
+import { ConfigError } from "../errors.js";
+import { gateSchema, type ResolvedConfig, type UserConfig } from "./schema.js";
+
+/** Values from command-line flags; undefined means "not given". */
+export interface ConfigFlags {
+  model?: string;
+  baseURL?: string;
+  maxFixAttempts?: number;
+  db?: string;
+  maxTurns?: number;
+}
+
+export interface ResolveConfigInput {
+  root: string;
+  /** The validated config file (or `{}` when there is none). */
+  fileConfig: UserConfig;
+  file: string | null;
+  /** The environment to read; passed in so nothing deeper reads process.env. */
+  env: Readonly<Record<string, string | undefined>>;
+  flags?: ConfigFlags;
+}
+
+export const DEFAULT_API_KEY_ENV = "OPENAI_API_KEY";
+
+const DEFAULTS = {
+  modelName: "gpt-4o-mini",
+  maxRetries: 4,
+  timeoutS: 120,
+  maxFixAttempts: 3,
+  agentsDir: "agents",
+  dbPath: join(".yolo", "yolo.db"),
+  limits: {
+    maxTurns: 30,
+    handoffReminders: 3,
+    commandTimeoutS: 300,
+    outputCapBytes: 16_000,
+    readCapBytes: 64_000,
+    maxSteps: 200,
+  },
+} as const;
+
+/**
+ * Merges defaults < config file < environment < flags into one deep-frozen object.
+ * Pure: reads only its arguments. Bad environment or flag values throw a ConfigError naming them.
+ */
+export function resolveConfig({ root, fileConfig, file, env, flags = {} }: ResolveConfigInput): ResolvedConfig {
+  const absRoot = resolve(root);
+  const problems: string[] = [];
+  const fileModel = fileConfig.model ?? {};
+  const fileLimits = fileConfig.limits ?? {};
+  const apiKeyEnv = fileModel.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
+
+  const envBaseURL = checkURL(nonEmpty(env.OPENAI_BASE_URL), "OPENAI_BASE_URL", problems);
+  const envMaxFix = parseIntVar(nonEmpty(env.YOLO_MAX_FIX_ATTEMPTS), "YOLO_MAX_FIX_ATTEMPTS", 0, 50, problems);
+  const flagBaseURL = checkURL(nonEmpty(flags.baseURL), "--base-url", problems);
+  const flagMaxFix = checkInt(flags.maxFixAttempts, "--max-fix-attempts", 0, 50, problems);
+  const flagMaxTurns = checkInt(flags.maxTurns, "--max-turns", 1, Number.MAX_SAFE_INTEGER, problems);
+  if (problems.length) throw new ConfigError("Invalid settings in the environment or on the command line; fix them and run again:", problems);
+
+  const dbPath = nonEmpty(flags.db) ?? nonEmpty(env.YOLO_DB) ?? fileConfig.dbPath ?? DEFAULTS.dbPath;
+  const config: ResolvedConfig = {
+    root: absRoot,
+    configFile: file,
+    model: {
+      name: nonEmpty(flags.model) ?? nonEmpty(env.YOLO_MODEL) ?? fileModel.name ?? DEFAULTS.modelName,
+      baseURL: flagBaseURL ?? envBaseURL ?? fileModel.baseURL ?? null,
+      apiKey: nonEmpty(env[apiKeyEnv]) ?? null,
+      apiKeyEnv,
+      temperature: fileModel.temperature ?? null,
+      maxRetries: fileModel.maxRetries ?? DEFAULTS.maxRetries,
+      timeoutS: fileModel.timeoutS ?? DEFAULTS.timeoutS,
+    },
+    maxFixAttempts: flagMaxFix ?? envMaxFix ?? fileConfig.maxFixAttempts ?? DEFAULTS.maxFixAttempts,
+    // Parsing again fills gate defaults whether the caller passed schema input or output.
+    gates: fileConfig.gates ? fileConfig.gates.map((gate) => gateSchema.parse(gate)) : null,
+    agentsDir: resolve(absRoot, fileConfig.agentsDir ?? DEFAULTS.agentsDir),
+    dbPath: resolve(absRoot, dbPath),
+    stateDir: join(absRoot, ".yolo"),
+    limits: {
+      maxTurns: flagMaxTurns ?? fileLimits.maxTurns ?? DEFAULTS.limits.maxTurns,
+      handoffReminders: fileLimits.handoffReminders ?? DEFAULTS.limits.handoffReminders,
+      commandTimeoutS: fileLimits.commandTimeoutS ?? DEFAULTS.limits.commandTimeoutS,
+      outputCapBytes: fileLimits.outputCapBytes ?? DEFAULTS.limits.outputCapBytes,
+      readCapBytes: fileLimits.readCapBytes ?? DEFAULTS.limits.readCapBytes,
+      maxSteps: fileLimits.maxSteps ?? DEFAULTS.limits.maxSteps,
+      maxTurnsOverride: flagMaxTurns ?? null,
+    },
+  };
+  return deepFreeze(config);
+}
+
+/** Fails before any run starts when there is neither an API key nor a local server to talk to. */
+export function assertModelConfigured(cfg: ResolvedConfig): void {
+  if (cfg.model.apiKey || cfg.model.baseURL) return;
+  const variable = cfg.model.apiKeyEnv;
+  throw new ConfigError(
+    `${variable} is not set and no OPENAI_BASE_URL is configured, so yolo has no model to talk to. ` +
+      `Set ${variable} to your API key, or point OPENAI_BASE_URL (or model.baseURL in yolo.config.ts, or --base-url) ` +
+      "at a local OpenAI-compatible server: Ollama http://localhost:11434/v1, " +
+      "LM Studio http://localhost:1234/v1, vLLM http://localhost:8000/v1.",
+  );
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function checkURL(value: string | undefined, name: string, problems: string[]): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value);
+    if (url.protocol === "http:" || url.protocol === "https:") return value;
+  } catch {
+    // reported below
+  }
+  problems.push(`${name}: "${value}" is not an http(s) URL (for example http://localhost:11434/v1)`);
+  return undefined;
+}
+
+function parseIntVar(value: string | undefined, name: string, min: number, max: number, problems: string[]): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) {
+    problems.push(`${name}: must be ${describeRange(min, max)}, got "${value}"`);
+    return undefined;
+  }
+  return checkInt(Number(value), name, min, max, problems);
+}
+
+function checkInt(value: number | undefined, name: string, min: number, max: number, problems: string[]): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    problems.push(`${name}: must be ${describeRange(min, max)}, got ${String(value)}`);
+    return undefined;
+  }
+  return value;
+}
+
+function describeRange(min: number, max: number): string {
+  return max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

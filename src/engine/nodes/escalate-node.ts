@@ -1,0 +1,23 @@
+import { interrupt } from "@langchain/langgraph";
+import type { PipelineStateType, PipelineUpdate } from "../state.js";
+
+/** The question a paused thread is waiting on; the payload of its LangGraph interrupt. */
+export interface EscalationPayload {
+  question: string;
+  askedBy: string;
+}
+
+/**
+ * Pauses the run on the agent's question. `interrupt()` comes first and nothing else happens before it,
+ * because LangGraph re-runs this node from the top when the answer arrives.
+ */
+export async function escalateNode(state: PipelineStateType): Promise<PipelineUpdate> {
+  const askedBy = state.askedBy ?? "analyst";
+  const question = state.question ?? "";
+  const answer = interrupt<EscalationPayload, unknown>({ question, askedBy });
+  return {
+    escalateToHuman: false,
+    question: null,
+    answers: [{ node: askedBy, question, answer: typeof answer === "string" ? answer : JSON.stringify(answer) }],
+  };
+}

@@ -1,0 +1,28 @@
+import { parseJest } from "./parsers/jest.js";
+import { parseMocha } from "./parsers/mocha.js";
+import { parseNodeSpec } from "./parsers/node-spec.js";
+import { parsePytest } from "./parsers/pytest.js";
+import { parseTap } from "./parsers/tap.js";
+import type { OutputParser, TestCounts } from "./parsers/types.js";
+import { parseVitest } from "./parsers/vitest.js";
+
+export type { TestCounts } from "./parsers/types.js";
+
+/** Most specific summary shapes first, so one runner's summary is not mistaken for another's. */
+const PARSERS: OutputParser[] = [parseVitest, parseJest, parseNodeSpec, parseTap, parseMocha, parsePytest];
+
+// Colours are disabled for gate commands, but a runner that forces them must not defeat the parsers.
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+/**
+ * Best-effort reading of a test run's output (vitest, jest, node --test, mocha, pytest): passed and failed
+ * counts and the first failing tests' names. Unknown output gives null counts, never an error.
+ */
+export function parseTestOutput(output: string): TestCounts {
+  const text = output.replace(ANSI, "").replace(/\r\n?/g, "\n");
+  for (const parse of PARSERS) {
+    const counts = parse(text);
+    if (counts) return counts;
+  }
+  return { passedCount: null, failedCount: null, failures: [] };
+}

@@ -1,0 +1,42 @@
+/** What a test runner's output says about the run; null counts when the output does not say. */
+export interface TestCounts {
+  passedCount: number | null;
+  failedCount: number | null;
+  /** Names of the first failing tests (at most MAX_FAILURES). */
+  failures: string[];
+}
+
+/** Recognises one runner's output; null when the output is not from that runner. */
+export type OutputParser = (text: string) => TestCounts | null;
+
+export const MAX_FAILURES = 10;
+const MAX_NAME_CHARS = 200;
+
+/** First MAX_FAILURES distinct, non-empty names, each clipped. */
+export function firstFailures(names: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const raw of names) {
+    const name = raw.trim();
+    const clipped = name.length > MAX_NAME_CHARS ? `${name.slice(0, MAX_NAME_CHARS)}…` : name;
+    if (clipped && !out.includes(clipped)) out.push(clipped);
+    if (out.length >= MAX_FAILURES) break;
+  }
+  return out;
+}
+
+/** The number before `word` in a summary like `2 failed | 3 passed`, 0 when the word is absent. */
+export function countOf(summary: string, words: string[]): number {
+  let total = 0;
+  for (const word of words) {
+    const match = new RegExp(`(\\d+) ${word}\\b`).exec(summary);
+    if (match) total += Number(match[1]);
+  }
+  return total;
+}
+
+/** Sum of the numbers captured by the first group of every match of `pattern` (a `gm` regex); null when none match. */
+export function sumMatches(text: string, pattern: RegExp): number | null {
+  let total: number | null = null;
+  for (const match of text.matchAll(pattern)) total = (total ?? 0) + Number(match[1]);
+  return total;
+}

@@ -1,0 +1,144 @@
+import { ProviderError } from "../errors.js";
+
+/** What an error message needs to tell the user where to look. */
+export interface ProviderContext {
+  /** The environment variable the API key comes from, e.g. "OPENAI_API_KEY". */
+  apiKeyEnv: string;
+  /** null: the OpenAI default endpoint. */
+  baseURL: string | null;
+  model: string;
+}
+
+const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+/** The fields the openai SDK and ChatOpenAI put on the errors they throw (duck-typed: `openai` is not our dependency). */
+interface ClientErrorLike {
+  name?: unknown;
+  message?: unknown;
+  status?: unknown;
+  code?: unknown;
+  error?: { message?: unknown; code?: unknown } | null;
+  lc_error_code?: unknown;
+  rateLimitReason?: unknown;
+  retryAfterMs?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * Turns what ChatOpenAI throws into a ProviderError that says what happened and what to do,
+ * or returns null when the error did not come from the provider (aborts included: the caller handles those).
+ * ChatOpenAI has already retried 429 (with retry-after) and 5xx by the time an error gets here.
+ */
+export function toProviderError(err: unknown, ctx: ProviderContext): ProviderError | null {
+  if (err instanceof ProviderError) return err;
+  if (typeof err !== "object" || err === null || isAbort(err)) return null;
+  const e = err as ClientErrorLike;
+  const where = ctx.baseURL ?? `${DEFAULT_BASE_URL} (the default; set a base URL for a local server)`;
+  const detail = providerDetail(e);
+  const make = (message: string, status?: number) => new ProviderError(message, status, { cause: err });
+
+  if (e.name === "ContextOverflowError") {
+    return make(
+      `The conversation no longer fits the context window of model "${ctx.model}"${detail}. ` +
+        "Use a model with a larger context, or lower the limits that let transcripts grow.",
+      400,
+    );
+  }
+  if (e.name === "TimeoutError" || constructorName(err) === "APIConnectionTimeoutError") {
+    return make(
+      `The model provider at ${where} did not answer in time, even after retries. ` +
+        "Check that the server is up and not overloaded, or raise the model timeout.",
+    );
+  }
+
+  const status = typeof e.status === "number" ? e.status : undefined;
+  if (status === undefined) {
+    if (constructorName(err) === "APIConnectionError" || e.message === "Connection error.") {
+      const code = causeCode(err);
+      return make(
+        `Could not connect to the model provider at ${where}${code ? ` (${code})` : ""}. ` +
+          "Check that the server is running and the base URL is right.",
+      );
+    }
+    return null;
+  }
+
+  if (status === 401 || status === 403 || e.lc_error_code === "MODEL_AUTHENTICATION") {
+    return make(
+      `The model provider rejected the API key (${status})${detail}. ` +
+        `Check ${ctx.apiKeyEnv}: it must hold a valid key for ${where}.`,
+      status,
+    );
+  }
+  if (status === 404 || e.lc_error_code === "MODEL_NOT_FOUND") {
+    return make(
+      `Model "${ctx.model}" was not found at ${where} (404)${detail}. ` +
+        "Check the model name, and that the base URL ends with the API prefix (usually /v1).",
+      status,
+    );
+  }
+  if (status === 429 || e.lc_error_code === "MODEL_RATE_LIMIT") return make(rateLimitMessage(e, where, detail), status);
+  if (status >= 500) {
+    return make(
+      `The model provider at ${where} failed with HTTP ${status} even after retries${detail}. ` +
+        "Try again later; the run is checkpointed and can be resumed.",
+      status,
+    );
+  }
+  return make(`The model provider at ${where} refused the request for model "${ctx.model}" (HTTP ${status})${detail}.`, status);
+}
+
+// Core's retry classifies 429s: only those with a short retry-after are retried, quota errors never are.
+function rateLimitMessage(e: ClientErrorLike, where: string, detail: string): string {
+  const reason = e.rateLimitReason;
+  const quota = reason === "insufficient_quota" || reason === "quota_message" || e.code === "insufficient_quota" || e.error?.code === "insufficient_quota";
+  if (quota) return `The model provider at ${where} reports the account's quota is used up (429)${detail}. Check the plan or billing, or use another key.`;
+  if (reason === "retry_after_too_large" && typeof e.retryAfterMs === "number") {
+    return (
+      `The model provider at ${where} is rate limiting (429) and asks to wait ${Math.ceil(e.retryAfterMs / 1000)} s${detail}. ` +
+      "Resume the run later."
+    );
+  }
+  const retried = reason === "retry_after_hint" ? ", even after retries" : "";
+  return `The model provider at ${where} is rate limiting requests (429)${retried}${detail}. Wait and resume the run, or lower the request rate.`;
+}
+
+// Aborts come from the caller's signal (DOMException / "Aborted"), the SDK (APIUserAbortError) or ChatOpenAI's stream loop ("AbortError").
+function isAbort(err: object): boolean {
+  const { name, message } = err as { name?: unknown; message?: unknown };
+  return (
+    name === "AbortError" ||
+    constructorName(err) === "APIUserAbortError" ||
+    message === "AbortError" ||
+    message === "Aborted" ||
+    message === "Request was aborted."
+  );
+}
+
+// The provider's own words, without the status prefix the SDK adds or LangChain's troubleshooting URL.
+function providerDetail(e: ClientErrorLike): string {
+  const raw = typeof e.error?.message === "string" ? e.error.message : typeof e.message === "string" ? e.message : "";
+  const text = raw
+    .replace(/\s*Troubleshooting URL:.*$/s, "")
+    .replace(/^\d{3}\s+/, "")
+    .replace(/[.\s]+$/, "");
+  if (!text || /^status code \(no body\)$/.test(text)) return "";
+  return `: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
+}
+
+// The system error code (ECONNREFUSED, ENOTFOUND, …) buried in fetch's cause chain.
+function causeCode(err: unknown): string | undefined {
+  let cur: unknown = err;
+  for (let depth = 0; depth < 5 && typeof cur === "object" && cur !== null; depth++) {
+    const c = cur as { code?: unknown; cause?: unknown; errors?: unknown };
+    if (depth > 0 && typeof c.code === "string") return c.code;
+    // AggregateError (IPv4 and IPv6 both refused) keeps its codes in `errors`.
+    if (Array.isArray(c.errors) && typeof c.errors[0]?.code === "string") return c.errors[0].code;
+    cur = c.cause;
+  }
+  return undefined;
+}
+
+function constructorName(err: object): string | undefined {
+  return (err as { constructor?: { name?: string } }).constructor?.name;
+}

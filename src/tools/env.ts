@@ -1,0 +1,48 @@
+/**
+ * Name parts that mark a variable as secret. Matched against whole parts of the name (split on `_`, `-`, `.`
+ * and camelCase), so `OPENAI_API_KEY` and `MY_TOKEN` go while `MONKEY`, `KEYBOARD_LAYOUT` and `GIT_AUTHOR_NAME` stay.
+ */
+const SECRET_PARTS = new Set([
+  "TOKEN", "TOKENS", "SECRET", "SECRETS", "KEY", "KEYS", "APIKEY", "PASSWORD", "PASSWORDS", "PASSWD", "PASS",
+  "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH", "OAUTH", "PRIVATE", "COOKIE", "COOKIES", "SESSION",
+  "PAT", "DSN",
+]);
+
+/** Fragments that are secret wherever they appear inside one part (`AUTHTOKEN`, `DBPASSWORD`, `XSECRET`). */
+const SECRET_FRAGMENTS = ["SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "APIKEY", "AUTHTOKEN", "ACCESSTOKEN", "PRIVATEKEY", "ACCESSKEY"];
+
+// A value like `postgres://user:pw@host/db` carries a password whatever its variable is called.
+const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i;
+
+/**
+ * A copy of `env` without variables that look like credentials, and without `extraNames`
+ * (e.g. the API key variable the config names). Commands the model runs must not be able to read them.
+ */
+export function scrubEnv(env: NodeJS.ProcessEnv, extraNames: string[]): NodeJS.ProcessEnv {
+  const extra = new Set(extraNames);
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || extra.has(name) || isSecretName(name) || URL_WITH_PASSWORD.test(value)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/** Whether a variable name looks like it holds a secret (exported for tests and for log redaction). */
+export function isSecretName(name: string): boolean {
+  return nameParts(name).some(
+    (part) => SECRET_PARTS.has(part) || SECRET_FRAGMENTS.some((fragment) => part.includes(fragment)),
+  );
+}
+
+// Splits on separators and camelCase humps, and also keeps each separator-delimited chunk whole so that
+// `npm_config__authToken` yields both `AUTH`/`TOKEN` and `AUTHTOKEN`.
+function nameParts(name: string): string[] {
+  const chunks = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const parts = new Set<string>();
+  for (const chunk of chunks) {
+    parts.add(chunk.toUpperCase());
+    for (const hump of chunk.split(/(?<=[a-z0-9])(?=[A-Z])/)) parts.add(hump.toUpperCase());
+  }
+  return [...parts];
+}

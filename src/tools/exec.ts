@@ -1,0 +1,144 @@
+import { performance } from "node:perf_hooks";
+import { execa } from "execa";
+import { CappedOutput } from "./capped-output.js";
+
+export interface RunShellOptions {
+  /** Working directory (the project root). */
+  cwd: string;
+  timeoutS: number;
+  /** The complete child environment (already scrubbed); process.env is not merged in. */
+  env: NodeJS.ProcessEnv;
+  /** Cap on `output`: head and tail are kept around an omission marker. */
+  capBytes: number;
+  signal?: AbortSignal;
+  /** Also return the whole output as `fullOutput` (for gate log files). */
+  keepFullOutput?: boolean;
+  /** Time between SIGTERM and SIGKILL of the process group on timeout or abort. */
+  killGraceMs?: number;
+}
+
+export interface ShellResult {
+  /** null when the command was killed by a signal or could not start. */
+  exitCode: number | null;
+  timedOut: boolean;
+  /** True when `signal` aborted the run. */
+  aborted: boolean;
+  /** stdout and stderr interleaved in arrival order, capped (head + tail). */
+  output: string;
+  fullOutput?: string;
+  durationMs: number;
+}
+
+/** Variables that stop test runners from colouring output or going interactive / into watch mode. */
+const NON_INTERACTIVE_ENV = { NO_COLOR: "1", FORCE_COLOR: "0", CI: "1" };
+
+const DEFAULT_KILL_GRACE_MS = 1000;
+
+/**
+ * After the shell has exited and its group is killed, output still in the pipes is read for this long; a process
+ * that escaped the group (setsid) and still holds a pipe must not keep the call waiting for its whole lifetime.
+ */
+const DRAIN_MS = 1000;
+
+/** Process groups still running, killed if yolo itself exits first (detached children are not cleaned up by execa). */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * Runs a shell command in its own process group and always leaves no process of that group behind:
+ * on timeout or abort the whole group gets SIGTERM then SIGKILL, and when the shell exits, any background
+ * job it left (which would otherwise hold the output pipe open) is killed as well.
+ */
+export async function runShell(command: string, options: RunShellOptions): Promise<ShellResult> {
+  const started = performance.now();
+  const collected = new CappedOutput(options.capBytes, options.keepFullOutput);
+  const finish = (exitCode: number | null, timedOut: boolean, aborted: boolean): ShellResult => ({
+    exitCode,
+    timedOut,
+    aborted,
+    output: collected.text(),
+    ...(options.keepFullOutput ? { fullOutput: collected.fullText() } : {}),
+    durationMs: Math.round(performance.now() - started),
+  });
+  if (options.signal?.aborted) return finish(null, false, true);
+
+  const subprocess = execa(command, {
+    shell: true,
+    cwd: options.cwd,
+    env: { ...options.env, ...NON_INTERACTIVE_ENV },
+    extendEnv: false,
+    stdin: "ignore",
+    all: true,
+    buffer: false,
+    reject: false,
+    detached: true,
+    windowsHide: true,
+  });
+  subprocess.all?.on("data", (chunk: Uint8Array | string) => collected.push(chunk));
+
+  const pid = subprocess.pid;
+  let timedOut = false;
+  let aborted = false;
+  let graceTimer: NodeJS.Timeout | undefined;
+  let drainTimer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    if (pid === undefined || graceTimer) return;
+    killGroup(pid, "SIGTERM");
+    graceTimer = setTimeout(() => killGroup(pid, "SIGKILL"), options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+  };
+  const timeoutTimer = setTimeout(() => {
+    timedOut = true;
+    stop();
+  }, Math.max(0, options.timeoutS * 1000));
+  const onAbort = () => {
+    aborted = true;
+    stop();
+  };
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  if (pid !== undefined) {
+    trackGroup(pid);
+    subprocess.once("exit", () => {
+      killGroup(pid, "SIGKILL");
+      drainTimer = setTimeout(() => {
+        subprocess.stdout?.destroy();
+        subprocess.stderr?.destroy();
+      }, DRAIN_MS);
+    });
+  }
+
+  try {
+    const result = await subprocess;
+    if (result.exitCode === undefined && !result.signal && result.failed) {
+      collected.push(`\n${result.originalMessage || result.shortMessage}\n`);
+    }
+    return finish(result.exitCode ?? null, timedOut, aborted);
+  } finally {
+    clearTimeout(timeoutTimer);
+    clearTimeout(graceTimer);
+    clearTimeout(drainTimer);
+    options.signal?.removeEventListener("abort", onAbort);
+    if (pid !== undefined) {
+      killGroup(pid, "SIGKILL");
+      liveGroups.delete(pid);
+    }
+  }
+}
+
+// Signals every process in the group led by `pid`; a group that is already gone is not an error.
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: nothing left in the group.
+  }
+}
+
+// Remembers a running group so a yolo exit (crash, process.exit) does not orphan it.
+function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const group of liveGroups) killGroup(group, "SIGKILL");
+  });
+}

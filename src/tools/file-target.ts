@@ -1,0 +1,41 @@
+import fs from "node:fs/promises";
+import { fsFailure, toolError } from "./file-errors.js";
+import { displayPath, resolveInside } from "./paths.js";
+import type { ToolOutcome } from "./types.js";
+
+export interface WritableTarget {
+  abs: string;
+  rel: string;
+  /** Current content, or null when the file does not exist yet. */
+  before: string | null;
+  /** Permission bits of the existing file, kept across the rewrite. */
+  mode?: number;
+}
+
+/**
+ * Resolves a path a tool is about to write and loads what is there now. Refuses a symlink at the target itself:
+ * renaming over it would replace the link, and writing through it would change a file the path does not name.
+ */
+export async function loadWritableTarget(root: string, userPath: string): Promise<WritableTarget | ToolOutcome> {
+  const target = resolveInside(root, userPath);
+  if (!target.ok) return toolError(userPath, "refused", target.reason);
+  const rel = displayPath(target.rel);
+  if (target.rel === "") return toolError(rel, "is a directory", "`.` is the project root, a directory; give a file path.");
+  try {
+    const stat = await fs.lstat(target.abs);
+    if (stat.isSymbolicLink()) {
+      return toolError(rel, "refused (symlink)", `\`${rel}\` is a symbolic link; write to the file it points to instead, by its own path.`);
+    }
+    if (stat.isDirectory()) return fsFailure("EISDIR", target.rel);
+    if (!stat.isFile()) return toolError(rel, "not a file", `\`${rel}\` is not a regular file; choose another path.`);
+    return { abs: target.abs, rel, before: await fs.readFile(target.abs, "utf8"), mode: stat.mode };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { abs: target.abs, rel, before: null };
+    return fsFailure(error, target.rel);
+  }
+}
+
+/** Narrows the union returned by loadWritableTarget. */
+export function isOutcome(value: WritableTarget | ToolOutcome): value is ToolOutcome {
+  return "ok" in value;
+}

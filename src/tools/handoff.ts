@@ -1,0 +1,85 @@
+import { z } from "zod";
+
+/** The pipeline roles whose `handoff` arguments are public API. */
+export const ROLES = ["analyst", "pm", "architect", "dev", "tea"] as const;
+export type Role = (typeof ROLES)[number];
+
+const escalation = {
+  escalate_to_human: z
+    .boolean()
+    .optional()
+    .describe("true only when you cannot continue without a human decision; then `question` is required"),
+  question: z.string().optional().describe("the question for the human, when escalate_to_human is true"),
+};
+
+const story = z.object({
+  title: z.string().min(1),
+  as_a: z.string().min(1),
+  i_want: z.string().min(1),
+  so_that: z.string().min(1),
+  acceptance_criteria: z.array(z.string().min(1)).min(1),
+});
+
+const decision = z.object({
+  title: z.string().min(1),
+  decision: z.string().min(1),
+  rationale: z.string().min(1),
+});
+
+/** Each role's output fields; they are required unless the agent escalates. */
+const ROLE_FIELDS = {
+  analyst: {
+    requirements: z.string().min(1).describe("the refined requirements, as Markdown"),
+    acceptance_criteria: z.array(z.string().min(1)).min(1).describe("testable acceptance criteria"),
+  },
+  pm: {
+    stories: z.array(story).min(1).describe("user stories with their acceptance criteria"),
+    needs_architecture: z.boolean().describe("true when the change needs design decisions before coding"),
+  },
+  architect: {
+    decisions: z.array(decision).min(1).describe("architecture decisions with their rationale"),
+  },
+  dev: {
+    summary: z.string().min(1).describe("what you changed and why"),
+    files_changed: z.array(z.string()).describe("project-relative paths you created or modified"),
+  },
+  tea: {
+    verdict: z.enum(["PASS", "CONCERNS", "FAIL"]).describe("PASS, CONCERNS or FAIL; a red required gate is never PASS"),
+    findings: z.array(z.string()).describe("what you found, most important first"),
+  },
+} satisfies Record<Role, z.ZodRawShape>;
+
+export type HandoffFor<R extends Role> = z.output<z.ZodObject<(typeof ROLE_FIELDS)[R]>> & {
+  escalate_to_human?: boolean;
+  question?: string;
+};
+
+/** The zod schema the `handoff` arguments of a role are validated with (all problems reported to the model). */
+export function handoffSchema(role: Role): z.ZodType<Record<string, unknown>> {
+  const fields = ROLE_FIELDS[role];
+  const loose = z.object({ ...partial(fields), ...escalation });
+  const strict = z.object(fields);
+  return loose.superRefine((value, ctx) => {
+    if (value.escalate_to_human) {
+      if (!value.question?.trim()) ctx.addIssue({ code: "custom", path: ["question"], message: "required when escalate_to_human is true" });
+      return;
+    }
+    const result = strict.safeParse(value);
+    if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue, message: issue.message } as never);
+  }) as unknown as z.ZodType<Record<string, unknown>>;
+}
+
+function partial(shape: z.ZodRawShape): z.ZodRawShape {
+  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, (v as z.ZodType).optional()]));
+}
+
+/** The JSON schema of a role's `handoff` tool as offered to the model. */
+export function handoffJsonSchema(role: Role): Record<string, unknown> {
+  const json = z.toJSONSchema(z.object({ ...ROLE_FIELDS[role], ...escalation }), { io: "input" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+export const HANDOFF_DESCRIPTION =
+  "Finish your turn and hand your results to the next step. Call it exactly once, when your work is done " +
+  "(or with escalate_to_human and question when only a human can unblock you). Calling it ends your turn.";

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { scrubEnv } from "./env.js";
+import { runShell } from "./exec.js";
+import type { ToolDef } from "./types.js";
+
+const schema = z.object({
+  command: z.string().describe("Shell command run in the project root, e.g. `npm test` or `node src/cli.js --help`."),
+  timeout_s: z
+    .number()
+    .positive()
+    .optional()
+    .describe("Seconds before the command is killed. Defaults to the configured command timeout; at most 4 times that."),
+});
+
+/**
+ * The model may shorten the timeout freely, or lengthen it up to this multiple of the configured one:
+ * a slow install or full test run should not need a config change, but a single call must stay bounded.
+ */
+const MAX_TIMEOUT_FACTOR = 4;
+
+const MAX_SUMMARY_COMMAND = 60;
+
+/** run_command: runs a shell command in the project root with a scrubbed environment and a hard timeout. */
+export const runCommandTool: ToolDef<typeof schema> = {
+  name: "run_command",
+  description:
+    "Run a shell command in the project root (non-interactive: no stdin, CI=1). Returns the exit code and the output (stdout and stderr interleaved; long output keeps its start and end). Secrets are removed from the environment.",
+  schema,
+  async run(args, ctx) {
+    const shown = shortCommand(args.command);
+    if (args.command.trim() === "") {
+      return { ok: false, content: "The command is empty; give a shell command such as `npm test`.", summary: "(empty command)" };
+    }
+    const timeoutS = effectiveTimeout(args.timeout_s, ctx.commandTimeoutS);
+    const result = await runShell(args.command, {
+      cwd: ctx.root,
+      timeoutS,
+      // The tool context carries no environment of its own; the scrubbed copy of yolo's is the base.
+      env: scrubEnv(process.env, ctx.secretEnvNames),
+      capBytes: ctx.outputCapBytes,
+      signal: ctx.signal,
+    });
+    const output = result.output === "" ? "(no output)" : result.output;
+    if (result.aborted) {
+      return { ok: false, content: `cancelled: the run was interrupted\n${output}`, summary: `${shown} → cancelled` };
+    }
+    if (result.timedOut) {
+      return {
+        ok: false,
+        content: `timed out after ${timeoutS}s; the command and all its child processes were killed. Run something quicker, or pass a larger timeout_s (at most ${ctx.commandTimeoutS * MAX_TIMEOUT_FACTOR}).\n${output}`,
+        summary: `${shown} → timed out after ${timeoutS}s`,
+      };
+    }
+    const status = result.exitCode === null ? "killed by a signal" : `exit code ${result.exitCode}`;
+    return {
+      ok: result.exitCode === 0,
+      content: `${status}\n${output}`,
+      summary: `${shown} → ${result.exitCode === null ? "killed" : `exit ${result.exitCode}`}`,
+    };
+  },
+};
+
+/** The timeout a call gets: the model's request clamped to (0, 4 × configured], else the configured one. */
+export function effectiveTimeout(requested: number | undefined, configured: number): number {
+  if (requested === undefined || !Number.isFinite(requested) || requested <= 0) return configured;
+  return Math.min(requested, configured * MAX_TIMEOUT_FACTOR);
+}
+
+function shortCommand(command: string): string {
+  const firstLine = command.trim().split("\n")[0];
+  const multiline = command.trim().includes("\n");
+  return firstLine.length > MAX_SUMMARY_COMMAND || multiline ? `${firstLine.slice(0, MAX_SUMMARY_COMMAND)}…` : firstLine;
+}

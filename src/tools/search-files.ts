@@ -1,0 +1,76 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { fsFailure, toolError } from "./file-errors.js";
+import { displayPath, resolveInside } from "./paths.js";
+import type { ToolDef } from "./types.js";
+import { walkFiles } from "./walk.js";
+
+const schema = z.object({
+  pattern: z.string().describe("JavaScript regular expression searched for in each line, e.g. `function\\s+add`."),
+  path: z.string().optional().describe("Folder or file to search, relative to the project root. Omit to search the whole project."),
+});
+
+const MAX_MATCHES = 100;
+/** Files larger than this are skipped: generated bundles and data, not source the model should grep. */
+const MAX_FILE_BYTES = 1024 * 1024;
+const MAX_LINE_CHARS = 200;
+
+/** search_files: `file:line: text` for every line matching a regex, over the project's text files. */
+export const searchFilesTool: ToolDef<typeof schema> = {
+  name: "search_files",
+  description:
+    "Search the project's text files for a JavaScript regular expression, line by line. Returns `file:line: text`. Skips .git, .yolo, node_modules, binary and very large files.",
+  schema,
+  async run(args, ctx) {
+    let regex: RegExp;
+    try {
+      regex = new RegExp(args.pattern);
+    } catch (error) {
+      return toolError(`/${args.pattern}/`, "invalid regex", `Invalid regular expression: ${(error as Error).message}. Escape special characters such as ( [ { . * + ? with a backslash.`);
+    }
+    const target = resolveInside(ctx.root, args.path ?? ".");
+    if (!target.ok) return toolError(args.path ?? ".", "refused", target.reason);
+    const where = displayPath(target.rel);
+    try {
+      await fs.stat(target.abs);
+    } catch (error) {
+      return fsFailure(error, target.rel);
+    }
+
+    const matches: string[] = [];
+    let total = 0;
+    for await (const file of walkFiles(ctx.root, target.rel)) {
+      const text = await readText(path.join(ctx.root, file));
+      if (text === null) continue;
+      const lines = text.split("\n");
+      for (let i = 0; i < lines.length; i++) {
+        if (!regex.test(lines[i])) continue;
+        total++;
+        if (matches.length < MAX_MATCHES) matches.push(`${file}:${i + 1}: ${clip(lines[i])}`);
+      }
+    }
+    const summary = `/${args.pattern}/ in ${where} (${total} matches)`;
+    if (total === 0) return { ok: true, content: `No matches for /${args.pattern}/ under \`${where}\`.`, summary };
+    const note = total > MAX_MATCHES ? `\n… ${total - MAX_MATCHES} more matches not shown; narrow the pattern or the path.` : "";
+    return { ok: true, content: matches.join("\n") + note, summary };
+  },
+};
+
+// Text of a regular, small, non-binary file; null for anything that should not be searched.
+async function readText(abs: string): Promise<string | null> {
+  try {
+    const stat = await fs.lstat(abs);
+    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return null;
+    const buf = await fs.readFile(abs);
+    if (buf.subarray(0, 8192).includes(0)) return null;
+    return buf.toString("utf8");
+  } catch {
+    return null;
+  }
+}
+
+function clip(line: string): string {
+  const trimmed = line.replace(/\r$/, "");
+  return trimmed.length > MAX_LINE_CHARS ? `${trimmed.slice(0, MAX_LINE_CHARS)}…` : trimmed;
+}

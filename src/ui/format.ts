@@ -1,0 +1,138 @@
+import type { GateResult } from "../events/schema.js";
+
+// Text helpers shared by the plain and Ink renderers: all engine-supplied text reaching a terminal goes through them.
+
+// CSI, OSC and two-character escape sequences: tool summaries and test output may carry colours.
+const ANSI_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])/g;
+// C0 controls except tab and newline, DEL, and C1 controls (including a stray ESC).
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/** Removes escape sequences and control characters; keeps newlines, turns tabs into two spaces. */
+export function stripControl(s: string): string {
+  return s.replace(ANSI_SEQUENCE, "").replace(/\r\n?/g, "\n").replace(/\t/g, "  ").replace(CONTROL, "");
+}
+
+/** Any text as a single clean line (whitespace runs collapsed). */
+export function oneLine(s: string): string {
+  return stripControl(s).replace(/\s+/g, " ").trim();
+}
+
+/** Cuts to at most `max` code points, ending with "…" when cut. */
+export function truncateEnd(s: string, max: number): string {
+  const cps = Array.from(s);
+  if (cps.length <= max) return s;
+  return `${cps.slice(0, Math.max(0, max - 1)).join("")}…`;
+}
+
+/** Cuts to at most `max` code points by dropping the middle, so both the start and the end survive. */
+export function truncateMiddle(s: string, max: number): string {
+  const cps = Array.from(s);
+  if (cps.length <= max) return s;
+  if (max <= 1) return "…".slice(0, max);
+  const head = Math.ceil((max - 1) / 2);
+  const tail = max - 1 - head;
+  return `${cps.slice(0, head).join("")}…${tail > 0 ? cps.slice(-tail).join("") : ""}`;
+}
+
+/** Greedy word wrap; words longer than `width` are split. */
+export function wrapText(s: string, width: number): string[] {
+  const out: string[] = [];
+  for (const raw of stripControl(s).split("\n")) {
+    let line = "";
+    for (const word of raw.split(/\s+/).filter(Boolean)) {
+      let w = word;
+      while (Array.from(w).length > width) {
+        if (line) out.push(line);
+        line = "";
+        out.push(Array.from(w).slice(0, width).join(""));
+        w = Array.from(w).slice(width).join("");
+      }
+      if (!line) line = w;
+      else if (Array.from(line).length + 1 + Array.from(w).length <= width) line += ` ${w}`;
+      else {
+        out.push(line);
+        line = w;
+      }
+    }
+    out.push(line);
+  }
+  while (out.length > 1 && out[out.length - 1] === "") out.pop();
+  return out;
+}
+
+/** 12345 → "12,345". */
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** 12345 → "12.3k": for the narrow Ink header. */
+export function formatCountShort(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** 62000 → "1m 02s"; 4000 → "4s". */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, "0")}m`;
+}
+
+/** An ISO timestamp as local "HH:MM:SS"; `fallback` supplies the time when `ts` does not parse. */
+export function clockTime(ts: string, fallback: () => Date = () => new Date()): string {
+  const parsed = new Date(ts);
+  const d = Number.isNaN(parsed.getTime()) ? fallback() : parsed;
+  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
+}
+
+// Argument names that best identify a tool call, most telling first.
+const BRIEF_KEYS = ["path", "file", "command", "cmd", "pattern", "query", "url", "name"];
+
+/** A tool call's JSON arguments as a short hint ("package.json", "npm test"); raw text when not JSON. */
+export function argsBrief(args: string, max = 60): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args);
+  } catch {
+    return truncateMiddle(oneLine(args), max);
+  }
+  if (typeof parsed === "string") return truncateMiddle(oneLine(parsed), max);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return truncateMiddle(oneLine(args), max);
+  const obj = parsed as Record<string, unknown>;
+  for (const key of BRIEF_KEYS) {
+    const value = obj[key];
+    if (typeof value !== "string") continue;
+    const extra = Array.isArray(obj.args) ? obj.args.filter((a): a is string => typeof a === "string") : [];
+    return truncateMiddle(oneLine([value, ...extra].join(" ")), max);
+  }
+  const firstString = Object.values(obj).find((v): v is string => typeof v === "string");
+  return truncateMiddle(oneLine(firstString ?? ""), max);
+}
+
+/** The gate's verdict word: PASS, or FAIL (marked when the gate is not required). */
+export function gateVerdict(g: GateResult): string {
+  if (g.passed) return "PASS";
+  return g.required ? "FAIL" : "FAIL (not required)";
+}
+
+/** "test: FAIL exit 1 (3 passed, 1 failed) — first failures: a, b" — one gate result on one line. */
+export function gateLine(g: GateResult): string {
+  const parts = [`${oneLine(g.name)}: ${gateVerdict(g)}`];
+  if (g.timedOut) parts.push(`timed out after ${formatDuration(g.durationMs)}`);
+  else parts.push(g.exitCode === null ? "no exit code" : `exit ${g.exitCode}`);
+  const counts = [
+    g.passedCount !== null ? `${g.passedCount} passed` : null,
+    g.failedCount !== null ? `${g.failedCount} failed` : null,
+  ].filter(Boolean);
+  let line = parts.join(" ");
+  if (counts.length) line += ` (${counts.join(", ")})`;
+  if (g.attempt > 1) line += ` · attempt ${g.attempt}`;
+  if (!g.passed && g.failures.length) {
+    const first = g.failures.slice(0, 3).map((f) => truncateEnd(oneLine(f), 40));
+    line += ` — first failures: ${first.join(", ")}${g.failures.length > 3 ? ", …" : ""}`;
+  }
+  return line;
+}

@@ -1,0 +1,171 @@
+import type { YoloEvent } from "../events/schema.js";
+import type { Renderer } from "./renderer.js";
+import {
+  argsBrief,
+  clockTime,
+  formatCount,
+  formatDuration,
+  gateLine,
+  oneLine,
+  stripControl,
+  truncateEnd,
+  truncateMiddle,
+  wrapText,
+} from "./format.js";
+
+export interface PlainRendererOptions {
+  /** Also print per-agent token usage, the pipeline and log file, and the tail of failing gates. */
+  verbose?: boolean;
+  /** Clock used when an event's timestamp does not parse. */
+  now?: () => Date;
+}
+
+// Lines stay readable in CI logs; the resume command is the one thing never cut.
+const MAX_LINE = 160;
+const TIME_WIDTH = "HH:MM:SS ".length;
+const INDENT = " ".repeat(TIME_WIDTH);
+const BODY = MAX_LINE - TIME_WIDTH;
+
+// One output line body; `keep` marks text that must be printed whole (commands to copy).
+type Line = { text: string; keep?: boolean };
+
+/**
+ * Plain progress lines for a pipe or a CI log: one line per meaningful event, each prefixed with the
+ * event's local time, never any ANSI escape, never tokens.
+ */
+export function createPlainRenderer(write: (s: string) => void, opts: PlainRendererOptions = {}): Renderer {
+  const verbose = opts.verbose ?? false;
+  const now = opts.now ?? (() => new Date());
+  const callArgs = new Map<string, string>();
+  let startedAt: number | null = null;
+
+  // The lines (without time prefix) an event prints; the first gets the time, the rest are indented.
+  function linesFor(e: YoloEvent): Line[] {
+    switch (e.type) {
+      case "run.started": {
+        startedAt = Date.parse(e.ts);
+        const req = truncateEnd(oneLine(e.requirement), 60);
+        const out: Line[] = [
+          { text: `yolo thread ${e.thread} · ${req} · model ${oneLine(e.model)}${e.resumed ? " · resumed" : ""}` },
+        ];
+        if (verbose) {
+          out.push({ text: `pipeline ${e.nodes.join(" → ")}` }, { text: `log ${e.logFile}`, keep: true });
+        }
+        return out;
+      }
+      case "node.started":
+        return [{ text: `▶ ${e.node}${e.fixAttempt > 0 ? ` (fix attempt ${e.fixAttempt})` : ""}` }];
+      case "node.completed": {
+        const summary = oneLine(e.summary);
+        return [{ text: summary ? `✔ ${e.node}: ${fit(summary, BODY - e.node.length - 4)}` : `✔ ${e.node}` }];
+      }
+      case "token":
+        return [];
+      case "tool.called": {
+        callArgs.set(e.callId, e.args);
+        return [{ text: `  ${e.tool} ${argsBrief(e.args)}`.trimEnd() }];
+      }
+      case "tool.result": {
+        const args = callArgs.get(e.callId);
+        callArgs.delete(e.callId);
+        const summary = oneLine(e.summary);
+        if (e.ok) return [{ text: `  ✓ ${e.tool} ${fit(summary, BODY - e.tool.length - 5)}`.trimEnd() }];
+        const hint = args === undefined ? "" : argsBrief(args, 50);
+        const head = `  ✗ ${e.tool}${hint ? ` ${hint}` : ""}`;
+        return [{ text: summary ? `${head}: ${fit(summary, BODY - Array.from(head).length - 2)}` : head }];
+      }
+      case "gate.result": {
+        const out: Line[] = [{ text: `gate ${gateLine(e.gate)}` }];
+        if (verbose && !e.gate.passed) {
+          const tail = stripControl(e.gate.tail).split("\n").filter((l) => l.trim() !== "").slice(-10);
+          for (const l of tail) out.push({ text: `  │ ${fit(l.trimEnd(), BODY - 4)}` });
+          if (e.gate.logFile) out.push({ text: `  full output: ${e.gate.logFile}`, keep: true });
+        }
+        return out;
+      }
+      case "route": {
+        const reason = oneLine(e.reason);
+        return [{ text: `→ ${e.from} → ${e.to}${reason ? ` (${fit(reason, 100)})` : ""}` }];
+      }
+      case "interrupt": {
+        const question = wrapText(e.question, BODY - 4).map((l) => ({ text: `    ${l}` }));
+        return [
+          { text: `? ${e.askedBy} asks:` },
+          ...question,
+          { text: `  Answer with: ${e.resumeCommand}`, keep: true },
+        ];
+      }
+      case "usage": {
+        if (!verbose) return [];
+        const u = e.usage;
+        return [
+          {
+            text: `  tokens ${e.node}: ${formatCount(u.totalTokens)} (in ${formatCount(u.promptTokens)} / out ${formatCount(u.completionTokens)}, ${plural(u.calls, "call")})`,
+          },
+        ];
+      }
+      case "warning":
+        return [{ text: `! warning: ${fit(oneLine(e.message), BODY - 11)}` }];
+      case "error":
+        return [{ text: `✗ error ${e.code}: ${fit(oneLine(e.message), BODY - e.code.length - 10)}` }];
+      case "run.completed": {
+        const mark = e.status === "passed" ? "✔" : e.status === "waiting" ? "?" : "✗";
+        const ended = Date.parse(e.ts);
+        const took = startedAt !== null && !Number.isNaN(startedAt) && !Number.isNaN(ended)
+          ? ` in ${formatDuration(ended - startedAt)}`
+          : "";
+        const reason = oneLine(e.reason);
+        const out: Line[] = [
+          { text: `${mark} run ${e.status} (exit ${e.exitCode})${took}${reason ? `: ${fit(reason, 100)}` : ""}` },
+          { text: filesLine(e.filesChanged) },
+          {
+            text: `tokens ${formatCount(e.usage.totalTokens)} (in ${formatCount(e.usage.promptTokens)} / out ${formatCount(e.usage.completionTokens)}) in ${plural(e.usage.calls, "model call")}`,
+          },
+        ];
+        if (e.resumeCommand !== null) out.push({ text: `resume: ${e.resumeCommand}`, keep: true });
+        return out;
+      }
+    }
+  }
+
+  return {
+    onEvent(e) {
+      const lines = linesFor(e);
+      if (!lines.length) return;
+      const time = clockTime(e.ts, now);
+      const text = lines
+        .map((l, i) => {
+          const body = l.keep ? stripControl(l.text).replace(/\n/g, " ") : fit(l.text, BODY);
+          return `${i === 0 ? `${time} ` : INDENT}${body}`;
+        })
+        .join("\n");
+      write(`${text}\n`);
+    },
+    close: async () => {},
+  };
+}
+
+// Cleans a line body and keeps it within `max` characters by cutting its middle.
+function fit(s: string, max: number): string {
+  return truncateMiddle(stripControl(s).replace(/\n/g, " "), Math.max(10, max));
+}
+
+// "files changed (2): a, b" — as many names as fit, then a count of the rest.
+function filesLine(files: string[]): string {
+  if (!files.length) return "no files changed";
+  const head = `files changed (${files.length}): `;
+  const shown: string[] = [];
+  for (const f of files) {
+    const rest = files.length - shown.length - 1;
+    const candidate = [...shown, oneLine(f)].join(", ") + (rest > 0 ? `, … (+${rest} more)` : "");
+    if (head.length + Array.from(candidate).length > BODY) break;
+    shown.push(oneLine(f));
+  }
+  const more = files.length - shown.length;
+  return head + [...shown, ...(more > 0 ? [`… (+${more} more)`] : [])].join(", ");
+}
+
+// "1 call", "2 calls".
+function plural(n: number, word: string): string {
+  return `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
+}

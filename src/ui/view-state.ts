@@ -1,0 +1,252 @@
+import type { RunStatus } from "../events/outcome.js";
+import type { GateResult, Usage, YoloEvent } from "../events/schema.js";
+import { argsBrief, oneLine, stripControl } from "./format.js";
+
+export type AgentStatus = "waiting" | "running" | "done" | "skipped" | "blocked" | "escalated";
+
+export interface AgentView {
+  id: string;
+  status: AgentStatus;
+  /** The `node.completed` summary, one line. */
+  summary: string;
+  fixAttempt: number;
+  tokens: number;
+}
+
+export interface ToolCallView {
+  callId: string;
+  node: string;
+  tool: string;
+  /** A short hint from the arguments ("package.json"). */
+  args: string;
+  /** null while the call is in flight. */
+  ok: boolean | null;
+  summary: string;
+}
+
+export interface QuestionView {
+  askedBy: string;
+  question: string;
+  resumeCommand: string;
+}
+
+export interface FinalView {
+  status: RunStatus;
+  exitCode: number;
+  reason: string;
+  usage: Usage;
+  filesChanged: string[];
+  resumeCommand: string | null;
+}
+
+export interface NoticeView {
+  level: "warning" | "error";
+  text: string;
+}
+
+/** Everything the Ink view shows, derived from events only. */
+export interface ViewState {
+  thread: string;
+  requirement: string;
+  model: string;
+  resumed: boolean;
+  /** Epoch ms of `run.started` / `run.completed`, from the events' timestamps. */
+  startedAt: number | null;
+  endedAt: number | null;
+  tokens: number;
+  /** In `run.started.nodes` order; nodes seen later but not listed are appended. */
+  agents: AgentView[];
+  running: string | null;
+  /** The tail (at most STREAM_LINES lines) of the text the latest agent streamed. */
+  stream: { node: string; text: string } | null;
+  /** The last TOOL_LIMIT tool calls. */
+  tools: ToolCallView[];
+  /** The latest result of each gate, in first-seen order. */
+  gates: { node: string; gate: GateResult }[];
+  route: { from: string; to: string; reason: string } | null;
+  notices: NoticeView[];
+  question: QuestionView | null;
+  final: FinalView | null;
+}
+
+export const STREAM_LINES = 6;
+export const TOOL_LIMIT = 5;
+const NOTICE_LIMIT = 3;
+// Bounds the stored stream tail even when the model never emits a newline.
+const STREAM_CHARS = 2000;
+
+export const initialViewState: ViewState = {
+  thread: "",
+  requirement: "",
+  model: "",
+  resumed: false,
+  startedAt: null,
+  endedAt: null,
+  tokens: 0,
+  agents: [],
+  running: null,
+  stream: null,
+  tools: [],
+  gates: [],
+  route: null,
+  notices: [],
+  question: null,
+  final: null,
+};
+
+/** The view state after one more event. Pure: never mutates `state`. */
+export function reduce(state: ViewState, e: YoloEvent): ViewState {
+  switch (e.type) {
+    case "run.started":
+      return {
+        ...initialViewState,
+        thread: e.thread,
+        requirement: oneLine(e.requirement),
+        model: e.model,
+        resumed: e.resumed,
+        startedAt: parseTs(e.ts),
+        agents: e.nodes.map((id) => ({ id, status: "waiting", summary: "", fixAttempt: 0, tokens: 0 })),
+      };
+    case "node.started":
+      return {
+        ...state,
+        agents: updateAgent(state.agents, e.node, (a) => ({ ...a, status: "running", fixAttempt: e.fixAttempt })),
+        running: e.node,
+        stream: null,
+        question: null,
+      };
+    case "node.completed":
+      return {
+        ...state,
+        agents: updateAgent(state.agents, e.node, (a) => ({ ...a, status: "done", summary: oneLine(e.summary) })),
+        running: state.running === e.node ? null : state.running,
+      };
+    case "token": {
+      const prev = state.stream?.node === e.node ? state.stream.text : "";
+      return { ...state, stream: { node: e.node, text: streamTail(prev + e.text) } };
+    }
+    case "tool.called": {
+      const call: ToolCallView = {
+        callId: e.callId,
+        node: e.node,
+        tool: e.tool,
+        args: argsBrief(e.args),
+        ok: null,
+        summary: "",
+      };
+      return { ...state, tools: [...state.tools, call].slice(-TOOL_LIMIT) };
+    }
+    case "tool.result": {
+      const summary = oneLine(e.summary);
+      const i = state.tools.findIndex((t) => t.callId === e.callId);
+      if (i < 0) {
+        const call: ToolCallView = { callId: e.callId, node: e.node, tool: e.tool, args: "", ok: e.ok, summary };
+        return { ...state, tools: [...state.tools, call].slice(-TOOL_LIMIT) };
+      }
+      const tools = state.tools.slice();
+      tools[i] = { ...tools[i], ok: e.ok, summary };
+      return { ...state, tools };
+    }
+    case "gate.result": {
+      const i = state.gates.findIndex((g) => g.gate.name === e.gate.name);
+      const gates = state.gates.slice();
+      if (i < 0) gates.push({ node: e.node, gate: e.gate });
+      else gates[i] = { node: e.node, gate: e.gate };
+      return { ...state, gates };
+    }
+    case "route":
+      return {
+        ...state,
+        agents: skipBetween(state.agents, e.from, e.to),
+        route: { from: e.from, to: e.to, reason: oneLine(e.reason) },
+      };
+    case "interrupt": {
+      const who = state.agents.some((a) => a.id === e.askedBy) ? e.askedBy : e.node;
+      return {
+        ...state,
+        agents: updateAgent(state.agents, who, (a) => ({ ...a, status: "escalated" })),
+        question: { askedBy: e.askedBy, question: stripControl(e.question).trim(), resumeCommand: e.resumeCommand },
+      };
+    }
+    case "usage":
+      return {
+        ...state,
+        tokens: state.tokens + e.usage.totalTokens,
+        agents: updateAgent(state.agents, e.node, (a) => ({ ...a, tokens: a.tokens + e.usage.totalTokens })),
+      };
+    case "warning":
+    case "error": {
+      const text = e.type === "error" ? `${e.code}: ${oneLine(e.message)}` : oneLine(e.message);
+      return { ...state, notices: [...state.notices, { level: e.type, text }].slice(-NOTICE_LIMIT) };
+    }
+    case "run.completed":
+      return {
+        ...state,
+        endedAt: parseTs(e.ts),
+        tokens: e.usage.totalTokens,
+        agents: state.agents.map((a) => settle(a, e.status)),
+        running: null,
+        final: {
+          status: e.status,
+          exitCode: e.exitCode,
+          reason: oneLine(e.reason),
+          usage: e.usage,
+          filesChanged: e.filesChanged,
+          resumeCommand: e.resumeCommand,
+        },
+      };
+  }
+}
+
+/** The last `n` lines of the running agent's streamed text, cleaned for the terminal. */
+export function streamLines(state: ViewState, n = STREAM_LINES): string[] {
+  if (!state.stream || state.stream.node !== state.running) return [];
+  const lines = stripControl(state.stream.text).split("\n").map((l) => l.trimEnd());
+  while (lines.length && lines[lines.length - 1] === "") lines.pop();
+  return lines.slice(-n);
+}
+
+// Milliseconds since the epoch, or null when the timestamp does not parse.
+function parseTs(ts: string): number | null {
+  const ms = Date.parse(ts);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+// Keeps only the last STREAM_LINES lines (and STREAM_CHARS characters) so a token flood stays cheap.
+function streamTail(text: string): string {
+  let t = text.length > STREAM_CHARS ? text.slice(-STREAM_CHARS) : text;
+  let idx = t.length;
+  for (let count = 0; count < STREAM_LINES; count++) {
+    idx = t.lastIndexOf("\n", idx - 1);
+    if (idx < 0) return t;
+  }
+  t = t.slice(idx + 1);
+  return t;
+}
+
+// Applies `fn` to the agent `id`, appending a row for a node the pipeline did not list.
+function updateAgent(agents: AgentView[], id: string, fn: (a: AgentView) => AgentView): AgentView[] {
+  const i = agents.findIndex((a) => a.id === id);
+  if (i < 0) return [...agents, fn({ id, status: "waiting", summary: "", fixAttempt: 0, tokens: 0 })];
+  const next = agents.slice();
+  next[i] = fn(agents[i]);
+  return next;
+}
+
+// A forward route (pm → dev) skips the agents between that never ran.
+function skipBetween(agents: AgentView[], from: string, to: string): AgentView[] {
+  const a = agents.findIndex((x) => x.id === from);
+  const b = agents.findIndex((x) => x.id === to);
+  if (a < 0 || b < 0 || b <= a + 1) return agents;
+  return agents.map((x, i) => (i > a && i < b && x.status === "waiting" ? { ...x, status: "skipped" } : x));
+}
+
+// An agent's final status once the run has ended with `status`.
+function settle(a: AgentView, status: RunStatus): AgentView {
+  if (status === "passed") {
+    if (a.status === "waiting") return { ...a, status: "skipped" };
+    return a.status === "running" ? { ...a, status: "done" } : a;
+  }
+  if (a.status !== "running") return a;
+  return { ...a, status: status === "waiting" ? "escalated" : "blocked" };
+}

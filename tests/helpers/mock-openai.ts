@@ -1,0 +1,286 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/** One scripted answer of the mock server. */
+export interface ScriptedReply {
+  /** Assistant text; with `status`, the error message instead. */
+  content?: string;
+  /** `args` objects are JSON.stringify'd; strings are sent raw (may be invalid JSON on purpose). */
+  toolCalls?: { name: string; args: unknown; id?: string }[];
+  /** Answer with this HTTP error (401, 429, 500, …) and an OpenAI-style error body. */
+  status?: number;
+  /** Extra response headers, e.g. `{ "retry-after": "0" }`. */
+  headers?: Record<string, string>;
+  /** Wait for this before answering; the request stays open meanwhile (kill -9 tests). */
+  hold?: Promise<void>;
+  delayMs?: number;
+  /** Defaults to a rough chars/4 estimate of the request and the reply. */
+  usage?: { prompt_tokens: number; completion_tokens: number };
+}
+
+/** A chat-completions request as the mock received it. */
+export interface RecordedRequest {
+  body: any;
+  messages: any[];
+  tools: any[];
+  model: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export type Responder = (req: RecordedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>;
+
+export interface MockOpenAI {
+  /** Base URL including `/v1`, ready for `configuration.baseURL`. */
+  url: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+  setResponder(r: Responder): void;
+}
+
+export interface MockOpenAIOptions {
+  /** HTTP status for requests past the end of a scripted array (default 500). */
+  exhaustedStatus?: number;
+}
+
+const ERROR_KINDS: Record<number, { type: string; code: string | null; message: string }> = {
+  400: { type: "invalid_request_error", code: null, message: "Bad request." },
+  401: { type: "invalid_request_error", code: "invalid_api_key", message: "Incorrect API key provided." },
+  403: { type: "invalid_request_error", code: "unsupported_country_region_territory", message: "Forbidden." },
+  404: { type: "invalid_request_error", code: "model_not_found", message: "The model does not exist or you do not have access to it." },
+  429: { type: "requests", code: "rate_limit_exceeded", message: "Rate limit reached for requests." },
+};
+
+/** Starts a scripted OpenAI-compatible server on 127.0.0.1 at a random port. */
+export async function startMockOpenAI(
+  responder: Responder | ScriptedReply[],
+  options: MockOpenAIOptions = {},
+): Promise<MockOpenAI> {
+  let respond: Responder = Array.isArray(responder) ? scriptResponder(responder, options.exhaustedStatus ?? 500) : responder;
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let serial = 0;
+  // Resolved by close(), so held and delayed requests stop waiting and nothing keeps the test process alive.
+  let markClosed!: () => void;
+  const closed = new Promise<void>((r) => (markClosed = r));
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent && !res.destroyed) sendError(res, 500, `mock server error: ${String(err)}`);
+      else res.destroy();
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  // Routes one HTTP request: the models list, chat completions, or an OpenAI-style 404.
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? "").split("?")[0];
+    if (req.method === "GET" && path === "/v1/models") {
+      sendJson(res, 200, { object: "list", data: [{ id: "mock-model", object: "model", created: 0, owned_by: "mock" }] });
+      return;
+    }
+    if (req.method !== "POST" || path !== "/v1/chat/completions") {
+      await readBody(req);
+      sendError(res, 404, `mock server: no route for ${req.method} ${path}`);
+      return;
+    }
+    const raw = await readBody(req);
+    let body: any;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      sendError(res, 400, "mock server: request body is not JSON");
+      return;
+    }
+    const recorded: RecordedRequest = {
+      body,
+      messages: Array.isArray(body?.messages) ? body.messages : [],
+      tools: Array.isArray(body?.tools) ? body.tools : [],
+      model: typeof body?.model === "string" ? body.model : "",
+      headers: { ...req.headers },
+    };
+    const index = requests.length;
+    requests.push(recorded);
+    const reply = await respond(recorded, index);
+    if (reply.hold) await Promise.race([reply.hold, closed]);
+    if (reply.delayMs) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([new Promise((r) => (timer = setTimeout(r, reply.delayMs))), closed]);
+      clearTimeout(timer);
+    }
+    if (res.destroyed) return;
+    for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+    if (reply.status && reply.status >= 400) {
+      sendError(res, reply.status, reply.content);
+      return;
+    }
+    const completion = buildCompletion(recorded, reply, () => `call_mock_${++serial}`);
+    if (body.stream === true) streamCompletion(res, completion, body.stream_options?.include_usage === true);
+    else sendJson(res, 200, completionJson(completion));
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    setResponder(r) {
+      respond = r;
+    },
+    close() {
+      markClosed();
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const s of sockets) s.destroy();
+      });
+    },
+  };
+}
+
+/** Which yolo agent sent the request, from "You are the <role> agent" in the first system message. */
+export function roleOf(req: RecordedRequest): string | null {
+  const system = req.messages.find((m) => m?.role === "system" || m?.role === "developer");
+  if (!system) return null;
+  const match = /You are the ([\w-]+) agent/.exec(textOf(system.content));
+  return match ? match[1] : null;
+}
+
+/** The `role: "tool"` messages after the last assistant message: the results the model is now reading. */
+export function lastToolResults(req: RecordedRequest): any[] {
+  let lastAssistant = -1;
+  req.messages.forEach((m, i) => {
+    if (m?.role === "assistant") lastAssistant = i;
+  });
+  return req.messages.slice(lastAssistant + 1).filter((m) => m?.role === "tool");
+}
+
+interface Completion {
+  id: string;
+  created: number;
+  model: string;
+  content: string;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  finishReason: "stop" | "tool_calls";
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+}
+
+// Serves an array in order; past its end, answers with an error naming the request number so tests fail loudly.
+function scriptResponder(script: ScriptedReply[], exhaustedStatus: number): Responder {
+  return (_req, index) =>
+    index < script.length
+      ? script[index]
+      : { status: exhaustedStatus, content: `mock script exhausted at request ${index + 1} (the script has ${script.length} replies)` };
+}
+
+// Resolves a scripted reply into the fields both the JSON and the SSE shapes need.
+function buildCompletion(req: RecordedRequest, reply: ScriptedReply, nextId: () => string): Completion {
+  const toolCalls = (reply.toolCalls ?? []).map((c) => ({
+    id: c.id ?? nextId(),
+    name: c.name,
+    arguments: typeof c.args === "string" ? c.args : JSON.stringify(c.args ?? {}),
+  }));
+  const content = reply.content ?? "";
+  const promptChars = JSON.stringify(req.messages).length + JSON.stringify(req.tools).length;
+  const completionChars = content.length + toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0);
+  const prompt_tokens = reply.usage?.prompt_tokens ?? Math.max(1, Math.ceil(promptChars / 4));
+  const completion_tokens = reply.usage?.completion_tokens ?? Math.max(1, Math.ceil(completionChars / 4));
+  return {
+    id: `chatcmpl-mock-${nextId().slice("call_mock_".length)}`,
+    created: Math.floor(Date.now() / 1000),
+    model: req.model || "mock-model",
+    content,
+    toolCalls,
+    finishReason: toolCalls.length ? "tool_calls" : "stop",
+    usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
+  };
+}
+
+// The non-streaming `chat.completion` object.
+function completionJson(c: Completion): unknown {
+  return {
+    id: c.id,
+    object: "chat.completion",
+    created: c.created,
+    model: c.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: c.content || (c.toolCalls.length ? null : ""),
+          refusal: null,
+          ...(c.toolCalls.length
+            ? { tool_calls: c.toolCalls.map((t) => ({ id: t.id, type: "function", function: { name: t.name, arguments: t.arguments } })) }
+            : {}),
+        },
+        logprobs: null,
+        finish_reason: c.finishReason,
+      },
+    ],
+    usage: c.usage,
+    system_fingerprint: "fp_mock",
+  };
+}
+
+// Writes the SSE stream the way OpenAI does: role delta, content pieces, tool-call pieces, finish, usage, [DONE].
+function streamCompletion(res: ServerResponse, c: Completion, includeUsage: boolean): void {
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+  const base = { id: c.id, object: "chat.completion.chunk", created: c.created, model: c.model, system_fingerprint: "fp_mock" };
+  const send = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    res.write(`data: ${JSON.stringify({ ...base, choices, ...(includeUsage ? { usage: null } : {}), ...extra })}\n\n`);
+  const delta = (d: Record<string, unknown>, finish: string | null = null) =>
+    send([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
+
+  delta({ role: "assistant", content: "", refusal: null });
+  for (const piece of split(c.content, 4)) delta({ content: piece });
+  c.toolCalls.forEach((t, index) => {
+    delta({ tool_calls: [{ index, id: t.id, type: "function", function: { name: t.name, arguments: "" } }] });
+    for (const piece of split(t.arguments, 4)) delta({ tool_calls: [{ index, function: { arguments: piece } }] });
+  });
+  delta({}, c.finishReason);
+  if (includeUsage) send([], { usage: c.usage });
+  res.end("data: [DONE]\n\n");
+}
+
+// Cuts text into at most `parts` non-empty pieces.
+function split(text: string, parts: number): string[] {
+  if (!text) return [];
+  const size = Math.max(1, Math.ceil(text.length / parts));
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+// An OpenAI-style error body: `{ error: { message, type, param, code } }`.
+function sendError(res: ServerResponse, status: number, message?: string): void {
+  const kind = ERROR_KINDS[status] ?? { type: "server_error", code: null, message: "The server had an error while processing your request." };
+  sendJson(res, status, { error: { message: message ?? kind.message, type: kind.type, param: null, code: kind.code } });
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+// Message content may be a string or an array of content parts.
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((p) => (typeof p === "string" ? p : typeof p?.text === "string" ? p.text : "")).join("");
+  return "";
+}

@@ -1,0 +1,91 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runGates } from "../../../src/gates/run-gates.js";
+import { EVENT_SCHEMA_VERSION, yoloEventSchema } from "../../../src/events/schema.js";
+
+let root: string;
+let logDir: string;
+
+beforeEach(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-gates-")));
+  logDir = path.join(root, ".yolo", "threads", "t1", "gates");
+  fs.mkdirSync(path.join(root, "test"));
+  fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "fixture", private: true, scripts: { test: "node --test" } }));
+  fs.writeFileSync(
+    path.join(root, "test", "pass.test.js"),
+    `const test = require("node:test");\ntest("adds", () => { if (1 + 1 !== 2) throw new Error("math"); });\n`,
+  );
+  fs.writeFileSync(
+    path.join(root, "test", "fail.test.js"),
+    `const test = require("node:test");\ntest("subtracts", () => { throw new Error("expected 1, got 2"); });\n`,
+  );
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const opts = (attempt = 1) => ({ root, env: process.env, capBytes: 8192, attempt, logDir });
+
+describe("runGates", () => {
+  it("runs npm test and reports a failing node --test project with counts, tail and log file", async () => {
+    const [result] = await runGates([{ name: "test", command: "npm test", required: true, timeoutS: 60 }], opts(2));
+    // The result must be a valid gate.result event payload as-is.
+    const event = { v: EVENT_SCHEMA_VERSION, thread: "t1", ts: new Date().toISOString(), type: "gate.result", node: "tea", gate: result };
+    expect(yoloEventSchema.parse(event)).toEqual(event);
+    expect(result).toMatchObject({
+      name: "test",
+      command: "npm test",
+      required: true,
+      passed: false,
+      exitCode: 1,
+      timedOut: false,
+      attempt: 2,
+      passedCount: 1,
+      failedCount: 1,
+      failures: ["subtracts"],
+      logFile: ".yolo/threads/t1/gates/attempt-2-test.log",
+    });
+    expect(result.tail).toMatch(/# fail 1|ℹ fail 1/);
+    expect(Buffer.byteLength(result.tail)).toBeLessThanOrEqual(2000);
+    const log = fs.readFileSync(path.join(root, result.logFile as string), "utf8");
+    expect(log).toContain("expected 1, got 2");
+    expect(log).toMatch(/^\$ npm test\n/);
+  });
+
+  it("passes once the failing test is fixed, running gates in order", async () => {
+    fs.rmSync(path.join(root, "test", "fail.test.js"));
+    const results = await runGates(
+      [
+        { name: "test", command: "npm test", required: true, timeoutS: 60 },
+        { name: "lint", command: "echo lint ok", required: false, timeoutS: 10 },
+      ],
+      opts(),
+    );
+    expect(results.map((r) => [r.name, r.passed, r.exitCode])).toEqual([
+      ["test", true, 0],
+      ["lint", true, 0],
+    ]);
+    expect(results[0]).toMatchObject({ passedCount: 1, failedCount: 0, failures: [] });
+    expect(results[1]).toMatchObject({ passedCount: null, failedCount: null, tail: "lint ok\n", logFile: ".yolo/threads/t1/gates/attempt-1-lint.log" });
+  });
+
+  it("marks a gate that times out as not passed", async () => {
+    const [result] = await runGates([{ name: "slow", command: "sleep 5", required: true, timeoutS: 0.2 }], opts());
+    expect(result).toMatchObject({ passed: false, timedOut: true, exitCode: null });
+    expect(fs.readFileSync(path.join(root, result.logFile as string), "utf8")).toMatch(/timed out after 0.2s/);
+  });
+
+  it("keeps secrets out of gate commands", async () => {
+    const env = { ...process.env, OPENAI_API_KEY: "sk-gate", PROVIDER_X: "px" };
+    const [result] = await runGates([{ name: "env", command: "env", required: true, timeoutS: 10 }], { ...opts(), env, secretEnvNames: ["PROVIDER_X"] });
+    const log = fs.readFileSync(path.join(root, result.logFile as string), "utf8");
+    expect(log).not.toMatch(/sk-gate|OPENAI_API_KEY|PROVIDER_X/);
+    expect(log).toMatch(/^CI=1$/m);
+  });
+
+  it("runs nothing once aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(await runGates([{ name: "test", command: "npm test", required: true, timeoutS: 60 }], { ...opts(), signal: controller.signal })).toEqual([]);
+  });
+});

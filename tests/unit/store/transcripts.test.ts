@@ -1,0 +1,34 @@
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { appendTranscript, readTranscript, transcriptPath } from "../../../src/store/artifacts.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "yolo-transcripts-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("transcripts", () => {
+  it("appends JSON lines per node and reads them back in order", () => {
+    appendTranscript(dir, "dev", { n: 1 });
+    appendTranscript(dir, "dev", { n: 2 });
+    appendTranscript(dir, "tea", { n: 3 });
+    expect(readTranscript(dir, "dev")).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(readTranscript(dir, "tea")).toEqual([{ n: 3 }]);
+    expect(readTranscript(dir, "pm")).toEqual([]);
+  });
+
+  it("skips a line torn by a crash and keeps appending after it", () => {
+    appendTranscript(dir, "dev", { n: 1 });
+    appendFileSync(transcriptPath(dir, "dev"), '{"n": 2, "text": "cut sho');
+    expect(readTranscript(dir, "dev")).toEqual([{ n: 1 }]);
+    appendTranscript(dir, "dev", { n: 3 });
+    expect(readTranscript(dir, "dev")).toEqual([{ n: 1 }, { n: 3 }]);
+  });
+
+  it("refuses node names that are paths", () => {
+    expect(() => appendTranscript(dir, "../x", {})).toThrow(/node id/);
+  });
+});

@@ -3,14 +3,11 @@ import { join, resolve } from "node:path";
 import { loadAgents, requireAgents } from "../agents/loader.js";
 import type { AgentDefinition } from "../agents/types.js";
 import { loadConfigFile } from "../config/load.js";
-import { assertModelConfigured, resolveConfig } from "../config/resolve.js";
 import type { ResolvedConfig } from "../config/schema.js";
+import { resolveConfig } from "../config/resolve.js";
+import { createEngineDeps } from "../engine/create-deps.js";
 import type { EngineDeps } from "../engine/deps.js";
 import { ConfigError } from "../errors.js";
-import { defaultGates } from "../gates/detect.js";
-import { toProviderError } from "../llm/errors.js";
-import { createChatModel } from "../llm/model.js";
-import { createLogger } from "../log/logger.js";
 import { ROLES } from "../tools/handoff.js";
 
 /** Flags that override config, shared by run and resume. */
@@ -52,26 +49,5 @@ export function loadPipelineAgents(config: ResolvedConfig): Map<string, AgentDef
 
 /** Builds what the engine needs for a run, after checking the model is configured. */
 export function engineDeps(config: ResolvedConfig, agents: Map<string, AgentDefinition>, logFile: string): EngineDeps {
-  assertModelConfigured(config);
-  const secrets = [config.model.apiKey].filter((s): s is string => !!s);
-  const logger = createLogger({ file: logFile, level: "info", secrets });
-  const providerContext = { apiKeyEnv: config.model.apiKeyEnv, baseURL: config.model.baseURL };
-  return {
-    config,
-    agents,
-    createModel: ({ name, temperature }) =>
-      createChatModel({
-        name,
-        baseURL: config.model.baseURL,
-        apiKey: config.model.apiKey,
-        temperature,
-        maxRetries: config.model.maxRetries,
-        timeoutS: config.model.timeoutS,
-      }),
-    classifyError: (error, model) => toProviderError(error, { ...providerContext, model }),
-    gates: config.gates ?? defaultGates(config.root),
-    baseEnv: process.env,
-    secretEnvNames: [config.model.apiKeyEnv],
-    logger,
-  };
+  return createEngineDeps({ config, agents, logFile, env: process.env });
 }

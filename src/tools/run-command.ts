@@ -35,8 +35,7 @@ export const runCommandTool: ToolDef<typeof schema> = {
     const result = await runShell(args.command, {
       cwd: ctx.root,
       timeoutS,
-      // The tool context carries no environment of its own; the scrubbed copy of yolo's is the base.
-      env: scrubEnv(process.env, ctx.secretEnvNames),
+      env: scrubEnv(ctx.env, ctx.secretEnvNames),
       capBytes: ctx.outputCapBytes,
       signal: ctx.signal,
     });

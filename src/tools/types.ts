@@ -13,6 +13,8 @@ export interface ToolContext {
   outputCapBytes: number;
   /** Cap on bytes a read_file returns. */
   readCapBytes: number;
+  /** The environment commands start from; secrets are scrubbed from it before each command. */
+  env: NodeJS.ProcessEnv;
   /** Extra secret values to keep out of command environments (e.g. the API key, whatever its variable is named). */
   secretEnvNames: string[];
   signal?: AbortSignal;

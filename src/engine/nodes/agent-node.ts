@@ -58,6 +58,7 @@ export async function runRole(
       commandTimeoutS: cfg.limits.commandTimeoutS,
       outputCapBytes: cfg.limits.outputCapBytes,
       readCapBytes: cfg.limits.readCapBytes,
+      env: deps.baseEnv,
       secretEnvNames: deps.secretEnvNames,
       signal: config.signal,
     },

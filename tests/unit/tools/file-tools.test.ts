@@ -12,7 +12,7 @@ let ctx: ToolContext;
 beforeEach(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-files-")));
   outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-outside-")));
-  ctx = { root, commandTimeoutS: 10, outputCapBytes: 4096, readCapBytes: 1024, secretEnvNames: [] };
+  ctx = { root, commandTimeoutS: 10, outputCapBytes: 4096, readCapBytes: 1024, env: {}, secretEnvNames: [] };
 });
 afterEach(() => {
   fs.rmSync(root, { recursive: true, force: true });

@@ -11,7 +11,7 @@ let ctx: ToolContext;
 
 beforeEach(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-cmd-")));
-  ctx = { root, commandTimeoutS: 10, outputCapBytes: 4096, readCapBytes: 4096, secretEnvNames: [] };
+  ctx = { root, commandTimeoutS: 10, outputCapBytes: 4096, readCapBytes: 4096, env: { PATH: process.env.PATH }, secretEnvNames: [] };
 });
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -84,10 +84,13 @@ describe("run_command", () => {
   });
 
   it("removes secrets from the command's environment and makes it non-interactive", async () => {
-    vi.stubEnv("OPENAI_API_KEY", "sk-live-123");
-    vi.stubEnv("MY_TOKEN", "tok-456");
-    vi.stubEnv("ODDLY_NAMED_PROVIDER_VAR", "custom-789");
-    vi.stubEnv("YOLO_HARMLESS", "visible");
+    ctx.env = {
+      PATH: process.env.PATH,
+      OPENAI_API_KEY: "sk-live-123",
+      MY_TOKEN: "tok-456",
+      ODDLY_NAMED_PROVIDER_VAR: "custom-789",
+      YOLO_HARMLESS: "visible",
+    };
     ctx.secretEnvNames = ["ODDLY_NAMED_PROVIDER_VAR"];
     const out = await run("env");
     expect(out.content).not.toMatch(/OPENAI_API_KEY|sk-live-123|MY_TOKEN|tok-456|ODDLY_NAMED|custom-789/);

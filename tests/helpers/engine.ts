@@ -1,0 +1,64 @@
+import { join } from "node:path";
+import { loadAgents, requireAgents } from "../../src/agents/loader.js";
+import { resolveConfig } from "../../src/config/resolve.js";
+import type { UserConfig } from "../../src/config/schema.js";
+import { createEngineDeps } from "../../src/engine/create-deps.js";
+import { startRun, type RunResult } from "../../src/engine/run.js";
+import { openSession } from "../../src/engine/session.js";
+import type { YoloEvent } from "../../src/events/schema.js";
+import { ROLES } from "../../src/tools/handoff.js";
+
+export interface EngineRun {
+  result: RunResult;
+  events: YoloEvent[];
+}
+
+/**
+ * Runs (or resumes) a thread through the real engine: real ChatOpenAI against the mock server's URL,
+ * the real SQLite checkpointer on `<root>/.yolo/yolo.db`, real gate commands.
+ */
+export async function runEngine(opts: {
+  root: string;
+  baseURL: string;
+  threadId: string;
+  requirement?: string;
+  answer?: string;
+  config?: UserConfig;
+  env?: NodeJS.ProcessEnv;
+}): Promise<EngineRun> {
+  const config = resolveConfig({
+    root: opts.root,
+    fileConfig: { ...opts.config, model: { maxRetries: 0, ...opts.config?.model } },
+    file: null,
+    env: { OPENAI_BASE_URL: opts.baseURL, PATH: process.env.PATH, ...opts.env },
+  });
+  const agents = requireAgents(loadAgents({ projectAgentsDir: join(opts.root, "agents"), cwd: opts.root }), [...ROLES]);
+  const logFile = join(config.stateDir, "logs", `${opts.threadId}.log`);
+  const deps = createEngineDeps({ config, agents, logFile, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env } });
+  const session = openSession(config);
+  try {
+    const handle = startRun({
+      deps,
+      session,
+      threadId: opts.threadId,
+      start: opts.requirement !== undefined ? { requirement: opts.requirement } : undefined,
+      resume: opts.requirement === undefined ? { answer: opts.answer } : undefined,
+      logFile,
+    });
+    const events: YoloEvent[] = [];
+    for await (const e of handle.events) events.push(e);
+    return { result: await handle.result, events };
+  } finally {
+    session.close();
+  }
+}
+
+/** The node names of `node.started` events, in order. */
+export function nodesStarted(events: YoloEvent[]): string[] {
+  return events.flatMap((e) => (e.type === "node.started" ? [e.node] : []));
+}
+
+/** `from→to` of every route event. */
+export function routes(events: YoloEvent[]): string[] {
+  return events.flatMap((e) => (e.type === "route" ? [`${e.from}→${e.to}`] : []));
+}

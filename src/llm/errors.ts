@@ -1,4 +1,5 @@
 import { ProviderError } from "../errors.js";
+import { isQuotaError } from "./retry.js";
 
 /** What an error message needs to tell the user where to look. */
 export interface ProviderContext {
@@ -88,10 +89,10 @@ export function toProviderError(err: unknown, ctx: ProviderContext): ProviderErr
   return make(`The model provider at ${where} refused the request for model "${ctx.model}" (HTTP ${status})${detail}.`, status);
 }
 
-// Core's retry classifies 429s: only those with a short retry-after are retried, quota errors never are.
+// By now the retry policy (retry.ts) has retried every 429 but quota errors and too-long retry-after hints.
 function rateLimitMessage(e: ClientErrorLike, where: string, detail: string): string {
   const reason = e.rateLimitReason;
-  const quota = reason === "insufficient_quota" || reason === "quota_message" || e.code === "insufficient_quota" || e.error?.code === "insufficient_quota";
+  const quota = reason === "insufficient_quota" || reason === "quota_message" || isQuotaError(e);
   if (quota) return `The model provider at ${where} reports the account's quota is used up (429)${detail}. Check the plan or billing, or use another key.`;
   if (reason === "retry_after_too_large" && typeof e.retryAfterMs === "number") {
     return (

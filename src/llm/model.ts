@@ -1,4 +1,5 @@
 import { ChatOpenAI } from "@langchain/openai";
+import { onFailedAttempt } from "./retry.js";
 
 /** What the model factory needs, already resolved from config, environment and flags. */
 export interface ChatModelOptions {
@@ -26,6 +27,7 @@ export function createChatModel(opts: ChatModelOptions): ChatOpenAI {
     ...(opts.baseURL ? { configuration: { baseURL: opts.baseURL } } : {}),
     ...(opts.temperature === null ? {} : { temperature: opts.temperature }),
     maxRetries: opts.maxRetries,
+    onFailedAttempt,
     timeout: opts.timeoutS * 1000,
     streamUsage: true,
   });

@@ -1,5 +1,5 @@
 import { realpathSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { loadAgents, requireAgents } from "../agents/loader.js";
 import type { AgentDefinition } from "../agents/types.js";
 import { loadConfigFile } from "../config/load.js";
@@ -43,7 +43,7 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
 
 /** Loads every agent the pipeline needs; all problems in all files are reported at once (exit 2). */
 export function loadPipelineAgents(config: ResolvedConfig): Map<string, AgentDefinition> {
-  const result = loadAgents({ projectAgentsDir: join(config.root, config.agentsDir), cwd: config.root });
+  const result = loadAgents({ projectAgentsDir: config.agentsDir, cwd: config.root });
   return requireAgents(result, [...ROLES]);
 }
 

@@ -1,4 +1,4 @@
-import { Annotation } from "@langchain/langgraph";
+import { Annotation, DeltaChannel } from "@langchain/langgraph";
 import type { GateResult, Usage } from "../events/schema.js";
 import { addUsage, ZERO_USAGE } from "../events/usage.js";
 
@@ -53,8 +53,14 @@ export const PipelineState = Annotation.Root({
   findings: last<string[]>(() => []),
   /** The latest gate run, with output tails: what dev reads on a fix attempt. */
   lastGates: last<GateResult[]>(() => []),
-  /** Every gate run of the thread, without output. */
-  gateHistory: append<GateSummary>(),
+  /**
+   * Every gate run of the thread, without output. A delta channel: checkpoints store each step's new entries,
+   * not the whole list again, so a long fix loop does not make checkpoints grow quadratically.
+   */
+  gateHistory: () =>
+    new DeltaChannel<GateSummary[], GateSummary[]>((old, writes) => writes.reduce((all, w) => all.concat(w), old), {
+      initialValueFactory: () => [],
+    }),
   gateBlocked: last<boolean>(() => false),
   /** How many times the gate blocked; dev's fix attempt number while it works on a block. */
   fixAttempts: last<number>(() => 0),

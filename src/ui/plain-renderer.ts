@@ -107,7 +107,7 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
       case "warning":
         return [{ text: `! warning: ${fit(oneLine(e.message), BODY - 11)}` }];
       case "error":
-        return [{ text: `✗ error ${e.code}: ${fit(oneLine(e.message), BODY - e.code.length - 10)}` }];
+        return [{ text: `✗ error ${e.code}: ${oneLine(e.message)}`, keep: true }];
       case "run.completed": {
         const mark = e.status === "passed" ? "✔" : e.status === "waiting" ? "?" : "✗";
         const ended = Date.parse(e.ts);

@@ -3,6 +3,7 @@ import { loadAgents, requireAgents } from "../../src/agents/loader.js";
 import { resolveConfig } from "../../src/config/resolve.js";
 import type { UserConfig } from "../../src/config/schema.js";
 import { createEngineDeps } from "../../src/engine/create-deps.js";
+import { inspectThread } from "../../src/engine/inspect.js";
 import { startRun, type RunResult } from "../../src/engine/run.js";
 import { openSession } from "../../src/engine/session.js";
 import type { YoloEvent } from "../../src/events/schema.js";
@@ -48,6 +49,17 @@ export async function runEngine(opts: {
     const events: YoloEvent[] = [];
     for await (const e of handle.events) events.push(e);
     return { result: await handle.result, events };
+  } finally {
+    session.close();
+  }
+}
+
+/** A thread's state as read back from its checkpoints in a fresh session. */
+export async function readThread(root: string, threadId: string) {
+  const config = resolveConfig({ root, fileConfig: {}, file: null, env: {} });
+  const session = openSession(config);
+  try {
+    return await inspectThread(config, session, threadId);
   } finally {
     session.close();
   }

@@ -12,7 +12,7 @@ import {
   pmDone,
   teaSays,
 } from "../helpers/director.js";
-import { nodesStarted, routes, runEngine } from "../helpers/engine.js";
+import { nodesStarted, readThread, routes, runEngine } from "../helpers/engine.js";
 import { startMockOpenAI, type MockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
 
@@ -87,6 +87,14 @@ describe("the compiled pipeline on a real SQLite file, real gates and the real O
     const fixPrompt = JSON.stringify(devRequests[2].messages);
     expect(fixPrompt).toContain("Fix attempt 1 of 3");
     expect(fixPrompt).toContain("adds two numbers");
+
+    // Read back from the checkpoints (as `yolo show` does): the delta-stored gate history replays whole.
+    const { values } = await readThread(root, "t-fix");
+    expect(values.gateHistory.map((g) => [g.attempt, g.passed])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    expect(values.fixAttempts).toBe(1);
   });
 
   it("ends as failed (exit 1) when the gate is still red after the fix attempts", async () => {

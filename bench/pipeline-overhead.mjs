@@ -1,0 +1,129 @@
+// Per-superstep overhead of yolo's compiled pipeline against a bare LangGraph graph with the same number of
+// supersteps on the same SQLite checkpointer (durability "sync"), and checkpoint DB size after 20 and 200 supersteps.
+// The model is an in-process fake that hands off at once, so what is measured is yolo's own work per step:
+// prompt composition, project summary, transcripts on disk, event translation, routers, state reducers, and
+// one gate command per tea step (`true`, a real child process) so gate results are in every checkpoint.
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage } from "@langchain/core/messages";
+import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadAgents, requireAgents } from "../dist/agents/loader.js";
+import { resolveConfig } from "../dist/config/resolve.js";
+import { startRun } from "../dist/engine/run.js";
+import { openSession } from "../dist/engine/session.js";
+import { createCheckpointer } from "../dist/store/checkpointer.js";
+import { openDatabase } from "../dist/store/db.js";
+import { ROLES } from "../dist/tools/handoff.js";
+
+const HANDOFFS = {
+  analyst: { requirements: "# R\nadd(a, b)", acceptance_criteria: ["add(2, 3) is 5"] },
+  pm: { stories: [{ title: "t", as_a: "dev", i_want: "add", so_that: "sum", acceptance_criteria: ["add(2, 3) is 5"] }], needs_architecture: false },
+  dev: { summary: "changed nothing", files_changed: [] },
+  tea: { verdict: "FAIL", findings: ["keep looping"] },
+};
+
+/** A chat model that answers every call with the calling role's handoff. */
+class HandoffModel extends BaseChatModel {
+  _llmType() {
+    return "bench-handoff";
+  }
+  bindTools() {
+    return this;
+  }
+  async _generate(messages) {
+    const role = /You are the (\w+) agent/.exec(String(messages[0].content))[1];
+    const message = new AIMessage({ content: "", tool_calls: [{ id: `c${Math.random()}`, name: "handoff", args: HANDOFFS[role], type: "tool_call" }] });
+    message.usage_metadata = { input_tokens: 100, output_tokens: 10, total_tokens: 110 };
+    return { generations: [{ text: "", message }] };
+  }
+}
+
+function project() {
+  const root = mkdtempSync(join(tmpdir(), "yolo-bench-"));
+  mkdirSync(join(root, "src"));
+  writeFileSync(join(root, "package.json"), JSON.stringify({ name: "bench", type: "module" }));
+  writeFileSync(join(root, "src", "index.js"), "export {};\n");
+  return root;
+}
+
+function dbBytes(path) {
+  let total = 0;
+  for (const f of [path, `${path}-wal`]) {
+    try {
+      total += statSync(f).size;
+    } catch {}
+  }
+  return total;
+}
+
+/** yolo's pipeline: analyst, pm, then dev/tea pairs until the fix attempts run out. supersteps = 2 + 2 (k + 1). */
+async function yoloRun(supersteps) {
+  const root = project();
+  const maxFixAttempts = (supersteps - 2) / 2 - 1;
+  const config = resolveConfig({ root, fileConfig: { maxFixAttempts, gates: [{ name: "test", command: "true" }], limits: { maxSteps: 10_000 } }, file: null, env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }, flags: {} });
+  const agents = requireAgents(loadAgents({ projectAgentsDir: null, cwd: root }), [...ROLES]);
+  const deps = {
+    config,
+    agents,
+    createModel: () => new HandoffModel({}),
+    classifyError: () => null,
+    gates: config.gates,
+    baseEnv: { PATH: process.env.PATH },
+    secretEnvNames: [],
+    logger: { info() {}, warn() {}, error() {} },
+  };
+  const session = openSession(config);
+  const started = process.hrtime.bigint();
+  const handle = startRun({ deps, session, threadId: "bench", start: { requirement: "add" }, logFile: join(root, "bench.log") });
+  let steps = 0;
+  for await (const e of handle.events) if (e.type === "node.completed") steps++;
+  const result = await handle.result;
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  session.close();
+  const bytes = dbBytes(config.dbPath);
+  rmSync(root, { recursive: true, force: true });
+  if (steps !== supersteps || result.status !== "failed") throw new Error(`yolo run took ${steps} steps (${result.status}), expected ${supersteps}`);
+  return { ms, bytes };
+}
+
+/** A bare graph with the same number of supersteps: one trivial node looping on a counter. */
+async function bareRun(supersteps) {
+  const root = project();
+  const dbPath = join(root, "bare.db");
+  const db = openDatabase(dbPath);
+  const State = Annotation.Root({ n: Annotation({ reducer: (_a, b) => b, default: () => 0 }) });
+  const graph = new StateGraph(State)
+    .addNode("step", (s) => ({ n: s.n + 1 }))
+    .addEdge(START, "step")
+    .addConditionalEdges("step", (s) => (s.n >= supersteps ? END : "step"), ["step", END])
+    .compile({ checkpointer: createCheckpointer(db) });
+  const started = process.hrtime.bigint();
+  const stream = await graph.stream({ n: 0 }, { configurable: { thread_id: "bare" }, durability: "sync", recursionLimit: 10_000, streamMode: ["updates", "custom", "values"] });
+  let steps = 0;
+  for await (const [mode] of stream) if (mode === "updates") steps++;
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  db.close();
+  const bytes = dbBytes(dbPath);
+  rmSync(root, { recursive: true, force: true });
+  if (steps !== supersteps) throw new Error(`bare graph took ${steps} steps, expected ${supersteps}`);
+  return { ms, bytes };
+}
+
+export async function benchPipelineOverhead(print) {
+  await yoloRun(20); // warm up both paths (module loading, JIT)
+  await bareRun(20);
+  const bare200 = await bareRun(200);
+  const yolo200 = await yoloRun(200);
+  const yolo20 = await yoloRun(20);
+  const perStepYolo = yolo200.ms / 200;
+  const perStepBare = bare200.ms / 200;
+  print("Pipeline overhead (200 supersteps, SQLite, durability sync, in-process model)");
+  print(`  bare LangGraph graph : ${perStepBare.toFixed(2)} ms / superstep (baseline)`);
+  print(`  yolo pipeline        : ${perStepYolo.toFixed(2)} ms / superstep  → ${(perStepYolo / perStepBare).toFixed(2)}× the bare graph`);
+  print("Checkpoint database size");
+  print(`  yolo after  20 supersteps: ${(yolo20.bytes / 1024).toFixed(0)} KiB`);
+  print(`  yolo after 200 supersteps: ${(yolo200.bytes / 1024).toFixed(0)} KiB  → ${(yolo200.bytes / yolo20.bytes).toFixed(1)}× for 10× the steps (linear ≈ 10×)`);
+  print(`  bare after 200 supersteps: ${(bare200.bytes / 1024).toFixed(0)} KiB (baseline)`);
+}

@@ -1,0 +1,31 @@
+// yolo's configuration for this repository — also the worked example of every setting.
+// Precedence: built-in defaults < this file < environment (OPENAI_*, YOLO_*) < command-line flags.
+import { defineConfig } from "yolo";
+
+export default defineConfig({
+  model: {
+    // Any OpenAI-compatible model. YOLO_MODEL or --model override it; an agent's own `model:` wins for that agent.
+    name: "gpt-4o-mini",
+    // baseURL: "http://localhost:11434/v1", // Ollama; or set OPENAI_BASE_URL
+    // apiKeyEnv: "OPENAI_API_KEY",          // the variable the key is read from
+    maxRetries: 4, // 429, 5xx and connection errors, with backoff; 400/401/403/404 never
+    timeoutS: 120,
+  },
+  // How many times a blocked gate sends the change back to dev before the run ends as failed (exit 1).
+  maxFixAttempts: 3,
+  // The quality gate tea's node runs as real child processes. Without `gates`, yolo runs `npm test`
+  // when package.json has a test script. A failing required gate always blocks, whatever the model says.
+  gates: [{ name: "test", command: "npm test", required: true, timeoutS: 1200 }],
+  // Agents are read from agents/<id>.md; a file here overrides the shipped default with the same id.
+  agentsDir: "agents",
+  // Checkpoints and the thread index (SQLite). `.yolo/` ignores itself in git.
+  dbPath: ".yolo/yolo.db",
+  limits: {
+    maxTurns: 30, // model turns per agent run before it stops (exit 4, resumable)
+    handoffReminders: 3, // replies without a tool call tolerated before the run stops
+    commandTimeoutS: 300, // run_command's default timeout
+    outputCapBytes: 16000, // command output returned to the model (head and tail kept)
+    readCapBytes: 64000, // bytes read_file returns
+    maxSteps: 200, // graph supersteps per run leg
+  },
+});

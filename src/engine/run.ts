@@ -98,7 +98,7 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
   } catch (error) {
     const { status, reason, code } = classify(error, signal, deps, options.logFile);
     deps.logger.error({ err: error, status }, "run stopped");
-    emit({ type: "error", code, message: reason });
+    if (status !== "interrupted") emit({ type: "error", code, message: reason });
     const latest = positionOf(await graph.getState(graphConfig).catch(() => ({ next: [], tasks: [], values: {} }) as never));
     return complete(options, emit, status, reason, latest);
   }

@@ -54,23 +54,23 @@ export type HandoffFor<R extends Role> = z.output<z.ZodObject<(typeof ROLE_FIELD
   question?: string;
 };
 
-/** The zod schema the `handoff` arguments of a role are validated with (all problems reported to the model). */
+/**
+ * The zod schema the `handoff` arguments of a role are validated with. An escalating agent only needs its
+ * question; otherwise every output field is checked and all problems are reported to the model at once.
+ */
 export function handoffSchema(role: Role): z.ZodType<Record<string, unknown>> {
-  const fields = ROLE_FIELDS[role];
-  const loose = z.object({ ...partial(fields), ...escalation });
-  const strict = z.object(fields);
-  return loose.superRefine((value, ctx) => {
-    if (value.escalate_to_human) {
-      if (!value.question?.trim()) ctx.addIssue({ code: "custom", path: ["question"], message: "required when escalate_to_human is true" });
-      return;
-    }
-    const result = strict.safeParse(value);
-    if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue, message: issue.message } as never);
-  }) as unknown as z.ZodType<Record<string, unknown>>;
-}
-
-function partial(shape: z.ZodRawShape): z.ZodRawShape {
-  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, (v as z.ZodType).optional()]));
+  const complete = z.object({ ...ROLE_FIELDS[role], ...escalation });
+  const escalating = z.looseObject({
+    escalate_to_human: z.literal(true),
+    question: z.string({ error: "required when escalate_to_human is true" }).trim().min(1, "required when escalate_to_human is true"),
+  });
+  return z.unknown().transform((value, ctx) => {
+    const asks = typeof value === "object" && value !== null && (value as Record<string, unknown>).escalate_to_human === true;
+    const result = (asks ? escalating : complete).safeParse(value);
+    if (result.success) return result.data as Record<string, unknown>;
+    for (const issue of result.error.issues) ctx.addIssue({ code: "custom", path: issue.path as PropertyKey[], message: issue.message });
+    return z.NEVER;
+  });
 }
 
 /** The JSON schema of a role's `handoff` tool as offered to the model. */

@@ -1,0 +1,73 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { describeResult, parseEvents, rolesOf, runYolo, threadIdFrom } from "../helpers/cli.js";
+import { analystDone, devWrites, director, GOOD_ADD, handoff, pmDone, teaSays } from "../helpers/director.js";
+import { roleOf, startMockOpenAI } from "../helpers/mock-openai.js";
+import { makeProject } from "../helpers/project.js";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const REQ = "Add an add(a, b) function to src/add.js";
+const QUESTION = "Integers only, or floats too?";
+
+describe("a thread waiting on a question is answered with `yolo resume --answer`", () => {
+  it("exits 3 with the question, resumes with the answer to a pass, then refuses a second answer", async () => {
+    const project = makeProject();
+    const mock = await startMockOpenAI(
+      director({
+        analyst: [handoff({ escalate_to_human: true, question: QUESTION }), analystDone],
+        pm: [pmDone(false)],
+        dev: devWrites(GOOD_ADD),
+        tea: [teaSays("PASS")],
+      }),
+    );
+    cleanups.push(project.cleanup, () => mock.close());
+    const root = project.root;
+
+    const first = await runYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url });
+    expect(first.exitCode, describeResult(first)).toBe(3);
+    const thread = threadIdFrom(first.stdout);
+    const events = parseEvents(first.stdout);
+    const resumeCommand = `yolo resume ${thread} --answer "<your answer>"`;
+    expect(events.find((e) => e.type === "interrupt")).toMatchObject({ askedBy: "analyst", question: QUESTION, resumeCommand });
+    expect(events.at(-1)).toMatchObject({ type: "run.completed", status: "waiting", exitCode: 3, resumeCommand });
+
+    // Resuming without an answer leaves it waiting and says so again; no model call is made.
+    const requestsBefore = mock.requests.length;
+    const unanswered = await runYolo(["resume", "--json", thread], { cwd: root, baseURL: mock.url });
+    expect(unanswered.exitCode, describeResult(unanswered)).toBe(3);
+    expect(unanswered.stdout).toContain(QUESTION);
+    expect(mock.requests.length).toBe(requestsBefore);
+
+    const second = await runYolo(["resume", "--json", thread, "--answer", "Floats too"], { cwd: root, baseURL: mock.url });
+    expect(second.exitCode, describeResult(second)).toBe(0);
+    expect(readFileSync(join(root, "src/add.js"), "utf8")).toBe(GOOD_ADD);
+    expect(rolesOf(mock)).toEqual(["analyst", "analyst", "pm", "dev", "dev", "tea"]);
+    const analystAgain = mock.requests.filter((r) => roleOf(r) === "analyst")[1];
+    expect(JSON.stringify(analystAgain.messages)).toContain("Floats too");
+    expect(JSON.stringify(analystAgain.messages)).toContain(QUESTION);
+
+    const late = await runYolo(["resume", thread, "--answer", "x"], { cwd: root, baseURL: mock.url });
+    expect(late.exitCode, describeResult(late)).toBe(2);
+    expect(late.stderr).toContain(`Thread ${thread} has finished; it is not waiting for an answer.`);
+    expect(late.stdout).toBe("");
+    expect(mock.requests.length).toBe(6);
+  });
+
+  it("`yolo resume nosuch` exits 2 and points at `yolo threads`", async () => {
+    const project = makeProject();
+    const mock = await startMockOpenAI(director({}));
+    cleanups.push(project.cleanup, () => mock.close());
+
+    const r = await runYolo(["resume", "nosuch"], { cwd: project.root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(2);
+    expect(r.stderr).toMatch(/nosuch/);
+    expect(r.stderr).toContain("yolo threads");
+    expect(r.stdout).toBe("");
+    expect(mock.requests).toHaveLength(0);
+  });
+});

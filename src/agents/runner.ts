@@ -32,7 +32,7 @@ export interface AgentLoopResult {
   turns: number;
 }
 
-interface Call {
+export interface Call {
   id: string;
   name: string;
   args: Record<string, unknown> | null;
@@ -125,8 +125,12 @@ async function streamReply(
   }
 }
 
-/** Valid and invalid tool calls in the order the model made them, each with a usable id. */
-function collectCalls(reply: AIMessageChunk): Call[] {
+/**
+ * The tool calls of a reply, in order, each with a unique id. Arguments are parsed strictly from the raw
+ * streamed text: LangChain's lenient partial-JSON parsing turns arguments cut off mid-string (a model out of
+ * output tokens) into an object with fields missing or truncated, which must never reach a tool.
+ */
+export function collectCalls(reply: AIMessageChunk): Call[] {
   const seen = new Set<string>();
   const uniqueId = (id: string | undefined, i: number) => {
     let candidate = id && id.length > 0 ? id : `call_${i}`;
@@ -134,21 +138,32 @@ function collectCalls(reply: AIMessageChunk): Call[] {
     seen.add(candidate);
     return candidate;
   };
-  const calls: Call[] = [];
-  let i = 0;
-  for (const c of reply.tool_calls ?? []) {
-    calls.push({ id: uniqueId(c.id, i++), name: c.name, args: (c.args ?? {}) as Record<string, unknown>, raw: JSON.stringify(c.args ?? {}), parseError: null });
+  const raw = rawCalls(reply);
+  return raw.map((c, i) => {
+    const parsed = parseArguments(c.args);
+    return { id: uniqueId(c.id, i), name: c.name, raw: c.args, ...parsed };
+  });
+}
+
+/** The calls as the provider sent them: merged stream chunks, or (non-streamed) the parsed and invalid calls. */
+function rawCalls(reply: AIMessageChunk): { id?: string; name: string; args: string }[] {
+  const chunks = reply.tool_call_chunks ?? [];
+  if (chunks.length) return chunks.map((c) => ({ id: c.id, name: c.name ?? "", args: c.args ?? "" }));
+  return [
+    ...(reply.tool_calls ?? []).map((c) => ({ id: c.id, name: c.name, args: JSON.stringify(c.args ?? {}) })),
+    ...(reply.invalid_tool_calls ?? []).map((c) => ({ id: c.id, name: c.name ?? "", args: c.args ?? "" })),
+  ];
+}
+
+function parseArguments(text: string): { args: Record<string, unknown> | null; parseError: string | null } {
+  if (text.trim() === "") return { args: {}, parseError: null };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return { args: value as Record<string, unknown>, parseError: null };
+    return { args: null, parseError: "the arguments must be a JSON object" };
+  } catch (error) {
+    return { args: null, parseError: (error as Error).message };
   }
-  for (const c of reply.invalid_tool_calls ?? []) {
-    calls.push({
-      id: uniqueId(c.id, i++),
-      name: c.name ?? "",
-      args: null,
-      raw: c.args ?? "",
-      parseError: c.error ?? "the arguments are not valid JSON",
-    });
-  }
-  return calls;
 }
 
 /**

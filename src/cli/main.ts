@@ -74,6 +74,11 @@ export async function main(argv: string[]): Promise<void> {
     .description("print the compiled pipeline graph as Mermaid")
     .action(async () => setCode(await (await import("./commands/graph.js")).graphCommand({ cwd: cwdOf() })));
 
+  if (argv.length <= 2) {
+    program.outputHelp({ error: true });
+    process.exitCode = 2;
+    return;
+  }
   try {
     await program.parseAsync(argv);
   } catch (error) {

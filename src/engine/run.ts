@@ -9,6 +9,7 @@ import { buildPipeline, PIPELINE_NODES, pipelineRouters } from "./graph.js";
 import type { Session } from "./session.js";
 import type { PipelineStateType } from "./state.js";
 import { positionOf, STREAM_MODES, translate, type ThreadPosition } from "./translate.js";
+import { plural } from "../text/plural.js";
 
 export interface RunOptions {
   deps: EngineDeps;
@@ -138,7 +139,7 @@ function finalOutcome(values: PipelineStateType, maxFixAttempts: number): { stat
   }
   const red = values.lastGates.filter((g) => g.required && !g.passed).map((g) => g.name);
   const why = red.length ? `gate ${red.join(", ")} still failing` : `tea verdict ${values.verdict}`;
-  return { status: "failed", reason: `${why} after ${maxFixAttempts} fix attempts` };
+  return { status: "failed", reason: `${why} after ${plural(maxFixAttempts, "fix attempt")}` };
 }
 
 function complete(

@@ -1,5 +1,6 @@
 import type { YoloEvent } from "../events/schema.js";
 import type { Renderer } from "./renderer.js";
+import { plural } from "../text/plural.js";
 import {
   argsBrief,
   clockTime,
@@ -166,6 +167,3 @@ function filesLine(files: string[]): string {
 }
 
 // "1 call", "2 calls".
-function plural(n: number, word: string): string {
-  return `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
-}

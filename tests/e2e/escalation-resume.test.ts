@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { resolveConfig } from "../../src/config/resolve.js";
+import { openSession } from "../../src/engine/session.js";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { describeResult, parseEvents, rolesOf, runYolo, threadIdFrom } from "../helpers/cli.js";
@@ -58,16 +60,24 @@ describe("a thread waiting on a question is answered with `yolo resume --answer`
     expect(mock.requests.length).toBe(6);
   });
 
-  it("`yolo resume nosuch` exits 2 and points at `yolo threads`", async () => {
+  it("`yolo resume nosuch` exits 2 without creating anything, and points at `yolo threads` once threads exist", async () => {
     const project = makeProject();
     const mock = await startMockOpenAI(director({}));
     cleanups.push(project.cleanup, () => mock.close());
 
-    const r = await runYolo(["resume", "nosuch"], { cwd: project.root, baseURL: mock.url });
-    expect(r.exitCode, describeResult(r)).toBe(2);
-    expect(r.stderr).toMatch(/nosuch/);
-    expect(r.stderr).toContain("yolo threads");
-    expect(r.stdout).toBe("");
+    const fresh = await runYolo(["resume", "nosuch"], { cwd: project.root, baseURL: mock.url });
+    expect(fresh.exitCode, describeResult(fresh)).toBe(2);
+    expect(fresh.stderr).toMatch(/No thread nosuch: this project has no yolo database yet/);
+    expect(fresh.stdout).toBe("");
+    expect(existsSync(join(project.root, ".yolo"))).toBe(false);
+
+    // With a database (another thread's), an unknown id points at the thread list.
+    const config = resolveConfig({ root: project.root, fileConfig: {}, file: null, env: {} });
+    openSession(config).close();
+    const unknown = await runYolo(["resume", "nosuch"], { cwd: project.root, baseURL: mock.url });
+    expect(unknown.exitCode, describeResult(unknown)).toBe(2);
+    expect(unknown.stderr).toMatch(/nosuch/);
+    expect(unknown.stderr).toContain("yolo threads");
     expect(mock.requests).toHaveLength(0);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { describeResult, gate, parseEvents, rolesOf, runYolo, spawnYolo, threadIdFrom, waitFor } from "../helpers/cli.js";
+import { describeResult, deferred, parseEvents, rolesOf, runYolo, spawnYolo, threadIdFrom, waitFor } from "../helpers/cli.js";
 import { analystDone, BAD_ADD, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
@@ -16,7 +16,7 @@ const REQ = "Add an add(a, b) function to src/add.js";
 describe("a run killed with SIGKILL resumes from its last checkpoint", () => {
   it("finishes on `yolo resume` without running the completed agents again, and threads/show report it", async () => {
     const project = makeProject();
-    const held = gate();
+    const held = deferred();
     const mock = await startMockOpenAI(
       director({
         analyst: [analystDone],

@@ -1,35 +1,33 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { describeResult, gate, parseEvents, rolesOf, runYolo, spawnYolo, threadIdFrom, waitFor } from "../helpers/cli.js";
+import { describe, it, type TestContext } from "vitest";
+import { describeResult, deferred, parseEvents, rolesOf, runYolo, spawnYolo, threadIdFrom, waitFor } from "../helpers/cli.js";
 import { analystDone, BAD_ADD, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { startMockOpenAI, type MockOpenAI, type Responder } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+// The cases run concurrently (each spawns its own child), so cleanups are per test, not a shared afterEach.
+type Finally = TestContext["onTestFinished"];
 
-function project(files: Record<string, string> = {}): string {
+function project(onTestFinished: Finally, files: Record<string, string> = {}): string {
   const p = makeProject(files);
-  cleanups.push(p.cleanup);
+  onTestFinished(p.cleanup);
   return p.root;
 }
 
-async function mockWith(responder: Responder): Promise<MockOpenAI> {
+async function mockWith(onTestFinished: Finally, responder: Responder): Promise<MockOpenAI> {
   const mock = await startMockOpenAI(responder);
-  cleanups.push(() => mock.close());
+  onTestFinished(() => mock.close());
   return mock;
 }
 
 const REQ = "Add an add(a, b) function to src/add.js";
 
-describe("yolo run exits with a code that tells the outcome", () => {
-  it("0: the gate is green, src/add.js is really written, and .yolo/ stays out of git status", async () => {
-    const root = project();
-    const mock = await mockWith(director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
+describe.concurrent("yolo run exits with a code that tells the outcome", { timeout: 120_000 }, () => {
+  it("0: the gate is green, src/add.js is really written, and .yolo/ stays out of git status", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
     const r = await runYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url });
 
     expect(r.exitCode, describeResult(r)).toBe(0);
@@ -40,9 +38,10 @@ describe("yolo run exits with a code that tells the outcome", () => {
     expect(status).not.toContain(".yolo");
   });
 
-  it("1: the gate is still red after --max-fix-attempts 1", async () => {
-    const root = project();
+  it("1: the gate is still red after --max-fix-attempts 1", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
     const mock = await mockWith(
+      onTestFinished,
       director({
         analyst: [analystDone],
         pm: [pmDone(false)],
@@ -60,8 +59,8 @@ describe("yolo run exits with a code that tells the outcome", () => {
     expect(rolesOf(mock).filter((r) => r === "dev")).toHaveLength(4);
   });
 
-  it("2: neither OPENAI_API_KEY nor OPENAI_BASE_URL is set; the message names both and nothing is created", async () => {
-    const root = project();
+  it("2: neither OPENAI_API_KEY nor OPENAI_BASE_URL is set; the message names both and nothing is created", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
     const r = await runYolo(["run", REQ], { cwd: root });
 
     expect(r.exitCode, describeResult(r)).toBe(2);
@@ -71,11 +70,11 @@ describe("yolo run exits with a code that tells the outcome", () => {
     expect(existsSync(join(root, ".yolo"))).toBe(false);
   });
 
-  it("2: an agent file in the project has an unknown frontmatter key; stderr names the file and the key", async () => {
-    const root = project({
+  it("2: an agent file in the project has an unknown frontmatter key; stderr names the file and the key", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished, {
       "agents/dev.md": "---\nname: Dev\ndescription: writes code\ntools: [write_file]\ncolour: blue\n---\nYou are the dev agent.\n",
     });
-    const mock = await mockWith(director({}));
+    const mock = await mockWith(onTestFinished, director({}));
     const r = await runYolo(["run", REQ], { cwd: root, baseURL: mock.url });
 
     expect(r.exitCode, describeResult(r)).toBe(2);
@@ -84,9 +83,9 @@ describe("yolo run exits with a code that tells the outcome", () => {
     expect(existsSync(join(root, ".yolo"))).toBe(false);
   });
 
-  it("2: yolo.config.ts has an unknown key; stderr names the file and the key", async () => {
-    const root = project({ "yolo.config.ts": "export default { colour: 1 };\n" });
-    const mock = await mockWith(director({}));
+  it("2: yolo.config.ts has an unknown key; stderr names the file and the key", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished, { "yolo.config.ts": "export default { colour: 1 };\n" });
+    const mock = await mockWith(onTestFinished, director({}));
     const r = await runYolo(["run", REQ], { cwd: root, baseURL: mock.url });
 
     expect(r.exitCode, describeResult(r)).toBe(2);
@@ -95,10 +94,10 @@ describe("yolo run exits with a code that tells the outcome", () => {
     expect(mock.requests).toHaveLength(0);
   });
 
-  it("3: the analyst escalates; stdout shows the question and the exact resume command, and a closed stdin does not hang", async () => {
-    const root = project();
+  it("3: the analyst escalates; stdout shows the question and the exact resume command, and a closed stdin does not hang", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
     const question = "Integers only, or floats too?";
-    const mock = await mockWith(director({ analyst: [call("handoff", { escalate_to_human: true, question })] }));
+    const mock = await mockWith(onTestFinished, director({ analyst: [call("handoff", { escalate_to_human: true, question })] }));
     const r = await runYolo(["run", "--no-tui", REQ], { cwd: root, baseURL: mock.url });
 
     expect(r.exitCode, describeResult(r)).toBe(3);
@@ -110,10 +109,10 @@ describe("yolo run exits with a code that tells the outcome", () => {
     expect(rolesOf(mock)).toEqual(["analyst"]);
   });
 
-  it("4: --max-turns 2 stops a dev that keeps listing files, and says how to resume", async () => {
-    const root = project();
+  it("4: --max-turns 2 stops a dev that keeps listing files, and says how to resume", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
     const listing = Array.from({ length: 5 }, () => call("list_files", { path: "." }));
-    const mock = await mockWith(director({ analyst: [analystDone], pm: [pmDone(false)], dev: listing }));
+    const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: listing }));
     const r = await runYolo(["run", "--json", "--max-turns", "2", REQ], { cwd: root, baseURL: mock.url });
 
     expect(r.exitCode, describeResult(r)).toBe(4);
@@ -123,9 +122,9 @@ describe("yolo run exits with a code that tells the outcome", () => {
     expect(done?.type === "run.completed" && done.reason).toMatch(/dev used its 2 turns/);
   });
 
-  it("5: the provider answers 401; the message names OPENAI_API_KEY, exactly one request is made, the key is not printed", async () => {
-    const root = project();
-    const mock = await mockWith(() => ({ status: 401 }));
+  it("5: the provider answers 401; the message names OPENAI_API_KEY, exactly one request is made, the key is not printed", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const mock = await mockWith(onTestFinished, () => ({ status: 401 }));
     const key = "sk-test-e2e-secret-0123456789";
     const r = await runYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url, env: { OPENAI_API_KEY: key } });
 
@@ -142,20 +141,21 @@ describe("yolo run exits with a code that tells the outcome", () => {
     }
   });
 
-  it("5: in plain mode the printed 401 message still names OPENAI_API_KEY", async () => {
-    const root = project();
-    const mock = await mockWith(() => ({ status: 401 }));
+  it("5: in plain mode the printed 401 message still names OPENAI_API_KEY", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const mock = await mockWith(onTestFinished, () => ({ status: 401 }));
     const r = await runYolo(["run", "--no-tui", REQ], { cwd: root, baseURL: mock.url, env: { OPENAI_API_KEY: "sk-bad" } });
 
     expect(r.exitCode, describeResult(r)).toBe(5);
     expect(r.stdout + r.stderr).toContain("OPENAI_API_KEY");
   });
 
-  it("130: SIGINT while dev's request is open stops the run, and the thread resumes to a pass", async () => {
-    const root = project();
-    const held = gate();
-    cleanups.push(held.release);
+  it("130: SIGINT while dev's request is open stops the run, and the thread resumes to a pass", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const held = deferred();
+    onTestFinished(held.release);
     const mock = await mockWith(
+      onTestFinished,
       director({
         analyst: [analystDone],
         pm: [pmDone(false)],

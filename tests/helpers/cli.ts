@@ -1,4 +1,4 @@
-import { execa, type ResultPromise } from "execa";
+import { execa } from "execa";
 import { fileURLToPath } from "node:url";
 import { yoloEventSchema, type YoloEvent } from "../../src/events/schema.js";
 import { roleOf, type MockOpenAI } from "./mock-openai.js";
@@ -32,7 +32,7 @@ export function cleanEnv(opts: Pick<YoloOptions, "baseURL" | "env">): Record<str
 }
 
 /** Starts `node bin/yolo.js …` as a child with a closed stdin; await it for the result (never rejects). */
-export function spawnYolo(args: string[], opts: YoloOptions): ResultPromise<{ reject: false; stdin: "ignore"; encoding: "utf8" }> {
+export function spawnYolo(args: string[], opts: YoloOptions) {
   return execa(process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args], {
     cwd: opts.cwd,
     env: cleanEnv(opts),
@@ -43,7 +43,7 @@ export function spawnYolo(args: string[], opts: YoloOptions): ResultPromise<{ re
     stripFinalNewline: false,
     timeout: CHILD_TIMEOUT_MS,
     killSignal: "SIGKILL",
-  }) as never;
+  });
 }
 
 export interface YoloResult {
@@ -99,7 +99,7 @@ export function rolesOf(mock: MockOpenAI): string[] {
 }
 
 /** A promise with its resolver outside, for `hold`. */
-export function gate(): { promise: Promise<void>; release: () => void } {
+export function deferred(): { promise: Promise<void>; release: () => void } {
   let release!: () => void;
   const promise = new Promise<void>((r) => (release = r));
   return { promise, release };

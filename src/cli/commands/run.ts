@@ -1,9 +1,11 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
+import { assertModelConfigured } from "../../config/resolve.js";
 import type { ResolvedConfig } from "../../config/schema.js";
 import { startRun, type RunResult } from "../../engine/run.js";
 import { openSession, type Session } from "../../engine/session.js";
-import { ConfigError } from "../../errors.js";
+import { ConfigError, ThreadError } from "../../errors.js";
 import { newThreadId } from "../../store/thread-id.js";
 import { chooseRendererKind } from "../../ui/choose-renderer.js";
 import { createJsonRenderer } from "../../ui/json-renderer.js";
@@ -38,13 +40,20 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   const config = await loadResolvedConfig(cwd, flags);
   const agents = loadPipelineAgents(config);
   const logFile = join(config.stateDir, "logs", `${first.threadId}.log`);
-  const deps = engineDeps(config, agents, logFile);
+  assertModelConfigured(config);
+  if (first.resume && !existsSync(config.dbPath)) {
+    throw new ThreadError(`No thread ${first.threadId}: this project has no yolo database yet (${config.dbPath}). Start a run with: yolo run "what to build"`);
+  }
+  // The state folder (with its .gitignore) exists before anything, the log file included, is written into it.
   const session = openSession(config);
+  const deps = engineDeps(config, agents, logFile);
   const interactive = !flags.json && process.stdin.isTTY === true && process.stdout.isTTY === true && !process.env.CI;
   try {
     let leg: Leg = first;
     for (;;) {
       const result = await runLeg(leg, flags, config, session, deps, logFile);
+      // stdout carries only events under --json; a person reading the job log still sees why it failed.
+      if (flags.json && result.exitCode !== 0) process.stderr.write(`yolo: ${result.status} (exit ${result.exitCode}): ${result.reason}\n`);
       if (result.status !== "waiting" || !interactive || !result.question) return result.exitCode;
       const answer = await ask(result.question);
       if (answer === null) return result.exitCode;

@@ -5,6 +5,7 @@ import type { PipelineStateType } from "../../engine/state.js";
 import { ThreadError } from "../../errors.js";
 import type { ThreadRow } from "../../store/threads.js";
 import { loadResolvedConfig } from "../prepare.js";
+import { plural } from "../../text/plural.js";
 
 /** `yolo show <thread>`: what a thread produced, read from its checkpoints. */
 export async function showCommand(input: { cwd: string; thread: string; json: boolean }): Promise<number> {
@@ -50,9 +51,9 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
     ),
   );
   if (s.verdict) section(out, `Verdict: ${s.verdict}`, s.findings.map((f) => `- ${f}`));
-  section(out, "Fix attempts", [String(s.fixAttempts)]);
-  const usage = [`total: ${s.usage.totalTokens} tokens (${s.usage.promptTokens} prompt, ${s.usage.completionTokens} completion) in ${s.usage.calls} calls`];
-  for (const [node, u] of Object.entries(s.usageByNode)) usage.push(`${node}: ${u.totalTokens} tokens in ${u.calls} calls`);
+  if (s.fixAttempts) out.push("", `Fix attempts: ${s.fixAttempts}`);
+  const usage = [`total: ${s.usage.totalTokens} tokens (${s.usage.promptTokens} prompt, ${s.usage.completionTokens} completion) in ${plural(s.usage.calls, "call")}`];
+  for (const [node, u] of Object.entries(s.usageByNode)) usage.push(`${node}: ${u.totalTokens} tokens in ${plural(u.calls, "call")}`);
   section(out, "Token usage", usage);
   return `${out.join("\n")}\n`;
 }

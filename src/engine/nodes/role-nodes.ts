@@ -3,6 +3,7 @@ import type { Usage } from "../../events/schema.js";
 import type { EngineDeps } from "../deps.js";
 import type { Decision, PipelineStateType, PipelineUpdate, Story } from "../state.js";
 import { changedFiles, emitter, escalationUpdate, runRole } from "./agent-node.js";
+import { plural } from "../../text/plural.js";
 
 type Node = (state: PipelineStateType, config: LangGraphRunnableConfig) => Promise<PipelineUpdate>;
 
@@ -18,7 +19,7 @@ export function analystNode(deps: EngineDeps): Node {
       requirements: String(out.handoff.requirements),
       acceptanceCriteria: out.handoff.acceptance_criteria as string[],
     };
-    return finish("analyst", config, update, out.usage, `${(out.handoff.acceptance_criteria as string[] | undefined)?.length ?? 0} acceptance criteria`);
+    return finish("analyst", config, update, out.usage, plural((out.handoff.acceptance_criteria as string[] | undefined)?.length ?? 0, "acceptance criterion", "acceptance criteria"));
   };
 }
 
@@ -33,7 +34,7 @@ export function pmNode(deps: EngineDeps): Node {
       stories: stories ?? [],
       needsArchitecture: out.handoff.needs_architecture === true,
     };
-    return finish("pm", config, update, out.usage, `${stories?.length ?? 0} stories, architecture ${out.handoff.needs_architecture ? "needed" : "not needed"}`);
+    return finish("pm", config, update, out.usage, `${plural(stories?.length ?? 0, "story", "stories")}, architecture ${out.handoff.needs_architecture ? "needed" : "not needed"}`);
   };
 }
 
@@ -44,7 +45,7 @@ export function architectNode(deps: EngineDeps): Node {
     const out = await runRole("architect", state, config, deps);
     const decisions = (out.handoff.decisions as Decision[] | undefined) ?? [];
     const update: PipelineUpdate = escalationUpdate("architect", out.handoff) ?? { ...CLEARED, decisions };
-    return finish("architect", config, update, out.usage, `${decisions.length} decisions`);
+    return finish("architect", config, update, out.usage, plural(decisions.length, "decision"));
   };
 }
 
@@ -61,7 +62,7 @@ export function devNode(deps: EngineDeps): Node {
     };
     // Files written before an escalation are real changes too.
     if (update.escalateToHuman) update.filesChanged = out.filesChanged;
-    return finish("dev", config, update, out.usage, `${files.length} files changed`);
+    return finish("dev", config, update, out.usage, `${plural(files.length, "file")} changed`);
   };
 }
 

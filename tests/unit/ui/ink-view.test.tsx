@@ -2,11 +2,23 @@ import { Console } from "node:console";
 import { EventEmitter } from "node:events";
 import { readFileSync } from "node:fs";
 import { render } from "ink-testing-library";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { yoloEventSchema, type YoloEvent } from "../../../src/events/schema.js";
 import { createEventSource } from "../../../src/ui/event-source.js";
 import { App } from "../../../src/ui/ink/App.js";
 import { createInkRenderer } from "../../../src/ui/ink-renderer.js";
+
+// Ink decides at import time (is-in-ci) to draw only the final frame when CI is set, as it is in our CI.
+// The view is only ever chosen with CI unset, so test it that way; hoisted to run before Ink is imported.
+const savedCi = vi.hoisted(() => {
+  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+  return saved;
+});
+afterAll(() => {
+  for (const [key, value] of Object.entries(savedCi)) if (value !== undefined) process.env[key] = value;
+});
 
 const FIXTURE = new URL("../../fixtures/events/pipeline-run.json", import.meta.url);
 

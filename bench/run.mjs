@@ -1,10 +1,12 @@
 // `npm run bench`: figures are ratios against a baseline measured in the same run (machines are shared and noisy).
 import { existsSync } from "node:fs";
 import { benchPipelineOverhead } from "./pipeline-overhead.mjs";
+import { benchTuiRenderCost } from "./tui-render-cost.mjs";
 
 if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
   console.error("dist/ is missing: run `npm run build` first.");
   process.exitCode = 2;
 } else {
   await benchPipelineOverhead((line) => console.log(line));
+  await benchTuiRenderCost((line) => console.log(line));
 }

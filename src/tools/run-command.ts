@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseTestOutput } from "../gates/parse.js";
 import { scrubEnv } from "./env.js";
 import { runShell } from "./exec.js";
 import type { ToolDef } from "./types.js";
@@ -54,7 +55,7 @@ export const runCommandTool: ToolDef<typeof schema> = {
     return {
       ok: result.exitCode === 0,
       content: `${status}\n${output}`,
-      summary: `${shown} → ${result.exitCode === null ? "killed" : `exit ${result.exitCode}`}`,
+      summary: `${shown} → ${result.exitCode === null ? "killed" : `exit ${result.exitCode}`}${testCounts(result.output)}`,
     };
   },
 };
@@ -63,6 +64,13 @@ export const runCommandTool: ToolDef<typeof schema> = {
 export function effectiveTimeout(requested: number | undefined, configured: number): number {
   if (requested === undefined || !Number.isFinite(requested) || requested <= 0) return configured;
   return Math.min(requested, configured * MAX_TIMEOUT_FACTOR);
+}
+
+/** " (2 failed)" or " (5 passed)" when the output reads as a test run's summary; "" otherwise. */
+function testCounts(output: string): string {
+  const { passedCount, failedCount } = parseTestOutput(output);
+  if (failedCount) return ` (${failedCount} failed)`;
+  return passedCount !== null ? ` (${passedCount} passed)` : "";
 }
 
 function shortCommand(command: string): string {

@@ -1,3 +1,4 @@
+import type { RunStatus } from "../events/outcome.js";
 import type { GateResult } from "../events/schema.js";
 
 // Text helpers shared by the plain and Ink renderers: all engine-supplied text reaching a terminal goes through them.
@@ -6,6 +7,11 @@ import type { GateResult } from "../events/schema.js";
 const ANSI_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])/g;
 // C0 controls except tab and newline, DEL, and C1 controls (including a stray ESC).
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/** Removes escape sequences (colours, cursor moves) only. */
+export function stripEscapes(s: string): string {
+  return s.replace(ANSI_SEQUENCE, "");
+}
 
 /** Removes escape sequences and control characters; keeps newlines, turns tabs into two spaces. */
 export function stripControl(s: string): string {
@@ -120,6 +126,16 @@ export function gateVerdict(g: GateResult): string {
 
 /** "test: FAIL exit 1 (3 passed, 1 failed) — first failures: a, b" — one gate result on one line. */
 export function gateLine(g: GateResult): string {
+  let line = gateHeadline(g);
+  if (!g.passed && g.failures.length) {
+    const first = g.failures.slice(0, 3).map((f) => truncateEnd(oneLine(f), 40));
+    line += ` — first failures: ${first.join(", ")}${g.failures.length > 3 ? ", …" : ""}`;
+  }
+  return line;
+}
+
+/** "test: FAIL exit 1 (3 passed, 1 failed) · attempt 2" — a gate result without its failing test names. */
+export function gateHeadline(g: GateResult): string {
   const parts = [`${oneLine(g.name)}: ${gateVerdict(g)}`];
   if (g.timedOut) parts.push(`timed out after ${formatDuration(g.durationMs)}`);
   else parts.push(g.exitCode === null ? "no exit code" : `exit ${g.exitCode}`);
@@ -130,9 +146,34 @@ export function gateLine(g: GateResult): string {
   let line = parts.join(" ");
   if (counts.length) line += ` (${counts.join(", ")})`;
   if (g.attempt > 1) line += ` · attempt ${g.attempt}`;
-  if (!g.passed && g.failures.length) {
-    const first = g.failures.slice(0, 3).map((f) => truncateEnd(oneLine(f), 40));
-    line += ` — first failures: ${first.join(", ")}${g.failures.length > 3 ? ", …" : ""}`;
-  }
   return line;
+}
+
+const EXIT_MEANINGS: Record<RunStatus, string> = {
+  passed: "the gate passed",
+  failed: "the gate still fails after the fix attempts",
+  waiting: "an agent needs a human answer",
+  limit: "a limit was reached; resumable",
+  provider_error: "the model provider failed; resumable once fixed",
+  interrupted: "resumable; the last completed step is saved",
+  config_error: "usage or configuration error; nothing ran",
+  error: "unexpected internal error; see the log",
+};
+
+/** What a run's exit code means, in words (README: "Exit codes"). */
+export function exitMeaning(status: RunStatus): string {
+  return EXIT_MEANINGS[status];
+}
+
+/** "head a, b, … (+3 more)": as many items as fit in `width` code points, then a count of the rest. */
+export function fitList(head: string, items: string[], width: number): string {
+  const shown: string[] = [];
+  for (const item of items) {
+    const rest = items.length - shown.length - 1;
+    const candidate = [...shown, item].join(", ") + (rest > 0 ? `, … (+${rest} more)` : "");
+    if (Array.from(head).length + Array.from(candidate).length > width) break;
+    shown.push(item);
+  }
+  const more = items.length - shown.length;
+  return head + [...shown, ...(more > 0 ? [`… (+${more} more)`] : [])].join(", ");
 }

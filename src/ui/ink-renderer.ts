@@ -1,40 +1,99 @@
 import { createEventSource } from "./event-source.js";
-import type { Renderer } from "./renderer.js";
+import type { Renderer, StopMode } from "./renderer.js";
 
 export interface InkRendererOptions {
   /** Where to draw; Ink's default (process.stdout) when omitted. */
   stdout?: NodeJS.WriteStream;
+  /** Where keys come from; Ink's default (process.stdin) when omitted. */
+  stdin?: NodeJS.ReadStream;
   verbose?: boolean;
+  /** Ask a waiting question inside the view (needs a terminal on stdin); otherwise show how to answer it later. */
+  answersInline?: boolean;
+  /** Ctrl+C typed into the view: while the view reads keys the terminal sends no SIGINT. */
+  onInterrupt?: () => void;
 }
 
 /**
  * The live terminal view. Ink, React and the components are imported here, lazily, so the plain and
- * JSON paths (and `yolo --version`) never load them. `close()` resolves once Ink has drawn its last
- * frame and unmounted.
+ * JSON paths (and `yolo --version`) never load them. One view lasts for every leg of a thread run in this
+ * process (a question answered inline resumes the run in place); `close()` resolves once Ink has drawn its
+ * last frame and unmounted, and that frame stays on the terminal.
  */
 export async function createInkRenderer(opts: InkRendererOptions = {}): Promise<Renderer> {
-  const [{ render }, { createElement }, { App }] = await Promise.all([
-    import("ink"),
-    import("react"),
-    import("./ink/App.js"),
-  ]);
+  const [{ render }, { createElement }, { App }] = await importProductionReact(() =>
+    Promise.all([import("ink"), import("react"), import("./ink/App.js")]),
+  );
+  const stdin = opts.stdin ?? process.stdin;
+  const answersInline = (opts.answersInline ?? false) && stdin.isTTY === true;
   const source = createEventSource();
   const stop = new AbortController();
-  const app = createElement(App, { events: source, verbose: opts.verbose ?? false, stopSignal: stop.signal });
-  const instance = render(app, {
+  // Answers typed before the CLI asks wait here; askers wait for the next answer.
+  const answers: (string | null)[] = [];
+  const askers: ((a: string | null) => void)[] = [];
+  const onAnswer = (answer: string | null) => {
+    const asker = askers.shift();
+    if (asker) asker(answer);
+    else answers.push(answer);
+  };
+  let stopping: StopMode | null = null;
+  const element = () =>
+    createElement(App, {
+      events: source,
+      verbose: opts.verbose ?? false,
+      stopSignal: stop.signal,
+      answersInline,
+      onAnswer,
+      onInterrupt: opts.onInterrupt,
+      stopping,
+    });
+  const instance = render(element(), {
     ...(opts.stdout ? { stdout: opts.stdout } : {}),
-    // Ctrl+C belongs to the CLI, which cancels the run and still gets a run.completed to show.
+    stdin,
+    // Ctrl+C belongs to the CLI, which stops the run and still gets a run.completed to show.
     exitOnCtrlC: false,
   });
   let closing: Promise<void> | null = null;
-  return {
-    onEvent: (e) => source.push(e),
+  const renderer: Renderer = {
+    onEvent(e) {
+      // A new leg clears the previous stop request's notice.
+      if (e.type === "run.started" && stopping !== null) {
+        stopping = null;
+        instance.rerender(element());
+      }
+      source.push(e);
+    },
+    onStopRequest(mode) {
+      stopping = mode;
+      instance.rerender(element());
+    },
     close() {
       closing ??= (async () => {
+        for (const asker of askers.splice(0)) asker(null);
         stop.abort();
         await instance.waitUntilExit();
       })();
       return closing;
     },
   };
+  if (answersInline) {
+    renderer.ask = () =>
+      answers.length ? Promise.resolve(answers.shift() ?? null) : new Promise<string | null>((resolve) => askers.push(resolve));
+  }
+  return renderer;
+}
+
+/**
+ * React and its reconciler pick their build from NODE_ENV when first loaded; the development build made the
+ * view cost several times more CPU under a token flood. When NODE_ENV is unset (a normal start), it is set
+ * only while they load: the run's commands (the user's tests) start from this process's environment and must
+ * not see it changed. A NODE_ENV someone set (a test runner's "test") is left to choose.
+ */
+async function importProductionReact<T>(load: () => Promise<T>): Promise<T> {
+  if (process.env.NODE_ENV !== undefined) return load();
+  process.env.NODE_ENV = "production";
+  try {
+    return await load();
+  } finally {
+    delete process.env.NODE_ENV;
+  }
 }

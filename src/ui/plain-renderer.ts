@@ -4,6 +4,7 @@ import { plural } from "../text/plural.js";
 import {
   argsBrief,
   clockTime,
+  fitList,
   formatCount,
   formatDuration,
   gateLine,
@@ -19,7 +20,14 @@ export interface PlainRendererOptions {
   verbose?: boolean;
   /** Clock used when an event's timestamp does not parse. */
   now?: () => Date;
+  /**
+   * The CLI asks a waiting question on this terminal: the "Answer with" hint is left out, and a waiting run's
+   * summary is held back — dropped when the thread resumes, printed at close() when the user gave no answer.
+   */
+  answersInline?: boolean;
 }
+
+const HANDOFF = "handoff";
 
 // Lines stay readable in CI logs; the resume command is the one thing never cut.
 const MAX_LINE = 160;
@@ -37,6 +45,7 @@ type Line = { text: string; keep?: boolean };
 export function createPlainRenderer(write: (s: string) => void, opts: PlainRendererOptions = {}): Renderer {
   const verbose = opts.verbose ?? false;
   const now = opts.now ?? (() => new Date());
+  let held: string | null = null;
   const callArgs = new Map<string, string>();
   let startedAt: number | null = null;
 
@@ -64,12 +73,15 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         return [];
       case "tool.called": {
         callArgs.set(e.callId, e.args);
+        // The handoff shows as the agent's completion; only a refused one is worth a line.
+        if (e.tool === HANDOFF) return [];
         return [{ text: `  ${e.tool} ${argsBrief(e.args)}`.trimEnd() }];
       }
       case "tool.result": {
         const args = callArgs.get(e.callId);
         callArgs.delete(e.callId);
         const summary = oneLine(e.summary);
+        if (e.ok && e.tool === HANDOFF) return [];
         if (e.ok) return [{ text: `  ✓ ${e.tool} ${fit(summary, BODY - e.tool.length - 5)}`.trimEnd() }];
         const hint = args === undefined ? "" : argsBrief(args, 50);
         const head = `  ✗ ${e.tool}${hint ? ` ${hint}` : ""}`;
@@ -93,7 +105,7 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         return [
           { text: `? ${e.askedBy} asks:` },
           ...question,
-          { text: `  Answer with: ${e.resumeCommand}`, keep: true },
+          ...(opts.answersInline ? [] : [{ text: `  Answer with: ${e.resumeCommand}`, keep: true }]),
         ];
       }
       case "usage": {
@@ -110,7 +122,7 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
       case "error":
         return [{ text: `✗ error ${e.code}: ${oneLine(e.message)}`, keep: true }];
       case "run.completed": {
-        const mark = e.status === "passed" ? "✔" : e.status === "waiting" ? "?" : "✗";
+        const mark = e.status === "passed" ? "✔" : e.status === "waiting" ? "?" : e.status === "interrupted" ? "■" : "✗";
         const ended = Date.parse(e.ts);
         const took = startedAt !== null && !Number.isNaN(startedAt) && !Number.isNaN(ended)
           ? ` in ${formatDuration(ended - startedAt)}`
@@ -129,20 +141,34 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
     }
   }
 
+  // One event's lines as printed: the first with the time, the rest indented under it.
+  function format(lines: Line[], time: string): string {
+    const text = lines
+      .map((l, i) => {
+        const body = l.keep ? stripControl(l.text).replace(/\n/g, " ") : fit(l.text, BODY);
+        return `${i === 0 ? `${time} ` : INDENT}${body}`;
+      })
+      .join("\n");
+    return `${text}\n`;
+  }
+
   return {
     onEvent(e) {
+      held = null;
       const lines = linesFor(e);
       if (!lines.length) return;
-      const time = clockTime(e.ts, now);
-      const text = lines
-        .map((l, i) => {
-          const body = l.keep ? stripControl(l.text).replace(/\n/g, " ") : fit(l.text, BODY);
-          return `${i === 0 ? `${time} ` : INDENT}${body}`;
-        })
-        .join("\n");
-      write(`${text}\n`);
+      const text = format(lines, clockTime(e.ts, now));
+      if (opts.answersInline && e.type === "run.completed" && e.status === "waiting") held = text;
+      else write(text);
     },
-    close: async () => {},
+    onStopRequest(mode) {
+      const text = mode === "after-step" ? "■ stopping after the current step (Ctrl+C again to stop now)" : "■ stopping now";
+      write(format([{ text }], clockTime("", now)));
+    },
+    close: async () => {
+      if (held !== null) write(held);
+      held = null;
+    },
   };
 }
 
@@ -154,16 +180,7 @@ function fit(s: string, max: number): string {
 // "files changed (2): a, b" — as many names as fit, then a count of the rest.
 function filesLine(files: string[]): string {
   if (!files.length) return "no files changed";
-  const head = `files changed (${files.length}): `;
-  const shown: string[] = [];
-  for (const f of files) {
-    const rest = files.length - shown.length - 1;
-    const candidate = [...shown, oneLine(f)].join(", ") + (rest > 0 ? `, … (+${rest} more)` : "");
-    if (head.length + Array.from(candidate).length > BODY) break;
-    shown.push(oneLine(f));
-  }
-  const more = files.length - shown.length;
-  return head + [...shown, ...(more > 0 ? [`… (+${more} more)`] : [])].join(", ");
+  return fitList(`files changed (${files.length}): `, files.map(oneLine), BODY);
 }
 
 // "1 call", "2 calls".

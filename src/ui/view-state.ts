@@ -2,7 +2,7 @@ import type { RunStatus } from "../events/outcome.js";
 import type { GateResult, Usage, YoloEvent } from "../events/schema.js";
 import { argsBrief, oneLine, stripControl } from "./format.js";
 
-export type AgentStatus = "waiting" | "running" | "done" | "skipped" | "blocked" | "escalated";
+export type AgentStatus = "waiting" | "running" | "done" | "skipped" | "blocked" | "escalated" | "stopped";
 
 export interface AgentView {
   id: string;
@@ -28,6 +28,8 @@ export interface QuestionView {
   askedBy: string;
   question: string;
   resumeCommand: string;
+  /** An agent's question (answerable inline) or a human review (answered with its own flags). */
+  kind: "question" | "approval";
 }
 
 export interface FinalView {
@@ -50,16 +52,20 @@ export interface ViewState {
   requirement: string;
   model: string;
   resumed: boolean;
-  /** Epoch ms of `run.started` / `run.completed`, from the events' timestamps. */
+  /** Epoch ms of the first `run.started` / the last `run.completed`, from the events' timestamps. */
   startedAt: number | null;
   endedAt: number | null;
   tokens: number;
+  /** From `run.started`, when the engine says it. */
+  maxFixAttempts: number | null;
+  /** The highest fix attempt an agent has started. */
+  fixAttempt: number;
   /** In `run.started.nodes` order; nodes seen later but not listed are appended. */
   agents: AgentView[];
   running: string | null;
   /** The tail (at most STREAM_LINES lines) of the text the latest agent streamed. */
   stream: { node: string; text: string } | null;
-  /** The last TOOL_LIMIT tool calls. */
+  /** The last TOOL_LIMIT tool calls of the latest agent (accepted handoffs left out: the agent's row says it). */
   tools: ToolCallView[];
   /** The latest result of each gate, in first-seen order. */
   gates: { node: string; gate: GateResult }[];
@@ -74,6 +80,7 @@ export const TOOL_LIMIT = 5;
 const NOTICE_LIMIT = 3;
 // Bounds the stored stream tail even when the model never emits a newline.
 const STREAM_CHARS = 2000;
+const HANDOFF = "handoff";
 
 export const initialViewState: ViewState = {
   thread: "",
@@ -83,6 +90,8 @@ export const initialViewState: ViewState = {
   startedAt: null,
   endedAt: null,
   tokens: 0,
+  maxFixAttempts: null,
+  fixAttempt: 0,
   agents: [],
   running: null,
   stream: null,
@@ -98,21 +107,15 @@ export const initialViewState: ViewState = {
 export function reduce(state: ViewState, e: YoloEvent): ViewState {
   switch (e.type) {
     case "run.started":
-      return {
-        ...initialViewState,
-        thread: e.thread,
-        requirement: oneLine(e.requirement),
-        model: e.model,
-        resumed: e.resumed,
-        startedAt: parseTs(e.ts),
-        agents: e.nodes.map((id) => ({ id, status: "waiting", summary: "", fixAttempt: 0, tokens: 0 })),
-      };
+      return started(state, e);
     case "node.started":
       return {
         ...state,
         agents: updateAgent(state.agents, e.node, (a) => ({ ...a, status: "running", fixAttempt: e.fixAttempt })),
         running: e.node,
+        fixAttempt: Math.max(state.fixAttempt, e.fixAttempt),
         stream: null,
+        tools: [],
         question: null,
       };
     case "node.completed":
@@ -126,6 +129,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
       return { ...state, stream: { node: e.node, text: streamTail(prev + e.text) } };
     }
     case "tool.called": {
+      if (e.tool === HANDOFF) return state;
       const call: ToolCallView = {
         callId: e.callId,
         node: e.node,
@@ -137,6 +141,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
       return { ...state, tools: [...state.tools, call].slice(-TOOL_LIMIT) };
     }
     case "tool.result": {
+      if (e.tool === HANDOFF && e.ok) return state;
       const summary = oneLine(e.summary);
       const i = state.tools.findIndex((t) => t.callId === e.callId);
       if (i < 0) {
@@ -157,15 +162,15 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
     case "route":
       return {
         ...state,
-        agents: skipBetween(state.agents, e.from, e.to),
+        agents: sentBack(skipBetween(state.agents, e.from, e.to), e.from, e.to),
         route: { from: e.from, to: e.to, reason: oneLine(e.reason) },
       };
     case "interrupt": {
-      const who = state.agents.some((a) => a.id === e.askedBy) ? e.askedBy : e.node;
+      const who = [e.askedBy, e.node].find((id) => state.agents.some((a) => a.id === id));
       return {
         ...state,
-        agents: updateAgent(state.agents, who, (a) => ({ ...a, status: "escalated" })),
-        question: { askedBy: e.askedBy, question: stripControl(e.question).trim(), resumeCommand: e.resumeCommand },
+        agents: who ? updateAgent(state.agents, who, (a) => ({ ...a, status: "escalated" })) : state.agents,
+        question: { askedBy: e.askedBy, question: stripControl(e.question).trim(), resumeCommand: e.resumeCommand, kind: e.kind ?? "question" },
       };
     }
     case "usage":
@@ -179,12 +184,17 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
       const text = e.type === "error" ? `${e.code}: ${oneLine(e.message)}` : oneLine(e.message);
       return { ...state, notices: [...state.notices, { level: e.type, text }].slice(-NOTICE_LIMIT) };
     }
-    case "run.completed":
+    case "run.completed": {
+      // A failed run was blocked by the agent whose required gates are red, or else by the last one to route.
+      const red = new Set(state.gates.filter((g) => g.gate.required && !g.gate.passed).map((g) => g.node));
+      if (red.size === 0 && state.route) red.add(state.route.from);
       return {
         ...state,
+        // A thread with nothing left to run reports where it stands without a run.started.
+        thread: state.thread || e.thread,
         endedAt: parseTs(e.ts),
         tokens: e.usage.totalTokens,
-        agents: state.agents.map((a) => settle(a, e.status)),
+        agents: state.agents.map((a) => settle(a, e.status, red)),
         running: null,
         final: {
           status: e.status,
@@ -195,15 +205,56 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
           resumeCommand: e.resumeCommand,
         },
       };
+    }
   }
 }
 
 /** The last `n` lines of the running agent's streamed text, cleaned for the terminal. */
 export function streamLines(state: ViewState, n = STREAM_LINES): string[] {
-  if (!state.stream || state.stream.node !== state.running) return [];
+  if (n <= 0 || !state.stream || state.stream.node !== state.running) return [];
   const lines = stripControl(state.stream.text).split("\n").map((l) => l.trimEnd());
   while (lines.length && lines[lines.length - 1] === "") lines.pop();
   return lines.slice(-n);
+}
+
+// A new leg of the same thread (an answered question, in the same view) continues the picture; anything else starts afresh.
+function started(state: ViewState, e: Extract<YoloEvent, { type: "run.started" }>): ViewState {
+  // What ran before this leg is known only as "it ran" (a resume in a new process).
+  const ran = new Set(e.ran ?? []);
+  const fresh = e.nodes.map(
+    (id): AgentView => ({ id, status: ran.has(id) ? "done" : "waiting", summary: ran.has(id) ? "ran before this resume" : "", fixAttempt: 0, tokens: 0 }),
+  );
+  const maxFixAttempts = e.maxFixAttempts ?? null;
+  if (state.thread !== "" && state.thread === e.thread) {
+    const known = new Map(state.agents.map((a) => [a.id, a]));
+    const listed = fresh.map((a) => known.get(a.id) ?? a);
+    const extra = state.agents.filter((a) => !e.nodes.includes(a.id));
+    return {
+      ...state,
+      requirement: state.requirement || oneLine(e.requirement),
+      model: e.model,
+      startedAt: state.startedAt ?? parseTs(e.ts),
+      maxFixAttempts: maxFixAttempts ?? state.maxFixAttempts,
+      agents: [...listed, ...extra],
+      endedAt: null,
+      running: null,
+      stream: null,
+      route: null,
+      question: null,
+      final: null,
+    };
+  }
+  return {
+    ...initialViewState,
+    thread: e.thread,
+    requirement: oneLine(e.requirement),
+    model: e.model,
+    resumed: e.resumed,
+    startedAt: parseTs(e.ts),
+    tokens: e.usageSoFar?.totalTokens ?? 0,
+    maxFixAttempts,
+    agents: fresh,
+  };
 }
 
 // Milliseconds since the epoch, or null when the timestamp does not parse.
@@ -241,12 +292,27 @@ function skipBetween(agents: AgentView[], from: string, to: string): AgentView[]
   return agents.map((x, i) => (i > a && i < b && x.status === "waiting" ? { ...x, status: "skipped" } : x));
 }
 
-// An agent's final status once the run has ended with `status`.
-function settle(a: AgentView, status: RunStatus): AgentView {
-  if (status === "passed") {
-    if (a.status === "waiting") return { ...a, status: "skipped" };
-    return a.status === "running" ? { ...a, status: "done" } : a;
+// A backward route (tea → dev) means the agent blocked the change and sent it back.
+function sentBack(agents: AgentView[], from: string, to: string): AgentView[] {
+  const a = agents.findIndex((x) => x.id === from);
+  const b = agents.findIndex((x) => x.id === to);
+  if (a < 0 || b < 0 || b >= a || agents[a].status !== "done") return agents;
+  return agents.map((x, i) => (i === a ? { ...x, status: "blocked" } : x));
+}
+
+// An agent's final status once the run has ended with `status`; `red` are the agents that blocked the change.
+function settle(a: AgentView, status: RunStatus, red: Set<string>): AgentView {
+  switch (status) {
+    case "passed":
+      if (a.status === "waiting") return { ...a, status: "skipped" };
+      return a.status === "running" || a.status === "blocked" ? { ...a, status: "done" } : a;
+    case "failed":
+      return a.status === "running" || (a.status === "done" && red.has(a.id)) ? { ...a, status: "blocked" } : a;
+    case "waiting":
+      return a.status === "running" ? { ...a, status: "escalated" } : a;
+    case "interrupted":
+      return a.status === "running" ? { ...a, status: "stopped" } : a;
+    default:
+      return a.status === "running" ? { ...a, status: "blocked" } : a;
   }
-  if (a.status !== "running") return a;
-  return { ...a, status: status === "waiting" ? "escalated" : "blocked" };
 }

@@ -16,6 +16,10 @@ export interface ScriptedReply {
   delayMs?: number;
   /** Defaults to a rough chars/4 estimate of the request and the reply. */
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** How many SSE chunks the content is streamed in (default 4); thousands make a token flood. */
+  contentChunks?: number;
+  /** Content chunks per second, like a fast model (default: all at once). */
+  contentRate?: number;
 }
 
 /** A chat-completions request as the mock received it. */
@@ -117,7 +121,7 @@ export async function startMockOpenAI(
       return;
     }
     const completion = buildCompletion(recorded, reply, () => `call_mock_${++serial}`);
-    if (body.stream === true) streamCompletion(res, completion, body.stream_options?.include_usage === true);
+    if (body.stream === true) await streamCompletion(res, completion, body.stream_options?.include_usage === true, closed);
     else sendJson(res, 200, completionJson(completion));
   }
 
@@ -167,6 +171,8 @@ interface Completion {
   model: string;
   content: string;
   toolCalls: { id: string; name: string; arguments: string }[];
+  contentChunks: number;
+  contentRate: number | null;
   finishReason: "stop" | "tool_calls";
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
@@ -197,6 +203,8 @@ function buildCompletion(req: RecordedRequest, reply: ScriptedReply, nextId: () 
     model: req.model || "mock-model",
     content,
     toolCalls,
+    contentChunks: reply.contentChunks ?? 4,
+    contentRate: reply.contentRate ?? null,
     finishReason: toolCalls.length ? "tool_calls" : "stop",
     usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
   };
@@ -230,7 +238,7 @@ function completionJson(c: Completion): unknown {
 }
 
 // Writes the SSE stream the way OpenAI does: role delta, content pieces, tool-call pieces, finish, usage, [DONE].
-function streamCompletion(res: ServerResponse, c: Completion, includeUsage: boolean): void {
+async function streamCompletion(res: ServerResponse, c: Completion, includeUsage: boolean, closed: Promise<void>): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
   const base = { id: c.id, object: "chat.completion.chunk", created: c.created, model: c.model, system_fingerprint: "fp_mock" };
   const send = (choices: unknown[], extra: Record<string, unknown> = {}) =>
@@ -239,7 +247,18 @@ function streamCompletion(res: ServerResponse, c: Completion, includeUsage: bool
     send([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
 
   delta({ role: "assistant", content: "", refusal: null });
-  for (const piece of split(c.content, 4)) delta({ content: piece });
+  const started = Date.now();
+  for (const [i, piece] of split(c.content, c.contentChunks).entries()) {
+    // Paced: wait whenever the stream is ahead of its rate (timers are ~1 ms, so pieces go out in small bursts).
+    const ahead = c.contentRate ? started + (i * 1000) / c.contentRate - Date.now() : 0;
+    if (ahead >= 1) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([new Promise((r) => (timer = setTimeout(r, ahead))), closed]);
+      clearTimeout(timer);
+      if (res.destroyed) return;
+    }
+    delta({ content: piece });
+  }
   c.toolCalls.forEach((t, index) => {
     delta({ tool_calls: [{ index, id: t.id, type: "function", function: { name: t.name, arguments: "" } }] });
     for (const piece of split(t.arguments, 4)) delta({ tool_calls: [{ index, function: { arguments: piece } }] });

@@ -1,13 +1,18 @@
 import { Box, Text } from "ink";
 import { formatCountShort } from "../format.js";
-import type { AgentStatus, AgentView } from "../view-state.js";
+import type { AgentStatus, AgentView, ToolCallView } from "../view-state.js";
+import { ToolLine } from "./ToolLine.js";
 
 export interface AgentRowProps {
   agent: AgentView;
   /** The current spinner frame, shown while the agent runs. */
   spinner: string;
+  /** Columns for the agent's name. */
+  nameWidth?: number;
   /** The tail of the agent's streamed text, shown under the row while it runs. */
   stream?: string[];
+  /** Its latest tool calls, shown under the text while it runs. */
+  tools?: ToolCallView[];
   verbose?: boolean;
 }
 
@@ -17,6 +22,7 @@ const MARKS: Record<Exclude<AgentStatus, "running">, { mark: string; color?: str
   skipped: { mark: "–" },
   blocked: { mark: "✗", color: "red" },
   escalated: { mark: "?", color: "yellow" },
+  stopped: { mark: "■", color: "yellow" },
 };
 
 // What the row says after the agent's name.
@@ -26,15 +32,19 @@ function detail(a: AgentView): string {
       return a.fixAttempt > 0 ? `running · fix attempt ${a.fixAttempt}` : "running";
     case "done":
       return a.summary || "done";
+    case "blocked":
+      return a.summary || "blocked";
     case "escalated":
       return "asked a question";
+    case "stopped":
+      return "stopped before finishing; runs again on resume";
     default:
       return a.status;
   }
 }
 
-/** One agent: status mark, name, and its summary or state; its live text below while it runs. */
-export function AgentRow({ agent, spinner, stream = [], verbose = false }: AgentRowProps) {
+/** One agent: status mark, name, and its summary or state; its live text and tool calls below while it runs. */
+export function AgentRow({ agent, spinner, nameWidth = 11, stream = [], tools = [], verbose = false }: AgentRowProps) {
   const { mark, color } = agent.status === "running" ? { mark: spinner, color: "cyan" } : MARKS[agent.status];
   const tokens = verbose && agent.tokens > 0 ? ` · ${formatCountShort(agent.tokens)} tok` : "";
   return (
@@ -43,7 +53,7 @@ export function AgentRow({ agent, spinner, stream = [], verbose = false }: Agent
         <Box width={2} flexShrink={0}>
           <Text color={color}>{mark}</Text>
         </Box>
-        <Box width={11} flexShrink={0}>
+        <Box width={nameWidth} flexShrink={0}>
           <Text wrap="truncate-end" bold={agent.status === "running"}>
             {agent.id}
           </Text>
@@ -61,6 +71,13 @@ export function AgentRow({ agent, spinner, stream = [], verbose = false }: Agent
           </Text>
         </Box>
       ))}
+      {tools.length ? (
+        <Box flexDirection="column" paddingLeft={4}>
+          {tools.map((t) => (
+            <ToolLine key={t.callId} tool={t} spinner={spinner} />
+          ))}
+        </Box>
+      ) : null}
     </Box>
   );
 }

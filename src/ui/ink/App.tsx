@@ -1,132 +1,187 @@
-import { Box, Text, useApp } from "ink";
-import { useEffect, useState } from "react";
-import type { YoloEvent } from "../../events/schema.js";
+import { Box, Static, Text, useApp, useInput, useStdin, useStdout } from "ink";
+import { useEffect, useRef, useState } from "react";
 import type { EventSource } from "../event-source.js";
 import { formatDuration } from "../format.js";
-import { initialViewState, reduce, streamLines, type ViewState } from "../view-state.js";
+import { editLine } from "../line-edit.js";
+import type { StopMode } from "../renderer.js";
+import { streamLines, type FinalView } from "../view-state.js";
 import { AgentRow } from "./AgentRow.js";
 import { FinalSummary } from "./FinalSummary.js";
 import { GateList } from "./GateList.js";
 import { Header } from "./Header.js";
-import { Question } from "./Question.js";
-import { ToolLog } from "./ToolLog.js";
+import { frameHeight, nestedLines } from "./layout.js";
+import { Question, type AnswerState } from "./Question.js";
+import { useRunEvents } from "./use-run-events.js";
 
 export interface AppProps {
   events: EventSource;
+  /** Every streamed token goes to the scrollback above the live view. */
   verbose?: boolean;
   /** Columns to lay out in; defaults to the terminal's width. */
   width?: number;
+  /** Rows the live view must stay under; defaults to the terminal's height. */
+  rows?: number;
   /** Aborted when the renderer closes: flush what is pending, draw the last frame, exit. */
   stopSignal?: AbortSignal;
+  /** The CLI asks a waiting question here: show an input instead of the command that answers it later. */
+  answersInline?: boolean;
+  /** The inline answer, or null when the user leaves the question for later. */
+  onAnswer?(answer: string | null): void;
+  /** Ctrl+C typed into the view (the terminal sends no SIGINT while the view reads keys). */
+  onInterrupt?(): void;
+  /** The user asked the run to stop; shown until it has. */
+  stopping?: StopMode | null;
 }
 
-// Events are applied to React state in batches at most this often, so a token flood renders ~60×/s.
-const FLUSH_MS = 16;
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const SPINNER_MS = 120;
+// Under the running agent: its latest text lines and tool calls (fewer when the terminal is short).
+const STREAM_SHOWN = 3;
+const TOOLS_SHOWN = 4;
 
-// The state for a history of events.
-function replay(events: YoloEvent[]): ViewState {
-  return events.reduce(reduce, initialViewState);
-}
-
-/** The compact live view of one run; exits by itself once the run has completed. */
-export function App({ events, verbose = false, width, stopSignal }: AppProps) {
+/** The live view of a run: it keeps drawing across the legs of one thread until the renderer closes. */
+export function App(props: AppProps) {
+  const { events, verbose = false, stopSignal, answersInline = false, onAnswer, onInterrupt, stopping = null } = props;
   const { exit } = useApp();
-  const [initial] = useState(() => {
-    const history = events.snapshot();
-    return { state: replay(history), length: history.length, last: history[history.length - 1] };
-  });
-  const [state, setState] = useState<ViewState>(initial.state);
-  const [stopped, setStopped] = useState(false);
+  const { stdout } = useStdout();
+  const { isRawModeSupported } = useStdin();
+  const canType = isRawModeSupported === true;
+  const { state, log, stopped } = useRunEvents(events, verbose, stopSignal);
   const [tick, setTick] = useState(0);
-
-  // Subscribe and read any events that arrived since the first render in the same tick, so none is lost.
-  useEffect(() => {
-    let pending: YoloEvent[] = [];
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const flush = () => {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      const batch = pending;
-      pending = [];
-      if (batch.length) setState((s) => batch.reduce(reduce, s));
-    };
-    const history = events.snapshot();
-    if (history.length !== initial.length || history[history.length - 1] !== initial.last) {
-      setState(replay(history));
-    }
-    const unsubscribe = events.subscribe((e) => {
-      pending.push(e);
-      timer ??= setTimeout(flush, FLUSH_MS);
-    });
-    const onStop = () => {
-      flush();
-      setStopped(true);
-    };
-    if (stopSignal?.aborted) onStop();
-    else stopSignal?.addEventListener("abort", onStop, { once: true });
-    return () => {
-      unsubscribe();
-      if (timer) clearTimeout(timer);
-      stopSignal?.removeEventListener("abort", onStop);
-    };
-  }, [events, stopSignal, initial]);
-
-  const finished = state.final !== null || stopped;
+  // The answer given to one waiting end of a leg; a new leg (another `final`) starts with the input open.
+  const [answerFor, setAnswerFor] = useState<{ final: FinalView | null; answer: AnswerState }>({ final: null, answer: { kind: "open" } });
+  // The line being typed lives in a ref (keys can arrive faster than renders); the state redraws it.
+  const draft = useRef("");
+  const [draftShown, setDraftShown] = useState("");
 
   // Exiting here, after the final state has rendered, keeps the last frame on screen.
   useEffect(() => {
-    if (finished) exit();
-  }, [finished, exit]);
+    if (stopped) exit();
+  }, [stopped, exit]);
 
+  const live = state.final === null && !stopped;
   useEffect(() => {
-    if (finished) return;
+    if (!live) return;
     const timer = setInterval(() => setTick((n) => n + 1), SPINNER_MS);
     return () => clearInterval(timer);
-  }, [finished]);
+  }, [live]);
+
+  const question = state.question;
+  const waiting = state.final?.status === "waiting" && question !== null;
+  let answer: AnswerState = answerFor.final === state.final ? answerFor.answer : { kind: "open" };
+  if (stopped && answer.kind === "open") answer = { kind: "declined" };
+  const inline = answersInline && canType && answer.kind !== "declined" && question?.kind !== "approval";
+  const asking = inline && waiting && answer.kind === "open";
+
+  // Read by the key handler, which may run before the effect that would hand it a fresh closure.
+  const current = useRef({ asking, final: state.final });
+  current.current = { asking, final: state.final };
+  const setDraft = (value: string) => {
+    draft.current = value;
+    setDraftShown(value);
+  };
+  // Hands the answer over once: keys after the first Enter (before the next render) find the input closed.
+  const give = (text: string | null) => {
+    if (!current.current.asking) return;
+    current.current = { ...current.current, asking: false };
+    const trimmed = text?.trim() ?? "";
+    setAnswerFor({ final: current.current.final, answer: trimmed ? { kind: "answered", text: trimmed } : { kind: "declined" } });
+    setDraft("");
+    onAnswer?.(trimmed || null);
+  };
+
+  // One key handler for the view's whole life, so no key is lost when the question appears: Ctrl+C leaves an
+  // open question for later, otherwise asks the CLI to stop the run; other keys edit the answer.
+  useInput(
+    (input, key) => {
+      const open = current.current.asking;
+      if (key.ctrl && input === "c") {
+        if (open) give(null);
+        else onInterrupt?.();
+        return;
+      }
+      if (!open) return;
+      const edit = editLine(draft.current, input, key);
+      if (edit.submit !== undefined) give(edit.submit);
+      else setDraft(edit.value);
+    },
+    { isActive: canType && !stopped },
+  );
 
   const now = Date.now();
-  const elapsed =
-    state.startedAt === null ? "" : formatDuration((state.endedAt ?? now) - state.startedAt);
-  const live = streamLines(state);
-  const question = state.question;
+  const elapsed = state.startedAt === null ? "" : formatDuration((state.endedAt ?? now) - state.startedAt);
+  const columns = props.width ?? stdout.columns ?? 80;
   const showQuestion = question !== null && (state.final === null || state.final.status === "waiting");
+  const showFinal = state.final !== null && !(waiting && inline && answer.kind !== "declined");
+  const showStopping = stopping !== null && state.final === null;
+  const nameWidth = Math.min(16, Math.max(11, ...state.agents.map((a) => a.id.length + 2)));
 
+  const height = frameHeight(state, { showQuestion, showFinal, showStopping, inputOpen: inline && answer.kind === "open", columns });
+  const runningTools = state.tools.filter((t) => t.node === state.running);
+  const fit = nestedLines(props.rows ?? stdout.rows, height, {
+    tools: Math.min(runningTools.length, TOOLS_SHOWN),
+    stream: verbose ? 1 : STREAM_SHOWN,
+  });
+  const stream = streamLines(state, fit.stream);
+  const tools = fit.tools > 0 ? runningTools.slice(-fit.tools) : [];
+
+  if (stopped && !state.thread) return null;
   return (
-    <Box flexDirection="column" width={width}>
-      <Header state={state} now={now} />
-      <Box flexDirection="column" marginTop={1}>
-        {state.agents.map((a) => (
-          <AgentRow
-            key={a.id}
-            agent={a}
-            spinner={SPINNER[tick % SPINNER.length]}
-            stream={a.id === state.running ? live : undefined}
-            verbose={verbose}
-          />
-        ))}
-      </Box>
-      <ToolLog tools={state.tools} />
-      <GateList gates={state.gates} />
-      {state.notices.length ? (
-        <Box flexDirection="column" marginTop={1}>
-          {state.notices.map((n, i) => (
-            <Text key={i} wrap="truncate-end" color={n.level === "error" ? "red" : "yellow"}>
-              {n.level === "error" ? "✗ error " : "! "}
-              {n.text}
+    <>
+      {verbose ? (
+        <Static items={log}>
+          {(line) => (
+            <Text key={line.key} wrap="wrap" dimColor={line.text.startsWith("  ")}>
+              {line.text}
             </Text>
+          )}
+        </Static>
+      ) : null}
+      <Box flexDirection="column" width={props.width}>
+        <Header state={state} now={now} />
+        <Box flexDirection="column" marginTop={1}>
+          {state.agents.map((a) => (
+            <AgentRow
+              key={a.id}
+              agent={a}
+              nameWidth={nameWidth}
+              spinner={SPINNER[tick % SPINNER.length]}
+              stream={a.id === state.running ? stream : undefined}
+              tools={a.id === state.running ? tools : undefined}
+              verbose={verbose}
+            />
           ))}
         </Box>
-      ) : null}
-      {showQuestion ? <Question question={question} /> : null}
-      {state.final ? (
-        <FinalSummary
-          final={state.final}
-          elapsed={elapsed}
-          showResume={!(showQuestion && question.resumeCommand === state.final.resumeCommand)}
-        />
-      ) : null}
-    </Box>
+        <GateList gates={state.gates} />
+        {state.notices.length ? (
+          <Box flexDirection="column" marginTop={1}>
+            {state.notices.map((n, i) => (
+              <Text key={i} wrap="truncate-end" color={n.level === "error" ? "red" : "yellow"}>
+                {n.level === "error" ? "✗ error " : "! "}
+                {n.text}
+              </Text>
+            ))}
+          </Box>
+        ) : null}
+        {showStopping ? (
+          <Box marginTop={1}>
+            <Text wrap="truncate-end" color="yellow">
+              {stopping === "after-step"
+                ? `■ stopping after ${state.running ?? "the current step"} finishes · Ctrl+C again to stop now`
+                : "■ stopping now…"}
+            </Text>
+          </Box>
+        ) : null}
+        {showQuestion ? <Question question={question} inline={inline} answer={answer} draft={draftShown} /> : null}
+        {showFinal ? (
+          <FinalSummary
+            final={state.final!}
+            elapsed={elapsed}
+            width={columns}
+            showResume={!(showQuestion && !inline && question.resumeCommand === state.final!.resumeCommand)}
+          />
+        ) : null}
+      </Box>
+    </>
   );
 }

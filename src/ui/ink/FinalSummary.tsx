@@ -1,33 +1,36 @@
 import { Box, Text } from "ink";
-import { formatCount, truncateEnd } from "../format.js";
+import { exitMeaning, fitList, formatCount, oneLine, truncateEnd } from "../format.js";
 import type { FinalView } from "../view-state.js";
+import { plural } from "../../text/plural.js";
 
 export interface FinalSummaryProps {
   final: FinalView;
   elapsed: string;
+  /** Columns available, for the list of changed files. */
+  width: number;
   /** False when the question block above already shows the same command. */
   showResume?: boolean;
 }
 
-/** How the run ended: status, reason, files changed, tokens, and the resume command if any. */
-export function FinalSummary({ final, elapsed, showResume = true }: FinalSummaryProps) {
+/** How the run ended: status and what its exit code means, the reason, files changed, tokens, the resume command. */
+export function FinalSummary({ final, elapsed, width, showResume = true }: FinalSummaryProps) {
   const ok = final.status === "passed";
-  const mark = ok ? "✔" : final.status === "waiting" ? "?" : "✗";
-  const color = ok ? "green" : final.status === "waiting" ? "yellow" : "red";
+  const mark = ok ? "✔" : final.status === "waiting" ? "?" : final.status === "interrupted" ? "■" : "✗";
+  const color = ok ? "green" : final.status === "waiting" || final.status === "interrupted" ? "yellow" : "red";
   const files = final.filesChanged.length
-    ? `files changed (${final.filesChanged.length}): ${final.filesChanged.join(", ")}`
+    ? fitList(`files changed (${final.filesChanged.length}): `, final.filesChanged.map(oneLine), Math.max(20, width - 1))
     : "no files changed";
+  const u = final.usage;
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text wrap="truncate-end" color={color} bold>
-        {mark} {final.status} (exit {final.exitCode}){elapsed ? ` in ${elapsed}` : ""}
+        {mark} {final.status} (exit {final.exitCode}){elapsed ? ` in ${elapsed}` : ""} — {exitMeaning(final.status)}
       </Text>
       {final.reason ? <Text wrap="truncate-end">{truncateEnd(final.reason, 400)}</Text> : null}
+      <Text wrap="truncate-end">{files}</Text>
       <Text wrap="truncate-end" dimColor>
-        {files}
-      </Text>
-      <Text wrap="truncate-end" dimColor>
-        tokens {formatCount(final.usage.totalTokens)} in {final.usage.calls} model calls
+        tokens {formatCount(u.totalTokens)} (in {formatCount(u.promptTokens)} / out {formatCount(u.completionTokens)}) in{" "}
+        {plural(u.calls, "model call")}
       </Text>
       {showResume && final.resumeCommand !== null ? <Text wrap="wrap">resume: {final.resumeCommand}</Text> : null}
     </Box>

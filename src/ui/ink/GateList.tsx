@@ -1,24 +1,44 @@
 import { Box, Text } from "ink";
 import type { GateResult } from "../../events/schema.js";
-import { gateLine } from "../format.js";
+import { gateHeadline, oneLine } from "../format.js";
 
 export interface GateListProps {
   gates: { node: string; gate: GateResult }[];
+  /** Failing test names shown under a failing gate. */
+  maxFailures?: number;
 }
 
-/** The latest result of each quality gate. */
-export function GateList({ gates }: GateListProps) {
+/** The latest result of each quality gate, with the first failing tests' names under a failing one. */
+export function GateList({ gates, maxFailures = 3 }: GateListProps) {
   if (!gates.length) return null;
   return (
     <Box flexDirection="column" marginTop={1}>
-      {gates.map(({ gate }) => (
-        <Box key={gate.name}>
-          <Box width={2} flexShrink={0}>
-            <Text color={gate.passed ? "green" : gate.required ? "red" : "yellow"}>{gate.passed ? "✓" : "✗"}</Text>
+      {gates.map(({ gate }) => {
+        const failures = gate.passed ? [] : gate.failures.slice(0, maxFailures);
+        const more = gate.passed ? 0 : gate.failures.length - failures.length;
+        return (
+          <Box key={gate.name} flexDirection="column">
+            <Box>
+              <Box width={2} flexShrink={0}>
+                <Text color={gate.passed ? "green" : gate.required ? "red" : "yellow"}>{gate.passed ? "✓" : "✗"}</Text>
+              </Box>
+              <Text wrap="truncate-end">gate {gateHeadline(gate)}</Text>
+            </Box>
+            {failures.map((name, i) => (
+              <Box key={i} paddingLeft={4}>
+                <Text wrap="truncate-end" color="red">
+                  ✗ {oneLine(name)}
+                </Text>
+              </Box>
+            ))}
+            {more > 0 ? (
+              <Box paddingLeft={4}>
+                <Text dimColor>… {more} more</Text>
+              </Box>
+            ) : null}
           </Box>
-          <Text wrap="truncate-end">gate {gateLine(gate)}</Text>
-        </Box>
-      ))}
+        );
+      })}
     </Box>
   );
 }

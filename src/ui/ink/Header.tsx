@@ -8,12 +8,16 @@ export interface HeaderProps {
   now: number;
 }
 
-/** Thread, model, elapsed time and tokens; the requirement on one line below. */
+/**
+ * Thread, model, elapsed time, tokens and the fix attempt; the requirement on one line below. No cost: no
+ * event carries a price, and yolo does not guess one.
+ */
 export function Header({ state, now }: HeaderProps) {
   const end = state.endedAt ?? now;
   const elapsed = state.startedAt === null ? "" : formatDuration(end - state.startedAt);
+  const fix = state.maxFixAttempts === null ? "" : `fix ${state.fixAttempt}/${state.maxFixAttempts}`;
   const facts = state.thread
-    ? [state.thread, state.model, elapsed, `${formatCountShort(state.tokens)} tokens`].filter(Boolean)
+    ? [state.thread, state.model, elapsed, `${formatCountShort(state.tokens)} tokens`, fix].filter(Boolean)
     : ["starting…"];
   return (
     <Box flexDirection="column">

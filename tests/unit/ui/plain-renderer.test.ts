@@ -129,6 +129,55 @@ describe("plain renderer", () => {
     ]);
   });
 
+  it("answering inline: no 'Answer with' hint, and the waiting summary only if the user leaves the question for later", async () => {
+    const resumeCommand = 'yolo resume k3f9x2ab --answer "<your answer>"';
+    const waitingLeg: YoloEvent[] = [
+      { ...envelope, type: "interrupt", node: "escalate", askedBy: "analyst", question: "Floats too?", resumeCommand },
+      {
+        ...envelope,
+        type: "run.completed",
+        status: "waiting",
+        exitCode: 3,
+        reason: "analyst asks: Floats too?",
+        usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15, calls: 1 },
+        filesChanged: [],
+        resumeCommand,
+      },
+    ];
+    let out = "";
+    const answered = createPlainRenderer((s) => (out += s), { answersInline: true });
+    for (const e of waitingLeg) answered.onEvent(e);
+    expect(out).toBe("12:00:40 ? analyst asks:\n             Floats too?\n");
+    answered.onEvent({ ...recordedRun()[0], resumed: true } as YoloEvent);
+    await answered.close();
+    expect(out).not.toContain("waiting");
+    expect(out).toContain("resumed");
+
+    out = "";
+    const declined = createPlainRenderer((s) => (out += s), { answersInline: true });
+    for (const e of waitingLeg) declined.onEvent(e);
+    await declined.close();
+    expect(out).toContain("? run waiting (exit 3)");
+    expect(out).toContain(`resume: ${resumeCommand}`);
+    expect(out).not.toContain("Answer with");
+  });
+
+  it("says when a stop was asked for, and leaves accepted handoffs out", () => {
+    let out = "";
+    const now = () => new Date("2025-05-01T08:09:10.000Z");
+    const r = createPlainRenderer((s) => (out += s), { now });
+    r.onEvent({ ...envelope, type: "tool.called", node: "dev", tool: "handoff", callId: "h", args: "{}" });
+    r.onEvent({ ...envelope, type: "tool.result", node: "dev", tool: "handoff", callId: "h", ok: true, summary: "handoff accepted" });
+    r.onEvent({ ...envelope, type: "tool.result", node: "dev", tool: "handoff", callId: "i", ok: false, summary: "missing summary" });
+    r.onStopRequest!("after-step");
+    r.onStopRequest!("now");
+    expect(out.split("\n").filter(Boolean)).toEqual([
+      "12:00:40   ✗ handoff: missing summary",
+      "08:09:10 ■ stopping after the current step (Ctrl+C again to stop now)",
+      "08:09:10 ■ stopping now",
+    ]);
+  });
+
   it("prints errors and strips control characters from engine text", () => {
     const lines = render([
       { ...envelope, type: "error", code: "provider", message: "\x1b[31m401 Unauthorized\x1b[0m\nset OPENAI_API_KEY" },

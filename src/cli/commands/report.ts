@@ -1,0 +1,64 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { inspectThread } from "../../engine/inspect.js";
+import { openSession } from "../../engine/session.js";
+import { ConfigError, ThreadError } from "../../errors.js";
+import { threadDiffstat } from "../../git/thread-change.js";
+import { collectReport } from "../../report/data.js";
+import { renderJunit } from "../../report/junit.js";
+import { renderMarkdown } from "../../report/markdown.js";
+import { loadResolvedConfig } from "../prepare.js";
+
+export const REPORT_FORMATS = ["markdown", "junit"] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** Bytes of a gate's log file a report carries for an attempt whose output is no longer in the state. */
+const LOG_TAIL_BYTES = 4000;
+
+/** `yolo report <thread> --format markdown|junit [--output file]`: a thread for a CI job summary, a PR comment, or a test viewer. */
+export async function reportCommand(input: { cwd: string; thread: string; format: string; output?: string }): Promise<number> {
+  const format = input.format as ReportFormat;
+  if (!REPORT_FORMATS.includes(format)) throw new ConfigError(`Unknown report format "${input.format}"; use ${REPORT_FORMATS.join(" or ")}.`);
+  const config = await loadResolvedConfig(input.cwd);
+  if (!existsSync(config.dbPath)) throw new ThreadError(`No thread ${input.thread}: this project has no yolo database yet (${config.dbPath}).`);
+  const session = openSession(config);
+  let text: string;
+  try {
+    const row = session.index.get(input.thread);
+    const { values, position } = await inspectThread(config, session, input.thread);
+    const change = await threadDiffstat({ root: config.root, startCommit: row?.startCommit ?? null, branch: row?.branch ?? null });
+    const data = collectReport({
+      threadId: input.thread,
+      row,
+      values,
+      waitingOn:
+        position.kind === "waiting"
+          ? { question: position.question, review: (position as { request?: { kind?: string } }).request?.kind === "approval" }
+          : null,
+      diffstat: change.ok ? change.value : null,
+      diffNote: change.ok ? null : change.note,
+      price: config.model.price,
+      readLog: (rel) => tail(join(config.root, rel)),
+    });
+    text = format === "junit" ? renderJunit(data) : renderMarkdown(data);
+  } finally {
+    session.close();
+  }
+  if (input.output) {
+    const file = isAbsolute(input.output) ? input.output : resolve(input.cwd, input.output);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  } else {
+    process.stdout.write(text);
+  }
+  return 0;
+}
+
+function tail(file: string): string | null {
+  try {
+    const text = readFileSync(file, "utf8");
+    return text.length > LOG_TAIL_BYTES ? `…${text.slice(-LOG_TAIL_BYTES)}` : text;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,112 @@
+import { isAbsolute, resolve } from "node:path";
+import type { ResolvedConfig } from "../config/schema.js";
+import type { WorkspaceHook } from "../engine/deps.js";
+import type { Session } from "../engine/session.js";
+import { ConfigError } from "../errors.js";
+import { prepareWorkspace } from "../git/workspace.js";
+import type { FetchLike, RecordedExchange } from "../llm/recording.js";
+
+/** The flags of run and resume that this module turns into engine inputs. */
+export interface RunSetupFlags {
+  ci?: boolean;
+  json?: boolean;
+  record?: string;
+  replay?: string;
+  branch?: boolean;
+  allowDirty?: boolean;
+  db?: string;
+  model?: string;
+  baseUrl?: string;
+}
+
+/**
+ * Unattended: `--ci`, or `CI` set to anything non-empty (as CI services do). Never prompts, never reads stdin;
+ * a question ends the run with exit 3 and the command that answers it.
+ */
+export function isUnattended(flags: Pick<RunSetupFlags, "ci">, env: Readonly<Record<string, string | undefined>>): boolean {
+  return flags.ci === true || (env.CI ?? "") !== "";
+}
+
+/** The replay session, read and checked before anything is created; a bad file or flag combination is exit 2. */
+export async function loadReplay(cwd: string, flags: RunSetupFlags): Promise<{ file: string; exchanges: RecordedExchange[] } | null> {
+  if (flags.record && flags.replay) throw new ConfigError("--record and --replay exclude each other: record a session against a model, then replay it.");
+  if (!flags.replay) return null;
+  const { loadSession } = await import("../llm/recording-replay.js");
+  const file = absolute(cwd, flags.replay);
+  return { file, exchanges: loadSession(file) };
+}
+
+export interface RunSetup {
+  /** What the engine's dependencies get: the model transport and the git hook. */
+  deps: { transport?: { fetch: FetchLike; replay: boolean }; workspace?: WorkspaceHook };
+  /** For a new thread: where it starts in git, recorded in the thread index. */
+  start: { startCommit: string | null; branch: string | null };
+  /** Options the printed resume command repeats so that it finds and continues the same thread the same way. */
+  resumeArgs: string;
+  /** Resolves when the session being recorded is completely on disk. */
+  finish(): Promise<void>;
+}
+
+/**
+ * Prepares git (start commit; with --branch the branch, refusing a dirty tree) and the model transport
+ * (--record / --replay) for a run or resume of `threadId`. Branch mode sticks to a thread: a resume keeps
+ * committing on the thread's branch unless --no-branch is given.
+ */
+export async function prepareRunSetup(input: {
+  cwd: string;
+  config: ResolvedConfig;
+  flags: RunSetupFlags;
+  threadId: string;
+  mode: "start" | "resume";
+  session: Session;
+  replay: { file: string; exchanges: RecordedExchange[] } | null;
+}): Promise<RunSetup> {
+  const { config, flags, threadId, mode } = input;
+  const row = mode === "resume" ? input.session.index.get(threadId) : null;
+  const branch = mode === "resume" ? (flags.branch ?? row?.branch != null) : config.branch;
+  const ws = await prepareWorkspace({ root: config.root, threadId, branch, allowDirty: flags.allowDirty === true, mode });
+  const workspace: WorkspaceHook | undefined = ws.commit ? { afterDev: ws.commit } : undefined;
+
+  const context = { root: config.root, threadId };
+  let transport: RunSetup["deps"]["transport"];
+  let finish = async () => {};
+  if (input.replay) {
+    const { createReplayer } = await import("../llm/recording-replay.js");
+    transport = { fetch: createReplayer({ ...input.replay, context }).fetch, replay: true };
+  } else if (flags.record) {
+    const { createRecorder } = await import("../llm/recording.js");
+    const recorder = createRecorder({ file: absolute(input.cwd, flags.record), append: mode === "resume", context });
+    transport = { fetch: recorder.fetch, replay: false };
+    finish = recorder.flush;
+  }
+  return {
+    deps: { ...(transport ? { transport } : {}), ...(workspace ? { workspace } : {}) },
+    start: { startCommit: ws.startCommit, branch: ws.branch },
+    resumeArgs: resumeArgs(flags),
+    finish,
+  };
+}
+
+/** ` --db x --replay y …`: the given options a resume needs to find the thread and talk to the same model. */
+export function resumeArgs(flags: RunSetupFlags): string {
+  const pairs: [string, string | undefined][] = [
+    ["--db", flags.db],
+    ["--model", flags.model],
+    ["--base-url", flags.baseUrl],
+    ["--replay", flags.replay],
+    ["--record", flags.record],
+  ];
+  return pairs
+    .filter((p): p is [string, string] => typeof p[1] === "string" && p[1] !== "")
+    .map(([flag, value]) => ` ${flag} ${shellQuote(value)}`)
+    .join("");
+}
+
+/** A word for a POSIX shell: as is when it is safe, otherwise in single quotes. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function absolute(cwd: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}

@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { git, gitOk, PROJECT_PATHS } from "./git.js";
+
+/** git's id of the empty tree: what a change is measured against when the repository had no commit yet. */
+export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+/** True when `root` is inside a git work tree (and git is installed). */
+export async function isGitRepo(root: string): Promise<boolean> {
+  const r = await git(root, ["rev-parse", "--is-inside-work-tree"]);
+  return r.exitCode === 0 && r.stdout.trim() === "true";
+}
+
+/** The commit HEAD points at, or null on a branch with no commit yet. */
+export async function headCommit(root: string): Promise<string | null> {
+  const r = await git(root, ["rev-parse", "--verify", "-q", "HEAD^{commit}"]);
+  return r.exitCode === 0 ? r.stdout.trim() : null;
+}
+
+/** The checked-out branch, or null when HEAD is detached. */
+export async function currentBranch(root: string): Promise<string | null> {
+  const r = await git(root, ["symbolic-ref", "--short", "-q", "HEAD"]);
+  return r.exitCode === 0 ? r.stdout.trim() : null;
+}
+
+export async function branchExists(root: string, name: string): Promise<boolean> {
+  return (await git(root, ["show-ref", "--verify", "--quiet", `refs/heads/${name}`])).exitCode === 0;
+}
+
+/** Changed, staged and untracked (not ignored) paths under the project, `.yolo/` excluded, as `git status` shows them. */
+export async function uncommittedChanges(root: string): Promise<string[]> {
+  const out = await gitOk(root, ["status", "--porcelain=v1", "--untracked-files=all", ...PROJECT_PATHS]);
+  return out.split("\n").filter((l) => l.trim() !== "");
+}
+
+/** The full message of HEAD's commit, or null when there is none. */
+export async function headMessage(root: string): Promise<string | null> {
+  const r = await git(root, ["log", "-1", "--format=%B"]);
+  return r.exitCode === 0 ? r.stdout : null;
+}
+
+/** One file of a diffstat; binary files have no line counts. */
+export interface FileStat {
+  path: string;
+  added: number | null;
+  removed: number | null;
+}
+
+/** Where a thread's change is read from: its start commit, and the branch it was committed to (if any). */
+export interface ChangeSource {
+  startCommit: string | null;
+  /** The thread's branch (`--branch`); when it is not checked out, the change is read from it instead of the work tree. */
+  branch: string | null;
+}
+
+/**
+ * The change since the start commit, as numstat and as a unified diff: against the work tree (new untracked files
+ * included, ignored ones and `.yolo/` not) when the thread's branch is checked out or it has none; against the
+ * branch's last commit otherwise. The user's index is never touched: the work tree is staged into a throwaway one.
+ */
+export async function changeSince(root: string, source: ChangeSource, what: "numstat" | "patch"): Promise<string> {
+  const base = source.startCommit ?? EMPTY_TREE;
+  // Paths relative to the project root (it may be a sub-folder of the repository); renames as delete + add.
+  const flags = ["--relative", "--no-renames", ...(what === "numstat" ? ["--numstat"] : ["--stat", "--patch"])];
+  if (source.branch && (await currentBranch(root)) !== source.branch && (await branchExists(root, source.branch))) {
+    return gitOk(root, ["diff", "--no-color", ...flags, base, source.branch, ...PROJECT_PATHS]);
+  }
+  const dir = mkdtempSync(join(tmpdir(), "yolo-index-"));
+  try {
+    const env = { GIT_INDEX_FILE: join(dir, "index") };
+    if (source.startCommit) await gitOk(root, ["read-tree", source.startCommit], env);
+    await gitOk(root, ["add", "-A", ...PROJECT_PATHS], env);
+    return await gitOk(root, ["diff", "--no-color", "--cached", ...flags, base, ...PROJECT_PATHS], env);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Parses `git diff --numstat` output (`-` counts mark binary files). */
+export function parseNumstat(text: string): FileStat[] {
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((line) => {
+      const [added, removed, ...rest] = line.split("\t");
+      return { path: rest.join("\t"), added: added === "-" ? null : Number(added), removed: removed === "-" ? null : Number(removed) };
+    });
+}

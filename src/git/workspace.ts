@@ -1,0 +1,86 @@
+import { ConfigError } from "../errors.js";
+import { GitError, git, gitOk, PROJECT_PATHS } from "./git.js";
+import { branchExists, currentBranch, headCommit, headMessage, isGitRepo, uncommittedChanges } from "./repo.js";
+import { commitMessage, isSameIteration, type Iteration } from "./commit-message.js";
+
+/** The branch a thread works on with `--branch`. */
+export function threadBranch(threadId: string): string {
+  return `yolo/${threadId}`;
+}
+
+export interface WorkspaceOptions {
+  root: string;
+  threadId: string;
+  /** Work on `yolo/<thread>` and commit after each dev iteration. */
+  branch: boolean;
+  /** Start even when the work tree has uncommitted changes (they are carried onto the branch). */
+  allowDirty: boolean;
+  /** A new thread (check the tree, create the branch) or a resumed one (get back on its branch). */
+  mode: "start" | "resume";
+}
+
+export interface Workspace {
+  /** HEAD when the thread started (null outside git or before the first commit): what reports diff against. */
+  startCommit: string | null;
+  /** The thread's branch, when it commits. */
+  branch: string | null;
+  /** Commits the iteration's change on the thread's branch; null when branch mode is off. */
+  commit: ((iteration: Iteration) => Promise<{ commit: string | null }>) | null;
+}
+
+/**
+ * Prepares the checkout for a run. Without `branch` it only notes the start commit. With it: a new thread refuses a
+ * dirty tree (unless allowDirty) and creates `yolo/<thread>` from HEAD; a resumed thread switches back to its
+ * branch. Problems the user must fix are ConfigErrors (exit 2, nothing ran).
+ */
+export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspace> {
+  const { root } = opts;
+  const inRepo = await isGitRepo(root);
+  if (!inRepo) {
+    if (opts.branch) throw new ConfigError(`--branch needs a git repository, and ${root} is not inside one. Run \`git init\` and commit, or run without --branch.`);
+    return { startCommit: null, branch: null, commit: null };
+  }
+  const startCommit = opts.mode === "start" ? await headCommit(root) : null;
+  if (!opts.branch) return { startCommit, branch: null, commit: null };
+
+  const branch = threadBranch(opts.threadId);
+  const current = await currentBranch(root);
+  if (opts.mode === "start") {
+    const dirty = await uncommittedChanges(root);
+    if (dirty.length && !opts.allowDirty) {
+      const shown = dirty.slice(0, 10).map((l) => l.trim());
+      if (dirty.length > shown.length) shown.push(`… and ${dirty.length - shown.length} more`);
+      throw new ConfigError(
+        "The work tree has uncommitted changes, and --branch commits yolo's work: commit or stash them first, or pass --allow-dirty to carry them onto the branch:",
+        shown,
+      );
+    }
+    await gitOk(root, ["checkout", "-q", "-b", branch]);
+  } else if (current !== branch) {
+    if (!(await branchExists(root, branch))) {
+      throw new ConfigError(`Thread ${opts.threadId} has no branch ${branch}: it was started without --branch. Resume it without --branch.`);
+    }
+    if ((await uncommittedChanges(root)).length) {
+      throw new ConfigError(`Thread ${opts.threadId} works on ${branch}, but ${current ?? "a detached HEAD"} is checked out with uncommitted changes. Commit or stash them, then resume.`);
+    }
+    await gitOk(root, ["checkout", "-q", branch]);
+  }
+  return { startCommit, branch, commit: (iteration) => commitIteration(root, branch, iteration) };
+}
+
+/**
+ * Commits everything the iteration changed (never `.yolo/`). Safe to repeat after a crash: with nothing to commit
+ * it does nothing, and when HEAD is already this iteration's commit (the node ran again) it amends it.
+ */
+async function commitIteration(root: string, branch: string, iteration: Iteration): Promise<{ commit: string | null }> {
+  const on = await currentBranch(root);
+  if (on !== branch) throw new GitError(`yolo commits only on ${branch}, but ${on ?? "a detached HEAD"} is checked out now; switch back and resume.`);
+  if (!(await uncommittedChanges(root)).length) return { commit: null };
+  const previous = await headMessage(root);
+  const amend = previous !== null && isSameIteration(previous, iteration);
+  await gitOk(root, ["add", "-A", ...PROJECT_PATHS]);
+  const identity = (await git(root, ["var", "GIT_AUTHOR_IDENT"])).exitCode === 0 ? [] : ["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"];
+  // --no-verify: a commit hook of the project is not yolo's gate, and must not block a work-in-progress commit.
+  await gitOk(root, [...identity, "commit", "-q", "--no-verify", ...(amend ? ["--amend"] : []), "-m", commitMessage(iteration)]);
+  return { commit: await headCommit(root) };
+}

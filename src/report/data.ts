@@ -1,0 +1,101 @@
+import type { GateResult, Usage } from "../events/schema.js";
+import type { Decision, GateSummary, PipelineStateType, Story } from "../engine/state.js";
+import type { FileStat } from "../git/repo.js";
+import type { ThreadRow } from "../store/threads.js";
+
+/** A price per million tokens, as configured (`model.price`). */
+export interface Price {
+  inputPerMillion: number;
+  outputPerMillion: number;
+  currency: string;
+}
+
+/** One gate run in a report: the summary kept in the thread's history, plus its output when it is still known. */
+export interface ReportGate extends GateSummary {
+  /** The end of the gate's output (from the last run's state, or its log file); null when gone. */
+  output: string | null;
+}
+
+/** Everything a report shows, gathered once; the renderers (markdown, JUnit) are pure functions of it. */
+export interface ReportData {
+  thread: string;
+  requirement: string;
+  status: string;
+  exitCode: number | null;
+  reason: string | null;
+  model: string | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+  branch: string | null;
+  startCommit: string | null;
+  /** What the thread waits on, when it waits: an agent's question, or a human review step. */
+  waitingOn: { question: string; review: boolean } | null;
+  stories: Story[];
+  decisions: Decision[];
+  filesChanged: string[];
+  /** Lines added and removed per file since the start commit; null when git could not tell (see diffNote). */
+  diffstat: FileStat[] | null;
+  diffNote: string | null;
+  gates: ReportGate[];
+  verdict: string | null;
+  findings: string[];
+  fixAttempts: number;
+  usage: Usage;
+  usageByNode: Record<string, Usage>;
+  /** null when no price is configured: reports then show tokens only. */
+  cost: { amount: number; currency: string; price: Price } | null;
+}
+
+export interface CollectInput {
+  threadId: string;
+  row: ThreadRow | null;
+  values: PipelineStateType;
+  waitingOn: { question: string; review: boolean } | null;
+  diffstat: FileStat[] | null;
+  diffNote: string | null;
+  price: Price | null;
+  /** Reads the end of a gate's log file (relative to the project root); null when it is gone. */
+  readLog: (relativePath: string) => string | null;
+}
+
+/** Gathers a thread's report from its index row and checkpointed state. */
+export function collectReport(input: CollectInput): ReportData {
+  const { values: s, row } = input;
+  const lastAttempt = s.lastGates.at(0)?.attempt ?? null;
+  const tails = new Map<string, GateResult>(s.lastGates.map((g) => [`${g.attempt}:${g.name}`, g]));
+  const gates: ReportGate[] = s.gateHistory.map((g) => {
+    const live = g.attempt === lastAttempt ? tails.get(`${g.attempt}:${g.name}`) : undefined;
+    const output = live?.tail ?? (g.logFile ? input.readLog(g.logFile) : null);
+    return { ...g, output: output ?? null };
+  });
+  return {
+    thread: input.threadId,
+    requirement: s.requirement || row?.requirement || "",
+    status: row?.status ?? "unknown",
+    exitCode: row?.exitCode ?? null,
+    reason: row?.reason ?? null,
+    model: row?.model ?? null,
+    createdAt: row?.createdAt ?? null,
+    updatedAt: row?.updatedAt ?? null,
+    branch: row?.branch ?? null,
+    startCommit: row?.startCommit ?? null,
+    waitingOn: input.waitingOn,
+    stories: s.stories,
+    decisions: s.decisions,
+    filesChanged: s.filesChanged,
+    diffstat: input.diffstat,
+    diffNote: input.diffNote,
+    gates,
+    verdict: s.verdict,
+    findings: s.findings,
+    fixAttempts: s.fixAttempts,
+    usage: s.usage,
+    usageByNode: s.usageByNode,
+    cost: input.price ? { amount: costOf(s.usage, input.price), currency: input.price.currency, price: input.price } : null,
+  };
+}
+
+/** Cost of some token usage at a price per million tokens. */
+export function costOf(usage: Pick<Usage, "promptTokens" | "completionTokens">, price: Omit<Price, "currency">): number {
+  return (usage.promptTokens * price.inputPerMillion + usage.completionTokens * price.outputPerMillion) / 1_000_000;
+}

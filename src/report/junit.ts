@@ -1,0 +1,57 @@
+import type { ReportData, ReportGate } from "./data.js";
+import { xmlAttr, xmlText } from "./xml.js";
+
+/**
+ * The thread's gate runs as JUnit XML, which CI systems show natively: one `<testsuite>` per attempt, one
+ * `<testcase>` per gate; a failed or timed-out gate is a `<failure>` carrying the failing tests and the end of
+ * its output. An optional gate that failed is a failure too (marked as optional: it did not block the run).
+ */
+export function renderJunit(r: ReportData): string {
+  const attempts = [...new Set(r.gates.map((g) => g.attempt))].sort((a, b) => a - b);
+  const failed = r.gates.filter((g) => !g.passed).length;
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xmlAttr(`yolo ${r.thread}`)}" tests="${r.gates.length}" failures="${failed}" errors="0" time="${secs(total(r.gates))}">`,
+  ];
+  for (const attempt of attempts) {
+    const gates = r.gates.filter((g) => g.attempt === attempt);
+    lines.push(
+      `  <testsuite name="${xmlAttr(`yolo gates, attempt ${attempt}`)}" tests="${gates.length}" failures="${gates.filter((g) => !g.passed).length}" errors="0" skipped="0" time="${secs(total(gates))}">`,
+      "    <properties>",
+      `      <property name="yolo.thread" value="${xmlAttr(r.thread)}"/>`,
+      `      <property name="yolo.attempt" value="${attempt}"/>`,
+      `      <property name="yolo.status" value="${xmlAttr(r.status)}"/>`,
+      "    </properties>",
+    );
+    for (const g of gates) lines.push(...testcase(g));
+    lines.push("  </testsuite>");
+  }
+  lines.push("</testsuites>");
+  return `${lines.join("\n")}\n`;
+}
+
+function testcase(g: ReportGate): string[] {
+  const open = `    <testcase classname="yolo.gates" name="${xmlAttr(g.name)}" time="${secs(g.durationMs)}"`;
+  if (g.passed) return [`${open}/>`];
+  const counts = g.passedCount !== null || g.failedCount !== null ? `: ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "";
+  const what = g.timedOut ? "timed out" : `exit ${g.exitCode ?? "none (killed)"}`;
+  const message = `${g.required ? "" : "optional gate (did not block): "}\`${g.command}\` ${what}${counts}`;
+  const body = [
+    ...(g.failures.length ? [`Failing: ${g.failures.join("; ")}`, ""] : []),
+    g.output ?? "(output no longer available)",
+    ...(g.logFile ? ["", `Full output: ${g.logFile}`] : []),
+  ].join("\n");
+  return [
+    `${open}>`,
+    `      <failure message="${xmlAttr(message)}" type="${g.timedOut ? "timeout" : "gate"}">${xmlText(body)}</failure>`,
+    "    </testcase>",
+  ];
+}
+
+function total(gates: ReportGate[]): number {
+  return gates.reduce((ms, g) => ms + g.durationMs, 0);
+}
+
+function secs(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}

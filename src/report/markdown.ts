@@ -1,0 +1,120 @@
+import { plural } from "../text/plural.js";
+import type { ReportData, ReportGate } from "./data.js";
+
+const MARK: Record<string, string> = { passed: "✅", failed: "❌", waiting: "❓", running: "⏳" };
+
+/**
+ * A thread as Markdown for a CI job summary or a pull-request comment: outcome, requirement, stories,
+ * decisions, changed files with a diffstat, gate results, tokens (and cost, when a price is configured).
+ */
+export function renderMarkdown(r: ReportData): string {
+  const out: string[] = [];
+  out.push(`## ${MARK[r.status] ?? "⚠️"} yolo ${r.status} — thread \`${r.thread}\``, "");
+  out.push(...quote(r.requirement), "");
+  const facts: [string, string][] = [["Outcome", `**${r.status}**${r.exitCode !== null ? ` (exit ${r.exitCode})` : ""}${r.reason ? `: ${inline(r.reason)}` : ""}`]];
+  if (r.model) facts.push(["Model", `\`${inline(r.model)}\``]);
+  if (r.branch) facts.push(["Branch", `\`${r.branch}\`${r.startCommit ? ` from \`${r.startCommit.slice(0, 12)}\`` : ""}`]);
+  else if (r.startCommit) facts.push(["Started from", `\`${r.startCommit.slice(0, 12)}\``]);
+  if (r.fixAttempts) facts.push(["Fix attempts", String(r.fixAttempts)]);
+  if (r.updatedAt) facts.push(["Updated", r.updatedAt]);
+  out.push("| | |", "|---|---|", ...facts.map(([k, v]) => `| ${k} | ${v} |`));
+  if (r.waitingOn) {
+    const { question, review } = r.waitingOn;
+    const command = review ? `yolo resume ${r.thread} --approve | --edit <file> | --reject "<why>"` : `yolo resume ${r.thread} --answer "<your answer>"`;
+    out.push("", `**Waiting for ${review ? "a review" : "an answer"}:** ${inline(question)}`, "", "```sh", command, "```");
+  }
+
+  if (r.stories.length) {
+    out.push("", "### Stories");
+    for (const s of r.stories) {
+      out.push(`- **${inline(s.title)}** — as ${inline(s.as_a)}, I want ${inline(s.i_want)}, so that ${inline(s.so_that)}`);
+      for (const c of s.acceptance_criteria) out.push(`  - ${inline(c)}`);
+    }
+  }
+  if (r.decisions.length) {
+    out.push("", "### Decisions");
+    for (const d of r.decisions) out.push(`- **${inline(d.title)}**: ${inline(d.decision)} — _${inline(d.rationale)}_`);
+  }
+  out.push("", "### Changed files", ...changedFiles(r));
+  out.push("", "### Gates", ...gates(r.gates));
+  if (r.verdict) {
+    out.push("", `Verdict of the test architect: **${r.verdict}**`);
+    for (const f of r.findings) out.push(`- ${inline(f)}`);
+  }
+  out.push("", "### Usage", ...usage(r));
+  return `${out.join("\n")}\n`;
+}
+
+function changedFiles(r: ReportData): string[] {
+  if (r.diffstat && r.diffstat.length) {
+    const rows = r.diffstat.map((f) => `| \`${cell(f.path)}\` | ${f.added ?? "bin"} | ${f.removed ?? "bin"} |`);
+    const added = r.diffstat.reduce((n, f) => n + (f.added ?? 0), 0);
+    const removed = r.diffstat.reduce((n, f) => n + (f.removed ?? 0), 0);
+    const note = r.startCommit ? `Against the start commit \`${r.startCommit.slice(0, 12)}\`.` : "Against an empty repository (the thread started before the first commit).";
+    return ["| file | + | − |", "|---|---:|---:|", ...rows, `| **${plural(r.diffstat.length, "file")}** | **+${added}** | **−${removed}** |`, "", note];
+  }
+  if (r.diffstat) return ["No changes since the start commit."];
+  const lines = r.filesChanged.length ? r.filesChanged.map((f) => `- \`${inline(f)}\``) : ["None reported."];
+  return r.diffNote ? [...lines, "", `_No diffstat: ${inline(r.diffNote)}_`] : lines;
+}
+
+function gates(list: ReportGate[]): string[] {
+  if (!list.length) return ["No gate has run."];
+  const rows = list.map((g) => {
+    const result = g.passed ? "✅ passed" : g.timedOut ? "⏱ timed out" : `❌ failed (exit ${g.exitCode ?? "none"})`;
+    const tests = g.passedCount !== null || g.failedCount !== null ? `${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "";
+    const kind = g.required ? "" : " (optional)";
+    return `| ${g.attempt} | ${cell(g.name)}${kind} | \`${cell(g.command)}\` | ${result} | ${tests} | ${seconds(g.durationMs)} |`;
+  });
+  const out = ["| attempt | gate | command | result | tests | time |", "|---:|---|---|---|---|---:|", ...rows];
+  const failing = list.filter((g) => !g.passed && g.failures.length);
+  for (const g of failing.slice(-3)) out.push("", `Failing in ${inline(g.name)}, attempt ${g.attempt}: ${g.failures.map(inline).join("; ")}`);
+  return out;
+}
+
+function usage(r: ReportData): string[] {
+  const rows = Object.entries(r.usageByNode).map(
+    ([node, u]) => `| ${cell(node)} | ${u.calls} | ${count(u.promptTokens)} | ${count(u.completionTokens)} | ${count(u.totalTokens)} |`,
+  );
+  const u = r.usage;
+  const out = [
+    "| agent | calls | prompt tokens | completion tokens | total |",
+    "|---|---:|---:|---:|---:|",
+    ...rows,
+    `| **total** | **${u.calls}** | **${count(u.promptTokens)}** | **${count(u.completionTokens)}** | **${count(u.totalTokens)}** |`,
+    "",
+  ];
+  if (r.cost) {
+    const p = r.cost.price;
+    out.push(`Cost: **${money(r.cost.amount)} ${r.cost.currency}** at ${p.inputPerMillion} / ${p.outputPerMillion} ${r.cost.currency} per million prompt / completion tokens (\`model.price\`; every agent counted at that price).`);
+  } else {
+    out.push("Cost: not computed, tokens only (no `model.price` in yolo.config.ts).");
+  }
+  return out;
+}
+
+function quote(text: string): string[] {
+  return (text.trim() || "(no requirement)").split("\n").map((l) => `> ${l}`.trimEnd());
+}
+
+// Text inside a line of Markdown: one line, no HTML tags taken literally.
+function inline(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").replace(/</g, "&lt;").trim();
+}
+
+// Text inside a table cell: also no pipes, which would split the cell.
+function cell(text: string): string {
+  return inline(text).replace(/\|/g, "\\|");
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+function money(amount: number): string {
+  return amount >= 1 ? amount.toFixed(2) : amount.toPrecision(2);
+}

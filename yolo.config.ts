@@ -10,6 +10,9 @@ export default defineConfig({
     // apiKeyEnv: "OPENAI_API_KEY",          // the variable the key is read from
     maxRetries: 4, // 429, 5xx and connection errors, with backoff; 400/401/403/404 never
     timeoutS: 120,
+    // Price per million tokens, for the cost line of `yolo report` (without it, reports show tokens only).
+    // The figures are an example: use your provider's current price for the model.
+    // price: { inputPerMillion: 0.15, outputPerMillion: 0.6, currency: "USD" },
   },
   // How many times a blocked gate sends the change back to dev before the run ends as failed (exit 1).
   maxFixAttempts: 3,
@@ -20,6 +23,8 @@ export default defineConfig({
   agentsDir: "agents",
   // Checkpoints and the thread index (SQLite). `.yolo/` ignores itself in git.
   dbPath: ".yolo/yolo.db",
+  // Work on a new branch yolo/<thread> and commit after each dev iteration, like --branch (--no-branch overrides).
+  branch: false,
   limits: {
     maxTurns: 30, // model turns per agent run before it stops (exit 4, resumable)
     handoffReminders: 3, // replies without a tool call tolerated before the run stops

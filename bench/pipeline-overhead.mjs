@@ -9,13 +9,12 @@ import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadAgents, requireAgents } from "../dist/agents/loader.js";
 import { resolveConfig } from "../dist/config/resolve.js";
 import { startRun } from "../dist/engine/run.js";
 import { openSession } from "../dist/engine/session.js";
+import { loadWorkflowAgents } from "../dist/engine/workflow-agents.js";
 import { createCheckpointer } from "../dist/store/checkpointer.js";
 import { openDatabase } from "../dist/store/db.js";
-import { ROLES } from "../dist/tools/handoff.js";
 
 const HANDOFFS = {
   analyst: { requirements: "# R\nadd(a, b)", acceptance_criteria: ["add(2, 3) is 5"] },
@@ -63,7 +62,7 @@ async function yoloRun(supersteps) {
   const root = project();
   const maxFixAttempts = (supersteps - 2) / 2 - 1;
   const config = resolveConfig({ root, fileConfig: { maxFixAttempts, gates: [{ name: "test", command: "true" }], limits: { maxSteps: 10_000 } }, file: null, env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }, flags: {} });
-  const agents = requireAgents(loadAgents({ projectAgentsDir: null, cwd: root }), [...ROLES]);
+  const agents = loadWorkflowAgents(config);
   const deps = {
     config,
     agents,

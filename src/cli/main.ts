@@ -29,7 +29,14 @@ function runOptions(cmd: Command): Command {
     .option("--max-fix-attempts <n>", "how many times a blocked gate sends the change back to dev", positiveInt)
     .option("--max-turns <n>", "model turns an agent may take before the run stops (resumable)", positiveInt)
     .option("--db <path>", "checkpoint database (default .yolo/yolo.db)")
-    .option("--verbose", "show more detail (every token in the live view)");
+    .option("--verbose", "show more detail (every token in the live view)")
+    .option("--ci", "unattended (also when CI is set): never prompt or read stdin; a question exits 3")
+    .option("--branch", "work on a new branch yolo/<thread> and commit after each dev iteration")
+    .option("--no-branch", "do not commit (overrides `branch: true` in yolo.config.ts)")
+    .option("--allow-dirty", "with --branch: start even with uncommitted changes (they are carried onto the branch)")
+    .option("--record <file>", "store every model request and response of the run in <file> (JSON Lines)")
+    .option("--replay <file>", "answer model requests from a recorded session instead of a model (offline, no key)")
+    .option("--answers <file>", "answers for unattended runs (YAML or JSON list of {node, question?, answer | approve | reject | edit}); a missing one exits 3");
 }
 
 /** Parses argv, runs one command, and sets the process's exit code. The only place that exits. */
@@ -56,7 +63,11 @@ export async function main(argv: string[]): Promise<void> {
       .command("resume")
       .description("continue a thread from its last checkpoint")
       .argument("<thread>", "thread id (see yolo threads)")
-      .option("--answer <text>", "the answer to the question the thread is waiting on"),
+      .option("--answer <text>", "the answer to the question the thread is waiting on")
+      .option("--approve", "approve the output a human step is waiting on")
+      .option("--reject <why>", "reject it, with the reason the agent gets")
+      .option("--edit <file>", "replace it with the edited artifact in <file>, and approve")
+      .option("--from <checkpoint>", "fork a new thread from this step or checkpoint id (see yolo history) and run it"),
   ).action(async (thread: string, opts) => setCode(await (await import("./commands/run.js")).resumeCommand({ cwd: cwdOf(), thread, opts })));
   program
     .command("threads")
@@ -68,10 +79,32 @@ export async function main(argv: string[]): Promise<void> {
     .description("show a thread: requirements, stories, decisions, changes, gates, usage")
     .argument("<thread>", "thread id")
     .option("--json", "print JSON")
-    .action(async (thread: string, opts) => setCode(await (await import("./commands/show.js")).showCommand({ cwd: cwdOf(), thread, json: !!opts.json })));
+    .option("--diff", "print the change since the thread's start commit (git diff, new files included)")
+    .action(async (thread: string, opts) =>
+      setCode(await (await import("./commands/show.js")).showCommand({ cwd: cwdOf(), thread, json: !!opts.json, diff: !!opts.diff })),
+    );
+  program
+    .command("report")
+    .description("a thread's report: markdown for a job summary or PR comment, or the gate results as JUnit XML")
+    .argument("<thread>", "thread id")
+    .option("--format <format>", "markdown or junit", "markdown")
+    .option("--output <file>", "write the report to <file> instead of stdout")
+    .action(async (thread: string, opts) =>
+      setCode(await (await import("./commands/report.js")).reportCommand({ cwd: cwdOf(), thread, format: String(opts.format), output: opts.output })),
+    );
+  program
+    .command("history")
+    .description("list a thread's checkpoints: step, node, time, summary")
+    .argument("<thread>", "thread id")
+    .option("--json", "print JSON")
+    .action(async (thread: string, opts) => setCode(await (await import("./commands/history.js")).historyCommand({ cwd: cwdOf(), thread, json: !!opts.json })));
+  program
+    .command("init")
+    .description("scaffold yolo.config.ts (with the default workflow) and editable copies of the default agents; never overwrites")
+    .action(async () => setCode(await (await import("./commands/init.js")).initCommand({ cwd: cwdOf() })));
   program
     .command("graph")
-    .description("print the compiled pipeline graph as Mermaid")
+    .description("print the configured workflow's compiled graph as Mermaid")
     .action(async () => setCode(await (await import("./commands/graph.js")).graphCommand({ cwd: cwdOf() })));
 
   if (argv.length <= 2) {

@@ -1,14 +1,13 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { loadAgents, requireAgents } from "../agents/loader.js";
 import type { AgentDefinition } from "../agents/types.js";
 import { loadConfigFile } from "../config/load.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { resolveConfig } from "../config/resolve.js";
 import { createEngineDeps } from "../engine/create-deps.js";
 import type { EngineDeps } from "../engine/deps.js";
+import { loadWorkflowAgents } from "../engine/workflow-agents.js";
 import { ConfigError } from "../errors.js";
-import { ROLES } from "../tools/handoff.js";
 
 /** Flags that override config, shared by run and resume. */
 export interface ConfigFlags {
@@ -17,6 +16,8 @@ export interface ConfigFlags {
   maxFixAttempts?: number;
   maxTurns?: number;
   db?: string;
+  /** `--branch` / `--no-branch`; undefined: yolo.config.ts decides. */
+  branch?: boolean;
 }
 
 /** The project root: the directory yolo was started in (or -C), resolved through symlinks. */
@@ -37,17 +38,21 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
     fileConfig: config,
     file,
     env: process.env,
-    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns },
+    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch },
   });
 }
 
-/** Loads every agent the pipeline needs; all problems in all files are reported at once (exit 2). */
+/** Loads the agents and validates the workflow; every problem is reported at once (exit 2). */
 export function loadPipelineAgents(config: ResolvedConfig): Map<string, AgentDefinition> {
-  const result = loadAgents({ projectAgentsDir: config.agentsDir, cwd: config.root });
-  return requireAgents(result, [...ROLES]);
+  return loadWorkflowAgents(config);
 }
 
 /** Builds what the engine needs for a run, after checking the model is configured. */
-export function engineDeps(config: ResolvedConfig, agents: Map<string, AgentDefinition>, logFile: string): EngineDeps {
-  return createEngineDeps({ config, agents, logFile, env: process.env });
+export function engineDeps(
+  config: ResolvedConfig,
+  agents: Map<string, AgentDefinition>,
+  logFile: string,
+  extra: Pick<Parameters<typeof createEngineDeps>[0], "transport" | "workspace"> = {},
+): EngineDeps {
+  return createEngineDeps({ config, agents, logFile, env: process.env, ...extra });
 }

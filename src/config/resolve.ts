@@ -1,6 +1,8 @@
 import { join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
 import { gateSchema, type ResolvedConfig, type UserConfig } from "./schema.js";
+import { withApprovals } from "../workflow/approve.js";
+import { DEFAULT_WORKFLOW } from "../workflow/default.js";
 
 /** Values from command-line flags; undefined means "not given". */
 export interface ConfigFlags {
@@ -9,6 +11,7 @@ export interface ConfigFlags {
   maxFixAttempts?: number;
   db?: string;
   maxTurns?: number;
+  branch?: boolean;
 }
 
 export interface ResolveConfigInput {
@@ -70,13 +73,18 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {} }: Resol
       temperature: fileModel.temperature ?? null,
       maxRetries: fileModel.maxRetries ?? DEFAULTS.maxRetries,
       timeoutS: fileModel.timeoutS ?? DEFAULTS.timeoutS,
+      price: fileModel.price ? { ...fileModel.price, currency: fileModel.price.currency ?? "USD" } : null,
     },
     maxFixAttempts: flagMaxFix ?? envMaxFix ?? fileConfig.maxFixAttempts ?? DEFAULTS.maxFixAttempts,
+    workflow: withApprovals(structuredClone(fileConfig.workflow ?? DEFAULT_WORKFLOW), fileConfig.approve ?? []),
+    approve: [...(fileConfig.approve ?? [])],
+    customWorkflow: fileConfig.workflow !== undefined,
     // Parsing again fills gate defaults whether the caller passed schema input or output.
     gates: fileConfig.gates ? fileConfig.gates.map((gate) => gateSchema.parse(gate)) : null,
     agentsDir: resolve(absRoot, fileConfig.agentsDir ?? DEFAULTS.agentsDir),
     dbPath: resolve(absRoot, dbPath),
     stateDir: join(absRoot, ".yolo"),
+    branch: flags.branch ?? fileConfig.branch ?? false,
     limits: {
       maxTurns: flagMaxTurns ?? fileLimits.maxTurns ?? DEFAULTS.limits.maxTurns,
       handoffReminders: fileLimits.handoffReminders ?? DEFAULTS.limits.handoffReminders,
@@ -90,9 +98,9 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {} }: Resol
   return deepFreeze(config);
 }
 
-/** Fails before any run starts when there is neither an API key nor a local server to talk to. */
-export function assertModelConfigured(cfg: ResolvedConfig): void {
-  if (cfg.model.apiKey || cfg.model.baseURL) return;
+/** Fails before any run starts when there is neither an API key nor a local server to talk to (a replay needs neither). */
+export function assertModelConfigured(cfg: ResolvedConfig, opts: { replay?: boolean } = {}): void {
+  if (opts.replay || cfg.model.apiKey || cfg.model.baseURL) return;
   const variable = cfg.model.apiKeyEnv;
   throw new ConfigError(
     `${variable} is not set and no OPENAI_BASE_URL is configured, so yolo has no model to talk to. ` +

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { workflowSchema, type Workflow } from "../workflow/schema.js";
 
 const gateSchema = z.strictObject({
   name: z.string().min(1),
@@ -19,12 +20,26 @@ export const configSchema = z.strictObject({
       temperature: z.number().min(0).max(2).optional(),
       maxRetries: z.number().int().min(0).max(20).optional(),
       timeoutS: z.number().positive().optional(),
+      /** Price per million tokens, for the cost line of `yolo report`; without it reports give tokens only. */
+      price: z
+        .strictObject({
+          inputPerMillion: z.number().min(0),
+          outputPerMillion: z.number().min(0),
+          currency: z.string().min(1).optional(),
+        })
+        .optional(),
     })
     .optional(),
   maxFixAttempts: z.number().int().min(0).max(50).optional(),
+  /** The graph to run; the default five-agent pipeline when absent (see src/workflow/default.ts). */
+  workflow: workflowSchema.optional(),
+  /** Agent nodes whose output a human approves, edits or rejects before the run moves on. */
+  approve: z.array(z.string().min(1)).optional(),
   gates: z.array(gateSchema).optional(),
   agentsDir: z.string().min(1).optional(),
   dbPath: z.string().min(1).optional(),
+  /** Work on a new branch `yolo/<thread>` and commit after each dev iteration (the `--branch` flag). */
+  branch: z.boolean().optional(),
   limits: z
     .strictObject({
       maxTurns: z.number().int().positive().optional(),
@@ -53,13 +68,23 @@ export interface ResolvedConfig {
     temperature: number | null;
     maxRetries: number;
     timeoutS: number;
+    /** Price per million tokens (null: not configured, reports show tokens only). */
+    price: { inputPerMillion: number; outputPerMillion: number; currency: string } | null;
   };
   maxFixAttempts: number;
+  /** The workflow to run, with `approve` already applied (human review nodes inserted). */
+  workflow: Workflow;
+  /** `approve` as configured, for validation messages. */
+  approve: string[];
+  /** true when the workflow came from the config file rather than the default. */
+  customWorkflow: boolean;
   /** null: not configured, detect (`npm test` when package.json has a real test script). */
   gates: GateConfig[] | null;
   agentsDir: string;
   dbPath: string;
   stateDir: string;
+  /** Commit each dev iteration on `yolo/<thread>`. */
+  branch: boolean;
   limits: {
     maxTurns: number;
     handoffReminders: number;

@@ -5,7 +5,8 @@ import { defaultGates } from "../gates/detect.js";
 import { toProviderError } from "../llm/errors.js";
 import { createChatModel } from "../llm/model.js";
 import { createLogger } from "../log/logger.js";
-import type { EngineDeps } from "./deps.js";
+import type { FetchLike } from "../llm/recording.js";
+import type { EngineDeps, WorkspaceHook } from "./deps.js";
 
 /** The real dependencies of a run: OpenAI-compatible models, detected gates, a redacting file logger. */
 export function createEngineDeps(input: {
@@ -14,9 +15,13 @@ export function createEngineDeps(input: {
   logFile: string;
   /** The environment commands start from (secrets are scrubbed per command). */
   env: NodeJS.ProcessEnv;
+  /** The model client's HTTP transport: `--record` wraps fetch, `--replay` replaces it (and needs no key or URL). */
+  transport?: { fetch: FetchLike; replay: boolean };
+  /** Commits for `--branch`. */
+  workspace?: WorkspaceHook;
 }): EngineDeps {
   const { config } = input;
-  assertModelConfigured(config);
+  assertModelConfigured(config, { replay: input.transport?.replay });
   const secrets = [config.model.apiKey].filter((s): s is string => !!s);
   const providerContext = { apiKeyEnv: config.model.apiKeyEnv, baseURL: config.model.baseURL };
   return {
@@ -30,11 +35,13 @@ export function createEngineDeps(input: {
         temperature,
         maxRetries: config.model.maxRetries,
         timeoutS: config.model.timeoutS,
+        fetch: input.transport?.fetch,
       }),
     classifyError: (error, model) => toProviderError(error, { ...providerContext, model }),
     gates: config.gates ?? defaultGates(config.root),
     baseEnv: input.env,
     secretEnvNames: [config.model.apiKeyEnv],
     logger: createLogger({ file: input.logFile, level: "info", secrets }),
+    ...(input.workspace ? { workspace: input.workspace } : {}),
   };
 }

@@ -24,4 +24,15 @@ export interface EngineDeps {
   /** Names of variables holding secrets beyond the ones recognised by name (e.g. a custom API key variable). */
   secretEnvNames: string[];
   logger: EngineLogger;
+  /** Version control around the run (`--branch`); absent: the engine never touches git. */
+  workspace?: WorkspaceHook;
+}
+
+/** What the engine asks of version control. Implemented in src/git; injected so the engine stays testable. */
+export interface WorkspaceHook {
+  /**
+   * Called when a dev iteration has handed off: records its change (a commit on the thread's branch).
+   * Must be safe to call again for the same iteration (a node re-run after a crash). Returns the commit, or null.
+   */
+  afterDev(iteration: { threadId: string; node: string; attempt: number; stories: string[]; summary: string }): Promise<{ commit: string | null }>;
 }

@@ -1,53 +1,61 @@
 import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import { END_NODE, START_NODE, type Workflow } from "../workflow/schema.js";
 import type { EngineDeps } from "./deps.js";
+import { agentNode } from "./nodes/agent-node.js";
 import { escalateNode } from "./nodes/escalate-node.js";
-import { analystNode, architectNode, devNode, pmNode } from "./nodes/role-nodes.js";
-import { teaNode } from "./nodes/tea-node.js";
-import {
-  routeAfterAnalyst,
-  routeAfterArchitect,
-  routeAfterDev,
-  routeAfterEscalate,
-  routeAfterPm,
-  routeAfterTea,
-  type Route,
-} from "./routers.js";
+import { gateNode } from "./nodes/gate-node.js";
+import { humanNode } from "./nodes/human-node.js";
+import { switchNode } from "./nodes/switch-node.js";
+import { routeFrom, type Route } from "./routing.js";
 import { PipelineState, type PipelineStateType } from "./state.js";
 
-/** The pipeline's agent nodes in display order. */
-export const PIPELINE_NODES = ["analyst", "pm", "architect", "dev", "tea"] as const;
-
 /** Each node's router, shared by the compiled graph and the `route` events, so both always agree. */
-export function pipelineRouters(maxFixAttempts: number): Record<string, (state: PipelineStateType) => Route> {
-  return {
-    analyst: routeAfterAnalyst,
-    pm: routeAfterPm,
-    architect: routeAfterArchitect,
-    dev: routeAfterDev,
-    tea: (state) => routeAfterTea(state, maxFixAttempts),
-    escalate: routeAfterEscalate,
-  };
+export function workflowRouters(workflow: Workflow, maxFixAttempts: number): Record<string, (state: PipelineStateType) => Route> {
+  const ids = [...Object.keys(workflow.nodes), "escalate"];
+  return Object.fromEntries(ids.map((id) => [id, (state: PipelineStateType) => routeFrom(id, workflow, state, maxFixAttempts)]));
 }
 
-/** Builds and compiles the five-agent pipeline with a human `escalate` node. */
-export function buildPipeline(deps: EngineDeps, checkpointer?: BaseCheckpointSaver) {
-  const routers = pipelineRouters(deps.config.maxFixAttempts);
-  const to = (node: string) => (state: PipelineStateType) => routers[node](state).to;
-  return new StateGraph(PipelineState)
-    .addNode("analyst", analystNode(deps))
-    .addNode("pm", pmNode(deps))
-    .addNode("architect", architectNode(deps))
-    .addNode("dev", devNode(deps))
-    .addNode("tea", teaNode(deps))
-    .addNode("escalate", escalateNode)
-    .addEdge(START, "analyst")
-    .addConditionalEdges("analyst", to("analyst"), ["escalate", "pm"])
-    .addConditionalEdges("pm", to("pm"), ["escalate", "architect", "dev"])
-    .addConditionalEdges("architect", to("architect"), ["escalate", "dev"])
-    .addConditionalEdges("dev", to("dev"), ["escalate", "tea"])
-    .addConditionalEdges("tea", to("tea"), ["escalate", "dev", END])
-    .addConditionalEdges("escalate", to("escalate"), [...PIPELINE_NODES])
-    .compile({ checkpointer });
+/** Every node a router of `id` may return: its edges' targets, plus escalate, the reviewed node, and end. */
+function targetsOf(id: string, workflow: Workflow): string[] {
+  const spec = workflow.nodes[id];
+  const targets = new Set(workflow.edges.filter((e) => e.from === id).map((e) => e.to));
+  if (spec?.kind === "agent") targets.add("escalate");
+  if (spec?.kind === "human" && spec.reviews) targets.add(spec.reviews);
+  targets.add(END_NODE);
+  return [...targets];
 }
 
-export type PipelineGraph = ReturnType<typeof buildPipeline>;
+const graphName = (id: string) => (id === END_NODE ? END : id);
+
+/**
+ * Compiles a workflow (the default pipeline or a yolo.config.ts one, already validated) into a LangGraph
+ * StateGraph: one node per workflow node plus the built-in `escalate` node, and one conditional edge per node
+ * whose router is `routeFrom`.
+ */
+export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpointSaver) {
+  const { workflow, maxFixAttempts } = deps.config;
+  const graph = new StateGraph(PipelineState) as unknown as StateGraph<typeof PipelineState.spec, PipelineStateType, Partial<PipelineStateType>, string>;
+  for (const [id, spec] of Object.entries(workflow.nodes)) {
+    const fn =
+      spec.kind === "agent"
+        ? agentNode(id, spec, deps)
+        : spec.kind === "gate"
+          ? gateNode(id, spec, deps)
+          : spec.kind === "switch"
+            ? switchNode(id, spec, workflow, deps)
+            : humanNode(id, spec, workflow);
+    graph.addNode(id, fn as never);
+  }
+  graph.addNode("escalate", escalateNode as never);
+  const first = workflow.edges.find((e) => e.from === START_NODE)!.to;
+  graph.addEdge(START, graphName(first) as never);
+  const routers = workflowRouters(workflow, maxFixAttempts);
+  for (const id of Object.keys(workflow.nodes)) {
+    graph.addConditionalEdges(id as never, ((state: PipelineStateType) => graphName(routers[id](state).to)) as never, targetsOf(id, workflow).map(graphName) as never);
+  }
+  const agents = Object.entries(workflow.nodes).filter(([, s]) => s.kind === "agent").map(([id]) => id);
+  graph.addConditionalEdges("escalate" as never, ((state: PipelineStateType) => routers.escalate(state).to) as never, agents as never);
+  return graph.compile({ checkpointer });
+}
+
+export type WorkflowGraph = ReturnType<typeof buildWorkflowGraph>;

@@ -1,13 +1,13 @@
 import type { ResolvedConfig } from "../config/schema.js";
 import { ThreadError } from "../errors.js";
 import type { EngineDeps } from "./deps.js";
-import { buildPipeline } from "./graph.js";
+import { buildWorkflowGraph } from "./graph.js";
 import type { Session } from "./session.js";
 import type { PipelineStateType } from "./state.js";
 import { positionOf, type ThreadPosition } from "./translate.js";
 
 /** Deps for a graph that is read, never run (show, graph): its nodes are never called. */
-function inertDeps(config: ResolvedConfig): EngineDeps {
+export function inertDeps(config: ResolvedConfig): EngineDeps {
   const never = () => {
     throw new Error("this graph is for inspection only");
   };
@@ -29,14 +29,14 @@ export async function inspectThread(
   session: Session,
   threadId: string,
 ): Promise<{ values: PipelineStateType; position: ThreadPosition }> {
-  const graph = buildPipeline(inertDeps(config), session.checkpointer);
+  const graph = buildWorkflowGraph(inertDeps(config), session.checkpointer);
   const position = positionOf(await graph.getState({ configurable: { thread_id: threadId } }));
   if (position.kind === "new") throw new ThreadError(`No thread ${threadId} in this project. List threads with \`yolo threads\`.`);
   return { values: position.values, position };
 }
 
-/** The compiled pipeline as a Mermaid flowchart. */
-export async function pipelineMermaid(config: ResolvedConfig): Promise<string> {
-  const graph = buildPipeline(inertDeps(config));
+/** The compiled workflow (default or configured) as a Mermaid flowchart. */
+export async function workflowMermaid(config: ResolvedConfig): Promise<string> {
+  const graph = buildWorkflowGraph(inertDeps(config));
   return (await graph.getGraphAsync({})).drawMermaid();
 }

@@ -1,13 +1,19 @@
-import { Command } from "@langchain/langgraph";
+import { Command, isGraphDrained, RunControl } from "@langchain/langgraph";
 import { ConfigError, LimitError, ProviderError, ThreadError, YoloError } from "../errors.js";
 import { exitCodeFor, type RunStatus } from "../events/outcome.js";
 import { EVENT_SCHEMA_VERSION, type EventBody, type YoloEvent } from "../events/schema.js";
 import { ZERO_USAGE } from "../events/usage.js";
 import type { EngineDeps } from "./deps.js";
 import { EventChannel } from "./event-channel.js";
-import { buildPipeline, PIPELINE_NODES, pipelineRouters } from "./graph.js";
+import { buildWorkflowGraph, workflowRouters } from "./graph.js";
+import { applyEdit, reviewedRole, type ReviewResponse } from "./review.js";
 import type { Session } from "./session.js";
+import type { EscalationPayload } from "./nodes/escalate-node.js";
+import type { ApprovalPayload } from "./nodes/human-node.js";
 import type { PipelineStateType } from "./state.js";
+
+/** What a paused thread waits on. */
+export type WaitingRequest = EscalationPayload | ApprovalPayload;
 import { positionOf, STREAM_MODES, translate, type ThreadPosition } from "./translate.js";
 import { plural } from "../text/plural.js";
 
@@ -16,11 +22,13 @@ export interface RunOptions {
   session: Session;
   threadId: string;
   /** Start a new thread with this requirement… */
-  start?: { requirement: string };
-  /** …or continue an existing one, optionally answering the question it waits on. */
-  resume?: { answer?: string };
+  start?: { requirement: string; startCommit?: string | null; branch?: string | null };
+  /** …or continue an existing one, optionally answering the question (or the review) it waits on. */
+  resume?: { answer?: string; review?: ReviewResponse };
   /** Path of this run's log file, named in events and error messages. */
   logFile: string;
+  /** Options the printed resume command must repeat to find and continue this thread (e.g. ` --db x.db --replay s.jsonl`), shell-quoted. */
+  resumeArgs?: string;
 }
 
 export interface RunResult {
@@ -30,6 +38,8 @@ export interface RunResult {
   reason: string;
   /** The question the thread waits on, when status is "waiting". */
   question: string | null;
+  /** What the thread waits on, when status is "waiting": a question, or a review with its artifact. */
+  request: WaitingRequest | null;
   resumeCommand: string | null;
 }
 
@@ -40,21 +50,31 @@ export interface RunHandle {
   result: Promise<RunResult>;
   /** Stops the run; the last completed step's checkpoint stands and the thread stays resumable. */
   cancel(): void;
+  /** Lets the running step finish and checkpoint, then stops (status "interrupted"); the thread stays resumable. */
+  stopAfterStep(): void;
 }
 
 /** Starts (or resumes) a run of the pipeline. The only entry point renderers and commands use. */
 export function startRun(options: RunOptions): RunHandle {
   const channel = new EventChannel<YoloEvent>();
   const controller = new AbortController();
+  // LangGraph's cooperative drain: the loop stops at the next superstep boundary, after the checkpoint.
+  const control = new RunControl();
   const emit = (body: EventBody) =>
     channel.push({ ...body, v: EVENT_SCHEMA_VERSION, thread: options.threadId, ts: new Date().toISOString() } as YoloEvent);
-  const result = drive(options, emit, controller.signal).finally(() => channel.close());
-  return { threadId: options.threadId, events: channel, result, cancel: () => controller.abort() };
+  const result = drive(options, emit, controller.signal, control).finally(() => channel.close());
+  return {
+    threadId: options.threadId,
+    events: channel,
+    result,
+    cancel: () => controller.abort(),
+    stopAfterStep: () => control.requestDrain("stop requested"),
+  };
 }
 
-async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: AbortSignal): Promise<RunResult> {
+async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: AbortSignal, control: RunControl): Promise<RunResult> {
   const { deps, session, threadId } = options;
-  const graph = buildPipeline(deps, session.checkpointer);
+  const graph = buildWorkflowGraph(deps, session.checkpointer);
   const graphConfig = { configurable: { thread_id: threadId } };
   const position = positionOf(await graph.getState(graphConfig));
   const input = prepareInput(options, position);
@@ -64,15 +84,20 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     return complete(options, emit, input.done.status, input.done.reason, position);
   }
   const requirement = options.start?.requirement ?? (position.kind === "new" ? "" : position.values.requirement);
-  if (options.start) session.index.create({ id: threadId, requirement, model: deps.config.model.name, root: deps.config.root });
+  if (options.start) {
+    const { startCommit = null, branch = null } = options.start;
+    session.index.create({ id: threadId, requirement, model: deps.config.model.name, root: deps.config.root, startCommit, branch });
+  }
   session.index.update(threadId, { status: "running" });
   emit({
     type: "run.started",
     requirement,
     model: deps.config.model.name,
     resumed: !options.start,
-    nodes: [...PIPELINE_NODES],
+    nodes: Object.keys(deps.config.workflow.nodes),
     logFile: options.logFile,
+    maxFixAttempts: deps.config.maxFixAttempts,
+    ...(position.kind === "new" ? {} : { ran: Object.keys(position.values.visits ?? {}), usageSoFar: position.values.usage }),
   });
   deps.logger.info({ threadId, resumed: !options.start }, "run started");
 
@@ -83,14 +108,15 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
       durability: "sync",
       recursionLimit: deps.config.limits.maxSteps,
       signal,
+      control,
     });
     const onNodeDone = (node: string) => session.index.update(threadId, { currentNode: node });
-    for await (const event of translate(stream, pipelineRouters(deps.config.maxFixAttempts), onNodeDone)) {
+    for await (const event of translate(stream, workflowRouters(deps.config.workflow, deps.config.maxFixAttempts), onNodeDone)) {
       if (event.type === "node.started") session.index.update(threadId, { currentNode: event.node });
       emit(event);
     }
     const after = positionOf(await graph.getState(graphConfig));
-    if (after.kind === "waiting") return complete(options, emit, "waiting", `${after.askedBy} asks: ${after.question}`, after);
+    if (after.kind === "waiting") return complete(options, emit, "waiting", waitingReason(after), after);
     if (after.kind === "finished") {
       const outcome = finalOutcome(after.values, deps.config.maxFixAttempts);
       return complete(options, emit, outcome.status, outcome.reason, after);
@@ -115,24 +141,53 @@ function prepareInput(
     if (position.kind !== "new") throw new ThreadError(`Thread ${threadId} already exists; start a new run or use \`yolo resume ${threadId}\`.`);
     return { value: { requirement: options.start.requirement } };
   }
-  const answer = options.resume?.answer;
+  const { answer, review } = options.resume ?? {};
+  const given = answer !== undefined || review !== undefined;
   switch (position.kind) {
     case "new":
       throw new ThreadError(`Thread ${threadId} has no checkpoint in this project. List threads with \`yolo threads\`.`);
     case "finished":
-      if (answer !== undefined) throw new ThreadError(`Thread ${threadId} has finished; it is not waiting for an answer.`);
+      if (given) throw new ThreadError(`Thread ${threadId} has finished; it is not waiting for an answer.`);
       return { done: finalOutcome(position.values, options.deps.config.maxFixAttempts) };
     case "waiting":
-      if (answer === undefined) return { done: { status: "waiting", reason: `${position.askedBy} asks: ${position.question}` } };
-      return { value: new Command({ resume: answer }) };
+      if (!given) return { done: { status: "waiting", reason: waitingReason(position) } };
+      return { value: new Command({ resume: responseFor(position, answer, review, options.deps) }) };
     case "pending":
-      if (answer !== undefined) throw new ThreadError(`Thread ${threadId} is not waiting for an answer; resume it without --answer.`);
+      if (given) throw new ThreadError(`Thread ${threadId} is not waiting for an answer; resume it without --answer, --approve, --edit or --reject.`);
       return { value: null };
   }
 }
 
+function waitingReason(position: Extract<ThreadPosition, { kind: "waiting" }>): string {
+  return position.request.kind === "approval" ? `${position.node} waits for a review: ${position.question}` : `${position.askedBy} asks: ${position.question}`;
+}
+
+/** The resume value for what the thread waits on; a mismatch or an unusable edit is refused before anything runs. */
+function responseFor(
+  position: Extract<ThreadPosition, { kind: "waiting" }>,
+  answer: string | undefined,
+  review: ReviewResponse | undefined,
+  deps: EngineDeps,
+): unknown {
+  const request = position.request;
+  if (request.kind === "question") {
+    if (answer === undefined) throw new ThreadError(`${position.askedBy} asked a question, not for a review: answer it with --answer "…".`);
+    return answer;
+  }
+  if (review === undefined) throw new ThreadError(`${position.node} waits for a review, not an answer: use --approve, --edit <file> or --reject "why".`);
+  if (review.action === "edit") {
+    const checked = applyEdit(reviewedRole(deps.config.workflow, request.reviews), request.reviews, review.content);
+    if ("error" in checked) throw new ThreadError(`The edit cannot be used: ${checked.error}. The thread still waits for its review.`);
+  }
+  return review;
+}
+
 /** The outcome of a finished thread, from its state alone. */
 function finalOutcome(values: PipelineStateType, maxFixAttempts: number): { status: RunStatus; reason: string } {
+  const lastReview = values.reviews.at(-1);
+  if (lastReview?.action === "reject" && lastReview.node === null) {
+    return { status: "failed", reason: `rejected at ${lastReview.by}: ${lastReview.reason ?? "no reason given"}` };
+  }
   if (!values.gateBlocked) {
     const gates = values.lastGates.length ? `${values.lastGates.filter((g) => g.passed).length}/${values.lastGates.length} gates passed` : "no gates configured";
     return { status: "passed", reason: `completed: ${gates}, verdict ${values.verdict ?? "none"}` };
@@ -152,12 +207,28 @@ function complete(
   const { threadId, session } = options;
   const exitCode = exitCodeFor(status);
   const resumable = status === "waiting" || status === "limit" || status === "provider_error" || status === "interrupted" || status === "error";
+  const approval = position.kind === "waiting" && position.request.kind === "approval";
   const resumeCommand =
-    status === "waiting" ? `yolo resume ${threadId} --answer "<your answer>"` : resumable ? `yolo resume ${threadId}` : null;
+    status === "waiting"
+      ? approval
+        ? `yolo resume ${threadId}${options.resumeArgs ?? ""} --approve | --edit <file> | --reject "<why>"`
+        : `yolo resume ${threadId}${options.resumeArgs ?? ""} --answer "<your answer>"`
+      : resumable
+        ? `yolo resume ${threadId}${options.resumeArgs ?? ""}`
+        : null;
   const question = position.kind === "waiting" ? position.question : null;
   const values = position.kind === "new" ? null : position.values;
   if (position.kind === "waiting") {
-    emit({ type: "interrupt", node: position.node, askedBy: position.askedBy, question: position.question, resumeCommand: resumeCommand! });
+    const request = position.request;
+    emit({
+      type: "interrupt",
+      node: position.node,
+      askedBy: position.askedBy,
+      question: position.question,
+      resumeCommand: resumeCommand!,
+      kind: request.kind,
+      artifact: request.kind === "approval" ? request.artifact : null,
+    });
   }
   if (session.index.get(threadId)) session.index.update(threadId, { status, exitCode, reason });
   emit({
@@ -169,7 +240,8 @@ function complete(
     filesChanged: values?.filesChanged ?? [],
     resumeCommand,
   });
-  return { threadId, status, exitCode, reason, question, resumeCommand };
+  const request = position.kind === "waiting" ? position.request : null;
+  return { threadId, status, exitCode, reason, question, request, resumeCommand };
 }
 
 /** Maps whatever stopped the run to a status and a message that says what to do next. */
@@ -180,6 +252,7 @@ function classify(
   logFile: string,
 ): { status: RunStatus; reason: string; code: string } {
   if (signal.aborted) return { status: "interrupted", reason: "interrupted; the last completed step is saved", code: "interrupted" };
+  if (isGraphDrained(error)) return { status: "interrupted", reason: "stopped on request once the running step had finished", code: "interrupted" };
   const known = findYoloError(error) ?? deps.classifyError(error, deps.config.model.name);
   if (known instanceof LimitError) return { status: "limit", reason: known.message, code: known.code };
   if (known instanceof ProviderError) return { status: "provider_error", reason: known.message, code: known.code };

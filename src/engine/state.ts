@@ -20,6 +20,29 @@ export interface HumanAnswer {
   answer: string;
 }
 /** A gate run as kept in history: the verdict without the output (the full log stays on disk). */
+/** What a custom (non-pipeline) agent handed off. */
+export interface AgentNote {
+  summary: string;
+  findings: string[];
+  verdict: Verdict | null;
+}
+/** A switch node's decision: the case taken and what the model really answered. */
+export interface SwitchDecision {
+  node: string;
+  taken: string;
+  to: string;
+  raw: string;
+  fallback: string | null;
+}
+/** A human review of an agent's output. */
+export interface Review {
+  /** The human node. */
+  by: string;
+  /** The agent node reviewed, or null for a plain sign-off. */
+  node: string | null;
+  action: "approve" | "edit" | "reject";
+  reason: string | null;
+}
 export type GateSummary = Omit<GateResult, "tail">;
 export type Verdict = "PASS" | "CONCERNS" | "FAIL";
 
@@ -69,6 +92,24 @@ export const PipelineState = Annotation.Root({
   question: last<string | null>(() => null),
   askedBy: last<string | null>(() => null),
   answers: append<HumanAnswer>(),
+  // custom workflows
+  /** Boolean flags set by agents that declare them (`sets`); edges branch on them. */
+  flags: Annotation<Record<string, boolean>>({ reducer: (old, next) => ({ ...old, ...next }), default: () => ({}) }),
+  /** Outputs of custom agents, by node. */
+  notes: Annotation<Record<string, AgentNote>>({ reducer: (old, next) => ({ ...old, ...next }), default: () => ({}) }),
+  switchDecisions: append<SwitchDecision>(),
+  /** The route the last switch node chose; its router reads it. */
+  switchRoute: last<{ node: string; to: string } | null>(() => null),
+  reviews: append<Review>(),
+  /** How many times each node ran in this thread; bounds loops with `maxVisits`. */
+  visits: Annotation<Record<string, number>>({
+    reducer: (old, next) => {
+      const merged = { ...old };
+      for (const [node, n] of Object.entries(next)) merged[node] = (merged[node] ?? 0) + n;
+      return merged;
+    },
+    default: () => ({}),
+  }),
   // accounting
   usage: Annotation<Usage>({ reducer: addUsage, default: () => ZERO_USAGE }),
   usageByNode: Annotation<Record<string, Usage>>({

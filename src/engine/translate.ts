@@ -1,7 +1,8 @@
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { EventBody } from "../events/schema.js";
 import type { EscalationPayload } from "./nodes/escalate-node.js";
-import type { Route } from "./routers.js";
+import type { ApprovalPayload } from "./nodes/human-node.js";
+import type { Route } from "./routing.js";
 import type { PipelineStateType } from "./state.js";
 
 /** The stream modes the engine asks LangGraph for; translate() understands exactly these. */
@@ -30,7 +31,7 @@ export async function* translate(
         const router = routers[node];
         if (!router) continue;
         const route = router(chunk as PipelineStateType);
-        yield { type: "route", from: node, to: route.to === "__end__" ? "end" : route.to, reason: route.reason };
+        yield { type: "route", from: node, to: route.to, reason: route.reason };
       }
       finished = [];
     }
@@ -41,7 +42,7 @@ export async function* translate(
 export type ThreadPosition =
   | { kind: "new" }
   | { kind: "finished"; values: PipelineStateType }
-  | { kind: "waiting"; values: PipelineStateType; question: string; askedBy: string; node: string }
+  | { kind: "waiting"; values: PipelineStateType; question: string; askedBy: string; node: string; request: EscalationPayload | ApprovalPayload }
   | { kind: "pending"; values: PipelineStateType; next: string[] };
 
 export function positionOf(snapshot: StateSnapshot): ThreadPosition {
@@ -51,8 +52,9 @@ export function positionOf(snapshot: StateSnapshot): ThreadPosition {
   for (const task of snapshot.tasks) {
     const pending = task.interrupts?.[0];
     if (pending) {
-      const payload = pending.value as EscalationPayload;
-      return { kind: "waiting", values, question: payload.question, askedBy: payload.askedBy, node: task.name };
+      const payload = pending.value as EscalationPayload | ApprovalPayload;
+      if (payload.kind === "approval") return { kind: "waiting", values, question: payload.prompt, askedBy: payload.node, node: task.name, request: payload };
+      return { kind: "waiting", values, question: payload.question, askedBy: payload.askedBy, node: task.name, request: payload };
     }
   }
   return { kind: "pending", values, next: [...snapshot.next] };

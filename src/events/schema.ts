@@ -44,6 +44,11 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     resumed: z.boolean(),
     nodes: z.array(z.string()),
     logFile: z.string(),
+    /** How many times a blocked gate may send the change back (optional: added within version 1). */
+    maxFixAttempts: z.number().optional(),
+    /** On resume: the nodes that already ran in this thread, and its token usage so far (optional, as above). */
+    ran: z.array(z.string()).optional(),
+    usageSoFar: usage.optional(),
   }),
   z.object({ ...base, type: z.literal("node.started"), node: z.string(), fixAttempt: z.number() }),
   z.object({ ...base, type: z.literal("node.completed"), node: z.string(), summary: z.string() }),
@@ -74,6 +79,10 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     askedBy: z.string(),
     question: z.string(),
     resumeCommand: z.string(),
+    /** `question`: an agent asked (answer with --answer); `approval`: a human step (--approve, --edit, --reject). */
+    kind: z.enum(["question", "approval"]).optional(),
+    /** For an approval: the output to review, in the format an edit must keep. */
+    artifact: z.string().nullable().optional(),
   }),
   z.object({ ...base, type: z.literal("usage"), node: z.string(), usage }),
   z.object({ ...base, type: z.literal("warning"), message: z.string() }),

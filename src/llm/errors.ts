@@ -1,4 +1,5 @@
 import { ProviderError } from "../errors.js";
+import { REPLAY_MISMATCH } from "./recording-replay.js";
 import { isQuotaError } from "./retry.js";
 
 /** What an error message needs to tell the user where to look. */
@@ -37,6 +38,9 @@ export function toProviderError(err: unknown, ctx: ProviderContext): ProviderErr
   const where = ctx.baseURL ?? `${DEFAULT_BASE_URL} (the default; set a base URL for a local server)`;
   const detail = providerDetail(e);
   const make = (message: string, status?: number) => new ProviderError(message, status, { cause: err });
+
+  // A replayed session has no answer for this request: the replay's own message says which agent and what differs.
+  if (e.error?.code === REPLAY_MISMATCH && typeof e.error.message === "string") return make(e.error.message, 400);
 
   if (e.name === "ContextOverflowError") {
     return make(

@@ -13,6 +13,8 @@ export interface ChatModelOptions {
   /** ChatOpenAI's own retry: 429 and 5xx with backoff, honouring retry-after; never 400/401/403/404. */
   maxRetries: number;
   timeoutS: number;
+  /** Replaces the HTTP client's fetch: `--record` wraps the real one, `--replay` never touches the network. */
+  fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 }
 
 /**
@@ -21,10 +23,11 @@ export interface ChatModelOptions {
  * while `streaming: true` makes `invoke()` fetch tokenizer data from the internet and hang offline.
  */
 export function createChatModel(opts: ChatModelOptions): ChatOpenAI {
+  const configuration = { ...(opts.baseURL ? { baseURL: opts.baseURL } : {}), ...(opts.fetch ? { fetch: opts.fetch } : {}) };
   return new ChatOpenAI({
     model: opts.name,
     apiKey: opts.apiKey ?? "not-needed",
-    ...(opts.baseURL ? { configuration: { baseURL: opts.baseURL } } : {}),
+    ...(Object.keys(configuration).length ? { configuration } : {}),
     ...(opts.temperature === null ? {} : { temperature: opts.temperature }),
     maxRetries: opts.maxRetries,
     onFailedAttempt,

@@ -16,6 +16,10 @@ export interface ThreadRow {
   model: string;
   exitCode: number | null;
   reason: string | null;
+  /** HEAD when the thread started (null outside git or before the first commit): reports diff against it. */
+  startCommit: string | null;
+  /** The branch the thread commits to (`--branch`), or null. */
+  branch: string | null;
 }
 
 export interface ThreadPatch {
@@ -36,7 +40,12 @@ interface RawRow {
   model: string;
   exit_code: number | null;
   reason: string | null;
+  start_commit: string | null;
+  branch: string | null;
 }
+
+/** Columns added after the table's first version; databases created before them get them on open. */
+const ADDED_COLUMNS = ["start_commit", "branch"] as const;
 
 const COLUMNS: Record<keyof ThreadPatch, string> = {
   status: "status",
@@ -63,18 +72,28 @@ export class ThreadIndex {
       exit_code INTEGER,
       reason TEXT
     )`);
+    const present = new Set((db.prepare("PRAGMA table_info(yolo_threads)").all() as { name: string }[]).map((c) => c.name));
+    for (const column of ADDED_COLUMNS) if (!present.has(column)) db.exec(`ALTER TABLE yolo_threads ADD COLUMN ${column} TEXT`);
   }
 
   /** Records a new thread as running. An id already in the index is a ThreadError. */
-  create(input: { id: string; requirement: string; model: string; root: string; status?: ThreadStatus }): ThreadRow {
+  create(input: {
+    id: string;
+    requirement: string;
+    model: string;
+    root: string;
+    status?: ThreadStatus;
+    startCommit?: string | null;
+    branch?: string | null;
+  }): ThreadRow {
     const now = new Date().toISOString();
     try {
       this.db
         .prepare(
-          `INSERT INTO yolo_threads (id, requirement, status, current_node, created_at, updated_at, root, model, exit_code, reason)
-           VALUES (?, ?, ?, NULL, ?, ?, ?, ?, NULL, NULL)`,
+          `INSERT INTO yolo_threads (id, requirement, status, current_node, created_at, updated_at, root, model, exit_code, reason, start_commit, branch)
+           VALUES (?, ?, ?, NULL, ?, ?, ?, ?, NULL, NULL, ?, ?)`,
         )
-        .run(input.id, input.requirement, input.status ?? "running", now, now, input.root, input.model);
+        .run(input.id, input.requirement, input.status ?? "running", now, now, input.root, input.model, input.startCommit ?? null, input.branch ?? null);
     } catch (error) {
       if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
         throw new ThreadError(`Thread ${input.id} already exists; start a new run to get a new thread id.`);
@@ -121,5 +140,7 @@ function toRow(raw: RawRow): ThreadRow {
     model: raw.model,
     exitCode: raw.exit_code,
     reason: raw.reason,
+    startCommit: raw.start_commit ?? null,
+    branch: raw.branch ?? null,
   };
 }

@@ -3,6 +3,14 @@ import { z } from "zod";
 /** The pipeline roles whose `handoff` arguments are public API. */
 export const ROLES = ["analyst", "pm", "architect", "dev", "tea"] as const;
 export type Role = (typeof ROLES)[number];
+/** A role, or `custom` for an agent of a user-defined workflow (it hands off a summary and findings). */
+export type AnyRole = Role | "custom";
+
+/** The role an agent node plays: an agent that judges gates is a tea; unknown agents are custom. */
+export function roleFor(agentId: string, judgesGates: boolean): AnyRole {
+  if (judgesGates) return "tea";
+  return (ROLES as readonly string[]).includes(agentId) ? (agentId as Role) : "custom";
+}
 
 const escalation = {
   escalate_to_human: z
@@ -47,9 +55,18 @@ const ROLE_FIELDS = {
     verdict: z.enum(["PASS", "CONCERNS", "FAIL"]).describe("PASS, CONCERNS or FAIL; a red required gate is never PASS"),
     findings: z.array(z.string()).describe("what you found, most important first"),
   },
-} satisfies Record<Role, z.ZodRawShape>;
+  custom: {
+    summary: z.string().min(1).describe("what you did and concluded"),
+    findings: z.array(z.string()).optional().describe("what you found, most important first"),
+  },
+} satisfies Record<AnyRole, z.ZodRawShape>;
 
-export type HandoffFor<R extends Role> = z.output<z.ZodObject<(typeof ROLE_FIELDS)[R]>> & {
+/** The declared flags an agent sets, as required boolean handoff fields. */
+function flagFields(flags: string[]): z.ZodRawShape {
+  return Object.fromEntries(flags.map((f) => [f, z.boolean().describe(`true or false: your decision on "${f}" (the workflow branches on it)`)]));
+}
+
+export type HandoffFor<R extends AnyRole> = z.output<z.ZodObject<(typeof ROLE_FIELDS)[R]>> & {
   escalate_to_human?: boolean;
   question?: string;
 };
@@ -58,8 +75,8 @@ export type HandoffFor<R extends Role> = z.output<z.ZodObject<(typeof ROLE_FIELD
  * The zod schema the `handoff` arguments of a role are validated with. An escalating agent only needs its
  * question; otherwise every output field is checked and all problems are reported to the model at once.
  */
-export function handoffSchema(role: Role): z.ZodType<Record<string, unknown>> {
-  const complete = z.object({ ...ROLE_FIELDS[role], ...escalation });
+export function handoffSchema(role: AnyRole, flags: string[] = []): z.ZodType<Record<string, unknown>> {
+  const complete = z.object({ ...ROLE_FIELDS[role], ...flagFields(flags), ...escalation });
   const escalating = z.looseObject({
     escalate_to_human: z.literal(true),
     question: z.string({ error: "required when escalate_to_human is true" }).trim().min(1, "required when escalate_to_human is true"),
@@ -74,8 +91,8 @@ export function handoffSchema(role: Role): z.ZodType<Record<string, unknown>> {
 }
 
 /** The JSON schema of a role's `handoff` tool as offered to the model. */
-export function handoffJsonSchema(role: Role): Record<string, unknown> {
-  const json = z.toJSONSchema(z.object({ ...ROLE_FIELDS[role], ...escalation }), { io: "input" }) as Record<string, unknown>;
+export function handoffJsonSchema(role: AnyRole, flags: string[] = []): Record<string, unknown> {
+  const json = z.toJSONSchema(z.object({ ...ROLE_FIELDS[role], ...flagFields(flags), ...escalation }), { io: "input" }) as Record<string, unknown>;
   delete json.$schema;
   return json;
 }

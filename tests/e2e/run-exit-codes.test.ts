@@ -150,7 +150,7 @@ describe.concurrent("yolo run exits with a code that tells the outcome", { timeo
     expect(r.stdout + r.stderr).toContain("OPENAI_API_KEY");
   });
 
-  it("130: SIGINT while dev's request is open stops the run, and the thread resumes to a pass", async ({ expect, onTestFinished }) => {
+  it("130: SIGINT while dev works stops the run once dev's step is done, and the thread resumes to a pass", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const held = deferred();
     onTestFinished(held.release);
@@ -165,10 +165,16 @@ describe.concurrent("yolo run exits with a code that tells the outcome", { timeo
     );
     const child = spawnYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url });
     await waitFor(() => rolesOf(mock).includes("dev"), "dev's request to reach the mock");
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.kill("SIGINT");
+    // One Ctrl+C lets the running step finish (and checkpoint) before stopping.
+    await waitFor(() => stderr.includes("stopping after the current step"), "the stop notice");
+    held.release();
     const first = await child;
 
     expect(first.exitCode, `${first.stdout}\n${first.stderr}`).toBe(130);
+    expect(parseEvents(String(first.stdout)).filter((e) => e.type === "node.completed").map((e) => (e.type === "node.completed" ? e.node : ""))).toEqual(["analyst", "pm", "dev"]);
     const thread = threadIdFrom(String(first.stdout));
     expect(parseEvents(String(first.stdout)).at(-1)).toMatchObject({
       type: "run.completed",
@@ -176,7 +182,6 @@ describe.concurrent("yolo run exits with a code that tells the outcome", { timeo
       exitCode: 130,
       resumeCommand: `yolo resume ${thread}`,
     });
-    held.release();
 
     const second = await runYolo(["resume", "--json", thread], { cwd: root, baseURL: mock.url });
     expect(second.exitCode, describeResult(second)).toBe(0);

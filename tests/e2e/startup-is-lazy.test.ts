@@ -2,8 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeResult, runYolo } from "../helpers/cli.js";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { BIN, cleanEnv, describeResult, runYolo } from "../helpers/cli.js";
+import { analystDone, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
+import { startMockOpenAI } from "../helpers/mock-openai.js";
+import { makeProject } from "../helpers/project.js";
 
 // A module.register() hook that appends every resolved module URL to a file (hooks run off the main thread,
 // so a file is the simplest reliable channel back).
@@ -19,6 +23,8 @@ export async function resolve(specifier, context, next) {
 const REGISTER = `import { register } from "node:module";
 register("./hooks.mjs", import.meta.url, { data: { log: process.env.YOLO_TEST_MODULE_LOG } });
 `;
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 // Heavy dependencies that only a run needs.
 const HEAVY = /\/node_modules\/(@langchain\/|ink\/|react\/|react-reconciler\/|better-sqlite3\/|jiti\/)|\/dist\/(engine|ui|agents|llm)\//;
@@ -68,5 +74,60 @@ describe("yolo --version and --help load only the CLI shell", () => {
     const { r } = await modulesLoadedBy(["--version"], "version-text");
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
     expect(r.stdout.trim()).toBe(pkg.version);
+  });
+});
+
+describe("a run loads Ink and React only for the live view, and --tui / --no-tui are honoured both ways", () => {
+  // A whole passing run against the scripted model, with the module hook; `wrap` runs it on a terminal.
+  async function runLoading(name: string, flags: string[], onTerminal = false) {
+    const project = makeProject();
+    const mock = await startMockOpenAI(
+      director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }),
+    );
+    onTestFinished(async () => {
+      await mock.close();
+      project.cleanup();
+    });
+    const log = join(dir, `${name}.log`);
+    writeFileSync(log, "");
+    const register = pathToFileURL(join(dir, "register.mjs")).href;
+    const args = ["run", ...flags, "Add an add(a, b) function"];
+    const env = { YOLO_TEST_MODULE_LOG: log };
+    const r = onTerminal
+      ? await execa("script", ["-qec", [process.execPath, "--import", register, BIN, ...args].map(shellQuote).join(" "), "/dev/null"], {
+          cwd: project.root,
+          env: { ...cleanEnv({ baseURL: mock.url, env }), SHELL: "/bin/sh", TERM: "xterm" },
+          extendEnv: false,
+          reject: false,
+          encoding: "utf8",
+          timeout: 45_000,
+          killSignal: "SIGKILL",
+        })
+      : await runYolo(args, { cwd: project.root, baseURL: mock.url, nodeArgs: ["--import", register], env });
+    const modules = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    return { r, stdout: String(r.stdout), ink: modules.some((m) => /\/node_modules\/(ink|react)\//.test(m)), modules };
+  }
+
+  it("--json loads neither Ink nor React", async () => {
+    const { r, ink, modules } = await runLoading("json", ["--json"]);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(modules.some((m) => m.includes("/node_modules/@langchain/langgraph/"))).toBe(true);
+    expect(ink).toBe(false);
+  });
+
+  it("--no-tui on a terminal prints plain lines and loads neither Ink nor React", async () => {
+    const { r, stdout, ink } = await runLoading("no-tui", ["--no-tui"], true);
+    expect(r.exitCode, stdout).toBe(0);
+    expect(stdout).toMatch(/^\d\d:\d\d:\d\d ▶ analyst/m);
+    expect(stdout).not.toContain("\x1b[");
+    expect(ink).toBe(false);
+  });
+
+  it("--tui draws the live view even into a pipe, loading Ink", async () => {
+    const { r, stdout, ink } = await runLoading("tui", ["--tui"]);
+    expect(r.exitCode, stdout).toBe(0);
+    expect(stdout).toContain("passed (exit 0)");
+    expect(stdout).toMatch(/✓ tea\s+verdict PASS/);
+    expect(ink).toBe(true);
   });
 });

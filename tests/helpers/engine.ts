@@ -1,13 +1,13 @@
 import { join } from "node:path";
-import { loadAgents, requireAgents } from "../../src/agents/loader.js";
 import { resolveConfig } from "../../src/config/resolve.js";
 import type { UserConfig } from "../../src/config/schema.js";
 import { createEngineDeps } from "../../src/engine/create-deps.js";
 import { inspectThread } from "../../src/engine/inspect.js";
+import type { ReviewResponse } from "../../src/engine/review.js";
 import { startRun, type RunResult } from "../../src/engine/run.js";
+import { loadWorkflowAgents } from "../../src/engine/workflow-agents.js";
 import { openSession } from "../../src/engine/session.js";
 import type { YoloEvent } from "../../src/events/schema.js";
-import { ROLES } from "../../src/tools/handoff.js";
 
 export interface EngineRun {
   result: RunResult;
@@ -24,6 +24,7 @@ export async function runEngine(opts: {
   threadId: string;
   requirement?: string;
   answer?: string;
+  review?: ReviewResponse;
   config?: UserConfig;
   env?: NodeJS.ProcessEnv;
 }): Promise<EngineRun> {
@@ -33,7 +34,7 @@ export async function runEngine(opts: {
     file: null,
     env: { OPENAI_BASE_URL: opts.baseURL, PATH: process.env.PATH, ...opts.env },
   });
-  const agents = requireAgents(loadAgents({ projectAgentsDir: join(opts.root, "agents"), cwd: opts.root }), [...ROLES]);
+  const agents = loadWorkflowAgents(config);
   const logFile = join(config.stateDir, "logs", `${opts.threadId}.log`);
   const deps = createEngineDeps({ config, agents, logFile, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env } });
   const session = openSession(config);
@@ -43,7 +44,7 @@ export async function runEngine(opts: {
       session,
       threadId: opts.threadId,
       start: opts.requirement !== undefined ? { requirement: opts.requirement } : undefined,
-      resume: opts.requirement === undefined ? { answer: opts.answer } : undefined,
+      resume: opts.requirement === undefined ? { answer: opts.answer, review: opts.review } : undefined,
       logFile,
     });
     const events: YoloEvent[] = [];
@@ -55,8 +56,8 @@ export async function runEngine(opts: {
 }
 
 /** A thread's state as read back from its checkpoints in a fresh session. */
-export async function readThread(root: string, threadId: string) {
-  const config = resolveConfig({ root, fileConfig: {}, file: null, env: {} });
+export async function readThread(root: string, threadId: string, fileConfig: UserConfig = {}) {
+  const config = resolveConfig({ root, fileConfig, file: null, env: {} });
   const session = openSession(config);
   try {
     return await inspectThread(config, session, threadId);

@@ -2,23 +2,35 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { assertModelConfigured } from "../../config/resolve.js";
-import type { ResolvedConfig } from "../../config/schema.js";
-import { startRun, type RunResult } from "../../engine/run.js";
+import { startRun, type RunHandle, type RunResult } from "../../engine/run.js";
 import { openSession, type Session } from "../../engine/session.js";
 import { ConfigError, ThreadError } from "../../errors.js";
 import { newThreadId } from "../../store/thread-id.js";
 import { chooseRendererKind } from "../../ui/choose-renderer.js";
 import { createJsonRenderer } from "../../ui/json-renderer.js";
 import { createPlainRenderer } from "../../ui/plain-renderer.js";
-import type { Renderer } from "../../ui/renderer.js";
+import type { Renderer, StopMode } from "../../ui/renderer.js";
+import { forkThread } from "../../engine/history.js";
+import type { ReviewResponse } from "../../engine/review.js";
+import { askOnTerminal, loadAnswers, reviewFromFlags, takeAnswer, type HumanReply } from "../human-input.js";
 import { exitNow } from "../main.js";
 import { engineDeps, loadPipelineAgents, loadResolvedConfig, type ConfigFlags } from "../prepare.js";
+import { isUnattended, loadReplay, prepareRunSetup, type RunSetup } from "../run-setup.js";
 
 interface RunFlags extends ConfigFlags {
   json?: boolean;
   tui?: boolean;
   verbose?: boolean;
   answer?: string;
+  ci?: boolean;
+  record?: string;
+  replay?: string;
+  allowDirty?: boolean;
+  approve?: boolean;
+  reject?: string;
+  edit?: string;
+  from?: string;
+  answers?: string;
 }
 
 /** `yolo run <requirement>`: a new thread. */
@@ -28,86 +40,197 @@ export async function runCommand(input: { cwd: string; requirement: string; opts
   return execute(input.cwd, input.opts, { threadId: newThreadId(), start: { requirement } });
 }
 
-/** `yolo resume <thread> [--answer]`: continue from the last checkpoint. */
+/** `yolo resume <thread> [--answer | --approve | --edit | --reject | --from]`: continue from the last checkpoint, or fork. */
 export async function resumeCommand(input: { cwd: string; thread: string; opts: RunFlags }): Promise<number> {
-  return execute(input.cwd, input.opts, { threadId: input.thread, resume: { answer: input.opts.answer } });
+  const { opts } = input;
+  const review = reviewFromFlags(opts) ?? undefined;
+  if (opts.from !== undefined) {
+    if (review || opts.answer !== undefined) throw new ConfigError("--from starts a new thread: it cannot also answer the old one's question.");
+    return execute(input.cwd, opts, { threadId: newThreadId(), resume: {}, fork: { source: input.thread, from: opts.from } });
+  }
+  return execute(input.cwd, opts, { threadId: input.thread, resume: { answer: opts.answer, review } });
 }
 
-type Leg = { threadId: string; start?: { requirement: string }; resume?: { answer?: string } };
+type Leg = {
+  threadId: string;
+  start?: { requirement: string };
+  resume?: { answer?: string; review?: ReviewResponse };
+  /** Fork `threadId` from this thread's checkpoint first. */
+  fork?: { source: string; from: string };
+};
 
 /** Runs legs of a thread until it ends or waits; in a terminal, questions are asked inline and the run goes on. */
 async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number> {
   const config = await loadResolvedConfig(cwd, flags);
   const agents = loadPipelineAgents(config);
   const logFile = join(config.stateDir, "logs", `${first.threadId}.log`);
-  assertModelConfigured(config);
+  const answers = flags.answers !== undefined ? loadAnswers(flags.answers) : null;
+  const replay = await loadReplay(cwd, flags);
+  assertModelConfigured(config, { replay: replay !== null });
   if (first.resume && !existsSync(config.dbPath)) {
-    throw new ThreadError(`No thread ${first.threadId}: this project has no yolo database yet (${config.dbPath}). Start a run with: yolo run "what to build"`);
+    const id = first.fork?.source ?? first.threadId;
+    throw new ThreadError(`No thread ${id}: this project has no yolo database yet (${config.dbPath}). Start a run with: yolo run "what to build"`);
   }
   // The state folder (with its .gitignore) exists before anything, the log file included, is written into it.
   const session = openSession(config);
-  const deps = engineDeps(config, agents, logFile);
-  const interactive = !flags.json && process.stdin.isTTY === true && process.stdout.isTTY === true && !process.env.CI;
+  if (first.fork) {
+    const entry = await forkThread(config, session, first.fork.source, first.fork.from, first.threadId).catch((error: unknown) => {
+      session.close();
+      throw error;
+    });
+    process.stderr.write(`yolo: thread ${first.threadId} forked from ${first.fork.source} at step ${entry.step} (after ${entry.node}); ${first.fork.source} is unchanged\n`);
+  }
+  const mode = first.start ? "start" : "resume";
+  const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, session, replay }).catch((error: unknown) => {
+    session.close();
+    throw error;
+  });
+  const deps = engineDeps(config, agents, logFile, setup.deps);
+  // --ci (or CI set) never prompts and never reads stdin, even on a terminal: a question ends the run with exit 3.
+  const interactive = !flags.json && !isUnattended(flags, process.env) && process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const stops = stopControl();
+  let renderer: Renderer | null = null;
   try {
+    // One renderer for every leg: the live view keeps drawing while a question is answered and the run goes on.
+    const open = async () => {
+      const view = await createRenderer(flags, { answersInline: interactive, onInterrupt: () => stops.press("SIGINT") });
+      stops.notify((mode) => (view.onStopRequest ? view.onStopRequest(mode) : process.stderr.write(`yolo: ${STOP_NOTES[mode]}\n`)));
+      return view;
+    };
+    let view = await open();
+    renderer = view;
     let leg: Leg = first;
     for (;;) {
-      const result = await runLeg(leg, flags, config, session, deps, logFile);
+      const { result, question } = await runLeg(leg, view, stops, session, deps, logFile, setup);
       // stdout carries only events under --json; a person reading the job log still sees why it failed.
       if (flags.json && result.exitCode !== 0) process.stderr.write(`yolo: ${result.status} (exit ${result.exitCode}): ${result.reason}\n`);
-      if (result.status !== "waiting" || !interactive || !result.question) return result.exitCode;
-      const answer = await ask(result.question);
-      if (answer === null) return result.exitCode;
-      leg = { threadId: leg.threadId, resume: { answer } };
+      if (result.status !== "waiting" || !result.request || stops.requested()) return result.exitCode;
+      // Prepared replies (--answers) first: they work unattended; anything without one fails closed (exit 3).
+      const prepared = answers ? takeAnswer(answers, result.request) : null;
+      if (prepared) {
+        leg = { threadId: leg.threadId, resume: prepared };
+        continue;
+      }
+      if (!interactive) return result.exitCode;
+      let reply: HumanReply | null;
+      if (result.request.kind === "question" && question) {
+        const answer = view.ask ? await view.ask(question) : await ask();
+        reply = answer === null ? null : { answer };
+      } else {
+        // A review needs the whole terminal (and maybe $EDITOR): the live view steps aside while it is asked.
+        await view.close();
+        reply = await askOnTerminal(result.request, process.env);
+        view = await open();
+        renderer = view;
+      }
+      if (reply === null) return result.exitCode;
+      leg = { threadId: leg.threadId, resume: reply };
     }
   } finally {
+    stops.dispose();
+    await renderer?.close();
+    await setup.finish();
     session.close();
   }
 }
 
+/** One leg: feeds the run's events to the renderer; returns the outcome and the agent's question it waits on, if any. */
 async function runLeg(
   leg: Leg,
-  flags: RunFlags,
-  config: ResolvedConfig,
+  renderer: Renderer,
+  stops: StopControl,
   session: Session,
   deps: ReturnType<typeof engineDeps>,
   logFile: string,
-): Promise<RunResult> {
-  const renderer = await createRenderer(flags);
-  const handle = startRun({ deps, session, threadId: leg.threadId, start: leg.start, resume: leg.resume, logFile });
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts++;
-    handle.cancel();
-    // A second Ctrl+C while the checkpoint is being written: stop now; the last completed step stands.
-    if (interrupts > 1) exitNow(130);
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  setup: RunSetup,
+): Promise<{ result: RunResult; question: string | null }> {
+  const start = leg.start ? { ...leg.start, ...setup.start } : undefined;
+  const handle = startRun({ deps, session, threadId: leg.threadId, start, resume: leg.resume, logFile, resumeArgs: setup.resumeArgs });
+  let question: string | null = null;
+  stops.attach(handle);
   try {
-    for await (const event of handle.events) renderer.onEvent(event);
-    return await handle.result;
+    for await (const event of handle.events) {
+      if (event.type === "interrupt") question = (event.kind ?? "question") === "question" ? event.question : null;
+      renderer.onEvent(event);
+    }
+    return { result: await handle.result, question };
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    await renderer.close();
+    stops.attach(null);
   }
 }
 
-async function createRenderer(flags: RunFlags): Promise<Renderer> {
-  const kind = chooseRendererKind({ json: !!flags.json, tui: flags.tui, isTTY: process.stdout.isTTY === true, env: process.env });
-  const write = (s: string) => void process.stdout.write(s);
-  if (kind === "json") return createJsonRenderer(write);
-  if (kind === "plain") return createPlainRenderer(write, { verbose: flags.verbose });
-  const { createInkRenderer } = await import("../../ui/ink-renderer.js");
-  return createInkRenderer({ verbose: flags.verbose });
+const STOP_NOTES: Record<StopMode, string> = {
+  "after-step": "stopping after the current step (Ctrl+C again to stop now)",
+  now: "stopping now",
+};
+
+type StopControl = ReturnType<typeof stopControl>;
+
+/**
+ * Ctrl+C (SIGINT, or typed into the live view) once: the running step finishes and is checkpointed, then the
+ * run stops with exit 130; twice: it stops at once (the last completed step stands); a third time: the
+ * process exits. SIGTERM stops at once.
+ */
+function stopControl() {
+  let handle: RunHandle | null = null;
+  let presses = 0;
+  let tell: (mode: StopMode) => void = () => {};
+  // Applies the presses so far to the running leg.
+  const apply = () => {
+    if (!handle || presses === 0) return;
+    if (presses === 1) handle.stopAfterStep();
+    else handle.cancel();
+  };
+  const press = (signal: "SIGINT" | "SIGTERM") => {
+    presses = signal === "SIGTERM" ? Math.max(presses + 1, 2) : presses + 1;
+    if (presses > 2) exitNow(130);
+    apply();
+    tell(presses === 1 ? "after-step" : "now");
+  };
+  const onSigint = () => press("SIGINT");
+  const onSigterm = () => press("SIGTERM");
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
+  return {
+    press,
+    notify(fn: (mode: StopMode) => void) {
+      tell = fn;
+    },
+    attach(h: RunHandle | null) {
+      handle = h;
+      apply();
+    },
+    requested: () => presses > 0,
+    dispose() {
+      process.off("SIGINT", onSigint);
+      process.off("SIGTERM", onSigterm);
+    },
+  };
 }
 
-/** Asks the waiting question on the terminal; null when the user gives no answer (the thread stays waiting). */
-async function ask(question: string): Promise<string | null> {
+async function createRenderer(flags: RunFlags, opts: { answersInline: boolean; onInterrupt: () => void }): Promise<Renderer> {
+  const kind = chooseRendererKind({ json: !!flags.json, tui: flags.ci ? false : flags.tui, isTTY: process.stdout.isTTY === true, env: process.env });
+  const write = (s: string) => void process.stdout.write(s);
+  if (kind === "json") return createJsonRenderer(write);
+  if (kind === "plain") return createPlainRenderer(write, { verbose: flags.verbose, answersInline: opts.answersInline });
+  const { createInkRenderer } = await import("../../ui/ink-renderer.js");
+  return createInkRenderer({ verbose: flags.verbose, answersInline: opts.answersInline, onInterrupt: opts.onInterrupt });
+}
+
+/**
+ * Reads the answer to the question the plain renderer has just printed; null when the user gives none or
+ * presses Ctrl+C (the thread stays waiting).
+ */
+async function ask(): Promise<string | null> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
+  const cancel = new AbortController();
+  rl.once("SIGINT", () => cancel.abort());
   try {
-    const answer = (await rl.question(`\n${question}\nYour answer (empty to stop and answer later): `)).trim();
+    const answer = (await rl.question("Your answer (empty to stop and answer later): ", { signal: cancel.signal })).trim();
     return answer || null;
+  } catch (error) {
+    if (cancel.signal.aborted) return null;
+    throw error;
   } finally {
     rl.close();
   }

@@ -2,19 +2,24 @@ import { existsSync } from "node:fs";
 import { inspectThread } from "../../engine/inspect.js";
 import { openSession } from "../../engine/session.js";
 import type { PipelineStateType } from "../../engine/state.js";
-import { ThreadError } from "../../errors.js";
+import { ConfigError, ThreadError } from "../../errors.js";
+import { threadPatch } from "../../git/thread-change.js";
 import type { ThreadRow } from "../../store/threads.js";
 import { loadResolvedConfig } from "../prepare.js";
 import { plural } from "../../text/plural.js";
 
 /** `yolo show <thread>`: what a thread produced, read from its checkpoints. */
-export async function showCommand(input: { cwd: string; thread: string; json: boolean }): Promise<number> {
+export async function showCommand(input: { cwd: string; thread: string; json: boolean; diff?: boolean }): Promise<number> {
   const config = await loadResolvedConfig(input.cwd);
   if (!existsSync(config.dbPath)) throw new ThreadError(`No thread ${input.thread}: this project has no yolo database yet (${config.dbPath}).`);
   const session = openSession(config);
   try {
     const row = session.index.get(input.thread);
     const { values, position } = await inspectThread(config, session, input.thread);
+    if (input.diff) {
+      process.stdout.write(await diffText(config.root, row));
+      return 0;
+    }
     if (input.json) {
       process.stdout.write(`${JSON.stringify({ thread: row, position: position.kind, state: values }, null, 2)}\n`);
     } else {
@@ -24,6 +29,13 @@ export async function showCommand(input: { cwd: string; thread: string; json: bo
   } finally {
     session.close();
   }
+}
+
+/** `--diff`: the change since the thread's start commit, as `git diff --stat --patch` shows it (new files included). */
+async function diffText(root: string, row: ThreadRow | null): Promise<string> {
+  const change = await threadPatch({ root, startCommit: row?.startCommit ?? null, branch: row?.branch ?? null });
+  if (!change.ok) throw new ConfigError(`Cannot show the diff of thread ${row?.id ?? ""}: ${change.note}.`);
+  return change.value || "No changes since the start commit.\n";
 }
 
 function render(id: string, row: ThreadRow | null, s: PipelineStateType, waitingOn: string | null): string {
@@ -39,6 +51,17 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
     s.stories.map((st) => `- ${st.title}: as ${st.as_a}, I want ${st.i_want}, so that ${st.so_that}`),
   );
   section(out, "Decisions", s.decisions.map((d) => `- ${d.title}: ${d.decision} (${d.rationale})`));
+  section(
+    out,
+    "Switch decisions",
+    s.switchDecisions.map((d) => `- ${d.node}: case ${d.taken} → ${d.to}${d.fallback ? ` (fallback: ${d.fallback})` : ""}; the model answered ${d.raw || "nothing"}`),
+  );
+  section(out, "Human reviews", s.reviews.map((r) => `- ${r.by}${r.node ? ` on ${r.node}` : ""}: ${r.action}${r.reason ? ` — ${r.reason}` : ""}`));
+  section(
+    out,
+    "Notes",
+    Object.entries(s.notes).map(([node, n]) => `- ${node}: ${n.summary}${n.findings.map((f) => `\n  - ${f}`).join("")}`),
+  );
   section(out, "Files changed", s.filesChanged.map((f) => `- ${f}`));
   section(
     out,

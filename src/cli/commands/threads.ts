@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { openSession } from "../../engine/session.js";
 import { loadResolvedConfig } from "../prepare.js";
+import { oneLine, truncateEnd } from "../../ui/format.js";
 
 /** `yolo threads`: this project's threads, newest first. */
 export async function threadsCommand(input: { cwd: string; json: boolean }): Promise<number> {
@@ -21,17 +22,12 @@ export async function threadsCommand(input: { cwd: string; json: boolean }): Pro
       process.stdout.write("No threads yet in this project.\n");
       return 0;
     }
-    const table = rows.map((r) => [r.id, r.status, r.currentNode ?? "-", r.updatedAt.replace("T", " ").slice(0, 19), oneLine(r.requirement, 60)]);
+    const table = rows.map((r) => [r.id, r.status, r.currentNode ?? "-", r.updatedAt.replace("T", " ").slice(0, 19), truncateEnd(oneLine(r.requirement), 60)]);
     process.stdout.write(formatTable(["THREAD", "STATUS", "NODE", "UPDATED", "REQUIREMENT"], table));
     return 0;
   } finally {
     session.close();
   }
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** Left-aligned columns separated by two spaces. */

@@ -3,41 +3,40 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runAgentLoop, type AgentLoopResult } from "../../agents/runner.js";
-import type { EventBody } from "../../events/schema.js";
 import { composePrompt } from "../../prompt/compose.js";
 import { projectSummary } from "../../prompt/project-summary.js";
 import { appendTranscript } from "../../store/artifacts.js";
 import { threadDir } from "../../store/state-dir.js";
-import { handoffJsonSchema, handoffSchema, type Role } from "../../tools/handoff.js";
+import { plural } from "../../text/plural.js";
+import { handoffJsonSchema, handoffSchema, roleFor, type AnyRole } from "../../tools/handoff.js";
 import { TOOLS } from "../../tools/registry.js";
+import type { AgentNodeSpec } from "../../workflow/schema.js";
 import type { EngineDeps } from "../deps.js";
-import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import type { Decision, PipelineStateType, PipelineUpdate, Story, Verdict } from "../state.js";
+import { commitIteration } from "./commit-step.js";
+import { checkVisits, emitter, finish, threadIdOf } from "./context.js";
+import { gateDecision, redGate, runGateCheck } from "./gate-check.js";
 
-/** Emits a yolo event through LangGraph's custom stream; translated in one place (engine/translate.ts). */
-export function emitter(config: LangGraphRunnableConfig): (event: EventBody) => void {
-  return (event) => config.writer?.(event);
+interface RoleRun {
+  node: string;
+  agentId: string;
+  role: AnyRole;
+  flags: string[];
 }
 
-export function threadIdOf(config: LangGraphRunnableConfig): string {
-  const id = config.configurable?.thread_id;
-  if (typeof id !== "string") throw new Error("thread_id missing from the graph config");
-  return id;
-}
-
-/** Runs one agent (persona + tools) to its handoff, on a state that may carry extra inputs (tea's gate results). */
-export async function runRole(
-  role: Role,
-  state: PipelineStateType,
-  config: LangGraphRunnableConfig,
-  deps: EngineDeps,
-): Promise<AgentLoopResult> {
-  const agent = deps.agents.get(role);
-  if (!agent) throw new Error(`agent ${role} is not loaded`);
+/** Runs one agent (persona + tools) to its handoff. */
+async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraphRunnableConfig, deps: EngineDeps): Promise<AgentLoopResult> {
+  const agent = deps.agents.get(run.agentId);
+  if (!agent) throw new Error(`agent ${run.agentId} is not loaded`);
   const { config: cfg } = deps;
   const tools = agent.tools.map((name) => TOOLS[name]);
   const modelName = agent.model ?? cfg.model.name;
   const prompt = composePrompt({
-    role,
+    role: run.role,
+    node: run.node,
+    agentId: run.agentId,
+    pipeline: Object.keys(cfg.workflow.nodes),
+    flags: run.flags,
     persona: agent.persona,
     tools,
     state,
@@ -46,13 +45,13 @@ export async function runRole(
     projectSummary: projectSummary(cfg.root),
   });
   const dir = threadDir(cfg.root, threadIdOf(config));
-  const run = `${role}-${Date.now()}`;
+  const runId = `${run.node}-${Date.now()}`;
   return runAgentLoop({
-    node: role,
+    node: run.node,
     model: deps.createModel({ name: modelName, temperature: agent.temperature ?? cfg.model.temperature }),
     messages: prompt.map((m) => (m.role === "system" ? new SystemMessage(m.content) : new HumanMessage(m.content))),
     tools,
-    handoff: { schema: handoffSchema(role), jsonSchema: handoffJsonSchema(role) },
+    handoff: { schema: handoffSchema(run.role, run.flags), jsonSchema: handoffJsonSchema(run.role, run.flags) },
     toolContext: {
       root: cfg.root,
       commandTimeoutS: cfg.limits.commandTimeoutS,
@@ -65,16 +64,96 @@ export async function runRole(
     maxTurns: cfg.limits.maxTurnsOverride ?? agent.maxTurns ?? cfg.limits.maxTurns,
     maxReminders: cfg.limits.handoffReminders,
     emit: emitter(config),
-    record: (entry) => appendTranscript(dir, role, { run, ...entry }),
+    record: (entry) => appendTranscript(dir, run.node, { run: runId, ...entry }),
     classifyError: (error) => deps.classifyError(error, modelName),
     signal: config.signal,
   });
 }
 
-/** The state update for an agent that escalated instead of finishing. */
-export function escalationUpdate(role: Role, handoff: Record<string, unknown>): PipelineUpdate | null {
-  if (handoff.escalate_to_human !== true) return null;
-  return { escalateToHuman: true, question: String(handoff.question ?? ""), askedBy: role };
+/**
+ * An agent node of the workflow. With `gates`, yolo first runs the gate commands and the agent judges them
+ * (the tea pattern): a red required gate or a FAIL verdict blocks, whatever else the model says.
+ */
+export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
+  const agentId = spec.agent ?? node;
+  const role = roleFor(agentId, spec.gates !== undefined && spec.gates !== false);
+  const flags = spec.sets ?? [];
+  return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
+    checkVisits(node, state, spec.maxVisits);
+    emitter(config)({ type: "node.started", node, fixAttempt: state.gateBlocked && role !== "tea" ? state.fixAttempts : 0 });
+    const gates = role === "tea" && spec.gates ? await runGateCheck(node, spec.gates, state, config, deps) : null;
+    const inputs = gates ? { ...state, lastGates: gates } : state;
+    const out = await runRole({ node, agentId, role, flags }, inputs, config, deps);
+    const h = out.handoff;
+    if (h.escalate_to_human === true) {
+      const update: PipelineUpdate = { escalateToHuman: true, question: String(h.question ?? ""), askedBy: node };
+      // Files written before the question are real changes too.
+      if (out.filesChanged.length) update.filesChanged = out.filesChanged;
+      if (gates) update.lastGates = gates;
+      return finish(node, config, update, out.usage, "");
+    }
+    const { update, summary } = outputs(role, node, h, state, gates, out, deps.config.root);
+    const committed = await commitIteration({ node, role, state, summary: String(h.summary ?? ""), threadId: threadIdOf(config), deps });
+    const setFlags = Object.fromEntries(flags.map((f) => [f, h[f] === true]));
+    const withFlags = flags.length ? { ...update, flags: setFlags } : update;
+    const flagText = flags.length ? `; ${flags.map((f) => `${f}=${setFlags[f]}`).join(", ")}` : "";
+    return finish(node, config, { escalateToHuman: false, question: null, ...withFlags }, out.usage, summary + committed + flagText);
+  };
+}
+
+/** What each role's handoff changes in the state, and a one-line summary of it. */
+function outputs(
+  role: AnyRole,
+  node: string,
+  h: Record<string, unknown>,
+  state: PipelineStateType,
+  gates: PipelineStateType["lastGates"] | null,
+  out: AgentLoopResult,
+  root: string,
+): { update: PipelineUpdate; summary: string } {
+  switch (role) {
+    case "analyst": {
+      const criteria = h.acceptance_criteria as string[];
+      return { update: { requirements: String(h.requirements), acceptanceCriteria: criteria }, summary: plural(criteria.length, "acceptance criterion", "acceptance criteria") };
+    }
+    case "pm": {
+      const stories = h.stories as Story[];
+      return {
+        update: { stories, needsArchitecture: h.needs_architecture === true },
+        summary: `${plural(stories.length, "story", "stories")}, architecture ${h.needs_architecture ? "needed" : "not needed"}`,
+      };
+    }
+    case "architect": {
+      const decisions = h.decisions as Decision[];
+      return { update: { decisions }, summary: plural(decisions.length, "decision") };
+    }
+    case "dev": {
+      const files = changedFiles(root, h.files_changed, out.filesChanged);
+      return { update: { devSummary: String(h.summary), filesChanged: files }, summary: `${plural(files.length, "file")} changed` };
+    }
+    case "tea": {
+      const verdict = h.verdict as Verdict;
+      const findings = (h.findings as string[]) ?? [];
+      const results = gates ?? state.lastGates;
+      const gateText = results.length ? `gates ${results.filter((g) => g.passed).length}/${results.length} passed` : "no gates";
+      if (gates) {
+        const blocked = redGate(gates) || verdict === "FAIL";
+        return { update: { verdict, findings, ...gateDecision(state, gates, blocked) }, summary: `verdict ${verdict}, ${gateText}${blocked ? " — blocked" : ""}` };
+      }
+      // Judging the results of a gate node that ran before: it already counted a red gate as a fix attempt.
+      const failsGreen = verdict === "FAIL" && !state.gateBlocked;
+      const blocked = state.gateBlocked || verdict === "FAIL";
+      return {
+        update: { verdict, findings, gateBlocked: blocked, fixAttempts: failsGreen ? state.fixAttempts + 1 : state.fixAttempts },
+        summary: `verdict ${verdict}, ${gateText}${blocked ? " — blocked" : ""}`,
+      };
+    }
+    case "custom": {
+      const note = { summary: String(h.summary), findings: (h.findings as string[] | undefined) ?? [], verdict: null };
+      const files = out.filesChanged.length ? { filesChanged: out.filesChanged } : {};
+      return { update: { notes: { [node]: note }, ...files }, summary: note.findings.length ? plural(note.findings.length, "finding") : "done" };
+    }
+  }
 }
 
 /** Files the agent said it changed that exist, plus the ones its tools really wrote. */

@@ -3,6 +3,7 @@ import type { PipelineStateType, PipelineUpdate } from "../state.js";
 
 /** The question a paused thread is waiting on; the payload of its LangGraph interrupt. */
 export interface EscalationPayload {
+  kind: "question";
   question: string;
   askedBy: string;
 }
@@ -14,7 +15,7 @@ export interface EscalationPayload {
 export async function escalateNode(state: PipelineStateType): Promise<PipelineUpdate> {
   const askedBy = state.askedBy ?? "analyst";
   const question = state.question ?? "";
-  const answer = interrupt<EscalationPayload, unknown>({ question, askedBy });
+  const answer = interrupt<EscalationPayload, unknown>({ kind: "question", question, askedBy });
   return {
     escalateToHuman: false,
     question: null,

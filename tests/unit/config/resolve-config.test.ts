@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { assertModelConfigured, resolveConfig, type ResolveConfigInput } from "../../../src/config/resolve.js";
 import { ConfigError } from "../../../src/errors.js";
+import { DEFAULT_WORKFLOW } from "../../../src/workflow/default.js";
 
 const root = "/projects/app";
 
@@ -31,12 +32,17 @@ describe("resolveConfig", () => {
         temperature: null,
         maxRetries: 4,
         timeoutS: 120,
+        price: null,
       },
       maxFixAttempts: 3,
+      workflow: DEFAULT_WORKFLOW,
+      approve: [],
+      customWorkflow: false,
       gates: null,
       agentsDir: join(root, "agents"),
       dbPath: join(root, ".yolo", "yolo.db"),
       stateDir: join(root, ".yolo"),
+      branch: false,
       limits: {
         maxTurns: 30,
         handoffReminders: 3,

@@ -1,0 +1,27 @@
+import { existsSync } from "node:fs";
+import { threadHistory } from "../../engine/history.js";
+import { openSession } from "../../engine/session.js";
+import { ThreadError } from "../../errors.js";
+import { loadResolvedConfig } from "../prepare.js";
+import { formatTable } from "./threads.js";
+import { oneLine, truncateEnd } from "../../ui/format.js";
+
+/** `yolo history <thread>`: every checkpoint, oldest first; a step number is what `resume --from` takes. */
+export async function historyCommand(input: { cwd: string; thread: string; json: boolean }): Promise<number> {
+  const config = await loadResolvedConfig(input.cwd);
+  if (!existsSync(config.dbPath)) throw new ThreadError(`No thread ${input.thread}: this project has no yolo database yet (${config.dbPath}).`);
+  const session = openSession(config);
+  try {
+    const history = await threadHistory(config, session, input.thread);
+    if (input.json) {
+      process.stdout.write(`${JSON.stringify(history, null, 2)}\n`);
+      return 0;
+    }
+    const rows = history.map((h) => [String(h.step), h.node, h.createdAt.replace("T", " ").slice(0, 19), h.next.join(", ") || "-", truncateEnd(oneLine(h.summary), 70)]);
+    process.stdout.write(formatTable(["STEP", "NODE", "TIME", "NEXT", "SUMMARY"], rows));
+    process.stdout.write(`\nRe-run from a step on a new thread: yolo resume ${input.thread} --from <step> [--model <name>]\n`);
+    return 0;
+  } finally {
+    session.close();
+  }
+}

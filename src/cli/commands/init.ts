@@ -1,0 +1,66 @@
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { DEFAULT_AGENTS_DIR } from "../../agents/loader.js";
+import { DEFAULT_WORKFLOW } from "../../workflow/default.js";
+import { projectRoot } from "../prepare.js";
+
+/** `yolo init`: a commented yolo.config.ts holding the default workflow, and copies of the default agents. Never overwrites. */
+export async function initCommand(input: { cwd: string }): Promise<number> {
+  const root = projectRoot(input.cwd);
+  const written: string[] = [];
+  const kept: string[] = [];
+  const place = (path: string, write: () => void) => {
+    if (existsSync(path)) kept.push(relative(root, path));
+    else {
+      write();
+      written.push(relative(root, path));
+    }
+  };
+  place(join(root, "yolo.config.ts"), () => writeFileSync(join(root, "yolo.config.ts"), configTemplate()));
+  mkdirSync(join(root, "agents"), { recursive: true });
+  for (const file of readdirSync(DEFAULT_AGENTS_DIR).filter((f) => f.endsWith(".md")).sort()) {
+    place(join(root, "agents", file), () => copyFileSync(join(DEFAULT_AGENTS_DIR, file), join(root, "agents", file)));
+  }
+  for (const f of written) process.stdout.write(`created ${f}\n`);
+  for (const f of kept) process.stdout.write(`kept    ${f} (already exists; not overwritten)\n`);
+  process.stdout.write('\nEdit them, check the graph with `yolo graph`, then: yolo run "what to build"\n');
+  return 0;
+}
+
+/** The default workflow written out as code, with a comment on every part a team is likely to change. */
+function configTemplate(): string {
+  const nodes = Object.entries(DEFAULT_WORKFLOW.nodes)
+    .map(([id, spec]) => `      ${id}: ${JSON.stringify(spec).replace(/"(\w+)":/g, "$1: ").replace(/,/g, ", ")},`)
+    .join("\n");
+  const edges = DEFAULT_WORKFLOW.edges.map((e) => `      ${JSON.stringify(e).replace(/"(\w+)":/g, "$1: ").replace(/,/g, ", ")},`).join("\n");
+  return `// yolo's configuration. Precedence: defaults < this file < environment (OPENAI_*, YOLO_*) < flags.
+// Reference: the README's "Configuration" and "Workflows" sections.
+import { defineConfig } from "yolo";
+
+export default defineConfig({
+  // model: { name: "gpt-4o-mini", baseURL: "http://localhost:11434/v1" },
+  maxFixAttempts: 3,
+  // The gate yolo runs itself (default: \`npm test\` when package.json has a test script):
+  // gates: [{ name: "test", command: "npm test" }, { name: "lint", command: "npm run lint", required: false }],
+
+  // A human approves, edits or rejects these agents' output before the run moves on:
+  // approve: ["architect"],
+
+  // The graph. Node kinds: agent (agents/<id>.md; \`gates: true\` runs the gates first and lets it judge them;
+  // \`sets: ["flag"]\` lets it decide a flag edges branch on), gate (commands only), switch (the model picks one
+  // of \`cases\` with switch_decision; a bad answer takes the \`default\` edge), human (a pause for a review).
+  // Edges are tried in order; \`when\` is a condition on flags (needs_architecture, gate_blocked,
+  // fix_attempts_remain, or your own), joined with && and negated with !; an edge without \`when\` is the fallback.
+  // Every loop needs a bound: fix_attempts_remain with a gate check in the loop, or maxVisits on a node.
+  workflow: {
+    nodes: {
+${nodes}
+      // reviewer: { kind: "agent", sets: ["changes_requested"], maxVisits: 3 }, // needs agents/reviewer.md
+    },
+    edges: [
+${edges}
+    ],
+  },
+});
+`;
+}

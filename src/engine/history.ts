@@ -1,0 +1,109 @@
+import type { ResolvedConfig } from "../config/schema.js";
+import { ThreadError } from "../errors.js";
+import { plural } from "../text/plural.js";
+import { buildWorkflowGraph } from "./graph.js";
+import { inertDeps } from "./inspect.js";
+import type { Session } from "./session.js";
+import type { PipelineStateType } from "./state.js";
+
+/** One checkpoint of a thread, as `yolo history` lists it. */
+export interface HistoryEntry {
+  checkpointId: string;
+  step: number;
+  /** The node whose completion made this checkpoint (`input` for the run's input). */
+  node: string;
+  createdAt: string;
+  /** What would run next from here. */
+  next: string[];
+  summary: string;
+}
+
+/** A thread's checkpoints, oldest first, read through LangGraph's own state history. */
+export async function threadHistory(config: ResolvedConfig, session: Session, threadId: string): Promise<HistoryEntry[]> {
+  const graph = buildWorkflowGraph(inertDeps(config), session.checkpointer);
+  const snapshots = [];
+  for await (const s of graph.getStateHistory({ configurable: { thread_id: threadId } })) snapshots.push(s);
+  if (!snapshots.length) throw new ThreadError(`No thread ${threadId} in this project. List threads with \`yolo threads\`.`);
+  snapshots.reverse();
+  const byId = new Map(snapshots.map((s) => [s.config.configurable?.checkpoint_id as string, s]));
+  return snapshots.map((s) => {
+    const parentId = s.parentConfig?.configurable?.checkpoint_id as string | undefined;
+    const parent = parentId ? byId.get(parentId) : undefined;
+    const node = s.metadata?.source === "input" ? "input" : parent ? parent.next.join(", ") || "?" : "?";
+    const values = s.values as PipelineStateType;
+    return {
+      checkpointId: s.config.configurable?.checkpoint_id as string,
+      step: s.metadata?.step ?? -1,
+      node,
+      createdAt: s.createdAt ?? "",
+      next: [...s.next],
+      summary: summarize(node, values, config),
+    };
+  });
+}
+
+/** One line saying what a node's checkpoint holds. */
+function summarize(node: string, v: PipelineStateType, config: ResolvedConfig): string {
+  if (node === "input") return `requirement: ${v.requirement}`;
+  if (node === "escalate") return `answer: ${v.answers.at(-1)?.answer ?? ""}`;
+  const spec = config.workflow.nodes[node];
+  if (!spec) return "";
+  if (spec.kind === "switch") {
+    const d = [...v.switchDecisions].reverse().find((x) => x.node === node);
+    return d ? `case ${d.taken} → ${d.to}` : "";
+  }
+  if (spec.kind === "human") {
+    const r = [...v.reviews].reverse().find((x) => x.by === node);
+    return r ? `${r.action}${r.reason ? `: ${r.reason}` : ""}` : "";
+  }
+  if (spec.kind === "gate") return gates(v);
+  if (v.escalateToHuman && v.askedBy === node) return `asks: ${v.question}`;
+  switch (spec.agent ?? node) {
+    case "analyst":
+      return plural(v.acceptanceCriteria.length, "acceptance criterion", "acceptance criteria");
+    case "pm":
+      return `${plural(v.stories.length, "story", "stories")}, architecture ${v.needsArchitecture ? "needed" : "not needed"}`;
+    case "architect":
+      return plural(v.decisions.length, "decision");
+    case "dev":
+      return `${plural(v.filesChanged.length, "file")} changed: ${(v.devSummary ?? "").split("\n")[0]}`;
+    case "tea":
+      return `verdict ${v.verdict}, ${gates(v)}`;
+    default:
+      return v.notes[node]?.summary.split("\n")[0] ?? "";
+  }
+}
+
+function gates(v: PipelineStateType): string {
+  const g = v.lastGates;
+  return g.length ? `gates ${g.filter((x) => x.passed).length}/${g.length} passed${v.gateBlocked ? " — blocked" : ""}` : "no gates";
+}
+
+/**
+ * Forks a new thread from one checkpoint of another (`--from` a step number or a checkpoint id): the new thread
+ * starts with that checkpoint's state, as if the node that made it had just completed, so what ran next there
+ * runs next here. The original thread is untouched.
+ */
+export async function forkThread(config: ResolvedConfig, session: Session, threadId: string, from: string, newThreadId: string): Promise<HistoryEntry> {
+  const history = await threadHistory(config, session, threadId);
+  const entry = /^-?\d+$/.test(from)
+    ? history.filter((h) => h.step === Number(from)).at(-1)
+    : history.find((h) => h.checkpointId === from) ?? uniqueSuffix(history, from);
+  if (!entry) throw new ThreadError(`Thread ${threadId} has no checkpoint "${from}". List them with \`yolo history ${threadId}\`.`);
+  if (entry.node === "input" || entry.node === "?" || entry.node.includes(",")) {
+    throw new ThreadError(`Cannot fork from step ${entry.step} (${entry.node}); pick a checkpoint made by one node (see \`yolo history ${threadId}\`).`);
+  }
+  const graph = buildWorkflowGraph(inertDeps(config), session.checkpointer);
+  const source = await graph.getState({ configurable: { thread_id: threadId, checkpoint_id: entry.checkpointId } });
+  const values = source.values as PipelineStateType;
+  await graph.updateState({ configurable: { thread_id: newThreadId } }, values, entry.node);
+  const original = session.index.get(threadId);
+  session.index.create({ id: newThreadId, requirement: values.requirement, model: original?.model ?? config.model.name, root: config.root });
+  session.index.update(newThreadId, { status: "pending", currentNode: entry.node, reason: `forked from ${threadId} at step ${entry.step}` });
+  return entry;
+}
+
+function uniqueSuffix(history: HistoryEntry[], text: string): HistoryEntry | undefined {
+  const matches = history.filter((h) => h.checkpointId.endsWith(text) || h.checkpointId.startsWith(text));
+  return matches.length === 1 ? matches[0] : undefined;
+}

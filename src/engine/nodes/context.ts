@@ -1,0 +1,28 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { EventBody, Usage } from "../../events/schema.js";
+import { LimitError } from "../../errors.js";
+import type { PipelineStateType, PipelineUpdate } from "../state.js";
+
+/** Emits a yolo event through LangGraph's custom stream; translated in one place (engine/translate.ts). */
+export function emitter(config: LangGraphRunnableConfig): (event: EventBody) => void {
+  return (event) => config.writer?.(event);
+}
+
+export function threadIdOf(config: LangGraphRunnableConfig): string {
+  const id = config.configurable?.thread_id;
+  if (typeof id !== "string") throw new Error("thread_id missing from the graph config");
+  return id;
+}
+
+/** Refuses to run a node past its `maxVisits`; the run stops as a resumable limit. */
+export function checkVisits(node: string, state: PipelineStateType, maxVisits: number | undefined): void {
+  if (maxVisits !== undefined && (state.visits[node] ?? 0) >= maxVisits) {
+    throw new LimitError(`${node} already ran ${maxVisits} times in this thread (its maxVisits); the loop it is in did not settle. Raise maxVisits in the workflow and resume.`);
+  }
+}
+
+/** Reports a node's completion and adds what every node update carries: its visit and its usage. */
+export function finish(node: string, config: LangGraphRunnableConfig, update: PipelineUpdate, usage: Usage | null, summary: string): PipelineUpdate {
+  emitter(config)({ type: "node.completed", node, summary: update.escalateToHuman ? `asks a human: ${update.question}` : summary });
+  return { ...update, visits: { [node]: 1 }, ...(usage ? { usage, usageByNode: { [node]: usage } } : {}) };
+}

@@ -1,0 +1,51 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { join } from "node:path";
+import type { GateResult } from "../../events/schema.js";
+import { runGates } from "../../gates/run-gates.js";
+import { threadDir } from "../../store/state-dir.js";
+import { scrubEnv } from "../../tools/env.js";
+import type { EngineDeps } from "../deps.js";
+import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import { emitter, threadIdOf } from "./context.js";
+
+/** Runs the selected gates (all configured or detected ones when `names` is true/absent) and reports each. */
+export async function runGateCheck(
+  node: string,
+  names: string[] | true | undefined,
+  state: PipelineStateType,
+  config: LangGraphRunnableConfig,
+  deps: EngineDeps,
+): Promise<GateResult[]> {
+  const emit = emitter(config);
+  const selected = Array.isArray(names) ? deps.gates.filter((g) => names.includes(g.name)) : deps.gates;
+  if (selected.length === 0) {
+    emit({ type: "warning", message: "No gate commands: package.json has no test script and yolo.config.ts sets no gates. Only the agents' verdicts decide." });
+  }
+  const gates = await runGates(selected, {
+    root: deps.config.root,
+    env: scrubEnv(deps.baseEnv, deps.secretEnvNames),
+    capBytes: deps.config.limits.outputCapBytes,
+    attempt: state.fixAttempts + 1,
+    logDir: join(threadDir(deps.config.root, threadIdOf(config)), "gates"),
+    signal: config.signal,
+  });
+  for (const gate of gates) emit({ type: "gate.result", node, gate });
+  return gates;
+}
+
+/**
+ * The state after a gate decision. `blocked` (a required gate failed, or a judge said FAIL) counts one fix
+ * attempt: edges conditioned on `fix_attempts_remain` stop looping after `maxFixAttempts` of them.
+ */
+export function gateDecision(state: PipelineStateType, gates: GateResult[], blocked: boolean): PipelineUpdate {
+  return {
+    lastGates: gates,
+    gateHistory: gates.map(({ tail: _tail, ...summary }) => summary),
+    gateBlocked: blocked,
+    fixAttempts: blocked ? state.fixAttempts + 1 : state.fixAttempts,
+  };
+}
+
+export function redGate(gates: GateResult[]): boolean {
+  return gates.some((g) => g.required && !g.passed);
+}

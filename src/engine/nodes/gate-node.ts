@@ -1,0 +1,18 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { GateNodeSpec } from "../../workflow/schema.js";
+import type { EngineDeps } from "../deps.js";
+import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import { checkVisits, emitter, finish } from "./context.js";
+import { gateDecision, redGate, runGateCheck } from "./gate-check.js";
+
+/** A gate node: yolo runs the commands; a failed required gate sets gate_blocked. No model involved. */
+export function gateNode(node: string, spec: GateNodeSpec, deps: EngineDeps) {
+  return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
+    checkVisits(node, state, spec.maxVisits);
+    emitter(config)({ type: "node.started", node, fixAttempt: 0 });
+    const gates = await runGateCheck(node, spec.gates, state, config, deps);
+    const blocked = redGate(gates);
+    const passed = gates.filter((g) => g.passed).length;
+    return finish(node, config, gateDecision(state, gates, blocked), null, `gates ${passed}/${gates.length} passed${blocked ? " — blocked" : ""}`);
+  };
+}

@@ -1,0 +1,181 @@
+import { BUILT_IN_FLAGS, parseCondition } from "./conditions.js";
+import { DEFAULT_CASE, END_NODE, START_NODE, type Workflow } from "./schema.js";
+
+const RESERVED = new Set([START_NODE, END_NODE, "escalate", "__start__", "__end__"]);
+
+export interface ValidationContext {
+  /** Ids of the agents that loaded (defaults and the project's). */
+  agentIds: Set<string>;
+  /** Names of the configured gates, or null when gates are detected at run time. */
+  gateNames: string[] | null;
+  /** `approve` from config, checked against the nodes. */
+  approve: string[];
+}
+
+/**
+ * Every problem of a workflow, each with its config path, so they can all be reported at once before anything
+ * runs: unknown agents and gates, edges to missing nodes, unreachable nodes, dead ends, switches without cases
+ * or case edges, conditions on undeclared flags, and cycles without a bound.
+ */
+export function validateWorkflow(workflow: Workflow, ctx: ValidationContext): string[] {
+  const problems: string[] = [];
+  const ids = Object.keys(workflow.nodes);
+  const isNode = (id: string) => Object.hasOwn(workflow.nodes, id);
+  const declaredFlags = new Set<string>(BUILT_IN_FLAGS);
+  for (const spec of Object.values(workflow.nodes)) if (spec.kind === "agent") for (const f of spec.sets ?? []) declaredFlags.add(f);
+
+  for (const [id, spec] of Object.entries(workflow.nodes)) {
+    const at = `workflow.nodes.${id}`;
+    if (RESERVED.has(id)) problems.push(`${at}: "${id}" is reserved; choose another node id`);
+    if (spec.kind === "agent") {
+      const agent = spec.agent ?? id;
+      if (!ctx.agentIds.has(agent)) {
+        problems.push(`${at}${spec.agent ? ".agent" : ""}: unknown agent "${agent}"; add agents/${agent}.md or use one of: ${[...ctx.agentIds].sort().join(", ")}`);
+      }
+      if (Array.isArray(spec.gates)) checkGates(spec.gates, `${at}.gates`, ctx, problems);
+      for (const [i, f] of (spec.sets ?? []).entries()) {
+        if ((BUILT_IN_FLAGS as readonly string[]).includes(f)) problems.push(`${at}.sets[${i}]: "${f}" is a built-in flag; agents cannot set it`);
+      }
+    }
+    if (spec.kind === "gate" && spec.gates) checkGates(spec.gates, `${at}.gates`, ctx, problems);
+    if (spec.kind === "switch") {
+      if (!spec.cases.length) problems.push(`${at}.cases: a switch needs at least one case`);
+      const routes = spec.cases.map((c) => c.route);
+      spec.cases.forEach((c, i) => {
+        if (c.route === DEFAULT_CASE) problems.push(`${at}.cases[${i}].route: "default" is implicit; do not declare it as a case`);
+        if (routes.indexOf(c.route) !== i) problems.push(`${at}.cases[${i}].route: "${c.route}" is declared twice`);
+        if (!workflow.edges.some((e) => e.from === id && e.case === c.route)) {
+          problems.push(`${at}.cases[${i}]: no edge serves case "${c.route}"; add { from: "${id}", to: …, case: "${c.route}" }`);
+        }
+      });
+    }
+    if (spec.kind === "human" && spec.reviews !== undefined) {
+      const target = workflow.nodes[spec.reviews];
+      if (!target || target.kind !== "agent") problems.push(`${at}.reviews: "${spec.reviews}" is not an agent node`);
+    }
+    if (spec.kind !== "switch" && !workflow.edges.some((e) => e.from === id && !e.when)) {
+      problems.push(`${at}: no unconditional edge leaves it; add a fallback edge (for example to "end")`);
+    }
+  }
+
+  workflow.edges.forEach((edge, i) => {
+    const at = `workflow.edges[${i}]`;
+    if (edge.from === END_NODE) problems.push(`${at}.from: nothing leaves "end"`);
+    else if (edge.from !== START_NODE && !isNode(edge.from)) problems.push(`${at}.from: no node "${edge.from}"`);
+    if (edge.to === START_NODE) problems.push(`${at}.to: nothing goes back to "start"`);
+    else if (edge.to !== END_NODE && !isNode(edge.to)) problems.push(`${at}.to: no node "${edge.to}"`);
+    const fromSwitch = workflow.nodes[edge.from]?.kind === "switch";
+    if (fromSwitch) {
+      const spec = workflow.nodes[edge.from];
+      const routes = spec.kind === "switch" ? spec.cases.map((c) => c.route) : [];
+      if (edge.case === undefined) problems.push(`${at}: an edge leaving switch "${edge.from}" needs a case (one of ${[...routes, DEFAULT_CASE].join(", ")})`);
+      else if (edge.case !== DEFAULT_CASE && !routes.includes(edge.case)) problems.push(`${at}.case: "${edge.case}" is not a case of switch "${edge.from}"`);
+      if (edge.when) problems.push(`${at}.when: edges leaving a switch are chosen by case, not by condition`);
+    } else if (edge.case !== undefined) {
+      problems.push(`${at}.case: only edges leaving a switch node have a case`);
+    }
+    if (edge.when) {
+      const terms = parseCondition(edge.when);
+      if (!terms) problems.push(`${at}.when: cannot read "${edge.when}"; write flags joined with &&, each optionally negated with !`);
+      for (const t of terms ?? []) {
+        if (!declaredFlags.has(t.flag)) problems.push(`${at}.when: flag "${t.flag}" is not declared; built-in flags: ${BUILT_IN_FLAGS.join(", ")}; other flags must be in an agent node's \`sets\``);
+      }
+    }
+  });
+
+  const starts = workflow.edges.filter((e) => e.from === START_NODE);
+  if (starts.length !== 1) problems.push(`workflow.edges: exactly one edge must leave "start" (found ${starts.length})`);
+  const reachable = reachableFrom(START_NODE, workflow);
+  for (const id of ids) if (!reachable.has(id)) problems.push(`workflow.nodes.${id}: unreachable from "start"`);
+  if (!reachable.has(END_NODE)) problems.push(`workflow.edges: no path reaches "end"`);
+
+  ctx.approve.forEach((target, i) => {
+    const spec = workflow.nodes[target];
+    if (!spec || spec.kind !== "agent") problems.push(`approve[${i}]: "${target}" is not an agent node of the workflow`);
+  });
+
+  for (const cycle of cycles(workflow)) {
+    // fix_attempts_remain bounds a loop only if something in it counts fix attempts: a gate check.
+    const countsAttempts = cycle.some((id) => {
+      const spec = workflow.nodes[id];
+      return spec?.kind === "gate" || (spec?.kind === "agent" && ((spec.gates !== undefined && spec.gates !== false) || (spec.agent ?? id) === "tea"));
+    });
+    const bounded =
+      cycle.some((id) => workflow.nodes[id]?.maxVisits !== undefined) ||
+      (countsAttempts &&
+        workflow.edges.some(
+          (e) => cycle.includes(e.from) && cycle.includes(e.to) && (parseCondition(e.when ?? "") ?? []).some((t) => t.flag === "fix_attempts_remain" && !t.negated),
+        )) ||
+      cycle.some((id) => workflow.nodes[id]?.kind === "human");
+    if (!bounded) {
+      problems.push(
+        `workflow.edges: the cycle ${[...cycle, cycle[0]].join(" → ")} has no bound; set maxVisits on one of its nodes, or condition one of its edges on fix_attempts_remain with a gate check (a gate node or an agent with gates) in the loop`,
+      );
+    }
+  }
+  return problems;
+}
+
+function checkGates(names: string[], at: string, ctx: ValidationContext, problems: string[]): void {
+  if (ctx.gateNames === null) return;
+  names.forEach((name, i) => {
+    if (!ctx.gateNames!.includes(name)) problems.push(`${at}[${i}]: no gate named "${name}" in \`gates\` (${ctx.gateNames!.join(", ") || "none configured"})`);
+  });
+}
+
+function reachableFrom(start: string, workflow: Workflow): Set<string> {
+  const seen = new Set<string>();
+  const queue = [start];
+  while (queue.length) {
+    const id = queue.shift()!;
+    for (const e of workflow.edges) {
+      if (e.from === id && !seen.has(e.to)) {
+        seen.add(e.to);
+        queue.push(e.to);
+      }
+    }
+    // A human reviewer that rejects sends the work back to the node it reviews.
+    const spec = workflow.nodes[id];
+    if (spec?.kind === "human" && spec.reviews && !seen.has(spec.reviews)) {
+      seen.add(spec.reviews);
+      queue.push(spec.reviews);
+    }
+  }
+  return seen;
+}
+
+/** The strongly connected components that contain a cycle (Tarjan), each as a list of node ids. */
+function cycles(workflow: Workflow): string[][] {
+  const ids = Object.keys(workflow.nodes);
+  const next = (id: string) => workflow.edges.filter((e) => e.from === id && Object.hasOwn(workflow.nodes, e.to)).map((e) => e.to);
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next(v)) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || next(v).includes(v)) out.push(component.reverse());
+    }
+  };
+  for (const id of ids) if (!idx.has(id)) visit(id);
+  return out;
+}

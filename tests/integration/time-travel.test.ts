@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { resolveConfig } from "../../src/config/resolve.js";
+import { forkThread, threadHistory } from "../../src/engine/history.js";
+import { openSession } from "../../src/engine/session.js";
+import { analystDone, BAD_ADD, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
+import { nodesStarted, readThread, runEngine } from "../helpers/engine.js";
+import { roleOf, startMockOpenAI } from "../helpers/mock-openai.js";
+import { makeProject } from "../helpers/project.js";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function withSession<T>(root: string, fn: (config: ReturnType<typeof resolveConfig>, session: ReturnType<typeof openSession>) => Promise<T>) {
+  const config = resolveConfig({ root, fileConfig: {}, file: null, env: {} });
+  const session = openSession(config);
+  try {
+    return await fn(config, session);
+  } finally {
+    session.close();
+  }
+}
+
+describe("history and forks", () => {
+  it("lists every checkpoint, and a fork re-runs dev from pm's checkpoint on a new thread, leaving the original intact", async () => {
+    const project = makeProject();
+    // The original run's dev wrote the wrong sign and ran out of fix attempts; the fork gets a better dev.
+    const dir = director({ analyst: [analystDone], pm: [pmDone(false)], dev: [...devWrites(BAD_ADD), ...devWrites(GOOD_ADD)], tea: [teaSays("FAIL"), teaSays("PASS")] });
+    const mock = await startMockOpenAI(dir);
+    cleanups.push(project.cleanup, () => mock.close());
+
+    const original = await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-orig", requirement: "Add add()", config: { maxFixAttempts: 0 } });
+    expect(original.result.status).toBe("failed");
+
+    const history = await withSession(project.root, (config, session) => threadHistory(config, session, "tt-orig"));
+    expect(history.map((h) => [h.step, h.node, h.next.join(",")])).toEqual([
+      [-1, "input", "__start__"],
+      [0, "__start__", "analyst"],
+      [1, "analyst", "pm"],
+      [2, "pm", "dev"],
+      [3, "dev", "tea"],
+      [4, "tea", ""],
+    ]);
+    expect(history[2].summary).toBe("2 acceptance criteria");
+    expect(history[3].summary).toBe("1 story, architecture not needed");
+    expect(history[5].summary).toBe("verdict FAIL, gates 0/1 passed — blocked");
+
+    const before = await readThread(project.root, "tt-orig");
+    const served = dir.served.length;
+    const entry = await withSession(project.root, (config, session) => forkThread(config, session, "tt-orig", "2", "tt-fork"));
+    expect(entry).toMatchObject({ step: 2, node: "pm" });
+
+    const fork = await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-fork", config: { maxFixAttempts: 0 } });
+    expect(fork.result).toMatchObject({ status: "passed", exitCode: 0 });
+    expect(nodesStarted(fork.events)).toEqual(["dev", "tea"]);
+    expect(dir.served.slice(served)).toEqual(["dev", "dev", "tea"]);
+    // The fork carried the earlier agents' work…
+    const devPrompt = JSON.stringify(mock.requests.filter((r) => roleOf(r) === "dev").at(-2)!.messages);
+    expect(devPrompt).toContain("add(2, 3) returns 5");
+    // …and the original thread is exactly as it was.
+    const after = await readThread(project.root, "tt-orig");
+    expect(after.values).toEqual(before.values);
+    const forked = await readThread(project.root, "tt-fork");
+    // Accumulating channels were copied once, not doubled by their reducers.
+    expect(forked.values.usageByNode.analyst.calls).toBe(1);
+    expect(forked.values.usageByNode.dev.calls).toBe(2);
+    expect(forked.values.acceptanceCriteria).toEqual(before.values.acceptanceCriteria);
+    expect(forked.values.gateHistory.map((g) => g.passed)).toEqual([true]);
+    expect(forked.values.requirement).toBe("Add add()");
+  });
+
+  it("refuses a checkpoint that does not exist", async () => {
+    const project = makeProject();
+    const mock = await startMockOpenAI(director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
+    cleanups.push(project.cleanup, () => mock.close());
+    await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-x", requirement: "Add add()" });
+    await expect(withSession(project.root, (c, s) => forkThread(c, s, "tt-x", "99", "tt-y"))).rejects.toThrow(/has no checkpoint "99"/);
+    await expect(withSession(project.root, (c, s) => forkThread(c, s, "tt-x", "-1", "tt-y"))).rejects.toThrow(/Cannot fork from step -1/);
+  });
+});

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadAnswers, reviewFromFlags, takeAnswer } from "../../../src/cli/human-input.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function file(content: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "yolo-answers-"));
+  dirs.push(dir);
+  writeFileSync(join(dir, "answers.yml"), content);
+  return join(dir, "answers.yml");
+}
+
+const question = { kind: "question" as const, question: "Integers only, or floats too?", askedBy: "analyst" };
+const approval = { kind: "approval" as const, node: "approve_pm", prompt: "Review pm's output", reviews: "pm", artifact: "stories: []" };
+
+describe("--answers files", () => {
+  it("match by node and question, once each", () => {
+    const entries = loadAnswers(file("- node: analyst\n  question: floats\n  answer: Floats too\n- node: approve_pm\n  approve: true\n"));
+    expect(takeAnswer(entries, approval)).toEqual({ review: { action: "approve" } });
+    expect(takeAnswer(entries, { ...question, askedBy: "pm" })).toBeNull();
+    expect(takeAnswer(entries, question)).toEqual({ answer: "Floats too" });
+    expect(takeAnswer(entries, question)).toBeNull();
+  });
+
+  it("do not answer a question whose text does not match", () => {
+    const entries = loadAnswers(file('[{"node": "analyst", "question": "database", "answer": "sqlite"}]'));
+    expect(takeAnswer(entries, question)).toBeNull();
+  });
+
+  it("report every bad entry with its index", () => {
+    expect(() => loadAnswers(file("- node: analyst\n- node: pm\n  answer: a\n  approve: true\n- nod: x\n  answer: y\n"))).toThrow(
+      /0: give exactly one of answer, approve, reject, edit[\s\S]*1: give exactly one[\s\S]*2: Unrecognized key/,
+    );
+  });
+});
+
+describe("review flags", () => {
+  it("turn into one review, and refuse several at once", () => {
+    expect(reviewFromFlags({ approve: true })).toEqual({ action: "approve" });
+    expect(reviewFromFlags({ reject: "too big" })).toEqual({ action: "reject", reason: "too big" });
+    expect(reviewFromFlags({ edit: file("stories: []") })).toEqual({ action: "edit", content: "stories: []" });
+    expect(reviewFromFlags({})).toBeNull();
+    expect(() => reviewFromFlags({ approve: true, reject: "no" })).toThrow("Use one of --approve, --reject, not several.");
+    expect(() => reviewFromFlags({ reject: " " })).toThrow(/needs a reason/);
+  });
+});

@@ -1,0 +1,132 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ConfigError } from "../../../src/errors.js";
+import { changeSince, parseNumstat } from "../../../src/git/repo.js";
+import { prepareWorkspace } from "../../../src/git/workspace.js";
+
+let root: string;
+const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, encoding: "utf8" });
+const log = () => git("log", "--format=%s", "HEAD").trim().split("\n");
+
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "yolo-ws-")));
+  git("init", "-q", "-b", "main");
+  writeFileSync(join(root, "README.md"), "# p\n");
+  git("add", "-A");
+  git("commit", "-qm", "init");
+  // yolo's state folder ignores itself, as ensureStateDir makes it.
+  mkdirSync(join(root, ".yolo"));
+  writeFileSync(join(root, ".yolo/.gitignore"), "*\n");
+  writeFileSync(join(root, ".yolo/yolo.db"), "x");
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const iteration = { threadId: "t1234567", node: "dev", attempt: 1, stories: ["Add"], summary: "s" };
+
+describe("--branch: a thread works on yolo/<thread> and commits each dev iteration", () => {
+  it("without --branch only notes the start commit", async () => {
+    const ws = await prepareWorkspace({ root, threadId: "t1234567", branch: false, allowDirty: false, mode: "start" });
+    expect(ws).toEqual({ startCommit: git("rev-parse", "HEAD").trim(), branch: null, commit: null });
+    expect(git("branch", "--show-current").trim()).toBe("main");
+  });
+
+  it("refuses a dirty tree unless allowDirty, listing the changes", async () => {
+    writeFileSync(join(root, "README.md"), "# changed\n");
+    writeFileSync(join(root, "new.txt"), "n\n");
+    const error = await prepareWorkspace({ root, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual(["M README.md", "?? new.txt"]);
+    expect(git("branch", "--show-current").trim()).toBe("main");
+    const ws = await prepareWorkspace({ root, threadId: "t1234567", branch: true, allowDirty: true, mode: "start" });
+    expect(ws.branch).toBe("yolo/t1234567");
+    expect(git("branch", "--show-current").trim()).toBe("yolo/t1234567");
+  });
+
+  it("commits the change without .yolo/, skips when nothing changed, and amends when the same attempt runs again", async () => {
+    const ws = await prepareWorkspace({ root, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" });
+    writeFileSync(join(root, "add.js"), "v1\n");
+    const first = await ws.commit!(iteration);
+    expect(first.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(git("show", "--name-only", "--format=", "HEAD").trim()).toBe("add.js");
+
+    // The node ran again after a crash with nothing new: no second commit.
+    expect(await ws.commit!(iteration)).toEqual({ commit: null });
+    // …or it wrote something different: the attempt's commit is amended, not duplicated.
+    writeFileSync(join(root, "add.js"), "v1 again\n");
+    await ws.commit!({ ...iteration, summary: "s2" });
+    expect(log()).toEqual(["yolo(t1234567): Add (attempt 1)", "init"]);
+
+    writeFileSync(join(root, "add.js"), "v2\n");
+    await ws.commit!({ ...iteration, attempt: 2 });
+    expect(log()).toEqual(["yolo(t1234567): Add (attempt 2)", "yolo(t1234567): Add (attempt 1)", "init"]);
+    expect(git("ls-files").split("\n")).not.toContain(".yolo/yolo.db");
+  });
+
+  it("commits with a fallback identity when git has none configured", async () => {
+    const ws = await prepareWorkspace({ root, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" });
+    writeFileSync(join(root, "a.txt"), "a\n");
+    const env = { ...process.env, HOME: root, XDG_CONFIG_HOME: root, GIT_CONFIG_NOSYSTEM: "1" };
+    const saved = process.env;
+    process.env = env;
+    try {
+      await ws.commit!(iteration);
+    } finally {
+      process.env = saved;
+    }
+    expect(git("log", "-1", "--format=%an <%ae>").trim()).toMatch(/.+ <.+>/);
+  });
+
+  it("refuses to commit when another branch was checked out meanwhile", async () => {
+    const ws = await prepareWorkspace({ root, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" });
+    git("checkout", "-q", "main");
+    writeFileSync(join(root, "a.txt"), "a\n");
+    await expect(ws.commit!(iteration)).rejects.toThrow(/only on yolo\/t1234567, but main is checked out/);
+  });
+
+  it("a resume switches back to the thread's branch, and refuses one that has none", async () => {
+    await prepareWorkspace({ root, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" });
+    git("checkout", "-q", "main");
+    const ws = await prepareWorkspace({ root, threadId: "t1234567", branch: true, allowDirty: false, mode: "resume" });
+    expect(ws.branch).toBe("yolo/t1234567");
+    expect(git("branch", "--show-current").trim()).toBe("yolo/t1234567");
+    await expect(prepareWorkspace({ root, threadId: "other000", branch: true, allowDirty: false, mode: "resume" })).rejects.toThrow(/started without --branch/);
+  });
+
+  it("--branch outside a git repository is a usage error", async () => {
+    const plain = realpathSync(mkdtempSync(join(tmpdir(), "yolo-nogit-")));
+    try {
+      await expect(prepareWorkspace({ root: plain, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" })).rejects.toThrow(/needs a git repository/);
+      expect(await prepareWorkspace({ root: plain, threadId: "t1234567", branch: false, allowDirty: false, mode: "start" })).toEqual({ startCommit: null, branch: null, commit: null });
+    } finally {
+      rmSync(plain, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the change since a thread's start commit", () => {
+  it("includes new untracked files and leaves the user's index untouched", async () => {
+    const start = git("rev-parse", "HEAD").trim();
+    writeFileSync(join(root, "README.md"), "# p\nmore\n");
+    mkdirSync(join(root, "src"));
+    writeFileSync(join(root, "src/add.js"), "a\nb\n");
+    const stats = parseNumstat(await changeSince(root, { startCommit: start, branch: null }, "numstat"));
+    expect(stats).toEqual([
+      { path: "README.md", added: 1, removed: 0 },
+      { path: "src/add.js", added: 2, removed: 0 },
+    ]);
+    expect(git("status", "--porcelain")).toContain("?? src/");
+    expect(await changeSince(root, { startCommit: start, branch: null }, "patch")).toContain("+++ b/src/add.js");
+  });
+
+  it("reads a thread's branch when another branch is checked out", async () => {
+    const start = git("rev-parse", "HEAD").trim();
+    const ws = await prepareWorkspace({ root, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" });
+    writeFileSync(join(root, "add.js"), "x\n");
+    await ws.commit!(iteration);
+    git("checkout", "-q", "main");
+    expect(parseNumstat(await changeSince(root, { startCommit: start, branch: "yolo/t1234567" }, "numstat"))).toEqual([{ path: "add.js", added: 1, removed: 0 }]);
+  });
+});

@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../../src/store/db.js";
+import { ThreadIndex } from "../../../src/store/threads.js";
+
+let dir: string;
+let db: Database;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "yolo-index-migration-"));
+  db = openDatabase(join(dir, "yolo.db"));
+});
+afterEach(() => {
+  if (db.open) db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the thread index records where a thread started in git", () => {
+  it("stores the start commit and branch of a new thread", () => {
+    const index = new ThreadIndex(db);
+    index.create({ id: "t1", requirement: "r", model: "m", root: "/p", startCommit: "abc", branch: "yolo/t1" });
+    index.create({ id: "t2", requirement: "r", model: "m", root: "/p" });
+    expect(index.get("t1")).toMatchObject({ startCommit: "abc", branch: "yolo/t1" });
+    expect(index.get("t2")).toMatchObject({ startCommit: null, branch: null });
+  });
+
+  it("adds the columns to a database created before them, keeping its threads", () => {
+    db.exec(`CREATE TABLE yolo_threads (id TEXT PRIMARY KEY, requirement TEXT NOT NULL, status TEXT NOT NULL, current_node TEXT,
+      created_at TEXT NOT NULL, updated_at TEXT NOT NULL, root TEXT NOT NULL, model TEXT NOT NULL, exit_code INTEGER, reason TEXT)`);
+    db.prepare("INSERT INTO yolo_threads VALUES ('old00000', 'r', 'passed', NULL, 'c', 'u', '/p', 'm', 0, 'done')").run();
+    const index = new ThreadIndex(db);
+    expect(index.get("old00000")).toMatchObject({ status: "passed", startCommit: null, branch: null });
+    // Opening again (the columns now exist) changes nothing.
+    expect(new ThreadIndex(db).list()).toHaveLength(1);
+  });
+});

@@ -82,6 +82,9 @@ export function takeAnswer(entries: AnswerEntry[], request: WaitingRequest): Hum
 
 /** Asks on the terminal. A question takes a line; a review offers approve, edit (in $EDITOR) or reject. Null: answer later. */
 export async function askOnTerminal(request: WaitingRequest, env: NodeJS.ProcessEnv): Promise<HumanReply | null> {
+  // A live view that just closed leaves stdin unref'd and paused: without this the process would exit mid-question.
+  process.stdin.ref();
+  process.stdin.resume();
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     if (request.kind === "question") {
@@ -107,6 +110,7 @@ export async function askOnTerminal(request: WaitingRequest, env: NodeJS.Process
     }
   } finally {
     rl.close();
+    process.stdin.pause();
   }
 }
 

@@ -112,11 +112,21 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  // If the event loop ever drains while a command is still pending (a promise nothing will settle), Node would
+  // exit 0: never let an unfinished run look like a success.
+  let finished = false;
+  process.once("beforeExit", () => {
+    if (!finished) {
+      process.stderr.write("yolo: internal error: stopped while waiting on nothing; the last completed step is saved (resume the thread)\n");
+      process.exitCode = 70;
+    }
+  });
   try {
     await program.parseAsync(argv);
   } catch (error) {
     code = handleError(error);
   }
+  finished = true;
   process.exitCode = code;
 }
 

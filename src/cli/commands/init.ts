@@ -30,9 +30,9 @@ export async function initCommand(input: { cwd: string }): Promise<number> {
 /** The default workflow written out as code, with a comment on every part a team is likely to change. */
 function configTemplate(): string {
   const nodes = Object.entries(DEFAULT_WORKFLOW.nodes)
-    .map(([id, spec]) => `      ${id}: ${JSON.stringify(spec).replace(/"(\w+)":/g, "$1: ").replace(/,/g, ", ")},`)
+    .map(([id, spec]) => `      ${id}: ${literal(spec)},`)
     .join("\n");
-  const edges = DEFAULT_WORKFLOW.edges.map((e) => `      ${JSON.stringify(e).replace(/"(\w+)":/g, "$1: ").replace(/,/g, ", ")},`).join("\n");
+  const edges = DEFAULT_WORKFLOW.edges.map((e) => `      ${literal(e)},`).join("\n");
   return `// yolo's configuration. Precedence: defaults < this file < environment (OPENAI_*, YOLO_*) < flags.
 // Reference: the README's "Configuration" and "Workflows" sections.
 import { defineConfig } from "yolo";
@@ -63,4 +63,11 @@ ${edges}
   },
 });
 `;
+}
+
+/** A flat object as TypeScript source: `{ kind: "agent", gates: true }`. */
+function literal(value: object): string {
+  return `{ ${Object.entries(value)
+    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+    .join(", ")} }`;
 }

@@ -1,0 +1,144 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { describeResult, parseEvents, rolesOf, runYolo, threadIdFrom } from "../helpers/cli.js";
+import { analystDone, BAD_ADD, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
+import { roleOf, startMockOpenAI } from "../helpers/mock-openai.js";
+import { makeProject } from "../helpers/project.js";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function setup(script: Parameters<typeof director>[0], files: Record<string, string> = {}) {
+  const project = makeProject(files);
+  const mock = await startMockOpenAI(director(script));
+  cleanups.push(project.cleanup, () => mock.close());
+  return { root: project.root, mock };
+}
+
+const APPROVE_PM = 'import { defineConfig } from "yolo";\nexport default defineConfig({ approve: ["pm"] });\n';
+
+describe("workflows through the built binary", () => {
+  it("`yolo init` scaffolds a config holding the default workflow and the agents, never overwriting; the result validates and draws", async () => {
+    const project = makeProject({ "agents/dev.md": "---\nname: Mine\ndescription: my dev\ntools: [read_file]\n---\nMy own dev.\n" });
+    cleanups.push(project.cleanup);
+    const first = await runYolo(["init"], { cwd: project.root });
+    expect(first.exitCode, describeResult(first)).toBe(0);
+    expect(first.stdout).toContain("created yolo.config.ts");
+    expect(first.stdout).toContain("created agents/analyst.md");
+    expect(first.stdout).toContain("kept    agents/dev.md (already exists; not overwritten)");
+    expect(readFileSync(join(project.root, "agents/dev.md"), "utf8")).toContain("My own dev.");
+    const config = readFileSync(join(project.root, "yolo.config.ts"), "utf8");
+    expect(config).toContain('{ from: "tea", to: "dev", when: "gate_blocked && fix_attempts_remain" }');
+
+    const again = await runYolo(["init"], { cwd: project.root });
+    expect(again.stdout).toContain("kept    yolo.config.ts");
+    const graph = await runYolo(["graph"], { cwd: project.root });
+    expect(graph.exitCode, describeResult(graph)).toBe(0);
+    expect(graph.stdout).toContain("tea -.-> dev;");
+  });
+
+  it("an invalid workflow exits 2 listing every problem with its config path, before any model call", async () => {
+    const { root, mock } = await setup(
+      {},
+      {
+        "yolo.config.ts": `import { defineConfig } from "yolo";
+export default defineConfig({ workflow: { nodes: { dev: { kind: "agent" }, triage: { kind: "switch", cases: [] }, qa: { kind: "agent", agent: "qa" } },
+  edges: [{ from: "start", to: "dev" }, { from: "dev", to: "triage" }, { from: "triage", to: "nowhere", case: "default" }] } });
+`,
+      },
+    );
+    const r = await runYolo(["run", "--json", "x"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(2);
+    expect(r.stderr).toContain("workflow.nodes.triage.cases: a switch needs at least one case");
+    expect(r.stderr).toContain('workflow.edges[2].to: no node "nowhere"');
+    expect(r.stderr).toMatch(/workflow\.nodes\.qa\.agent: unknown agent "qa"/);
+    expect(r.stderr).toContain('workflow.nodes.qa: unreachable from "start"');
+    expect(r.stdout).toBe("");
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it("a human approval: exit 3 with the artifact, a bad edit refused (exit 2), a rejection sent back, then --approve to a pass", async () => {
+    const { root, mock } = await setup(
+      { analyst: [analystDone], pm: [pmDone(false), pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] },
+      { "yolo.config.ts": APPROVE_PM },
+    );
+    const first = await runYolo(["run", "--json", "Add add()"], { cwd: root, baseURL: mock.url });
+    expect(first.exitCode, describeResult(first)).toBe(3);
+    const thread = threadIdFrom(first.stdout);
+    const interrupt = parseEvents(first.stdout).find((e) => e.type === "interrupt");
+    expect(interrupt).toMatchObject({ kind: "approval", node: "approve_pm", resumeCommand: `yolo resume ${thread} --approve | --edit <file> | --reject "<why>"` });
+
+    writeFileSync(join(root, "bad.yml"), "stories: nope\n");
+    const bad = await runYolo(["resume", thread, "--json", "--edit", "bad.yml"], { cwd: root, baseURL: mock.url });
+    expect(bad.exitCode, describeResult(bad)).toBe(2);
+    expect(bad.stderr).toContain("The edit cannot be used");
+
+    const answer = await runYolo(["resume", thread, "--json", "--answer", "yes"], { cwd: root, baseURL: mock.url });
+    expect(answer.exitCode).toBe(2);
+    expect(answer.stderr).toContain("waits for a review, not an answer");
+
+    const rejected = await runYolo(["resume", thread, "--json", "--reject", "one story per function"], { cwd: root, baseURL: mock.url });
+    expect(rejected.exitCode, describeResult(rejected)).toBe(3);
+    expect(JSON.stringify(mock.requests.filter((q) => roleOf(q) === "pm")[1].messages)).toContain("one story per function");
+
+    const approved = await runYolo(["resume", thread, "--json", "--approve"], { cwd: root, baseURL: mock.url });
+    expect(approved.exitCode, describeResult(approved)).toBe(0);
+    const show = await runYolo(["show", thread], { cwd: root });
+    expect(show.stdout).toContain("approve_pm on pm: reject — one story per function");
+    expect(show.stdout).toContain("approve_pm on pm: approve");
+  });
+
+  it("--answers runs an approval and a question unattended; a missing answer fails closed with exit 3", async () => {
+    const script = () => ({
+      analyst: [call("handoff", { escalate_to_human: true, question: "Integers only, or floats too?" }), analystDone],
+      pm: [pmDone(false)],
+      dev: devWrites(GOOD_ADD),
+      tea: [teaSays("PASS")],
+    });
+    const { root, mock } = await setup(script(), { "yolo.config.ts": APPROVE_PM });
+    writeFileSync(join(root, "answers.yml"), "- node: analyst\n  question: floats\n  answer: Floats too\n- node: approve_pm\n  approve: true\n");
+    const r = await runYolo(["run", "--ci", "--json", "--answers", "answers.yml", "Add add()"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(rolesOf(mock)).toEqual(["analyst", "analyst", "pm", "dev", "dev", "tea"]);
+
+    const other = await setup(script(), { "yolo.config.ts": APPROVE_PM });
+    writeFileSync(join(other.root, "answers.yml"), "- node: analyst\n  answer: Floats too\n");
+    const missing = await runYolo(["run", "--ci", "--answers", "answers.yml", "Add add()"], { cwd: other.root, baseURL: other.mock.url });
+    expect(missing.exitCode, describeResult(missing)).toBe(3);
+    expect(missing.stdout).toContain("approve_pm");
+  });
+
+  it("history lists the checkpoints and `resume --from` forks a new thread that re-runs dev, leaving the original alone", async () => {
+    const { root, mock } = await setup({
+      analyst: [analystDone],
+      pm: [pmDone(false)],
+      dev: [...devWrites(BAD_ADD), ...devWrites(GOOD_ADD)],
+      tea: [teaSays("FAIL"), teaSays("PASS")],
+    });
+    const first = await runYolo(["run", "--json", "--max-fix-attempts", "0", "Add add()"], { cwd: root, baseURL: mock.url });
+    expect(first.exitCode, describeResult(first)).toBe(1);
+    const thread = threadIdFrom(first.stdout);
+
+    const history = await runYolo(["history", thread], { cwd: root });
+    expect(history.exitCode, describeResult(history)).toBe(0);
+    expect(history.stdout).toMatch(/^2\s+pm\s+.*dev\s+1 story, architecture not needed$/m);
+    expect(history.stdout).toMatch(/^4\s+tea\s+.*verdict FAIL, gates 0\/1 passed — blocked$/m);
+
+    const fork = await runYolo(["resume", thread, "--json", "--from", "2", "--max-fix-attempts", "0"], { cwd: root, baseURL: mock.url });
+    expect(fork.exitCode, describeResult(fork)).toBe(0);
+    const forkId = threadIdFrom(fork.stdout);
+    expect(forkId).not.toBe(thread);
+    expect(fork.stderr).toContain(`forked from ${thread} at step 2 (after pm)`);
+    expect(parseEvents(fork.stdout).flatMap((e) => (e.type === "node.started" ? [e.node] : []))).toEqual(["dev", "tea"]);
+    expect(readFileSync(join(root, "src/add.js"), "utf8")).toBe(GOOD_ADD);
+
+    const threads = await runYolo(["threads", "--json"], { cwd: root });
+    const rows = JSON.parse(threads.stdout) as { id: string; status: string }[];
+    expect(rows.find((r) => r.id === thread)?.status).toBe("failed");
+    expect(rows.find((r) => r.id === forkId)?.status).toBe("passed");
+    expect(existsSync(join(root, ".yolo", "yolo.db"))).toBe(true);
+  });
+});

@@ -8,5 +8,6 @@ export default defineConfig({
     // Two cores: e2e files spawn real processes and test runners; keep parallelism modest.
     maxWorkers: 2,
     env: { FORCE_COLOR: "0", NO_COLOR: "1" },
+    setupFiles: ["tests/setup/ink-outside-ci.ts"],
   },
 });

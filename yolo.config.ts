@@ -25,6 +25,16 @@ export default defineConfig({
   dbPath: ".yolo/yolo.db",
   // Work on a new branch yolo/<thread> and commit after each dev iteration, like --branch (--no-branch overrides).
   branch: false,
+  // What each agent sees, assembled before every model call (context loader → workflow router → tool selector → summarization).
+  context: {
+    summarizeAt: 0.7, // summarize older turns once an agent's transcript passes this fraction of the context window
+    // contextWindows: { "my-local-model": 8192 }, // tokens per model name; common models are known, others get 32768
+    // disabledTools: ["run_command"],             // no agent may call these
+    // rolePermissions: { tea: ["read_file", "list_files", "search_files", "run_command"] }, // per agent id: at most these
+  },
+  // Stop the run cleanly at a checkpoint (exit 4, resumable with a higher budget) once it has used this much,
+  // resumes included. --max-tokens / --max-cost override; maxCost needs model.price.
+  // budget: { maxTokens: 2_000_000, maxCost: 5 },
   limits: {
     maxTurns: 30, // model turns per agent run before it stops (exit 4, resumable)
     handoffReminders: 3, // replies without a tool call tolerated before the run stops

@@ -1,6 +1,7 @@
 // `npm run bench`: figures are ratios against a baseline measured in the same run (machines are shared and noisy).
 import { existsSync } from "node:fs";
 import { benchPipelineOverhead } from "./pipeline-overhead.mjs";
+import { benchPromptTokens } from "./prompt-tokens.mjs";
 import { benchTuiRenderCost } from "./tui-render-cost.mjs";
 
 if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
@@ -9,4 +10,5 @@ if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
 } else {
   await benchPipelineOverhead((line) => console.log(line));
   await benchTuiRenderCost((line) => console.log(line));
+  await benchPromptTokens((line) => console.log(line));
 }

@@ -22,6 +22,11 @@ export interface AgentLoopOptions {
   record: (entry: Record<string, unknown>) => void;
   /** Maps a model/provider failure to a typed error; returns null when the error is not the provider's. */
   classifyError: (error: unknown) => Error | null;
+  /**
+   * Runs before each model call with the transcript and the loop's usage so far: may throw (a budget reached)
+   * or return a compacted transcript and the usage that cost (a summary call).
+   */
+  beforeCall?: (messages: readonly BaseMessage[], usage: Usage) => Promise<{ messages: BaseMessage[]; usage?: Usage } | null>;
   signal?: AbortSignal;
 }
 
@@ -38,6 +43,32 @@ export interface Call {
   args: Record<string, unknown> | null;
   raw: string;
   parseError: string | null;
+}
+
+/** The same call (tool and arguments) this many times in a row is a loop: the agent stops with a limit. */
+export const LOOP_REPEATS = 5;
+
+/** Counts consecutive identical tool calls; arguments compare as parsed JSON, so key order and spacing do not matter. */
+export class RepeatDetector {
+  private last = "";
+  private count = 0;
+  constructor(private readonly limit: number) {}
+
+  /** Records a call; true when it makes `limit` identical calls in a row. */
+  seen(call: Pick<Call, "name" | "args" | "raw">): boolean {
+    const signature = `${call.name}\u0000${call.args ? canonical(call.args) : call.raw}`;
+    this.count = signature === this.last ? this.count + 1 : 1;
+    this.last = signature;
+    return this.count >= this.limit;
+  }
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
 }
 
 const REMINDER =
@@ -60,12 +91,21 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   let usage: Usage = ZERO_USAGE;
   const filesChanged = new Set<string>();
   let reminders = 0;
+  const repeats = new RepeatDetector(LOOP_REPEATS);
 
   for (let turn = 1; ; turn++) {
     if (turn > options.maxTurns) {
       throw new LimitError(
         `${node} used its ${options.maxTurns} turns without handing off. The thread is saved: resume it with a higher limit (yolo resume <thread> --max-turns N) or raise maxTurns in the agent file.`,
       );
+    }
+    const prepared = options.beforeCall ? await options.beforeCall(messages, usage) : null;
+    if (prepared) {
+      messages.splice(0, messages.length, ...prepared.messages);
+      if (prepared.usage) {
+        usage = addUsage(usage, prepared.usage);
+        emit({ type: "usage", node, usage: prepared.usage });
+      }
     }
     const reply = await streamReply(bound, messages, options);
     const turnUsage = usageOf(reply);
@@ -91,6 +131,11 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
 
     let handoff: Record<string, unknown> | null = null;
     for (const call of calls) {
+      if (repeats.seen(call)) {
+        throw new LimitError(
+          `${node} made the same ${call.name || "tool"} call with the same arguments ${LOOP_REPEATS} times in a row (a loop). The thread is saved: resume it to try again, or change the task or the agent's instructions.`,
+        );
+      }
       emit({ type: "tool.called", node, tool: call.name, callId: call.id, args: preview(call.raw) });
       const outcome = await executeCall(call, toolsByName, options, handoff !== null);
       if (outcome.handoff) handoff = outcome.handoff;

@@ -18,6 +18,12 @@ const positiveInt = (value: string) => {
   return n;
 };
 
+const positiveNumber = (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number");
+  return n;
+};
+
 /** Options shared by commands that run the pipeline. */
 function runOptions(cmd: Command): Command {
   return cmd
@@ -28,6 +34,8 @@ function runOptions(cmd: Command): Command {
     .option("--base-url <url>", "OpenAI-compatible endpoint (overrides OPENAI_BASE_URL)")
     .option("--max-fix-attempts <n>", "how many times a blocked gate sends the change back to dev", positiveInt)
     .option("--max-turns <n>", "model turns an agent may take before the run stops (resumable)", positiveInt)
+    .option("--max-tokens <n>", "token budget for the whole run, resumes included (prompt + completion); reaching it stops the run resumably (exit 4)", positiveInt)
+    .option("--max-cost <amount>", "cost budget for the whole run at model.price; reaching it stops the run resumably (exit 4)", positiveNumber)
     .option("--db <path>", "checkpoint database (default .yolo/yolo.db)")
     .option("--verbose", "show more detail (every token in the live view)")
     .option("--ci", "unattended (also when CI is set): never prompt or read stdin; a question exits 3")

@@ -18,6 +18,8 @@ export interface ConfigFlags {
   db?: string;
   /** `--branch` / `--no-branch`; undefined: yolo.config.ts decides. */
   branch?: boolean;
+  maxTokens?: number;
+  maxCost?: number;
 }
 
 /** The project root: the directory yolo was started in (or -C), resolved through symlinks. */
@@ -38,7 +40,7 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
     fileConfig: config,
     file,
     env: process.env,
-    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch },
+    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch, maxTokens: flags.maxTokens, maxCost: flags.maxCost },
   });
 }
 

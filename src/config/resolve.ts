@@ -12,6 +12,8 @@ export interface ConfigFlags {
   db?: string;
   maxTurns?: number;
   branch?: boolean;
+  maxTokens?: number;
+  maxCost?: number;
 }
 
 export interface ResolveConfigInput {
@@ -32,6 +34,7 @@ const DEFAULTS = {
   timeoutS: 120,
   maxFixAttempts: 3,
   agentsDir: "agents",
+  summarizeAt: 0.7,
   dbPath: join(".yolo", "yolo.db"),
   limits: {
     maxTurns: 30,
@@ -59,6 +62,12 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {} }: Resol
   const flagBaseURL = checkURL(nonEmpty(flags.baseURL), "--base-url", problems);
   const flagMaxFix = checkInt(flags.maxFixAttempts, "--max-fix-attempts", 0, 50, problems);
   const flagMaxTurns = checkInt(flags.maxTurns, "--max-turns", 1, Number.MAX_SAFE_INTEGER, problems);
+  const flagMaxTokens = checkInt(flags.maxTokens, "--max-tokens", 1, Number.MAX_SAFE_INTEGER, problems);
+  if (flags.maxCost !== undefined && !(Number.isFinite(flags.maxCost) && flags.maxCost > 0)) problems.push(`--max-cost: must be a positive number, got ${String(flags.maxCost)}`);
+  const flagMaxCost = flags.maxCost !== undefined && flags.maxCost > 0 ? flags.maxCost : undefined;
+  if ((flagMaxCost ?? fileConfig.budget?.maxCost) !== undefined && !fileModel.price) {
+    problems.push("--max-cost / budget.maxCost: needs model.price ({ inputPerMillion, outputPerMillion }) in yolo.config.ts to count cost");
+  }
   if (problems.length) throw new ConfigError("Invalid settings in the environment or on the command line; fix them and run again:", problems);
 
   const dbPath = nonEmpty(flags.db) ?? nonEmpty(env.YOLO_DB) ?? fileConfig.dbPath ?? DEFAULTS.dbPath;
@@ -85,6 +94,16 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {} }: Resol
     dbPath: resolve(absRoot, dbPath),
     stateDir: join(absRoot, ".yolo"),
     branch: flags.branch ?? fileConfig.branch ?? false,
+    context: {
+      summarizeAt: fileConfig.context?.summarizeAt ?? DEFAULTS.summarizeAt,
+      contextWindows: { ...(fileConfig.context?.contextWindows ?? {}) },
+      disabledTools: [...(fileConfig.context?.disabledTools ?? [])],
+      rolePermissions: { ...(fileConfig.context?.rolePermissions ?? {}) },
+    },
+    budget: {
+      maxTokens: flagMaxTokens ?? fileConfig.budget?.maxTokens ?? null,
+      maxCost: flagMaxCost ?? fileConfig.budget?.maxCost ?? null,
+    },
     limits: {
       maxTurns: flagMaxTurns ?? fileLimits.maxTurns ?? DEFAULTS.limits.maxTurns,
       handoffReminders: fileLimits.handoffReminders ?? DEFAULTS.limits.handoffReminders,

@@ -40,6 +40,26 @@ export const configSchema = z.strictObject({
   dbPath: z.string().min(1).optional(),
   /** Work on a new branch `yolo/<thread>` and commit after each dev iteration (the `--branch` flag). */
   branch: z.boolean().optional(),
+  /** What each agent sees: summarization threshold, context windows, role tool permissions, disabled tools. */
+  context: z
+    .strictObject({
+      /** Fraction of the model's context window at which older turns are summarized (default 0.7). */
+      summarizeAt: z.number().gt(0).max(1).optional(),
+      /** Context window in tokens per model name (defaults are built in for common models). */
+      contextWindows: z.record(z.string(), z.number().int().min(1024)).optional(),
+      /** Tools no agent may call. */
+      disabledTools: z.array(z.string().min(1)).optional(),
+      /** Tools an agent role (its id) may call at most; agents without an entry are not narrowed. */
+      rolePermissions: z.record(z.string(), z.array(z.string().min(1))).optional(),
+    })
+    .optional(),
+  /** Stop the run cleanly (exit 4, resumable) when it reaches one of these, resumes included. */
+  budget: z
+    .strictObject({
+      maxTokens: z.number().int().positive().optional(),
+      maxCost: z.number().positive().optional(),
+    })
+    .optional(),
   limits: z
     .strictObject({
       maxTurns: z.number().int().positive().optional(),
@@ -85,6 +105,14 @@ export interface ResolvedConfig {
   stateDir: string;
   /** Commit each dev iteration on `yolo/<thread>`. */
   branch: boolean;
+  context: {
+    summarizeAt: number;
+    contextWindows: Record<string, number>;
+    disabledTools: string[];
+    rolePermissions: Record<string, string[]>;
+  };
+  /** null: no budget. Prompt + completion tokens, and cost in model.price's currency. */
+  budget: { maxTokens: number | null; maxCost: number | null };
   limits: {
     maxTurns: number;
     handoffReminders: number;

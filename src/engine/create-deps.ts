@@ -5,6 +5,8 @@ import { defaultGates } from "../gates/detect.js";
 import { toProviderError } from "../llm/errors.js";
 import { createChatModel } from "../llm/model.js";
 import { createLogger } from "../log/logger.js";
+import { collectProjectSecrets } from "../secrets/project-files.js";
+import { collectSecrets, registerSecrets } from "../secrets/scrub.js";
 import type { FetchLike } from "../llm/recording.js";
 import type { EngineDeps, WorkspaceHook } from "./deps.js";
 
@@ -22,7 +24,12 @@ export function createEngineDeps(input: {
 }): EngineDeps {
   const { config } = input;
   assertModelConfigured(config, { replay: input.transport?.replay });
-  const secrets = [config.model.apiKey].filter((s): s is string => !!s);
+  // Every secret value of the environment (and the API key) is kept out of logs, state, events and tool results.
+  const secrets = [
+    ...collectSecrets(input.env, [config.model.apiKeyEnv], [config.model.apiKey ?? undefined]),
+    ...collectProjectSecrets(config.root),
+  ];
+  registerSecrets(secrets);
   const providerContext = { apiKeyEnv: config.model.apiKeyEnv, baseURL: config.model.baseURL };
   return {
     config,

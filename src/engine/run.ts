@@ -16,6 +16,7 @@ import type { PipelineStateType } from "./state.js";
 export type WaitingRequest = EscalationPayload | ApprovalPayload;
 import { positionOf, STREAM_MODES, translate, type ThreadPosition } from "./translate.js";
 import { plural } from "../text/plural.js";
+import { scrubValue } from "../secrets/scrub.js";
 
 export interface RunOptions {
   deps: EngineDeps;
@@ -61,8 +62,8 @@ export function startRun(options: RunOptions): RunHandle {
   // LangGraph's cooperative drain: the loop stops at the next superstep boundary, after the checkpoint.
   const control = new RunControl();
   const emit = (body: EventBody) =>
-    channel.push({ ...body, v: EVENT_SCHEMA_VERSION, thread: options.threadId, ts: new Date().toISOString() } as YoloEvent);
-  const result = drive(options, emit, controller.signal, control).finally(() => channel.close());
+    channel.push(scrubValue({ ...body, v: EVENT_SCHEMA_VERSION, thread: options.threadId, ts: new Date().toISOString() }) as YoloEvent);
+  const result = leased(options, () => drive(options, emit, controller.signal, control)).finally(() => channel.close());
   return {
     threadId: options.threadId,
     events: channel,
@@ -97,6 +98,7 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     nodes: Object.keys(deps.config.workflow.nodes),
     logFile: options.logFile,
     maxFixAttempts: deps.config.maxFixAttempts,
+    price: deps.config.model.price,
     ...(position.kind === "new" ? {} : { ran: Object.keys(position.values.visits ?? {}), usageSoFar: position.values.usage }),
   });
   deps.logger.info({ threadId, resumed: !options.start }, "run started");
@@ -128,6 +130,16 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     if (status !== "interrupted") emit({ type: "error", code, message: reason });
     const latest = positionOf(await graph.getState(graphConfig).catch(() => ({ next: [], tasks: [], values: {} }) as never));
     return complete(options, emit, status, reason, latest);
+  }
+}
+
+// One process per thread at a time: the lease is taken before anything runs and released when the run ends.
+async function leased<T>(options: RunOptions, run: () => Promise<T>): Promise<T> {
+  const lease = options.session.index.acquireLease(options.threadId);
+  try {
+    return await run();
+  } finally {
+    lease.release();
   }
 }
 

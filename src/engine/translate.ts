@@ -48,7 +48,12 @@ export type ThreadPosition =
 export function positionOf(snapshot: StateSnapshot): ThreadPosition {
   const values = snapshot.values as PipelineStateType;
   if (!snapshot.config?.configurable?.checkpoint_id && snapshot.next.length === 0 && !snapshot.createdAt) return { kind: "new" };
-  if (snapshot.next.length === 0) return { kind: "finished", values };
+  if (snapshot.next.length === 0) {
+    // A node that finished and saved its writes just before a kill, without the step's checkpoint: LangGraph leaves it
+    // out of `next` but keeps it in `tasks`; `invoke(null)` applies its writes and goes on, so the thread is not done.
+    if (snapshot.tasks.length > 0) return { kind: "pending", values, next: snapshot.tasks.map((t) => t.name) };
+    return { kind: "finished", values };
+  }
   for (const task of snapshot.tasks) {
     const pending = task.interrupts?.[0];
     if (pending) {

@@ -49,6 +49,8 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     /** On resume: the nodes that already ran in this thread, and its token usage so far (optional, as above). */
     ran: z.array(z.string()).optional(),
     usageSoFar: usage.optional(),
+    /** The configured model price, so views can show the cost so far; null without one (optional, as above). */
+    price: z.object({ inputPerMillion: z.number(), outputPerMillion: z.number(), currency: z.string() }).nullable().optional(),
   }),
   z.object({ ...base, type: z.literal("node.started"), node: z.string(), fixAttempt: z.number() }),
   z.object({ ...base, type: z.literal("node.completed"), node: z.string(), summary: z.string() }),

@@ -23,7 +23,8 @@ export interface ChatModelOptions {
  * while `streaming: true` makes `invoke()` fetch tokenizer data from the internet and hang offline.
  */
 export function createChatModel(opts: ChatModelOptions): ChatOpenAI {
-  const configuration = { ...(opts.baseURL ? { baseURL: opts.baseURL } : {}), ...(opts.fetch ? { fetch: opts.fetch } : {}) };
+  const fetchImpl = idleGuard(opts.fetch ?? ((input, init) => globalThis.fetch(input, init)), opts.timeoutS * 1000);
+  const configuration = { ...(opts.baseURL ? { baseURL: opts.baseURL } : {}), fetch: fetchImpl };
   return new ChatOpenAI({
     model: opts.name,
     apiKey: opts.apiKey ?? "not-needed",
@@ -34,4 +35,34 @@ export function createChatModel(opts: ChatModelOptions): ChatOpenAI {
     timeout: opts.timeoutS * 1000,
     streamUsage: true,
   });
+}
+
+type Fetch = NonNullable<ChatModelOptions["fetch"]>;
+
+/**
+ * The client's own timeout stops at the response headers: a stream that goes quiet mid-answer would hang the run.
+ * This fails the body with a TimeoutError (a provider error, retried like one) when no bytes come for `idleMs`.
+ */
+export function idleGuard(inner: Fetch, idleMs: number): Fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    if (!response.body) return response;
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        let timer: NodeJS.Timeout | undefined;
+        const idle = new Promise<"idle">((resolve) => (timer = setTimeout(() => resolve("idle"), idleMs)));
+        const next = await Promise.race([reader.read(), idle]).finally(() => clearTimeout(timer));
+        if (next === "idle") {
+          void reader.cancel().catch(() => {});
+          const error = new Error(`the model's response sent nothing for ${Math.round(idleMs / 1000)}s`);
+          error.name = "TimeoutError";
+          controller.error(error);
+        } else if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
 }

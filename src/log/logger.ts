@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Level, type Logger } from "pino";
+import { Scrubber } from "../secrets/scrub.js";
 
 /** Object paths whose values are always censored, whatever they hold. */
 export const REDACT_PATHS = [
@@ -48,24 +49,12 @@ export function nullLogger(): Logger {
   return pino({ enabled: false, level: "silent" });
 }
 
-/** Replaces every occurrence of the secrets in `text`; the longest first, so a secret containing another is fully hidden. */
-export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of usableSecrets(secrets)) {
-    if (out.includes(secret)) out = out.split(secret).join(CENSOR);
-  }
-  return out;
-}
-
 // Scrubbing the serialized line catches a secret wherever it hides: message, nested object, error stack, bindings.
-// Each secret is also matched in its JSON-escaped form, which is how a value with quotes or backslashes is written.
+// Each secret is also matched in its encoded forms (JSON-escaped, URL-encoded, hex, base64 at every alignment).
 function scrubbingStream(destination: DestinationStream, secrets: readonly string[]): DestinationStream {
-  const forms = usableSecrets(secrets).flatMap((secret) => {
-    const escaped = JSON.stringify(secret).slice(1, -1);
-    return escaped === secret ? [secret] : [escaped, secret];
-  });
-  if (forms.length === 0) return destination;
-  return { write: (line: string) => destination.write(scrubSecrets(line, forms)) };
+  const scrubber = new Scrubber(usableSecrets(secrets));
+  if (scrubber.empty) return destination;
+  return { write: (line: string) => destination.write(scrubber.scrub(line)) };
 }
 
 function usableSecrets(secrets: readonly string[]): string[] {

@@ -1,5 +1,6 @@
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { scrubValue } from "../secrets/scrub.js";
 import { withStorageError } from "./state-dir.js";
 
 /** `<threadDir>/transcripts/<node>.jsonl`. Node names are graph node ids; anything path-like is refused. */
@@ -16,7 +17,7 @@ export function transcriptPath(threadDir: string, node: string): string {
  */
 export function appendTranscript(threadDir: string, node: string, entry: object): void {
   const file = transcriptPath(threadDir, node);
-  const line = `${JSON.stringify(entry)}\n`;
+  const line = `${JSON.stringify(scrubValue(entry))}\n`;
   withStorageError(file, () => {
     mkdirSync(join(threadDir, "transcripts"), { recursive: true });
     appendFileSync(file, endsTorn(file) ? `\n${line}` : line);

@@ -1,5 +1,6 @@
 import { ThreadError } from "../errors.js";
 import type { Database } from "./db.js";
+import { acquireLease, type Lease } from "./lease.js";
 
 /** How a thread stands: running, waiting, passed, failed, limit, provider_error, interrupted, error. */
 export type ThreadStatus = string;
@@ -74,6 +75,11 @@ export class ThreadIndex {
     )`);
     const present = new Set((db.prepare("PRAGMA table_info(yolo_threads)").all() as { name: string }[]).map((c) => c.name));
     for (const column of ADDED_COLUMNS) if (!present.has(column)) db.exec(`ALTER TABLE yolo_threads ADD COLUMN ${column} TEXT`);
+  }
+
+  /** Takes the per-thread lease for a run (see acquireLease); a ThreadError when another live process holds it. */
+  acquireLease(threadId: string, ttlMs?: number): Lease {
+    return acquireLease(this.db, threadId, ttlMs);
   }
 
   /** Records a new thread as running. An id already in the index is a ThreadError. */

@@ -44,7 +44,7 @@ export const editFileTool: ToolDef<typeof schema> = {
     const after = before.slice(0, at) + newText + before.slice(at + oldText.length);
     const stat = lineDiffStat(before, after);
     try {
-      await writeFileAtomic(target.abs, after, target.mode);
+      await writeFileAtomic(target.abs, after, target.mode, ctx.root);
     } catch (error) {
       return fsFailure(error, target.rel);
     }

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { execa } from "execa";
 import { CappedOutput } from "./capped-output.js";
+import { scrubText } from "../secrets/scrub.js";
 
 export interface RunShellOptions {
   /** Working directory (the project root). */
@@ -56,8 +57,9 @@ export async function runShell(command: string, options: RunShellOptions): Promi
     exitCode,
     timedOut,
     aborted,
-    output: collected.text(),
-    ...(options.keepFullOutput ? { fullOutput: collected.fullText() } : {}),
+    // Output reaches the model, gate logs, state and reports: the run's secrets never leave in it.
+    output: scrubText(collected.text()),
+    ...(options.keepFullOutput ? { fullOutput: scrubText(collected.fullText() ?? "") } : {}),
     durationMs: Math.round(performance.now() - started),
   });
   if (options.signal?.aborted) return finish(null, false, true);

@@ -20,6 +20,12 @@ export function fsFailure(error: unknown, rel: string): ToolOutcome {
     case "EACCES":
     case "EPERM":
       return toolError(shown, "permission denied", `Permission denied for \`${shown}\`.`);
+    case "EESCAPE":
+      return toolError(shown, "refused", `\`${shown}\` now resolves outside the project root (a folder was replaced by a link); nothing was written.`);
+    case "ENOSPC":
+    case "EROFS":
+    case "EDQUOT":
+      return toolError(shown, code === "EROFS" ? "read-only filesystem" : "disk full", `Could not write \`${shown}\`: the disk is ${code === "EROFS" ? "read-only" : "full"} (${code}); nothing was changed.`);
     default:
       return toolError(shown, "failed", `Could not access \`${shown}\` (${code ?? String(error)}).`);
   }

@@ -15,6 +15,7 @@ export interface WritableTarget {
 /**
  * Resolves a path a tool is about to write and loads what is there now. Refuses a symlink at the target itself:
  * renaming over it would replace the link, and writing through it would change a file the path does not name.
+ * Refuses a file with several hard links for the same reason (another name, maybe outside the project, shares it).
  */
 export async function loadWritableTarget(root: string, userPath: string): Promise<WritableTarget | ToolOutcome> {
   const target = resolveInside(root, userPath);
@@ -28,6 +29,9 @@ export async function loadWritableTarget(root: string, userPath: string): Promis
     }
     if (stat.isDirectory()) return fsFailure("EISDIR", target.rel);
     if (!stat.isFile()) return toolError(rel, "not a file", `\`${rel}\` is not a regular file; choose another path.`);
+    if (stat.nlink > 1) {
+      return toolError(rel, "refused (hard link)", `\`${rel}\` has ${stat.nlink} hard links, so changing it would change files elsewhere; write a new file instead.`);
+    }
     return { abs: target.abs, rel, before: await fs.readFile(target.abs, "utf8"), mode: stat.mode };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { abs: target.abs, rel, before: null };

@@ -61,7 +61,8 @@ export const searchFilesTool: ToolDef<typeof schema> = {
 async function readText(abs: string): Promise<string | null> {
   try {
     const stat = await fs.lstat(abs);
-    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return null;
+    // A hard-linked file may be a file outside the project under a second name: never searched.
+    if (!stat.isFile() || stat.size > MAX_FILE_BYTES || stat.nlink > 1) return null;
     const buf = await fs.readFile(abs);
     if (buf.subarray(0, 8192).includes(0)) return null;
     return buf.toString("utf8");

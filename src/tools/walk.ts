@@ -1,10 +1,11 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isProtectedName } from "./paths.js";
+import { isSensitiveName, sensitiveReason } from "./sensitive.js";
 
-/** Directories never listed or searched: yolo's state, git internals, and dependency trees. */
+/** Directories never listed or searched: yolo's state, git internals, credentials folders, and dependency trees. */
 export function isSkippedDir(name: string): boolean {
-  return isProtectedName(name) || name === "node_modules";
+  return isProtectedName(name) || isSensitiveName(name) || name === "node_modules";
 }
 
 /**
@@ -33,8 +34,8 @@ export async function* walkFiles(root: string, startRel: string): AsyncGenerator
     for (const entry of entries) {
       const rel = dirRel === "" ? entry.name : path.join(dirRel, entry.name);
       if (entry.isDirectory()) {
-        if (!isSkippedDir(entry.name)) subdirs.push(rel);
-      } else {
+        if (!isSkippedDir(entry.name) && sensitiveReason(rel) === null) subdirs.push(rel);
+      } else if (sensitiveReason(rel) === null) {
         yield toPosix(rel);
       }
     }

@@ -25,7 +25,7 @@ export const writeFileTool: ToolDef<typeof schema> = {
       return { ok: true, content: `\`${target.rel}\` already has exactly this content; nothing changed.`, summary, filesChanged: [] };
     }
     try {
-      await writeFileAtomic(target.abs, args.content, target.mode);
+      await writeFileAtomic(target.abs, args.content, target.mode, ctx.root);
     } catch (error) {
       return fsFailure(error, target.rel);
     }

@@ -177,3 +177,10 @@ export function fitList(head: string, items: string[], width: number): string {
   const more = items.length - shown.length;
   return head + [...shown, ...(more > 0 ? [`… (+${more} more)`] : [])].join(", ");
 }
+
+/** `$0.042` / `0.042 EUR`; empty without a cost. */
+export function formatCost(cost: { amount: number; currency: string } | null): string {
+  if (!cost) return "";
+  const digits = cost.amount >= 1 ? 2 : 3;
+  return cost.currency === "USD" ? `$${cost.amount.toFixed(digits)}` : `${cost.amount.toFixed(digits)} ${cost.currency}`;
+}

@@ -56,6 +56,9 @@ export interface ViewState {
   startedAt: number | null;
   endedAt: number | null;
   tokens: number;
+  /** Cost so far at the configured price (from `run.started.price`); null without a price. */
+  cost: { amount: number; currency: string } | null;
+  price: { inputPerMillion: number; outputPerMillion: number; currency: string } | null;
   /** From `run.started`, when the engine says it. */
   maxFixAttempts: number | null;
   /** The highest fix attempt an agent has started. */
@@ -90,6 +93,8 @@ export const initialViewState: ViewState = {
   startedAt: null,
   endedAt: null,
   tokens: 0,
+  cost: null,
+  price: null,
   maxFixAttempts: null,
   fixAttempt: 0,
   agents: [],
@@ -177,6 +182,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
       return {
         ...state,
         tokens: state.tokens + e.usage.totalTokens,
+        cost: addCost(state.cost, state.price, e.usage),
         agents: updateAgent(state.agents, e.node, (a) => ({ ...a, tokens: a.tokens + e.usage.totalTokens })),
       };
     case "warning":
@@ -194,6 +200,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
         thread: state.thread || e.thread,
         endedAt: parseTs(e.ts),
         tokens: e.usage.totalTokens,
+        cost: addCost(null, state.price, e.usage),
         agents: state.agents.map((a) => settle(a, e.status, red)),
         running: null,
         final: {
@@ -207,6 +214,17 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
       };
     }
   }
+}
+
+/** Adds the cost of some usage at the run's price; null when no price is configured. */
+function addCost(
+  cost: ViewState["cost"],
+  price: ViewState["price"],
+  usage: { promptTokens: number; completionTokens: number },
+): ViewState["cost"] {
+  if (!price) return null;
+  const amount = (usage.promptTokens * price.inputPerMillion + usage.completionTokens * price.outputPerMillion) / 1_000_000;
+  return { amount: (cost?.amount ?? 0) + amount, currency: price.currency };
 }
 
 /** The last `n` lines of the running agent's streamed text, cleaned for the terminal. */
@@ -235,6 +253,7 @@ function started(state: ViewState, e: Extract<YoloEvent, { type: "run.started" }
       model: e.model,
       startedAt: state.startedAt ?? parseTs(e.ts),
       maxFixAttempts: maxFixAttempts ?? state.maxFixAttempts,
+      price: e.price ?? state.price,
       agents: [...listed, ...extra],
       endedAt: null,
       running: null,
@@ -252,6 +271,8 @@ function started(state: ViewState, e: Extract<YoloEvent, { type: "run.started" }
     resumed: e.resumed,
     startedAt: parseTs(e.ts),
     tokens: e.usageSoFar?.totalTokens ?? 0,
+    price: e.price ?? null,
+    cost: e.usageSoFar ? addCost(null, e.price ?? null, e.usageSoFar) : e.price ? { amount: 0, currency: e.price.currency } : null,
     maxFixAttempts,
     agents: fresh,
   };

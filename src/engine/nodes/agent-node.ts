@@ -1,18 +1,15 @@
-import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runAgentLoop, type AgentLoopResult } from "../../agents/runner.js";
-import { composePrompt } from "../../prompt/compose.js";
-import { projectSummary } from "../../prompt/project-summary.js";
 import { appendTranscript } from "../../store/artifacts.js";
 import { threadDir } from "../../store/state-dir.js";
 import { plural } from "../../text/plural.js";
 import { handoffJsonSchema, handoffSchema, roleFor, type AnyRole } from "../../tools/handoff.js";
-import { TOOLS } from "../../tools/registry.js";
 import type { AgentNodeSpec } from "../../workflow/schema.js";
 import type { EngineDeps } from "../deps.js";
 import type { Decision, PipelineStateType, PipelineUpdate, Story, Verdict } from "../state.js";
+import { agentContext, beforeEachCall } from "./agent-context.js";
 import { commitIteration } from "./commit-step.js";
 import { checkVisits, emitter, finish, threadIdOf } from "./context.js";
 import { gateDecision, redGate, runGateCheck } from "./gate-check.js";
@@ -29,27 +26,16 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
   const agent = deps.agents.get(run.agentId);
   if (!agent) throw new Error(`agent ${run.agentId} is not loaded`);
   const { config: cfg } = deps;
-  const tools = agent.tools.map((name) => TOOLS[name]);
   const modelName = agent.model ?? cfg.model.name;
-  const prompt = composePrompt({
-    role: run.role,
-    node: run.node,
-    agentId: run.agentId,
-    pipeline: Object.keys(cfg.workflow.nodes),
-    flags: run.flags,
-    persona: agent.persona,
-    tools,
-    state,
-    maxFixAttempts: cfg.maxFixAttempts,
-    limits: cfg.limits,
-    projectSummary: projectSummary(cfg.root),
-  });
+  const { middleware, messages, tools } = agentContext({ ...run, agent, modelName, state }, deps);
   const dir = threadDir(cfg.root, threadIdOf(config));
   const runId = `${run.node}-${Date.now()}`;
+  const model = deps.createModel({ name: modelName, temperature: agent.temperature ?? cfg.model.temperature });
+  const record = (entry: Record<string, unknown>) => appendTranscript(dir, run.node, { run: runId, ...entry });
   return runAgentLoop({
     node: run.node,
-    model: deps.createModel({ name: modelName, temperature: agent.temperature ?? cfg.model.temperature }),
-    messages: prompt.map((m) => (m.role === "system" ? new SystemMessage(m.content) : new HumanMessage(m.content))),
+    model,
+    messages,
     tools,
     handoff: { schema: handoffSchema(run.role, run.flags), jsonSchema: handoffJsonSchema(run.role, run.flags) },
     toolContext: {
@@ -64,7 +50,8 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
     maxTurns: cfg.limits.maxTurnsOverride ?? agent.maxTurns ?? cfg.limits.maxTurns,
     maxReminders: cfg.limits.handoffReminders,
     emit: emitter(config),
-    record: (entry) => appendTranscript(dir, run.node, { run: runId, ...entry }),
+    record,
+    beforeCall: beforeEachCall(middleware, model, deps, record),
     classifyError: (error) => deps.classifyError(error, modelName),
     signal: config.signal,
   });

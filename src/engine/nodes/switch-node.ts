@@ -2,6 +2,7 @@ import { HumanMessage, SystemMessage, type AIMessageChunk } from "@langchain/cor
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { collectCalls } from "../../agents/runner.js";
 import type { Usage } from "../../events/schema.js";
+import { checkBudget } from "../../llm/budget.js";
 import { fence } from "../../prompt/fence.js";
 import { resolveSwitch } from "../../workflow/switch.js";
 import { DEFAULT_CASE, type SwitchNodeSpec, type Workflow } from "../../workflow/schema.js";
@@ -48,6 +49,7 @@ export function switchNode(node: string, spec: SwitchNodeSpec, workflow: Workflo
       ),
       new HumanMessage([fence("requirement", state.requirement), state.requirements ? `## Requirements\n${state.requirements}` : ""].filter(Boolean).join("\n\n")),
     ];
+    checkBudget(state.usage, deps.config.budget, deps.config.model.price);
     let reply: AIMessageChunk | undefined;
     try {
       for await (const chunk of await model.stream(messages, { signal: config.signal })) {

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { formatCountShort, formatDuration } from "../format.js";
+import { formatCost, formatCountShort, formatDuration } from "../format.js";
 import type { ViewState } from "../view-state.js";
 
 export interface HeaderProps {
@@ -9,15 +9,15 @@ export interface HeaderProps {
 }
 
 /**
- * Thread, model, elapsed time, tokens and the fix attempt; the requirement on one line below. No cost: no
- * event carries a price, and yolo does not guess one.
+ * Thread, model, elapsed time, tokens, cost (only with a configured `model.price`: yolo does not guess one)
+ * and the fix attempt; the requirement on one line below.
  */
 export function Header({ state, now }: HeaderProps) {
   const end = state.endedAt ?? now;
   const elapsed = state.startedAt === null ? "" : formatDuration(end - state.startedAt);
   const fix = state.maxFixAttempts === null ? "" : `fix ${state.fixAttempt}/${state.maxFixAttempts}`;
   const facts = state.thread
-    ? [state.thread, state.model, elapsed, `${formatCountShort(state.tokens)} tokens`, fix].filter(Boolean)
+    ? [state.thread, state.model, elapsed, `${formatCountShort(state.tokens)} tokens`, formatCost(state.cost), fix].filter(Boolean)
     : ["starting…"];
   return (
     <Box flexDirection="column">

@@ -43,6 +43,8 @@ describe("resolveConfig", () => {
       dbPath: join(root, ".yolo", "yolo.db"),
       stateDir: join(root, ".yolo"),
       branch: false,
+      context: { summarizeAt: 0.7, contextWindows: {}, disabledTools: [], rolePermissions: {} },
+      budget: { maxTokens: null, maxCost: null },
       limits: {
         maxTurns: 30,
         handoffReminders: 3,
@@ -165,5 +167,18 @@ describe("assertModelConfigured", () => {
   it("accepts an API key alone or a base URL alone", () => {
     expect(() => assertModelConfigured(resolveWith({ env: { OPENAI_API_KEY: "sk-x" } }))).not.toThrow();
     expect(() => assertModelConfigured(resolveWith({ env: { OPENAI_BASE_URL: "http://localhost:11434/v1" } }))).not.toThrow();
+  });
+});
+
+describe("resolveConfig budgets", () => {
+  const root = "/projects/app";
+  const price = { inputPerMillion: 1, outputPerMillion: 2 };
+  it("takes budgets from the file, flags winning", () => {
+    const cfg = resolveConfig({ root, file: null, env: {}, fileConfig: { model: { price }, budget: { maxTokens: 1000, maxCost: 1 } }, flags: { maxTokens: 5000 } });
+    expect(cfg.budget).toEqual({ maxTokens: 5000, maxCost: 1 });
+  });
+
+  it("refuses a cost budget without a price, and a token budget that is not a positive whole number", () => {
+    expect(() => resolveConfig({ root, file: null, env: {}, fileConfig: {}, flags: { maxCost: 2, maxTokens: 0 } })).toThrow(/--max-tokens[\s\S]*--max-cost \/ budget.maxCost: needs model.price/);
   });
 });

@@ -1,20 +1,9 @@
 import { render } from "ink-testing-library";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { YoloEvent } from "../../../src/events/schema.js";
 import { createEventSource } from "../../../src/ui/event-source.js";
 import { App } from "../../../src/ui/ink/App.js";
 import { ANSWER_COMMAND, askedAndWaiting, base, recordedRun, usage } from "./ink-fixtures.js";
-
-// Ink reads CI at import time (see ink-view.test.tsx); the view only ever runs with CI unset.
-const savedCi = vi.hoisted(() => {
-  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
-  delete process.env.CI;
-  delete process.env.CONTINUOUS_INTEGRATION;
-  return saved;
-});
-afterAll(() => {
-  for (const [key, value] of Object.entries(savedCi)) if (value !== undefined) process.env[key] = value;
-});
 
 // The first leg of a run whose analyst asks a question before doing anything.
 function firstLeg(): YoloEvent[] {

@@ -1,18 +1,7 @@
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { YoloEvent } from "../../../src/events/schema.js";
 import { createInkRenderer } from "../../../src/ui/ink-renderer.js";
 import { askedAndWaiting, base, fakeStdin, fakeStdout, recordedRun, withConsoleClass } from "./ink-fixtures.js";
-
-// Ink reads CI at import time (see ink-view.test.tsx); the view only ever runs with CI unset.
-const savedCi = vi.hoisted(() => {
-  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
-  delete process.env.CI;
-  delete process.env.CONTINUOUS_INTEGRATION;
-  return saved;
-});
-afterAll(() => {
-  for (const [key, value] of Object.entries(savedCi)) if (value !== undefined) process.env[key] = value;
-});
 
 // Creates a renderer on stand-in streams; `done` restores the console.
 async function inkRenderer(opts: { answersInline?: boolean; onInterrupt?: () => void } = {}) {

@@ -1,20 +1,9 @@
 import { render } from "ink-testing-library";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { YoloEvent } from "../../../src/events/schema.js";
 import { createEventSource } from "../../../src/ui/event-source.js";
 import { App } from "../../../src/ui/ink/App.js";
 import { base, recordedUntil, usage } from "./ink-fixtures.js";
-
-// Ink reads CI at import time (see ink-view.test.tsx); the view only ever runs with CI unset.
-const savedCi = vi.hoisted(() => {
-  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
-  delete process.env.CI;
-  delete process.env.CONTINUOUS_INTEGRATION;
-  return saved;
-});
-afterAll(() => {
-  for (const [key, value] of Object.entries(savedCi)) if (value !== undefined) process.env[key] = value;
-});
 
 describe("Ctrl+C in the Ink view", () => {
   it("hands Ctrl+C to the CLI, says the running step will finish first, then shows the resume command", async () => {

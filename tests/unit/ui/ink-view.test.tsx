@@ -1,21 +1,9 @@
 import { render } from "ink-testing-library";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { YoloEvent } from "../../../src/events/schema.js";
 import { createEventSource } from "../../../src/ui/event-source.js";
 import { App } from "../../../src/ui/ink/App.js";
 import { base, recordedRun, recordedUntil, widths } from "./ink-fixtures.js";
-
-// Ink decides at import time (is-in-ci) to draw only the final frame when CI is set, as it is in our CI.
-// The view is only ever chosen with CI unset, so test it that way; hoisted to run before Ink is imported.
-const savedCi = vi.hoisted(() => {
-  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
-  delete process.env.CI;
-  delete process.env.CONTINUOUS_INTEGRATION;
-  return saved;
-});
-afterAll(() => {
-  for (const [key, value] of Object.entries(savedCi)) if (value !== undefined) process.env[key] = value;
-});
 
 // Renders the view of these events at 80 columns and waits until the frame shows `ready`.
 async function frameOf(events: YoloEvent[], ready: string, props: { verbose?: boolean; rows?: number } = {}) {

@@ -1,0 +1,84 @@
+import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { AgentDefinition } from "../../agents/types.js";
+import type { Usage } from "../../events/schema.js";
+import { addUsage, ZERO_USAGE } from "../../events/usage.js";
+import { checkBudget } from "../../llm/budget.js";
+import { aliasMessages } from "../../prompt/aliases.js";
+import { runMiddleware } from "../../middleware/stack.js";
+import { applySummary, summarization, summaryRequest } from "../../middleware/summarization.js";
+import type { MiddlewareState } from "../../middleware/types.js";
+import type { AnyRole } from "../../tools/handoff.js";
+import { TOOLS } from "../../tools/registry.js";
+import type { ToolDef } from "../../tools/types.js";
+import type { EngineDeps } from "../deps.js";
+import type { PipelineStateType } from "../state.js";
+
+export interface AgentContextInput {
+  node: string;
+  agentId: string;
+  role: AnyRole;
+  flags: string[];
+  agent: AgentDefinition;
+  modelName: string;
+  state: PipelineStateType;
+  mode?: string;
+  userInput?: string;
+  runCompleted?: boolean;
+}
+
+/** The middleware stack's answer for one agent run: the opening messages and the tools to bind. */
+export function agentContext(input: AgentContextInput, deps: EngineDeps): { middleware: MiddlewareState; messages: BaseMessage[]; tools: ToolDef[] } {
+  const cfg = deps.config;
+  const middleware = runMiddleware({
+    requestedMode: input.mode ?? "run",
+    root: cfg.root,
+    node: input.node,
+    agentId: input.agentId,
+    role: input.role,
+    flags: input.flags,
+    pipeline: Object.keys(cfg.workflow.nodes),
+    run: input.state,
+    runCompleted: input.runCompleted,
+    userInput: input.userInput,
+    agent: { persona: input.agent.persona, tools: input.agent.tools },
+    settings: { maxFixAttempts: cfg.maxFixAttempts, limits: cfg.limits, context: cfg.context },
+    modelName: input.modelName,
+    messages: [],
+  });
+  for (const warning of middleware.warnings) deps.logger.warn({ node: input.node }, warning);
+  const messages = (middleware.prompt ?? []).map((m) => (m.role === "system" ? new SystemMessage(m.content) : new HumanMessage(m.content)));
+  return { middleware, messages, tools: (middleware.availableTools ?? []).map((name) => TOOLS[name]) };
+}
+
+/**
+ * The hook run before each model call of the agent loop: checks the budget against the run's usage (earlier
+ * nodes and resumes, from state) plus this loop's, then summarizes older turns when the transcript passed the
+ * threshold. The summary is one more model call, budget-checked and counted like any other. Real paths in the
+ * transcript are replaced by `@project/…` and `@state/…` first.
+ */
+export function beforeEachCall(
+  middleware: MiddlewareState,
+  model: BaseChatModel,
+  deps: EngineDeps,
+  record: (entry: Record<string, unknown>) => void,
+): (messages: readonly BaseMessage[], usage: Usage) => Promise<{ messages: BaseMessage[]; usage?: Usage } | null> {
+  const { budget, model: modelCfg, root, stateDir } = deps.config;
+  const roots = { project: root, state: stateDir };
+  return async (current, usage) => {
+    const spent = addUsage(middleware.run.usage ?? ZERO_USAGE, usage);
+    checkBudget(spent, budget, modelCfg.price);
+    // Real paths never reach the model: prompts, tool results, errors and command output all pass through here.
+    const messages = aliasMessages(current, roots);
+    const { compaction } = summarization({ ...middleware, messages });
+    if (!compaction) return { messages };
+    const reply = (await model.invoke(summaryRequest(messages, compaction, middleware.agentId))) as AIMessage;
+    const text = typeof reply.content === "string" ? reply.content : JSON.stringify(reply.content);
+    const u = reply.usage_metadata;
+    const summaryUsage: Usage = { promptTokens: u?.input_tokens ?? 0, completionTokens: u?.output_tokens ?? 0, totalTokens: u?.total_tokens ?? 0, calls: 1 };
+    record({ role: "summary", replaced: compaction.end - compaction.start, tokens: compaction.tokens, threshold: compaction.threshold, content: text });
+    deps.logger.info({ node: middleware.node, ...compaction }, "summarized older turns");
+    checkBudget(addUsage(spent, summaryUsage), budget, modelCfg.price);
+    return { messages: applySummary(messages, compaction, text), usage: summaryUsage };
+  };
+}

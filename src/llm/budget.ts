@@ -1,0 +1,28 @@
+import type { ResolvedConfig } from "../config/schema.js";
+import { LimitError } from "../errors.js";
+import type { Usage } from "../events/schema.js";
+
+/** The cost of some usage at the configured price, or null without a price. */
+export function costOf(usage: Usage, price: ResolvedConfig["model"]["price"]): number | null {
+  if (!price) return null;
+  return (usage.promptTokens * price.inputPerMillion + usage.completionTokens * price.outputPerMillion) / 1_000_000;
+}
+
+/**
+ * Checked before each model call: throws a LimitError (exit 4; the thread stays resumable) once the run's usage,
+ * resumes included, has reached `maxTokens` (prompt + completion) or `maxCost`.
+ */
+export function checkBudget(usage: Usage, budget: ResolvedConfig["budget"], price: ResolvedConfig["model"]["price"]): void {
+  const tokens = usage.promptTokens + usage.completionTokens;
+  if (budget.maxTokens !== null && tokens >= budget.maxTokens) {
+    throw new LimitError(
+      `The run reached its token budget: ${tokens} of ${budget.maxTokens} tokens used. The thread is saved and completed agents will not run again: resume it with a higher budget (yolo resume <thread> --max-tokens N).`,
+    );
+  }
+  const cost = costOf(usage, price);
+  if (budget.maxCost !== null && cost !== null && price && cost >= budget.maxCost) {
+    throw new LimitError(
+      `The run reached its cost budget: ${cost.toFixed(4)} of ${budget.maxCost} ${price.currency} spent. The thread is saved and completed agents will not run again: resume it with a higher budget (yolo resume <thread> --max-cost N).`,
+    );
+  }
+}

@@ -1,0 +1,64 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import type { ResolvedConfig } from "../config/schema.js";
+import type { PipelineStateType } from "../engine/state.js";
+import type { Mode, PromptMessage } from "../prompt/compose.js";
+import type { AnyRole } from "../tools/handoff.js";
+import type { ToolName } from "../tools/types.js";
+
+/** What the node knows before the middleware runs. */
+export interface MiddlewareInput {
+  /** The requested mode; anything but `run`, `agent` or `chat` falls back to `chat`. */
+  readonly requestedMode?: string;
+  readonly root: string;
+  readonly node: string;
+  readonly agentId: string;
+  readonly role: AnyRole;
+  readonly flags: readonly string[];
+  /** The workflow's node names, in order. */
+  readonly pipeline: readonly string[];
+  readonly run: PipelineStateType;
+  /** The run has completed (the post-run profile). */
+  readonly runCompleted?: boolean;
+  /** What the user typed in `agent` / `chat` mode. */
+  readonly userInput?: string;
+  readonly agent: { readonly persona: string; readonly tools: readonly ToolName[] };
+  readonly settings: Pick<ResolvedConfig, "maxFixAttempts" | "limits" | "context">;
+  readonly modelName: string;
+  /** The agent's transcript so far (empty before its first call). */
+  readonly messages: readonly BaseMessage[];
+}
+
+/** The phase the router read from the run: which agent, which fix attempt, whether the run has completed. */
+export interface Phase {
+  node: string;
+  fixAttempt: number;
+  completed: boolean;
+}
+
+/** Older turns to replace with a model-written summary: `messages[start, end)`. */
+export interface Compaction {
+  start: number;
+  end: number;
+  /** Estimated tokens of the transcript before compaction, and the threshold it passed. */
+  tokens: number;
+  threshold: number;
+}
+
+/** The middleware state: the input plus what each step adds. Steps return a new object, never mutating their input. */
+export interface MiddlewareState extends MiddlewareInput {
+  /** context loader: a bounded summary of the repository, or null. */
+  readonly projectSummary?: string | null;
+  /** workflow router */
+  readonly mode?: Mode;
+  readonly phase?: Phase;
+  readonly prompt?: readonly PromptMessage[];
+  /** tool selector: the tools the model may call (besides `handoff`); the node binds only these. */
+  readonly availableTools?: readonly ToolName[];
+  /** summarization: what to summarize before the next call, or null when under the threshold. */
+  readonly compaction?: Compaction | null;
+  /** Warnings for the node to log (steps never log themselves). */
+  readonly warnings: readonly string[];
+}
+
+/** One middleware step. */
+export type Middleware = (state: MiddlewareState) => MiddlewareState;

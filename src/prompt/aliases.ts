@@ -1,0 +1,53 @@
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+
+/** The real folders behind the aliases the model sees. */
+export interface AliasRoots {
+  /** The repository: `@project`. */
+  project: string;
+  /** yolo's run folder (`.yolo`): `@state`. */
+  state: string;
+}
+
+import { PROJECT_ALIAS, STATE_ALIAS } from "./alias-path.js";
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Replaces real absolute paths (also as `file://` URLs, as stack traces and test reporters print them) with
+ * `@state/…` and `@project/…`. The run folder is replaced first: it lies inside the project.
+ */
+export function toAliases(text: string, roots: AliasRoots): string {
+  if (!text.includes(roots.project) && !text.includes(roots.state)) return text;
+  let out = text;
+  for (const [real, alias] of [
+    [roots.state, STATE_ALIAS],
+    [roots.project, PROJECT_ALIAS],
+  ] as const) {
+    if (!real || real === "/") continue;
+    out = out.replace(new RegExp(`(?:file://)?${escape(real)}(?![\\w.-])`, "g"), alias);
+  }
+  return out;
+}
+
+/** The messages with real paths replaced by aliases; messages without any are kept as they are (same object). */
+export function aliasMessages(messages: readonly BaseMessage[], roots: AliasRoots): BaseMessage[] {
+  return messages.map((m) => {
+    if (typeof m.content !== "string") return m;
+    const content = toAliases(m.content, roots);
+    if (content === m.content) return m;
+    switch (m.getType()) {
+      case "system":
+        return new SystemMessage(content);
+      case "human":
+        return new HumanMessage(content);
+      case "tool":
+        return new ToolMessage({ content, tool_call_id: (m as ToolMessage).tool_call_id });
+      case "ai":
+        return new AIMessage({ content, tool_calls: (m as AIMessage).tool_calls ?? [] });
+      default:
+        return m;
+    }
+  });
+}

@@ -1,0 +1,117 @@
+import { isSecretName } from "../tools/env.js";
+
+/** What a secret is replaced with, everywhere yolo writes or sends text. */
+export const CENSOR = "[redacted]";
+
+/** Shorter values would match ordinary words and numbers. */
+export const MIN_SECRET_LENGTH = 6;
+
+// A value like `postgres://user:pw@host/db` carries a password whatever its variable is called.
+const URL_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:([^/\s@]+)@/i;
+
+/**
+ * The secret values of an environment: variables whose names look secret, those named in `extraNames`
+ * (e.g. the configured API key variable), passwords inside URLs, plus `extraValues` (e.g. the API key itself).
+ */
+export function collectSecrets(env: NodeJS.ProcessEnv, extraNames: readonly string[] = [], extraValues: readonly (string | undefined)[] = []): string[] {
+  const extra = new Set(extraNames);
+  const found: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!value) continue;
+    if (extra.has(name) || isSecretName(name)) found.push(value);
+    const password = URL_PASSWORD.exec(value)?.[1];
+    if (password) found.push(password, safeDecode(password));
+  }
+  for (const value of extraValues) if (value) found.push(value);
+  return [...new Set(found.filter((s) => s.length >= MIN_SECRET_LENGTH))];
+}
+
+/**
+ * Every form a secret is commonly written in: raw, JSON-escaped, URL-encoded, hex, and base64/base64url at each of
+ * the three byte alignments (so a secret inside a longer encoded string, such as a Basic auth header, is found too).
+ */
+export function secretForms(secret: string): string[] {
+  const forms = new Set<string>([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), encodeURI(secret)]);
+  const bytes = Buffer.from(secret, "utf8");
+  forms.add(bytes.toString("hex"));
+  for (let shift = 0; shift < 3; shift++) {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString("base64");
+    // Only the characters that encode the secret's bits alone: neighbours change the ones at the edges.
+    const inner = encoded.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + bytes.length)) / 6));
+    if (inner.length >= MIN_SECRET_LENGTH) {
+      forms.add(inner);
+      forms.add(inner.replace(/\+/g, "-").replace(/\//g, "_"));
+    }
+  }
+  return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH);
+}
+
+/** Replaces secrets (in all their forms) in text; built once per set of secrets, longest form first. */
+export class Scrubber {
+  private readonly forms: string[];
+
+  constructor(secrets: readonly string[]) {
+    const all = new Set<string>();
+    for (const secret of secrets) if (typeof secret === "string" && secret.length >= MIN_SECRET_LENGTH) for (const f of secretForms(secret)) all.add(f);
+    this.forms = [...all].sort((a, b) => b.length - a.length);
+  }
+
+  /** True when there is nothing to scrub. */
+  get empty(): boolean {
+    return this.forms.length === 0;
+  }
+
+  /** `text` with every secret form replaced by the censor. */
+  scrub(text: string): string {
+    let out = text;
+    for (const form of this.forms) if (out.includes(form)) out = out.split(form).join(CENSOR);
+    return out;
+  }
+
+  /** A deep copy of a JSON-like value with every string scrubbed (keys included). */
+  scrubDeep<T>(value: T): T {
+    if (this.empty) return value;
+    return walk(value, (s) => this.scrub(s)) as T;
+  }
+}
+
+// The process's secrets: registered once per run by whoever builds the engine, read by writers that have no
+// run context of their own (transcripts, checkpoints, tool results). Empty until registered, so tests pay nothing.
+const registered = new Set<string>();
+let processScrubber = new Scrubber([]);
+
+/** Adds secret values to the process-wide scrubber used by every writer. */
+export function registerSecrets(secrets: readonly string[]): void {
+  const before = registered.size;
+  for (const s of secrets) if (typeof s === "string" && s.length >= MIN_SECRET_LENGTH) registered.add(s);
+  if (registered.size !== before) processScrubber = new Scrubber([...registered]);
+}
+
+/** Scrubs text with the process-wide secrets. */
+export function scrubText(text: string): string {
+  return processScrubber.empty ? text : processScrubber.scrub(text);
+}
+
+/** Scrubs every string of a JSON-like value with the process-wide secrets. */
+export function scrubValue<T>(value: T): T {
+  return processScrubber.scrubDeep(value);
+}
+
+function walk(value: unknown, fn: (s: string) => string): unknown {
+  if (typeof value === "string") return fn(value);
+  if (Array.isArray(value)) return value.map((v) => walk(v, fn));
+  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[fn(k)] = walk(v, fn);
+    return out;
+  }
+  return value;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Files inside the project that tools must neither read nor write: credentials, code that runs outside the
+ * sandbox (git hooks, CI workflows, shell start-up files) and yolo's own state. Names are compared after
+ * normalisation (Unicode compatibility forms folded, lower case, trailing dots and spaces dropped), because some filesystems treat `.ENV. ` as `.env`.
+ */
+
+/** Directories whose whole subtree is off limits. */
+const SENSITIVE_DIRS = new Set([".git", ".yolo", ".ssh", ".gnupg", ".aws"]);
+
+/** Exact file names (after normalisation). */
+const SENSITIVE_FILES = new Set([
+  ".npmrc", ".netrc", "_netrc", ".pypirc", ".git-credentials", ".pgpass",
+  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
+  ".zlogout", ".cshrc", ".tcshrc", ".kshrc", ".mkshrc",
+  "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk",
+]);
+
+/** Extensions of private keys and key stores. */
+const KEY_EXTENSIONS = [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk"];
+
+/** `.env` files that hold no secrets by convention. */
+const ENV_TEMPLATES = new Set([".env.example", ".env.sample", ".env.template", ".env.dist"]);
+
+/** A name as the filesystem may treat it: lower case, without trailing dots and spaces. */
+export function normaliseName(name: string): string {
+  return name.normalize("NFKC").toLowerCase().replace(/[. ]+$/, "");
+}
+
+/** Why a project-relative path (segments, POSIX or native separators) is sensitive, or null when it is not. */
+export function sensitiveReason(rel: string): string | null {
+  const segments = rel.split(/[\\/]+/).filter((s) => s !== "" && s !== ".");
+  for (let i = 0; i < segments.length; i++) {
+    const raw = segments[i];
+    const name = normaliseName(raw);
+    if (name === "" && raw !== "") return `\`${raw}\` (a name of only dots or spaces)`;
+    const last = i === segments.length - 1;
+    if (SENSITIVE_DIRS.has(name)) return `\`${name}\``;
+    if (name === ".github" && segments[i + 1] !== undefined && normaliseName(segments[i + 1]) === "workflows") {
+      return "`.github/workflows` (CI workflows run with the repository's credentials)";
+    }
+    if (!last) continue;
+    if (SENSITIVE_FILES.has(name)) return `\`${name}\` (credentials or shell start-up code)`;
+    if (isEnvFile(name)) return `\`${name}\` (environment files hold secrets; \`.env.example\` is allowed)`;
+    if (KEY_EXTENSIONS.some((ext) => name.endsWith(ext))) return `\`${name}\` (a private key or key store)`;
+  }
+  return null;
+}
+
+/** True for a name the file walkers (list, search) must skip, at any depth. */
+export function isSensitiveName(name: string): boolean {
+  return sensitiveReason(name) !== null;
+}
+
+function isEnvFile(name: string): boolean {
+  if (ENV_TEMPLATES.has(name)) return false;
+  return name === ".env" || name.startsWith(".env.") || name.endsWith(".env");
+}

@@ -83,8 +83,8 @@ function fallbackReason(edges: WorkflowEdge[], flags: Record<string, boolean>, s
     if (failed) reasons.push(describe(failed.flag, flags[failed.flag] === true));
   }
   const text = [...new Set(reasons)].join(", ");
-  const note = reasons.includes("no fix attempts left") ? ` (${max} used)` : "";
-  return text ? text + note : "next";
+  const note = !reasons.includes("no fix attempts left") ? "" : max === 0 ? " (maxFixAttempts is 0)" : ` (${max}/${max} used)`;
+  return text ? text + note : "";
 }
 
 function firstNode(workflow: Workflow): string {

@@ -21,7 +21,7 @@ export interface InkRendererOptions {
  */
 export async function createInkRenderer(opts: InkRendererOptions = {}): Promise<Renderer> {
   const [{ render }, { createElement }, { App }] = await importProductionReact(() =>
-    Promise.all([import("ink"), import("react"), import("./ink/App.js")]),
+    importOutsideCi(() => Promise.all([import("ink"), import("react"), import("./ink/App.js")])),
   );
   const stdin = opts.stdin ?? process.stdin;
   const answersInline = (opts.answersInline ?? false) && stdin.isTTY === true;
@@ -80,6 +80,21 @@ export async function createInkRenderer(opts: InkRendererOptions = {}): Promise<
       answers.length ? Promise.resolve(answers.shift() ?? null) : new Promise<string | null>((resolve) => askers.push(resolve));
   }
   return renderer;
+}
+
+/**
+ * Ink decides once, when it is imported, to draw only the final frame when `CI` is set. The live view is only
+ * chosen outside CI or when `--tui` asks for it, so Ink is imported as if outside CI and the variables restored.
+ */
+async function importOutsideCi<T>(load: () => Promise<T>): Promise<T> {
+  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+  try {
+    return await load();
+  } finally {
+    for (const [name, value] of Object.entries(saved)) if (value !== undefined) process.env[name] = value;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { execa } from "execa";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { BIN, cleanEnv } from "../helpers/cli.js";
-import { call, director } from "../helpers/director.js";
+import { analystDone, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
 
@@ -47,5 +47,22 @@ describe("--ci on a real terminal", { timeout: 90_000 }, () => {
     expect(String(r.stdout)).not.toContain("Your answer");
     // Plain lines, not the live view: no cursor movement.
     expect(String(r.stdout)).not.toMatch(/\x1b\[\d*[ABCDK]/);
+  });
+
+  it("--tui draws the live view even with CI set (Ink would otherwise draw only the final frame)", async () => {
+    const project = makeProject();
+    const mock = await startMockOpenAI(
+      director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }),
+    );
+    onTestFinished(async () => {
+      await mock.close();
+      project.cleanup();
+    });
+    const env = { ...cleanEnv({ baseURL: mock.url }), CI: "true" };
+    const r = await onATerminal(`${quote(process.execPath)} ${quote(BIN)} run --tui ${quote("Add an add(a, b) function")}`, project.root, env);
+    expect(r.exitCode, String(r.stdout)).toBe(0);
+    // Frames redrawn as the run goes (each in a synchronized-output block), not one final frame.
+    const frames = String(r.stdout).split("\x1b[?2026h").length - 1;
+    expect(frames, String(r.stdout)).toBeGreaterThan(3);
   });
 });

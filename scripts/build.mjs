@@ -1,7 +1,7 @@
 // Transpiles src/ to dist/ file by file (no bundling), so lazy `import()`s stay lazy
 // and `yolo --version` never pays for LangGraph, LangChain or Ink. Type checking is `tsc --noEmit`.
 import { build } from "esbuild";
-import { readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 function sources(dir) {
@@ -12,10 +12,14 @@ function sources(dir) {
   });
 }
 
-rmSync("dist", { recursive: true, force: true });
+// Built beside dist/ and swapped in with two renames, so a test reading dist/ while someone rebuilds never
+// finds it half-written or gone for the length of a build.
+const next = `dist.next-${process.pid}`;
+const old = `dist.old-${process.pid}`;
+rmSync(next, { recursive: true, force: true });
 await build({
   entryPoints: sources("src"),
-  outdir: "dist",
+  outdir: next,
   outbase: "src",
   format: "esm",
   platform: "node",
@@ -24,3 +28,6 @@ await build({
   sourcemap: "linked",
   logLevel: "warning",
 });
+if (existsSync("dist")) renameSync("dist", old);
+renameSync(next, "dist");
+rmSync(old, { recursive: true, force: true });

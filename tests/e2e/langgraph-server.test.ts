@@ -92,4 +92,22 @@ describe("the workflow under LangGraph's dev server", () => {
     expect(JSON.stringify(analystAgain?.messages)).toContain("Floats too");
     expect((await api(server, "GET", `/threads/${thread.thread_id}`)).status).toBe("idle");
   });
+
+  it("ends a run in an error on a provider failure, and a run without input continues the thread at the agent that stopped", async () => {
+    // No turn scripted for pm: the mock answers 400, a provider error that is not retried.
+    mock.setResponder(director({ analyst: [analystDone] }));
+    const thread = await api(server, "POST", "/threads", {});
+    const failed = await api(server, "POST", `/threads/${thread.thread_id}/runs/wait`, { assistant_id: ASSISTANT, input: { requirement: "Add add()" } });
+    // yolo's typed error reaches the API: its class and message, wrapped by the server.
+    expect(failed.__error__.message).toMatch(/ProviderError.*refused the request.*HTTP 400/);
+    expect((await api(server, "GET", `/threads/${thread.thread_id}`)).status).toBe("error");
+    const [run] = await api(server, "GET", `/threads/${thread.thread_id}/runs`);
+    expect(run.status).toBe("error");
+
+    const dir = director({ pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] });
+    mock.setResponder(dir);
+    const values = await api(server, "POST", `/threads/${thread.thread_id}/runs/wait`, { assistant_id: ASSISTANT });
+    expect(values).toMatchObject({ gateBlocked: false, verdict: "PASS", visits: { analyst: 1, pm: 1, dev: 1, tea: 1 } });
+    expect(dir.served).toEqual(["pm", "dev", "dev", "tea"]);
+  });
 });

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-const ENGINE_DIRS = ["engine", "events", "agents", "middleware", "prompt", "tools", "gates", "llm", "config", "store", "log", "git", "report"];
+const ENGINE_DIRS = ["engine", "events", "agents", "middleware", "prompt", "tools", "gates", "llm", "config", "store", "log", "git", "report", "server"];
 const RULES = [
   { re: /from\s+["'](ink|react|commander)(\/[^"']*)?["']|import\(\s*["'](ink|react|commander)["']\s*\)/, why: "imports a UI/CLI package" },
   { re: /from\s+["'][./]*\/ui\/|import\(\s*["'][./]*\/ui\//, why: "imports src/ui" },

@@ -96,6 +96,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   for (let turn = 1; ; turn++) {
     if (turn > options.maxTurns) {
       throw new LimitError(
+        "turns",
         `${node} used its ${options.maxTurns} turns without handing off. The thread is saved: resume it with a higher limit (yolo resume <thread> --max-turns N) or raise maxTurns in the agent file.`,
       );
     }
@@ -120,6 +121,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     if (calls.length === 0) {
       if (reminders >= options.maxReminders) {
         throw new LimitError(
+          "turns",
           `${node} answered ${reminders + 1} times without calling a tool or handing off. The thread is saved: resume it to try again, or use a model that supports tool calls.`,
         );
       }
@@ -133,6 +135,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     for (const call of calls) {
       if (repeats.seen(call)) {
         throw new LimitError(
+          "loop",
           `${node} made the same ${call.name || "tool"} call with the same arguments ${LOOP_REPEATS} times in a row (a loop). The thread is saved: resume it to try again, or change the task or the agent's instructions.`,
         );
       }

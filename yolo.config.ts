@@ -32,15 +32,16 @@ export default defineConfig({
     // disabledTools: ["run_command"],             // no agent may call these
     // rolePermissions: { tea: ["read_file", "list_files", "search_files", "run_command"] }, // per agent id: at most these
   },
-  // Stop the run cleanly at a checkpoint (exit 4, resumable with a higher budget) once it has used this much,
+  // Stop the run cleanly at a checkpoint (exit 7, resumable with a higher budget) once it has used this much,
   // resumes included. --max-tokens / --max-cost override; maxCost needs model.price.
   // budget: { maxTokens: 2_000_000, maxCost: 5 },
   limits: {
-    maxTurns: 30, // model turns per agent run before it stops (exit 4, resumable)
-    handoffReminders: 3, // replies without a tool call tolerated before the run stops
+    maxTurns: 30, // model turns per agent run before it stops (exit 6, resumable)
+    handoffReminders: 3, // replies without a tool call tolerated before the run stops (exit 6)
     commandTimeoutS: 300, // run_command's default timeout
     outputCapBytes: 16000, // command output returned to the model (head and tail kept)
     readCapBytes: 64000, // bytes read_file returns
-    maxSteps: 200, // graph supersteps per run leg
+    maxSteps: 200, // graph steps (node runs) per thread, resumes included (exit 4, resumable); --max-steps overrides
+    // maxTime: "1h", // active wall time per thread, resumes included (exit 8, resumable); --max-time overrides
   },
 });

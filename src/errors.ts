@@ -1,3 +1,5 @@
+import type { LimitKind } from "./events/outcome.js";
+
 /** Every failure yolo expects carries a stable string `code`; only `cli/main.ts` turns codes into exit codes. */
 export class YoloError extends Error {
   readonly code: string;
@@ -17,10 +19,12 @@ export class ConfigError extends YoloError {
   }
 }
 
-/** A bound (turns, fix attempts, steps) was reached; the thread is checkpointed and resumable (exit 4). */
+/** A bound (steps, turns, budget, time, a loop) was reached; the thread is checkpointed and resumable. Its kind picks the exit code. */
 export class LimitError extends YoloError {
-  constructor(message: string, options?: { cause?: unknown }) {
+  readonly kind: LimitKind;
+  constructor(kind: LimitKind, message: string, options?: { cause?: unknown }) {
     super("limit", message, options);
+    this.kind = kind;
   }
 }
 

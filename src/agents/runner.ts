@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { LimitError } from "../errors.js";
 import type { EventBody, Usage } from "../events/schema.js";
 import { addUsage, ZERO_USAGE } from "../events/usage.js";
+import { isStreamCut } from "../llm/errors.js";
 import { HANDOFF_DESCRIPTION } from "../tools/handoff.js";
 import type { ToolContext, ToolDef } from "../tools/types.js";
 import { toolErrorText, toOpenAiTool } from "./tool-calls.js";
@@ -96,6 +97,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   for (let turn = 1; ; turn++) {
     if (turn > options.maxTurns) {
       throw new LimitError(
+        "turns",
         `${node} used its ${options.maxTurns} turns without handing off. The thread is saved: resume it with a higher limit (yolo resume <thread> --max-turns N) or raise maxTurns in the agent file.`,
       );
     }
@@ -120,6 +122,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     if (calls.length === 0) {
       if (reminders >= options.maxReminders) {
         throw new LimitError(
+          "turns",
           `${node} answered ${reminders + 1} times without calling a tool or handing off. The thread is saved: resume it to try again, or use a model that supports tool calls.`,
         );
       }
@@ -133,6 +136,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     for (const call of calls) {
       if (repeats.seen(call)) {
         throw new LimitError(
+          "loop",
           `${node} made the same ${call.name || "tool"} call with the same arguments ${LOOP_REPEATS} times in a row (a loop). The thread is saved: resume it to try again, or change the task or the agent's instructions.`,
         );
       }
@@ -148,26 +152,46 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   }
 }
 
-/** One streamed model call; tokens are emitted as they arrive. */
+/** A model stream cut off mid-answer is asked again this many times; its partial reply is never used. */
+export const STREAM_CUT_RETRIES = 2;
+
+/**
+ * One streamed model call; tokens are emitted as they arrive. A stream whose connection closed mid-answer (in
+ * the middle of a tool call's arguments, say) is dropped whole and the call is made again: nothing of it runs.
+ */
 async function streamReply(
   bound: ReturnType<NonNullable<BaseChatModel["bindTools"]>>,
   messages: BaseMessage[],
   options: AgentLoopOptions,
 ): Promise<AIMessageChunk> {
-  try {
-    let full: AIMessageChunk | undefined;
-    const stream = await bound.stream(messages, { signal: options.signal });
-    for await (const chunk of stream) {
-      const text = typeof chunk.content === "string" ? chunk.content : "";
-      if (text) options.emit({ type: "token", node: options.node, text });
-      full = full ? full.concat(chunk) : chunk;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await streamOnce(bound, messages, options);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      if (attempt < STREAM_CUT_RETRIES && isStreamCut(error)) {
+        options.record({ role: "retry", reason: "the model's stream was cut mid-answer; the partial reply was dropped", attempt: attempt + 1 });
+        continue;
+      }
+      throw options.classifyError(error) ?? error;
     }
-    if (!full) throw new Error("the model returned an empty stream");
-    return full;
-  } catch (error) {
-    if (options.signal?.aborted) throw error;
-    throw options.classifyError(error) ?? error;
   }
+}
+
+async function streamOnce(
+  bound: ReturnType<NonNullable<BaseChatModel["bindTools"]>>,
+  messages: BaseMessage[],
+  options: AgentLoopOptions,
+): Promise<AIMessageChunk> {
+  let full: AIMessageChunk | undefined;
+  const stream = await bound.stream(messages, { signal: options.signal });
+  for await (const chunk of stream) {
+    const text = typeof chunk.content === "string" ? chunk.content : "";
+    if (text) options.emit({ type: "token", node: options.node, text });
+    full = full ? full.concat(chunk) : chunk;
+  }
+  if (!full) throw new Error("the model returned an empty stream");
+  return full;
 }
 
 /**

@@ -1,13 +1,14 @@
 import { Command, InvalidArgumentError } from "commander";
 import { readFileSync } from "node:fs";
 import { ConfigError, LimitError, ProviderError, ThreadError, YoloError } from "../errors.js";
+import { exitCodeFor } from "../events/outcome.js";
 
 const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 /** Exit codes for errors thrown before or outside a run (a run's own outcome carries its code). */
 function exitCodeForError(error: unknown): number {
   if (error instanceof ConfigError || error instanceof ThreadError) return 2;
-  if (error instanceof LimitError) return 4;
+  if (error instanceof LimitError) return exitCodeFor("limit", error.kind);
   if (error instanceof ProviderError) return 5;
   return 70;
 }
@@ -34,8 +35,10 @@ function runOptions(cmd: Command): Command {
     .option("--base-url <url>", "OpenAI-compatible endpoint (overrides OPENAI_BASE_URL)")
     .option("--max-fix-attempts <n>", "how many times a blocked gate sends the change back to dev", positiveInt)
     .option("--max-turns <n>", "model turns an agent may take before the run stops (resumable)", positiveInt)
-    .option("--max-tokens <n>", "token budget for the whole run, resumes included (prompt + completion); reaching it stops the run resumably (exit 4)", positiveInt)
-    .option("--max-cost <amount>", "cost budget for the whole run at model.price; reaching it stops the run resumably (exit 4)", positiveNumber)
+    .option("--max-tokens <n>", "token budget for the whole run, resumes included (prompt + completion); reaching it stops the run resumably (exit 7)", positiveInt)
+    .option("--max-cost <amount>", "cost budget for the whole run at model.price; reaching it stops the run resumably (exit 7)", positiveNumber)
+    .option("--max-steps <n>", "graph steps for the whole run, resumes included; reaching it stops the run resumably (exit 4)", positiveInt)
+    .option("--max-time <duration>", "active wall time for the whole run, resumes included (90s, 45m, 1h30m); reaching it stops the run resumably after the running step (exit 8)")
     .option("--db <path>", "checkpoint database (default .yolo/yolo.db)")
     .option("--verbose", "show more detail (every token in the live view)")
     .option("--ci", "unattended (also when CI is set): never prompt or read stdin; a question exits 3")

@@ -20,6 +20,8 @@ export interface ConfigFlags {
   branch?: boolean;
   maxTokens?: number;
   maxCost?: number;
+  maxSteps?: number;
+  maxTime?: string;
 }
 
 /** The project root: the directory yolo was started in (or -C), resolved through symlinks. */
@@ -40,7 +42,7 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
     fileConfig: config,
     file,
     env: process.env,
-    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch, maxTokens: flags.maxTokens, maxCost: flags.maxCost },
+    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch, maxTokens: flags.maxTokens, maxCost: flags.maxCost, maxSteps: flags.maxSteps, maxTime: flags.maxTime },
   });
 }
 

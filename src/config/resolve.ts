@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
+import { parseDuration } from "./duration.js";
 import { gateSchema, type ResolvedConfig, type UserConfig } from "./schema.js";
 import { withApprovals } from "../workflow/approve.js";
 import { DEFAULT_WORKFLOW } from "../workflow/default.js";
@@ -14,6 +15,9 @@ export interface ConfigFlags {
   branch?: boolean;
   maxTokens?: number;
   maxCost?: number;
+  maxSteps?: number;
+  /** A duration as typed (`45m`, `1h30m`, seconds). */
+  maxTime?: string;
 }
 
 export interface ResolveConfigInput {
@@ -62,6 +66,9 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {} }: Resol
   const flagBaseURL = checkURL(nonEmpty(flags.baseURL), "--base-url", problems);
   const flagMaxFix = checkInt(flags.maxFixAttempts, "--max-fix-attempts", 0, 50, problems);
   const flagMaxTurns = checkInt(flags.maxTurns, "--max-turns", 1, Number.MAX_SAFE_INTEGER, problems);
+  const flagMaxSteps = checkInt(flags.maxSteps, "--max-steps", 1, Number.MAX_SAFE_INTEGER, problems);
+  const flagMaxTime = checkDuration(flags.maxTime, "--max-time", problems);
+  const fileMaxTime = checkDuration(fileLimits.maxTime, "limits.maxTime", problems);
   const flagMaxTokens = checkInt(flags.maxTokens, "--max-tokens", 1, Number.MAX_SAFE_INTEGER, problems);
   if (flags.maxCost !== undefined && !(Number.isFinite(flags.maxCost) && flags.maxCost > 0)) problems.push(`--max-cost: must be a positive number, got ${String(flags.maxCost)}`);
   const flagMaxCost = flags.maxCost !== undefined && flags.maxCost > 0 ? flags.maxCost : undefined;
@@ -110,7 +117,8 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {} }: Resol
       commandTimeoutS: fileLimits.commandTimeoutS ?? DEFAULTS.limits.commandTimeoutS,
       outputCapBytes: fileLimits.outputCapBytes ?? DEFAULTS.limits.outputCapBytes,
       readCapBytes: fileLimits.readCapBytes ?? DEFAULTS.limits.readCapBytes,
-      maxSteps: fileLimits.maxSteps ?? DEFAULTS.limits.maxSteps,
+      maxSteps: flagMaxSteps ?? fileLimits.maxSteps ?? DEFAULTS.limits.maxSteps,
+      maxTimeMs: flagMaxTime ?? fileMaxTime ?? null,
       maxTurnsOverride: flagMaxTurns ?? null,
     },
   };
@@ -162,6 +170,14 @@ function checkInt(value: number | undefined, name: string, min: number, max: num
     return undefined;
   }
   return value;
+}
+
+// A duration from a flag or the config file (a number there is seconds), in milliseconds.
+function checkDuration(value: string | number | undefined, name: string, problems: string[]): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = parseDuration(String(value));
+  if (ms === null) problems.push(`${name}: must be a duration such as 90s, 45m or 1h30m (a bare number is seconds), got "${String(value)}"`);
+  return ms ?? undefined;
 }
 
 function describeRange(min: number, max: number): string {

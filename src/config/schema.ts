@@ -53,7 +53,7 @@ export const configSchema = z.strictObject({
       rolePermissions: z.record(z.string(), z.array(z.string().min(1))).optional(),
     })
     .optional(),
-  /** Stop the run cleanly (exit 4, resumable) when it reaches one of these, resumes included. */
+  /** Stop the run cleanly (exit 7, resumable) when it reaches one of these, resumes included. */
   budget: z
     .strictObject({
       maxTokens: z.number().int().positive().optional(),
@@ -67,7 +67,10 @@ export const configSchema = z.strictObject({
       commandTimeoutS: z.number().positive().optional(),
       outputCapBytes: z.number().int().min(1024).optional(),
       readCapBytes: z.number().int().min(1024).optional(),
+      /** Graph steps (node runs) per thread, resumes included; reaching it stops the run (exit 4, resumable). */
       maxSteps: z.number().int().positive().optional(),
+      /** Active wall time per thread, resumes included: a duration ("45m", "1h30m") or seconds (exit 8, resumable). */
+      maxTime: z.union([z.string().min(1), z.number().positive()]).optional(),
     })
     .optional(),
 });
@@ -119,7 +122,10 @@ export interface ResolvedConfig {
     commandTimeoutS: number;
     outputCapBytes: number;
     readCapBytes: number;
+    /** Graph steps (node runs) per thread, counted across resumes. */
     maxSteps: number;
+    /** Active wall time per thread in milliseconds, counted across resumes; null: none. */
+    maxTimeMs: number | null;
     /** `--max-turns` from the command line: wins over an agent's own maxTurns. */
     maxTurnsOverride: number | null;
   };

@@ -5,6 +5,7 @@ import { agentNode } from "./nodes/agent-node.js";
 import { escalateNode } from "./nodes/escalate-node.js";
 import { gateNode } from "./nodes/gate-node.js";
 import { humanNode } from "./nodes/human-node.js";
+import { withRunLimits } from "./nodes/run-limits.js";
 import { switchNode } from "./nodes/switch-node.js";
 import { routeFrom, type Route } from "./routing.js";
 import { PipelineState, type PipelineStateType } from "./state.js";
@@ -30,7 +31,7 @@ const graphName = (id: string) => (id === END_NODE ? END : id);
 /**
  * Compiles a workflow (the default pipeline or a yolo.config.ts one, already validated) into a LangGraph
  * StateGraph: one node per workflow node plus the built-in `escalate` node, and one conditional edge per node
- * whose router is `routeFrom`.
+ * whose router is `routeFrom`. Every node is wrapped with the thread's step and time limits.
  */
 export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpointSaver) {
   const { workflow, maxFixAttempts } = deps.config;
@@ -44,9 +45,9 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
           : spec.kind === "switch"
             ? switchNode(id, spec, workflow, deps)
             : humanNode(id, spec, workflow);
-    graph.addNode(id, fn as never);
+    graph.addNode(id, withRunLimits(id, fn as never, deps.config.limits) as never);
   }
-  graph.addNode("escalate", escalateNode as never);
+  graph.addNode("escalate", withRunLimits("escalate", escalateNode, deps.config.limits) as never);
   const first = workflow.edges.find((e) => e.from === START_NODE)!.to;
   graph.addEdge(START, graphName(first) as never);
   const routers = workflowRouters(workflow, maxFixAttempts);

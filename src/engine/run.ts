@@ -1,6 +1,6 @@
 import { Command, isGraphDrained, RunControl } from "@langchain/langgraph";
 import { ConfigError, LimitError, ProviderError, ThreadError, YoloError } from "../errors.js";
-import { exitCodeFor, type RunStatus } from "../events/outcome.js";
+import { exitCodeFor, type LimitKind, type RunStatus } from "../events/outcome.js";
 import { EVENT_SCHEMA_VERSION, type EventBody, type YoloEvent } from "../events/schema.js";
 import { ZERO_USAGE } from "../events/usage.js";
 import type { EngineDeps } from "./deps.js";
@@ -35,6 +35,8 @@ export interface RunOptions {
 export interface RunResult {
   threadId: string;
   status: RunStatus;
+  /** Which limit stopped the run, when status is "limit" (it picks the exit code). */
+  limit: LimitKind | null;
   exitCode: number;
   reason: string;
   /** The question the thread waits on, when status is "waiting". */
@@ -108,7 +110,9 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
       ...graphConfig,
       streamMode: [...STREAM_MODES],
       durability: "sync",
-      recursionLimit: deps.config.limits.maxSteps,
+      // The thread's own step counter (state.steps, checked before each node) stops first; LangGraph's limit,
+      // which restarts at every resume, only backs it up.
+      recursionLimit: deps.config.limits.maxSteps + 10,
       signal,
       control,
     });
@@ -125,11 +129,11 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     }
     return complete(options, emit, "error", `the run stopped before ${after.kind === "pending" ? after.next.join(", ") : "its end"}`, after);
   } catch (error) {
-    const { status, reason, code } = classify(error, signal, deps, options.logFile);
-    deps.logger.error({ err: error, status }, "run stopped");
+    const { status, reason, code, limit } = classify(error, signal, deps, options.logFile);
+    deps.logger.error({ err: error, status, limit }, "run stopped");
     if (status !== "interrupted") emit({ type: "error", code, message: reason });
     const latest = positionOf(await graph.getState(graphConfig).catch(() => ({ next: [], tasks: [], values: {} }) as never));
-    return complete(options, emit, status, reason, latest);
+    return complete(options, emit, status, reason, latest, limit);
   }
 }
 
@@ -156,8 +160,16 @@ function prepareInput(
   const { answer, review } = options.resume ?? {};
   const given = answer !== undefined || review !== undefined;
   switch (position.kind) {
-    case "new":
+    case "new": {
+      // In the index but without a checkpoint: the process was killed before LangGraph saved the first step.
+      const row = options.session.index.get(threadId);
+      if (row) {
+        throw new ThreadError(
+          `Thread ${threadId} has no checkpoint: the run was stopped before its first step, so there is nothing to resume. Start it again with: yolo run${options.resumeArgs ?? ""} ${shellQuote(row.requirement)}`,
+        );
+      }
       throw new ThreadError(`Thread ${threadId} has no checkpoint in this project. List threads with \`yolo threads\`.`);
+    }
     case "finished":
       if (given) throw new ThreadError(`Thread ${threadId} has finished; it is not waiting for an answer.`);
       return { done: finalOutcome(position.values, options.deps.config.maxFixAttempts) };
@@ -215,9 +227,10 @@ function complete(
   status: RunStatus,
   reason: string,
   position: ThreadPosition,
+  limit: LimitKind | null = null,
 ): RunResult {
   const { threadId, session } = options;
-  const exitCode = exitCodeFor(status);
+  const exitCode = exitCodeFor(status, limit);
   const resumable = status === "waiting" || status === "limit" || status === "provider_error" || status === "interrupted" || status === "error";
   const approval = position.kind === "waiting" && position.request.kind === "approval";
   const resumeCommand =
@@ -246,6 +259,7 @@ function complete(
   emit({
     type: "run.completed",
     status,
+    ...(status === "limit" && limit ? { limit } : {}),
     exitCode,
     reason,
     usage: values?.usage ?? ZERO_USAGE,
@@ -253,7 +267,7 @@ function complete(
     resumeCommand,
   });
   const request = position.kind === "waiting" ? position.request : null;
-  return { threadId, status, exitCode, reason, question, request, resumeCommand };
+  return { threadId, status, limit: status === "limit" ? limit : null, exitCode, reason, question, request, resumeCommand };
 }
 
 /** Maps whatever stopped the run to a status and a message that says what to do next. */
@@ -262,22 +276,24 @@ function classify(
   signal: AbortSignal,
   deps: EngineDeps,
   logFile: string,
-): { status: RunStatus; reason: string; code: string } {
-  if (signal.aborted) return { status: "interrupted", reason: "interrupted; the last completed step is saved", code: "interrupted" };
-  if (isGraphDrained(error)) return { status: "interrupted", reason: "stopped on request once the running step had finished", code: "interrupted" };
+): { status: RunStatus; reason: string; code: string; limit: LimitKind | null } {
+  const none = { limit: null };
+  if (signal.aborted) return { status: "interrupted", reason: "interrupted; the last completed step is saved", code: "interrupted", ...none };
+  if (isGraphDrained(error)) return { status: "interrupted", reason: "stopped on request once the running step had finished", code: "interrupted", ...none };
   const known = findYoloError(error) ?? deps.classifyError(error, deps.config.model.name);
-  if (known instanceof LimitError) return { status: "limit", reason: known.message, code: known.code };
-  if (known instanceof ProviderError) return { status: "provider_error", reason: known.message, code: known.code };
-  if (known instanceof ConfigError || known instanceof ThreadError) return { status: "config_error", reason: known.message, code: known.code };
-  if (known instanceof YoloError) return { status: "error", reason: `${known.message} (log: ${logFile})`, code: known.code };
+  if (known instanceof LimitError) return { status: "limit", reason: known.message, code: known.code, limit: known.kind };
+  if (known instanceof ProviderError) return { status: "provider_error", reason: known.message, code: known.code, ...none };
+  if (known instanceof ConfigError || known instanceof ThreadError) return { status: "config_error", reason: known.message, code: known.code, ...none };
+  if (known instanceof YoloError) return { status: "error", reason: `${known.message} (log: ${logFile})`, code: known.code, ...none };
   if ((error as Error)?.name === "GraphRecursionError") {
     return {
       status: "limit",
-      reason: `the run reached its step limit (${deps.config.limits.maxSteps} steps). Raise limits.maxSteps in yolo.config.ts and resume.`,
+      reason: `the run reached LangGraph's step limit (${deps.config.limits.maxSteps + 10} steps in one leg). Raise limits.maxSteps (--max-steps) and resume.`,
       code: "limit",
+      limit: "steps",
     };
   }
-  return { status: "error", reason: `unexpected error: ${(error as Error)?.message ?? String(error)} (log: ${logFile})`, code: "unexpected" };
+  return { status: "error", reason: `unexpected error: ${(error as Error)?.message ?? String(error)} (log: ${logFile})`, code: "unexpected", ...none };
 }
 
 function findYoloError(error: unknown): YoloError | null {
@@ -285,4 +301,9 @@ function findYoloError(error: unknown): YoloError | null {
     if (e instanceof YoloError) return e;
   }
   return null;
+}
+
+// POSIX single quotes, so the printed command can be pasted whatever the requirement holds.
+function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

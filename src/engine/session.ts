@@ -2,6 +2,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { ResolvedConfig } from "../config/schema.js";
 import { createCheckpointer } from "../store/checkpointer.js";
 import { openDatabase } from "../store/db.js";
+import { leaseIsLive } from "../store/lease.js";
 import { ensureStateDir } from "../store/state-dir.js";
 import { ThreadIndex } from "../store/threads.js";
 
@@ -9,6 +10,8 @@ import { ThreadIndex } from "../store/threads.js";
 export interface Session {
   checkpointer: BaseCheckpointSaver;
   index: ThreadIndex;
+  /** Whether a live process is running the thread now (holds its lease). */
+  isLive(threadId: string): boolean;
   close(): void;
 }
 
@@ -19,6 +22,7 @@ export function openSession(config: ResolvedConfig): Session {
   return {
     checkpointer: createCheckpointer(db),
     index: new ThreadIndex(db),
+    isLive: (threadId) => leaseIsLive(db, threadId),
     close: () => db.close(),
   };
 }

@@ -111,6 +111,16 @@ export const PipelineState = Annotation.Root({
     default: () => ({}),
   }),
   // accounting
+  /**
+   * Steps (node runs) completed in this thread, resumes included: LangGraph's recursionLimit restarts at every
+   * resume, this does not. A node cut off by a kill or a stop is not counted (it runs again).
+   */
+  steps: Annotation<number>({ reducer: (old, next) => old + next, default: () => 0 }),
+  /**
+   * Active wall time of the thread in milliseconds: the summed duration of its completed steps. Time paused for
+   * a human or between resumes is not counted, nor a step that was cut off (it runs again and is counted then).
+   */
+  activeMs: Annotation<number>({ reducer: (old, next) => old + next, default: () => 0 }),
   usage: Annotation<Usage>({ reducer: addUsage, default: () => ZERO_USAGE }),
   usageByNode: Annotation<Record<string, Usage>>({
     reducer: (old, next) => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMIT_KINDS } from "./outcome.js";
 
 /**
  * The one contract between the engine and every renderer (Ink, plain lines, `--json`).
@@ -93,6 +94,8 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     ...base,
     type: z.literal("run.completed"),
     status: z.enum(["passed", "failed", "waiting", "limit", "provider_error", "interrupted", "config_error", "error"]),
+    /** With status `limit`: which limit stopped the run; it picks the exit code (optional: added within version 1). */
+    limit: z.enum(LIMIT_KINDS).optional(),
     exitCode: z.number(),
     reason: z.string(),
     usage,

@@ -9,19 +9,21 @@ export function costOf(usage: Usage, price: ResolvedConfig["model"]["price"]): n
 }
 
 /**
- * Checked before each model call: throws a LimitError (exit 4; the thread stays resumable) once the run's usage,
+ * Checked before each model call: throws a LimitError (kind "budget", exit 7; the thread stays resumable) once the run's usage,
  * resumes included, has reached `maxTokens` (prompt + completion) or `maxCost`.
  */
 export function checkBudget(usage: Usage, budget: ResolvedConfig["budget"], price: ResolvedConfig["model"]["price"]): void {
   const tokens = usage.promptTokens + usage.completionTokens;
   if (budget.maxTokens !== null && tokens >= budget.maxTokens) {
     throw new LimitError(
+      "budget",
       `The run reached its token budget: ${tokens} of ${budget.maxTokens} tokens used. The thread is saved and completed agents will not run again: resume it with a higher budget (yolo resume <thread> --max-tokens N).`,
     );
   }
   const cost = costOf(usage, price);
   if (budget.maxCost !== null && cost !== null && price && cost >= budget.maxCost) {
     throw new LimitError(
+      "budget",
       `The run reached its cost budget: ${cost.toFixed(4)} of ${budget.maxCost} ${price.currency} spent. The thread is saved and completed agents will not run again: resume it with a higher budget (yolo resume <thread> --max-cost N).`,
     );
   }

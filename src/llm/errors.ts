@@ -56,6 +56,14 @@ export function toProviderError(err: unknown, ctx: ProviderContext): ProviderErr
     );
   }
 
+  if (isStreamCut(err)) {
+    const code = causeCode(err);
+    return make(
+      `The model provider at ${where} closed the connection in the middle of its answer${code ? ` (${code})` : ""}, even after retries. ` +
+        "Nothing of the cut answer was used; the run is checkpointed and can be resumed.",
+    );
+  }
+
   const status = typeof e.status === "number" ? e.status : undefined;
   if (status === undefined) {
     if (constructorName(err) === "APIConnectionError" || e.message === "Connection error.") {
@@ -106,6 +114,16 @@ function rateLimitMessage(e: ClientErrorLike, where: string, detail: string): st
   }
   const retried = reason === "retry_after_hint" ? ", even after retries" : "";
   return `The model provider at ${where} is rate limiting requests (429)${retried}${detail}. Wait and resume the run, or lower the request rate.`;
+}
+
+/**
+ * The response had started and its body broke off (the connection closed mid-stream): fetch fails the body
+ * with a bare `TypeError: terminated`. A failure before the response is the SDK's APIConnectionError instead,
+ * already retried by the client; this one is not, so the agent loop retries the call itself.
+ */
+export function isStreamCut(err: unknown): boolean {
+  const e = err as { name?: unknown; message?: unknown } | null;
+  return typeof e === "object" && e !== null && e.name === "TypeError" && e.message === "terminated";
 }
 
 // Aborts come from the caller's signal (DOMException / "Aborted"), the SDK (APIUserAbortError) or ChatOpenAI's stream loop ("AbortError").

@@ -1,3 +1,4 @@
+import { limitKindForExitCode, limitLabel } from "../events/outcome.js";
 import { plural } from "../text/plural.js";
 import type { ReportData, ReportGate } from "./data.js";
 
@@ -11,7 +12,8 @@ export function renderMarkdown(r: ReportData): string {
   const out: string[] = [];
   out.push(`## ${MARK[r.status] ?? "⚠️"} yolo ${r.status} — thread \`${r.thread}\``, "");
   out.push(...quote(r.requirement), "");
-  const facts: [string, string][] = [["Outcome", `**${r.status}**${r.exitCode !== null ? ` (exit ${r.exitCode})` : ""}${r.reason ? `: ${inline(r.reason)}` : ""}`]];
+  const limit = r.status === "limit" ? limitKindForExitCode(r.exitCode) : null;
+  const facts: [string, string][] = [["Outcome", `**${r.status}**${limit ? ` — ${limitLabel(limit)}` : ""}${r.exitCode !== null ? ` (exit ${r.exitCode})` : ""}${r.reason ? `: ${inline(r.reason)}` : ""}`]];
   if (r.model) facts.push(["Model", `\`${inline(r.model)}\``]);
   if (r.branch) facts.push(["Branch", `\`${r.branch}\`${r.startCommit ? ` from \`${r.startCommit.slice(0, 12)}\`` : ""}`]);
   else if (r.startCommit) facts.push(["Started from", `\`${r.startCommit.slice(0, 12)}\``]);

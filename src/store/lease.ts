@@ -56,6 +56,14 @@ export function acquireLease(db: Database, threadId: string, ttlMs = LEASE_TTL_M
   };
 }
 
+/** True while a live process holds the thread's lease (read only: a thread marked running without one was killed). */
+export function leaseIsLive(db: Database, threadId: string): boolean {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'yolo_leases'").get();
+  if (!table) return false;
+  const row = db.prepare("SELECT host, pid, expires_at FROM yolo_leases WHERE thread_id = ?").get(threadId) as { host: string; pid: number; expires_at: number } | undefined;
+  return !!row && row.expires_at > Date.now() && isAlive(row.host, row.pid);
+}
+
 // A holder on this host that no longer exists has died; on another host only the expiry tells.
 function isAlive(host: string, pid: number): boolean {
   if (host !== hostname()) return true;

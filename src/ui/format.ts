@@ -1,4 +1,4 @@
-import type { RunStatus } from "../events/outcome.js";
+import { limitLabel, type LimitKind, type RunStatus } from "../events/outcome.js";
 import type { GateResult } from "../events/schema.js";
 
 // Text helpers shared by the plain and Ink renderers: all engine-supplied text reaching a terminal goes through them.
@@ -160,9 +160,15 @@ const EXIT_MEANINGS: Record<RunStatus, string> = {
   error: "unexpected internal error; see the log",
 };
 
-/** What a run's exit code means, in words (README: "Exit codes"). */
-export function exitMeaning(status: RunStatus): string {
+/** What a run's exit code means, in words (README: "Exit codes"); a limit names which one. */
+export function exitMeaning(status: RunStatus, limit?: LimitKind | null): string {
+  if (status === "limit" && limit) return `${limitLabel(limit)} reached; resumable`;
   return EXIT_MEANINGS[status];
+}
+
+/** A run's status with the limit that stopped it, if one did: `limit (time limit)`. */
+export function statusText(status: string, limit?: LimitKind | null): string {
+  return status === "limit" && limit ? `limit (${limitLabel(limit)})` : status;
 }
 
 /** "head a, b, … (+3 more)": as many items as fit in `width` code points, then a count of the rest. */

@@ -9,6 +9,7 @@ import {
   formatDuration,
   gateLine,
   oneLine,
+  statusText,
   stripControl,
   truncateEnd,
   truncateMiddle,
@@ -129,7 +130,7 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
           : "";
         const reason = oneLine(e.reason);
         const out: Line[] = [
-          { text: `${mark} run ${e.status} (exit ${e.exitCode})${took}${reason ? `: ${fit(reason, 100)}` : ""}` },
+          { text: `${mark} run ${statusText(e.status, e.limit)} (exit ${e.exitCode})${took}${reason ? `: ${fit(reason, 100)}` : ""}` },
           { text: filesLine(e.filesChanged) },
           {
             text: `tokens ${formatCount(e.usage.totalTokens)} (in ${formatCount(e.usage.promptTokens)} / out ${formatCount(e.usage.completionTokens)}) in ${plural(e.usage.calls, "model call")}`,

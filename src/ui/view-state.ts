@@ -1,4 +1,4 @@
-import type { RunStatus } from "../events/outcome.js";
+import type { LimitKind, RunStatus } from "../events/outcome.js";
 import type { GateResult, Usage, YoloEvent } from "../events/schema.js";
 import { argsBrief, oneLine, stripControl } from "./format.js";
 
@@ -34,6 +34,8 @@ export interface QuestionView {
 
 export interface FinalView {
   status: RunStatus;
+  /** Which limit stopped the run, with status "limit". */
+  limit: LimitKind | null;
   exitCode: number;
   reason: string;
   usage: Usage;
@@ -205,6 +207,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
         running: null,
         final: {
           status: e.status,
+          limit: e.limit ?? null,
           exitCode: e.exitCode,
           reason: oneLine(e.reason),
           usage: e.usage,

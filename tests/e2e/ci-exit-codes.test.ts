@@ -81,13 +81,13 @@ describe.concurrent("yolo run --ci: every exit code, repeated by the run.complet
     expect(rolesOf(mock)).toEqual(["analyst", "analyst", "pm", "dev", "dev", "tea"]);
   });
 
-  it("4: a limit (turns)", async ({ expect, onTestFinished }) => {
+  it("6: a limit (turns)", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const listing = Array.from({ length: 3 }, () => call("list_files", { path: "." }));
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: listing }));
     const r = await runYolo(["run", "--ci", "--json", "--max-turns", "2", REQ], { cwd: root, baseURL: mock.url });
-    expect(r.exitCode, describeResult(r)).toBe(4);
-    expect(completed(r.stdout)).toMatchObject({ status: "limit", exitCode: 4, resumeCommand: `yolo resume ${threadIdFrom(r.stdout)}` });
+    expect(r.exitCode, describeResult(r)).toBe(6);
+    expect(completed(r.stdout)).toMatchObject({ status: "limit", limit: "turns", exitCode: 6, resumeCommand: `yolo resume ${threadIdFrom(r.stdout)}` });
   });
 
   it("5: a provider error", async ({ expect, onTestFinished }) => {

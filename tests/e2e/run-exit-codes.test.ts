@@ -109,16 +109,16 @@ describe.concurrent("yolo run exits with a code that tells the outcome", { timeo
     expect(rolesOf(mock)).toEqual(["analyst"]);
   });
 
-  it("4: --max-turns 2 stops a dev that keeps listing files, and says how to resume", async ({ expect, onTestFinished }) => {
+  it("6: --max-turns 2 stops a dev that keeps listing files, and says how to resume", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const listing = Array.from({ length: 5 }, () => call("list_files", { path: "." }));
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: listing }));
     const r = await runYolo(["run", "--json", "--max-turns", "2", REQ], { cwd: root, baseURL: mock.url });
 
-    expect(r.exitCode, describeResult(r)).toBe(4);
+    expect(r.exitCode, describeResult(r)).toBe(6);
     expect(rolesOf(mock)).toEqual(["analyst", "pm", "dev", "dev"]);
     const done = parseEvents(r.stdout).at(-1);
-    expect(done).toMatchObject({ type: "run.completed", status: "limit", exitCode: 4, resumeCommand: `yolo resume ${threadIdFrom(r.stdout)}` });
+    expect(done).toMatchObject({ type: "run.completed", status: "limit", limit: "turns", exitCode: 6, resumeCommand: `yolo resume ${threadIdFrom(r.stdout)}` });
     expect(done?.type === "run.completed" && done.reason).toMatch(/dev used its 2 turns/);
   });
 

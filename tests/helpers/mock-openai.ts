@@ -20,6 +20,11 @@ export interface ScriptedReply {
   contentChunks?: number;
   /** Content chunks per second, like a fast model (default: all at once). */
   contentRate?: number;
+  /**
+   * Cut the stream after this many characters of the first tool call's arguments: `reset` closes the connection
+   * (the body fails mid-stream), `end` ends the response as if complete, without finish_reason, usage or [DONE].
+   */
+  cut?: { at: number; how: "reset" | "end" };
 }
 
 /** A chat-completions request as the mock received it. */
@@ -173,6 +178,7 @@ interface Completion {
   toolCalls: { id: string; name: string; arguments: string }[];
   contentChunks: number;
   contentRate: number | null;
+  cut: ScriptedReply["cut"] | null;
   finishReason: "stop" | "tool_calls";
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
@@ -205,6 +211,7 @@ function buildCompletion(req: RecordedRequest, reply: ScriptedReply, nextId: () 
     toolCalls,
     contentChunks: reply.contentChunks ?? 4,
     contentRate: reply.contentRate ?? null,
+    cut: reply.cut ?? null,
     finishReason: toolCalls.length ? "tool_calls" : "stop",
     usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
   };
@@ -258,6 +265,16 @@ async function streamCompletion(res: ServerResponse, c: Completion, includeUsage
       if (res.destroyed) return;
     }
     delta({ content: piece });
+  }
+  if (c.cut && c.toolCalls.length) {
+    const [t] = c.toolCalls;
+    delta({ tool_calls: [{ index: 0, id: t.id, type: "function", function: { name: t.name, arguments: "" } }] });
+    for (const piece of split(t.arguments.slice(0, c.cut.at), 2)) delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
+    // Let the pieces reach the client before the cut, as a connection dropped mid-answer would.
+    await new Promise((r) => setTimeout(r, 20));
+    if (c.cut.how === "reset") res.socket?.destroy();
+    else res.end();
+    return;
   }
   c.toolCalls.forEach((t, index) => {
     delta({ tool_calls: [{ index, id: t.id, type: "function", function: { name: t.name, arguments: "" } }] });

@@ -12,7 +12,7 @@ afterEach(async () => {
 const priced = (turns: Turn[]): Turn[] => turns.map((t) => ({ ...(t as ScriptedReply), usage: { prompt_tokens: 1000, completion_tokens: 100 } }));
 
 describe("--max-tokens through the binary", { timeout: 120_000 }, () => {
-  it("exits 4 at the budget and `yolo resume --max-tokens` raises it to finish the thread", async () => {
+  it("exits 7 at the budget and `yolo resume --max-tokens` raises it to finish the thread", async () => {
     const project = makeProject();
     const mock = await startMockOpenAI(
       director({ analyst: priced([analystDone]), pm: priced([pmDone(false)]), dev: priced(devWrites(GOOD_ADD)), tea: priced([teaSays("PASS")]) }),
@@ -20,7 +20,7 @@ describe("--max-tokens through the binary", { timeout: 120_000 }, () => {
     cleanups.push(project.cleanup, () => mock.close());
 
     const first = await runYolo(["run", "--json", "--max-tokens", "2000", "Add add()"], { cwd: project.root, baseURL: mock.url });
-    expect(first.exitCode, describeResult(first)).toBe(4);
+    expect(first.exitCode, describeResult(first)).toBe(7);
     expect(first.stdout).toContain("token budget: 2200 of 2000 tokens used");
     expect(rolesOf(mock)).toEqual(["analyst", "pm"]);
 

@@ -27,10 +27,10 @@ async function setup() {
 }
 
 describe("token and cost budgets", () => {
-  it("stops before the call that would exceed --max-tokens (exit 4), and a resume with a higher budget continues without re-running completed agents", async () => {
+  it("stops before the call that would exceed --max-tokens (exit 7), and a resume with a higher budget continues without re-running completed agents", async () => {
     const { root, mock, dir } = await setup();
     const first = await runEngine({ root, baseURL: mock.url, threadId: "t-budget", requirement: "Add add()", config: { budget: { maxTokens: 2500 } } });
-    expect(first.result).toMatchObject({ status: "limit", exitCode: 4 });
+    expect(first.result).toMatchObject({ status: "limit", limit: "budget", exitCode: 7 });
     expect(first.result.reason).toContain("token budget: 3300 of 2500 tokens used");
     expect(first.result.reason).toContain("--max-tokens");
     // analyst, pm, then one dev call; the second dev call was never sent.
@@ -41,7 +41,7 @@ describe("token and cost budgets", () => {
 
     // The budget counts the run as a whole: resuming with the same budget stops again before any call.
     const again = await runEngine({ root, baseURL: mock.url, threadId: "t-budget", config: { budget: { maxTokens: 2200 } } });
-    expect(again.result).toMatchObject({ status: "limit", exitCode: 4 });
+    expect(again.result).toMatchObject({ status: "limit", limit: "budget", exitCode: 7 });
     expect(dir.served).toEqual(["analyst", "pm", "dev"]);
 
     const resumed = await runEngine({ root, baseURL: mock.url, threadId: "t-budget", config: { budget: { maxTokens: 20_000 } } });
@@ -56,7 +56,7 @@ describe("token and cost budgets", () => {
     const { root, mock, dir } = await setup();
     const price = { inputPerMillion: 1000, outputPerMillion: 1000, currency: "EUR" };
     const { result } = await runEngine({ root, baseURL: mock.url, threadId: "t-cost", requirement: "Add add()", config: { model: { price }, budget: { maxCost: 2 } } });
-    expect(result).toMatchObject({ status: "limit", exitCode: 4 });
+    expect(result).toMatchObject({ status: "limit", limit: "budget", exitCode: 7 });
     expect(result.reason).toContain("cost budget: 2.2000 of 2 EUR spent");
     expect(dir.served).toEqual(["analyst", "pm"]);
   });

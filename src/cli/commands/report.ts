@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { inspectThread } from "../../engine/inspect.js";
+import { currentRow } from "../../engine/thread-status.js";
 import { openSession } from "../../engine/session.js";
 import { ConfigError, ThreadError } from "../../errors.js";
 import { threadDiffstat } from "../../git/thread-change.js";
@@ -24,7 +25,8 @@ export async function reportCommand(input: { cwd: string; thread: string; format
   const session = openSession(config);
   let text: string;
   try {
-    const row = session.index.get(input.thread);
+    const stored = session.index.get(input.thread);
+    const row = stored && (await currentRow(session, stored));
     const { values, position } = await inspectThread(config, session, input.thread);
     const change = await threadDiffstat({ root: config.root, startCommit: row?.startCommit ?? null, branch: row?.branch ?? null });
     const data = collectReport({

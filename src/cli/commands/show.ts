@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { inspectThread } from "../../engine/inspect.js";
+import { currentRow } from "../../engine/thread-status.js";
 import { openSession } from "../../engine/session.js";
 import type { PipelineStateType } from "../../engine/state.js";
 import { ConfigError, ThreadError } from "../../errors.js";
@@ -14,7 +15,8 @@ export async function showCommand(input: { cwd: string; thread: string; json: bo
   if (!existsSync(config.dbPath)) throw new ThreadError(`No thread ${input.thread}: this project has no yolo database yet (${config.dbPath}).`);
   const session = openSession(config);
   try {
-    const row = session.index.get(input.thread);
+    const stored = session.index.get(input.thread);
+    const row = stored && (await currentRow(session, stored));
     const { values, position } = await inspectThread(config, session, input.thread);
     if (input.diff) {
       process.stdout.write(await diffText(config.root, row));

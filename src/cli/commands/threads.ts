@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs";
 import { openSession } from "../../engine/session.js";
+import { currentRow } from "../../engine/thread-status.js";
+import { limitKindForExitCode } from "../../events/outcome.js";
 import { loadResolvedConfig } from "../prepare.js";
-import { oneLine, truncateEnd } from "../../ui/format.js";
+import { oneLine, statusText, truncateEnd } from "../../ui/format.js";
 
 /** `yolo threads`: this project's threads, newest first. */
 export async function threadsCommand(input: { cwd: string; json: boolean }): Promise<number> {
@@ -13,7 +15,7 @@ export async function threadsCommand(input: { cwd: string; json: boolean }): Pro
   }
   const session = openSession(config);
   try {
-    const rows = session.index.list();
+    const rows = await Promise.all(session.index.list().map((row) => currentRow(session, row)));
     if (input.json) {
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       return 0;
@@ -22,7 +24,7 @@ export async function threadsCommand(input: { cwd: string; json: boolean }): Pro
       process.stdout.write("No threads yet in this project.\n");
       return 0;
     }
-    const table = rows.map((r) => [r.id, r.status, r.currentNode ?? "-", r.updatedAt.replace("T", " ").slice(0, 19), truncateEnd(oneLine(r.requirement), 60)]);
+    const table = rows.map((r) => [r.id, statusText(r.status, r.status === "limit" ? limitKindForExitCode(r.exitCode) : null), r.currentNode ?? "-", r.updatedAt.replace("T", " ").slice(0, 19), truncateEnd(oneLine(r.requirement), 60)]);
     process.stdout.write(formatTable(["THREAD", "STATUS", "NODE", "UPDATED", "REQUIREMENT"], table));
     return 0;
   } finally {

@@ -17,7 +17,7 @@ export function threadIdOf(config: LangGraphRunnableConfig): string {
 /** Refuses to run a node past its `maxVisits`; the run stops as a resumable limit. */
 export function checkVisits(node: string, state: PipelineStateType, maxVisits: number | undefined): void {
   if (maxVisits !== undefined && (state.visits[node] ?? 0) >= maxVisits) {
-    throw new LimitError(`${node} already ran ${maxVisits} times in this thread (its maxVisits); the loop it is in did not settle. Raise maxVisits in the workflow and resume.`);
+    throw new LimitError("steps", `${node} already ran ${maxVisits} times in this thread (its maxVisits); the loop it is in did not settle. Raise maxVisits in the workflow and resume.`);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { exitMeaning, fitList, formatCount, oneLine, truncateEnd } from "../format.js";
+import { exitMeaning, fitList, formatCount, oneLine, statusText, truncateEnd } from "../format.js";
 import type { FinalView } from "../view-state.js";
 import { plural } from "../../text/plural.js";
 
@@ -24,7 +24,7 @@ export function FinalSummary({ final, elapsed, width, showResume = true }: Final
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text wrap="truncate-end" color={color} bold>
-        {mark} {final.status} (exit {final.exitCode}){elapsed ? ` in ${elapsed}` : ""} — {exitMeaning(final.status)}
+        {mark} {statusText(final.status, final.limit)} (exit {final.exitCode}){elapsed ? ` in ${elapsed}` : ""} — {exitMeaning(final.status, final.limit)}
       </Text>
       {final.reason ? <Text wrap="truncate-end">{truncateEnd(final.reason, 400)}</Text> : null}
       <Text wrap="truncate-end">{files}</Text>

@@ -52,6 +52,7 @@ describe("resolveConfig", () => {
         outputCapBytes: 16000,
         readCapBytes: 64000,
         maxSteps: 200,
+        maxTimeMs: null,
         maxTurnsOverride: null,
       },
     });

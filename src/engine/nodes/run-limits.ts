@@ -1,0 +1,41 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { ResolvedConfig } from "../../config/schema.js";
+import { formatDuration } from "../../config/duration.js";
+import { LimitError } from "../../errors.js";
+import type { PipelineStateType, PipelineUpdate } from "../state.js";
+
+type NodeFn = (state: PipelineStateType, config: LangGraphRunnableConfig) => Promise<PipelineUpdate>;
+
+/**
+ * Wraps every node of the graph with the thread's own limits, counted in checkpointed state so they hold
+ * across resumes: before the node runs, the steps and the active time so far are checked (a stop there leaves
+ * the last checkpoint as it is, and the node runs on a resume with a raised limit); when it completes, its
+ * update adds one step and its duration. A step that is running when the time runs out finishes and is saved:
+ * cutting it would throw away model calls already paid for, and the node would start again from its top.
+ */
+export function withRunLimits(node: string, fn: NodeFn, limits: Pick<ResolvedConfig["limits"], "maxSteps" | "maxTimeMs">): NodeFn {
+  return async (state, config) => {
+    checkRunLimits(node, state, limits);
+    const started = performance.now();
+    const update = await fn(state, config);
+    return { ...update, steps: 1, activeMs: Math.max(0, Math.round(performance.now() - started)) };
+  };
+}
+
+/** Throws a LimitError when the thread has used its steps or its active time; `node` is the one that would run next. */
+export function checkRunLimits(node: string, state: Pick<PipelineStateType, "steps" | "activeMs">, limits: Pick<ResolvedConfig["limits"], "maxSteps" | "maxTimeMs">): void {
+  const steps = state.steps ?? 0;
+  if (steps >= limits.maxSteps) {
+    throw new LimitError(
+      "steps",
+      `The run reached its step limit: ${steps} of ${limits.maxSteps} steps, resumes included, before ${node}. The thread is saved: resume it with a higher limit (yolo resume <thread> --max-steps N) or raise limits.maxSteps in yolo.config.ts.`,
+    );
+  }
+  const active = state.activeMs ?? 0;
+  if (limits.maxTimeMs !== null && active >= limits.maxTimeMs) {
+    throw new LimitError(
+      "time",
+      `The run reached its time limit: ${formatDuration(active)} of ${formatDuration(limits.maxTimeMs)} active, resumes included, before ${node}. The thread is saved: resume it with more time (yolo resume <thread> --max-time 1h) or raise limits.maxTime in yolo.config.ts.`,
+    );
+  }
+}

@@ -68,4 +68,28 @@ describe("the graph factory LangGraph's server loads", () => {
     const done = await again.invoke(null, thread);
     expect(done).toMatchObject({ gateBlocked: false, verdict: "PASS" });
   });
+
+  it("asks a review again, with the problem, when a client resumes with an unreadable answer or an edit that cannot be used", async () => {
+    const mock = await startMockOpenAI(director({ analyst: [analystDone], pm: [pmDone(false)] }));
+    cleanups.push(() => mock.close());
+    const root = project('export default { model: { maxRetries: 0 }, approve: ["pm"] };\n');
+    const saver = new MemorySaver();
+    const thread = { configurable: { thread_id: "3f1c2a4e-0000-4000-8000-000000000002" } };
+    const graph = attach(await createServerGraph({ env: { YOLO_PROJECT: root, OPENAI_BASE_URL: mock.url }, cwd: "/" }), saver);
+    const pending = async () => (await graph.getState(thread)).tasks.flatMap((t) => t.interrupts.map((i) => i.value as { kind: string; problem?: string }));
+
+    await graph.invoke({ requirement: "Add add()" }, thread);
+    expect(await pending()).toEqual([expect.objectContaining({ kind: "approval", node: "approve_pm" })]);
+    expect((await pending())[0]!.problem).toBeUndefined();
+
+    await graph.invoke(new Command({ resume: "looks fine I guess" }), thread);
+    expect((await pending())[0]!.problem).toMatch(/unreadable answer/);
+    await graph.invoke(new Command({ resume: { action: "edit", content: "stories: not-a-list" } }), thread);
+    expect((await pending())[0]!.problem).toMatch(/the edit cannot be used/);
+    // Nothing was taken as a rejection: pm ran once, and an approval now moves the run on to dev.
+    expect((await graph.getState(thread)).values.reviews).toEqual([]);
+    await graph.invoke(new Command({ resume: "approve" }), thread).catch(() => undefined);
+    const values = (await graph.getState(thread)).values;
+    expect(values.reviews).toEqual([expect.objectContaining({ by: "approve_pm", action: "approve" })]);
+  });
 });

@@ -11,11 +11,15 @@ export interface ApprovalPayload {
   prompt: string;
   reviews: string | null;
   artifact: string;
+  /** Why the previous answer could not be used (the question is asked again), or absent. */
+  problem?: string;
 }
 
 /**
  * A human step: pauses the run (LangGraph `interrupt()`) with the artifact to review. The interrupt comes
  * first — the node re-runs from its top when the answer arrives — and the artifact is computed purely.
+ * yolo's CLI checks an answer before resuming; a client that resumes with an unreadable answer or an edit that
+ * cannot be applied (LangGraph's server, Studio) is asked again with the problem, never taken as a rejection.
  */
 export function humanNode(node: string, spec: HumanNodeSpec, workflow: Workflow) {
   const reviews = spec.reviews ?? null;
@@ -23,14 +27,27 @@ export function humanNode(node: string, spec: HumanNodeSpec, workflow: Workflow)
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
     emitter(config)({ type: "node.started", node, fixAttempt: 0 });
     const payload: ApprovalPayload = { kind: "approval", node, prompt: spec.prompt, reviews, artifact: artifactOf(role, reviews, state) };
-    const response = toReviewResponse(interrupt(payload)) ?? { action: "reject" as const, reason: "unreadable answer" };
-    if (response.action === "edit") {
-      const edit = applyEdit(role, reviews, response.content);
-      // The edit was checked before the thread resumed; a failure here means the state moved under it.
-      if ("error" in edit) throw new Error(`the edit for ${node} cannot be applied: ${edit.error}`);
-      return finish(node, config, { ...edit.update, reviews: [{ by: node, node: reviews, action: "edit", reason: null }] }, null, "edited and approved");
+    // Each interrupt() in a node gets its own answer, in order: asking again is calling it again.
+    let problem: string | undefined;
+    for (;;) {
+      const response = toReviewResponse(interrupt(problem === undefined ? payload : { ...payload, problem }));
+      if (response === null) {
+        problem = 'unreadable answer: send "approve", {"action":"approve"}, {"action":"edit","content":"…"} or {"action":"reject","reason":"…"}';
+        continue;
+      }
+      if (response.action === "edit") {
+        const edit = applyEdit(role, reviews, response.content);
+        if ("error" in edit) {
+          problem = `the edit cannot be used: ${edit.error}`;
+          continue;
+        }
+        return finish(node, config, { ...edit.update, reviews: [{ by: node, node: reviews, action: "edit", reason: null }] }, null, "edited and approved");
+      }
+      return decided(response);
     }
-    const reason = response.action === "reject" ? response.reason : null;
-    return finish(node, config, { reviews: [{ by: node, node: reviews, action: response.action, reason }] }, null, response.action === "approve" ? "approved" : `rejected: ${reason}`);
+    function decided(response: { action: "approve" } | { action: "reject"; reason: string }): Promise<PipelineUpdate> | PipelineUpdate {
+      const reason = response.action === "reject" ? response.reason : null;
+      return finish(node, config, { reviews: [{ by: node, node: reviews, action: response.action, reason }] }, null, response.action === "approve" ? "approved" : `rejected: ${reason}`);
+    }
   };
 }

@@ -23,6 +23,10 @@ export default defineConfig({
   agentsDir: "agents",
   // Checkpoints and the thread index (SQLite). `.yolo/` ignores itself in git.
   dbPath: ".yolo/yolo.db",
+  // A shared PostgreSQL database instead of dbPath, for a team (the YOLO_DATABASE_URL variable overrides it):
+  // checkpointer: { postgres: "postgres://yolo@db.internal:5432/yolo" },
+  // The artifacts folder: run logs, transcripts, gate outputs (default .yolo; YOLO_ARTIFACTS_DIR overrides it).
+  // storage: { artifacts: ".yolo" },
   // Work on a new branch yolo/<thread> and commit after each dev iteration, like --branch (--no-branch overrides).
   branch: false,
   // What each agent sees, assembled before every model call (context loader → workflow router → tool selector → summarization).

@@ -24,7 +24,7 @@ const HANDOFFS = {
 };
 
 /** A chat model that answers every call with the calling role's handoff. */
-class HandoffModel extends BaseChatModel {
+export class HandoffModel extends BaseChatModel {
   _llmType() {
     return "bench-handoff";
   }
@@ -73,14 +73,14 @@ async function yoloRun(supersteps) {
     secretEnvNames: [],
     logger: { info() {}, warn() {}, error() {} },
   };
-  const session = openSession(config);
+  const session = await openSession(config);
   const started = process.hrtime.bigint();
   const handle = startRun({ deps, session, threadId: "bench", start: { requirement: "add" }, logFile: join(root, "bench.log") });
   let steps = 0;
   for await (const e of handle.events) if (e.type === "node.completed") steps++;
   const result = await handle.result;
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  session.close();
+  await session.close();
   const bytes = dbBytes(config.dbPath);
   rmSync(root, { recursive: true, force: true });
   if (steps !== supersteps || result.status !== "failed") throw new Error(`yolo run took ${steps} steps (${result.status}), expected ${supersteps}`);

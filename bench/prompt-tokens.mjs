@@ -91,11 +91,11 @@ export async function benchPromptTokens(print) {
     secretEnvNames: [],
     logger: { info() {}, warn() {}, error() {} },
   };
-  const session = openSession(config);
+  const session = await openSession(config);
   const handle = startRun({ deps, session, threadId: "bench-tokens", start: { requirement: "Add an add(a, b) function in src/add.js" }, logFile: join(root, "bench.log") });
   for await (const _ of handle.events);
   const result = await handle.result;
-  session.close();
+  await session.close();
   rmSync(root, { recursive: true, force: true });
   if (result.status !== "passed") throw new Error(`reference run ended ${result.status}: ${result.reason}`);
 

@@ -1,5 +1,6 @@
 // `npm run bench`: figures are ratios against a baseline measured in the same run (machines are shared and noisy).
 import { existsSync } from "node:fs";
+import { benchCheckpointSavers } from "./checkpoint-savers.mjs";
 import { benchPipelineOverhead } from "./pipeline-overhead.mjs";
 import { benchPromptTokens } from "./prompt-tokens.mjs";
 import { benchTuiRenderCost } from "./tui-render-cost.mjs";
@@ -9,6 +10,7 @@ if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
   process.exitCode = 2;
 } else {
   await benchPipelineOverhead((line) => console.log(line));
+  await benchCheckpointSavers((line) => console.log(line));
   await benchTuiRenderCost((line) => console.log(line));
   await benchPromptTokens((line) => console.log(line));
 }

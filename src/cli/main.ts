@@ -82,9 +82,10 @@ export async function main(argv: string[]): Promise<void> {
   ).action(async (thread: string, opts) => setCode(await (await import("./commands/run.js")).resumeCommand({ cwd: cwdOf(), thread, opts })));
   program
     .command("threads")
-    .description("list this project's threads")
+    .description("list this repository's threads (--all: every thread in the database, with who ran it where)")
     .option("--json", "print JSON")
-    .action(async (opts) => setCode(await (await import("./commands/threads.js")).threadsCommand({ cwd: cwdOf(), json: !!opts.json })));
+    .option("--all", "every thread in the database (a shared PostgreSQL one: all repositories and machines), with host, user and root")
+    .action(async (opts) => setCode(await (await import("./commands/threads.js")).threadsCommand({ cwd: cwdOf(), json: !!opts.json, all: !!opts.all })));
   program
     .command("show")
     .description("show a thread: requirements, stories, decisions, changes, gates, usage")

@@ -62,7 +62,7 @@ export async function prepareRunSetup(input: {
   replay: { file: string; exchanges: RecordedExchange[] } | null;
 }): Promise<RunSetup> {
   const { config, flags, threadId, mode } = input;
-  const row = mode === "resume" ? input.session.index.get(threadId) : null;
+  const row = mode === "resume" ? await input.session.threads.get(threadId) : null;
   const branch = mode === "resume" ? (flags.branch ?? row?.branch != null) : config.branch;
   const ws = await prepareWorkspace({ root: config.root, threadId, branch, allowDirty: flags.allowDirty === true, mode });
   const workspace: WorkspaceHook | undefined = ws.commit ? { afterDev: ws.commit } : undefined;

@@ -40,6 +40,7 @@ const DEFAULTS = {
   agentsDir: "agents",
   summarizeAt: 0.7,
   dbPath: join(".yolo", "yolo.db"),
+  artifacts: ".yolo",
   limits: {
     maxTurns: 30,
     handoffReminders: 3,
@@ -75,9 +76,15 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {} }: Resol
   if ((flagMaxCost ?? fileConfig.budget?.maxCost) !== undefined && !fileModel.price) {
     problems.push("--max-cost / budget.maxCost: needs model.price ({ inputPerMillion, outputPerMillion }) in yolo.config.ts to count cost");
   }
+  const envDatabaseUrl = nonEmpty(env.YOLO_DATABASE_URL);
+  if (envDatabaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(envDatabaseUrl)) problems.push("YOLO_DATABASE_URL: must be a postgres:// or postgresql:// URL");
+  if (envDatabaseUrl !== undefined && nonEmpty(env.YOLO_DB) !== undefined) problems.push("YOLO_DB and YOLO_DATABASE_URL are both set: keep one (a SQLite file or a PostgreSQL database)");
+  if (fileConfig.checkpointer?.postgres !== undefined && fileConfig.dbPath !== undefined) problems.push("yolo.config.ts sets both dbPath and checkpointer.postgres: keep one");
   if (problems.length) throw new ConfigError("Invalid settings in the environment or on the command line; fix them and run again:", problems);
 
   const dbPath = nonEmpty(flags.db) ?? nonEmpty(env.YOLO_DB) ?? fileConfig.dbPath ?? DEFAULTS.dbPath;
+  const database = resolveDatabase(flags, env, fileConfig, resolve(absRoot, dbPath));
+  const artifacts = nonEmpty(env.YOLO_ARTIFACTS_DIR) ?? fileConfig.storage?.artifacts ?? DEFAULTS.artifacts;
   const config: ResolvedConfig = {
     root: absRoot,
     configFile: file,
@@ -99,7 +106,8 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {} }: Resol
     gates: fileConfig.gates ? fileConfig.gates.map((gate) => gateSchema.parse(gate)) : null,
     agentsDir: resolve(absRoot, fileConfig.agentsDir ?? DEFAULTS.agentsDir),
     dbPath: resolve(absRoot, dbPath),
-    stateDir: join(absRoot, ".yolo"),
+    database,
+    stateDir: resolve(absRoot, artifacts),
     branch: flags.branch ?? fileConfig.branch ?? false,
     context: {
       summarizeAt: fileConfig.context?.summarizeAt ?? DEFAULTS.summarizeAt,
@@ -123,6 +131,21 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {} }: Resol
     },
   };
   return deepFreeze(config);
+}
+
+/**
+ * The database, most specific first: `--db <file>` (SQLite), then the environment (YOLO_DATABASE_URL for
+ * PostgreSQL, YOLO_DB for a SQLite file), then the config file (checkpointer.postgres or dbPath), then the
+ * default SQLite file. Setting both kinds in one layer is refused before this runs.
+ */
+function resolveDatabase(flags: ConfigFlags, env: ResolveConfigInput["env"], file: UserConfig, sqlitePath: string): ResolvedConfig["database"] {
+  const sqlite = { kind: "sqlite" as const, path: sqlitePath };
+  if (nonEmpty(flags.db)) return sqlite;
+  const envUrl = nonEmpty(env.YOLO_DATABASE_URL);
+  if (envUrl) return { kind: "postgres", url: envUrl };
+  if (nonEmpty(env.YOLO_DB)) return sqlite;
+  if (file.checkpointer?.postgres) return { kind: "postgres", url: file.checkpointer.postgres };
+  return sqlite;
 }
 
 /** Fails before any run starts when there is neither an API key nor a local server to talk to (a replay needs neither). */

@@ -38,6 +38,19 @@ export const configSchema = z.strictObject({
   gates: z.array(gateSchema).optional(),
   agentsDir: z.string().min(1).optional(),
   dbPath: z.string().min(1).optional(),
+  /** Where checkpoints and the thread index live: the SQLite file (`dbPath`, the default) or a shared PostgreSQL database. */
+  checkpointer: z
+    .strictObject({
+      /** `postgres://user:password@host:5432/db`; YOLO_DATABASE_URL overrides it. */
+      postgres: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL"),
+    })
+    .optional(),
+  storage: z
+    .strictObject({
+      /** The artifacts folder: run logs, transcripts, gate outputs (default `.yolo`; relative to the project root). */
+      artifacts: z.string().min(1).optional(),
+    })
+    .optional(),
   /** Work on a new branch `yolo/<thread>` and commit after each dev iteration (the `--branch` flag). */
   branch: z.boolean().optional(),
   /** What each agent sees: summarization threshold, context windows, role tool permissions, disabled tools. */
@@ -104,7 +117,11 @@ export interface ResolvedConfig {
   /** null: not configured, detect (`npm test` when package.json has a real test script). */
   gates: GateConfig[] | null;
   agentsDir: string;
+  /** The SQLite file (used when `database.kind` is "sqlite"). */
   dbPath: string;
+  /** Where checkpoints and the thread index live. */
+  database: { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
+  /** The artifacts folder: `logs/`, `threads/<id>/` (transcripts, gate outputs). Default `<root>/.yolo`. */
   stateDir: string;
   /** Commit each dev iteration on `yolo/<thread>`. */
   branch: boolean;

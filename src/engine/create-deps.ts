@@ -26,7 +26,8 @@ export function createEngineDeps(input: {
   assertModelConfigured(config, { replay: input.transport?.replay });
   // Every secret value of the environment (and the API key) is kept out of logs, state, events and tool results.
   const secrets = [
-    ...collectSecrets(input.env, [config.model.apiKeyEnv], [config.model.apiKey ?? undefined]),
+    // A database password written in yolo.config.ts is as secret as one in the environment.
+    ...collectSecrets(input.env, [config.model.apiKeyEnv], [config.model.apiKey ?? undefined, databasePassword(config)]),
     ...collectProjectSecrets(config.root),
   ];
   registerSecrets(secrets);
@@ -51,4 +52,13 @@ export function createEngineDeps(input: {
     logger: createLogger({ file: input.logFile, level: "info", secrets }),
     ...(input.workspace ? { workspace: input.workspace } : {}),
   };
+}
+
+function databasePassword(config: ResolvedConfig): string | undefined {
+  if (config.database.kind !== "postgres") return undefined;
+  try {
+    return decodeURIComponent(new URL(config.database.url).password) || undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -97,9 +97,17 @@ export async function forkThread(config: ResolvedConfig, session: Session, threa
   const source = await graph.getState({ configurable: { thread_id: threadId, checkpoint_id: entry.checkpointId } });
   const values = source.values as PipelineStateType;
   await graph.updateState({ configurable: { thread_id: newThreadId } }, values, entry.node);
-  const original = session.index.get(threadId);
-  session.index.create({ id: newThreadId, requirement: values.requirement, model: original?.model ?? config.model.name, root: config.root });
-  session.index.update(newThreadId, { status: "pending", currentNode: entry.node, reason: `forked from ${threadId} at step ${entry.step}` });
+  const original = await session.threads.get(threadId);
+  await session.threads.create({
+    id: newThreadId,
+    requirement: values.requirement,
+    model: original?.model ?? config.model.name,
+    root: config.root,
+    repo: original?.repo ?? null,
+    mode: original?.mode ?? "run",
+    artifacts: config.stateDir,
+  });
+  await session.threads.update(newThreadId, { status: "pending", currentNode: entry.node, reason: `forked from ${threadId} at step ${entry.step}` });
   return entry;
 }
 

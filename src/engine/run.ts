@@ -17,13 +17,14 @@ export type WaitingRequest = EscalationPayload | ApprovalPayload;
 import { positionOf, STREAM_MODES, translate, type ThreadPosition } from "./translate.js";
 import { plural } from "../text/plural.js";
 import { scrubValue } from "../secrets/scrub.js";
+import { whoAmI } from "../store/thread-store.js";
 
 export interface RunOptions {
   deps: EngineDeps;
   session: Session;
   threadId: string;
   /** Start a new thread with this requirement… */
-  start?: { requirement: string; startCommit?: string | null; branch?: string | null };
+  start?: { requirement: string; startCommit?: string | null; branch?: string | null; repo?: string | null; mode?: string };
   /** …or continue an existing one, optionally answering the question (or the review) it waits on. */
   resume?: { answer?: string; review?: ReviewResponse };
   /** Path of this run's log file, named in events and error messages. */
@@ -80,18 +81,20 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
   const graph = buildWorkflowGraph(deps, session.checkpointer);
   const graphConfig = { configurable: { thread_id: threadId } };
   const position = positionOf(await graph.getState(graphConfig));
-  const input = prepareInput(options, position);
+  const input = await prepareInput(options, position);
 
   if (input.done) {
     // Nothing to run: report where the thread stands (finished, or still waiting for its answer).
-    return complete(options, emit, input.done.status, input.done.reason, position);
+    return await complete(options, emit, input.done.status, input.done.reason, position);
   }
   const requirement = options.start?.requirement ?? (position.kind === "new" ? "" : position.values.requirement);
+  const here = { root: deps.config.root, artifacts: deps.config.stateDir, ...whoAmI() };
   if (options.start) {
-    const { startCommit = null, branch = null } = options.start;
-    session.index.create({ id: threadId, requirement, model: deps.config.model.name, root: deps.config.root, startCommit, branch });
+    const { startCommit = null, branch = null, repo = null, mode } = options.start;
+    await session.threads.create({ id: threadId, requirement, model: deps.config.model.name, startCommit, branch, repo, mode, ...here });
   }
-  session.index.update(threadId, { status: "running" });
+  // The row says where the thread runs now: a resume may come from another working copy or machine.
+  await session.threads.update(threadId, { status: "running", ...here });
   emit({
     type: "run.started",
     requirement,
@@ -116,42 +119,45 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
       signal,
       control,
     });
-    const onNodeDone = (node: string) => session.index.update(threadId, { currentNode: node });
-    for await (const event of translate(stream, workflowRouters(deps.config.workflow, deps.config.maxFixAttempts), onNodeDone)) {
-      if (event.type === "node.started") session.index.update(threadId, { currentNode: event.node });
+    // Row writes stay in order (a pool may run concurrent queries on different connections).
+    let written: Promise<unknown> = Promise.resolve();
+    const setNode = (node: string) => (written = written.then(() => session.threads.update(threadId, { currentNode: node })));
+    for await (const event of translate(stream, workflowRouters(deps.config.workflow, deps.config.maxFixAttempts), (node) => void setNode(node).catch(() => {}))) {
+      if (event.type === "node.started") await setNode(event.node);
       emit(event);
     }
+    await written;
     const after = positionOf(await graph.getState(graphConfig));
-    if (after.kind === "waiting") return complete(options, emit, "waiting", waitingReason(after), after);
+    if (after.kind === "waiting") return await complete(options, emit, "waiting", waitingReason(after), after);
     if (after.kind === "finished") {
       const outcome = finalOutcome(after.values, deps.config.maxFixAttempts);
-      return complete(options, emit, outcome.status, outcome.reason, after);
+      return await complete(options, emit, outcome.status, outcome.reason, after);
     }
-    return complete(options, emit, "error", `the run stopped before ${after.kind === "pending" ? after.next.join(", ") : "its end"}`, after);
+    return await complete(options, emit, "error", `the run stopped before ${after.kind === "pending" ? after.next.join(", ") : "its end"}`, after);
   } catch (error) {
     const { status, reason, code, limit } = classify(error, signal, deps, options.logFile);
     deps.logger.error({ err: error, status, limit }, "run stopped");
     if (status !== "interrupted") emit({ type: "error", code, message: reason });
     const latest = positionOf(await graph.getState(graphConfig).catch(() => ({ next: [], tasks: [], values: {} }) as never));
-    return complete(options, emit, status, reason, latest, limit);
+    return await complete(options, emit, status, reason, latest, limit);
   }
 }
 
 // One process per thread at a time: the lease is taken before anything runs and released when the run ends.
 async function leased<T>(options: RunOptions, run: () => Promise<T>): Promise<T> {
-  const lease = options.session.index.acquireLease(options.threadId);
+  const lease = await options.session.threads.acquireLease(options.threadId);
   try {
     return await run();
   } finally {
-    lease.release();
+    await lease.release();
   }
 }
 
 /** Decides the graph input, or that there is nothing to run. Refuses what cannot be meant. */
-function prepareInput(
+async function prepareInput(
   options: RunOptions,
   position: ThreadPosition,
-): { value: unknown; done?: undefined } | { value?: undefined; done: { status: RunStatus; reason: string } } {
+): Promise<{ value: unknown; done?: undefined } | { value?: undefined; done: { status: RunStatus; reason: string } }> {
   const { threadId } = options;
   if (options.start) {
     if (position.kind !== "new") throw new ThreadError(`Thread ${threadId} already exists; start a new run or use \`yolo resume ${threadId}\`.`);
@@ -162,7 +168,7 @@ function prepareInput(
   switch (position.kind) {
     case "new": {
       // In the index but without a checkpoint: the process was killed before LangGraph saved the first step.
-      const row = options.session.index.get(threadId);
+      const row = await options.session.threads.get(threadId);
       if (row) {
         throw new ThreadError(
           `Thread ${threadId} has no checkpoint: the run was stopped before its first step, so there is nothing to resume. Start it again with: yolo run${options.resumeArgs ?? ""} ${shellQuote(row.requirement)}`,
@@ -221,14 +227,14 @@ function finalOutcome(values: PipelineStateType, maxFixAttempts: number): { stat
   return { status: "failed", reason: `${why} after ${plural(maxFixAttempts, "fix attempt")}` };
 }
 
-function complete(
+async function complete(
   options: RunOptions,
   emit: (e: EventBody) => void,
   status: RunStatus,
   reason: string,
   position: ThreadPosition,
   limit: LimitKind | null = null,
-): RunResult {
+): Promise<RunResult> {
   const { threadId, session } = options;
   const exitCode = exitCodeFor(status, limit);
   const resumable = status === "waiting" || status === "limit" || status === "provider_error" || status === "interrupted" || status === "error";
@@ -255,7 +261,7 @@ function complete(
       artifact: request.kind === "approval" ? request.artifact : null,
     });
   }
-  if (session.index.get(threadId)) session.index.update(threadId, { status, exitCode, reason });
+  await session.threads.update(threadId, { status, exitCode, reason });
   emit({
     type: "run.completed",
     status,

@@ -1,28 +1,35 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { ResolvedConfig } from "../config/schema.js";
-import { createCheckpointer } from "../store/checkpointer.js";
-import { openDatabase } from "../store/db.js";
-import { leaseIsLive } from "../store/lease.js";
-import { ensureStateDir } from "../store/state-dir.js";
-import { ThreadIndex } from "../store/threads.js";
+import { openStorage } from "../store/open-storage.js";
+import { describePostgresUrl } from "../store/pg-pool.js";
+import { ensureArtifactsDir, STATE_DIR_NAME } from "../store/state-dir.js";
+import type { ThreadStore } from "../store/thread-store.js";
 
-/** The durable side of a project: the SQLite file with LangGraph's checkpoints and yolo's thread index. */
+/** The durable side of a project: LangGraph's checkpoints and yolo's thread index (SQLite or PostgreSQL). */
 export interface Session {
   checkpointer: BaseCheckpointSaver;
-  index: ThreadIndex;
-  /** Whether a live process is running the thread now (holds its lease). */
-  isLive(threadId: string): boolean;
-  close(): void;
+  threads: ThreadStore;
+  close(): Promise<void>;
 }
 
-/** Opens (creating if needed) the project's `.yolo/` folder and database. */
-export function openSession(config: ResolvedConfig): Session {
-  ensureStateDir(config.root);
-  const db = openDatabase(config.dbPath);
-  return {
-    checkpointer: createCheckpointer(db),
-    index: new ThreadIndex(db),
-    isLive: (threadId) => leaseIsLive(db, threadId),
-    close: () => db.close(),
-  };
+/** Opens (creating if needed) the artifacts folder and the configured database. */
+export async function openSession(config: ResolvedConfig): Promise<Session> {
+  ensureArtifactsDir(config.stateDir);
+  // A SQLite file in the default place gets the same self-ignoring folder, wherever artifacts go.
+  if (config.database.kind === "sqlite" && dirname(config.database.path) === join(config.root, STATE_DIR_NAME)) {
+    ensureArtifactsDir(join(config.root, STATE_DIR_NAME));
+  }
+  return openStorage(config.database);
+}
+
+/** False only for a SQLite file that does not exist yet (a PostgreSQL database is asked instead). */
+export function databaseExists(config: ResolvedConfig): boolean {
+  return config.database.kind === "postgres" || existsSync(config.database.path);
+}
+
+/** What messages call the database: the SQLite path, or `user@host:port/db` (never a password). */
+export function databaseName(config: ResolvedConfig): string {
+  return config.database.kind === "sqlite" ? config.database.path : describePostgresUrl(config.database.url);
 }

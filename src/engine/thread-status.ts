@@ -1,4 +1,4 @@
-import type { ThreadRow } from "../store/threads.js";
+import type { ThreadRow } from "../store/thread-store.js";
 import type { Session } from "./session.js";
 
 /**
@@ -8,7 +8,7 @@ import type { Session } from "./session.js";
  * before its first step). The stored row is left as it is: the next run of the thread rewrites it.
  */
 export async function currentRow(session: Session, row: ThreadRow): Promise<ThreadRow> {
-  if (row.status !== "running" || session.isLive(row.id)) return row;
+  if (row.status !== "running" || (await session.threads.isLive(row.id))) return row;
   const saved = await session.checkpointer.getTuple({ configurable: { thread_id: row.id } });
   const reason = saved
     ? `its process stopped without finishing (killed?); the last completed step is saved: yolo resume ${row.id}`

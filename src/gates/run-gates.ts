@@ -79,7 +79,10 @@ async function writeLog(
   try {
     await fs.mkdir(opts.logDir, { recursive: true });
     await fs.writeFile(file, `$ ${gate.command}\n${output}\n[${outcome}, ${run.durationMs} ms]\n`);
-    return path.relative(opts.root, file);
+    // Relative to the root when inside it (the default `.yolo/`), so another working copy finds it in its own;
+    // an artifacts folder elsewhere (possibly shared) keeps its absolute path.
+    const rel = path.relative(opts.root, file);
+    return rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
   } catch {
     return null;
   }

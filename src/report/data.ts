@@ -1,7 +1,7 @@
 import type { GateResult, Usage } from "../events/schema.js";
 import type { Decision, GateSummary, PipelineStateType, Story } from "../engine/state.js";
 import type { FileStat } from "../git/repo.js";
-import type { ThreadRow } from "../store/threads.js";
+import type { ThreadRow } from "../store/thread-store.js";
 
 /** A price per million tokens, as configured (`model.price`). */
 export interface Price {

@@ -1,33 +1,10 @@
-import { JsonPlusSerializer, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { scrubText, scrubValue } from "../secrets/scrub.js";
 import type { Database } from "./db.js";
+import { checkpointSerde } from "./serde.js";
+
+export { scrubbingSerde } from "./serde.js";
 
 /** LangGraph's SQLite checkpointer on an already opened (WAL, checked) database, sharing it with the thread index. */
 export function createCheckpointer(db: Database): SqliteSaver {
-  return new SqliteSaver(db as ConstructorParameters<typeof SqliteSaver>[0], scrubbingSerde(new JsonPlusSerializer()));
-}
-
-/**
- * Checkpoints never hold a secret: JSON payloads are scrubbed as text after serialising (cheap when no secret
- * occurs). When text replacement would break the JSON, every string of the parsed value is scrubbed instead.
- */
-export function scrubbingSerde(inner: SerializerProtocol): SerializerProtocol {
-  return {
-    async dumpsTyped(data: unknown): Promise<[string, Uint8Array]> {
-      const [type, bytes] = await inner.dumpsTyped(data);
-      if (type !== "json") return [type, bytes];
-      const text = Buffer.from(bytes).toString("utf8");
-      const scrubbed = scrubText(text);
-      if (scrubbed === text) return [type, bytes];
-      try {
-        JSON.parse(scrubbed);
-        return [type, new TextEncoder().encode(scrubbed)];
-      } catch {
-        // A raw secret matched across an escape sequence: scrub string by string instead.
-        return [type, new TextEncoder().encode(JSON.stringify(scrubValue(JSON.parse(text))))];
-      }
-    },
-    loadsTyped: (type: string, data: Uint8Array | string) => inner.loadsTyped(type, data),
-  };
+  return new SqliteSaver(db as ConstructorParameters<typeof SqliteSaver>[0], checkpointSerde());
 }

@@ -15,7 +15,11 @@ export function stateDirPath(root: string): string {
  * so yolo's own files never show up in the user's `git status`. Returns the directory.
  */
 export function ensureStateDir(root: string): string {
-  const dir = stateDirPath(root);
+  return ensureArtifactsDir(stateDirPath(root));
+}
+
+/** Creates an artifacts folder (`logs/`, `threads/`, a `.gitignore` of `*`) wherever it is configured. Returns it. */
+export function ensureArtifactsDir(dir: string): string {
   withStorageError(dir, () => {
     mkdirSync(join(dir, "logs"), { recursive: true });
     mkdirSync(join(dir, "threads"), { recursive: true });
@@ -26,10 +30,15 @@ export function ensureStateDir(root: string): string {
 
 /** `<root>/.yolo/threads/<id>`, created if missing. Rejects ids that could escape the directory. */
 export function threadDir(root: string, threadId: string): string {
+  return threadArtifactsDir(stateDirPath(root), threadId);
+}
+
+/** `<artifacts>/threads/<id>`, created if missing. Rejects ids that could escape the directory. */
+export function threadArtifactsDir(artifactsDir: string, threadId: string): string {
   if (!/^[A-Za-z0-9_-]+$/.test(threadId)) {
     throw new ThreadError(`"${threadId}" is not a valid thread id; list threads with \`yolo threads\`.`);
   }
-  const dir = join(stateDirPath(root), "threads", threadId);
+  const dir = join(artifactsDir, "threads", threadId);
   withStorageError(dir, () => mkdirSync(dir, { recursive: true }));
   return dir;
 }

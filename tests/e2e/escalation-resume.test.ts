@@ -73,7 +73,7 @@ describe("a thread waiting on a question is answered with `yolo resume --answer`
 
     // With a database (another thread's), an unknown id points at the thread list.
     const config = resolveConfig({ root: project.root, fileConfig: {}, file: null, env: {} });
-    openSession(config).close();
+    await (await openSession(config)).close();
     const unknown = await runYolo(["resume", "nosuch"], { cwd: project.root, baseURL: mock.url });
     expect(unknown.exitCode, describeResult(unknown)).toBe(2);
     expect(unknown.stderr).toMatch(/nosuch/);

@@ -16,7 +16,7 @@ export interface EngineRun {
 
 /**
  * Runs (or resumes) a thread through the real engine: real ChatOpenAI against the mock server's URL,
- * the real SQLite checkpointer on `<root>/.yolo/yolo.db`, real gate commands.
+ * the real checkpointer (SQLite on `<root>/.yolo/yolo.db`, or PostgreSQL when `env` has YOLO_DATABASE_URL), real gate commands.
  */
 export async function runEngine(opts: {
   root: string;
@@ -37,7 +37,7 @@ export async function runEngine(opts: {
   const agents = loadWorkflowAgents(config);
   const logFile = join(config.stateDir, "logs", `${opts.threadId}.log`);
   const deps = createEngineDeps({ config, agents, logFile, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env } });
-  const session = openSession(config);
+  const session = await openSession(config);
   try {
     const handle = startRun({
       deps,
@@ -51,18 +51,18 @@ export async function runEngine(opts: {
     for await (const e of handle.events) events.push(e);
     return { result: await handle.result, events };
   } finally {
-    session.close();
+    await session.close();
   }
 }
 
 /** A thread's state as read back from its checkpoints in a fresh session. */
-export async function readThread(root: string, threadId: string, fileConfig: UserConfig = {}) {
-  const config = resolveConfig({ root, fileConfig, file: null, env: {} });
-  const session = openSession(config);
+export async function readThread(root: string, threadId: string, fileConfig: UserConfig = {}, env: Record<string, string> = {}) {
+  const config = resolveConfig({ root, fileConfig, file: null, env });
+  const session = await openSession(config);
   try {
     return await inspectThread(config, session, threadId);
   } finally {
-    session.close();
+    await session.close();
   }
 }
 

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/config/resolve.js";
 import { forkThread, threadHistory } from "../../src/engine/history.js";
-import { openSession } from "../../src/engine/session.js";
+import { openSession, type Session } from "../../src/engine/session.js";
+import { BACKENDS, useTestDatabase } from "../helpers/postgres.js";
 import { analystDone, BAD_ADD, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { nodesStarted, readThread, runEngine } from "../helpers/engine.js";
 import { roleOf, startMockOpenAI } from "../helpers/mock-openai.js";
@@ -12,17 +13,20 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-async function withSession<T>(root: string, fn: (config: ReturnType<typeof resolveConfig>, session: ReturnType<typeof openSession>) => Promise<T>) {
-  const config = resolveConfig({ root, fileConfig: {}, file: null, env: {} });
-  const session = openSession(config);
-  try {
-    return await fn(config, session);
-  } finally {
-    session.close();
-  }
-}
+// The same run, resume, history and fork on both savers.
+describe.each(BACKENDS)("history and forks (%s)", (backend) => {
+  const db = useTestDatabase(backend);
 
-describe("history and forks", () => {
+  async function withSession<T>(root: string, fn: (config: ReturnType<typeof resolveConfig>, session: Session) => Promise<T>) {
+    const config = resolveConfig({ root, fileConfig: {}, file: null, env: db.env() });
+    const session = await openSession(config);
+    try {
+      return await fn(config, session);
+    } finally {
+      await session.close();
+    }
+  }
+
   it("lists every checkpoint, and a fork re-runs dev from pm's checkpoint on a new thread, leaving the original intact", async () => {
     const project = makeProject();
     // The original run's dev wrote the wrong sign and ran out of fix attempts; the fork gets a better dev.
@@ -30,7 +34,7 @@ describe("history and forks", () => {
     const mock = await startMockOpenAI(dir);
     cleanups.push(project.cleanup, () => mock.close());
 
-    const original = await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-orig", requirement: "Add add()", config: { maxFixAttempts: 0 } });
+    const original = await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-orig", requirement: "Add add()", config: { maxFixAttempts: 0 }, env: db.env() });
     expect(original.result.status).toBe("failed");
 
     const history = await withSession(project.root, (config, session) => threadHistory(config, session, "tt-orig"));
@@ -46,12 +50,12 @@ describe("history and forks", () => {
     expect(history[3].summary).toBe("1 story, architecture not needed");
     expect(history[5].summary).toBe("verdict FAIL, gates 0/1 passed — blocked");
 
-    const before = await readThread(project.root, "tt-orig");
+    const before = await readThread(project.root, "tt-orig", {}, db.env());
     const served = dir.served.length;
     const entry = await withSession(project.root, (config, session) => forkThread(config, session, "tt-orig", "2", "tt-fork"));
     expect(entry).toMatchObject({ step: 2, node: "pm" });
 
-    const fork = await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-fork", config: { maxFixAttempts: 0 } });
+    const fork = await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-fork", config: { maxFixAttempts: 0 }, env: db.env() });
     expect(fork.result).toMatchObject({ status: "passed", exitCode: 0 });
     expect(nodesStarted(fork.events)).toEqual(["dev", "tea"]);
     expect(dir.served.slice(served)).toEqual(["dev", "dev", "tea"]);
@@ -59,9 +63,9 @@ describe("history and forks", () => {
     const devPrompt = JSON.stringify(mock.requests.filter((r) => roleOf(r) === "dev").at(-2)!.messages);
     expect(devPrompt).toContain("add(2, 3) returns 5");
     // …and the original thread is exactly as it was.
-    const after = await readThread(project.root, "tt-orig");
+    const after = await readThread(project.root, "tt-orig", {}, db.env());
     expect(after.values).toEqual(before.values);
-    const forked = await readThread(project.root, "tt-fork");
+    const forked = await readThread(project.root, "tt-fork", {}, db.env());
     // Accumulating channels were copied once, not doubled by their reducers.
     expect(forked.values.usageByNode.analyst.calls).toBe(1);
     expect(forked.values.usageByNode.dev.calls).toBe(2);
@@ -74,7 +78,7 @@ describe("history and forks", () => {
     const project = makeProject();
     const mock = await startMockOpenAI(director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
     cleanups.push(project.cleanup, () => mock.close());
-    await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-x", requirement: "Add add()" });
+    await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-x", requirement: "Add add()", env: db.env() });
     await expect(withSession(project.root, (c, s) => forkThread(c, s, "tt-x", "99", "tt-y"))).rejects.toThrow(/has no checkpoint "99"/);
     await expect(withSession(project.root, (c, s) => forkThread(c, s, "tt-x", "-1", "tt-y"))).rejects.toThrow(/Cannot fork from step -1/);
   });

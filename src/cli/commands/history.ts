@@ -1,6 +1,5 @@
-import { existsSync } from "node:fs";
 import { threadHistory } from "../../engine/history.js";
-import { openSession } from "../../engine/session.js";
+import { databaseExists, databaseName, openSession } from "../../engine/session.js";
 import { ThreadError } from "../../errors.js";
 import { loadResolvedConfig } from "../prepare.js";
 import { formatTable } from "./threads.js";
@@ -9,8 +8,8 @@ import { oneLine, truncateEnd } from "../../ui/format.js";
 /** `yolo history <thread>`: every checkpoint, oldest first; a step number is what `resume --from` takes. */
 export async function historyCommand(input: { cwd: string; thread: string; json: boolean }): Promise<number> {
   const config = await loadResolvedConfig(input.cwd);
-  if (!existsSync(config.dbPath)) throw new ThreadError(`No thread ${input.thread}: this project has no yolo database yet (${config.dbPath}).`);
-  const session = openSession(config);
+  if (!databaseExists(config)) throw new ThreadError(`No thread ${input.thread}: this project has no yolo database yet (${databaseName(config)}).`);
+  const session = await openSession(config);
   try {
     const history = await threadHistory(config, session, input.thread);
     if (input.json) {
@@ -22,6 +21,6 @@ export async function historyCommand(input: { cwd: string; thread: string; json:
     process.stdout.write(`\nRe-run from a step on a new thread: yolo resume ${input.thread} --from <step> [--model <name>]\n`);
     return 0;
   } finally {
-    session.close();
+    await session.close();
   }
 }

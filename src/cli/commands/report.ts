@@ -1,14 +1,15 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { inspectThread } from "../../engine/inspect.js";
+import { databaseExists, databaseName, openSession } from "../../engine/session.js";
 import { currentRow } from "../../engine/thread-status.js";
-import { openSession } from "../../engine/session.js";
 import { ConfigError, ThreadError } from "../../errors.js";
 import { threadDiffstat } from "../../git/thread-change.js";
 import { collectReport } from "../../report/data.js";
 import { renderJunit } from "../../report/junit.js";
 import { renderMarkdown } from "../../report/markdown.js";
 import { loadResolvedConfig } from "../prepare.js";
+import { locateArtifact } from "../thread-home.js";
 
 export const REPORT_FORMATS = ["markdown", "junit"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -21,11 +22,11 @@ export async function reportCommand(input: { cwd: string; thread: string; format
   const format = input.format as ReportFormat;
   if (!REPORT_FORMATS.includes(format)) throw new ConfigError(`Unknown report format "${input.format}"; use ${REPORT_FORMATS.join(" or ")}.`);
   const config = await loadResolvedConfig(input.cwd);
-  if (!existsSync(config.dbPath)) throw new ThreadError(`No thread ${input.thread}: this project has no yolo database yet (${config.dbPath}).`);
-  const session = openSession(config);
+  if (!databaseExists(config)) throw new ThreadError(`No thread ${input.thread}: this project has no yolo database yet (${databaseName(config)}).`);
+  const session = await openSession(config);
   let text: string;
   try {
-    const stored = session.index.get(input.thread);
+    const stored = await session.threads.get(input.thread);
     const row = stored && (await currentRow(session, stored));
     const { values, position } = await inspectThread(config, session, input.thread);
     const change = await threadDiffstat({ root: config.root, startCommit: row?.startCommit ?? null, branch: row?.branch ?? null });
@@ -40,11 +41,14 @@ export async function reportCommand(input: { cwd: string; thread: string; format
       diffstat: change.ok ? change.value : null,
       diffNote: change.ok ? null : change.note,
       price: config.model.price,
-      readLog: (rel) => tail(join(config.root, rel)),
+      readLog: (rel) => {
+        const found = locateArtifact(config.root, rel, row);
+        return "file" in found ? tail(found.file) : `(${found.missing})`;
+      },
     });
     text = format === "junit" ? renderJunit(data) : renderMarkdown(data);
   } finally {
-    session.close();
+    await session.close();
   }
   if (input.output) {
     const file = isAbsolute(input.output) ? input.output : resolve(input.cwd, input.output);

@@ -1,9 +1,10 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { assertModelConfigured } from "../../config/resolve.js";
 import { startRun, type RunHandle, type RunResult } from "../../engine/run.js";
-import { openSession, type Session } from "../../engine/session.js";
+import { databaseExists, databaseName, openSession, type Session } from "../../engine/session.js";
+import { repoIdentity } from "../../git/repo-identity.js";
+import { assertSameRepository } from "../thread-home.js";
 import { ConfigError, ThreadError } from "../../errors.js";
 import { newThreadId } from "../../store/thread-id.js";
 import { chooseRendererKind } from "../../ui/choose-renderer.js";
@@ -67,24 +68,21 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   const answers = flags.answers !== undefined ? loadAnswers(flags.answers) : null;
   const replay = await loadReplay(cwd, flags);
   assertModelConfigured(config, { replay: replay !== null });
-  if (first.resume && !existsSync(config.dbPath)) {
+  if (first.resume && !databaseExists(config)) {
     const id = first.fork?.source ?? first.threadId;
-    throw new ThreadError(`No thread ${id}: this project has no yolo database yet (${config.dbPath}). Start a run with: yolo run "what to build"`);
+    throw new ThreadError(`No thread ${id}: this project has no yolo database yet (${databaseName(config)}). Start a run with: yolo run "what to build"`);
   }
   // The state folder (with its .gitignore) exists before anything, the log file included, is written into it.
-  const session = openSession(config);
+  const session = await openSession(config);
+  const closing = (error: unknown) => session.close().then(() => Promise.reject(error));
+  const repo = await repoIdentity(config.root);
+  if (first.resume) await assertSameRepository(session.threads, first.fork?.source ?? first.threadId, repo).catch(closing);
   if (first.fork) {
-    const entry = await forkThread(config, session, first.fork.source, first.fork.from, first.threadId).catch((error: unknown) => {
-      session.close();
-      throw error;
-    });
+    const entry = await forkThread(config, session, first.fork.source, first.fork.from, first.threadId).catch(closing);
     process.stderr.write(`yolo: thread ${first.threadId} forked from ${first.fork.source} at step ${entry.step} (after ${entry.node}); ${first.fork.source} is unchanged\n`);
   }
   const mode = first.start ? "start" : "resume";
-  const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, session, replay }).catch((error: unknown) => {
-    session.close();
-    throw error;
-  });
+  const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, session, replay }).catch(closing);
   const deps = engineDeps(config, agents, logFile, setup.deps);
   // --ci (or CI set) never prompts and never reads stdin, even on a terminal: a question ends the run with exit 3.
   const interactive = !flags.json && !isUnattended(flags, process.env) && process.stdin.isTTY === true && process.stdout.isTTY === true;
@@ -101,7 +99,7 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     renderer = view;
     let leg: Leg = first;
     for (;;) {
-      const { result, question } = await runLeg(leg, view, stops, session, deps, logFile, setup);
+      const { result, question } = await runLeg(leg, view, stops, session, deps, logFile, setup, repo);
       // stdout carries only events under --json; a person reading the job log still sees why it failed.
       if (flags.json && result.exitCode !== 0) process.stderr.write(`yolo: ${result.status} (exit ${result.exitCode}): ${result.reason}\n`);
       if (result.status !== "waiting" || !result.request || stops.requested()) return result.exitCode;
@@ -130,7 +128,7 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     stops.dispose();
     await renderer?.close();
     await setup.finish();
-    session.close();
+    await session.close();
   }
 }
 
@@ -143,8 +141,9 @@ async function runLeg(
   deps: ReturnType<typeof engineDeps>,
   logFile: string,
   setup: RunSetup,
+  repo: string,
 ): Promise<{ result: RunResult; question: string | null }> {
-  const start = leg.start ? { ...leg.start, ...setup.start } : undefined;
+  const start = leg.start ? { ...leg.start, ...setup.start, repo } : undefined;
   const handle = startRun({ deps, session, threadId: leg.threadId, start, resume: leg.resume, logFile, resumeArgs: setup.resumeArgs });
   let question: string | null = null;
   stops.attach(handle);

@@ -1,21 +1,21 @@
-import { existsSync } from "node:fs";
 import { inspectThread } from "../../engine/inspect.js";
+import { databaseExists, databaseName, openSession } from "../../engine/session.js";
 import { currentRow } from "../../engine/thread-status.js";
-import { openSession } from "../../engine/session.js";
 import type { PipelineStateType } from "../../engine/state.js";
 import { ConfigError, ThreadError } from "../../errors.js";
 import { threadPatch } from "../../git/thread-change.js";
-import type { ThreadRow } from "../../store/threads.js";
+import type { ThreadRow } from "../../store/thread-store.js";
 import { loadResolvedConfig } from "../prepare.js";
+import { locateArtifact } from "../thread-home.js";
 import { plural } from "../../text/plural.js";
 
 /** `yolo show <thread>`: what a thread produced, read from its checkpoints. */
 export async function showCommand(input: { cwd: string; thread: string; json: boolean; diff?: boolean }): Promise<number> {
   const config = await loadResolvedConfig(input.cwd);
-  if (!existsSync(config.dbPath)) throw new ThreadError(`No thread ${input.thread}: this project has no yolo database yet (${config.dbPath}).`);
-  const session = openSession(config);
+  if (!databaseExists(config)) throw new ThreadError(`No thread ${input.thread}: this project has no yolo database yet (${databaseName(config)}).`);
+  const session = await openSession(config);
   try {
-    const stored = session.index.get(input.thread);
+    const stored = await session.threads.get(input.thread);
     const row = stored && (await currentRow(session, stored));
     const { values, position } = await inspectThread(config, session, input.thread);
     if (input.diff) {
@@ -25,11 +25,11 @@ export async function showCommand(input: { cwd: string; thread: string; json: bo
     if (input.json) {
       process.stdout.write(`${JSON.stringify({ thread: row, position: position.kind, state: values }, null, 2)}\n`);
     } else {
-      process.stdout.write(render(input.thread, row, values, position.kind === "waiting" ? position.question : null));
+      process.stdout.write(render(input.thread, row, values, position.kind === "waiting" ? position.question : null, config.root));
     }
     return 0;
   } finally {
-    session.close();
+    await session.close();
   }
 }
 
@@ -40,10 +40,11 @@ async function diffText(root: string, row: ThreadRow | null): Promise<string> {
   return change.value || "No changes since the start commit.\n";
 }
 
-function render(id: string, row: ThreadRow | null, s: PipelineStateType, waitingOn: string | null): string {
+function render(id: string, row: ThreadRow | null, s: PipelineStateType, waitingOn: string | null, root: string): string {
   const out: string[] = [];
   out.push(`Thread ${id} — ${row?.status ?? "unknown"}${row?.reason ? `: ${row.reason}` : ""}`);
   out.push(`Requirement: ${s.requirement}`);
+  if (row?.host) out.push(`Last run: ${row.user ?? "?"}@${row.host} in ${row.root}`);
   if (waitingOn) out.push(`Waiting for an answer: ${waitingOn}\n  Answer with: yolo resume ${id} --answer "…"`);
   section(out, "Requirements", s.requirements ? [s.requirements.trim()] : []);
   section(out, "Acceptance criteria", s.acceptanceCriteria.map((c) => `- ${c}`));
@@ -75,6 +76,8 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
         (g.logFile ? ` — log ${g.logFile}` : ""),
     ),
   );
+  const away = s.gateHistory.map((g) => (g.logFile ? locateArtifact(root, g.logFile, row) : null)).find((f) => f && "missing" in f);
+  if (away && "missing" in away) out.push(`  Gate logs: ${away.missing.replace(/^\S+ is/, "some are")}`);
   if (s.verdict) section(out, `Verdict: ${s.verdict}`, s.findings.map((f) => `- ${f}`));
   if (s.fixAttempts) out.push("", `Fix attempts: ${s.fixAttempts}`);
   const usage = [`total: ${s.usage.totalTokens} tokens (${s.usage.promptTokens} prompt, ${s.usage.completionTokens} completion) in ${plural(s.usage.calls, "call")}`];

@@ -1,35 +1,54 @@
-import { existsSync } from "node:fs";
-import { openSession } from "../../engine/session.js";
+import { databaseExists, openSession } from "../../engine/session.js";
 import { currentRow } from "../../engine/thread-status.js";
 import { limitKindForExitCode } from "../../events/outcome.js";
+import { repoIdentity } from "../../git/repo-identity.js";
+import type { ThreadRow } from "../../store/thread-store.js";
 import { loadResolvedConfig } from "../prepare.js";
 import { oneLine, statusText, truncateEnd } from "../../ui/format.js";
 
-/** `yolo threads`: this project's threads, newest first. */
-export async function threadsCommand(input: { cwd: string; json: boolean }): Promise<number> {
+/** `yolo threads [--all]`: this repository's threads (every working copy of it), or all in the database, newest first. */
+export async function threadsCommand(input: { cwd: string; json: boolean; all?: boolean }): Promise<number> {
   const config = await loadResolvedConfig(input.cwd);
-  if (!existsSync(config.dbPath)) {
+  if (!databaseExists(config)) {
     if (input.json) process.stdout.write("[]\n");
     else process.stdout.write("No threads yet in this project. Start one with: yolo run \"what to build\"\n");
     return 0;
   }
-  const session = openSession(config);
+  const session = await openSession(config);
   try {
-    const rows = await Promise.all(session.index.list().map((row) => currentRow(session, row)));
+    const listed = await session.threads.list(input.all ? { all: true } : { repo: await repoIdentity(config.root), root: config.root });
+    const rows = await Promise.all(listed.map((row) => currentRow(session, row)));
     if (input.json) {
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       return 0;
     }
     if (!rows.length) {
-      process.stdout.write("No threads yet in this project.\n");
+      process.stdout.write(input.all ? "No threads yet in this database.\n" : "No threads yet in this project.\n");
       return 0;
     }
-    const table = rows.map((r) => [r.id, statusText(r.status, r.status === "limit" ? limitKindForExitCode(r.exitCode) : null), r.currentNode ?? "-", r.updatedAt.replace("T", " ").slice(0, 19), truncateEnd(oneLine(r.requirement), 60)]);
-    process.stdout.write(formatTable(["THREAD", "STATUS", "NODE", "UPDATED", "REQUIREMENT"], table));
+    process.stdout.write(input.all ? allTable(rows) : projectTable(rows));
     return 0;
   } finally {
-    session.close();
+    await session.close();
   }
+}
+
+const updated = (r: ThreadRow) => r.updatedAt.replace("T", " ").slice(0, 19);
+
+/** The status with a limit's kind, e.g. "limit (step limit)". */
+function status(r: ThreadRow): string {
+  return statusText(r.status, r.status === "limit" ? limitKindForExitCode(r.exitCode) : null);
+}
+
+function projectTable(rows: ThreadRow[]): string {
+  const table = rows.map((r) => [r.id, status(r), r.currentNode ?? "-", updated(r), truncateEnd(oneLine(r.requirement), 60)]);
+  return formatTable(["THREAD", "STATUS", "NODE", "UPDATED", "REQUIREMENT"], table);
+}
+
+// Who ran each thread and where: the machine, the user and the working copy of its last run.
+function allTable(rows: ThreadRow[]): string {
+  const table = rows.map((r) => [r.id, status(r), updated(r), r.host ?? "-", r.user ?? "-", r.root, truncateEnd(oneLine(r.requirement), 40)]);
+  return formatTable(["THREAD", "STATUS", "UPDATED", "HOST", "USER", "ROOT", "REQUIREMENT"], table);
 }
 
 /** Left-aligned columns separated by two spaces. */

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runAgentLoop, type AgentLoopResult } from "../../agents/runner.js";
 import { appendTranscript } from "../../store/artifacts.js";
-import { threadDir } from "../../store/state-dir.js";
+import { threadArtifactsDir } from "../../store/state-dir.js";
 import { plural } from "../../text/plural.js";
 import { handoffJsonSchema, handoffSchema, roleFor, type AnyRole } from "../../tools/handoff.js";
 import type { AgentNodeSpec } from "../../workflow/schema.js";
@@ -28,7 +28,7 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
   const { config: cfg } = deps;
   const modelName = agent.model ?? cfg.model.name;
   const { middleware, messages, tools } = agentContext({ ...run, agent, modelName, state }, deps);
-  const dir = threadDir(cfg.root, threadIdOf(config));
+  const dir = threadArtifactsDir(cfg.stateDir, threadIdOf(config));
   const runId = `${run.node}-${Date.now()}`;
   const model = deps.createModel({ name: modelName, temperature: agent.temperature ?? cfg.model.temperature });
   const record = (entry: Record<string, unknown>) => appendTranscript(dir, run.node, { run: runId, ...entry });

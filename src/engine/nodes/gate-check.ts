@@ -2,7 +2,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { join } from "node:path";
 import type { GateResult } from "../../events/schema.js";
 import { runGates } from "../../gates/run-gates.js";
-import { threadDir } from "../../store/state-dir.js";
+import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../tools/env.js";
 import type { EngineDeps } from "../deps.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
@@ -26,7 +26,7 @@ export async function runGateCheck(
     env: scrubEnv(deps.baseEnv, deps.secretEnvNames),
     capBytes: deps.config.limits.outputCapBytes,
     attempt: state.fixAttempts + 1,
-    logDir: join(threadDir(deps.config.root, threadIdOf(config)), "gates"),
+    logDir: join(threadArtifactsDir(deps.config.stateDir, threadIdOf(config)), "gates"),
     signal: config.signal,
   });
   for (const gate of gates) emit({ type: "gate.result", node, gate });

@@ -41,6 +41,7 @@ describe("resolveConfig", () => {
       gates: null,
       agentsDir: join(root, "agents"),
       dbPath: join(root, ".yolo", "yolo.db"),
+      database: { kind: "sqlite", path: join(root, ".yolo", "yolo.db") },
       stateDir: join(root, ".yolo"),
       branch: false,
       context: { summarizeAt: 0.7, contextWindows: {}, disabledTools: [], rolePermissions: {} },

@@ -1,66 +1,93 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRequire } from "node:module";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../../src/store/db.js";
-import { acquireLease } from "../../../src/store/lease.js";
+import { openStorage, type Storage } from "../../../src/store/open-storage.js";
+import { BACKENDS, useTestDatabase, withClient } from "../../helpers/postgres.js";
 
-let dir: string;
-let file: string;
-const open: Database[] = [];
-const db = () => {
-  const d = openDatabase(file);
-  open.push(d);
-  return d;
-};
+const require = createRequire(import.meta.url);
 
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "yolo-lease-"));
-  file = path.join(dir, "yolo.db");
-});
-afterEach(() => {
-  for (const d of open.splice(0)) if (d.open) d.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+// The per-thread lease behaves the same on SQLite and PostgreSQL.
+describe.each(BACKENDS)("per-thread lease (%s)", (backend) => {
+  const pg = useTestDatabase(backend);
+  let dir: string;
+  const open: Storage[] = [];
+  const threads = async () => {
+    const s = await openStorage(backend === "postgres" ? { kind: "postgres", url: pg.url() } : { kind: "sqlite", path: join(dir, "yolo.db") });
+    open.push(s);
+    return s.threads;
+  };
+  // Rewrites the lease row as if another process held it.
+  const forge = async (host: string, pid: number, expiresInMs: number) => {
+    if (backend === "postgres") {
+      await withClient(pg.url(), (c) => c.query("UPDATE yolo_leases SET host = $1, pid = $2, expires_at = clock_timestamp() + $3 * interval '1 millisecond'", [host, pid, expiresInMs]));
+    } else {
+      const Database = require("better-sqlite3") as new (p: string) => { prepare(s: string): { run(...a: unknown[]): void }; close(): void };
+      const db = new Database(join(dir, "yolo.db"));
+      db.prepare("UPDATE yolo_leases SET host = ?, pid = ?, expires_at = ?").run(host, pid, Date.now() + expiresInMs);
+      db.close();
+    }
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "yolo-lease-"));
+  });
+  afterEach(async () => {
+    for (const s of open.splice(0)) await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
-describe("per-thread lease", () => {
-  it("refuses a second holder of a live lease, and lets it in once released", () => {
-    const a = db();
-    const b = db();
-    const lease = acquireLease(a, "t1");
-    expect(() => acquireLease(b, "t1")).toThrow(/being run by another yolo process/);
-    expect(acquireLease(b, "t2").threadId).toBe("t2");
-    lease.release();
-    expect(acquireLease(b, "t1").threadId).toBe("t1");
+  it("refuses a second holder of a live lease, and lets it in once released", async () => {
+    const a = await threads();
+    const b = await threads();
+    const lease = await a.acquireLease("t1");
+    await expect(b.acquireLease("t1")).rejects.toThrow(/being run by another yolo process/);
+    expect((await b.acquireLease("t2")).threadId).toBe("t2");
+    await lease.release();
+    expect((await b.acquireLease("t1")).threadId).toBe("t1");
+  });
+
+  it("a holder that keeps renewing keeps its lease past the expiry", async () => {
+    const lease = await (await threads()).acquireLease("t1", 300);
+    await new Promise((r) => setTimeout(r, 700));
+    await expect((await threads()).acquireLease("t1", 300)).rejects.toThrow(/being run by another yolo process/);
+    await lease.release();
   });
 
   it("takes over an expired lease of a holder on another host", async () => {
-    const a = db();
-    acquireLease(a, "t1");
-    a.prepare("UPDATE yolo_leases SET host = 'elsewhere', pid = 1, expires_at = ?").run(Date.now() + 150);
-    expect(() => acquireLease(db(), "t1")).toThrow(/retry in 1s/);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(acquireLease(db(), "t1").threadId).toBe("t1");
+    const a = await threads();
+    const held = await a.acquireLease("t1");
+    await held.release().then(() => a.acquireLease("t1"));
+    // A holder on another machine: only its expiry tells it is gone.
+    await forge("elsewhere", 1, 150);
+    await expect((await threads()).acquireLease("t1")).rejects.toThrow(/pid 1 on elsewhere.*retry in 1s/);
+    await new Promise((r) => setTimeout(r, 250));
+    expect((await (await threads()).acquireLease("t1")).threadId).toBe("t1");
   });
 
   it("a holder killed with SIGKILL: refused while it lives, taken over as soon as it is dead", async () => {
-    db();
-    const script = `
-      const Database = require(${JSON.stringify(require.resolve("better-sqlite3"))});
-      const db = new Database(${JSON.stringify(file)});
-      db.exec("CREATE TABLE IF NOT EXISTS yolo_leases (thread_id TEXT PRIMARY KEY, holder TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL, expires_at INTEGER NOT NULL)");
-      db.prepare("INSERT OR REPLACE INTO yolo_leases VALUES ('t1', 'child', ?, ?, ?)").run(require("os").hostname(), process.pid, Date.now() + 3600000);
-      console.log("held");
-      setInterval(() => {}, 1000);`;
+    const mine = await threads();
+    await (await mine.acquireLease("t1")).release();
+    // A child process on this host takes the lease row for an hour, then is killed.
+    const script =
+      backend === "postgres"
+        ? `const pg = require(${JSON.stringify(require.resolve("pg"))});
+           const c = new pg.Client({ connectionString: ${JSON.stringify(pg.url())} });
+           c.connect().then(() => c.query("INSERT INTO yolo_leases VALUES ('t1', 'child', $1, $2, clock_timestamp() + interval '1 hour') ON CONFLICT (thread_id) DO UPDATE SET holder = 'child', host = $1, pid = $2, expires_at = EXCLUDED.expires_at", [require("os").hostname(), process.pid]))
+             .then(() => { console.log("held"); setInterval(() => {}, 1000); });`
+        : `const Database = require(${JSON.stringify(require.resolve("better-sqlite3"))});
+           const db = new Database(${JSON.stringify(join(dir, "yolo.db"))});
+           db.prepare("INSERT OR REPLACE INTO yolo_leases VALUES ('t1', 'child', ?, ?, ?)").run(require("os").hostname(), process.pid, Date.now() + 3600000);
+           console.log("held"); setInterval(() => {}, 1000);`;
     const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
     await once(child.stdout!, "data");
     const started = Date.now();
-    expect(() => acquireLease(db(), "t1")).toThrow(/being run by another yolo process/);
+    await expect((await threads()).acquireLease("t1")).rejects.toThrow(new RegExp(`pid ${child.pid} on ${hostname()}`));
     child.kill("SIGKILL");
     await once(child, "exit");
-    expect(acquireLease(db(), "t1").threadId).toBe("t1");
+    expect((await (await threads()).acquireLease("t1")).threadId).toBe("t1");
     expect(Date.now() - started).toBeLessThan(5000);
   });
 });

@@ -1,0 +1,35 @@
+import { existsSync } from "node:fs";
+import { hostname } from "node:os";
+import { isAbsolute, join } from "node:path";
+import { ThreadError } from "../errors.js";
+import type { ThreadRow, ThreadStore } from "../store/thread-store.js";
+
+/**
+ * A thread is resumed in any working copy of its repository (another checkout, another machine sharing the
+ * PostgreSQL database), never in a different repository: its checkpoints describe files that are not there.
+ */
+export async function assertSameRepository(threads: ThreadStore, threadId: string, repo: string): Promise<void> {
+  const row = await threads.get(threadId);
+  if (!row?.repo || row.repo === repo) return;
+  throw new ThreadError(
+    `Thread ${threadId} belongs to repository ${row.repo} (last run in ${row.root}${row.host ? ` on ${row.host}` : ""}), ` +
+      `but this working copy is ${repo}. Resume it from a checkout of ${row.repo}; \`yolo threads\` lists this repository's threads.`,
+  );
+}
+
+/**
+ * Where an artifact a command wants to read (a gate log, a transcript) is, or why it is not here: artifacts are
+ * files written by the process that ran the step, in its artifacts folder on its machine.
+ */
+export function locateArtifact(root: string, path: string, row: ThreadRow | null): { file: string } | { missing: string } {
+  const file = isAbsolute(path) ? path : join(root, path);
+  if (existsSync(file)) return { file };
+  const elsewhere = row?.host && row.host !== hostname();
+  const where = elsewhere ? `on ${row!.host}` : row && row.root !== root ? `in ${row.root}` : "here";
+  const folder = row?.artifacts ? ` (artifacts folder ${row.artifacts})` : "";
+  return {
+    missing:
+      `${path} is not on this machine: the thread last ran ${where}${folder}. ` +
+      "Share artifacts between machines with storage.artifacts / YOLO_ARTIFACTS_DIR on a shared folder.",
+  };
+}

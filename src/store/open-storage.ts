@@ -1,0 +1,41 @@
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { ResolvedConfig } from "../config/schema.js";
+import { YoloError } from "../errors.js";
+import type { ThreadStore } from "./thread-store.js";
+
+/** An open database: LangGraph's checkpointer and yolo's thread index + leases, closed together. */
+export interface Storage {
+  checkpointer: BaseCheckpointSaver;
+  threads: ThreadStore;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the configured database: the SQLite file (created and checked) or PostgreSQL (connected; LangGraph's
+ * and yolo's tables set up on first use under an advisory lock). Each kind's modules are loaded only when used.
+ */
+export async function openStorage(database: ResolvedConfig["database"]): Promise<Storage> {
+  if (database.kind === "sqlite") {
+    const [{ openDatabase }, { createCheckpointer }, { SqliteThreadStore }] = await Promise.all([
+      import("./db.js"),
+      import("./checkpointer.js"),
+      import("./sqlite-threads.js"),
+    ]);
+    const db = openDatabase(database.path);
+    return { checkpointer: createCheckpointer(db), threads: new SqliteThreadStore(db), close: async () => void db.close() };
+  }
+  const [{ openPostgresPool, postgresError, withSetupLock }, { PostgresSaver }, { PostgresThreadStore, setupPostgresThreadTables }, { checkpointSerde }] =
+    await Promise.all([import("./pg-pool.js"), import("@langchain/langgraph-checkpoint-postgres"), import("./pg-threads.js"), import("./serde.js")]);
+  const pool = await openPostgresPool(database.url);
+  const checkpointer = new PostgresSaver(pool, checkpointSerde());
+  try {
+    await withSetupLock(pool, async () => {
+      await checkpointer.setup();
+      await setupPostgresThreadTables(pool);
+    });
+  } catch (cause) {
+    await pool.end().catch(() => {});
+    throw cause instanceof YoloError ? cause : postgresError(database.url, cause);
+  }
+  return { checkpointer, threads: new PostgresThreadStore(pool), close: () => pool.end() };
+}

@@ -1,0 +1,87 @@
+import { ThreadError } from "../errors.js";
+import type { Database } from "./db.js";
+import { acquireSqliteLease, sqliteLeaseIsLive } from "./lease.js";
+import {
+  duplicateThreadMessage,
+  INSERT_COLUMNS,
+  insertValues,
+  PATCH_COLUMNS,
+  toThreadRow,
+  type Lease,
+  type NewThread,
+  type RawThreadRow,
+  type ThreadFilter,
+  type ThreadPatch,
+  type ThreadRow,
+  type ThreadStore,
+} from "./thread-store.js";
+
+/** Columns added after the table's first version; databases created before them get them on open. */
+const ADDED_COLUMNS = ["start_commit", "branch", "host", "user_name", "repo", "artifacts", "mode"] as const;
+
+/** The thread index and leases in the project's SQLite file, next to LangGraph's checkpoints. */
+export class SqliteThreadStore implements ThreadStore {
+  private readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+    db.exec(`CREATE TABLE IF NOT EXISTS yolo_threads (
+      id TEXT PRIMARY KEY,
+      requirement TEXT NOT NULL,
+      status TEXT NOT NULL,
+      current_node TEXT,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      root TEXT NOT NULL,
+      model TEXT NOT NULL,
+      exit_code INTEGER,
+      reason TEXT
+    )`);
+    const present = new Set((db.prepare("PRAGMA table_info(yolo_threads)").all() as { name: string }[]).map((c) => c.name));
+    for (const column of ADDED_COLUMNS) if (!present.has(column)) db.exec(`ALTER TABLE yolo_threads ADD COLUMN ${column} TEXT`);
+  }
+
+  async acquireLease(threadId: string, ttlMs?: number): Promise<Lease> {
+    return acquireSqliteLease(this.db, threadId, ttlMs);
+  }
+
+  async isLive(threadId: string): Promise<boolean> {
+    return sqliteLeaseIsLive(this.db, threadId);
+  }
+
+  async create(input: NewThread): Promise<ThreadRow> {
+    const now = new Date().toISOString();
+    try {
+      this.db
+        .prepare(`INSERT INTO yolo_threads (${INSERT_COLUMNS.join(", ")}) VALUES (${INSERT_COLUMNS.map(() => "?").join(", ")})`)
+        .run(...insertValues(input, now));
+    } catch (error) {
+      if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") throw new ThreadError(duplicateThreadMessage(input.id));
+      throw error;
+    }
+    return (await this.get(input.id)) as ThreadRow;
+  }
+
+  async update(id: string, patch: ThreadPatch): Promise<boolean> {
+    const sets: string[] = ["updated_at = ?"];
+    const values: unknown[] = [new Date().toISOString()];
+    for (const key of Object.keys(PATCH_COLUMNS) as (keyof ThreadPatch)[]) {
+      if (patch[key] === undefined) continue;
+      sets.push(`${PATCH_COLUMNS[key]} = ?`);
+      values.push(patch[key]);
+    }
+    return this.db.prepare(`UPDATE yolo_threads SET ${sets.join(", ")} WHERE id = ?`).run(...values, id).changes > 0;
+  }
+
+  async get(id: string): Promise<ThreadRow | null> {
+    const raw = this.db.prepare("SELECT * FROM yolo_threads WHERE id = ?").get(id) as RawThreadRow | undefined;
+    return raw ? toThreadRow(raw) : null;
+  }
+
+  async list(filter: ThreadFilter): Promise<ThreadRow[]> {
+    // Rows from before the repo column belong to whoever reads this project's own file.
+    const [where, params] = "all" in filter ? ["", []] : ["WHERE repo = ? OR root = ? OR repo IS NULL", [filter.repo, filter.root]];
+    const rows = this.db.prepare(`SELECT * FROM yolo_threads ${where} ORDER BY created_at DESC, rowid DESC`).all(...params) as RawThreadRow[];
+    return rows.map(toThreadRow);
+  }
+}

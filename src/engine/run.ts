@@ -17,15 +17,20 @@ export type WaitingRequest = EscalationPayload | ApprovalPayload;
 import { positionOf, STREAM_MODES, translate, type ThreadPosition } from "./translate.js";
 import { plural } from "../text/plural.js";
 import { scrubValue } from "../secrets/scrub.js";
+import type { ThreadProfile } from "./modes.js";
+import { settleUsage, UnsettledUsage } from "./unsettled-usage.js";
 
 export interface RunOptions {
   deps: EngineDeps;
   session: Session;
   threadId: string;
-  /** Start a new thread with this requirement… */
-  start?: { requirement: string; startCommit?: string | null; branch?: string | null };
-  /** …or continue an existing one, optionally answering the question (or the review) it waits on. */
-  resume?: { answer?: string; review?: ReviewResponse };
+  /** Start a new thread with this requirement (for `agent` / `chat`: the user's message)… */
+  start?: { requirement: string; startCommit?: string | null; branch?: string | null; profile?: ThreadProfile };
+  /**
+   * …or continue an existing one, optionally answering the question (or the review) it waits on; or, for a
+   * finished `agent` / `chat` thread, with a follow-up `message` that continues the conversation.
+   */
+  resume?: { answer?: string; review?: ReviewResponse; message?: string };
   /** Path of this run's log file, named in events and error messages. */
   logFile: string;
   /** Options the printed resume command must repeat to find and continue this thread (e.g. ` --db x.db --replay s.jsonl`), shell-quoted. */
@@ -85,9 +90,10 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     return complete(options, emit, input.done.status, input.done.reason, position);
   }
   const requirement = options.start?.requirement ?? (position.kind === "new" ? "" : position.values.requirement);
+  const mode = options.start?.profile?.mode ?? (position.kind === "new" ? "run" : modeOf(position.values));
   if (options.start) {
     const { startCommit = null, branch = null } = options.start;
-    session.index.create({ id: threadId, requirement, model: deps.config.model.name, root: deps.config.root, startCommit, branch });
+    session.index.create({ id: threadId, requirement, model: deps.config.model.name, root: deps.config.root, startCommit, branch, mode });
   }
   session.index.update(threadId, { status: "running" });
   emit({
@@ -99,10 +105,13 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     logFile: options.logFile,
     maxFixAttempts: deps.config.maxFixAttempts,
     price: deps.config.model.price,
+    mode,
     ...(position.kind === "new" ? {} : { ran: Object.keys(position.values.visits ?? {}), usageSoFar: position.values.usage }),
   });
   deps.logger.info({ threadId, resumed: !options.start }, "run started");
 
+  // Usage of calls whose node has not completed: settled into the checkpoint if the run stops mid-node.
+  const unsettled = new UnsettledUsage();
   try {
     const stream = await graph.stream(input.value as never, {
       ...graphConfig,
@@ -115,6 +124,7 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     const onNodeDone = (node: string) => session.index.update(threadId, { currentNode: node });
     for await (const event of translate(stream, workflowRouters(deps.config.workflow, deps.config.maxFixAttempts), onNodeDone)) {
       if (event.type === "node.started") session.index.update(threadId, { currentNode: event.node });
+      unsettled.observe(event);
       emit(event);
     }
     const after = positionOf(await graph.getState(graphConfig));
@@ -128,6 +138,7 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     const { status, reason, code } = classify(error, signal, deps, options.logFile);
     deps.logger.error({ err: error, status }, "run stopped");
     if (status !== "interrupted") emit({ type: "error", code, message: reason });
+    await settleUsage(session.checkpointer, threadId, unsettled.take()).catch((err: unknown) => deps.logger.error({ err }, "could not record the usage of the stopped node"));
     const latest = positionOf(await graph.getState(graphConfig).catch(() => ({ next: [], tasks: [], values: {} }) as never));
     return complete(options, emit, status, reason, latest);
   }
@@ -151,10 +162,11 @@ function prepareInput(
   const { threadId } = options;
   if (options.start) {
     if (position.kind !== "new") throw new ThreadError(`Thread ${threadId} already exists; start a new run or use \`yolo resume ${threadId}\`.`);
-    return { value: { requirement: options.start.requirement } };
+    return { value: startInput(options.start.requirement, options.start.profile ?? { mode: "run" }) };
   }
-  const { answer, review } = options.resume ?? {};
+  const { answer, review, message } = options.resume ?? {};
   const given = answer !== undefined || review !== undefined;
+  if (message !== undefined) return followUp(threadId, position, message, given);
   switch (position.kind) {
     case "new":
       throw new ThreadError(`Thread ${threadId} has no checkpoint in this project. List threads with \`yolo threads\`.`);
@@ -194,8 +206,42 @@ function responseFor(
   return review;
 }
 
+/** The first input of a thread: the requirement, and for `agent` / `chat` the profile and the first message. */
+function startInput(requirement: string, profile: ThreadProfile): Partial<PipelineStateType> {
+  if (profile.mode === "run") return { requirement };
+  return { requirement, mode: profile.mode, agentId: profile.mode === "agent" ? profile.agentId : null, conversation: [{ role: "user", text: requirement }] };
+}
+
+/**
+ * A follow-up message: a finished `agent` / `chat` thread runs again from its start with the message added to
+ * its conversation (LangGraph starts a finished thread over with the new input, keeping its state).
+ */
+function followUp(threadId: string, position: ThreadPosition, message: string, alsoAnswer: boolean): { value: unknown } {
+  if (alsoAnswer) throw new ThreadError("A follow-up message cannot also answer a question or a review: give one or the other.");
+  if (!message.trim()) throw new ThreadError("The follow-up message is empty.");
+  if (position.kind === "new") throw new ThreadError(`Thread ${threadId} has no checkpoint in this project. List threads with \`yolo threads\`.`);
+  if (modeOf(position.values) === "run") {
+    throw new ThreadError(`Thread ${threadId} runs a workflow: follow-up messages are for \`yolo agent\` and \`yolo chat\` threads. Start a new run instead.`);
+  }
+  if (position.kind === "waiting") throw new ThreadError(`Thread ${threadId} waits for an answer first: yolo resume ${threadId} --answer "…".`);
+  if (position.kind === "pending") throw new ThreadError(`Thread ${threadId} has not finished its last message: resume it without a message first (yolo resume ${threadId}).`);
+  return { value: { conversation: [{ role: "user", text: message }] } };
+}
+
+/** The thread's mode as stored in its state; threads from before modes existed are `run`. */
+function modeOf(values: PipelineStateType): "run" | "agent" | "chat" {
+  return values.mode === "agent" || values.mode === "chat" ? values.mode : "run";
+}
+
 /** The outcome of a finished thread, from its state alone. */
 function finalOutcome(values: PipelineStateType, maxFixAttempts: number): { status: RunStatus; reason: string } {
+  const mode = modeOf(values);
+  if (mode !== "run") {
+    // An agent or chat thread has no gate: it succeeded when its agent answered (exit 0).
+    const answer = values.conversation.at(-1);
+    const first = answer?.role === "agent" ? answer.text.trim().split("\n")[0] : "";
+    return { status: "passed", reason: `completed: ${values.agentId ?? mode} answered${first ? `: ${first.length > 100 ? `${first.slice(0, 99)}…` : first}` : ""}` };
+  }
   const lastReview = values.reviews.at(-1);
   if (lastReview?.action === "reject" && lastReview.node === null) {
     return { status: "failed", reason: `rejected at ${lastReview.by}: ${lastReview.reason ?? "no reason given"}` };

@@ -21,6 +21,8 @@ export interface ThreadRow {
   startCommit: string | null;
   /** The branch the thread commits to (`--branch`), or null. */
   branch: string | null;
+  /** `run` (a workflow), `agent` or `chat`. */
+  mode: string;
 }
 
 export interface ThreadPatch {
@@ -43,10 +45,11 @@ interface RawRow {
   reason: string | null;
   start_commit: string | null;
   branch: string | null;
+  mode: string | null;
 }
 
 /** Columns added after the table's first version; databases created before them get them on open. */
-const ADDED_COLUMNS = ["start_commit", "branch"] as const;
+const ADDED_COLUMNS = ["start_commit", "branch", "mode"] as const;
 
 const COLUMNS: Record<keyof ThreadPatch, string> = {
   status: "status",
@@ -91,15 +94,16 @@ export class ThreadIndex {
     status?: ThreadStatus;
     startCommit?: string | null;
     branch?: string | null;
+    mode?: string;
   }): ThreadRow {
     const now = new Date().toISOString();
     try {
       this.db
         .prepare(
-          `INSERT INTO yolo_threads (id, requirement, status, current_node, created_at, updated_at, root, model, exit_code, reason, start_commit, branch)
-           VALUES (?, ?, ?, NULL, ?, ?, ?, ?, NULL, NULL, ?, ?)`,
+          `INSERT INTO yolo_threads (id, requirement, status, current_node, created_at, updated_at, root, model, exit_code, reason, start_commit, branch, mode)
+           VALUES (?, ?, ?, NULL, ?, ?, ?, ?, NULL, NULL, ?, ?, ?)`,
         )
-        .run(input.id, input.requirement, input.status ?? "running", now, now, input.root, input.model, input.startCommit ?? null, input.branch ?? null);
+        .run(input.id, input.requirement, input.status ?? "running", now, now, input.root, input.model, input.startCommit ?? null, input.branch ?? null, input.mode ?? "run");
     } catch (error) {
       if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
         throw new ThreadError(`Thread ${input.id} already exists; start a new run to get a new thread id.`);
@@ -148,5 +152,6 @@ function toRow(raw: RawRow): ThreadRow {
     reason: raw.reason,
     startCommit: raw.start_commit ?? null,
     branch: raw.branch ?? null,
+    mode: raw.mode ?? "run",
   };
 }

@@ -22,8 +22,15 @@ export async function threadsCommand(input: { cwd: string; json: boolean }): Pro
       process.stdout.write("No threads yet in this project.\n");
       return 0;
     }
-    const table = rows.map((r) => [r.id, r.status, r.currentNode ?? "-", r.updatedAt.replace("T", " ").slice(0, 19), truncateEnd(oneLine(r.requirement), 60)]);
-    process.stdout.write(formatTable(["THREAD", "STATUS", "NODE", "UPDATED", "REQUIREMENT"], table));
+    const table = rows.map((r) => [
+      r.id,
+      r.mode,
+      r.status,
+      r.currentNode ?? "-",
+      r.updatedAt.replace("T", " ").slice(0, 19),
+      truncateEnd(oneLine(r.requirement), 60),
+    ]);
+    process.stdout.write(formatTable(["THREAD", "MODE", "STATUS", "NODE", "UPDATED", "REQUIREMENT"], table));
     return 0;
   } finally {
     session.close();

@@ -32,15 +32,17 @@ export function configForProfile(config: ResolvedConfig, profile: ThreadProfile)
 
 /**
  * A thread's profile, read from its latest checkpoint without building a graph (the graph depends on it).
- * Threads from before modes existed, and unknown ones, are `run`; a thread with no checkpoint gives null.
+ * Threads from before modes existed have no mode and are `run`; an unknown mode (or an agent thread without its
+ * agent) falls back to `chat`, as the workflow router does, which warns about it when the agent runs. A thread
+ * with no checkpoint gives null.
  */
 export async function readThreadProfile(session: Session, threadId: string): Promise<ThreadProfile | null> {
   const tuple = await session.checkpointer.getTuple({ configurable: { thread_id: threadId } });
   if (!tuple) return null;
   const values = tuple.checkpoint.channel_values as { mode?: unknown; agentId?: unknown };
+  if (values.mode === undefined || values.mode === "run") return { mode: "run" };
   if (values.mode === "agent" && typeof values.agentId === "string") return { mode: "agent", agentId: values.agentId };
-  if (values.mode === "chat") return { mode: "chat" };
-  return { mode: "run" };
+  return { mode: "chat" };
 }
 
 /** The agent a chat runs as: no persona (the chat profile drops it), every tool (the tool selector narrows them by mode and config). */

@@ -185,7 +185,7 @@ export function formatCost(cost: { amount: number; currency: string } | null): s
   return cost.currency === "USD" ? `$${cost.amount.toFixed(digits)}` : `${cost.amount.toFixed(digits)} ${cost.currency}`;
 }
 
-/** `dev: older turns summarized, ~12.0k → 3.1k tokens (threshold 9.0k)`: a `context.summarized` event in one line. */
+/** `dev: older turns summarized, ~12,345 → 3,100 tokens (threshold 9,000)`: a `context.summarized` event in one line. */
 export function summarizedLine(e: { node: string; tokensBefore: number; tokensAfter: number; threshold: number }): string {
   return `${e.node}: older turns summarized, ~${formatCount(e.tokensBefore)} → ${formatCount(e.tokensAfter)} tokens (threshold ${formatCount(e.threshold)})`;
 }

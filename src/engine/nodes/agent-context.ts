@@ -30,7 +30,11 @@ export interface AgentContextInput {
 }
 
 /** The middleware stack's answer for one agent run: the opening messages and the tools to bind. */
-export function agentContext(input: AgentContextInput, deps: EngineDeps): { middleware: MiddlewareState; messages: BaseMessage[]; tools: ToolDef[] } {
+export function agentContext(
+  input: AgentContextInput,
+  deps: EngineDeps,
+  emit: (event: EventBody) => void = () => {},
+): { middleware: MiddlewareState; messages: BaseMessage[]; tools: ToolDef[] } {
   const cfg = deps.config;
   const middleware = runMiddleware({
     requestedMode: input.mode ?? "run",
@@ -49,7 +53,10 @@ export function agentContext(input: AgentContextInput, deps: EngineDeps): { midd
     modelName: input.modelName,
     messages: [],
   });
-  for (const warning of middleware.warnings) deps.logger.warn({ node: input.node }, warning);
+  for (const warning of middleware.warnings) {
+    deps.logger.warn({ node: input.node }, warning);
+    emit({ type: "warning", message: `${input.node}: ${warning}` });
+  }
   const messages = (middleware.prompt ?? []).map((m) => (m.role === "system" ? new SystemMessage(m.content) : new HumanMessage(m.content)));
   return { middleware, messages, tools: (middleware.availableTools ?? []).map((name) => TOOLS[name]) };
 }

@@ -28,7 +28,7 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
   const { config: cfg } = deps;
   const modelName = agent.model ?? cfg.model.name;
   const direct = state.mode === "run" ? {} : directTurn(state);
-  const { middleware, messages, tools } = agentContext({ ...run, agent, modelName, state, mode: state.mode, ...direct }, deps);
+  const { middleware, messages, tools } = agentContext({ ...run, agent, modelName, state, mode: state.mode, ...direct }, deps, emitter(config));
   const dir = threadDir(cfg.root, threadIdOf(config));
   const runId = `${run.node}-${Date.now()}`;
   const model = deps.createModel({ name: modelName, temperature: agent.temperature ?? cfg.model.temperature });

@@ -18,6 +18,7 @@ import { positionOf, STREAM_MODES, translate, type ThreadPosition } from "./tran
 import { plural } from "../text/plural.js";
 import { scrubValue } from "../secrets/scrub.js";
 import type { ThreadProfile } from "./modes.js";
+import { followUp, modeOf, startInput } from "./thread-input.js";
 import { settleUsage, UnsettledUsage } from "./unsettled-usage.js";
 
 export interface RunOptions {
@@ -204,33 +205,6 @@ function responseFor(
     if ("error" in checked) throw new ThreadError(`The edit cannot be used: ${checked.error}. The thread still waits for its review.`);
   }
   return review;
-}
-
-/** The first input of a thread: the requirement, and for `agent` / `chat` the profile and the first message. */
-function startInput(requirement: string, profile: ThreadProfile): Partial<PipelineStateType> {
-  if (profile.mode === "run") return { requirement };
-  return { requirement, mode: profile.mode, agentId: profile.mode === "agent" ? profile.agentId : null, conversation: [{ role: "user", text: requirement }] };
-}
-
-/**
- * A follow-up message: a finished `agent` / `chat` thread runs again from its start with the message added to
- * its conversation (LangGraph starts a finished thread over with the new input, keeping its state).
- */
-function followUp(threadId: string, position: ThreadPosition, message: string, alsoAnswer: boolean): { value: unknown } {
-  if (alsoAnswer) throw new ThreadError("A follow-up message cannot also answer a question or a review: give one or the other.");
-  if (!message.trim()) throw new ThreadError("The follow-up message is empty.");
-  if (position.kind === "new") throw new ThreadError(`Thread ${threadId} has no checkpoint in this project. List threads with \`yolo threads\`.`);
-  if (modeOf(position.values) === "run") {
-    throw new ThreadError(`Thread ${threadId} runs a workflow: follow-up messages are for \`yolo agent\` and \`yolo chat\` threads. Start a new run instead.`);
-  }
-  if (position.kind === "waiting") throw new ThreadError(`Thread ${threadId} waits for an answer first: yolo resume ${threadId} --answer "…".`);
-  if (position.kind === "pending") throw new ThreadError(`Thread ${threadId} has not finished its last message: resume it without a message first (yolo resume ${threadId}).`);
-  return { value: { conversation: [{ role: "user", text: message }] } };
-}
-
-/** The thread's mode as stored in its state; threads from before modes existed are `run`. */
-function modeOf(values: PipelineStateType): "run" | "agent" | "chat" {
-  return values.mode === "agent" || values.mode === "chat" ? values.mode : "run";
 }
 
 /** The outcome of a finished thread, from its state alone. */

@@ -25,9 +25,11 @@ export interface AgentLoopOptions {
   classifyError: (error: unknown) => Error | null;
   /**
    * Runs before each model call with the transcript and the loop's usage so far: may throw (a budget reached)
-   * or return a compacted transcript and the usage that cost (a summary call).
+   * or return a compacted transcript and the usage that cost (a summary call, whose `usage` event it emits).
    */
   beforeCall?: (messages: readonly BaseMessage[], usage: Usage) => Promise<{ messages: BaseMessage[]; usage?: Usage } | null>;
+  /** A reply with text and no tool call ends the loop as the answer (`chat`), instead of earning a reminder. */
+  finishOnText?: boolean;
   signal?: AbortSignal;
 }
 
@@ -104,10 +106,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     const prepared = options.beforeCall ? await options.beforeCall(messages, usage) : null;
     if (prepared) {
       messages.splice(0, messages.length, ...prepared.messages);
-      if (prepared.usage) {
-        usage = addUsage(usage, prepared.usage);
-        emit({ type: "usage", node, usage: prepared.usage });
-      }
+      // The hook reported the usage of any call it made (a summary) itself; the loop only counts it.
+      if (prepared.usage) usage = addUsage(usage, prepared.usage);
     }
     const reply = await streamReply(bound, messages, options);
     const turnUsage = usageOf(reply);
@@ -120,6 +120,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     record({ role: "ai", content: assistant.content, tool_calls: calls.map((c) => ({ id: c.id, name: c.name, args: c.raw })) });
 
     if (calls.length === 0) {
+      const text = typeof assistant.content === "string" ? assistant.content.trim() : "";
+      if (options.finishOnText && text) return { handoff: { summary: text }, usage, filesChanged: [...filesChanged], turns: turn };
       if (reminders >= options.maxReminders) {
         throw new LimitError(
           "turns",

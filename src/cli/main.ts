@@ -25,15 +25,16 @@ const positiveNumber = (value: string) => {
   return n;
 };
 
-/** Options shared by commands that run the pipeline. */
-function runOptions(cmd: Command): Command {
-  return cmd
+/** Options shared by commands that run a thread (`pipeline`: also the ones only a workflow uses). */
+function runOptions(cmd: Command, { pipeline = true } = {}): Command {
+  cmd
     .option("--json", "print JSON Lines events on stdout (and nothing else)")
     .option("--tui", "force the live terminal view")
     .option("--no-tui", "never use the live terminal view; print plain progress lines")
     .option("-m, --model <name>", "model name (overrides YOLO_MODEL and yolo.config.ts)")
-    .option("--base-url <url>", "OpenAI-compatible endpoint (overrides OPENAI_BASE_URL)")
-    .option("--max-fix-attempts <n>", "how many times a blocked gate sends the change back to dev", positiveInt)
+    .option("--base-url <url>", "OpenAI-compatible endpoint (overrides OPENAI_BASE_URL)");
+  if (pipeline) cmd.option("--max-fix-attempts <n>", "how many times a blocked gate sends the change back to dev", positiveInt);
+  return cmd
     .option("--max-turns <n>", "model turns an agent may take before the run stops (resumable)", positiveInt)
     .option("--max-tokens <n>", "token budget for the whole run, resumes included (prompt + completion); reaching it stops the run resumably (exit 7)", positiveInt)
     .option("--max-cost <amount>", "cost budget for the whole run at model.price; reaching it stops the run resumably (exit 7)", positiveNumber)
@@ -71,15 +72,37 @@ export async function main(argv: string[]): Promise<void> {
   );
   runOptions(
     program
+      .command("agent")
+      .description("run one agent (agents/<id>.md) on its own, with its persona and tools: a thread, no pipeline")
+      .argument("<id>", "the agent's id (analyst, pm, architect, dev, tea, or one of the project's agents/*.md)")
+      .argument("<message...>", "what to do, in words"),
+    { pipeline: false },
+  ).action(async (id: string, words: string[], opts) =>
+    setCode(await (await import("./commands/run.js")).soloCommand({ cwd: cwdOf(), profile: { mode: "agent", agentId: id }, message: words.join(" "), opts })),
+  );
+  runOptions(
+    program
+      .command("chat")
+      .description("ask about the project: no persona, read-only tools; a thread you can continue with yolo resume <thread> \"…\"")
+      .argument("<message...>", "your question"),
+    { pipeline: false },
+  ).action(async (words: string[], opts) =>
+    setCode(await (await import("./commands/run.js")).soloCommand({ cwd: cwdOf(), profile: { mode: "chat" }, message: words.join(" "), opts })),
+  );
+  runOptions(
+    program
       .command("resume")
-      .description("continue a thread from its last checkpoint")
+      .description("continue a thread from its last checkpoint; with a message, continue a finished agent or chat thread's conversation")
       .argument("<thread>", "thread id (see yolo threads)")
+      .argument("[message...]", "a follow-up message for a finished agent or chat thread")
       .option("--answer <text>", "the answer to the question the thread is waiting on")
       .option("--approve", "approve the output a human step is waiting on")
       .option("--reject <why>", "reject it, with the reason the agent gets")
       .option("--edit <file>", "replace it with the edited artifact in <file>, and approve")
       .option("--from <checkpoint>", "fork a new thread from this step or checkpoint id (see yolo history) and run it"),
-  ).action(async (thread: string, opts) => setCode(await (await import("./commands/run.js")).resumeCommand({ cwd: cwdOf(), thread, opts })));
+  ).action(async (thread: string, words: string[], opts) =>
+    setCode(await (await import("./commands/run.js")).resumeCommand({ cwd: cwdOf(), thread, message: words.length ? words.join(" ") : undefined, opts })),
+  );
   program
     .command("threads")
     .description("list this repository's threads (--all: every thread in the database, with who ran it where)")

@@ -2,7 +2,7 @@ import type { ResolvedConfig } from "../config/schema.js";
 import { ThreadError } from "../errors.js";
 import { plural } from "../text/plural.js";
 import { buildWorkflowGraph } from "./graph.js";
-import { inertDeps } from "./inspect.js";
+import { inertDeps, threadConfig } from "./inspect.js";
 import type { Session } from "./session.js";
 import type { PipelineStateType } from "./state.js";
 
@@ -19,7 +19,8 @@ export interface HistoryEntry {
 }
 
 /** A thread's checkpoints, oldest first, read through LangGraph's own state history. */
-export async function threadHistory(config: ResolvedConfig, session: Session, threadId: string): Promise<HistoryEntry[]> {
+export async function threadHistory(baseConfig: ResolvedConfig, session: Session, threadId: string): Promise<HistoryEntry[]> {
+  const config = await threadConfig(baseConfig, session, threadId);
   const graph = buildWorkflowGraph(inertDeps(config), session.checkpointer);
   const snapshots = [];
   for await (const s of graph.getStateHistory({ configurable: { thread_id: threadId } })) snapshots.push(s);
@@ -84,8 +85,9 @@ function gates(v: PipelineStateType): string {
  * starts with that checkpoint's state, as if the node that made it had just completed, so what ran next there
  * runs next here. The original thread is untouched.
  */
-export async function forkThread(config: ResolvedConfig, session: Session, threadId: string, from: string, newThreadId: string): Promise<HistoryEntry> {
-  const history = await threadHistory(config, session, threadId);
+export async function forkThread(baseConfig: ResolvedConfig, session: Session, threadId: string, from: string, newThreadId: string): Promise<HistoryEntry> {
+  const config = await threadConfig(baseConfig, session, threadId);
+  const history = await threadHistory(baseConfig, session, threadId);
   const entry = /^-?\d+$/.test(from)
     ? history.filter((h) => h.step === Number(from)).at(-1)
     : history.find((h) => h.checkpointId === from) ?? uniqueSuffix(history, from);

@@ -2,6 +2,7 @@ import type { ResolvedConfig } from "../config/schema.js";
 import { ThreadError } from "../errors.js";
 import type { EngineDeps } from "./deps.js";
 import { buildWorkflowGraph } from "./graph.js";
+import { configForProfile, readThreadProfile } from "./modes.js";
 import type { Session } from "./session.js";
 import type { PipelineStateType } from "./state.js";
 import { positionOf, type ThreadPosition } from "./translate.js";
@@ -29,10 +30,15 @@ export async function inspectThread(
   session: Session,
   threadId: string,
 ): Promise<{ values: PipelineStateType; position: ThreadPosition }> {
-  const graph = buildWorkflowGraph(inertDeps(config), session.checkpointer);
+  const graph = buildWorkflowGraph(inertDeps(await threadConfig(config, session, threadId)), session.checkpointer);
   const position = positionOf(await graph.getState({ configurable: { thread_id: threadId } }));
   if (position.kind === "new") throw new ThreadError(`No thread ${threadId} in this project. List threads with \`yolo threads\`.`);
   return { values: position.values, position };
+}
+
+/** The config a thread's graph is built from: its own mode's (an `agent` or `chat` thread runs a one-node workflow). */
+export async function threadConfig(config: ResolvedConfig, session: Session, threadId: string): Promise<ResolvedConfig> {
+  return configForProfile(config, (await readThreadProfile(session, threadId)) ?? { mode: "run" });
 }
 
 /** The compiled workflow (default or configured) as a Mermaid flowchart. */

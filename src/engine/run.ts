@@ -18,15 +18,21 @@ import { positionOf, STREAM_MODES, translate, type ThreadPosition } from "./tran
 import { plural } from "../text/plural.js";
 import { scrubValue } from "../secrets/scrub.js";
 import { whoAmI } from "../store/thread-store.js";
+import type { ThreadProfile } from "./modes.js";
+import { followUp, modeOf, startInput } from "./thread-input.js";
+import { settleUsage, UnsettledUsage } from "./unsettled-usage.js";
 
 export interface RunOptions {
   deps: EngineDeps;
   session: Session;
   threadId: string;
-  /** Start a new thread with this requirement… */
-  start?: { requirement: string; startCommit?: string | null; branch?: string | null; repo?: string | null; mode?: string };
-  /** …or continue an existing one, optionally answering the question (or the review) it waits on. */
-  resume?: { answer?: string; review?: ReviewResponse };
+  /** Start a new thread with this requirement (for `agent` / `chat`: the user's message)… */
+  start?: { requirement: string; startCommit?: string | null; branch?: string | null; repo?: string | null; profile?: ThreadProfile };
+  /**
+   * …or continue an existing one, optionally answering the question (or the review) it waits on; or, for a
+   * finished `agent` / `chat` thread, with a follow-up `message` that continues the conversation.
+   */
+  resume?: { answer?: string; review?: ReviewResponse; message?: string };
   /** Path of this run's log file, named in events and error messages. */
   logFile: string;
   /** Options the printed resume command must repeat to find and continue this thread (e.g. ` --db x.db --replay s.jsonl`), shell-quoted. */
@@ -89,8 +95,9 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
   }
   const requirement = options.start?.requirement ?? (position.kind === "new" ? "" : position.values.requirement);
   const here = { root: deps.config.root, artifacts: deps.config.stateDir, ...whoAmI() };
+  const mode = options.start?.profile?.mode ?? (position.kind === "new" ? "run" : modeOf(position.values));
   if (options.start) {
-    const { startCommit = null, branch = null, repo = null, mode } = options.start;
+    const { startCommit = null, branch = null, repo = null } = options.start;
     await session.threads.create({ id: threadId, requirement, model: deps.config.model.name, startCommit, branch, repo, mode, ...here });
   }
   // The row says where the thread runs now: a resume may come from another working copy or machine.
@@ -104,10 +111,13 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     logFile: options.logFile,
     maxFixAttempts: deps.config.maxFixAttempts,
     price: deps.config.model.price,
+    mode,
     ...(position.kind === "new" ? {} : { ran: Object.keys(position.values.visits ?? {}), usageSoFar: position.values.usage }),
   });
   deps.logger.info({ threadId, resumed: !options.start }, "run started");
 
+  // Usage of calls whose node has not completed: settled into the checkpoint if the run stops mid-node.
+  const unsettled = new UnsettledUsage();
   try {
     const stream = await graph.stream(input.value as never, {
       ...graphConfig,
@@ -124,6 +134,7 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     const setNode = (node: string) => (written = written.then(() => session.threads.update(threadId, { currentNode: node })));
     for await (const event of translate(stream, workflowRouters(deps.config.workflow, deps.config.maxFixAttempts), (node) => void setNode(node).catch(() => {}))) {
       if (event.type === "node.started") await setNode(event.node);
+      unsettled.observe(event);
       emit(event);
     }
     await written;
@@ -138,6 +149,7 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     const { status, reason, code, limit } = classify(error, signal, deps, options.logFile);
     deps.logger.error({ err: error, status, limit }, "run stopped");
     if (status !== "interrupted") emit({ type: "error", code, message: reason });
+    await settleUsage(session.checkpointer, threadId, unsettled.take()).catch((err: unknown) => deps.logger.error({ err }, "could not record the usage of the stopped node"));
     const latest = positionOf(await graph.getState(graphConfig).catch(() => ({ next: [], tasks: [], values: {} }) as never));
     return await complete(options, emit, status, reason, latest, limit);
   }
@@ -161,10 +173,11 @@ async function prepareInput(
   const { threadId } = options;
   if (options.start) {
     if (position.kind !== "new") throw new ThreadError(`Thread ${threadId} already exists; start a new run or use \`yolo resume ${threadId}\`.`);
-    return { value: { requirement: options.start.requirement } };
+    return { value: startInput(options.start.requirement, options.start.profile ?? { mode: "run" }) };
   }
-  const { answer, review } = options.resume ?? {};
+  const { answer, review, message } = options.resume ?? {};
   const given = answer !== undefined || review !== undefined;
+  if (message !== undefined) return followUp(threadId, position, message, given);
   switch (position.kind) {
     case "new": {
       // In the index but without a checkpoint: the process was killed before LangGraph saved the first step.
@@ -214,6 +227,13 @@ function responseFor(
 
 /** The outcome of a finished thread, from its state alone. */
 function finalOutcome(values: PipelineStateType, maxFixAttempts: number): { status: RunStatus; reason: string } {
+  const mode = modeOf(values);
+  if (mode !== "run") {
+    // An agent or chat thread has no gate: it succeeded when its agent answered (exit 0).
+    const answer = values.conversation.at(-1);
+    const first = answer?.role === "agent" ? answer.text.trim().split("\n")[0] : "";
+    return { status: "passed", reason: `completed: ${values.agentId ?? mode} answered${first ? `: ${first.length > 100 ? `${first.slice(0, 99)}…` : first}` : ""}` };
+  }
   const lastReview = values.reviews.at(-1);
   if (lastReview?.action === "reject" && lastReview.node === null) {
     return { status: "failed", reason: `rejected at ${lastReview.by}: ${lastReview.reason ?? "no reason given"}` };

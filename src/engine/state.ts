@@ -43,6 +43,11 @@ export interface Review {
   action: "approve" | "edit" | "reject";
   reason: string | null;
 }
+/** One exchange of an `agent` / `chat` thread: what the user typed, or what the agent answered. */
+export interface Turn {
+  role: "user" | "agent";
+  text: string;
+}
 export type GateSummary = Omit<GateResult, "tail">;
 export type Verdict = "PASS" | "CONCERNS" | "FAIL";
 
@@ -57,6 +62,12 @@ const append = <T>() => Annotation<T[]>({ reducer: (old: T[], next: T[]) => old.
  */
 export const PipelineState = Annotation.Root({
   requirement: last<string>(() => ""),
+  // the thread's profile: `run` (a workflow), `agent` (one agent on its own) or `chat`; resume rebuilds its graph from it
+  mode: last<string>(() => "run"),
+  /** In `agent` mode, the agent the thread runs. */
+  agentId: last<string | null>(() => null),
+  /** The conversation of an `agent` / `chat` thread: each message and each answer, in order (follow-ups append). */
+  conversation: append<Turn>(),
   // analyst
   requirements: last<string | null>(() => null),
   acceptanceCriteria: last<string[]>(() => []),

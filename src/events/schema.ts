@@ -52,6 +52,8 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     usageSoFar: usage.optional(),
     /** The configured model price, so views can show the cost so far; null without one (optional, as above). */
     price: z.object({ inputPerMillion: z.number(), outputPerMillion: z.number(), currency: z.string() }).nullable().optional(),
+    /** The thread's mode: `run` (a workflow), `agent` (one agent on its own) or `chat` (optional, as above). */
+    mode: z.enum(["run", "agent", "chat"]).optional(),
   }),
   z.object({ ...base, type: z.literal("node.started"), node: z.string(), fixAttempt: z.number() }),
   z.object({ ...base, type: z.literal("node.completed"), node: z.string(), summary: z.string() }),
@@ -88,6 +90,17 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     artifact: z.string().nullable().optional(),
   }),
   z.object({ ...base, type: z.literal("usage"), node: z.string(), usage }),
+  z.object({
+    ...base,
+    type: z.literal("context.summarized"),
+    node: z.string(),
+    agent: z.string(),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+    threshold: z.number(),
+    replacedMessages: z.number(),
+  }),
+  z.object({ ...base, type: z.literal("reply"), node: z.string(), text: z.string() }),
   z.object({ ...base, type: z.literal("warning"), message: z.string() }),
   z.object({ ...base, type: z.literal("error"), code: z.string(), message: z.string() }),
   z.object({

@@ -1,6 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ResolvedConfig } from "../config/schema.js";
-import type { PipelineStateType } from "../engine/state.js";
+import type { PipelineStateType, Turn } from "../engine/state.js";
 import type { Mode, PromptMessage } from "../prompt/compose.js";
 import type { AnyRole } from "../tools/handoff.js";
 import type { ToolName } from "../tools/types.js";
@@ -21,6 +21,8 @@ export interface MiddlewareInput {
   readonly runCompleted?: boolean;
   /** What the user typed in `agent` / `chat` mode. */
   readonly userInput?: string;
+  /** `agent` / `chat`: the conversation before `userInput`. */
+  readonly earlierTurns?: readonly Turn[];
   readonly agent: { readonly persona: string; readonly tools: readonly ToolName[] };
   readonly settings: Pick<ResolvedConfig, "maxFixAttempts" | "limits" | "context">;
   readonly modelName: string;

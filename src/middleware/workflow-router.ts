@@ -28,6 +28,7 @@ export function workflowRouter(state: MiddlewareState): MiddlewareState {
     mode,
     runCompleted: completed,
     userInput: state.userInput,
+    earlierTurns: state.earlierTurns,
   });
   return { ...state, mode, phase, prompt, warnings };
 }

@@ -190,3 +190,8 @@ export function formatCost(cost: { amount: number; currency: string } | null): s
   const digits = cost.amount >= 1 ? 2 : 3;
   return cost.currency === "USD" ? `$${cost.amount.toFixed(digits)}` : `${cost.amount.toFixed(digits)} ${cost.currency}`;
 }
+
+/** `dev: older turns summarized, ~12,345 → 3,100 tokens (threshold 9,000)`: a `context.summarized` event in one line. */
+export function summarizedLine(e: { node: string; tokensBefore: number; tokensAfter: number; threshold: number }): string {
+  return `${e.node}: older turns summarized, ~${formatCount(e.tokensBefore)} → ${formatCount(e.tokensAfter)} tokens (threshold ${formatCount(e.threshold)})`;
+}

@@ -53,8 +53,11 @@ export async function createInkRenderer(opts: InkRendererOptions = {}): Promise<
     exitOnCtrlC: false,
   });
   let closing: Promise<void> | null = null;
+  // The answer of an agent or chat thread, printed whole under the last frame (the view shows one line of it).
+  let reply: string | null = null;
   const renderer: Renderer = {
     onEvent(e) {
+      if (e.type === "reply") reply = e.text;
       // A new leg clears the previous stop request's notice.
       if (e.type === "run.started" && stopping !== null) {
         stopping = null;
@@ -71,6 +74,7 @@ export async function createInkRenderer(opts: InkRendererOptions = {}): Promise<
         for (const asker of askers.splice(0)) asker(null);
         stop.abort();
         await instance.waitUntilExit();
+        if (reply !== null) (opts.stdout ?? process.stdout).write(`\n${reply.trimEnd()}\n`);
       })();
       return closing;
     },

@@ -11,6 +11,7 @@ import {
   oneLine,
   statusText,
   stripControl,
+  summarizedLine,
   truncateEnd,
   truncateMiddle,
   wrapText,
@@ -117,6 +118,13 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
             text: `  tokens ${e.node}: ${formatCount(u.totalTokens)} (in ${formatCount(u.promptTokens)} / out ${formatCount(u.completionTokens)}, ${plural(u.calls, "call")})`,
           },
         ];
+      }
+      case "context.summarized":
+        return [{ text: `~ ${summarizedLine(e)}` }];
+      case "reply": {
+        // The answer of an agent or chat thread is what the user asked for: printed whole, line by line.
+        const lines = stripControl(e.text).trimEnd().split("\n").flatMap((l) => (l.trim() === "" ? [""] : wrapText(l, BODY - 2)));
+        return [{ text: `◆ ${e.node} answers:` }, ...lines.map((l) => ({ text: `  ${l}`, keep: true }))];
       }
       case "warning":
         return [{ text: `! warning: ${fit(oneLine(e.message), BODY - 11)}` }];

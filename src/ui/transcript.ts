@@ -1,5 +1,5 @@
 import type { YoloEvent } from "../events/schema.js";
-import { gateLine, oneLine, stripControl } from "./format.js";
+import { gateLine, oneLine, stripControl, summarizedLine } from "./format.js";
 
 /** The scrollback of the verbose view: every streamed token (as whole lines), agent starts and ends, tools and gates. */
 export interface Transcript {
@@ -49,6 +49,8 @@ export function createTranscript(): Transcript {
           const tail = e.gate.passed ? [] : stripControl(e.gate.tail).split("\n").filter((l) => l.trim() !== "").slice(-TAIL_LINES);
           return [...flush(), `  gate ${gateLine(e.gate)}`, ...tail.map((l) => `    │ ${l.trimEnd()}`)];
         }
+        case "context.summarized":
+          return [...flush(), `  ${summarizedLine(e)}`];
         case "run.completed":
           return flush();
         default:

@@ -1,6 +1,6 @@
 import type { LimitKind, RunStatus } from "../events/outcome.js";
 import type { GateResult, Usage, YoloEvent } from "../events/schema.js";
-import { argsBrief, oneLine, stripControl } from "./format.js";
+import { argsBrief, oneLine, stripControl, summarizedLine } from "./format.js";
 
 export type AgentStatus = "waiting" | "running" | "done" | "skipped" | "blocked" | "escalated" | "stopped";
 
@@ -44,7 +44,7 @@ export interface FinalView {
 }
 
 export interface NoticeView {
-  level: "warning" | "error";
+  level: "info" | "warning" | "error";
   text: string;
 }
 
@@ -78,6 +78,8 @@ export interface ViewState {
   notices: NoticeView[];
   question: QuestionView | null;
   final: FinalView | null;
+  /** The answer of an `agent` / `chat` thread (`reply`), printed in full below the view when it closes. */
+  reply: string | null;
 }
 
 export const STREAM_LINES = 6;
@@ -108,6 +110,7 @@ export const initialViewState: ViewState = {
   notices: [],
   question: null,
   final: null,
+  reply: null,
 };
 
 /** The view state after one more event. Pure: never mutates `state`. */
@@ -186,6 +189,14 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
         tokens: state.tokens + e.usage.totalTokens,
         cost: addCost(state.cost, state.price, e.usage),
         agents: updateAgent(state.agents, e.node, (a) => ({ ...a, tokens: a.tokens + e.usage.totalTokens })),
+      };
+    case "context.summarized":
+      return { ...state, notices: [...state.notices, { level: "info" as const, text: summarizedLine(e) }].slice(-NOTICE_LIMIT) };
+    case "reply":
+      return {
+        ...state,
+        reply: e.text,
+        agents: updateAgent(state.agents, e.node, (a) => ({ ...a, summary: oneLine(e.text) })),
       };
     case "warning":
     case "error": {

@@ -52,7 +52,7 @@ describe("a run killed before its first checkpoint", { timeout: 120_000 }, () =>
 
     const threads = await runYolo(["threads"], { cwd: root });
     expect(threads.exitCode, describeResult(threads)).toBe(0);
-    expect(threads.stdout).toMatch(new RegExp(`^${thread}\\s+interrupted\\s`, "m"));
+    expect(threads.stdout).toMatch(new RegExp(`^${thread}\\s+run\\s+interrupted\\s`, "m"));
     const rows = JSON.parse((await runYolo(["threads", "--json"], { cwd: root })).stdout) as { id: string; status: string; reason: string }[];
     expect(rows).toEqual([expect.objectContaining({ id: thread, status: "interrupted" })]);
     expect(rows[0].reason).toContain("nothing to resume");
@@ -85,7 +85,7 @@ describe("a run killed before its first checkpoint", { timeout: 120_000 }, () =>
     const child = spawnYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url });
     await waitFor(() => rolesOf(mock).includes("dev"), "dev's request to reach the mock");
     const running = await runYolo(["threads"], { cwd: root });
-    const thread = /^(\S+)\s+running\s/m.exec(running.stdout)?.[1];
+    const thread = /^(\S+)\s+run\s+running\s/m.exec(running.stdout)?.[1];
     expect(thread, running.stdout).toBeTruthy();
     child.kill("SIGKILL");
     await child;
@@ -100,6 +100,6 @@ describe("a run killed before its first checkpoint", { timeout: 120_000 }, () =>
 
     const resumed = await runYolo(["resume", "--json", thread!], { cwd: root, baseURL: mock.url });
     expect(resumed.exitCode, describeResult(resumed)).toBe(0);
-    expect((await runYolo(["threads"], { cwd: root })).stdout).toMatch(new RegExp(`^${thread}\\s+passed\\s`, "m"));
+    expect((await runYolo(["threads"], { cwd: root })).stdout).toMatch(new RegExp(`^${thread}\\s+run\\s+passed\\s`, "m"));
   });
 });

@@ -68,8 +68,8 @@ describe("a team shares threads through PostgreSQL", () => {
     // --all lists every thread in the database with who ran it where (now B).
     const all = await runYolo(["threads", "--all"], { cwd: other.root, env });
     expect(all.exitCode, describeResult(all)).toBe(0);
-    expect(all.stdout).toMatch(/THREAD\s+STATUS\s+UPDATED\s+HOST\s+USER\s+ROOT\s+REQUIREMENT/);
-    expect(all.stdout).toContain(`${thread}  passed`);
+    expect(all.stdout).toMatch(/THREAD\s+MODE\s+STATUS\s+UPDATED\s+HOST\s+USER\s+ROOT\s+REQUIREMENT/);
+    expect(all.stdout).toMatch(new RegExp(`^${thread}\\s+run\\s+passed\\s`, "m"));
     expect(all.stdout).toContain(b);
 
     // A reads the finished thread from the shared database; its history and show work from either copy.

@@ -61,7 +61,7 @@ describe("a run killed with SIGKILL resumes from its last checkpoint", () => {
     expect(threads.exitCode, describeResult(threads)).toBe(0);
     const row = threads.stdout.split("\n").find((l) => l.startsWith(thread));
     expect(row, threads.stdout).toBeDefined();
-    expect(row).toMatch(new RegExp(`^${thread}\\s+passed\\s`));
+    expect(row).toMatch(new RegExp(`^${thread}\\s+run\\s+passed\\s`));
     const threadsJson = await runYolo(["threads", "--json"], { cwd: root });
     expect(JSON.parse(threadsJson.stdout)).toEqual([expect.objectContaining({ id: thread, status: "passed", requirement: REQ })]);
 

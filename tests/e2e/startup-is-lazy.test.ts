@@ -54,6 +54,8 @@ describe("yolo --version and --help load only the CLI shell", () => {
     ["--version", "version"],
     ["--help", "help"],
     ["help run", "help-run"],
+    ["help agent", "help-agent"],
+    ["help chat", "help-chat"],
   ])("`yolo %s` exits 0 without loading LangGraph, LangChain, Ink, React or the engine", async (args, name) => {
     const { r, modules } = await modulesLoadedBy(args.split(" "), name);
     expect(r.exitCode, describeResult(r)).toBe(0);

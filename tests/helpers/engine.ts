@@ -6,6 +6,7 @@ import { inspectThread } from "../../src/engine/inspect.js";
 import type { ReviewResponse } from "../../src/engine/review.js";
 import { startRun, type RunResult } from "../../src/engine/run.js";
 import { loadWorkflowAgents } from "../../src/engine/workflow-agents.js";
+import { configForProfile, loadSoloAgents, readThreadProfile, type ThreadProfile } from "../../src/engine/modes.js";
 import { openSession } from "../../src/engine/session.js";
 import type { YoloEvent } from "../../src/events/schema.js";
 
@@ -25,6 +26,10 @@ export async function runEngine(opts: {
   requirement?: string;
   answer?: string;
   review?: ReviewResponse;
+  /** A new thread's mode (default `run`); a resumed thread's is read from its checkpoint. */
+  profile?: ThreadProfile;
+  /** A follow-up message for a finished agent or chat thread. */
+  message?: string;
   config?: UserConfig;
   env?: NodeJS.ProcessEnv;
 }): Promise<EngineRun> {
@@ -34,17 +39,19 @@ export async function runEngine(opts: {
     file: null,
     env: { OPENAI_BASE_URL: opts.baseURL, PATH: process.env.PATH, ...opts.env },
   });
-  const agents = loadWorkflowAgents(config);
   const logFile = join(config.stateDir, "logs", `${opts.threadId}.log`);
-  const deps = createEngineDeps({ config, agents, logFile, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env } });
   const session = await openSession(config);
   try {
+    const profile = opts.requirement !== undefined ? (opts.profile ?? { mode: "run" }) : ((await readThreadProfile(session, opts.threadId)) ?? { mode: "run" });
+    const threadConfig = configForProfile(config, profile);
+    const agents = profile.mode === "run" ? loadWorkflowAgents(config) : loadSoloAgents(config, profile);
+    const deps = createEngineDeps({ config: threadConfig, agents, logFile, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env } });
     const handle = startRun({
       deps,
       session,
       threadId: opts.threadId,
-      start: opts.requirement !== undefined ? { requirement: opts.requirement } : undefined,
-      resume: opts.requirement === undefined ? { answer: opts.answer, review: opts.review } : undefined,
+      start: opts.requirement !== undefined ? { requirement: opts.requirement, profile } : undefined,
+      resume: opts.requirement === undefined ? { answer: opts.answer, review: opts.review, message: opts.message } : undefined,
       logFile,
     });
     const events: YoloEvent[] = [];

@@ -315,7 +315,8 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 // Message content may be a string or an array of content parts.
-function textOf(content: unknown): string {
+/** The text of a message content (a string, or an array of text parts). */
+export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) return content.map((p) => (typeof p === "string" ? p : typeof p?.text === "string" ? p.text : "")).join("");
   return "";

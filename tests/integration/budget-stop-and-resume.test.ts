@@ -36,8 +36,11 @@ describe("token and cost budgets", () => {
     // analyst, pm, then one dev call; the second dev call was never sent.
     expect(dir.served).toEqual(["analyst", "pm", "dev"]);
 
+    // The stopped dev's call was paid for: it is in the thread's usage although dev did not complete.
     const before = await readThread(root, "t-budget");
-    expect(before.values.usage.promptTokens + before.values.usage.completionTokens).toBe(2200);
+    expect(before.values.usage).toMatchObject({ promptTokens: 3000, completionTokens: 300, calls: 3 });
+    expect(before.values.usageByNode.dev).toMatchObject({ promptTokens: 1000, completionTokens: 100, calls: 1 });
+    expect(first.events.at(-1)).toMatchObject({ type: "run.completed", usage: { promptTokens: 3000, completionTokens: 300, calls: 3 } });
 
     // The budget counts the run as a whole: resuming with the same budget stops again before any call.
     const again = await runEngine({ root, baseURL: mock.url, threadId: "t-budget", config: { budget: { maxTokens: 2200 } } });
@@ -48,8 +51,11 @@ describe("token and cost budgets", () => {
     expect(resumed.result).toMatchObject({ status: "passed", exitCode: 0 });
     expect(nodesStarted(resumed.events)).toEqual(["dev", "tea"]);
     expect(dir.served).toEqual(["analyst", "pm", "dev", "dev", "dev", "tea"]);
+    // Every call the model answered is counted once: the stopped dev's first call, then the resumed dev's two.
     const after = await readThread(root, "t-budget");
-    expect(after.values.usage.calls).toBe(5);
+    expect(after.values.usage).toMatchObject({ promptTokens: 6 * 1000, completionTokens: 6 * 100, calls: 6 });
+    expect(after.values.usage.calls).toBe(mock.requests.length);
+    expect(after.values.usageByNode.dev).toMatchObject({ promptTokens: 3000, completionTokens: 300, calls: 3 });
   });
 
   it("stops at --max-cost using model.price", async () => {

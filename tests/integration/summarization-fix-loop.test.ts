@@ -75,5 +75,16 @@ describe("summarization in a long fix loop", () => {
     // The summary calls are counted like any other.
     const usage = events.filter((e) => e.type === "usage" && e.node === "dev");
     expect(usage).toHaveLength(devRequests.length + summaries);
+    // Each summary is announced: agent, estimated tokens before and after, the threshold, right after its usage.
+    const summarized = events.filter((e) => e.type === "context.summarized");
+    expect(summarized).toHaveLength(summaries);
+    for (const e of summarized) {
+      expect(e).toMatchObject({ type: "context.summarized", node: "dev", agent: "dev", threshold: THRESHOLD });
+      if (e.type !== "context.summarized") continue;
+      expect(e.tokensBefore).toBeGreaterThan(THRESHOLD);
+      expect(e.tokensAfter).toBeLessThan(e.tokensBefore);
+      expect(e.replacedMessages).toBeGreaterThan(0);
+      expect(events[events.indexOf(e) - 1]).toMatchObject({ type: "usage", node: "dev" });
+    }
   });
 });

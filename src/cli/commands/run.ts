@@ -12,6 +12,9 @@ import { createJsonRenderer } from "../../ui/json-renderer.js";
 import { createPlainRenderer } from "../../ui/plain-renderer.js";
 import type { Renderer, StopMode } from "../../ui/renderer.js";
 import { forkThread } from "../../engine/history.js";
+import { configForProfile, loadSoloAgents, readThreadProfile, type ThreadProfile } from "../../engine/modes.js";
+import type { AgentDefinition } from "../../agents/types.js";
+import type { ResolvedConfig } from "../../config/schema.js";
 import type { ReviewResponse } from "../../engine/review.js";
 import { askOnTerminal, loadAnswers, reviewFromFlags, takeAnswer, type HumanReply } from "../human-input.js";
 import { exitNow } from "../main.js";
@@ -41,29 +44,43 @@ export async function runCommand(input: { cwd: string; requirement: string; opts
   return execute(input.cwd, input.opts, { threadId: newThreadId(), start: { requirement } });
 }
 
-/** `yolo resume <thread> [--answer | --approve | --edit | --reject | --from]`: continue from the last checkpoint, or fork. */
-export async function resumeCommand(input: { cwd: string; thread: string; opts: RunFlags }): Promise<number> {
+/**
+ * `yolo resume <thread> [--answer | --approve | --edit | --reject | --from] [message…]`: continue from the last
+ * checkpoint, or fork; a message continues a finished `agent` / `chat` thread's conversation.
+ */
+export async function resumeCommand(input: { cwd: string; thread: string; message?: string; opts: RunFlags }): Promise<number> {
   const { opts } = input;
   const review = reviewFromFlags(opts) ?? undefined;
+  const message = input.message?.trim() ? input.message.trim() : undefined;
   if (opts.from !== undefined) {
-    if (review || opts.answer !== undefined) throw new ConfigError("--from starts a new thread: it cannot also answer the old one's question.");
+    if (review || opts.answer !== undefined || message !== undefined) throw new ConfigError("--from starts a new thread: it cannot also answer the old one's question or take a message.");
     return execute(input.cwd, opts, { threadId: newThreadId(), resume: {}, fork: { source: input.thread, from: opts.from } });
   }
-  return execute(input.cwd, opts, { threadId: input.thread, resume: { answer: opts.answer, review } });
+  return execute(input.cwd, opts, { threadId: input.thread, resume: { answer: opts.answer, review, message } });
+}
+
+/** `yolo agent <id> <message>` and `yolo chat <message>`: a new thread of one agent, or of a chat. */
+export async function soloCommand(input: { cwd: string; profile: Exclude<ThreadProfile, { mode: "run" }>; message: string; opts: RunFlags }): Promise<number> {
+  const message = input.message.trim();
+  const usage = input.profile.mode === "agent" ? `yolo agent ${input.profile.agentId} "what to do"` : 'yolo chat "your question"';
+  if (!message) throw new ConfigError(`The message is empty. Usage: ${usage}`);
+  return execute(input.cwd, input.opts, { threadId: newThreadId(), start: { requirement: message, profile: input.profile } });
 }
 
 type Leg = {
   threadId: string;
-  start?: { requirement: string };
-  resume?: { answer?: string; review?: ReviewResponse };
+  start?: { requirement: string; profile?: ThreadProfile };
+  resume?: { answer?: string; review?: ReviewResponse; message?: string };
   /** Fork `threadId` from this thread's checkpoint first. */
   fork?: { source: string; from: string };
 };
 
 /** Runs legs of a thread until it ends or waits; in a terminal, questions are asked inline and the run goes on. */
 async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number> {
-  const config = await loadResolvedConfig(cwd, flags);
-  const agents = loadPipelineAgents(config);
+  const baseConfig = await loadResolvedConfig(cwd, flags);
+  // A new thread's agents are checked before anything is created; a resumed one's once its mode is read.
+  const early = first.start ? threadSetup(baseConfig, first.start.profile ?? { mode: "run" }) : null;
+  const config = early?.config ?? baseConfig;
   const logFile = join(config.stateDir, "logs", `${first.threadId}.log`);
   const answers = flags.answers !== undefined ? loadAnswers(flags.answers) : null;
   const replay = await loadReplay(cwd, flags);
@@ -77,13 +94,14 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   const closing = (error: unknown) => session.close().then(() => Promise.reject(error));
   const repo = await repoIdentity(config.root);
   if (first.resume) await assertSameRepository(session.threads, first.fork?.source ?? first.threadId, repo).catch(closing);
+  const { config: threadConfig, agents } = early ?? (await resumedSetup(baseConfig, session, first.fork?.source ?? first.threadId).catch(closing));
   if (first.fork) {
     const entry = await forkThread(config, session, first.fork.source, first.fork.from, first.threadId).catch(closing);
     process.stderr.write(`yolo: thread ${first.threadId} forked from ${first.fork.source} at step ${entry.step} (after ${entry.node}); ${first.fork.source} is unchanged\n`);
   }
   const mode = first.start ? "start" : "resume";
   const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, session, replay }).catch(closing);
-  const deps = engineDeps(config, agents, logFile, setup.deps);
+  const deps = engineDeps(threadConfig, agents, logFile, setup.deps);
   // --ci (or CI set) never prompts and never reads stdin, even on a terminal: a question ends the run with exit 3.
   const interactive = !flags.json && !isUnattended(flags, process.env) && process.stdin.isTTY === true && process.stdout.isTTY === true;
   const stops = stopControl();
@@ -130,6 +148,17 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     await setup.finish();
     await session.close();
   }
+}
+
+/** The config and agents a thread runs with: a `run` thread the configured workflow, the others their one agent. */
+function threadSetup(config: ResolvedConfig, profile: ThreadProfile): { config: ResolvedConfig; agents: Map<string, AgentDefinition> } {
+  if (profile.mode === "run") return { config, agents: loadPipelineAgents(config) };
+  return { config: configForProfile(config, profile), agents: loadSoloAgents(config, profile) };
+}
+
+/** `threadSetup` for a thread being resumed, from the mode stored in its checkpoint. */
+async function resumedSetup(config: ResolvedConfig, session: Session, threadId: string) {
+  return threadSetup(config, (await readThreadProfile(session, threadId)) ?? { mode: "run" });
 }
 
 /** One leg: feeds the run's events to the renderer; returns the outcome and the agent's question it waits on, if any. */

@@ -43,7 +43,10 @@ async function diffText(root: string, row: ThreadRow | null): Promise<string> {
 function render(id: string, row: ThreadRow | null, s: PipelineStateType, waitingOn: string | null, root: string): string {
   const out: string[] = [];
   out.push(`Thread ${id} — ${row?.status ?? "unknown"}${row?.reason ? `: ${row.reason}` : ""}`);
-  out.push(`Requirement: ${s.requirement}`);
+  if (s.mode === "agent" || s.mode === "chat") {
+    out.push(`Mode: ${s.mode}${s.agentId ? ` (agent ${s.agentId})` : ""} — continue it with: yolo resume ${id} "…"`);
+    section(out, "Conversation", s.conversation.map((t) => `${t.role === "user" ? "> " : ""}${t.text.trim().split("\n").join(t.role === "user" ? "\n> " : "\n")}`));
+  } else out.push(`Requirement: ${s.requirement}`);
   if (row?.host) out.push(`Last run: ${row.user ?? "?"}@${row.host} in ${row.root}`);
   if (waitingOn) out.push(`Waiting for an answer: ${waitingOn}\n  Answer with: yolo resume ${id} --answer "…"`);
   section(out, "Requirements", s.requirements ? [s.requirements.trim()] : []);

@@ -41,14 +41,14 @@ function status(r: ThreadRow): string {
 }
 
 function projectTable(rows: ThreadRow[]): string {
-  const table = rows.map((r) => [r.id, status(r), r.currentNode ?? "-", updated(r), truncateEnd(oneLine(r.requirement), 60)]);
-  return formatTable(["THREAD", "STATUS", "NODE", "UPDATED", "REQUIREMENT"], table);
+  const table = rows.map((r) => [r.id, r.mode, status(r), r.currentNode ?? "-", updated(r), truncateEnd(oneLine(r.requirement), 60)]);
+  return formatTable(["THREAD", "MODE", "STATUS", "NODE", "UPDATED", "REQUIREMENT"], table);
 }
 
 // Who ran each thread and where: the machine, the user and the working copy of its last run.
 function allTable(rows: ThreadRow[]): string {
-  const table = rows.map((r) => [r.id, status(r), updated(r), r.host ?? "-", r.user ?? "-", r.root, truncateEnd(oneLine(r.requirement), 40)]);
-  return formatTable(["THREAD", "STATUS", "UPDATED", "HOST", "USER", "ROOT", "REQUIREMENT"], table);
+  const table = rows.map((r) => [r.id, r.mode, status(r), updated(r), r.host ?? "-", r.user ?? "-", r.root, truncateEnd(oneLine(r.requirement), 40)]);
+  return formatTable(["THREAD", "MODE", "STATUS", "UPDATED", "HOST", "USER", "ROOT", "REQUIREMENT"], table);
 }
 
 /** Left-aligned columns separated by two spaces. */

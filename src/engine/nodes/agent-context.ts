@@ -1,18 +1,19 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AgentDefinition } from "../../agents/types.js";
-import type { Usage } from "../../events/schema.js";
+import type { EventBody, Usage } from "../../events/schema.js";
 import { addUsage, ZERO_USAGE } from "../../events/usage.js";
 import { checkBudget } from "../../llm/budget.js";
 import { aliasMessages } from "../../prompt/aliases.js";
 import { runMiddleware } from "../../middleware/stack.js";
 import { applySummary, summarization, summaryRequest } from "../../middleware/summarization.js";
+import { estimateTokens } from "../../middleware/tokens.js";
 import type { MiddlewareState } from "../../middleware/types.js";
 import type { AnyRole } from "../../tools/handoff.js";
 import { TOOLS } from "../../tools/registry.js";
 import type { ToolDef } from "../../tools/types.js";
 import type { EngineDeps } from "../deps.js";
-import type { PipelineStateType } from "../state.js";
+import type { PipelineStateType, Turn } from "../state.js";
 
 export interface AgentContextInput {
   node: string;
@@ -24,11 +25,16 @@ export interface AgentContextInput {
   state: PipelineStateType;
   mode?: string;
   userInput?: string;
+  earlierTurns?: Turn[];
   runCompleted?: boolean;
 }
 
 /** The middleware stack's answer for one agent run: the opening messages and the tools to bind. */
-export function agentContext(input: AgentContextInput, deps: EngineDeps): { middleware: MiddlewareState; messages: BaseMessage[]; tools: ToolDef[] } {
+export function agentContext(
+  input: AgentContextInput,
+  deps: EngineDeps,
+  emit: (event: EventBody) => void = () => {},
+): { middleware: MiddlewareState; messages: BaseMessage[]; tools: ToolDef[] } {
   const cfg = deps.config;
   const middleware = runMiddleware({
     requestedMode: input.mode ?? "run",
@@ -41,12 +47,16 @@ export function agentContext(input: AgentContextInput, deps: EngineDeps): { midd
     run: input.state,
     runCompleted: input.runCompleted,
     userInput: input.userInput,
+    earlierTurns: input.earlierTurns,
     agent: { persona: input.agent.persona, tools: input.agent.tools },
     settings: { maxFixAttempts: cfg.maxFixAttempts, limits: cfg.limits, context: cfg.context },
     modelName: input.modelName,
     messages: [],
   });
-  for (const warning of middleware.warnings) deps.logger.warn({ node: input.node }, warning);
+  for (const warning of middleware.warnings) {
+    deps.logger.warn({ node: input.node }, warning);
+    emit({ type: "warning", message: `${input.node}: ${warning}` });
+  }
   const messages = (middleware.prompt ?? []).map((m) => (m.role === "system" ? new SystemMessage(m.content) : new HumanMessage(m.content)));
   return { middleware, messages, tools: (middleware.availableTools ?? []).map((name) => TOOLS[name]) };
 }
@@ -54,14 +64,16 @@ export function agentContext(input: AgentContextInput, deps: EngineDeps): { midd
 /**
  * The hook run before each model call of the agent loop: checks the budget against the run's usage (earlier
  * nodes and resumes, from state) plus this loop's, then summarizes older turns when the transcript passed the
- * threshold. The summary is one more model call, budget-checked and counted like any other. Real paths in the
- * transcript are replaced by `@project/…` and `@state/…` first.
+ * threshold. The summary is one more model call, budget-checked and counted like any other: its `usage` event is
+ * emitted here, before the budget check that may stop the run, so the tokens it cost are never lost (the loop only
+ * adds it to its own total). Real paths in the transcript are replaced by `@project/…` and `@state/…` first.
  */
 export function beforeEachCall(
   middleware: MiddlewareState,
   model: BaseChatModel,
   deps: EngineDeps,
   record: (entry: Record<string, unknown>) => void,
+  emit: (event: EventBody) => void,
 ): (messages: readonly BaseMessage[], usage: Usage) => Promise<{ messages: BaseMessage[]; usage?: Usage } | null> {
   const { budget, model: modelCfg, root, stateDir } = deps.config;
   const roots = { project: root, state: stateDir };
@@ -76,9 +88,22 @@ export function beforeEachCall(
     const text = typeof reply.content === "string" ? reply.content : JSON.stringify(reply.content);
     const u = reply.usage_metadata;
     const summaryUsage: Usage = { promptTokens: u?.input_tokens ?? 0, completionTokens: u?.output_tokens ?? 0, totalTokens: u?.total_tokens ?? 0, calls: 1 };
-    record({ role: "summary", replaced: compaction.end - compaction.start, tokens: compaction.tokens, threshold: compaction.threshold, content: text });
-    deps.logger.info({ node: middleware.node, ...compaction }, "summarized older turns");
+    emit({ type: "usage", node: middleware.node, usage: summaryUsage });
+    const compacted = applySummary(messages, compaction, text);
+    const replaced = compaction.end - compaction.start;
+    const tokensAfter = estimateTokens(compacted);
+    record({ role: "summary", replaced, tokens: compaction.tokens, tokensAfter, threshold: compaction.threshold, content: text });
+    deps.logger.info({ node: middleware.node, ...compaction, tokensAfter }, "summarized older turns");
+    emit({
+      type: "context.summarized",
+      node: middleware.node,
+      agent: middleware.agentId,
+      tokensBefore: compaction.tokens,
+      tokensAfter,
+      threshold: compaction.threshold,
+      replacedMessages: replaced,
+    });
     checkBudget(addUsage(spent, summaryUsage), budget, modelCfg.price);
-    return { messages: applySummary(messages, compaction, text), usage: summaryUsage };
+    return { messages: compacted, usage: summaryUsage };
   };
 }

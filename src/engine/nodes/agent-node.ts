@@ -8,7 +8,7 @@ import { plural } from "../../text/plural.js";
 import { handoffJsonSchema, handoffSchema, roleFor, type AnyRole } from "../../tools/handoff.js";
 import type { AgentNodeSpec } from "../../workflow/schema.js";
 import type { EngineDeps } from "../deps.js";
-import type { Decision, PipelineStateType, PipelineUpdate, Story, Verdict } from "../state.js";
+import type { Decision, PipelineStateType, PipelineUpdate, Story, Turn, Verdict } from "../state.js";
 import { agentContext, beforeEachCall } from "./agent-context.js";
 import { commitIteration } from "./commit-step.js";
 import { checkVisits, emitter, finish, threadIdOf } from "./context.js";
@@ -27,7 +27,8 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
   if (!agent) throw new Error(`agent ${run.agentId} is not loaded`);
   const { config: cfg } = deps;
   const modelName = agent.model ?? cfg.model.name;
-  const { middleware, messages, tools } = agentContext({ ...run, agent, modelName, state }, deps);
+  const direct = state.mode === "run" ? {} : directTurn(state);
+  const { middleware, messages, tools } = agentContext({ ...run, agent, modelName, state, mode: state.mode, ...direct }, deps, emitter(config));
   const dir = threadArtifactsDir(cfg.stateDir, threadIdOf(config));
   const runId = `${run.node}-${Date.now()}`;
   const model = deps.createModel({ name: modelName, temperature: agent.temperature ?? cfg.model.temperature });
@@ -51,10 +52,29 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
     maxReminders: cfg.limits.handoffReminders,
     emit: emitter(config),
     record,
-    beforeCall: beforeEachCall(middleware, model, deps, record),
+    beforeCall: beforeEachCall(middleware, model, deps, record, emitter(config)),
     classifyError: (error) => deps.classifyError(error, modelName),
+    // A chat ends with its answer in plain text; an agent (and the pipeline) with its handoff.
+    finishOnText: state.mode === "chat",
     signal: config.signal,
   });
+}
+
+/** `agent` / `chat`: the latest message is the user input, the conversation before it the earlier turns. */
+function directTurn(state: PipelineStateType): { userInput: string; earlierTurns: Turn[] } {
+  const turns = state.conversation;
+  const last = turns.map((t) => t.role).lastIndexOf("user");
+  if (last < 0) return { userInput: state.requirement, earlierTurns: [] };
+  return { userInput: turns[last].text, earlierTurns: turns.slice(0, last) };
+}
+
+/** The answer of an `agent` / `chat` thread, from its handoff: the summary, or what its role hands off. */
+export function replyText(h: Record<string, unknown>): string {
+  if (typeof h.summary === "string" && h.summary.trim()) return h.summary;
+  if (typeof h.requirements === "string") return h.requirements;
+  if (typeof h.verdict === "string") return [`Verdict: ${h.verdict}`, ...((h.findings as string[] | undefined) ?? []).map((f) => `- ${f}`)].join("\n");
+  const { escalate_to_human: _e, question: _q, ...rest } = h;
+  return JSON.stringify(rest, null, 2);
 }
 
 /**
@@ -82,7 +102,13 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
     const { update, summary } = outputs(role, node, h, state, gates, out, deps.config.root);
     const committed = await commitIteration({ node, role, state, summary: String(h.summary ?? ""), threadId: threadIdOf(config), deps });
     const setFlags = Object.fromEntries(flags.map((f) => [f, h[f] === true]));
-    const withFlags = flags.length ? { ...update, flags: setFlags } : update;
+    const withFlags: PipelineUpdate = flags.length ? { ...update, flags: setFlags } : { ...update };
+    if (state.mode !== "run") {
+      // The answer is the thread's reply to the user, and the conversation a follow-up continues.
+      const text = replyText(h);
+      emitter(config)({ type: "reply", node, text });
+      withFlags.conversation = [{ role: "agent", text }];
+    }
     const flagText = flags.length ? `; ${flags.map((f) => `${f}=${setFlags[f]}`).join(", ")}` : "";
     return finish(node, config, { escalateToHuman: false, question: null, ...withFlags }, out.usage, summary + committed + flagText);
   };

@@ -156,8 +156,8 @@ export function App(props: AppProps) {
         {state.notices.length ? (
           <Box flexDirection="column" marginTop={1}>
             {state.notices.map((n, i) => (
-              <Text key={i} wrap="truncate-end" color={n.level === "error" ? "red" : "yellow"}>
-                {n.level === "error" ? "✗ error " : "! "}
+              <Text key={i} wrap="truncate-end" color={n.level === "error" ? "red" : n.level === "warning" ? "yellow" : undefined} dimColor={n.level === "info"}>
+                {n.level === "error" ? "✗ error " : n.level === "warning" ? "! " : "~ "}
                 {n.text}
               </Text>
             ))}

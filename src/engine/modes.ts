@@ -1,0 +1,75 @@
+import { loadAgents } from "../agents/loader.js";
+import type { AgentDefinition } from "../agents/types.js";
+import type { ResolvedConfig } from "../config/schema.js";
+import { ConfigError } from "../errors.js";
+import { TOOL_NAMES } from "../tools/types.js";
+import type { Workflow } from "../workflow/schema.js";
+import type { Session } from "./session.js";
+
+/** What kind of thread it is: a workflow run, one agent on its own, or a chat. Stored in the thread's state. */
+export type ThreadProfile = { mode: "run" } | { mode: "agent"; agentId: string } | { mode: "chat" };
+
+/** The node (and agent) id of a chat thread. */
+export const CHAT_NODE = "chat";
+
+/** The one-node workflow an `agent` or `chat` thread runs: start → the agent → end. */
+export function soloWorkflow(profile: Exclude<ThreadProfile, { mode: "run" }>): Workflow {
+  const node = profile.mode === "agent" ? profile.agentId : CHAT_NODE;
+  return {
+    nodes: { [node]: { kind: "agent", agent: node } },
+    edges: [
+      { from: "start", to: node },
+      { from: node, to: "end" },
+    ],
+  };
+}
+
+/** The config a thread runs with: a `run` thread the configured workflow, the others their one-node workflow. */
+export function configForProfile(config: ResolvedConfig, profile: ThreadProfile): ResolvedConfig {
+  if (profile.mode === "run") return config;
+  return Object.freeze({ ...config, workflow: soloWorkflow(profile), approve: [], customWorkflow: false });
+}
+
+/**
+ * A thread's profile, read from its latest checkpoint without building a graph (the graph depends on it).
+ * Threads from before modes existed have no mode and are `run`; an unknown mode (or an agent thread without its
+ * agent) falls back to `chat`, as the workflow router does, which warns about it when the agent runs. A thread
+ * with no checkpoint gives null.
+ */
+export async function readThreadProfile(session: Session, threadId: string): Promise<ThreadProfile | null> {
+  const tuple = await session.checkpointer.getTuple({ configurable: { thread_id: threadId } });
+  if (!tuple) return null;
+  const values = tuple.checkpoint.channel_values as { mode?: unknown; agentId?: unknown };
+  if (values.mode === undefined || values.mode === "run") return { mode: "run" };
+  if (values.mode === "agent" && typeof values.agentId === "string") return { mode: "agent", agentId: values.agentId };
+  return { mode: "chat" };
+}
+
+/** The agent a chat runs as: no persona (the chat profile drops it), every tool (the tool selector narrows them by mode and config). */
+export const CHAT_AGENT: AgentDefinition = Object.freeze({
+  id: CHAT_NODE,
+  name: "Chat",
+  description: "Answers the user's questions about the project.",
+  tools: [...TOOL_NAMES],
+  persona: "",
+  file: "(built in)",
+  source: "default" as const,
+});
+
+/**
+ * The agents an `agent` or `chat` thread needs. Every problem in the agent files is reported at once (exit 2),
+ * and an unknown agent id names the known ones. The configured workflow is not validated: it is not run.
+ */
+export function loadSoloAgents(config: ResolvedConfig, profile: Exclude<ThreadProfile, { mode: "run" }>): Map<string, AgentDefinition> {
+  const loaded = loadAgents({ projectAgentsDir: config.agentsDir, cwd: config.root });
+  if (loaded.errors.length) {
+    throw new ConfigError(`Nothing was run: ${loaded.errors.length === 1 ? "1 problem" : `${loaded.errors.length} problems`} in the agent files. Fix these and try again:`, loaded.errors);
+  }
+  if (profile.mode === "chat") return new Map([[CHAT_NODE, CHAT_AGENT]]);
+  const agent = loaded.agents.get(profile.agentId);
+  if (!agent) {
+    const known = [...loaded.agents.keys()].sort().join(", ");
+    throw new ConfigError(`There is no agent "${profile.agentId}". Known agents: ${known} (the defaults, and the project's agents/*.md).`);
+  }
+  return new Map([[agent.id, agent]]);
+}

@@ -1,0 +1,49 @@
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { EventBody, Usage } from "../events/schema.js";
+import { addUsage, ZERO_USAGE } from "../events/usage.js";
+
+/**
+ * LangGraph's id for writes that belong to no task ("null writes"): it applies them to the state of the checkpoint
+ * they hang on, both when the state is read and when the thread resumes from there.
+ */
+const NULL_TASK_ID = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * The usage of model calls whose node has not completed yet. A node's usage reaches the state with its update, so
+ * a node stopped mid-way (a budget, a limit, a provider error, Ctrl+C twice) would lose the tokens it already paid
+ * for. Fed with the run's events: `usage` adds to its node, `node.completed` settles the node.
+ */
+export class UnsettledUsage {
+  private readonly byNode = new Map<string, Usage>();
+
+  observe(event: EventBody): void {
+    if (event.type === "usage") this.byNode.set(event.node, addUsage(this.byNode.get(event.node) ?? ZERO_USAGE, event.usage));
+    else if (event.type === "node.completed") this.byNode.delete(event.node);
+  }
+
+  /** What is unsettled, by node (empty when every call belongs to a completed node), and forgets it. */
+  take(): Record<string, Usage> {
+    const out = Object.fromEntries(this.byNode);
+    this.byNode.clear();
+    return out;
+  }
+}
+
+/**
+ * Adds usage of stopped nodes to the thread's latest checkpoint as null writes to `usage` and `usageByNode`,
+ * leaving what runs next untouched: `yolo show`, the budget and the next resume count it, and the stopped node
+ * runs again from its top. A second stop on the same checkpoint adds its own writes after the first ones (the
+ * saver keys writes by position and ignores a position already taken, so earlier writes are sent again first).
+ */
+export async function settleUsage(checkpointer: BaseCheckpointSaver, threadId: string, byNode: Record<string, Usage>): Promise<boolean> {
+  const nodes = Object.keys(byNode);
+  if (!nodes.length) return false;
+  const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId } });
+  if (!tuple) return false;
+  const earlier = (tuple.pendingWrites ?? [])
+    .filter(([task, channel]) => task === NULL_TASK_ID && !String(channel).startsWith("__"))
+    .map(([, channel, value]) => [channel, value] as [string, unknown]);
+  const total = nodes.reduce((sum, node) => addUsage(sum, byNode[node]), ZERO_USAGE);
+  await checkpointer.putWrites(tuple.config, [...earlier, ["usage", total], ["usageByNode", byNode]], NULL_TASK_ID);
+  return true;
+}

@@ -1,6 +1,8 @@
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
-import { gateSchema, type ResolvedConfig, type UserConfig } from "./schema.js";
+import { defaultPolicy, narrowPolicy } from "../tools/command-policy.js";
+import { CI_ENV_ALLOW } from "../tools/env.js";
+import { gateSchema, type CommandRules, type ResolvedConfig, type SandboxMode, type UserConfig, type UserLevelConfig } from "./schema.js";
 import { withApprovals } from "../workflow/approve.js";
 import { DEFAULT_WORKFLOW } from "../workflow/default.js";
 
@@ -24,6 +26,8 @@ export interface ResolveConfigInput {
   /** The environment to read; passed in so nothing deeper reads process.env. */
   env: Readonly<Record<string, string | undefined>>;
   flags?: ConfigFlags;
+  /** The user-level config (`~/.config/yolo/config.ts`), which the repository's file may narrow but not widen. */
+  userConfig?: { file: string | null; config: UserLevelConfig };
 }
 
 export const DEFAULT_API_KEY_ENV = "OPENAI_API_KEY";
@@ -50,7 +54,7 @@ const DEFAULTS = {
  * Merges defaults < config file < environment < flags into one deep-frozen object.
  * Pure: reads only its arguments. Bad environment or flag values throw a ConfigError naming them.
  */
-export function resolveConfig({ root, fileConfig, file, env, flags = {} }: ResolveConfigInput): ResolvedConfig {
+export function resolveConfig({ root, fileConfig, file, env, flags = {}, userConfig = { file: null, config: {} } }: ResolveConfigInput): ResolvedConfig {
   const absRoot = resolve(root);
   const problems: string[] = [];
   const fileModel = fileConfig.model ?? {};
@@ -68,6 +72,8 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {} }: Resol
   if ((flagMaxCost ?? fileConfig.budget?.maxCost) !== undefined && !fileModel.price) {
     problems.push("--max-cost / budget.maxCost: needs model.price ({ inputPerMillion, outputPerMillion }) in yolo.config.ts to count cost");
   }
+  const envSandbox = nonEmpty(env.YOLO_SANDBOX);
+  if (envSandbox !== undefined && !SANDBOX_RANK.has(envSandbox as SandboxMode)) problems.push(`YOLO_SANDBOX: must be auto, bwrap or off, got "${envSandbox}"`);
   if (problems.length) throw new ConfigError("Invalid settings in the environment or on the command line; fix them and run again:", problems);
 
   const dbPath = nonEmpty(flags.db) ?? nonEmpty(env.YOLO_DB) ?? fileConfig.dbPath ?? DEFAULTS.dbPath;
@@ -100,6 +106,8 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {} }: Resol
       disabledTools: [...(fileConfig.context?.disabledTools ?? [])],
       rolePermissions: { ...(fileConfig.context?.rolePermissions ?? {}) },
     },
+    userConfigFile: userConfig.file,
+    ...commandSettings(userConfig, fileConfig, file, env, envSandbox as SandboxMode | undefined),
     budget: {
       maxTokens: flagMaxTokens ?? fileConfig.budget?.maxTokens ?? null,
       maxCost: flagMaxCost ?? fileConfig.budget?.maxCost ?? null,
@@ -115,6 +123,39 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {} }: Resol
     },
   };
   return deepFreeze(config);
+}
+
+const SANDBOX_RANK = new Map<SandboxMode, number>([["off", 0], ["auto", 1], ["bwrap", 2]]);
+
+/**
+ * Commands policy, CI environment allow-list and sandbox from both config files. The repository's file can only
+ * narrow the user's: its allow-list applies on top of the user's, its denies add up, and it can make the sandbox
+ * stricter (`bwrap`) but not turn it off. `YOLO_SANDBOX` stands for the user's setting.
+ */
+function commandSettings(
+  user: { file: string | null; config: UserLevelConfig },
+  repo: UserConfig,
+  repoFile: string | null,
+  env: Readonly<Record<string, string | undefined>>,
+  envSandbox: SandboxMode | undefined,
+): Pick<ResolvedConfig, "commands" | "env" | "sandbox"> {
+  const userSource = user.file ?? "the user config";
+  const repoSource = repoFile ? basename(repoFile) : "yolo.config.ts";
+  const policy = narrowPolicy(narrowPolicy(defaultPolicy(), user.config.commands, userSource), repo.commands, repoSource);
+  const roles: Record<string, { source: string; rules: CommandRules }[]> = {};
+  for (const [source, byRole] of [[userSource, user.config.commands?.roles], [repoSource, repo.commands?.roles]] as const) {
+    for (const [role, rules] of Object.entries(byRole ?? {})) (roles[role] ??= []).push({ source: `${source}, role ${role}`, rules });
+  }
+  const userSandbox = envSandbox ?? user.config.sandbox ?? "auto";
+  const repoSandbox = repo.sandbox ?? "off";
+  return {
+    commands: { policy, roles },
+    env: {
+      strict: nonEmpty(env.CI) !== undefined,
+      allow: [...CI_ENV_ALLOW, ...(user.config.env?.allow ?? []), ...(repo.env?.allow ?? [])],
+    },
+    sandbox: SANDBOX_RANK.get(repoSandbox)! > SANDBOX_RANK.get(userSandbox)! ? repoSandbox : userSandbox,
+  };
 }
 
 /** Fails before any run starts when there is neither an API key nor a local server to talk to (a replay needs neither). */

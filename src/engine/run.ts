@@ -102,6 +102,10 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     ...(position.kind === "new" ? {} : { ran: Object.keys(position.values.visits ?? {}), usageSoFar: position.values.usage }),
   });
   deps.logger.info({ threadId, resumed: !options.start }, "run started");
+  for (const message of deps.notices ?? []) {
+    emit({ type: "warning", message });
+    deps.logger.warn({ threadId }, message);
+  }
 
   try {
     const stream = await graph.stream(input.value as never, {

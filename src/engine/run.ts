@@ -17,6 +17,7 @@ export type WaitingRequest = EscalationPayload | ApprovalPayload;
 import { positionOf, STREAM_MODES, translate, type ThreadPosition } from "./translate.js";
 import { plural } from "../text/plural.js";
 import { scrubValue } from "../secrets/scrub.js";
+import { storageFault } from "../store/db.js";
 
 export interface RunOptions {
   deps: EngineDeps;
@@ -246,7 +247,11 @@ function complete(
       artifact: request.kind === "approval" ? request.artifact : null,
     });
   }
-  if (session.index.get(threadId)) session.index.update(threadId, { status, exitCode, reason });
+  try {
+    if (session.index.get(threadId)) session.index.update(threadId, { status, exitCode, reason });
+  } catch {
+    // A full or read-only disk: the outcome still reaches the caller; the index is brought up to date on resume.
+  }
   emit({
     type: "run.completed",
     status,
@@ -269,7 +274,7 @@ function classify(
 ): { status: RunStatus; reason: string; code: string } {
   if (signal.aborted) return { status: "interrupted", reason: "interrupted; the last completed step is saved", code: "interrupted" };
   if (isGraphDrained(error)) return { status: "interrupted", reason: "stopped on request once the running step had finished", code: "interrupted" };
-  const known = findYoloError(error) ?? deps.classifyError(error, deps.config.model.name);
+  const known = storageFault(error, deps.config.dbPath) ?? findYoloError(error) ?? deps.classifyError(error, deps.config.model.name);
   if (known instanceof LimitError) return { status: "limit", reason: known.message, code: known.code };
   if (known instanceof ProviderError) return { status: "provider_error", reason: known.message, code: known.code };
   if (known instanceof ConfigError || known instanceof ThreadError) return { status: "config_error", reason: known.message, code: known.code };

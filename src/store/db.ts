@@ -64,6 +64,7 @@ export function openDatabase(path: string): Database {
     if (check !== "ok") {
       throw storageError(path, `it failed an integrity check (${String(check)})`, recoveryHint(path));
     }
+    immediateTransactions(db);
   } catch (cause) {
     db.close();
     if (cause instanceof YoloError) throw cause;
@@ -123,6 +124,16 @@ function whyNotWritable(path: string): string | null {
 // better-sqlite3 exposes `readonly`; SQLite sets it when it fell back to read-only at open.
 function isReadonly(db: Database): boolean {
   return (db as unknown as { readonly?: boolean }).readonly === true;
+}
+
+/**
+ * Makes `db.transaction(fn)` begin IMMEDIATE. Every transaction on yolo's database writes, and a deferred one that
+ * reads first (the lease: SELECT, then INSERT) cannot be upgraded while another process writes: SQLite answers
+ * SQLITE_BUSY at once, without the busy timeout. Taking the write lock at BEGIN waits for it instead.
+ */
+function immediateTransactions(db: Database): void {
+  const deferred = db.transaction.bind(db);
+  db.transaction = ((fn: (...args: never[]) => unknown) => (deferred(fn) as unknown as { immediate: unknown }).immediate) as Database["transaction"];
 }
 
 function recoveryHint(path: string): string {

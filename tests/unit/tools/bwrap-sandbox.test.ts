@@ -73,6 +73,29 @@ describe("bubblewrap sandbox", () => {
     expect(result.durationMs).toBeLessThan(10_000);
   });
 
+  sandboxed("a timeout kills the sandboxed command and everything it started", async () => {
+    const marker = `3${String(process.pid).padStart(7, "0")}`;
+    const result = await runShell(`sleep ${marker} & sleep ${marker}`, {
+      cwd: root,
+      timeoutS: 0.5,
+      env: { PATH: process.env.PATH },
+      capBytes: 1024,
+      sandbox: bwrap(),
+      killGraceMs: 200,
+    });
+    expect(result.timedOut).toBe(true);
+    expect(result.durationMs).toBeLessThan(5_000);
+    await new Promise((r) => setTimeout(r, 300));
+    const left = fs.readdirSync("/proc").filter((pid) => {
+      try {
+        return /^\d+$/.test(pid) && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
+      } catch {
+        return false;
+      }
+    });
+    expect(left).toEqual([]);
+  });
+
   it("reports bwrap missing, or present but unable to build its sandbox, with the reason", () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), "yolo-nobwrap-"));
     const broken = fs.mkdtempSync(path.join(os.tmpdir(), "yolo-badbwrap-"));

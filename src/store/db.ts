@@ -48,15 +48,6 @@ export function openDatabase(path: string): Database {
     throw storageError(path, `it cannot be opened (${messageOf(cause)})`, "Make sure the file and its folder are readable and writable, or choose another file with --db / YOLO_DB.", cause);
   }
   try {
-    // SQLite quietly opens a file it cannot write read-only; yolo must write, so say so now rather than mid-run.
-    if (db.pragma("query_only", { simple: true }) !== 0 || isReadonly(db)) {
-      throw Object.assign(new Error("attempt to write a readonly database"), { code: "SQLITE_READONLY" });
-    }
-  } catch (cause) {
-    db.close();
-    throw storageFault(cause, path) ?? storageError(path, `it cannot be written (${messageOf(cause)})`, recoveryHint(path), cause);
-  }
-  try {
     db.pragma("busy_timeout = 5000");
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
@@ -64,6 +55,8 @@ export function openDatabase(path: string): Database {
     if (check !== "ok") {
       throw storageError(path, `it failed an integrity check (${String(check)})`, recoveryHint(path));
     }
+    // SQLite quietly opens a file it cannot write read-only; yolo must write, so find out now rather than mid-run.
+    writeProbe(db);
     immediateTransactions(db);
   } catch (cause) {
     db.close();
@@ -121,9 +114,18 @@ function whyNotWritable(path: string): string | null {
   return null;
 }
 
-// better-sqlite3 exposes `readonly`; SQLite sets it when it fell back to read-only at open.
-function isReadonly(db: Database): boolean {
-  return (db as unknown as { readonly?: boolean }).readonly === true;
+// A write that is rolled back: fails with SQLITE_READONLY on a connection SQLite could only open read-only.
+function writeProbe(db: Database): void {
+  try {
+    db.exec("BEGIN IMMEDIATE; CREATE TABLE yolo_write_probe (x INTEGER); ROLLBACK;");
+  } catch (error) {
+    try {
+      db.exec("ROLLBACK");
+    } catch {
+      // No transaction was open.
+    }
+    throw error;
+  }
 }
 
 /**

@@ -36,6 +36,15 @@ export default defineConfig({
     // disabledTools: ["run_command"],             // no agent may call these
     // rolePermissions: { tea: ["read_file", "list_files", "search_files", "run_command"] }, // per agent id: at most these
   },
+  // What run_command may run: argv patterns (README, "Commands, sandbox and environment"). This file can only narrow
+  // the user config (~/.config/yolo/config.ts): every allow-list in force applies, deny rules add up, and the
+  // default deny list (sudo, rm -rf /, … | sh, …) always does.
+  // commands: { allow: ["npm", "node", "git status", "git diff"], deny: ["npm publish"], roles: { tea: { allow: ["npm test"] } } },
+  // Under CI, commands and gates get only PATH, HOME, LANG, … and these variables (secret-looking names never).
+  // env: { allow: ["MY_SERVICE_URL"] },
+  // Commands and gates in bubblewrap (project the only writable folder, no network): "auto" when it works here,
+  // "bwrap" to require it (exit 2 without), "off" (honoured from the user config or YOLO_SANDBOX only).
+  sandbox: "auto",
   // Stop the run cleanly at a checkpoint (exit 7, resumable with a higher budget) once it has used this much,
   // resumes included. --max-tokens / --max-cost override; maxCost needs model.price.
   // budget: { maxTokens: 2_000_000, maxCost: 5 },

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { benchCheckpointSavers } from "./checkpoint-savers.mjs";
 import { benchPipelineOverhead } from "./pipeline-overhead.mjs";
 import { benchPromptTokens } from "./prompt-tokens.mjs";
+import { benchSandboxCost } from "./sandbox-cost.mjs";
 import { benchTuiRenderCost } from "./tui-render-cost.mjs";
 
 if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
@@ -13,4 +14,5 @@ if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
   await benchCheckpointSavers((line) => console.log(line));
   await benchTuiRenderCost((line) => console.log(line));
   await benchPromptTokens((line) => console.log(line));
+  await benchSandboxCost((line) => console.log(line));
 }

@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { AgentDefinition } from "../agents/types.js";
-import { loadConfigFile } from "../config/load.js";
+import { loadConfigFile, loadUserConfig } from "../config/load.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { resolveConfig } from "../config/resolve.js";
 import { createEngineDeps } from "../engine/create-deps.js";
@@ -37,8 +37,10 @@ export function projectRoot(cwd: string): string {
 export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): Promise<ResolvedConfig> {
   const root = projectRoot(cwd);
   const { file, config } = await loadConfigFile(root);
+  const userConfig = await loadUserConfig(process.env);
   return resolveConfig({
     root,
+    userConfig,
     fileConfig: config,
     file,
     env: process.env,

@@ -1,9 +1,10 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
 import { ConfigError } from "../errors.js";
-import { configSchema } from "./schema.js";
+import { configSchema, userConfigSchema, type UserLevelConfig } from "./schema.js";
 
 /** A config file after validation: defaults inside the schema (gate `required`, `timeoutS`) are applied. */
 export type FileConfig = z.output<typeof configSchema>;
@@ -31,14 +32,53 @@ export async function loadConfigFile(root: string): Promise<{ file: string | nul
   return { file, config: validateConfig(exported, file) };
 }
 
-/** Validates a config value against the strict schema; every issue becomes one dot-path line. */
-export function validateConfig(value: unknown, file: string): FileConfig {
+/** User-level config file names, looked for in `$XDG_CONFIG_HOME/yolo/` (default `~/.config/yolo/`). */
+export const USER_CONFIG_FILE_NAMES = ["config.ts", "config.mts", "config.js", "config.mjs", "config.json"] as const;
+
+/**
+ * The user-level config file: `YOLO_USER_CONFIG` when set (empty: none), else the first of
+ * `$XDG_CONFIG_HOME/yolo/config.{ts,mts,js,mjs,json}` (XDG_CONFIG_HOME defaults to `~/.config`), else null.
+ */
+export function findUserConfigFile(env: Readonly<Record<string, string | undefined>>): string | null {
+  const explicit = env.YOLO_USER_CONFIG;
+  if (explicit !== undefined) {
+    if (explicit.trim() === "") return null;
+    if (!existsSync(explicit)) throw new ConfigError(`YOLO_USER_CONFIG names ${explicit}, which does not exist; fix the path or unset it.`);
+    return explicit;
+  }
+  const base = env.XDG_CONFIG_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".config");
+  for (const name of USER_CONFIG_FILE_NAMES) {
+    const file = join(base, "yolo", name);
+    if (existsSync(file)) return file;
+  }
+  return null;
+}
+
+/** Loads and validates the user-level config (commands, env, sandbox); none → `{ file: null, config: {} }`. */
+export async function loadUserConfig(env: Readonly<Record<string, string | undefined>>): Promise<{ file: string | null; config: UserLevelConfig }> {
+  const file = findUserConfigFile(env);
+  if (!file) return { file: null, config: {} };
+  let exported: unknown;
+  if (file.endsWith(".json")) {
+    try {
+      exported = JSON.parse(readFileSync(file, "utf8"));
+    } catch (cause) {
+      throw new ConfigError(`Could not load ${file}: ${cause instanceof Error ? cause.message : String(cause)}`, [], { cause });
+    }
+  } else exported = await importConfigModule(file);
+  return { file, config: validateConfig(exported, file, userConfigSchema) };
+}
+
+/** Validates a config value against a strict schema (yolo.config.ts's by default); every issue becomes one dot-path line. */
+export function validateConfig(value: unknown, file: string): FileConfig;
+export function validateConfig<T>(value: unknown, file: string, schema: z.ZodType<T>): T;
+export function validateConfig(value: unknown, file: string, schema: z.ZodType = configSchema): unknown {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new ConfigError(
       `${file} must export a config object as its default export (export default defineConfig({ ... })).`,
     );
   }
-  const result = configSchema.safeParse(value);
+  const result = schema.safeParse(value);
   if (result.success) return result.data;
   const problems = result.error.issues.flatMap(formatIssue);
   throw new ConfigError(`${file} has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}; fix and run again:`, problems);

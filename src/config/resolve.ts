@@ -1,7 +1,9 @@
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
+import { defaultPolicy, narrowPolicy } from "../tools/command-policy.js";
+import { CI_ENV_ALLOW } from "../tools/env.js";
 import { parseDuration } from "./duration.js";
-import { gateSchema, type ResolvedConfig, type UserConfig } from "./schema.js";
+import { gateSchema, type CommandRules, type ResolvedConfig, type SandboxMode, type UserConfig, type UserLevelConfig } from "./schema.js";
 import { withApprovals } from "../workflow/approve.js";
 import { DEFAULT_WORKFLOW } from "../workflow/default.js";
 
@@ -28,6 +30,8 @@ export interface ResolveConfigInput {
   /** The environment to read; passed in so nothing deeper reads process.env. */
   env: Readonly<Record<string, string | undefined>>;
   flags?: ConfigFlags;
+  /** The user-level config (`~/.config/yolo/config.ts`), which the repository's file may narrow but not widen. */
+  userConfig?: { file: string | null; config: UserLevelConfig };
 }
 
 export const DEFAULT_API_KEY_ENV = "OPENAI_API_KEY";
@@ -55,7 +59,7 @@ const DEFAULTS = {
  * Merges defaults < config file < environment < flags into one deep-frozen object.
  * Pure: reads only its arguments. Bad environment or flag values throw a ConfigError naming them.
  */
-export function resolveConfig({ root, fileConfig, file, env, flags = {} }: ResolveConfigInput): ResolvedConfig {
+export function resolveConfig({ root, fileConfig, file, env, flags = {}, userConfig = { file: null, config: {} } }: ResolveConfigInput): ResolvedConfig {
   const absRoot = resolve(root);
   const problems: string[] = [];
   const fileModel = fileConfig.model ?? {};
@@ -80,6 +84,8 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {} }: Resol
   if (envDatabaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(envDatabaseUrl)) problems.push("YOLO_DATABASE_URL: must be a postgres:// or postgresql:// URL");
   if (envDatabaseUrl !== undefined && nonEmpty(env.YOLO_DB) !== undefined) problems.push("YOLO_DB and YOLO_DATABASE_URL are both set: keep one (a SQLite file or a PostgreSQL database)");
   if (fileConfig.checkpointer?.postgres !== undefined && fileConfig.dbPath !== undefined) problems.push("yolo.config.ts sets both dbPath and checkpointer.postgres: keep one");
+  const envSandbox = nonEmpty(env.YOLO_SANDBOX);
+  if (envSandbox !== undefined && !SANDBOX_RANK.has(envSandbox as SandboxMode)) problems.push(`YOLO_SANDBOX: must be auto, bwrap or off, got "${envSandbox}"`);
   if (problems.length) throw new ConfigError("Invalid settings in the environment or on the command line; fix them and run again:", problems);
 
   const dbPath = nonEmpty(flags.db) ?? nonEmpty(env.YOLO_DB) ?? fileConfig.dbPath ?? DEFAULTS.dbPath;
@@ -115,6 +121,8 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {} }: Resol
       disabledTools: [...(fileConfig.context?.disabledTools ?? [])],
       rolePermissions: { ...(fileConfig.context?.rolePermissions ?? {}) },
     },
+    userConfigFile: userConfig.file,
+    ...commandSettings(userConfig, fileConfig, file, env, envSandbox as SandboxMode | undefined),
     budget: {
       maxTokens: flagMaxTokens ?? fileConfig.budget?.maxTokens ?? null,
       maxCost: flagMaxCost ?? fileConfig.budget?.maxCost ?? null,
@@ -146,6 +154,39 @@ function resolveDatabase(flags: ConfigFlags, env: ResolveConfigInput["env"], fil
   if (nonEmpty(env.YOLO_DB)) return sqlite;
   if (file.checkpointer?.postgres) return { kind: "postgres", url: file.checkpointer.postgres };
   return sqlite;
+}
+
+const SANDBOX_RANK = new Map<SandboxMode, number>([["off", 0], ["auto", 1], ["bwrap", 2]]);
+
+/**
+ * Commands policy, CI environment allow-list and sandbox from both config files. The repository's file can only
+ * narrow the user's: its allow-list applies on top of the user's, its denies add up, and it can make the sandbox
+ * stricter (`bwrap`) but not turn it off. `YOLO_SANDBOX` stands for the user's setting.
+ */
+function commandSettings(
+  user: { file: string | null; config: UserLevelConfig },
+  repo: UserConfig,
+  repoFile: string | null,
+  env: Readonly<Record<string, string | undefined>>,
+  envSandbox: SandboxMode | undefined,
+): Pick<ResolvedConfig, "commands" | "env" | "sandbox"> {
+  const userSource = user.file ?? "the user config";
+  const repoSource = repoFile ? basename(repoFile) : "yolo.config.ts";
+  const policy = narrowPolicy(narrowPolicy(defaultPolicy(), user.config.commands, userSource), repo.commands, repoSource);
+  const roles: Record<string, { source: string; rules: CommandRules }[]> = {};
+  for (const [source, byRole] of [[userSource, user.config.commands?.roles], [repoSource, repo.commands?.roles]] as const) {
+    for (const [role, rules] of Object.entries(byRole ?? {})) (roles[role] ??= []).push({ source: `${source}, role ${role}`, rules });
+  }
+  const userSandbox = envSandbox ?? user.config.sandbox ?? "auto";
+  const repoSandbox = repo.sandbox ?? "off";
+  return {
+    commands: { policy, roles },
+    env: {
+      strict: nonEmpty(env.CI) !== undefined,
+      allow: [...CI_ENV_ALLOW, ...(user.config.env?.allow ?? []), ...(repo.env?.allow ?? [])],
+    },
+    sandbox: SANDBOX_RANK.get(repoSandbox)! > SANDBOX_RANK.get(userSandbox)! ? repoSandbox : userSandbox,
+  };
 }
 
 /** Fails before any run starts when there is neither an API key nor a local server to talk to (a replay needs neither). */

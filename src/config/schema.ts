@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { CommandPolicy } from "../tools/command-policy.js";
 import { workflowSchema, type Workflow } from "../workflow/schema.js";
 
 const gateSchema = z.strictObject({
@@ -8,6 +9,38 @@ const gateSchema = z.strictObject({
   required: z.boolean().default(true),
   timeoutS: z.number().positive().default(600),
 });
+
+const patterns = z.array(z.string().trim().min(1));
+const commandRules = z.strictObject({
+  /** Argv patterns a command must match (see README, "Commands"); absent: any command not denied. */
+  allow: patterns.optional(),
+  /** Argv patterns that refuse a command, added to the default deny list. */
+  deny: patterns.optional(),
+});
+
+/** Commands the model may run, the environment they get under CI, and the sandbox; in both config files. */
+const commandSettings = {
+  commands: commandRules
+    .extend({
+      /** Further rules for one agent (its id) or role, e.g. `{ tea: { allow: ["npm test"] } }`. */
+      roles: z.record(z.string(), commandRules).optional(),
+    })
+    .optional(),
+  env: z
+    .strictObject({
+      /** Variables (names, `*` allowed) commands keep under CI besides PATH, HOME, LANG…; secret-looking names never pass. */
+      allow: patterns.optional(),
+    })
+    .optional(),
+  /** Run commands and gates in bubblewrap: "auto" when it works here (default), "bwrap" always (exit 2 without it), "off". */
+  sandbox: z.enum(["auto", "bwrap", "off"]).optional(),
+};
+
+/** The user-level config (`~/.config/yolo/config.ts`): only what a repository must not be able to loosen. */
+export const userConfigSchema = z.strictObject(commandSettings);
+export type UserLevelConfig = z.input<typeof userConfigSchema>;
+export type SandboxMode = "auto" | "bwrap" | "off";
+export type CommandRules = z.output<typeof commandRules>;
 
 /** The schema of `yolo.config.ts`. Unknown keys are errors, so a typo never silently does nothing. */
 export const configSchema = z.strictObject({
@@ -73,6 +106,7 @@ export const configSchema = z.strictObject({
       maxCost: z.number().positive().optional(),
     })
     .optional(),
+  ...commandSettings,
   limits: z
     .strictObject({
       maxTurns: z.number().int().positive().optional(),
@@ -131,6 +165,18 @@ export interface ResolvedConfig {
     disabledTools: string[];
     rolePermissions: Record<string, string[]>;
   };
+  /** The user-level config file that was loaded, or null. */
+  userConfigFile: string | null;
+  commands: {
+    /** Default deny list + the user's rules + the repository's: denies add up, allow-lists all apply. */
+    policy: CommandPolicy;
+    /** Rules per agent id or role, from both files, narrowing `policy` further. */
+    roles: Record<string, { source: string; rules: CommandRules }[]>;
+  };
+  /** Under CI (`CI` set) commands get only the variables `allow` matches; otherwise the scrubbed environment. */
+  env: { strict: boolean; allow: string[] };
+  /** The stronger of the user's and the repository's setting (a repository cannot turn the sandbox off). */
+  sandbox: SandboxMode;
   /** null: no budget. Prompt + completion tokens, and cost in model.price's currency. */
   budget: { maxTokens: number | null; maxCost: number | null };
   limits: {

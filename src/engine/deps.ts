@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AgentDefinition } from "../agents/types.js";
 import type { GateConfig, ResolvedConfig } from "../config/schema.js";
+import type { CommandSettings } from "../tools/types.js";
 
 /** A minimal logger shape so the engine does not depend on pino's types. */
 export interface EngineLogger {
@@ -24,6 +25,10 @@ export interface EngineDeps {
   /** Names of variables holding secrets beyond the ones recognised by name (e.g. a custom API key variable). */
   secretEnvNames: string[];
   logger: EngineLogger;
+  /** Command policy, CI environment allow-list and sandbox; absent: the default deny list, no sandbox. */
+  commands?: CommandSettings;
+  /** Said once at the start of each run (a `warning` event), e.g. that commands run without a sandbox. */
+  notices?: string[];
   /** Version control around the run (`--branch`); absent: the engine never touches git. */
   workspace?: WorkspaceHook;
 }

@@ -21,6 +21,7 @@ import { whoAmI } from "../store/thread-store.js";
 import type { ThreadProfile } from "./modes.js";
 import { followUp, modeOf, startInput } from "./thread-input.js";
 import { settleUsage, UnsettledUsage } from "./unsettled-usage.js";
+import { storageFault } from "../store/db.js";
 
 export interface RunOptions {
   deps: EngineDeps;
@@ -115,6 +116,10 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     ...(position.kind === "new" ? {} : { ran: Object.keys(position.values.visits ?? {}), usageSoFar: position.values.usage }),
   });
   deps.logger.info({ threadId, resumed: !options.start }, "run started");
+  for (const message of deps.notices ?? []) {
+    emit({ type: "warning", message });
+    deps.logger.warn({ threadId }, message);
+  }
 
   // Usage of calls whose node has not completed: settled into the checkpoint if the run stops mid-node.
   const unsettled = new UnsettledUsage();
@@ -281,7 +286,11 @@ async function complete(
       artifact: request.kind === "approval" ? request.artifact : null,
     });
   }
-  await session.threads.update(threadId, { status, exitCode, reason });
+  try {
+    if (await session.threads.get(threadId)) await session.threads.update(threadId, { status, exitCode, reason });
+  } catch {
+    // A full or read-only disk: the outcome still reaches the caller; the index is brought up to date on resume.
+  }
   emit({
     type: "run.completed",
     status,
@@ -306,7 +315,7 @@ function classify(
   const none = { limit: null };
   if (signal.aborted) return { status: "interrupted", reason: "interrupted; the last completed step is saved", code: "interrupted", ...none };
   if (isGraphDrained(error)) return { status: "interrupted", reason: "stopped on request once the running step had finished", code: "interrupted", ...none };
-  const known = findYoloError(error) ?? deps.classifyError(error, deps.config.model.name);
+  const known = sqliteFault(error, deps) ?? findYoloError(error) ?? deps.classifyError(error, deps.config.model.name);
   if (known instanceof LimitError) return { status: "limit", reason: known.message, code: known.code, limit: known.kind };
   if (known instanceof ProviderError) return { status: "provider_error", reason: known.message, code: known.code, ...none };
   if (known instanceof ConfigError || known instanceof ThreadError) return { status: "config_error", reason: known.message, code: known.code, ...none };
@@ -332,4 +341,9 @@ function findYoloError(error: unknown): YoloError | null {
 // POSIX single quotes, so the printed command can be pasted whatever the requirement holds.
 function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A full, read-only or failing disk under the SQLite file, as a storage error naming it (PostgreSQL reports its own). */
+function sqliteFault(error: unknown, deps: EngineDeps): YoloError | null {
+  return deps.config.database.kind === "sqlite" ? storageFault(error, deps.config.database.path) : null;
 }

@@ -3,8 +3,9 @@ import path from "node:path";
 import type { GateConfig } from "../config/schema.js";
 import type { GateResult } from "../events/schema.js";
 import { lastBytes } from "../tools/capped-output.js";
-import { scrubEnv } from "../tools/env.js";
+import { commandEnv } from "../tools/env.js";
 import { runShell } from "../tools/exec.js";
+import type { CommandSettings } from "../tools/types.js";
 import { parseTestOutput } from "./parse.js";
 
 export interface RunGatesOptions {
@@ -20,6 +21,8 @@ export interface RunGatesOptions {
   /** Absolute folder for `attempt-<n>-<name>.log`, created if missing. */
   logDir: string;
   signal?: AbortSignal;
+  /** The environment allow-list and sandbox (the command policy is for the model's commands, not configured gates). */
+  commands?: Pick<CommandSettings, "envAllow" | "sandbox">;
 }
 
 /** Bytes of the end of the output carried in the result (and so in events and state). */
@@ -44,7 +47,8 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRes
     cwd: opts.root,
     timeoutS: gate.timeoutS,
     // The code under test was written by the model; it gets no more secrets than run_command does.
-    env: scrubEnv(opts.env, opts.secretEnvNames ?? []),
+    env: commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null),
+    sandbox: opts.commands?.sandbox,
     capBytes: opts.capBytes,
     signal: opts.signal,
     keepFullOutput: true,

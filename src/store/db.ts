@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { YoloError } from "../errors.js";
@@ -55,12 +55,87 @@ export function openDatabase(path: string): Database {
     if (check !== "ok") {
       throw storageError(path, `it failed an integrity check (${String(check)})`, recoveryHint(path));
     }
+    // SQLite quietly opens a file it cannot write read-only; yolo must write, so find out now rather than mid-run.
+    writeProbe(db);
+    immediateTransactions(db);
   } catch (cause) {
     db.close();
     if (cause instanceof YoloError) throw cause;
+    const fault = storageFault(cause, path);
+    if (fault) throw fault;
     throw storageError(path, `it is not a usable SQLite database (${messageOf(cause)})`, recoveryHint(path), cause);
   }
   return db;
+}
+
+/**
+ * A "storage" YoloError naming the database when `error` (or its cause) is the disk refusing a write: full,
+ * read-only, out of quota or failing. Otherwise null. SQLite rolls back the failed write, so the last completed
+ * step is still in the file; the message says how to continue.
+ */
+export function storageFault(error: unknown, path: string): YoloError | null {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof YoloError && e.code === "storage") return e;
+    const code = String((e as { code?: unknown }).code ?? "");
+    const found = FAULTS.find(([pattern]) => pattern.test(code))?.[1];
+    const what = found === NOT_WRITABLE || found === READ_ONLY ? whyNotWritable(path) ?? found : found;
+    if (what) {
+      return new YoloError(
+        "storage",
+        `yolo's database ${path} cannot be written: ${what} (${messageOf(e)}). Nothing saved in it is lost: free space or make it writable, then run again (\`yolo resume <thread>\` continues a stopped thread from its last completed step).`,
+        { cause: error },
+      );
+    }
+  }
+  return null;
+}
+
+const READ_ONLY = "it is read-only";
+const NOT_WRITABLE = "it or its folder is not writable";
+const FAULTS: [RegExp, string][] = [
+  [/^(SQLITE_FULL|ENOSPC)$/, "the disk is full"],
+  [/^(SQLITE_READONLY.*|EROFS)$/, READ_ONLY],
+  [/^(EDQUOT)$/, "the disk quota is used up"],
+  [/^(SQLITE_CANTOPEN.*|EACCES|EPERM)$/, NOT_WRITABLE],
+  [/^(SQLITE_IOERR.*|EIO)$/, "the disk reported an I/O error"],
+];
+
+// SQLite says "readonly" or "unable to open" either way; the file system tells which it is.
+function whyNotWritable(path: string): string | null {
+  for (const target of existsSync(path) ? [path, dirname(path)] : [dirname(path)]) {
+    try {
+      accessSync(target, constants.W_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EROFS") return "it is on a read-only file system";
+      if (code === "EACCES" || code === "EPERM") return target === path ? "the file is not writable" : "its folder is not writable";
+    }
+  }
+  return null;
+}
+
+// A write that is rolled back: fails with SQLITE_READONLY on a connection SQLite could only open read-only.
+function writeProbe(db: Database): void {
+  try {
+    db.exec("BEGIN IMMEDIATE; CREATE TABLE yolo_write_probe (x INTEGER); ROLLBACK;");
+  } catch (error) {
+    try {
+      db.exec("ROLLBACK");
+    } catch {
+      // No transaction was open.
+    }
+    throw error;
+  }
+}
+
+/**
+ * Makes `db.transaction(fn)` begin IMMEDIATE. Every transaction on yolo's database writes, and a deferred one that
+ * reads first (the lease: SELECT, then INSERT) cannot be upgraded while another process writes: SQLite answers
+ * SQLITE_BUSY at once, without the busy timeout. Taking the write lock at BEGIN waits for it instead.
+ */
+function immediateTransactions(db: Database): void {
+  const deferred = db.transaction.bind(db);
+  db.transaction = ((fn: (...args: never[]) => unknown) => (deferred(fn) as unknown as { immediate: unknown }).immediate) as Database["transaction"];
 }
 
 function recoveryHint(path: string): string {

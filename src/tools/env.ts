@@ -46,3 +46,23 @@ function nameParts(name: string): string[] {
   }
   return [...parts];
 }
+
+/**
+ * Under CI, commands get only these variables (plus the configured `env.allow`), not the scrubbed environment:
+ * a CI job's environment is full of deploy credentials under names no pattern can guess. `*` matches any characters.
+ */
+export const CI_ENV_ALLOW: readonly string[] = [
+  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_*", "TERM", "TZ", "TMPDIR", "TMP", "TEMP", "CI",
+  "NODE_ENV", "NODE_OPTIONS", "NODE_PATH", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR",
+];
+
+/**
+ * The environment a command starts from: scrubbed of secrets, and when `allow` is given (CI), only the variables
+ * whose names match it. Secret-looking names are removed even when allow-listed.
+ */
+export function commandEnv(env: NodeJS.ProcessEnv, secretNames: string[], allow: readonly string[] | null): NodeJS.ProcessEnv {
+  const scrubbed = scrubEnv(env, secretNames);
+  if (allow === null) return scrubbed;
+  const patterns = allow.map((name) => new RegExp(`^${name.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`));
+  return Object.fromEntries(Object.entries(scrubbed).filter(([name]) => patterns.some((p) => p.test(name))));
+}

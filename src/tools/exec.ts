@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { execa } from "execa";
 import { CappedOutput } from "./capped-output.js";
+import { bwrapArgv, type Sandbox } from "./sandbox.js";
 import { scrubText } from "../secrets/scrub.js";
 
 export interface RunShellOptions {
@@ -16,6 +17,8 @@ export interface RunShellOptions {
   keepFullOutput?: boolean;
   /** Time between SIGTERM and SIGKILL of the process group on timeout or abort. */
   killGraceMs?: number;
+  /** Run inside bubblewrap (the project the only writable folder, no network); absent: directly. */
+  sandbox?: Sandbox;
 }
 
 export interface ShellResult {
@@ -64,10 +67,13 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   });
   if (options.signal?.aborted) return finish(null, false, true);
 
-  const subprocess = execa(command, {
-    shell: true,
+  const sandbox = options.sandbox?.kind === "bwrap" ? options.sandbox : null;
+  const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command) : [command];
+  const subprocess = execa(file, args, {
+    shell: !sandbox,
     cwd: options.cwd,
-    env: { ...options.env, ...NON_INTERACTIVE_ENV },
+    // Inside the sandbox only its private /tmp is writable, wherever TMPDIR pointed.
+    env: { ...options.env, ...NON_INTERACTIVE_ENV, ...(sandbox ? { TMPDIR: "/tmp" } : {}) },
     extendEnv: false,
     stdin: "ignore",
     all: true,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parseTestOutput } from "../gates/parse.js";
-import { scrubEnv } from "./env.js";
+import { checkCommand, defaultPolicy } from "./command-policy.js";
+import { commandEnv } from "./env.js";
 import { runShell } from "./exec.js";
 import type { ToolDef } from "./types.js";
 
@@ -32,11 +33,17 @@ export const runCommandTool: ToolDef<typeof schema> = {
     if (args.command.trim() === "") {
       return { ok: false, content: "The command is empty; give a shell command such as `npm test`.", summary: "(empty command)" };
     }
+    const decision = checkCommand(args.command, ctx.commands?.policy ?? defaultPolicy());
+    if (!decision.ok) {
+      ctx.log?.({ command: args.command, reason: decision.reason }, "command refused by the command policy");
+      return { ok: false, content: `${decision.reason} Nothing was run.`, summary: `${shown} → refused by the command policy` };
+    }
     const timeoutS = effectiveTimeout(args.timeout_s, ctx.commandTimeoutS);
     const result = await runShell(args.command, {
       cwd: ctx.root,
       timeoutS,
-      env: scrubEnv(ctx.env, ctx.secretEnvNames),
+      env: commandEnv(ctx.env, ctx.secretEnvNames, ctx.commands?.envAllow ?? null),
+      sandbox: ctx.commands?.sandbox,
       capBytes: ctx.outputCapBytes,
       signal: ctx.signal,
     });

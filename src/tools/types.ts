@@ -1,4 +1,6 @@
 import type { z } from "zod";
+import type { CommandPolicy } from "./command-policy.js";
+import type { Sandbox } from "./sandbox.js";
 
 /** Tool names offered to the model. Public API: agents' `tools` allow-lists name these. */
 export const TOOL_NAMES = ["read_file", "write_file", "edit_file", "list_files", "search_files", "run_command"] as const;
@@ -18,6 +20,18 @@ export interface ToolContext {
   /** Extra secret values to keep out of command environments (e.g. the API key, whatever its variable is named). */
   secretEnvNames: string[];
   signal?: AbortSignal;
+  /** How commands run; absent: the default deny list, the scrubbed environment, no sandbox. */
+  commands?: CommandSettings;
+  /** Records what the run's log must show (a refused command). */
+  log?: (entry: object, message: string) => void;
+}
+
+/** The command policy, environment allow-list and sandbox in force for a run's commands (and gates). */
+export interface CommandSettings {
+  policy: CommandPolicy;
+  /** Variable names (with `*`) commands' environment is limited to, under CI; null: the scrubbed environment. */
+  envAllow: readonly string[] | null;
+  sandbox: Sandbox;
 }
 
 /** A tool's answer. Refusals and failures are `ok: false` with a message the model can act on; tools never throw for bad input. */

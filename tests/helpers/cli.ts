@@ -25,6 +25,8 @@ export function cleanEnv(opts: Pick<YoloOptions, "baseURL" | "env">): Record<str
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    // The developer's own ~/.config/yolo/config.ts must not change what the tests see.
+    YOLO_USER_CONFIG: "",
     ...(opts.baseURL ? { OPENAI_BASE_URL: opts.baseURL } : {}),
     ...opts.env,
   };

@@ -5,6 +5,7 @@ import { runAgentLoop, type AgentLoopResult } from "../../agents/runner.js";
 import { appendTranscript } from "../../store/artifacts.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { plural } from "../../text/plural.js";
+import { defaultPolicy, policyForRole } from "../../tools/command-policy.js";
 import { handoffJsonSchema, handoffSchema, roleFor, type AnyRole } from "../../tools/handoff.js";
 import type { AgentNodeSpec } from "../../workflow/schema.js";
 import type { EngineDeps } from "../deps.js";
@@ -47,6 +48,12 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
       env: deps.baseEnv,
       secretEnvNames: deps.secretEnvNames,
       signal: config.signal,
+      commands: {
+        envAllow: deps.commands?.envAllow ?? null,
+        sandbox: deps.commands?.sandbox ?? { kind: "none" },
+        policy: policyForRole(cfg.commands?.policy ?? defaultPolicy(), cfg.commands?.roles ?? {}, run.agentId, run.role),
+      },
+      log: (entry, message) => deps.logger.warn({ node: run.node, ...entry }, message),
     },
     maxTurns: cfg.limits.maxTurnsOverride ?? agent.maxTurns ?? cfg.limits.maxTurns,
     maxReminders: cfg.limits.handoffReminders,

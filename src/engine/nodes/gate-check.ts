@@ -28,6 +28,7 @@ export async function runGateCheck(
     attempt: state.fixAttempts + 1,
     logDir: join(threadArtifactsDir(deps.config.stateDir, threadIdOf(config)), "gates"),
     signal: config.signal,
+    commands: deps.commands,
   });
   for (const gate of gates) emit({ type: "gate.result", node, gate });
   return gates;

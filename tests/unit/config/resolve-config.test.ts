@@ -1,4 +1,6 @@
 import { join } from "node:path";
+import { defaultPolicy } from "../../../src/tools/command-policy.js";
+import { CI_ENV_ALLOW } from "../../../src/tools/env.js";
 import { describe, expect, it } from "vitest";
 import { assertModelConfigured, resolveConfig, type ResolveConfigInput } from "../../../src/config/resolve.js";
 import { ConfigError } from "../../../src/errors.js";
@@ -45,6 +47,10 @@ describe("resolveConfig", () => {
       stateDir: join(root, ".yolo"),
       branch: false,
       context: { summarizeAt: 0.7, contextWindows: {}, disabledTools: [], rolePermissions: {} },
+      userConfigFile: null,
+      commands: { policy: defaultPolicy(), roles: {} },
+      env: { strict: false, allow: [...CI_ENV_ALLOW] },
+      sandbox: "auto",
       budget: { maxTokens: null, maxCost: null },
       limits: {
         maxTurns: 30,

@@ -1,0 +1,41 @@
+// One of the processes of tests/reliability/shared-database.test.ts: runs `count` threads one after another
+// through the built engine, each with its own connection to the shared database, as separate `yolo run`s would.
+// argv: <root> <baseURL> <prefix> <count>. Prints one JSON line: { passed, failures: [{ thread, status, reason }] }.
+import { join } from "node:path";
+import { resolveConfig } from "../../dist/config/resolve.js";
+import { createEngineDeps } from "../../dist/engine/create-deps.js";
+import { startRun } from "../../dist/engine/run.js";
+import { openSession } from "../../dist/engine/session.js";
+import { loadWorkflowAgents } from "../../dist/engine/workflow-agents.js";
+
+const [root, baseURL, prefix, count] = process.argv.slice(2);
+const fileConfig = {
+  model: { maxRetries: 0 },
+  sandbox: "off",
+  workflow: { nodes: { dev: { kind: "agent" } }, edges: [{ from: "start", to: "dev" }, { from: "dev", to: "end" }] },
+};
+const env = { OPENAI_BASE_URL: baseURL, PATH: process.env.PATH, YOLO_USER_CONFIG: "" };
+const config = resolveConfig({ root, fileConfig, file: null, env, userConfig: { file: null, config: { sandbox: "off" } } });
+const agents = loadWorkflowAgents(config);
+let passed = 0;
+const failures = [];
+for (let i = 0; i < Number(count); i++) {
+  const threadId = `${prefix}-${String(i).padStart(3, "0")}`;
+  const logFile = join(config.stateDir, "logs", `${threadId}.log`);
+  try {
+    const session = await openSession(config);
+    try {
+      const deps = createEngineDeps({ config, agents, logFile, env: { PATH: process.env.PATH } });
+      const handle = startRun({ deps, session, threadId, start: { requirement: `task ${threadId}` }, logFile });
+      for await (const _ of handle.events);
+      const result = await handle.result;
+      if (result.status === "passed") passed++;
+      else failures.push({ thread: threadId, status: result.status, reason: result.reason });
+    } finally {
+      await session.close();
+    }
+  } catch (error) {
+    failures.push({ thread: threadId, status: "thrown", reason: String(error?.stack ?? error) });
+  }
+}
+console.log(JSON.stringify({ passed, failures }));

@@ -18,6 +18,7 @@ import { positionOf, STREAM_MODES, translate, type ThreadPosition } from "./tran
 import { plural } from "../text/plural.js";
 import { scrubValue } from "../secrets/scrub.js";
 import { whoAmI } from "../store/thread-store.js";
+import { sweepInterruptedWrites } from "../tools/temp-sweep.js";
 import type { ThreadProfile } from "./modes.js";
 import { followUp, modeOf, startInput } from "./thread-input.js";
 import { settleUsage, UnsettledUsage } from "./unsettled-usage.js";
@@ -116,6 +117,11 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     ...(position.kind === "new" ? {} : { ran: Object.keys(position.values.visits ?? {}), usageSoFar: position.values.usage }),
   });
   deps.logger.info({ threadId, resumed: !options.start }, "run started");
+  if (!options.start) {
+    // A process killed mid-write leaves its temp file beside the (intact) target; the resumed step writes again.
+    const swept = await sweepInterruptedWrites(deps.config.root, [deps.config.stateDir]);
+    if (swept.length) deps.logger.info({ threadId, swept }, "removed temp files of writes interrupted by a killed process");
+  }
   for (const message of deps.notices ?? []) {
     emit({ type: "warning", message });
     deps.logger.warn({ threadId }, message);

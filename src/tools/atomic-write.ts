@@ -2,6 +2,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 
+/** Temp files are named `.<target>.yolo-tmp-<pid>-<random>`; see sweepInterruptedWrites. */
+export const TEMP_MARK = ".yolo-tmp-";
+
 /**
  * Replaces a file's content all at once: a temp file in the same folder is written and renamed over the target,
  * so a crash or a concurrent reader never sees half a file. Keeps the old file's permission bits (executable scripts).
@@ -11,7 +14,7 @@ export async function writeFileAtomic(abs: string, content: string, mode?: numbe
   const dir = path.dirname(abs);
   if (root !== undefined) await assertStillInside(root, dir);
   await fs.mkdir(dir, { recursive: true });
-  const temp = path.join(dir, `.${path.basename(abs)}.yolo-tmp-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const temp = path.join(dir, `.${path.basename(abs)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString("hex")}`);
   try {
     await fs.writeFile(temp, content, { encoding: "utf8", flag: "wx" });
     if (mode !== undefined) await fs.chmod(temp, mode & 0o7777);

@@ -49,6 +49,21 @@ describe.each(BACKENDS)("per-thread lease (%s)", (backend) => {
     expect((await b.acquireLease("t1")).threadId).toBe("t1");
   });
 
+  it("says a thread is live only while a live holder's lease is unexpired (a killed run's row is not)", async () => {
+    const a = await threads();
+    const b = await threads();
+    expect(await b.isLive("t1")).toBe(false);
+    const lease = await a.acquireLease("t1");
+    expect(await b.isLive("t1")).toBe(true);
+    await forge(hostname(), 2 ** 22 + 1, 60_000); // a holder on this host whose process is gone
+    expect(await b.isLive("t1")).toBe(false);
+    await forge("another-host", 1, 60_000); // on another host only the expiry tells
+    expect(await b.isLive("t1")).toBe(true);
+    await forge("another-host", 1, -1);
+    expect(await b.isLive("t1")).toBe(false);
+    await lease.release();
+  });
+
   it("a holder that keeps renewing keeps its lease past the expiry", async () => {
     const lease = await (await threads()).acquireLease("t1", 300);
     await new Promise((r) => setTimeout(r, 700));

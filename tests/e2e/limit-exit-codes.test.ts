@@ -35,7 +35,7 @@ describe.concurrent("each limit stops the binary with its own exit code, and the
     expect(rolesOf(mock)).toEqual(["analyst", "pm"]);
 
     const threads = await runYolo(["threads"], { cwd: root });
-    expect(threads.stdout).toMatch(new RegExp(`^${thread}\\s+limit \\(step limit\\)\\s`, "m"));
+    expect(threads.stdout).toMatch(new RegExp(`^${thread}\\s+run\\s+limit \\(step limit\\)\\s`, "m"));
     const report = await runYolo(["report", thread], { cwd: root });
     expect(report.stdout).toContain("**limit** — step limit (exit 4)");
 

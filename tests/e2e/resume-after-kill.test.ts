@@ -1,10 +1,11 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { describeResult, deferred, parseEvents, rolesOf, runYolo, spawnYolo, threadIdFrom, waitFor } from "../helpers/cli.js";
 import { analystDone, BAD_ADD, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { BACKENDS, useTestDatabase } from "../helpers/postgres.js";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -13,7 +14,9 @@ afterEach(async () => {
 
 const REQ = "Add an add(a, b) function to src/add.js";
 
-describe("a run killed with SIGKILL resumes from its last checkpoint", () => {
+// On the project's SQLite file and on a shared PostgreSQL database alike.
+describe.each(BACKENDS)("a run killed with SIGKILL resumes from its last checkpoint (%s)", (backend) => {
+  const db = useTestDatabase(backend);
   it("finishes on `yolo resume` without running the completed agents again, and threads/show report it", async () => {
     const project = makeProject();
     const held = deferred();
@@ -29,7 +32,7 @@ describe("a run killed with SIGKILL resumes from its last checkpoint", () => {
     cleanups.push(project.cleanup, () => mock.close(), held.release);
     const root = project.root;
 
-    const child = spawnYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url });
+    const child = spawnYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url, env: db.env() });
     await waitFor(() => rolesOf(mock).includes("dev"), "dev's request to reach the mock");
     child.kill("SIGKILL");
     const killed = await child;
@@ -44,7 +47,7 @@ describe("a run killed with SIGKILL resumes from its last checkpoint", () => {
     expect(before.map((e) => e.type)).not.toContain("run.completed");
     const thread = threadIdFrom(String(killed.stdout));
 
-    const resumed = await runYolo(["resume", "--json", thread], { cwd: root, baseURL: mock.url });
+    const resumed = await runYolo(["resume", "--json", thread], { cwd: root, baseURL: mock.url, env: db.env() });
     expect(resumed.exitCode, describeResult(resumed)).toBe(0);
     expect(readFileSync(join(root, "src/add.js"), "utf8")).toBe(GOOD_ADD);
 
@@ -57,15 +60,15 @@ describe("a run killed with SIGKILL resumes from its last checkpoint", () => {
     expect(events.flatMap((e) => (e.type === "node.started" ? [e.node] : []))).toEqual(["dev", "tea"]);
     expect(events.at(-1)).toMatchObject({ type: "run.completed", status: "passed", exitCode: 0 });
 
-    const threads = await runYolo(["threads"], { cwd: root });
+    const threads = await runYolo(["threads"], { cwd: root, env: db.env() });
     expect(threads.exitCode, describeResult(threads)).toBe(0);
     const row = threads.stdout.split("\n").find((l) => l.startsWith(thread));
     expect(row, threads.stdout).toBeDefined();
     expect(row).toMatch(new RegExp(`^${thread}\\s+run\\s+passed\\s`));
-    const threadsJson = await runYolo(["threads", "--json"], { cwd: root });
+    const threadsJson = await runYolo(["threads", "--json"], { cwd: root, env: db.env() });
     expect(JSON.parse(threadsJson.stdout)).toEqual([expect.objectContaining({ id: thread, status: "passed", requirement: REQ })]);
 
-    const show = await runYolo(["show", thread], { cwd: root });
+    const show = await runYolo(["show", thread], { cwd: root, env: db.env() });
     expect(show.exitCode, describeResult(show)).toBe(0);
     expect(show.stdout).toContain(`Thread ${thread} — passed`);
     expect(show.stdout).toContain("Requirements:");
@@ -74,5 +77,7 @@ describe("a run killed with SIGKILL resumes from its last checkpoint", () => {
     expect(show.stdout).toContain("- Add numbers: as developer, I want an add(a, b) function, so that I can sum two numbers");
     expect(show.stdout).toMatch(/Files changed:\n- src\/add\.js/);
     expect(show.stdout).toMatch(/Gate results:\n- attempt \d+ test \(npm test\): passed — 2 passed, 0 failed/);
+    // The checkpoints really were where the backend says (no SQLite file next to a PostgreSQL run).
+    expect(existsSync(join(root, ".yolo", "yolo.db"))).toBe(backend === "sqlite");
   });
 });

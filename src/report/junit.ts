@@ -1,4 +1,5 @@
 import type { ReportData, ReportGate } from "./data.js";
+import { limitKindForExitCode } from "../events/outcome.js";
 import { xmlAttr, xmlText } from "./xml.js";
 
 /**
@@ -9,6 +10,8 @@ import { xmlAttr, xmlText } from "./xml.js";
 export function renderJunit(r: ReportData): string {
   const attempts = [...new Set(r.gates.map((g) => g.attempt))].sort((a, b) => a - b);
   const failed = r.gates.filter((g) => !g.passed).length;
+  // Which limit stopped the thread (steps, turns, budget, time, loop), for a pipeline that reads the report.
+  const limit = r.status === "limit" ? limitKindForExitCode(r.exitCode) : null;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${xmlAttr(`yolo ${r.thread}`)}" tests="${r.gates.length}" failures="${failed}" errors="0" time="${secs(total(r.gates))}">`,
@@ -21,6 +24,8 @@ export function renderJunit(r: ReportData): string {
       `      <property name="yolo.thread" value="${xmlAttr(r.thread)}"/>`,
       `      <property name="yolo.attempt" value="${attempt}"/>`,
       `      <property name="yolo.status" value="${xmlAttr(r.status)}"/>`,
+      ...(limit ? [`      <property name="yolo.limit" value="${limit}"/>`] : []),
+      ...(r.exitCode !== null ? [`      <property name="yolo.exitCode" value="${r.exitCode}"/>`] : []),
       "    </properties>",
     );
     for (const g of gates) lines.push(...testcase(g));

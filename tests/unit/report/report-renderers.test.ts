@@ -132,6 +132,20 @@ describe("yolo report --format junit", () => {
     expect(xml.children).toEqual([]);
   });
 
+  it("names the limit that stopped the thread, and the exit code, as suite properties", () => {
+    const props = (data: ReturnType<typeof report>) =>
+      findAll(parseXml(renderJunit(data)), "property").filter((p) => p.attrs.name !== "yolo.thread" && p.attrs.name !== "yolo.attempt").map((p) => [p.attrs.name, p.attrs.value]);
+    expect(props(report({ status: "limit", exitCode: 8, gates: [report().gates[0]] }))).toEqual([
+      ["yolo.status", "limit"],
+      ["yolo.limit", "time"],
+      ["yolo.exitCode", "8"],
+    ]);
+    expect(props(report({ status: "passed", exitCode: 0, gates: [report().gates[0]] }))).toEqual([
+      ["yolo.status", "passed"],
+      ["yolo.exitCode", "0"],
+    ]);
+  });
+
   it("marks a timed-out gate as a timeout failure", () => {
     const data = report();
     data.gates = [{ ...data.gates[0], timedOut: true, exitCode: null }];

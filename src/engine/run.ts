@@ -21,7 +21,7 @@ import { whoAmI } from "../store/thread-store.js";
 import { sweepInterruptedWrites } from "../tools/temp-sweep.js";
 import type { ThreadProfile } from "./modes.js";
 import { followUp, modeOf, startInput } from "./thread-input.js";
-import { settleUsage, UnsettledUsage } from "./unsettled-usage.js";
+import { leftUnsettled, settleUsage, unsettledRecord, UnsettledUsage } from "./unsettled-usage.js";
 import { storageFault } from "../store/db.js";
 
 export interface RunOptions {
@@ -88,6 +88,7 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
   const { deps, session, threadId } = options;
   const graph = buildWorkflowGraph(deps, session.checkpointer);
   const graphConfig = { configurable: { thread_id: threadId } };
+  if (!options.start) await settleKilledUsage(options);
   const position = positionOf(await graph.getState(graphConfig));
   const input = await prepareInput(options, position);
 
@@ -129,6 +130,7 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
 
   // Usage of calls whose node has not completed: settled into the checkpoint if the run stops mid-node.
   const unsettled = new UnsettledUsage();
+  let kept = false; // whether the row holds unsettled usage now
   try {
     const stream = await graph.stream(input.value as never, {
       ...graphConfig,
@@ -146,6 +148,7 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     for await (const event of translate(stream, workflowRouters(deps.config.workflow, deps.config.maxFixAttempts), (node) => void setNode(node).catch(() => {}))) {
       if (event.type === "node.started") await setNode(event.node);
       unsettled.observe(event);
+      if (event.type === "usage" || (event.type === "node.completed" && kept)) kept = await keepUnsettled(options, unsettled);
       emit(event);
     }
     await written;
@@ -160,10 +163,43 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     const { status, reason, code, limit } = classify(error, signal, deps, options.logFile);
     deps.logger.error({ err: error, status, limit }, "run stopped");
     if (status !== "interrupted") emit({ type: "error", code, message: reason });
-    await settleUsage(session.checkpointer, threadId, unsettled.take()).catch((err: unknown) => deps.logger.error({ err }, "could not record the usage of the stopped node"));
+    await settleUsage(session.checkpointer, threadId, unsettled.take())
+      .then(() => session.threads.update(threadId, { unsettledUsage: null }))
+      .catch((err: unknown) => deps.logger.error({ err }, "could not record the usage of the stopped node"));
     const latest = positionOf(await graph.getState(graphConfig).catch(() => ({ next: [], tasks: [], values: {} }) as never));
     return await complete(options, emit, status, reason, latest, limit);
   }
+}
+
+/**
+ * Keeps the usage of the running node's calls in the thread row, tagged with the checkpoint the node started from,
+ * so a kill that leaves no chance to settle it loses nothing (see settleKilledUsage). Cleared when nodes complete.
+ */
+async function keepUnsettled(options: RunOptions, unsettled: UnsettledUsage): Promise<boolean> {
+  const { session, threadId, deps } = options;
+  try {
+    const latest = await session.checkpointer.getTuple({ configurable: { thread_id: threadId } });
+    const record = unsettledRecord(latest?.config.configurable?.checkpoint_id, unsettled.peek());
+    await session.threads.update(threadId, { unsettledUsage: record });
+    return record !== null;
+  } catch (err) {
+    deps.logger.warn({ err, threadId }, "could not keep the running node's usage in the thread row");
+    return true;
+  }
+}
+
+/** On resume: adds what a killed process had paid for in a node that never completed to the latest checkpoint. */
+async function settleKilledUsage(options: RunOptions): Promise<void> {
+  const { session, threadId, deps } = options;
+  const row = await session.threads.get(threadId);
+  if (!row?.unsettledUsage) return;
+  const latest = await session.checkpointer.getTuple({ configurable: { thread_id: threadId } });
+  const byNode = leftUnsettled(row.unsettledUsage, latest?.config.configurable?.checkpoint_id);
+  if (byNode) {
+    await settleUsage(session.checkpointer, threadId, byNode);
+    deps.logger.info({ threadId, byNode }, "counted the usage of a node whose process was killed");
+  }
+  await session.threads.update(threadId, { unsettledUsage: null });
 }
 
 // One process per thread at a time: the lease is taken before anything runs and released when the run ends.

@@ -21,6 +21,11 @@ export class UnsettledUsage {
     else if (event.type === "node.completed") this.byNode.delete(event.node);
   }
 
+  /** What is unsettled, by node (empty when every call belongs to a completed node). */
+  peek(): Record<string, Usage> {
+    return Object.fromEntries(this.byNode);
+  }
+
   /** What is unsettled, by node (empty when every call belongs to a completed node), and forgets it. */
   take(): Record<string, Usage> {
     const out = Object.fromEntries(this.byNode);
@@ -46,4 +51,33 @@ export async function settleUsage(checkpointer: BaseCheckpointSaver, threadId: s
   const total = nodes.reduce((sum, node) => addUsage(sum, byNode[node]), ZERO_USAGE);
   await checkpointer.putWrites(tuple.config, [...earlier, ["usage", total], ["usageByNode", byNode]], NULL_TASK_ID);
   return true;
+}
+
+/**
+ * The unsettled usage as the thread row keeps it while a node runs, so a run killed mid-node (`kill -9`, a lost
+ * machine) does not lose what it paid for: `checkpoint` is the checkpoint the running node started from.
+ */
+export interface UnsettledRecord {
+  checkpoint: string;
+  byNode: Record<string, Usage>;
+}
+
+/** The row's text for what is unsettled now (null when nothing is). */
+export function unsettledRecord(checkpoint: string | undefined, byNode: Record<string, Usage>): string | null {
+  return checkpoint && Object.keys(byNode).length ? JSON.stringify({ checkpoint, byNode } satisfies UnsettledRecord) : null;
+}
+
+/**
+ * On resume, the usage a killed process left unsettled: counted when the thread's latest checkpoint is still the one
+ * its node started from (the node never completed); dropped when a later checkpoint exists (the node completed, and
+ * its usage is in that checkpoint's state). Unreadable text is dropped too.
+ */
+export function leftUnsettled(text: string | null, latestCheckpoint: string | undefined): Record<string, Usage> | null {
+  if (!text || !latestCheckpoint) return null;
+  try {
+    const record = JSON.parse(text) as UnsettledRecord;
+    return record.checkpoint === latestCheckpoint && record.byNode && typeof record.byNode === "object" ? record.byNode : null;
+  } catch {
+    return null;
+  }
 }

@@ -38,6 +38,8 @@ const TABLES = [
     artifacts TEXT,
     mode TEXT NOT NULL DEFAULT 'run'
   )`,
+  // Columns added after the table's first version.
+  "ALTER TABLE yolo_threads ADD COLUMN IF NOT EXISTS unsettled_usage TEXT",
   "CREATE INDEX IF NOT EXISTS yolo_threads_repo ON yolo_threads (repo)",
   PG_LEASES_TABLE,
 ];

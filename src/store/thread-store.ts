@@ -29,6 +29,11 @@ export interface ThreadRow {
   artifacts: string | null;
   /** How the thread was started: "run" (the pipeline), "agent" or "chat". */
   mode: string;
+  /**
+   * Usage of model calls whose node had not completed when this was written (JSON of an UnsettledRecord, see
+   * engine/unsettled-usage.ts): what a run killed mid-node had paid for. Null when every call is checkpointed.
+   */
+  unsettledUsage: string | null;
 }
 
 /** The fields a run changes as it goes. */
@@ -42,6 +47,7 @@ export interface ThreadPatch {
   host?: string | null;
   user?: string | null;
   artifacts?: string | null;
+  unsettledUsage?: string | null;
 }
 
 /** What `create` needs; `host` and `user` default to this process's. */
@@ -132,6 +138,7 @@ export const PATCH_COLUMNS: Record<keyof ThreadPatch, string> = {
   host: "host",
   user: "user_name",
   artifacts: "artifacts",
+  unsettledUsage: "unsettled_usage",
 };
 
 /** A row as both databases return it (snake_case columns). */
@@ -153,6 +160,7 @@ export interface RawThreadRow {
   repo: string | null;
   artifacts: string | null;
   mode: string | null;
+  unsettled_usage?: string | null;
 }
 
 /** The camelCase row callers see. */
@@ -175,6 +183,7 @@ export function toThreadRow(raw: RawThreadRow): ThreadRow {
     repo: raw.repo ?? null,
     artifacts: raw.artifacts ?? null,
     mode: raw.mode ?? "run",
+    unsettledUsage: raw.unsettled_usage ?? null,
   };
 }
 

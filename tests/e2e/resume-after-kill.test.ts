@@ -80,4 +80,36 @@ describe.each(BACKENDS)("a run killed with SIGKILL resumes from its last checkpo
     // The checkpoints really were where the backend says (no SQLite file next to a PostgreSQL run).
     expect(existsSync(join(root, ".yolo", "yolo.db"))).toBe(backend === "sqlite");
   });
+  it("counts what the killed process paid for: the calls of the node it was running are in the usage after the resume", async () => {
+    const project = makeProject();
+    const held = deferred();
+    const mock = await startMockOpenAI(
+      director({
+        analyst: [analystDone],
+        pm: [pmDone(false)],
+        // dev's first call is answered (and paid for); the second is held open until after the kill.
+        dev: [call("list_files", {}), { ...call("write_file", { path: "src/add.js", content: BAD_ADD }), hold: held.promise }, ...devWrites(GOOD_ADD)],
+        tea: [teaSays("PASS")],
+      }),
+    );
+    cleanups.push(project.cleanup, () => mock.close(), held.release);
+    const root = project.root;
+
+    const child = spawnYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url, env: db.env() });
+    await waitFor(() => rolesOf(mock).filter((r) => r === "dev").length === 2, "dev's second request to reach the mock");
+    child.kill("SIGKILL");
+    await child;
+    held.release();
+    const thread = threadIdFrom(String((await child).stdout));
+
+    const resumed = await runYolo(["resume", "--json", thread], { cwd: root, baseURL: mock.url, env: db.env() });
+    expect(resumed.exitCode, describeResult(resumed)).toBe(0);
+    const show = await runYolo(["show", "--json", thread], { cwd: root, env: db.env() });
+    const { state, thread: row } = JSON.parse(show.stdout);
+    // Every request the model answered is counted once: all but the one held open when the process died.
+    expect(rolesOf(mock)).toEqual(["analyst", "pm", "dev", "dev", "dev", "dev", "tea"]);
+    expect(state.usage.calls).toBe(mock.requests.length - 1);
+    expect(state.usageByNode.dev.calls).toBe(3);
+    expect(row.unsettledUsage).toBeNull();
+  });
 });

@@ -45,7 +45,7 @@ function report(over: Partial<ReportData> = {}): ReportData {
   };
   const data = collectReport({
     threadId: "t1",
-    row: { id: "t1", requirement: "r", status: "passed", currentNode: "tea", createdAt: "c", updatedAt: "2026-01-01T00:00:00.000Z", root: "/p", model: "gpt-4o-mini", exitCode: 0, reason: "completed: 1/2 gates passed, verdict PASS", startCommit: "0123456789abcdef0123", branch: "yolo/t1", host: "h", user: "u", repo: "/p", artifacts: "/p/.yolo", mode: "run" },
+    row: { id: "t1", requirement: "r", status: "passed", currentNode: "tea", createdAt: "c", updatedAt: "2026-01-01T00:00:00.000Z", root: "/p", model: "gpt-4o-mini", exitCode: 0, reason: "completed: 1/2 gates passed, verdict PASS", startCommit: "0123456789abcdef0123", branch: "yolo/t1", host: "h", user: "u", repo: "/p", artifacts: "/p/.yolo", mode: "run", unsettledUsage: null },
     values: values as never,
     waitingOn: null,
     diffstat: [{ path: "src/add.js", added: 3, removed: 0 }, { path: "img.png", added: null, removed: null }],

@@ -131,6 +131,17 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
   // Usage of calls whose node has not completed: settled into the checkpoint if the run stops mid-node.
   const unsettled = new UnsettledUsage();
   let kept = false; // whether the row holds unsettled usage now
+  let startedAtStep = 0; // the thread's steps when the running node started
+  // Row writes stay in order (a pool may run concurrent queries on different connections). Nothing slow is awaited
+  // while reading the stream: LangGraph errors its stream when a run stops, and a stream errored with chunks still
+  // queued drops them (the last node.completed of a drained run went missing that way).
+  let written: Promise<void> = Promise.resolve();
+  const queueRowWrite = (write: () => Promise<unknown>) => {
+    written = written.then(write).then(
+      () => {},
+      (err: unknown) => deps.logger.warn({ err, threadId }, "could not update the thread row"),
+    );
+  };
   try {
     const stream = await graph.stream(input.value as never, {
       ...graphConfig,
@@ -142,13 +153,20 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
       signal,
       control,
     });
-    // Row writes stay in order (a pool may run concurrent queries on different connections).
-    let written: Promise<unknown> = Promise.resolve();
-    const setNode = (node: string) => (written = written.then(() => session.threads.update(threadId, { currentNode: node })));
-    for await (const event of translate(stream, workflowRouters(deps.config.workflow, deps.config.maxFixAttempts), (node) => void setNode(node).catch(() => {}))) {
-      if (event.type === "node.started") await setNode(event.node);
+    const setNode = (node: string) => queueRowWrite(() => session.threads.update(threadId, { currentNode: node }));
+    for await (const event of translate(stream, workflowRouters(deps.config.workflow, deps.config.maxFixAttempts), setNode)) {
+      if (event.type === "node.started") {
+        setNode(event.node);
+        startedAtStep = event.step ?? startedAtStep;
+      }
       unsettled.observe(event);
-      if (event.type === "usage" || (event.type === "node.completed" && kept)) kept = await keepUnsettled(options, unsettled);
+      if (event.type === "usage" || (event.type === "node.completed" && kept)) {
+        // The running node's paid calls, kept in the row with the step it started at: a kill -9 loses nothing
+        // (settleKilledUsage counts them on resume). Cleared once no node has unsettled calls.
+        const record = unsettledRecord(startedAtStep, unsettled.peek());
+        kept = record !== null;
+        queueRowWrite(() => session.threads.update(threadId, { unsettledUsage: record }));
+      }
       emit(event);
     }
     await written;
@@ -163,28 +181,12 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     const { status, reason, code, limit } = classify(error, signal, deps, options.logFile);
     deps.logger.error({ err: error, status, limit }, "run stopped");
     if (status !== "interrupted") emit({ type: "error", code, message: reason });
+    await written;
     await settleUsage(session.checkpointer, threadId, unsettled.take())
       .then(() => session.threads.update(threadId, { unsettledUsage: null }))
       .catch((err: unknown) => deps.logger.error({ err }, "could not record the usage of the stopped node"));
     const latest = positionOf(await graph.getState(graphConfig).catch(() => ({ next: [], tasks: [], values: {} }) as never));
     return await complete(options, emit, status, reason, latest, limit);
-  }
-}
-
-/**
- * Keeps the usage of the running node's calls in the thread row, tagged with the checkpoint the node started from,
- * so a kill that leaves no chance to settle it loses nothing (see settleKilledUsage). Cleared when nodes complete.
- */
-async function keepUnsettled(options: RunOptions, unsettled: UnsettledUsage): Promise<boolean> {
-  const { session, threadId, deps } = options;
-  try {
-    const latest = await session.checkpointer.getTuple({ configurable: { thread_id: threadId } });
-    const record = unsettledRecord(latest?.config.configurable?.checkpoint_id, unsettled.peek());
-    await session.threads.update(threadId, { unsettledUsage: record });
-    return record !== null;
-  } catch (err) {
-    deps.logger.warn({ err, threadId }, "could not keep the running node's usage in the thread row");
-    return true;
   }
 }
 
@@ -194,7 +196,11 @@ async function settleKilledUsage(options: RunOptions): Promise<void> {
   const row = await session.threads.get(threadId);
   if (!row?.unsettledUsage) return;
   const latest = await session.checkpointer.getTuple({ configurable: { thread_id: threadId } });
-  const byNode = leftUnsettled(row.unsettledUsage, latest?.config.configurable?.checkpoint_id);
+  const saved = {
+    steps: Number((latest?.checkpoint.channel_values as { steps?: unknown } | undefined)?.steps ?? 0),
+    pendingNodes: new Set((latest?.pendingWrites ?? []).filter(([, channel]) => channel === "usageByNode").flatMap(([, , value]) => Object.keys((value as object) ?? {}))),
+  };
+  const byNode = latest ? leftUnsettled(row.unsettledUsage, saved) : null;
   if (byNode) {
     await settleUsage(session.checkpointer, threadId, byNode);
     deps.logger.info({ threadId, byNode }, "counted the usage of a node whose process was killed");

@@ -55,28 +55,37 @@ export async function settleUsage(checkpointer: BaseCheckpointSaver, threadId: s
 
 /**
  * The unsettled usage as the thread row keeps it while a node runs, so a run killed mid-node (`kill -9`, a lost
- * machine) does not lose what it paid for: `checkpoint` is the checkpoint the running node started from.
+ * machine) does not lose what it paid for: `steps` is the thread's step count when the running node started.
  */
 export interface UnsettledRecord {
-  checkpoint: string;
+  steps: number;
   byNode: Record<string, Usage>;
 }
 
 /** The row's text for what is unsettled now (null when nothing is). */
-export function unsettledRecord(checkpoint: string | undefined, byNode: Record<string, Usage>): string | null {
-  return checkpoint && Object.keys(byNode).length ? JSON.stringify({ checkpoint, byNode } satisfies UnsettledRecord) : null;
+export function unsettledRecord(steps: number, byNode: Record<string, Usage>): string | null {
+  return Object.keys(byNode).length ? JSON.stringify({ steps, byNode } satisfies UnsettledRecord) : null;
+}
+
+/** What the latest checkpoint says about completed work: its step count and the nodes with writes pending on it. */
+export interface SavedProgress {
+  steps: number;
+  /** Nodes whose completed update is saved as pending writes (killed after the node, before the step's checkpoint). */
+  pendingNodes: ReadonlySet<string>;
 }
 
 /**
- * On resume, the usage a killed process left unsettled: counted when the thread's latest checkpoint is still the one
- * its node started from (the node never completed); dropped when a later checkpoint exists (the node completed, and
- * its usage is in that checkpoint's state). Unreadable text is dropped too.
+ * On resume, the usage a killed process left unsettled: counted when the thread has not completed a step since the
+ * node started (so the node never completed) and no completed update of that node waits to be applied; dropped
+ * otherwise, since the node's own update carries its usage. Unreadable text is dropped too.
  */
-export function leftUnsettled(text: string | null, latestCheckpoint: string | undefined): Record<string, Usage> | null {
-  if (!text || !latestCheckpoint) return null;
+export function leftUnsettled(text: string | null, saved: SavedProgress): Record<string, Usage> | null {
+  if (!text) return null;
   try {
     const record = JSON.parse(text) as UnsettledRecord;
-    return record.checkpoint === latestCheckpoint && record.byNode && typeof record.byNode === "object" ? record.byNode : null;
+    if (typeof record.steps !== "number" || !record.byNode || typeof record.byNode !== "object") return null;
+    if (record.steps !== saved.steps || Object.keys(record.byNode).some((node) => saved.pendingNodes.has(node))) return null;
+    return record.byNode;
   } catch {
     return null;
   }

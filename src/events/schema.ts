@@ -55,7 +55,14 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     /** The thread's mode: `run` (a workflow), `agent` (one agent on its own) or `chat` (optional, as above). */
     mode: z.enum(["run", "agent", "chat"]).optional(),
   }),
-  z.object({ ...base, type: z.literal("node.started"), node: z.string(), fixAttempt: z.number() }),
+  z.object({
+    ...base,
+    type: z.literal("node.started"),
+    node: z.string(),
+    fixAttempt: z.number(),
+    /** The thread's completed steps before this node (resumes included); optional within version 1. */
+    step: z.number().optional(),
+  }),
   z.object({ ...base, type: z.literal("node.completed"), node: z.string(), summary: z.string() }),
   z.object({ ...base, type: z.literal("token"), node: z.string(), text: z.string() }),
   z.object({

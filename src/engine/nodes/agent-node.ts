@@ -94,7 +94,7 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
   const flags = spec.sets ?? [];
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
     checkVisits(node, state, spec.maxVisits);
-    emitter(config)({ type: "node.started", node, fixAttempt: state.gateBlocked && role !== "tea" ? state.fixAttempts : 0 });
+    emitter(config)({ type: "node.started", node, fixAttempt: state.gateBlocked && role !== "tea" ? state.fixAttempts : 0, step: state.steps ?? 0 });
     const gates = role === "tea" && spec.gates ? await runGateCheck(node, spec.gates, state, config, deps) : null;
     const inputs = gates ? { ...state, lastGates: gates } : state;
     const out = await runRole({ node, agentId, role, flags }, inputs, config, deps);

@@ -9,7 +9,7 @@ import { gateDecision, redGate, runGateCheck } from "./gate-check.js";
 export function gateNode(node: string, spec: GateNodeSpec, deps: EngineDeps) {
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
     checkVisits(node, state, spec.maxVisits);
-    emitter(config)({ type: "node.started", node, fixAttempt: 0 });
+    emitter(config)({ type: "node.started", node, fixAttempt: 0, step: state.steps ?? 0 });
     const gates = await runGateCheck(node, spec.gates, state, config, deps);
     const blocked = redGate(gates);
     const passed = gates.filter((g) => g.passed).length;

@@ -25,7 +25,7 @@ export function humanNode(node: string, spec: HumanNodeSpec, workflow: Workflow)
   const reviews = spec.reviews ?? null;
   const role = reviewedRole(workflow, reviews);
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
-    emitter(config)({ type: "node.started", node, fixAttempt: 0 });
+    emitter(config)({ type: "node.started", node, fixAttempt: 0, step: state.steps ?? 0 });
     const payload: ApprovalPayload = { kind: "approval", node, prompt: spec.prompt, reviews, artifact: artifactOf(role, reviews, state) };
     // Each interrupt() in a node gets its own answer, in order: asking again is calling it again.
     let problem: string | undefined;

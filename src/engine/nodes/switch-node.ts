@@ -38,7 +38,7 @@ export function switchNode(node: string, spec: SwitchNodeSpec, workflow: Workflo
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
     checkVisits(node, state, spec.maxVisits);
     const emit = emitter(config);
-    emit({ type: "node.started", node, fixAttempt: 0 });
+    emit({ type: "node.started", node, fixAttempt: 0, step: state.steps ?? 0 });
     const modelName = spec.model ?? deps.config.model.name;
     const model = deps.createModel({ name: modelName, temperature: deps.config.model.temperature }).bindTools!([switchDecisionTool(routes)]);
     const cases = spec.cases.map((c) => `- \`${c.route}\`: ${c.when}`).join("\n");

@@ -15,19 +15,23 @@ describe("unsettled usage", () => {
     expect(unsettled.peek()).toEqual({});
   });
 
-  it("is kept for a killed run only while the node it belongs to has not completed", () => {
-    const text = unsettledRecord("cp-7", { dev: u(2) });
-    // The latest checkpoint is still the one dev started from: dev never completed, so its calls count.
-    expect(leftUnsettled(text, "cp-7")).toEqual({ dev: u(2) });
-    // A later checkpoint exists: dev completed, its usage is in that checkpoint's state already.
-    expect(leftUnsettled(text, "cp-8")).toBeNull();
+  it("is counted for a killed run only while the node it belongs to has not completed", () => {
+    const none = new Set<string>();
+    const text = unsettledRecord(7, { dev: u(2) });
+    // No step has completed since dev started at step 7: dev never completed, so its calls count.
+    expect(leftUnsettled(text, { steps: 7, pendingNodes: none })).toEqual({ dev: u(2) });
+    // A step completed since: dev's own update, with its usage, is in the checkpoint already.
+    expect(leftUnsettled(text, { steps: 8, pendingNodes: none })).toBeNull();
+    // dev completed and its update waits as pending writes (killed before the step's checkpoint): applied on resume.
+    expect(leftUnsettled(text, { steps: 7, pendingNodes: new Set(["dev"]) })).toBeNull();
   });
 
   it("writes nothing when nothing is unsettled, and ignores what it cannot read", () => {
-    expect(unsettledRecord("cp-1", {})).toBeNull();
-    expect(unsettledRecord(undefined, { dev: u(1) })).toBeNull();
-    expect(leftUnsettled(null, "cp-1")).toBeNull();
-    expect(leftUnsettled("{not json", "cp-1")).toBeNull();
-    expect(leftUnsettled(JSON.stringify({ checkpoint: "cp-1" }), "cp-1")).toBeNull();
+    const saved = { steps: 1, pendingNodes: new Set<string>() };
+    expect(unsettledRecord(1, {})).toBeNull();
+    expect(leftUnsettled(null, saved)).toBeNull();
+    expect(leftUnsettled("{not json", saved)).toBeNull();
+    expect(leftUnsettled(JSON.stringify({ steps: 1 }), saved)).toBeNull();
+    expect(leftUnsettled(JSON.stringify({ checkpoint: "cp-1", byNode: { dev: u(1) } }), saved)).toBeNull();
   });
 });

@@ -65,13 +65,12 @@ function describe(flag: string, value: boolean): string {
   return words ? words[value ? 0 : 1] : value ? flag : `not ${flag}`;
 }
 
-function attemptNote(when: string, state: RoutingState, max: number): string {
-  return when.includes("fix_attempts_remain") && state.gateBlocked ? ` (fix attempt ${state.fixAttempts}/${max})` : "";
-}
-
+// Renderers put a reason in parentheses, so a reason has none of its own.
 function conditionReason(edge: WorkflowEdge, state: RoutingState, max: number): string {
   const terms = parseCondition(edge.when!) ?? [];
-  return terms.map((t) => describe(t.flag, !t.negated)).join(", ") + attemptNote(edge.when!, state, max);
+  return terms
+    .map((t) => (t.flag === "fix_attempts_remain" && !t.negated && state.gateBlocked ? `fix attempt ${state.fixAttempts}/${max}` : describe(t.flag, !t.negated)))
+    .join(", ");
 }
 
 /** Why none of the conditional edges before the fallback applied, in words. */
@@ -83,7 +82,7 @@ function fallbackReason(edges: WorkflowEdge[], flags: Record<string, boolean>, s
     if (failed) reasons.push(describe(failed.flag, flags[failed.flag] === true));
   }
   const text = [...new Set(reasons)].join(", ");
-  const note = !reasons.includes("no fix attempts left") ? "" : max === 0 ? " (maxFixAttempts is 0)" : ` (${max}/${max} used)`;
+  const note = !reasons.includes("no fix attempts left") ? "" : max === 0 ? ": maxFixAttempts is 0" : `: ${max}/${max} used`;
   return text ? text + note : "";
 }
 

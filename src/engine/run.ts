@@ -178,7 +178,10 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     }
     return await complete(options, emit, "error", `the run stopped before ${after.kind === "pending" ? after.next.join(", ") : "its end"}`, after);
   } catch (error) {
-    const { status, reason, code, limit } = classify(error, signal, deps, options.logFile);
+    const classified = classify(error, signal, deps, options.logFile);
+    const { status, code, limit } = classified;
+    // Limits name the command that continues; nodes do not know the thread id, the run does.
+    const reason = classified.reason.replaceAll("yolo resume <thread>", `yolo resume ${threadId}`);
     deps.logger.error({ err: error, status, limit }, "run stopped");
     if (status !== "interrupted") emit({ type: "error", code, message: reason });
     await written;

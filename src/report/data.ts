@@ -1,5 +1,5 @@
 import type { GateResult, Usage } from "../events/schema.js";
-import type { Decision, GateSummary, PipelineStateType, Story } from "../engine/state.js";
+import { fixAttemptsMade, type Decision, type GateSummary, type PipelineStateType, type Story } from "../engine/state.js";
 import type { FileStat } from "../git/repo.js";
 import type { ThreadRow } from "../store/thread-store.js";
 
@@ -88,7 +88,7 @@ export function collectReport(input: CollectInput): ReportData {
     gates,
     verdict: s.verdict,
     findings: s.findings,
-    fixAttempts: s.fixAttempts,
+    fixAttempts: fixAttemptsMade(s),
     usage: s.usage,
     usageByNode: s.usageByNode,
     cost: input.price ? { amount: costOf(s.usage, input.price), currency: input.price.currency, price: input.price } : null,

@@ -1,7 +1,7 @@
 import { inspectThread } from "../../engine/inspect.js";
 import { databaseExists, databaseName, openSession } from "../../engine/session.js";
 import { currentRow } from "../../engine/thread-status.js";
-import type { PipelineStateType } from "../../engine/state.js";
+import { fixAttemptsMade, type PipelineStateType } from "../../engine/state.js";
 import { ConfigError, ThreadError } from "../../errors.js";
 import { threadPatch } from "../../git/thread-change.js";
 import type { ThreadRow } from "../../store/thread-store.js";
@@ -82,7 +82,7 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
   const away = s.gateHistory.map((g) => (g.logFile ? locateArtifact(root, g.logFile, row) : null)).find((f) => f && "missing" in f);
   if (away && "missing" in away) out.push(`  Gate logs: ${away.missing.replace(/^\S+ is/, "some are")}`);
   if (s.verdict) section(out, `Verdict: ${s.verdict}`, s.findings.map((f) => `- ${f}`));
-  if (s.fixAttempts) out.push("", `Fix attempts: ${s.fixAttempts}`);
+  if (fixAttemptsMade(s)) out.push("", `Fix attempts: ${fixAttemptsMade(s)}`);
   const usage = [`total: ${s.usage.totalTokens} tokens (${s.usage.promptTokens} prompt, ${s.usage.completionTokens} completion) in ${plural(s.usage.calls, "call")}`];
   for (const [node, u] of Object.entries(s.usageByNode)) usage.push(`${node}: ${u.totalTokens} tokens in ${plural(u.calls, "call")}`);
   section(out, "Token usage", usage);

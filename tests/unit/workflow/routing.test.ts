@@ -27,9 +27,9 @@ describe("routeFrom on the default workflow", () => {
   });
 
   it("tea → dev while fix attempts remain, then end", () => {
-    expect(route("tea", { gateBlocked: true, fixAttempts: 1 })).toEqual({ to: "dev", reason: "gate blocked, fix attempts remain (fix attempt 1/3)" });
+    expect(route("tea", { gateBlocked: true, fixAttempts: 1 })).toEqual({ to: "dev", reason: "gate blocked, fix attempt 1/3" });
     expect(route("tea", { gateBlocked: true, fixAttempts: 3 }).to).toBe("dev");
-    expect(route("tea", { gateBlocked: true, fixAttempts: 4 })).toEqual({ to: "end", reason: "no fix attempts left (3/3 used)" });
+    expect(route("tea", { gateBlocked: true, fixAttempts: 4 })).toEqual({ to: "end", reason: "no fix attempts left: 3/3 used" });
     expect(route("tea", { gateBlocked: true, fixAttempts: 1 }, 0).to).toBe("end");
     expect(route("tea")).toEqual({ to: "end", reason: "gate passed" });
   });

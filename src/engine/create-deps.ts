@@ -38,7 +38,7 @@ export function createEngineDeps(input: {
   return {
     config,
     agents: input.agents,
-    createModel: ({ name, temperature }) =>
+    createModel: ({ name, temperature, onRetry }) =>
       createChatModel({
         name,
         baseURL: config.model.baseURL,
@@ -47,6 +47,7 @@ export function createEngineDeps(input: {
         maxRetries: config.model.maxRetries,
         timeoutS: config.model.timeoutS,
         fetch: input.transport?.fetch,
+        onRetry,
       }),
     classifyError: (error, model) => toProviderError(error, { ...providerContext, model }),
     gates: config.gates ?? defaultGates(config.root),

@@ -149,8 +149,8 @@ function providerDetail(e: ClientErrorLike): string {
   return `: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
 }
 
-// The system error code (ECONNREFUSED, ENOTFOUND, …) buried in fetch's cause chain.
-function causeCode(err: unknown): string | undefined {
+/** The system error code (ECONNREFUSED, ENOTFOUND, …) buried in fetch's cause chain. */
+export function causeCode(err: unknown): string | undefined {
   let cur: unknown = err;
   for (let depth = 0; depth < 5 && typeof cur === "object" && cur !== null; depth++) {
     const c = cur as { code?: unknown; cause?: unknown; errors?: unknown };

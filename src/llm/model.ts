@@ -1,5 +1,5 @@
 import { ChatOpenAI } from "@langchain/openai";
-import { onFailedAttempt } from "./retry.js";
+import { onFailedAttempt, retryReason } from "./retry.js";
 
 /** What the model factory needs, already resolved from config, environment and flags. */
 export interface ChatModelOptions {
@@ -15,6 +15,8 @@ export interface ChatModelOptions {
   timeoutS: number;
   /** Replaces the HTTP client's fetch: `--record` wraps the real one, `--replay` never touches the network. */
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /** Told about each failed call that will be tried again (with why), so a run can say it is retrying. */
+  onRetry?: (reason: string) => void;
 }
 
 /**
@@ -31,7 +33,10 @@ export function createChatModel(opts: ChatModelOptions): ChatOpenAI {
     ...(Object.keys(configuration).length ? { configuration } : {}),
     ...(opts.temperature === null ? {} : { temperature: opts.temperature }),
     maxRetries: opts.maxRetries,
-    onFailedAttempt,
+    onFailedAttempt: async (error: unknown) => {
+      await onFailedAttempt(error);
+      opts.onRetry?.(retryReason(error));
+    },
     timeout: opts.timeoutS * 1000,
     streamUsage: true,
   });

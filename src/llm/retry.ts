@@ -1,3 +1,5 @@
+import { causeCode } from "./errors.js";
+
 /**
  * Which failed model calls are worth another try. Passed to ChatOpenAI as `onFailedAttempt`, so its own
  * backoff (exponential, randomised, `maxRetries` times) does the waiting. Differs from LangChain's default in
@@ -32,6 +34,19 @@ export async function onFailedAttempt(error: unknown): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
+}
+
+/** Why a call failed, in a few words: the HTTP status, or the network error's code (ECONNREFUSED), or its message. */
+export function retryReason(error: unknown): string {
+  const e = (error ?? {}) as ErrorLike & { cause?: { message?: string; cause?: { message?: string } } };
+  const status = e.status ?? e.response?.status;
+  if (status !== undefined) return `HTTP ${status}`;
+  const code = causeCode(error);
+  if (code) return code;
+  // fetch's own refusals (a blocked port, say) carry no code, only the innermost message.
+  const inner = e.cause?.cause?.message ?? e.cause?.message;
+  const message = (e.message ?? String(error)).split("\n")[0];
+  return (inner ? `${message} ${inner}` : message).slice(0, 120);
 }
 
 /** A 429 that means the account's quota is used up: waiting will not help. */

@@ -39,8 +39,8 @@ async function faulty(behaviours: ("reset" | "idle" | "ok")[]): Promise<{ url: s
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, count: () => n };
 }
 
-async function stream(baseURL: string, maxRetries: number, timeoutS = 5): Promise<{ text?: string; error?: unknown }> {
-  const model = createChatModel({ name: "m", baseURL, apiKey: "k", temperature: null, maxRetries, timeoutS });
+async function stream(baseURL: string, maxRetries: number, timeoutS = 5, onRetry?: (reason: string) => void): Promise<{ text?: string; error?: unknown }> {
+  const model = createChatModel({ name: "m", baseURL, apiKey: "k", temperature: null, maxRetries, timeoutS, onRetry });
   try {
     let text = "";
     for await (const chunk of await model.stream("hi")) text += String(chunk.content);
@@ -55,6 +55,29 @@ describe("provider faults", () => {
     const server = await faulty(["reset", "reset", "ok"]);
     expect(await stream(server.url, 3)).toEqual({ text: "hello" });
     expect(server.count()).toBe(3);
+  });
+
+  it("says why each retried call failed (a refused connection, an HTTP status), and nothing for a call not retried", async () => {
+    const refused = await faulty(["ok"]);
+    const url = refused.url;
+    await new Promise<void>((r) => servers.pop()!.close(() => r()));
+    const reasons: string[] = [];
+    const { error } = await stream(url, 2, 5, (reason) => reasons.push(reason));
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(reasons.length).toBeGreaterThanOrEqual(2);
+    expect(reasons[0]).toBe("ECONNREFUSED");
+
+    const mock = await startMockOpenAI([{ status: 503, headers: { "retry-after": "0" } }, { content: "hello" }]);
+    servers.push(mock);
+    const seen: string[] = [];
+    expect(await stream(mock.url, 2, 5, (reason) => seen.push(reason))).toEqual({ text: "hello" });
+    expect(seen).toEqual(["HTTP 503"]);
+
+    const denied = await startMockOpenAI([{ status: 401 }]);
+    servers.push(denied);
+    const none: string[] = [];
+    await stream(denied.url, 2, 5, (reason) => none.push(reason));
+    expect(none).toEqual([]);
   });
 
   it("resets beyond the retries end as a typed ProviderError", async () => {

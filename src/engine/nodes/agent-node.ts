@@ -32,7 +32,11 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
   const { middleware, messages, tools } = agentContext({ ...run, agent, modelName, state, mode: state.mode, ...direct }, deps, emitter(config));
   const dir = threadArtifactsDir(cfg.stateDir, threadIdOf(config));
   const runId = `${run.node}-${Date.now()}`;
-  const model = deps.createModel({ name: modelName, temperature: agent.temperature ?? cfg.model.temperature });
+  const emit = emitter(config);
+  // A provider that refuses or fails is retried with backoff by the client; say so, or the run just looks stuck.
+  const onRetry = (reason: string) =>
+    emit({ type: "warning", message: `${run.node}: the model call failed (${reason}); retrying with backoff (up to ${cfg.model.maxRetries} retries)` });
+  const model = deps.createModel({ name: modelName, temperature: agent.temperature ?? cfg.model.temperature, onRetry });
   const record = (entry: Record<string, unknown>) => appendTranscript(dir, run.node, { run: runId, ...entry });
   return runAgentLoop({
     node: run.node,

@@ -125,7 +125,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       if (reminders >= options.maxReminders) {
         throw new LimitError(
           "turns",
-          `${node} answered ${reminders + 1} times without calling a tool or handing off. The thread is saved: resume it to try again, or use a model that supports tool calls.`,
+          `${node} answered ${reminders + 1} times without calling a tool or handing off. The thread is saved: resume it to try again, or use a model that supports tool calls.${text ? ` Its last reply: ${lastReply(text)}` : ""}`,
         );
       }
       reminders++;
@@ -298,4 +298,10 @@ function preview(text: string, max = 200): string {
 function usageOf(reply: AIMessageChunk): Usage {
   const u = reply.usage_metadata;
   return { promptTokens: u?.input_tokens ?? 0, completionTokens: u?.output_tokens ?? 0, totalTokens: u?.total_tokens ?? 0, calls: 1 };
+}
+
+/** A model's reply quoted in a message: what it said is often the answer the user wanted, so it is not lost. */
+function lastReply(text: string): string {
+  const max = 2000;
+  return `"${text.length > max ? `${text.slice(0, max)}…` : text}"`;
 }

@@ -120,6 +120,18 @@ describe.concurrent("yolo run exits with a code that tells the outcome", { timeo
     const done = parseEvents(r.stdout).at(-1);
     expect(done).toMatchObject({ type: "run.completed", status: "limit", limit: "turns", exitCode: 6, resumeCommand: `yolo resume ${threadIdFrom(r.stdout)}` });
     expect(done?.type === "run.completed" && done.reason).toMatch(/dev used its 2 turns/);
+    // The way on names this thread, not a placeholder.
+    expect(done?.type === "run.completed" && done.reason).toContain(`yolo resume ${threadIdFrom(r.stdout)} --max-turns N`);
+  });
+
+  it("6: an agent that only ever answers in prose stops, and what it said is in the reason, not lost", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const prose = Array.from({ length: 6 }, (_, i) => ({ content: `I would add add(a, b) to src/add.js (reply ${i + 1}).` }));
+    const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: prose }));
+    const r = await runYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(6);
+    const done = parseEvents(r.stdout).at(-1);
+    expect(done?.type === "run.completed" && done.reason).toMatch(/dev answered \d times without calling a tool or handing off.*Its last reply: "I would add add\(a, b\) to src\/add\.js \(reply \d\)\."/s);
   });
 
   it("5: the provider answers 401; the message names OPENAI_API_KEY, exactly one request is made, the key is not printed", async ({ expect, onTestFinished }) => {

@@ -82,6 +82,15 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     ok: z.boolean(),
     summary: z.string(),
   }),
+  /** A gate command is about to run (added within version 1; its `gate.result` follows). */
+  z.object({
+    ...base,
+    type: z.literal("gate.started"),
+    node: z.string(),
+    name: z.string(),
+    command: z.string(),
+    attempt: z.number(),
+  }),
   z.object({ ...base, type: z.literal("gate.result"), node: z.string(), gate: gateResult }),
   z.object({ ...base, type: z.literal("route"), from: z.string(), to: z.string(), reason: z.string() }),
   z.object({

@@ -89,6 +89,8 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         const head = `  ✗ ${e.tool}${hint ? ` ${hint}` : ""}`;
         return [{ text: summary ? `${head}: ${fit(summary, BODY - Array.from(head).length - 2)}` : head }];
       }
+      case "gate.started":
+        return [{ text: `  running gate ${oneLine(e.name)}: ${oneLine(e.command)}…` }];
       case "gate.result": {
         const out: Line[] = [{ text: `gate ${gateLine(e.gate)}` }];
         if (verbose && !e.gate.passed) {

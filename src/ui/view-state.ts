@@ -72,6 +72,8 @@ export interface ViewState {
   stream: { node: string; text: string } | null;
   /** The last TOOL_LIMIT tool calls of the latest agent (accepted handoffs left out: the agent's row says it). */
   tools: ToolCallView[];
+  /** The gate command running now (between its `gate.started` and `gate.result`), if any. */
+  gateRunning: { node: string; name: string; command: string } | null;
   /** The latest result of each gate, in first-seen order. */
   gates: { node: string; gate: GateResult }[];
   route: { from: string; to: string; reason: string } | null;
@@ -105,6 +107,7 @@ export const initialViewState: ViewState = {
   running: null,
   stream: null,
   tools: [],
+  gateRunning: null,
   gates: [],
   route: null,
   notices: [],
@@ -124,6 +127,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
         agents: updateAgent(state.agents, e.node, (a) => ({ ...a, status: "running", fixAttempt: e.fixAttempt })),
         running: e.node,
         fixAttempt: Math.max(state.fixAttempt, e.fixAttempt),
+        gateRunning: null,
         stream: null,
         tools: [],
         question: null,
@@ -133,6 +137,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
         ...state,
         agents: updateAgent(state.agents, e.node, (a) => ({ ...a, status: "done", summary: oneLine(e.summary) })),
         running: state.running === e.node ? null : state.running,
+        gateRunning: state.gateRunning?.node === e.node ? null : state.gateRunning,
       };
     case "token": {
       const prev = state.stream?.node === e.node ? state.stream.text : "";
@@ -162,12 +167,14 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
       tools[i] = { ...tools[i], ok: e.ok, summary };
       return { ...state, tools };
     }
+    case "gate.started":
+      return { ...state, gateRunning: { node: e.node, name: oneLine(e.name), command: oneLine(e.command) } };
     case "gate.result": {
       const i = state.gates.findIndex((g) => g.gate.name === e.gate.name);
       const gates = state.gates.slice();
       if (i < 0) gates.push({ node: e.node, gate: e.gate });
       else gates[i] = { node: e.node, gate: e.gate };
-      return { ...state, gates };
+      return { ...state, gates, gateRunning: null };
     }
     case "route":
       return {
@@ -216,6 +223,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
         cost: addCost(null, state.price, e.usage),
         agents: state.agents.map((a) => settle(a, e.status, red)),
         running: null,
+        gateRunning: null,
         final: {
           status: e.status,
           limit: e.limit ?? null,
@@ -271,6 +279,7 @@ function started(state: ViewState, e: Extract<YoloEvent, { type: "run.started" }
       agents: [...listed, ...extra],
       endedAt: null,
       running: null,
+      gateRunning: null,
       stream: null,
       route: null,
       question: null,

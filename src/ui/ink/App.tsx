@@ -147,6 +147,7 @@ export function App(props: AppProps) {
               nameWidth={nameWidth}
               spinner={SPINNER[tick % SPINNER.length]}
               stream={a.id === state.running ? stream : undefined}
+              gateCommand={a.id === state.running && state.gateRunning?.node === a.id ? state.gateRunning.command : undefined}
               tools={a.id === state.running ? tools : undefined}
               verbose={verbose}
             />

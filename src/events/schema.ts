@@ -54,6 +54,8 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     price: z.object({ inputPerMillion: z.number(), outputPerMillion: z.number(), currency: z.string() }).nullable().optional(),
     /** The thread's mode: `run` (a workflow), `agent` (one agent on its own) or `chat` (optional, as above). */
     mode: z.enum(["run", "agent", "chat"]).optional(),
+    /** A follow-up of an `agent` / `chat` thread: the new message this leg answers (optional, as above). */
+    message: z.string().optional(),
   }),
   z.object({
     ...base,

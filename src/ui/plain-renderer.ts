@@ -8,8 +8,9 @@ import {
   formatCount,
   formatDuration,
   gateLine,
+  type RunMode,
   oneLine,
-  statusText,
+  statusWords,
   stripControl,
   summarizedLine,
   truncateEnd,
@@ -50,13 +51,16 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
   let held: string | null = null;
   const callArgs = new Map<string, string>();
   let startedAt: number | null = null;
+  let mode: RunMode = "run";
 
   // The lines (without time prefix) an event prints; the first gets the time, the rest are indented.
   function linesFor(e: YoloEvent): Line[] {
     switch (e.type) {
       case "run.started": {
         startedAt = Date.parse(e.ts);
-        const req = truncateEnd(oneLine(e.requirement), 60);
+        mode = e.mode ?? "run";
+        // A follow-up shows the message it answers, not the thread's first one.
+        const req = truncateEnd(oneLine(e.message ?? e.requirement), 60);
         const out: Line[] = [
           { text: `yolo thread ${e.thread} · ${req} · model ${oneLine(e.model)}${e.resumed ? " · resumed" : ""}` },
         ];
@@ -140,7 +144,7 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
           : "";
         const reason = oneLine(e.reason);
         const out: Line[] = [
-          { text: `${mark} run ${statusText(e.status, e.limit)} (exit ${e.exitCode})${took}${reason ? `: ${fit(reason, 100)}` : ""}` },
+          { text: `${mark} ${mode} ${statusWords(e.status, e.limit, mode)} (exit ${e.exitCode})${took}${reason ? `: ${fit(reason, 100)}` : ""}` },
           { text: filesLine(e.filesChanged) },
           {
             text: `tokens ${formatCount(e.usage.totalTokens)} (in ${formatCount(e.usage.promptTokens)} / out ${formatCount(e.usage.completionTokens)}) in ${plural(e.usage.calls, "model call")}`,

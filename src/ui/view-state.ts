@@ -1,6 +1,6 @@
 import type { LimitKind, RunStatus } from "../events/outcome.js";
 import type { GateResult, Usage, YoloEvent } from "../events/schema.js";
-import { argsBrief, oneLine, stripControl, summarizedLine } from "./format.js";
+import { argsBrief, oneLine, stripControl, summarizedLine, type RunMode } from "./format.js";
 
 export type AgentStatus = "waiting" | "running" | "done" | "skipped" | "blocked" | "escalated" | "stopped";
 
@@ -51,7 +51,10 @@ export interface NoticeView {
 /** Everything the Ink view shows, derived from events only. */
 export interface ViewState {
   thread: string;
+  /** The thread's requirement, or the message a follow-up of an agent / chat thread answers. */
   requirement: string;
+  /** From `run.started`: an agent or chat thread has no gate and no fix attempts. */
+  mode: RunMode;
   model: string;
   resumed: boolean;
   /** Epoch ms of the first `run.started` / the last `run.completed`, from the events' timestamps. */
@@ -94,6 +97,7 @@ const HANDOFF = "handoff";
 export const initialViewState: ViewState = {
   thread: "",
   requirement: "",
+  mode: "run",
   model: "",
   resumed: false,
   startedAt: null,
@@ -271,7 +275,8 @@ function started(state: ViewState, e: Extract<YoloEvent, { type: "run.started" }
     const extra = state.agents.filter((a) => !e.nodes.includes(a.id));
     return {
       ...state,
-      requirement: state.requirement || oneLine(e.requirement),
+      requirement: e.message !== undefined ? oneLine(e.message) : state.requirement || oneLine(e.requirement),
+      mode: e.mode ?? state.mode,
       model: e.model,
       startedAt: state.startedAt ?? parseTs(e.ts),
       maxFixAttempts: maxFixAttempts ?? state.maxFixAttempts,
@@ -289,7 +294,9 @@ function started(state: ViewState, e: Extract<YoloEvent, { type: "run.started" }
   return {
     ...initialViewState,
     thread: e.thread,
-    requirement: oneLine(e.requirement),
+    // A follow-up answers its new message: that is what the user is waiting on.
+    requirement: oneLine(e.message ?? e.requirement),
+    mode: e.mode ?? "run",
     model: e.model,
     resumed: e.resumed,
     startedAt: parseTs(e.ts),

@@ -179,6 +179,7 @@ export function App(props: AppProps) {
             final={state.final!}
             elapsed={elapsed}
             width={columns}
+            mode={state.mode}
             showResume={!(showQuestion && !inline && question.resumeCommand === state.final!.resumeCommand)}
           />
         ) : null}

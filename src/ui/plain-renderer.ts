@@ -143,8 +143,12 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
           ? ` in ${formatDuration(ended - startedAt)}`
           : "";
         const reason = oneLine(e.reason);
+        const head = `${mark} ${mode} ${statusWords(e.status, e.limit, mode)} (exit ${e.exitCode})${took}`;
+        // The reason says what to do next (which limit, which server): wrapped whole, never cut.
+        const [first = head, ...more] = reason ? wrapText(`${head}: ${reason}`, BODY - 2) : [head];
         const out: Line[] = [
-          { text: `${mark} ${mode} ${statusWords(e.status, e.limit, mode)} (exit ${e.exitCode})${took}${reason ? `: ${fit(reason, 100)}` : ""}` },
+          { text: first },
+          ...more.map((l) => ({ text: `  ${l}` })),
           { text: filesLine(e.filesChanged) },
           {
             text: `tokens ${formatCount(e.usage.totalTokens)} (in ${formatCount(e.usage.promptTokens)} / out ${formatCount(e.usage.completionTokens)}) in ${plural(e.usage.calls, "model call")}`,

@@ -114,6 +114,8 @@ export function App(props: AppProps) {
   const showQuestion = question !== null && (state.final === null || state.final.status === "waiting");
   const showFinal = state.final !== null && !(waiting && inline && answer.kind !== "declined");
   const showStopping = stopping !== null && state.final === null;
+  // The error that ended the run is the final summary's reason, shown whole there: not twice, cut short, here.
+  const notices = showFinal ? state.notices.filter((n) => !(n.level === "error" && n.text.endsWith(state.final!.reason))) : state.notices;
   const nameWidth = Math.min(16, Math.max(11, ...state.agents.map((a) => a.id.length + 2)));
 
   const height = frameHeight(state, { showQuestion, showFinal, showStopping, inputOpen: inline && answer.kind === "open", columns });
@@ -154,9 +156,9 @@ export function App(props: AppProps) {
           ))}
         </Box>
         <GateList gates={state.gates} />
-        {state.notices.length ? (
+        {notices.length ? (
           <Box flexDirection="column" marginTop={1}>
-            {state.notices.map((n, i) => (
+            {notices.map((n, i) => (
               <Text key={i} wrap="truncate-end" color={n.level === "error" ? "red" : n.level === "warning" ? "yellow" : undefined} dimColor={n.level === "info"}>
                 {n.level === "error" ? "✗ error " : n.level === "warning" ? "! " : "~ "}
                 {n.text}

@@ -1,12 +1,12 @@
 import { Box, Text } from "ink";
-import { exitMeaning, fitList, formatCount, oneLine, statusWords, truncateEnd, type RunMode } from "../format.js";
+import { exitMeaning, fitList, formatCount, oneLine, statusWords, wrapText, type RunMode } from "../format.js";
 import type { FinalView } from "../view-state.js";
 import { plural } from "../../text/plural.js";
 
 export interface FinalSummaryProps {
   final: FinalView;
   elapsed: string;
-  /** Columns available, for the list of changed files. */
+  /** Columns available, for the list of changed files and the wrapped reason. */
   width: number;
   /** False when the question block above already shows the same command. */
   showResume?: boolean;
@@ -30,7 +30,8 @@ export function FinalSummary({ final, elapsed, width, showResume = true, mode = 
         {mark} {statusWords(final.status, final.limit, mode)} (exit {final.exitCode}){elapsed ? ` in ${elapsed}` : ""}
         {meaning ? ` — ${meaning}` : ""}
       </Text>
-      {final.reason ? <Text wrap="truncate-end">{truncateEnd(final.reason, 400)}</Text> : null}
+      {/* The reason is what to do next (which limit, which server): this frame stays, so it is shown whole. */}
+      {final.reason ? wrapText(final.reason, Math.max(20, width)).map((line, i) => <Text key={i}>{line}</Text>) : null}
       <Text wrap="truncate-end">{files}</Text>
       <Text wrap="truncate-end" dimColor>
         tokens {formatCount(u.totalTokens)} (in {formatCount(u.promptTokens)} / out {formatCount(u.completionTokens)}) in{" "}

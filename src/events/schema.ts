@@ -65,7 +65,14 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     /** The thread's completed steps before this node (resumes included); optional within version 1. */
     step: z.number().optional(),
   }),
-  z.object({ ...base, type: z.literal("node.completed"), node: z.string(), summary: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal("node.completed"),
+    node: z.string(),
+    summary: z.string(),
+    /** True when the node blocked the change: a required gate failed or its judge said FAIL (optional within version 1). */
+    blocked: z.boolean().optional(),
+  }),
   z.object({ ...base, type: z.literal("token"), node: z.string(), text: z.string() }),
   z.object({
     ...base,

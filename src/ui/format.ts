@@ -66,6 +66,20 @@ export function wrapText(s: string, width: number): string[] {
   return out;
 }
 
+/**
+ * Word-wraps long lines only, keeping each line's indentation (on its continuation lines too) and the short
+ * lines as they are: for an answer printed whole, whose code blocks and lists must keep their shape.
+ */
+export function wrapKeepingIndent(s: string, width: number): string[] {
+  return stripControl(s).split("\n").flatMap((line) => {
+    const trimmed = line.trimEnd();
+    if (Array.from(trimmed).length <= width) return [trimmed];
+    const indent = /^ */.exec(trimmed)![0];
+    if (indent.length > width / 2) return wrapText(trimmed, width);
+    return wrapText(trimmed.slice(indent.length), width - indent.length).map((l) => indent + l);
+  });
+}
+
 /** 12345 → "12,345". */
 export function formatCount(n: number): string {
   return n.toLocaleString("en-US");

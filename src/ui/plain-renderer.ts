@@ -73,7 +73,8 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         return [{ text: `▶ ${e.node}${e.fixAttempt > 0 ? ` (fix attempt ${e.fixAttempt})` : ""}` }];
       case "node.completed": {
         const summary = oneLine(e.summary);
-        return [{ text: summary ? `✔ ${e.node}: ${fit(summary, BODY - e.node.length - 4)}` : `✔ ${e.node}` }];
+        const mark = e.blocked ? "✗" : "✔";
+        return [{ text: summary ? `${mark} ${e.node}: ${fit(summary, BODY - e.node.length - 4)}` : `${mark} ${e.node}` }];
       }
       case "token":
         return [];

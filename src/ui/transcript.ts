@@ -39,7 +39,7 @@ export function createTranscript(): Transcript {
           return [...flush(), `▶ ${e.node}${e.fixAttempt > 0 ? ` (fix attempt ${e.fixAttempt})` : ""}`];
         case "node.completed": {
           const summary = oneLine(e.summary);
-          return [...flush(), `✔ ${e.node}${summary ? `: ${summary}` : ""}`];
+          return [...flush(), `${e.blocked ? "✗" : "✔"} ${e.node}${summary ? `: ${summary}` : ""}`];
         }
         case "tool.result":
           if (e.ok && e.tool === "handoff") return [];

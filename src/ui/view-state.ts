@@ -139,7 +139,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
     case "node.completed":
       return {
         ...state,
-        agents: updateAgent(state.agents, e.node, (a) => ({ ...a, status: "done", summary: oneLine(e.summary) })),
+        agents: updateAgent(state.agents, e.node, (a) => ({ ...a, status: e.blocked ? "blocked" : "done", summary: oneLine(e.summary) })),
         running: state.running === e.node ? null : state.running,
         gateRunning: state.gateRunning?.node === e.node ? null : state.gateRunning,
       };

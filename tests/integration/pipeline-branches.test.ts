@@ -90,6 +90,9 @@ describe("the compiled pipeline on a real SQLite file, real gates and the real O
       `started test ${gates[1].command} #2`,
       "result test #2",
     ]);
+    // The tea that sent the change back says it blocked it; the one that let it through does not.
+    const teaDone = events.flatMap((e) => (e.type === "node.completed" && e.node === "tea" ? [e.blocked ?? false] : []));
+    expect(teaDone).toEqual([true, false]);
     // The second dev run saw the failing test output in its prompt.
     const devRequests = mock.requests.filter((r) => JSON.stringify(r.messages[0]).includes("You are the dev agent"));
     const fixPrompt = JSON.stringify(devRequests[2].messages);

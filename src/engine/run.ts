@@ -115,6 +115,7 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     maxFixAttempts: deps.config.maxFixAttempts,
     price: deps.config.model.price,
     mode,
+    ...(options.resume?.message !== undefined ? { message: options.resume.message } : {}),
     ...(position.kind === "new" ? {} : { ran: Object.keys(position.values.visits ?? {}), usageSoFar: position.values.usage }),
   });
   deps.logger.info({ threadId, resumed: !options.start }, "run started");

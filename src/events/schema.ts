@@ -54,6 +54,8 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     price: z.object({ inputPerMillion: z.number(), outputPerMillion: z.number(), currency: z.string() }).nullable().optional(),
     /** The thread's mode: `run` (a workflow), `agent` (one agent on its own) or `chat` (optional, as above). */
     mode: z.enum(["run", "agent", "chat"]).optional(),
+    /** A follow-up of an `agent` / `chat` thread: the new message this leg answers (optional, as above). */
+    message: z.string().optional(),
   }),
   z.object({
     ...base,
@@ -63,7 +65,14 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     /** The thread's completed steps before this node (resumes included); optional within version 1. */
     step: z.number().optional(),
   }),
-  z.object({ ...base, type: z.literal("node.completed"), node: z.string(), summary: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal("node.completed"),
+    node: z.string(),
+    summary: z.string(),
+    /** True when the node blocked the change: a required gate failed or its judge said FAIL (optional within version 1). */
+    blocked: z.boolean().optional(),
+  }),
   z.object({ ...base, type: z.literal("token"), node: z.string(), text: z.string() }),
   z.object({
     ...base,
@@ -81,6 +90,15 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     callId: z.string(),
     ok: z.boolean(),
     summary: z.string(),
+  }),
+  /** A gate command is about to run (added within version 1; its `gate.result` follows). */
+  z.object({
+    ...base,
+    type: z.literal("gate.started"),
+    node: z.string(),
+    name: z.string(),
+    command: z.string(),
+    attempt: z.number(),
   }),
   z.object({ ...base, type: z.literal("gate.result"), node: z.string(), gate: gateResult }),
   z.object({ ...base, type: z.literal("route"), from: z.string(), to: z.string(), reason: z.string() }),

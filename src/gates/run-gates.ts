@@ -23,6 +23,8 @@ export interface RunGatesOptions {
   signal?: AbortSignal;
   /** The environment allow-list and sandbox (the command policy is for the model's commands, not configured gates). */
   commands?: Pick<CommandSettings, "envAllow" | "sandbox">;
+  /** Called just before each gate's command starts, so a slow test suite shows as running. */
+  onStart?(gate: GateConfig): void;
 }
 
 /** Bytes of the end of the output carried in the result (and so in events and state). */
@@ -36,6 +38,7 @@ export async function runGates(gates: GateConfig[], opts: RunGatesOptions): Prom
   const results: GateResult[] = [];
   for (const gate of gates) {
     if (opts.signal?.aborted) break;
+    opts.onStart?.(gate);
     results.push(await runGate(gate, opts));
   }
   return results;

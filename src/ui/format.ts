@@ -66,6 +66,20 @@ export function wrapText(s: string, width: number): string[] {
   return out;
 }
 
+/**
+ * Word-wraps long lines only, keeping each line's indentation (on its continuation lines too) and the short
+ * lines as they are: for an answer printed whole, whose code blocks and lists must keep their shape.
+ */
+export function wrapKeepingIndent(s: string, width: number): string[] {
+  return stripControl(s).split("\n").flatMap((line) => {
+    const trimmed = line.trimEnd();
+    if (Array.from(trimmed).length <= width) return [trimmed];
+    const indent = /^ */.exec(trimmed)![0];
+    if (indent.length > width / 2) return wrapText(trimmed, width);
+    return wrapText(trimmed.slice(indent.length), width - indent.length).map((l) => indent + l);
+  });
+}
+
 /** 12345 → "12,345". */
 export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
@@ -149,6 +163,9 @@ export function gateHeadline(g: GateResult): string {
   return line;
 }
 
+/** The thread's mode, from `run.started` (a workflow when not said). */
+export type RunMode = "run" | "agent" | "chat";
+
 const EXIT_MEANINGS: Record<RunStatus, string> = {
   passed: "the gate passed",
   failed: "the gate still fails after the fix attempts",
@@ -160,15 +177,45 @@ const EXIT_MEANINGS: Record<RunStatus, string> = {
   error: "unexpected internal error; see the log",
 };
 
-/** What a run's exit code means, in words (README: "Exit codes"); a limit names which one. */
-export function exitMeaning(status: RunStatus, limit?: LimitKind | null): string {
-  if (status === "limit" && limit) return `${limitLabel(limit)} reached; resumable`;
+/**
+ * What a run's exit code means, in words (README: "Exit codes"), to follow `statusWords`; empty when those
+ * already say it all (an agent or chat thread answered).
+ */
+export function exitMeaning(status: RunStatus, limit?: LimitKind | null, mode: RunMode = "run"): string {
+  if (status === "passed" && mode !== "run") return "";
+  if (status === "limit" && limit) return "resumable";
   return EXIT_MEANINGS[status];
 }
 
-/** A run's status with the limit that stopped it, if one did: `limit (time limit)`. */
+/** A run's status as the table of `yolo threads` shows it: the status with the limit that stopped it, `limit (time limit)`. */
 export function statusText(status: string, limit?: LimitKind | null): string {
   return status === "limit" && limit ? `limit (${limitLabel(limit)})` : status;
+}
+
+const STATUS_WORDS: Record<RunStatus, string> = {
+  passed: "passed",
+  failed: "failed",
+  waiting: "waiting",
+  limit: "stopped at a limit",
+  provider_error: "provider error",
+  interrupted: "interrupted",
+  config_error: "configuration error",
+  error: "internal error",
+};
+
+const LIMIT_WORDS: Record<LimitKind, string> = {
+  steps: "stopped at the step limit",
+  turns: "stopped at the turn limit",
+  budget: "stopped at the budget",
+  time: "stopped at the time limit",
+  loop: "stopped: loop detected",
+};
+
+/** How a run ended, in words for a summary line: `provider error`, `stopped at the step limit`, `answered`. */
+export function statusWords(status: RunStatus, limit?: LimitKind | null, mode: RunMode = "run"): string {
+  if (status === "passed" && mode !== "run") return "answered";
+  if (status === "limit" && limit) return LIMIT_WORDS[limit];
+  return STATUS_WORDS[status];
 }
 
 /** "head a, b, … (+3 more)": as many items as fit in `width` code points, then a count of the rest. */

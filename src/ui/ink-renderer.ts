@@ -1,4 +1,5 @@
 import { createEventSource } from "./event-source.js";
+import { wrapKeepingIndent } from "./format.js";
 import type { Renderer, StopMode } from "./renderer.js";
 
 export interface InkRendererOptions {
@@ -74,7 +75,12 @@ export async function createInkRenderer(opts: InkRendererOptions = {}): Promise<
         for (const asker of askers.splice(0)) asker(null);
         stop.abort();
         await instance.waitUntilExit();
-        if (reply !== null) (opts.stdout ?? process.stdout).write(`\n${reply.trimEnd()}\n`);
+        if (reply !== null) {
+          // Wrapped at word boundaries here: the terminal would break its long lines mid-word.
+          const out = opts.stdout ?? process.stdout;
+          const lines = wrapKeepingIndent(reply.trimEnd(), Math.max(20, out.columns || 80));
+          out.write(`\n${lines.join("\n")}\n`);
+        }
       })();
       return closing;
     },

@@ -8,8 +8,9 @@ import {
   formatCount,
   formatDuration,
   gateLine,
+  type RunMode,
   oneLine,
-  statusText,
+  statusWords,
   stripControl,
   summarizedLine,
   truncateEnd,
@@ -50,13 +51,16 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
   let held: string | null = null;
   const callArgs = new Map<string, string>();
   let startedAt: number | null = null;
+  let mode: RunMode = "run";
 
   // The lines (without time prefix) an event prints; the first gets the time, the rest are indented.
   function linesFor(e: YoloEvent): Line[] {
     switch (e.type) {
       case "run.started": {
         startedAt = Date.parse(e.ts);
-        const req = truncateEnd(oneLine(e.requirement), 60);
+        mode = e.mode ?? "run";
+        // A follow-up shows the message it answers, not the thread's first one.
+        const req = truncateEnd(oneLine(e.message ?? e.requirement), 60);
         const out: Line[] = [
           { text: `yolo thread ${e.thread} · ${req} · model ${oneLine(e.model)}${e.resumed ? " · resumed" : ""}` },
         ];
@@ -69,7 +73,8 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         return [{ text: `▶ ${e.node}${e.fixAttempt > 0 ? ` (fix attempt ${e.fixAttempt})` : ""}` }];
       case "node.completed": {
         const summary = oneLine(e.summary);
-        return [{ text: summary ? `✔ ${e.node}: ${fit(summary, BODY - e.node.length - 4)}` : `✔ ${e.node}` }];
+        const mark = e.blocked ? "✗" : "✔";
+        return [{ text: summary ? `${mark} ${e.node}: ${fit(summary, BODY - e.node.length - 4)}` : `${mark} ${e.node}` }];
       }
       case "token":
         return [];
@@ -89,6 +94,8 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         const head = `  ✗ ${e.tool}${hint ? ` ${hint}` : ""}`;
         return [{ text: summary ? `${head}: ${fit(summary, BODY - Array.from(head).length - 2)}` : head }];
       }
+      case "gate.started":
+        return [{ text: `  running gate ${oneLine(e.name)}: ${oneLine(e.command)}…` }];
       case "gate.result": {
         const out: Line[] = [{ text: `gate ${gateLine(e.gate)}` }];
         if (verbose && !e.gate.passed) {
@@ -137,8 +144,12 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
           ? ` in ${formatDuration(ended - startedAt)}`
           : "";
         const reason = oneLine(e.reason);
+        const head = `${mark} ${mode} ${statusWords(e.status, e.limit, mode)} (exit ${e.exitCode})${took}`;
+        // The reason says what to do next (which limit, which server): wrapped whole, never cut.
+        const [first = head, ...more] = reason ? wrapText(`${head}: ${reason}`, BODY - 2) : [head];
         const out: Line[] = [
-          { text: `${mark} run ${statusText(e.status, e.limit)} (exit ${e.exitCode})${took}${reason ? `: ${fit(reason, 100)}` : ""}` },
+          { text: first },
+          ...more.map((l) => ({ text: `  ${l}` })),
           { text: filesLine(e.filesChanged) },
           {
             text: `tokens ${formatCount(e.usage.totalTokens)} (in ${formatCount(e.usage.promptTokens)} / out ${formatCount(e.usage.completionTokens)}) in ${plural(e.usage.calls, "model call")}`,

@@ -39,11 +39,13 @@ export function createTranscript(): Transcript {
           return [...flush(), `▶ ${e.node}${e.fixAttempt > 0 ? ` (fix attempt ${e.fixAttempt})` : ""}`];
         case "node.completed": {
           const summary = oneLine(e.summary);
-          return [...flush(), `✔ ${e.node}${summary ? `: ${summary}` : ""}`];
+          return [...flush(), `${e.blocked ? "✗" : "✔"} ${e.node}${summary ? `: ${summary}` : ""}`];
         }
         case "tool.result":
           if (e.ok && e.tool === "handoff") return [];
           return [...flush(), `  ${e.ok ? "✓" : "✗"} ${e.tool} ${oneLine(e.summary)}`.trimEnd()];
+        case "gate.started":
+          return [...flush(), `  running gate ${oneLine(e.name)}: ${oneLine(e.command)}…`];
         case "gate.result": {
           // A failing gate's last output lines, as the plain renderer shows them with --verbose.
           const tail = e.gate.passed ? [] : stripControl(e.gate.tail).split("\n").filter((l) => l.trim() !== "").slice(-TAIL_LINES);

@@ -1,6 +1,6 @@
 import type { LimitKind, RunStatus } from "../events/outcome.js";
 import type { GateResult, Usage, YoloEvent } from "../events/schema.js";
-import { argsBrief, oneLine, stripControl, summarizedLine } from "./format.js";
+import { argsBrief, oneLine, stripControl, summarizedLine, type RunMode } from "./format.js";
 
 export type AgentStatus = "waiting" | "running" | "done" | "skipped" | "blocked" | "escalated" | "stopped";
 
@@ -51,7 +51,10 @@ export interface NoticeView {
 /** Everything the Ink view shows, derived from events only. */
 export interface ViewState {
   thread: string;
+  /** The thread's requirement, or the message a follow-up of an agent / chat thread answers. */
   requirement: string;
+  /** From `run.started`: an agent or chat thread has no gate and no fix attempts. */
+  mode: RunMode;
   model: string;
   resumed: boolean;
   /** Epoch ms of the first `run.started` / the last `run.completed`, from the events' timestamps. */
@@ -72,6 +75,8 @@ export interface ViewState {
   stream: { node: string; text: string } | null;
   /** The last TOOL_LIMIT tool calls of the latest agent (accepted handoffs left out: the agent's row says it). */
   tools: ToolCallView[];
+  /** The gate command running now (between its `gate.started` and `gate.result`), if any. */
+  gateRunning: { node: string; name: string; command: string } | null;
   /** The latest result of each gate, in first-seen order. */
   gates: { node: string; gate: GateResult }[];
   route: { from: string; to: string; reason: string } | null;
@@ -92,6 +97,7 @@ const HANDOFF = "handoff";
 export const initialViewState: ViewState = {
   thread: "",
   requirement: "",
+  mode: "run",
   model: "",
   resumed: false,
   startedAt: null,
@@ -105,6 +111,7 @@ export const initialViewState: ViewState = {
   running: null,
   stream: null,
   tools: [],
+  gateRunning: null,
   gates: [],
   route: null,
   notices: [],
@@ -124,6 +131,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
         agents: updateAgent(state.agents, e.node, (a) => ({ ...a, status: "running", fixAttempt: e.fixAttempt })),
         running: e.node,
         fixAttempt: Math.max(state.fixAttempt, e.fixAttempt),
+        gateRunning: null,
         stream: null,
         tools: [],
         question: null,
@@ -131,8 +139,9 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
     case "node.completed":
       return {
         ...state,
-        agents: updateAgent(state.agents, e.node, (a) => ({ ...a, status: "done", summary: oneLine(e.summary) })),
+        agents: updateAgent(state.agents, e.node, (a) => ({ ...a, status: e.blocked ? "blocked" : "done", summary: oneLine(e.summary) })),
         running: state.running === e.node ? null : state.running,
+        gateRunning: state.gateRunning?.node === e.node ? null : state.gateRunning,
       };
     case "token": {
       const prev = state.stream?.node === e.node ? state.stream.text : "";
@@ -162,12 +171,14 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
       tools[i] = { ...tools[i], ok: e.ok, summary };
       return { ...state, tools };
     }
+    case "gate.started":
+      return { ...state, gateRunning: { node: e.node, name: oneLine(e.name), command: oneLine(e.command) } };
     case "gate.result": {
       const i = state.gates.findIndex((g) => g.gate.name === e.gate.name);
       const gates = state.gates.slice();
       if (i < 0) gates.push({ node: e.node, gate: e.gate });
       else gates[i] = { node: e.node, gate: e.gate };
-      return { ...state, gates };
+      return { ...state, gates, gateRunning: null };
     }
     case "route":
       return {
@@ -216,6 +227,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
         cost: addCost(null, state.price, e.usage),
         agents: state.agents.map((a) => settle(a, e.status, red)),
         running: null,
+        gateRunning: null,
         final: {
           status: e.status,
           limit: e.limit ?? null,
@@ -263,7 +275,8 @@ function started(state: ViewState, e: Extract<YoloEvent, { type: "run.started" }
     const extra = state.agents.filter((a) => !e.nodes.includes(a.id));
     return {
       ...state,
-      requirement: state.requirement || oneLine(e.requirement),
+      requirement: e.message !== undefined ? oneLine(e.message) : state.requirement || oneLine(e.requirement),
+      mode: e.mode ?? state.mode,
       model: e.model,
       startedAt: state.startedAt ?? parseTs(e.ts),
       maxFixAttempts: maxFixAttempts ?? state.maxFixAttempts,
@@ -271,6 +284,7 @@ function started(state: ViewState, e: Extract<YoloEvent, { type: "run.started" }
       agents: [...listed, ...extra],
       endedAt: null,
       running: null,
+      gateRunning: null,
       stream: null,
       route: null,
       question: null,
@@ -280,7 +294,9 @@ function started(state: ViewState, e: Extract<YoloEvent, { type: "run.started" }
   return {
     ...initialViewState,
     thread: e.thread,
-    requirement: oneLine(e.requirement),
+    // A follow-up answers its new message: that is what the user is waiting on.
+    requirement: oneLine(e.message ?? e.requirement),
+    mode: e.mode ?? "run",
     model: e.model,
     resumed: e.resumed,
     startedAt: parseTs(e.ts),

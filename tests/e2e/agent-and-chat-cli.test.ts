@@ -31,7 +31,8 @@ describe("yolo agent and yolo chat through the binary", () => {
     expect(readFileSync(join(root, "src/add.js"), "utf8")).toBe(GOOD_ADD);
     expect(agent.stdout).toContain("◆ dev answers:");
     expect(agent.stdout).toContain("Wrote src/add.js.");
-    expect(agent.stdout).toMatch(/run passed \(exit 0\)/);
+    // An agent has no gate: it answered, and the summary says so.
+    expect(agent.stdout).toMatch(/✔ agent answered \(exit 0\)/);
     const agentThread = threadOf(agent.stdout);
 
     const chat = await runYolo(["chat", "--json", "What is this project?"], opts);
@@ -52,6 +53,8 @@ describe("yolo agent and yolo chat through the binary", () => {
     const follow = await runYolo(["resume", chatThread, "Is there an add function now?"], opts);
     expect(follow.exitCode, describeResult(follow)).toBe(0);
     expect(follow.stdout).toContain("Yes, src/add.js exports add.");
+    // The first line names the message this leg answers, not the thread's first question.
+    expect(follow.stdout.split("\n")[0]).toContain("Is there an add function now?");
     expect(rolesOf(mock)).toEqual(["dev", "dev", "chat", "chat", "chat"]);
 
     const show = await runYolo(["show", chatThread], { cwd: root });

@@ -55,7 +55,7 @@ describe("--json prints one versioned, schema-valid event per line and nothing e
     const types = events.map((e) => e.type);
     expect(types[0]).toBe("run.started");
     expect(types.at(-1)).toBe("run.completed");
-    for (const t of ["node.started", "tool.called", "tool.result", "gate.result", "route", "node.completed", "usage"]) {
+    for (const t of ["node.started", "tool.called", "tool.result", "gate.started", "gate.result", "route", "node.completed", "usage"]) {
       expect(types, `no ${t} event`).toContain(t);
     }
     // Tokens are for the live view only.
@@ -69,6 +69,12 @@ describe("--json prints one versioned, schema-valid event per line and nothing e
       expect(callAt).toBeLessThan(events.indexOf(e));
     }
 
+    // Every gate.result comes right after its gate.started (nothing else happens while the command runs).
+    for (const e of events) {
+      if (e.type !== "gate.result") continue;
+      const before = events[events.indexOf(e) - 1];
+      expect(before).toMatchObject({ type: "gate.started", node: e.node, name: e.gate.name, command: e.gate.command, attempt: e.gate.attempt });
+    }
     const gates = events.flatMap((e) => (e.type === "gate.result" ? [e.gate.passed] : []));
     expect(gates).toEqual([false, true]);
     const done = events.at(-1);

@@ -57,7 +57,7 @@ describe.concurrent("each limit stops the binary with its own exit code, and the
     const r = await runYolo(["run", "--no-tui", "--max-time", "1s", REQ], { cwd: root, baseURL: mock.url });
 
     expect(r.exitCode, describeResult(r)).toBe(8);
-    expect(r.stdout).toMatch(/✗ run limit \(time limit\) \(exit 8\)/);
+    expect(r.stdout).toMatch(/✗ run stopped at the time limit \(exit 8\)/);
     expect(r.stdout).toMatch(/time limit: \d+s of 1s active/);
     expect(rolesOf(mock)).toEqual(["analyst"]);
     const thread = /yolo thread (\S+)/.exec(r.stdout)?.[1];

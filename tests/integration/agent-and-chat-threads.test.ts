@@ -50,6 +50,8 @@ describe("agent threads (yolo agent <id>)", () => {
     expect(userText(req)).toMatch(/<data source="user">\n`+\nWrite add\(a, b\) in src\/add.js/);
 
     const follow = await runEngine({ root, baseURL: mock.url, threadId: "t-agent", message: "What does add return?" });
+    // The leg names its new message (the views show it in place of the first one).
+    expect(follow.events[0]).toMatchObject({ type: "run.started", mode: "agent", requirement: expect.not.stringContaining("What does add return?"), message: "What does add return?" });
     expect(follow.result).toMatchObject({ status: "passed", exitCode: 0 });
     expect(follow.events).toContainEqual(expect.objectContaining({ type: "reply", text: "add returns a + b; there is nothing else in it." }));
     expect(dir.served).toEqual(["dev", "dev", "dev"]);

@@ -82,6 +82,17 @@ describe("the compiled pipeline on a real SQLite file, real gates and the real O
     const gates = events.flatMap((e) => (e.type === "gate.result" ? [e.gate] : []));
     expect(gates.map((g) => g.passed)).toEqual([false, true]);
     expect(gates[0].failedCount).toBe(2);
+    // Each gate says it has started (its command and attempt) just before its result, so a slow suite shows as running.
+    const gateEvents = events.filter((e) => e.type === "gate.started" || e.type === "gate.result");
+    expect(gateEvents.map((e) => (e.type === "gate.started" ? `started ${e.name} ${e.command} #${e.attempt}` : `result ${e.gate.name} #${e.gate.attempt}`))).toEqual([
+      `started test ${gates[0].command} #1`,
+      "result test #1",
+      `started test ${gates[1].command} #2`,
+      "result test #2",
+    ]);
+    // The tea that sent the change back says it blocked it; the one that let it through does not.
+    const teaDone = events.flatMap((e) => (e.type === "node.completed" && e.node === "tea" ? [e.blocked ?? false] : []));
+    expect(teaDone).toEqual([true, false]);
     // The second dev run saw the failing test output in its prompt.
     const devRequests = mock.requests.filter((r) => JSON.stringify(r.messages[0]).includes("You are the dev agent"));
     const fixPrompt = JSON.stringify(devRequests[2].messages);

@@ -23,6 +23,11 @@ export function checkVisits(node: string, state: PipelineStateType, maxVisits: n
 
 /** Reports a node's completion and adds what every node update carries: its visit and its usage. */
 export function finish(node: string, config: LangGraphRunnableConfig, update: PipelineUpdate, usage: Usage | null, summary: string): PipelineUpdate {
-  emitter(config)({ type: "node.completed", node, summary: update.escalateToHuman ? `asks a human: ${update.question}` : summary });
+  emitter(config)({
+    type: "node.completed",
+    node,
+    summary: update.escalateToHuman ? `asks a human: ${update.question}` : summary,
+    ...(update.gateBlocked === true ? { blocked: true } : {}),
+  });
   return { ...update, visits: { [node]: 1 }, ...(usage ? { usage, usageByNode: { [node]: usage } } : {}) };
 }

@@ -21,14 +21,16 @@ export async function runGateCheck(
   if (selected.length === 0) {
     emit({ type: "warning", message: "No gate commands: package.json has no test script and yolo.config.ts sets no gates. Only the agents' verdicts decide." });
   }
+  const attempt = state.fixAttempts + 1;
   const gates = await runGates(selected, {
     root: deps.config.root,
     env: scrubEnv(deps.baseEnv, deps.secretEnvNames),
     capBytes: deps.config.limits.outputCapBytes,
-    attempt: state.fixAttempts + 1,
+    attempt,
     logDir: join(threadArtifactsDir(deps.config.stateDir, threadIdOf(config)), "gates"),
     signal: config.signal,
     commands: deps.commands,
+    onStart: (gate) => emit({ type: "gate.started", node, name: gate.name, command: gate.command, attempt }),
   });
   for (const gate of gates) emit({ type: "gate.result", node, gate });
   return gates;

@@ -11,6 +11,8 @@ export interface AgentRowProps {
   nameWidth?: number;
   /** The tail of the agent's streamed text, shown under the row while it runs. */
   stream?: string[];
+  /** The gate command the agent's node is running now, shown instead of "running". */
+  gateCommand?: string;
   /** Its latest tool calls, shown under the text while it runs. */
   tools?: ToolCallView[];
   verbose?: boolean;
@@ -26,10 +28,12 @@ const MARKS: Record<Exclude<AgentStatus, "running">, { mark: string; color?: str
 };
 
 // What the row says after the agent's name.
-function detail(a: AgentView): string {
+function detail(a: AgentView, gateCommand?: string): string {
   switch (a.status) {
-    case "running":
-      return a.fixAttempt > 0 ? `running · fix attempt ${a.fixAttempt}` : "running";
+    case "running": {
+      const what = gateCommand ? `running ${gateCommand}` : "running";
+      return a.fixAttempt > 0 ? `${what} · fix attempt ${a.fixAttempt}` : what;
+    }
     case "done":
       return a.summary || "done";
     case "blocked":
@@ -44,7 +48,7 @@ function detail(a: AgentView): string {
 }
 
 /** One agent: status mark, name, and its summary or state; its live text and tool calls below while it runs. */
-export function AgentRow({ agent, spinner, nameWidth = 11, stream = [], tools = [], verbose = false }: AgentRowProps) {
+export function AgentRow({ agent, spinner, nameWidth = 11, stream = [], gateCommand, tools = [], verbose = false }: AgentRowProps) {
   const { mark, color } = agent.status === "running" ? { mark: spinner, color: "cyan" } : MARKS[agent.status];
   const tokens = verbose && agent.tokens > 0 ? ` · ${formatCountShort(agent.tokens)} tok` : "";
   return (
@@ -60,7 +64,7 @@ export function AgentRow({ agent, spinner, nameWidth = 11, stream = [], tools = 
         </Box>
         <Box flexGrow={1} flexShrink={1}>
           <Text wrap="truncate-end" dimColor={agent.status !== "running"}>
-            {detail(agent) + tokens}
+            {detail(agent, gateCommand) + tokens}
           </Text>
         </Box>
       </Box>

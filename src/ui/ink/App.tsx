@@ -114,6 +114,8 @@ export function App(props: AppProps) {
   const showQuestion = question !== null && (state.final === null || state.final.status === "waiting");
   const showFinal = state.final !== null && !(waiting && inline && answer.kind !== "declined");
   const showStopping = stopping !== null && state.final === null;
+  // The error that ended the run is the final summary's reason, shown whole there: not twice, cut short, here.
+  const notices = showFinal ? state.notices.filter((n) => !(n.level === "error" && n.text.endsWith(state.final!.reason))) : state.notices;
   const nameWidth = Math.min(16, Math.max(11, ...state.agents.map((a) => a.id.length + 2)));
 
   const height = frameHeight(state, { showQuestion, showFinal, showStopping, inputOpen: inline && answer.kind === "open", columns });
@@ -147,15 +149,16 @@ export function App(props: AppProps) {
               nameWidth={nameWidth}
               spinner={SPINNER[tick % SPINNER.length]}
               stream={a.id === state.running ? stream : undefined}
+              gateCommand={a.id === state.running && state.gateRunning?.node === a.id ? state.gateRunning.command : undefined}
               tools={a.id === state.running ? tools : undefined}
               verbose={verbose}
             />
           ))}
         </Box>
         <GateList gates={state.gates} />
-        {state.notices.length ? (
+        {notices.length ? (
           <Box flexDirection="column" marginTop={1}>
-            {state.notices.map((n, i) => (
+            {notices.map((n, i) => (
               <Text key={i} wrap="truncate-end" color={n.level === "error" ? "red" : n.level === "warning" ? "yellow" : undefined} dimColor={n.level === "info"}>
                 {n.level === "error" ? "✗ error " : n.level === "warning" ? "! " : "~ "}
                 {n.text}
@@ -178,6 +181,7 @@ export function App(props: AppProps) {
             final={state.final!}
             elapsed={elapsed}
             width={columns}
+            mode={state.mode}
             showResume={!(showQuestion && !inline && question.resumeCommand === state.final!.resumeCommand)}
           />
         ) : null}

@@ -1,19 +1,21 @@
 import { Box, Text } from "ink";
-import { exitMeaning, fitList, formatCount, oneLine, statusText, truncateEnd } from "../format.js";
+import { exitMeaning, fitList, formatCount, oneLine, statusWords, wrapText, type RunMode } from "../format.js";
 import type { FinalView } from "../view-state.js";
 import { plural } from "../../text/plural.js";
 
 export interface FinalSummaryProps {
   final: FinalView;
   elapsed: string;
-  /** Columns available, for the list of changed files. */
+  /** Columns available, for the list of changed files and the wrapped reason. */
   width: number;
   /** False when the question block above already shows the same command. */
   showResume?: boolean;
+  /** An agent or chat thread "answered" rather than passed a gate. */
+  mode?: RunMode;
 }
 
 /** How the run ended: status and what its exit code means, the reason, files changed, tokens, the resume command. */
-export function FinalSummary({ final, elapsed, width, showResume = true }: FinalSummaryProps) {
+export function FinalSummary({ final, elapsed, width, showResume = true, mode = "run" }: FinalSummaryProps) {
   const ok = final.status === "passed";
   const mark = ok ? "✔" : final.status === "waiting" ? "?" : final.status === "interrupted" ? "■" : "✗";
   const color = ok ? "green" : final.status === "waiting" || final.status === "interrupted" ? "yellow" : "red";
@@ -21,12 +23,15 @@ export function FinalSummary({ final, elapsed, width, showResume = true }: Final
     ? fitList(`files changed (${final.filesChanged.length}): `, final.filesChanged.map(oneLine), Math.max(20, width - 1))
     : "no files changed";
   const u = final.usage;
+  const meaning = exitMeaning(final.status, final.limit, mode);
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text wrap="truncate-end" color={color} bold>
-        {mark} {statusText(final.status, final.limit)} (exit {final.exitCode}){elapsed ? ` in ${elapsed}` : ""} — {exitMeaning(final.status, final.limit)}
+        {mark} {statusWords(final.status, final.limit, mode)} (exit {final.exitCode}){elapsed ? ` in ${elapsed}` : ""}
+        {meaning ? ` — ${meaning}` : ""}
       </Text>
-      {final.reason ? <Text wrap="truncate-end">{truncateEnd(final.reason, 400)}</Text> : null}
+      {/* The reason is what to do next (which limit, which server): this frame stays, so it is shown whole. */}
+      {final.reason ? wrapText(final.reason, Math.max(20, width)).map((line, i) => <Text key={i}>{line}</Text>) : null}
       <Text wrap="truncate-end">{files}</Text>
       <Text wrap="truncate-end" dimColor>
         tokens {formatCount(u.totalTokens)} (in {formatCount(u.promptTokens)} / out {formatCount(u.completionTokens)}) in{" "}

@@ -10,12 +10,13 @@ export interface HeaderProps {
 
 /**
  * Thread, model, elapsed time, tokens, cost (only with a configured `model.price`: yolo does not guess one)
- * and the fix attempt; the requirement on one line below.
+ * and the fix attempt (of a workflow run); the requirement, or a follow-up's message, on one line below.
  */
 export function Header({ state, now }: HeaderProps) {
   const end = state.endedAt ?? now;
   const elapsed = state.startedAt === null ? "" : formatDuration(end - state.startedAt);
-  const fix = state.maxFixAttempts === null ? "" : `fix ${state.fixAttempt}/${state.maxFixAttempts}`;
+  // An agent or chat thread has no gate to send work back.
+  const fix = state.maxFixAttempts === null || state.mode !== "run" ? "" : `fix ${state.fixAttempt}/${state.maxFixAttempts}`;
   const facts = state.thread
     ? [state.thread, state.model, elapsed, `${formatCountShort(state.tokens)} tokens`, formatCost(state.cost), fix].filter(Boolean)
     : ["starting…"];

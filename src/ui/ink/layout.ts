@@ -11,7 +11,8 @@ export interface FrameParts {
 }
 
 // Ink clears the whole screen on every frame once the live view is as tall as the terminal: stay below it.
-const FINAL_LINES = 6;
+// The final summary besides its reason, which wraps.
+const FINAL_LINES = 5;
 const FAILURES_SHOWN = 3;
 
 /** Rows the frame takes besides the running agent's text and tool calls. */
@@ -25,13 +26,12 @@ export function frameHeight(state: ViewState, parts: FrameParts): number {
     }
   }
   if (state.notices.length) n += 1 + state.notices.length;
+  const width = Math.max(10, parts.columns);
   if (parts.showStopping) n += 2;
   if (parts.showQuestion && state.question) {
-    const width = Math.max(10, parts.columns - 2);
-    const wrapped = state.question.question.split("\n").reduce((sum, line) => sum + Math.max(1, Math.ceil(Array.from(line).length / width)), 0);
-    n += 2 + wrapped + (parts.inputOpen ? 2 : 1);
+    n += 2 + wrappedLines(state.question.question, width - 2) + (parts.inputOpen ? 2 : 1);
   }
-  if (parts.showFinal) n += FINAL_LINES;
+  if (parts.showFinal && state.final) n += FINAL_LINES + wrappedLines(state.final.reason, width);
   return n;
 }
 
@@ -40,4 +40,10 @@ export function nestedLines(rows: number | undefined, height: number, wanted: { 
   const budget = rows ? Math.max(0, rows - 1 - height) : Infinity;
   const tools = Math.min(wanted.tools, budget);
   return { tools, stream: Math.max(0, Math.min(wanted.stream, budget - tools)) };
+}
+
+// Rows a text takes wrapped to `width` columns (about: word wrap may take a row more).
+function wrappedLines(text: string, width: number): number {
+  if (!text) return 0;
+  return text.split("\n").reduce((sum, line) => sum + Math.max(1, Math.ceil(Array.from(line).length / Math.max(1, width))), 0);
 }

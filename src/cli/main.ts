@@ -184,7 +184,7 @@ export async function main(argv: string[]): Promise<void> {
     .action(async () => setCode(await (await import("./commands/init.js")).initCommand({ cwd: cwdOf() })));
   program
     .command("graph")
-    .description("print the configured workflow's compiled graph as Mermaid")
+    .description("print the configured workflow as a Mermaid flowchart")
     .action(async () => setCode(await (await import("./commands/graph.js")).graphCommand({ cwd: cwdOf() })));
 
   // A usage error prints the error and where to find help, not the whole help (which scrolls the error away).

@@ -37,7 +37,7 @@ describe("workflows through the built binary", () => {
     expect(again.stdout).toContain("kept    yolo.config.ts");
     const graph = await runYolo(["graph"], { cwd: project.root });
     expect(graph.exitCode, describeResult(graph)).toBe(0);
-    expect(graph.stdout).toContain("tea -.-> dev;");
+    expect(graph.stdout).toContain('tea -.->|"gate_blocked && fix_attempts_remain"| dev;');
   });
 
   it("an invalid workflow exits 2 listing every problem with its config path, before any model call", async () => {

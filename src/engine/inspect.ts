@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from "../config/schema.js";
 import { drawWorkflowMermaid, workflowEdges } from "../workflow/mermaid.js";
-import { ThreadError } from "../errors.js";
+import { unknownThreadError } from "../errors.js";
 import type { EngineDeps } from "./deps.js";
 import { buildWorkflowGraph } from "./graph.js";
 import { configForProfile, readThreadProfile } from "./modes.js";
@@ -33,7 +33,7 @@ export async function inspectThread(
 ): Promise<{ values: PipelineStateType; position: ThreadPosition }> {
   const graph = buildWorkflowGraph(inertDeps(await threadConfig(config, session, threadId)), session.checkpointer);
   const position = positionOf(await graph.getState({ configurable: { thread_id: threadId } }));
-  if (position.kind === "new") throw new ThreadError(`No thread ${threadId} in this project. List threads with \`yolo threads\`.`);
+  if (position.kind === "new") throw unknownThreadError(threadId);
   return { values: position.values, position };
 }
 

@@ -54,6 +54,11 @@ describe("yolo agent and yolo chat through the binary", () => {
     expect(follow.stdout).toContain("Yes, src/add.js exports add.");
     expect(rolesOf(mock)).toEqual(["dev", "dev", "chat", "chat", "chat"]);
 
+    // History says what each input brought: the first message, then the follow-up.
+    const history = await runYolo(["history", "--json", chatThread], { cwd: root });
+    const inputs = (JSON.parse(history.stdout) as { node: string; summary: string }[]).filter((h) => h.node === "input").map((h) => h.summary);
+    expect(inputs).toEqual(["requirement: What is this project?", "message: Is there an add function now?"]);
+
     const show = await runYolo(["show", chatThread], { cwd: root });
     expect(show.exitCode, describeResult(show)).toBe(0);
     expect(show.stdout).toContain("Mode: chat");

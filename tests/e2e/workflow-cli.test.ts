@@ -124,6 +124,7 @@ export default defineConfig({ workflow: { nodes: { dev: { kind: "agent" }, triag
 
     const history = await runYolo(["history", thread], { cwd: root });
     expect(history.exitCode, describeResult(history)).toBe(0);
+    expect(history.stdout).toMatch(/^-1\s+input\s+.*__start__\s+requirement: Add add\(\)$/m);
     expect(history.stdout).toMatch(/^2\s+pm\s+.*dev\s+1 story, architecture not needed$/m);
     expect(history.stdout).toMatch(/^4\s+tea\s+.*verdict FAIL, gates 0\/1 passed — blocked$/m);
 

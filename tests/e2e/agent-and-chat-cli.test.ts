@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { describeResult, deferred, parseEvents, rolesOf, runYolo, spawnYolo, threadIdFrom, waitFor } from "../helpers/cli.js";
@@ -71,6 +72,19 @@ describe("yolo agent and yolo chat through the binary", () => {
     // A message cannot also answer a question.
     const refused = await runYolo(["resume", agentThread, "--answer", "x", "more"], opts);
     expect(refused.exitCode, describeResult(refused)).toBe(2);
+  });
+
+  it("a chat never starts a branch, even with `branch: true` in yolo.config.ts and a dirty tree", async () => {
+    const project = makeProject({ "yolo.config.ts": 'import { defineConfig } from "yolo";\nexport default defineConfig({ branch: true });\n' });
+    const mock = await startMockOpenAI(director({ chat: [{ content: "A demo package." }] }));
+    cleanups.push(project.cleanup, () => mock.close());
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: project.root, encoding: "utf8" }).trim();
+    const before = git("rev-parse", "--abbrev-ref", "HEAD");
+    writeFileSync(join(project.root, "notes.txt"), "uncommitted\n");
+    const chat = await runYolo(["chat", "--json", "What is this?"], { cwd: project.root, baseURL: mock.url });
+    expect(chat.exitCode, describeResult(chat)).toBe(0);
+    expect(git("rev-parse", "--abbrev-ref", "HEAD")).toBe(before);
+    expect(git("branch", "--list", "yolo/*")).toBe("");
   });
 
   it("an unknown agent id exits 2 naming the known agents, before anything is created", async () => {

@@ -43,3 +43,8 @@ export class ThreadError extends YoloError {
     super("thread", message);
   }
 }
+
+/** The one message for a thread id the project's database does not have: show, report, history and resume agree. */
+export function unknownThreadError(threadId: string): ThreadError {
+  return new ThreadError(`No thread ${threadId} in this project. List threads with \`yolo threads\`.`);
+}

@@ -16,29 +16,39 @@ export type HumanReply = { answer: string } | { review: ReviewResponse };
 export function reviewFromFlags(opts: { approve?: boolean; reject?: string; edit?: string; answer?: string }): ReviewResponse | null {
   const given = [opts.approve ? "--approve" : null, opts.reject !== undefined ? "--reject" : null, opts.edit !== undefined ? "--edit" : null, opts.answer !== undefined ? "--answer" : null].filter(Boolean);
   if (given.length > 1) throw new ConfigError(`Use one of ${given.join(", ")}, not several.`);
+  // An unset shell variable (`--answer "$ANSWER"`) must not answer with nothing: refuse before anything runs.
+  if (opts.answer !== undefined && !opts.answer.trim()) {
+    throw new ConfigError("--answer is empty; the thread is still waiting. Give the answer in words (an unset variable in `--answer \"$VAR\"` gives an empty one).");
+  }
   if (opts.approve) return { action: "approve" };
   if (opts.reject !== undefined) {
     if (!opts.reject.trim()) throw new ConfigError("--reject needs a reason: the agent gets it.");
     return { action: "reject", reason: opts.reject };
   }
   if (opts.edit !== undefined) {
+    let content: string;
     try {
-      return { action: "edit", content: readFileSync(opts.edit, "utf8") };
+      content = readFileSync(opts.edit, "utf8");
     } catch (error) {
       throw new ConfigError(`Cannot read the edited artifact ${opts.edit}: ${(error as Error).message}`);
     }
+    if (!content.trim()) throw new ConfigError(`The edited artifact ${opts.edit} is empty; the thread is still waiting. Save the edited text in it, or use --approve / --reject.`);
+    return { action: "edit", content };
   }
   return null;
 }
+
+/** A reply text that is more than whitespace: an empty one fails closed like a missing one. */
+const nonBlank = (what: string) => z.string().refine((s) => s.trim() !== "", { message: `${what} is empty` });
 
 const answerEntry = z
   .strictObject({
     node: z.string().min(1),
     question: z.string().min(1).optional(),
-    answer: z.string().optional(),
+    answer: nonBlank("the answer").optional(),
     approve: z.literal(true).optional(),
-    reject: z.string().min(1).optional(),
-    edit: z.string().optional(),
+    reject: nonBlank("the reason").optional(),
+    edit: nonBlank("the edited artifact").optional(),
   })
   .refine((e) => [e.answer, e.approve, e.reject, e.edit].filter((v) => v !== undefined).length === 1, {
     message: "give exactly one of answer, approve, reject, edit",

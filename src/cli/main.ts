@@ -1,7 +1,8 @@
-import { Command, InvalidArgumentError } from "commander";
+import { Command, InvalidArgumentError, type Argument } from "commander";
 import { readFileSync } from "node:fs";
 import { ConfigError, LimitError, ProviderError, ThreadError, YoloError } from "../errors.js";
 import { exitCodeFor } from "../events/outcome.js";
+import { LIMIT_DEFAULTS } from "../config/defaults.js";
 
 const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
@@ -25,31 +26,72 @@ const positiveNumber = (value: string) => {
   return n;
 };
 
-/** Options shared by commands that run a thread (`pipeline`: also the ones only a workflow uses). */
-function runOptions(cmd: Command, { pipeline = true } = {}): Command {
+/**
+ * Options shared by commands that run a thread. `pipeline`: also the ones only a workflow uses; `writes`: also
+ * the ones about committing and human replies, which a read-only chat (no writes, no questions) has no use for.
+ */
+function runOptions(cmd: Command, { pipeline = true, writes = true } = {}): Command {
   cmd
     .option("--json", "print JSON Lines events on stdout (and nothing else)")
     .option("--tui", "force the live terminal view")
     .option("--no-tui", "never use the live terminal view; print plain progress lines")
     .option("-m, --model <name>", "model name (overrides YOLO_MODEL and yolo.config.ts)")
     .option("--base-url <url>", "OpenAI-compatible endpoint (overrides OPENAI_BASE_URL)");
-  if (pipeline) cmd.option("--max-fix-attempts <n>", "how many times a blocked gate sends the change back to dev", positiveInt);
-  return cmd
-    .option("--max-turns <n>", "model turns an agent may take before the run stops (resumable)", positiveInt)
+  if (pipeline) {
+    cmd.option("--max-fix-attempts <n>", `how many times a blocked gate sends the change back to dev (default: ${LIMIT_DEFAULTS.maxFixAttempts})`, positiveInt);
+  }
+  cmd
+    .option("--max-turns <n>", `model turns an agent may take before the run stops, resumable (default: ${LIMIT_DEFAULTS.maxTurns})`, positiveInt)
     .option("--max-tokens <n>", "token budget for the whole run, resumes included (prompt + completion); reaching it stops the run resumably (exit 7)", positiveInt)
     .option("--max-cost <amount>", "cost budget for the whole run at model.price; reaching it stops the run resumably (exit 7)", positiveNumber)
-    .option("--max-steps <n>", "graph steps for the whole run, resumes included; reaching it stops the run resumably (exit 4)", positiveInt)
+    .option("--max-steps <n>", `graph steps for the whole run, resumes included (default: ${LIMIT_DEFAULTS.maxSteps}); reaching it stops the run resumably (exit 4)`, positiveInt)
     .option("--max-time <duration>", "active wall time for the whole run, resumes included (90s, 45m, 1h30m); reaching it stops the run resumably after the running step (exit 8)")
-    .option("--db <path>", "checkpoint database (default .yolo/yolo.db)")
+    .option("--db <path>", "checkpoint database (default: .yolo/yolo.db)")
     .option("--verbose", "show more detail (every token in the live view)")
-    .option("--ci", "unattended (also when CI is set): never prompt or read stdin; a question exits 3")
-    .option("--branch", "work on a new branch yolo/<thread> and commit after each dev iteration")
-    .option("--no-branch", "do not commit (overrides `branch: true` in yolo.config.ts)")
-    .option("--allow-dirty", "with --branch: start even with uncommitted changes (they are carried onto the branch)")
+    .option("--ci", "unattended (also when CI is set): never prompt or read stdin; a question exits 3");
+  if (writes) {
+    cmd
+      .option("--branch", "work on a new branch yolo/<thread> and commit after each dev iteration")
+      .option("--no-branch", "do not commit (overrides `branch: true` in yolo.config.ts)")
+      .option("--allow-dirty", "with --branch: start even with uncommitted changes (they are carried onto the branch)");
+  }
+  cmd
     .option("--record <file>", "store every model request and response of the run in <file> (JSON Lines)")
-    .option("--replay <file>", "answer model requests from a recorded session instead of a model (offline, no key)")
-    .option("--answers <file>", "answers for unattended runs (YAML or JSON list of {node, question?, answer | approve | reject | edit}); a missing one exits 3");
+    .option("--replay <file>", "answer model requests from a recorded session instead of a model (offline, no key)");
+  if (writes) cmd.option("--answers <file>", "answers for unattended runs (YAML or JSON list of {node, question?, answer | approve | reject | edit}); a missing one exits 3");
+  return cmd;
 }
+
+/** What `yolo --help` adds after the command list: the exit codes and the environment, in short (README has both in full). */
+const HELP_FOOTER = `
+Exit codes:
+  0    completed, the gate passed (agent, chat: answered)
+  1    completed, the gate still fails after the fix attempts
+  2    usage or configuration error: nothing ran
+  3    waiting for a human: answer with yolo resume <thread> --answer "…"
+  4    step limit (resumable, as are 5 to 9 and 130)
+  5    model or provider error
+  6    turn limit
+  7    token or cost budget
+  8    time limit
+  9    loop detected
+  70   internal error (the message names the log file)
+  130  interrupted
+
+Environment:
+  OPENAI_API_KEY         API key (or the variable named by model.apiKeyEnv)
+  OPENAI_BASE_URL        OpenAI-compatible endpoint, e.g. a local server
+  YOLO_MODEL             model name (default gpt-4o-mini)
+  YOLO_MAX_FIX_ATTEMPTS  default for --max-fix-attempts
+  YOLO_DB                checkpoint database (SQLite file)
+  YOLO_DATABASE_URL      a shared PostgreSQL database (postgres://…)
+  YOLO_ARTIFACTS_DIR     logs, transcripts, gate outputs (default .yolo)
+  YOLO_USER_CONFIG       the user-level config file (empty: none)
+  YOLO_SANDBOX           auto, bwrap or off
+  CI                     any value: like --ci (plain output, never prompts)
+
+Run 'yolo <command> --help' for a command's options.
+`;
 
 /** Parses argv, runs one command, and sets the process's exit code. The only place that exits. */
 export async function main(argv: string[]): Promise<void> {
@@ -58,7 +100,9 @@ export async function main(argv: string[]): Promise<void> {
     .description("An autonomous dev orchestrator: analyst → pm → architect → dev → tea, gated by your real tests.")
     .version(VERSION, "-v, --version")
     .option("-C, --cwd <dir>", "run as if yolo was started in <dir>")
-    .showHelpAfterError()
+    // The command list shows each command's arguments without "[options]", so descriptions fit 80 columns.
+    .configureHelp({ subcommandTerm: (cmd) => [cmd.name(), ...cmd.registeredArguments.map(argumentTerm)].join(" ") })
+    .addHelpText("after", HELP_FOOTER)
     .exitOverride();
 
   let code = 0;
@@ -85,9 +129,10 @@ export async function main(argv: string[]): Promise<void> {
       .command("chat")
       .description("ask about the project: no persona, read-only tools; a thread you can continue with yolo resume <thread> \"…\"")
       .argument("<message...>", "your question"),
-    { pipeline: false },
+    { pipeline: false, writes: false },
   ).action(async (words: string[], opts) =>
-    setCode(await (await import("./commands/run.js")).soloCommand({ cwd: cwdOf(), profile: { mode: "chat" }, message: words.join(" "), opts })),
+    // A chat only reads: it never starts a branch, whatever `branch` says in yolo.config.ts.
+    setCode(await (await import("./commands/run.js")).soloCommand({ cwd: cwdOf(), profile: { mode: "chat" }, message: words.join(" "), opts: { ...opts, branch: false } })),
   );
   runOptions(
     program
@@ -139,8 +184,12 @@ export async function main(argv: string[]): Promise<void> {
     .action(async () => setCode(await (await import("./commands/init.js")).initCommand({ cwd: cwdOf() })));
   program
     .command("graph")
-    .description("print the configured workflow's compiled graph as Mermaid")
+    .description("print the configured workflow as a Mermaid flowchart")
     .action(async () => setCode(await (await import("./commands/graph.js")).graphCommand({ cwd: cwdOf() })));
+
+  // A usage error prints the error and where to find help, not the whole help (which scrolls the error away).
+  program.showHelpAfterError("Run 'yolo --help' for usage.");
+  for (const cmd of program.commands) cmd.showHelpAfterError(`Run 'yolo ${cmd.name()} --help' for usage.`);
 
   if (argv.length <= 2) {
     program.outputHelp({ error: true });
@@ -163,6 +212,12 @@ export async function main(argv: string[]): Promise<void> {
   }
   finished = true;
   process.exitCode = code;
+}
+
+/** `<name>`, `[name]`, `<name...>` as commander writes an argument in usage lines. */
+function argumentTerm(arg: Argument): string {
+  const name = arg.name() + (arg.variadic ? "..." : "");
+  return arg.required ? `<${name}>` : `[${name}]`;
 }
 
 /** Stops the process at once (a second Ctrl+C). Lives here so main.ts stays the only module that exits. */

@@ -4,6 +4,11 @@ import { isAbsolute, join } from "node:path";
 import { ThreadError } from "../errors.js";
 import type { ThreadRow, ThreadStore } from "../store/thread-store.js";
 
+/** An unknown thread id where there is no database at all: the same words for every command that takes one. */
+export function noDatabaseYet(threadId: string, database: string): ThreadError {
+  return new ThreadError(`No thread ${threadId}: this project has no yolo database yet (${database}). Start a run with: yolo run "what to build"`);
+}
+
 /**
  * A thread is resumed in any working copy of its repository (another checkout, another machine sharing the
  * PostgreSQL database), never in a different repository: its checkpoints describe files that are not there.

@@ -2,6 +2,7 @@ import { basename, join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
 import { defaultPolicy, narrowPolicy } from "../tools/command-policy.js";
 import { CI_ENV_ALLOW } from "../tools/env.js";
+import { LIMIT_DEFAULTS } from "./defaults.js";
 import { parseDuration } from "./duration.js";
 import { gateSchema, type CommandRules, type ResolvedConfig, type SandboxMode, type UserConfig, type UserLevelConfig } from "./schema.js";
 import { withApprovals } from "../workflow/approve.js";
@@ -40,18 +41,18 @@ const DEFAULTS = {
   modelName: "gpt-4o-mini",
   maxRetries: 4,
   timeoutS: 120,
-  maxFixAttempts: 3,
+  maxFixAttempts: LIMIT_DEFAULTS.maxFixAttempts,
   agentsDir: "agents",
   summarizeAt: 0.7,
   dbPath: join(".yolo", "yolo.db"),
   artifacts: ".yolo",
   limits: {
-    maxTurns: 30,
+    maxTurns: LIMIT_DEFAULTS.maxTurns,
     handoffReminders: 3,
     commandTimeoutS: 300,
     outputCapBytes: 16_000,
     readCapBytes: 64_000,
-    maxSteps: 200,
+    maxSteps: LIMIT_DEFAULTS.maxSteps,
   },
 } as const;
 

@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from "../config/schema.js";
-import { ThreadError } from "../errors.js";
+import { ThreadError, unknownThreadError } from "../errors.js";
 import { plural } from "../text/plural.js";
 import { buildWorkflowGraph } from "./graph.js";
 import { inertDeps, threadConfig } from "./inspect.js";
@@ -24,9 +24,10 @@ export async function threadHistory(baseConfig: ResolvedConfig, session: Session
   const graph = buildWorkflowGraph(inertDeps(config), session.checkpointer);
   const snapshots = [];
   for await (const s of graph.getStateHistory({ configurable: { thread_id: threadId } })) snapshots.push(s);
-  if (!snapshots.length) throw new ThreadError(`No thread ${threadId} in this project. List threads with \`yolo threads\`.`);
+  if (!snapshots.length) throw unknownThreadError(threadId);
   snapshots.reverse();
   const byId = new Map(snapshots.map((s) => [s.config.configurable?.checkpoint_id as string, s]));
+  const childOf = new Map(snapshots.map((s) => [s.parentConfig?.configurable?.checkpoint_id as string | undefined, s]));
   return snapshots.map((s) => {
     const parentId = s.parentConfig?.configurable?.checkpoint_id as string | undefined;
     const parent = parentId ? byId.get(parentId) : undefined;
@@ -38,14 +39,30 @@ export async function threadHistory(baseConfig: ResolvedConfig, session: Session
       node,
       createdAt: s.createdAt ?? "",
       next: [...s.next],
-      summary: summarize(node, values, config),
+      summary:
+        node === "input"
+          ? summarizeInput(values, childOf.get(s.config.configurable?.checkpoint_id as string)?.values as PipelineStateType | undefined)
+          : summarize(node, values, config),
     };
   });
 }
 
+/**
+ * What an input checkpoint brought in. It is saved before the input is applied, so the input shows in the
+ * checkpoint after it: a follow-up message added to the conversation, or the thread's requirement.
+ */
+function summarizeInput(before: PipelineStateType, after: PipelineStateType | undefined): string {
+  const said = (v: PipelineStateType | undefined) => v?.conversation?.length ?? 0;
+  if (after && said(before) > 0 && said(after) > said(before)) {
+    const message = after.conversation.at(-1);
+    if (message?.role === "user" && message.text) return `message: ${message.text}`;
+  }
+  const requirement = after?.requirement || before.requirement;
+  return requirement ? `requirement: ${requirement}` : "input";
+}
+
 /** One line saying what a node's checkpoint holds. */
 function summarize(node: string, v: PipelineStateType, config: ResolvedConfig): string {
-  if (node === "input") return `requirement: ${v.requirement}`;
   if (node === "escalate") return `answer: ${v.answers.at(-1)?.answer ?? ""}`;
   const spec = config.workflow.nodes[node];
   if (!spec) return "";

@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from "../config/schema.js";
-import { ThreadError } from "../errors.js";
+import { drawWorkflowMermaid, workflowEdges } from "../workflow/mermaid.js";
+import { unknownThreadError } from "../errors.js";
 import type { EngineDeps } from "./deps.js";
 import { buildWorkflowGraph } from "./graph.js";
 import { configForProfile, readThreadProfile } from "./modes.js";
@@ -32,7 +33,7 @@ export async function inspectThread(
 ): Promise<{ values: PipelineStateType; position: ThreadPosition }> {
   const graph = buildWorkflowGraph(inertDeps(await threadConfig(config, session, threadId)), session.checkpointer);
   const position = positionOf(await graph.getState({ configurable: { thread_id: threadId } }));
-  if (position.kind === "new") throw new ThreadError(`No thread ${threadId} in this project. List threads with \`yolo threads\`.`);
+  if (position.kind === "new") throw unknownThreadError(threadId);
   return { values: position.values, position };
 }
 
@@ -41,8 +42,14 @@ export async function threadConfig(config: ResolvedConfig, session: Session, thr
   return configForProfile(config, (await readThreadProfile(session, threadId)) ?? { mode: "run" });
 }
 
-/** The compiled workflow (default or configured) as a Mermaid flowchart. */
+/**
+ * The workflow (default or configured) as a Mermaid flowchart, labelled from its conditions. Every arrow is
+ * checked against the compiled graph's edges, so the drawing never shows a path the graph cannot take.
+ */
 export async function workflowMermaid(config: ResolvedConfig): Promise<string> {
-  const graph = buildWorkflowGraph(inertDeps(config));
-  return (await graph.getGraphAsync({})).drawMermaid();
+  const compiled = (await buildWorkflowGraph(inertDeps(config)).getGraphAsync({})).edges;
+  const known = new Set(compiled.map((e) => `${e.source}->${e.target}`));
+  const missing = workflowEdges(config.workflow).filter((e) => !known.has(`${e.from}->${e.to}`));
+  if (missing.length) throw new Error(`the drawing has edges the compiled graph lacks: ${missing.map((e) => `${e.from} → ${e.to}`).join(", ")}`);
+  return drawWorkflowMermaid(config.workflow);
 }

@@ -1,5 +1,5 @@
 import { Command, isGraphDrained, RunControl } from "@langchain/langgraph";
-import { ConfigError, LimitError, ProviderError, ThreadError, YoloError } from "../errors.js";
+import { ConfigError, LimitError, ProviderError, ThreadError, unknownThreadError, YoloError } from "../errors.js";
 import { exitCodeFor, type LimitKind, type RunStatus } from "../events/outcome.js";
 import { EVENT_SCHEMA_VERSION, type EventBody, type YoloEvent } from "../events/schema.js";
 import { ZERO_USAGE } from "../events/usage.js";
@@ -244,7 +244,7 @@ async function prepareInput(
           `Thread ${threadId} has no checkpoint: the run was stopped before its first step, so there is nothing to resume. Start it again with: yolo run${options.resumeArgs ?? ""} ${shellQuote(row.requirement)}`,
         );
       }
-      throw new ThreadError(`Thread ${threadId} has no checkpoint in this project. List threads with \`yolo threads\`.`);
+      throw unknownThreadError(threadId);
     }
     case "finished":
       if (given) throw new ThreadError(`Thread ${threadId} has finished; it is not waiting for an answer.`);

@@ -1,4 +1,4 @@
-import { ThreadError } from "../errors.js";
+import { ThreadError, unknownThreadError } from "../errors.js";
 import type { ThreadProfile } from "./modes.js";
 import type { PipelineStateType } from "./state.js";
 import type { ThreadPosition } from "./translate.js";
@@ -16,7 +16,7 @@ export function startInput(requirement: string, profile: ThreadProfile): Partial
 export function followUp(threadId: string, position: ThreadPosition, message: string, alsoAnswer: boolean): { value: unknown } {
   if (alsoAnswer) throw new ThreadError("A follow-up message cannot also answer a question or a review: give one or the other.");
   if (!message.trim()) throw new ThreadError("The follow-up message is empty.");
-  if (position.kind === "new") throw new ThreadError(`Thread ${threadId} has no checkpoint in this project. List threads with \`yolo threads\`.`);
+  if (position.kind === "new") throw unknownThreadError(threadId);
   if (modeOf(position.values) === "run") {
     throw new ThreadError(`Thread ${threadId} runs a workflow: follow-up messages are for \`yolo agent\` and \`yolo chat\` threads. Start a new run instead.`);
   }

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { describeResult, deferred, parseEvents, rolesOf, runYolo, spawnYolo, threadIdFrom, waitFor } from "../helpers/cli.js";
@@ -57,6 +58,11 @@ describe("yolo agent and yolo chat through the binary", () => {
     expect(follow.stdout.split("\n")[0]).toContain("Is there an add function now?");
     expect(rolesOf(mock)).toEqual(["dev", "dev", "chat", "chat", "chat"]);
 
+    // History says what each input brought: the first message, then the follow-up.
+    const history = await runYolo(["history", "--json", chatThread], { cwd: root });
+    const inputs = (JSON.parse(history.stdout) as { node: string; summary: string }[]).filter((h) => h.node === "input").map((h) => h.summary);
+    expect(inputs).toEqual(["requirement: What is this project?", "message: Is there an add function now?"]);
+
     const show = await runYolo(["show", chatThread], { cwd: root });
     expect(show.exitCode, describeResult(show)).toBe(0);
     expect(show.stdout).toContain("Mode: chat");
@@ -69,6 +75,19 @@ describe("yolo agent and yolo chat through the binary", () => {
     // A message cannot also answer a question.
     const refused = await runYolo(["resume", agentThread, "--answer", "x", "more"], opts);
     expect(refused.exitCode, describeResult(refused)).toBe(2);
+  });
+
+  it("a chat never starts a branch, even with `branch: true` in yolo.config.ts and a dirty tree", async () => {
+    const project = makeProject({ "yolo.config.ts": 'import { defineConfig } from "yolo";\nexport default defineConfig({ branch: true });\n' });
+    const mock = await startMockOpenAI(director({ chat: [{ content: "A demo package." }] }));
+    cleanups.push(project.cleanup, () => mock.close());
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: project.root, encoding: "utf8" }).trim();
+    const before = git("rev-parse", "--abbrev-ref", "HEAD");
+    writeFileSync(join(project.root, "notes.txt"), "uncommitted\n");
+    const chat = await runYolo(["chat", "--json", "What is this?"], { cwd: project.root, baseURL: mock.url });
+    expect(chat.exitCode, describeResult(chat)).toBe(0);
+    expect(git("rev-parse", "--abbrev-ref", "HEAD")).toBe(before);
+    expect(git("branch", "--list", "yolo/*")).toBe("");
   });
 
   it("an unknown agent id exits 2 naming the known agents, before anything is created", async () => {

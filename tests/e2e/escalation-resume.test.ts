@@ -1,6 +1,6 @@
 import { resolveConfig } from "../../src/config/resolve.js";
 import { openSession } from "../../src/engine/session.js";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { describeResult, parseEvents, rolesOf, runYolo, threadIdFrom } from "../helpers/cli.js";
@@ -44,6 +44,23 @@ describe("a thread waiting on a question is answered with `yolo resume --answer`
     expect(unanswered.exitCode, describeResult(unanswered)).toBe(3);
     expect(unanswered.stdout).toContain(QUESTION);
     expect(mock.requests.length).toBe(requestsBefore);
+
+    // An empty answer (`--answer "$ANSWER"` with the variable unset) is refused before anything runs; still waiting.
+    for (const empty of ["", "  \n"]) {
+      const blank = await runYolo(["resume", "--json", thread, "--answer", empty], { cwd: root, baseURL: mock.url });
+      expect(blank.exitCode, describeResult(blank)).toBe(2);
+      expect(blank.stderr).toContain("--answer is empty; the thread is still waiting.");
+      expect(blank.stdout).toBe("");
+    }
+    const answersFile = join(root, ".answers.yml");
+    writeFileSync(answersFile, '- node: analyst\n  answer: ""\n');
+    const blankFile = await runYolo(["resume", "--json", thread, "--answers", answersFile], { cwd: root, baseURL: mock.url });
+    expect(blankFile.exitCode, describeResult(blankFile)).toBe(2);
+    expect(blankFile.stderr).toContain("0.answer: the answer is empty");
+    expect(mock.requests.length).toBe(requestsBefore);
+    const stillWaiting = await runYolo(["resume", "--json", thread], { cwd: root, baseURL: mock.url });
+    expect(stillWaiting.exitCode, describeResult(stillWaiting)).toBe(3);
+    expect(stillWaiting.stdout).toContain(QUESTION);
 
     const second = await runYolo(["resume", "--json", thread, "--answer", "Floats too"], { cwd: root, baseURL: mock.url });
     expect(second.exitCode, describeResult(second)).toBe(0);

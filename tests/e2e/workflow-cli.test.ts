@@ -37,7 +37,7 @@ describe("workflows through the built binary", () => {
     expect(again.stdout).toContain("kept    yolo.config.ts");
     const graph = await runYolo(["graph"], { cwd: project.root });
     expect(graph.exitCode, describeResult(graph)).toBe(0);
-    expect(graph.stdout).toContain("tea -.-> dev;");
+    expect(graph.stdout).toContain('tea -.->|"gate_blocked && fix_attempts_remain"| dev;');
   });
 
   it("an invalid workflow exits 2 listing every problem with its config path, before any model call", async () => {
@@ -124,6 +124,7 @@ export default defineConfig({ workflow: { nodes: { dev: { kind: "agent" }, triag
 
     const history = await runYolo(["history", thread], { cwd: root });
     expect(history.exitCode, describeResult(history)).toBe(0);
+    expect(history.stdout).toMatch(/^-1\s+input\s+.*__start__\s+requirement: Add add\(\)$/m);
     expect(history.stdout).toMatch(/^2\s+pm\s+.*dev\s+1 story, architecture not needed$/m);
     expect(history.stdout).toMatch(/^4\s+tea\s+.*verdict FAIL, gates 0\/1 passed — blocked$/m);
 

@@ -1,14 +1,14 @@
 import { threadHistory } from "../../engine/history.js";
 import { databaseExists, databaseName, openSession } from "../../engine/session.js";
-import { ThreadError } from "../../errors.js";
 import { loadResolvedConfig } from "../prepare.js";
+import { noDatabaseYet } from "../thread-home.js";
 import { formatTable } from "./threads.js";
 import { oneLine, truncateEnd } from "../../ui/format.js";
 
 /** `yolo history <thread>`: every checkpoint, oldest first; a step number is what `resume --from` takes. */
 export async function historyCommand(input: { cwd: string; thread: string; json: boolean }): Promise<number> {
   const config = await loadResolvedConfig(input.cwd);
-  if (!databaseExists(config)) throw new ThreadError(`No thread ${input.thread}: this project has no yolo database yet (${databaseName(config)}).`);
+  if (!databaseExists(config)) throw noDatabaseYet(input.thread, databaseName(config));
   const session = await openSession(config);
   try {
     const history = await threadHistory(config, session, input.thread);

@@ -3,13 +3,13 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { inspectThread } from "../../engine/inspect.js";
 import { databaseExists, databaseName, openSession } from "../../engine/session.js";
 import { currentRow } from "../../engine/thread-status.js";
-import { ConfigError, ThreadError } from "../../errors.js";
+import { ConfigError } from "../../errors.js";
 import { threadDiffstat } from "../../git/thread-change.js";
 import { collectReport } from "../../report/data.js";
 import { renderJunit } from "../../report/junit.js";
 import { renderMarkdown } from "../../report/markdown.js";
 import { loadResolvedConfig } from "../prepare.js";
-import { locateArtifact } from "../thread-home.js";
+import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 
 export const REPORT_FORMATS = ["markdown", "junit"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -22,7 +22,7 @@ export async function reportCommand(input: { cwd: string; thread: string; format
   const format = input.format as ReportFormat;
   if (!REPORT_FORMATS.includes(format)) throw new ConfigError(`Unknown report format "${input.format}"; use ${REPORT_FORMATS.join(" or ")}.`);
   const config = await loadResolvedConfig(input.cwd);
-  if (!databaseExists(config)) throw new ThreadError(`No thread ${input.thread}: this project has no yolo database yet (${databaseName(config)}).`);
+  if (!databaseExists(config)) throw noDatabaseYet(input.thread, databaseName(config));
   const session = await openSession(config);
   let text: string;
   try {

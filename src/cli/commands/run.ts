@@ -4,8 +4,8 @@ import { assertModelConfigured } from "../../config/resolve.js";
 import { startRun, type RunHandle, type RunResult } from "../../engine/run.js";
 import { databaseExists, databaseName, openSession, type Session } from "../../engine/session.js";
 import { repoIdentity } from "../../git/repo-identity.js";
-import { assertSameRepository } from "../thread-home.js";
-import { ConfigError, ThreadError } from "../../errors.js";
+import { assertSameRepository, noDatabaseYet } from "../thread-home.js";
+import { ConfigError } from "../../errors.js";
 import { newThreadId } from "../../store/thread-id.js";
 import { chooseRendererKind } from "../../ui/choose-renderer.js";
 import { createJsonRenderer } from "../../ui/json-renderer.js";
@@ -87,7 +87,7 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   assertModelConfigured(config, { replay: replay !== null });
   if (first.resume && !databaseExists(config)) {
     const id = first.fork?.source ?? first.threadId;
-    throw new ThreadError(`No thread ${id}: this project has no yolo database yet (${databaseName(config)}). Start a run with: yolo run "what to build"`);
+    throw noDatabaseYet(id, databaseName(config));
   }
   // The state folder (with its .gitignore) exists before anything, the log file included, is written into it.
   const session = await openSession(config);

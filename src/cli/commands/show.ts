@@ -2,17 +2,17 @@ import { inspectThread } from "../../engine/inspect.js";
 import { databaseExists, databaseName, openSession } from "../../engine/session.js";
 import { currentRow } from "../../engine/thread-status.js";
 import { fixAttemptsMade, type PipelineStateType } from "../../engine/state.js";
-import { ConfigError, ThreadError } from "../../errors.js";
+import { ConfigError } from "../../errors.js";
 import { threadPatch } from "../../git/thread-change.js";
 import type { ThreadRow } from "../../store/thread-store.js";
 import { loadResolvedConfig } from "../prepare.js";
-import { locateArtifact } from "../thread-home.js";
+import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 import { plural } from "../../text/plural.js";
 
 /** `yolo show <thread>`: what a thread produced, read from its checkpoints. */
 export async function showCommand(input: { cwd: string; thread: string; json: boolean; diff?: boolean }): Promise<number> {
   const config = await loadResolvedConfig(input.cwd);
-  if (!databaseExists(config)) throw new ThreadError(`No thread ${input.thread}: this project has no yolo database yet (${databaseName(config)}).`);
+  if (!databaseExists(config)) throw noDatabaseYet(input.thread, databaseName(config));
   const session = await openSession(config);
   try {
     const stored = await session.threads.get(input.thread);

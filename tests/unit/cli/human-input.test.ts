@@ -37,6 +37,12 @@ describe("--answers files", () => {
       /0: give exactly one of answer, approve, reject, edit[\s\S]*1: give exactly one[\s\S]*2: Unrecognized key/,
     );
   });
+
+  it("refuse an empty answer, reason or edit, as if the entry were missing (an unset variable in a template)", () => {
+    expect(() => loadAnswers(file('- node: analyst\n  answer: ""\n- node: approve_pm\n  reject: "  "\n- node: approve_pm\n  edit: "\\n"\n'))).toThrow(
+      /0\.answer: the answer is empty[\s\S]*1\.reject: the reason is empty[\s\S]*2\.edit: the edited artifact is empty/,
+    );
+  });
 });
 
 describe("review flags", () => {
@@ -47,5 +53,13 @@ describe("review flags", () => {
     expect(reviewFromFlags({})).toBeNull();
     expect(() => reviewFromFlags({ approve: true, reject: "no" })).toThrow("Use one of --approve, --reject, not several.");
     expect(() => reviewFromFlags({ reject: " " })).toThrow(/needs a reason/);
+  });
+
+  it("refuse an empty --answer, --reject or --edit file: the thread keeps waiting", () => {
+    expect(() => reviewFromFlags({ answer: "" })).toThrow(/--answer is empty; the thread is still waiting/);
+    expect(() => reviewFromFlags({ answer: " \n\t" })).toThrow(/--answer is empty/);
+    expect(() => reviewFromFlags({ reject: "" })).toThrow(/needs a reason/);
+    expect(() => reviewFromFlags({ edit: file(" \n") })).toThrow(/is empty; the thread is still waiting/);
+    expect(reviewFromFlags({ answer: "Floats too" })).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { z } from "zod";
 import { LimitError } from "../errors.js";
 import type { EventBody, Usage } from "../events/schema.js";
-import { addUsage, ZERO_USAGE } from "../events/usage.js";
+import { addUsage, usageOfReply, ZERO_USAGE } from "../events/usage.js";
 import { isStreamCut } from "../llm/errors.js";
 import { HANDOFF_DESCRIPTION } from "../tools/handoff.js";
 import type { ToolContext, ToolDef } from "../tools/types.js";
@@ -296,8 +296,7 @@ function preview(text: string, max = 200): string {
 }
 
 function usageOf(reply: AIMessageChunk): Usage {
-  const u = reply.usage_metadata;
-  return { promptTokens: u?.input_tokens ?? 0, completionTokens: u?.output_tokens ?? 0, totalTokens: u?.total_tokens ?? 0, calls: 1 };
+  return usageOfReply(reply.usage_metadata);
 }
 
 /** A model's reply quoted in a message: what it said is often the answer the user wanted, so it is not lost. */

@@ -18,6 +18,8 @@ const usage = z.object({
   completionTokens: z.number(),
   totalTokens: z.number(),
   calls: z.number(),
+  /** Of the prompt tokens, those the provider served from its prompt cache, where it reports them (optional in v1). */
+  cachedTokens: z.number().optional(),
 });
 
 const gateResult = z.object({

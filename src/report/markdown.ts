@@ -86,6 +86,7 @@ function usage(r: ReportData): string[] {
     `| **total** | **${u.calls}** | **${count(u.promptTokens)}** | **${count(u.completionTokens)}** | **${count(u.totalTokens)}** |`,
     "",
   ];
+  if (u.cachedTokens) out.push(`Of the prompt tokens, ${count(u.cachedTokens)} were served from the provider's prompt cache.`, "");
   if (r.cost) {
     const p = r.cost.price;
     out.push(`Cost: **${money(r.cost.amount)} ${r.cost.currency}** at ${p.inputPerMillion} / ${p.outputPerMillion} ${r.cost.currency} per million prompt / completion tokens (\`model.price\`; every agent counted at that price).`);

@@ -1,5 +1,6 @@
 import { limitLabel, type LimitKind, type RunStatus } from "../events/outcome.js";
 import type { GateResult } from "../events/schema.js";
+import { plural } from "../text/plural.js";
 
 // Text helpers shared by the plain and Ink renderers: all engine-supplied text reaching a terminal goes through them.
 
@@ -241,4 +242,10 @@ export function formatCost(cost: { amount: number; currency: string } | null): s
 /** `dev: older turns summarized, ~12,345 → 3,100 tokens (threshold 9,000)`: a `context.summarized` event in one line. */
 export function summarizedLine(e: { node: string; tokensBefore: number; tokensAfter: number; threshold: number }): string {
   return `${e.node}: older turns summarized, ~${formatCount(e.tokensBefore)} → ${formatCount(e.tokensAfter)} tokens (threshold ${formatCount(e.threshold)})`;
+}
+
+/** A run's token line: `tokens 12,100 (in 10,500, 4,000 cached / out 1,600) in 9 model calls`. */
+export function tokensLine(u: { totalTokens: number; promptTokens: number; completionTokens: number; calls: number; cachedTokens?: number }): string {
+  const cached = u.cachedTokens ? `, ${formatCount(u.cachedTokens)} cached` : "";
+  return `tokens ${formatCount(u.totalTokens)} (in ${formatCount(u.promptTokens)}${cached} / out ${formatCount(u.completionTokens)}) in ${plural(u.calls, "model call")}`;
 }

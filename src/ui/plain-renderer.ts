@@ -13,6 +13,7 @@ import {
   statusWords,
   stripControl,
   summarizedLine,
+  tokensLine,
   truncateEnd,
   truncateMiddle,
   wrapText,
@@ -152,7 +153,7 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
           ...more.map((l) => ({ text: `  ${l}` })),
           { text: filesLine(e.filesChanged) },
           {
-            text: `tokens ${formatCount(e.usage.totalTokens)} (in ${formatCount(e.usage.promptTokens)} / out ${formatCount(e.usage.completionTokens)}) in ${plural(e.usage.calls, "model call")}`,
+            text: tokensLine(e.usage),
           },
         ];
         if (e.resumeCommand !== null) out.push({ text: `resume: ${e.resumeCommand}`, keep: true });

@@ -15,7 +15,7 @@ export interface ScriptedReply {
   hold?: Promise<void>;
   delayMs?: number;
   /** Defaults to a rough chars/4 estimate of the request and the reply. */
-  usage?: { prompt_tokens: number; completion_tokens: number };
+  usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
   /** How many SSE chunks the content is streamed in (default 4); thousands make a token flood. */
   contentChunks?: number;
   /** Content chunks per second, like a fast model (default: all at once). */
@@ -180,7 +180,7 @@ interface Completion {
   contentRate: number | null;
   cut: ScriptedReply["cut"] | null;
   finishReason: "stop" | "tool_calls";
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
 }
 
 // Serves an array in order; past its end, answers with an error naming the request number so tests fail loudly.
@@ -213,7 +213,13 @@ function buildCompletion(req: RecordedRequest, reply: ScriptedReply, nextId: () 
     contentRate: reply.contentRate ?? null,
     cut: reply.cut ?? null,
     finishReason: toolCalls.length ? "tool_calls" : "stop",
-    usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
+    usage: {
+      prompt_tokens,
+      completion_tokens,
+      total_tokens: prompt_tokens + completion_tokens,
+      // OpenAI reports prompt-cache hits here; only when the script says so.
+      ...(reply.usage?.cached_tokens !== undefined ? { prompt_tokens_details: { cached_tokens: reply.usage.cached_tokens } } : {}),
+    },
   };
 }
 

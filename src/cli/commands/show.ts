@@ -83,7 +83,8 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
   if (away && "missing" in away) out.push(`  Gate logs: ${away.missing.replace(/^\S+ is/, "some are")}`);
   if (s.verdict) section(out, `Verdict: ${s.verdict}`, s.findings.map((f) => `- ${f}`));
   if (fixAttemptsMade(s)) out.push("", `Fix attempts: ${fixAttemptsMade(s)}`);
-  const usage = [`total: ${s.usage.totalTokens} tokens (${s.usage.promptTokens} prompt, ${s.usage.completionTokens} completion) in ${plural(s.usage.calls, "call")}`];
+  const cached = s.usage.cachedTokens ? ` (${s.usage.cachedTokens} of them cached)` : "";
+  const usage = [`total: ${s.usage.totalTokens} tokens (${s.usage.promptTokens} prompt${cached}, ${s.usage.completionTokens} completion) in ${plural(s.usage.calls, "call")}`];
   for (const [node, u] of Object.entries(s.usageByNode)) usage.push(`${node}: ${u.totalTokens} tokens in ${plural(u.calls, "call")}`);
   section(out, "Token usage", usage);
   return `${out.join("\n")}\n`;

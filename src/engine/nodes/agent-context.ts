@@ -2,7 +2,7 @@ import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langc
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AgentDefinition } from "../../agents/types.js";
 import type { EventBody, Usage } from "../../events/schema.js";
-import { addUsage, ZERO_USAGE } from "../../events/usage.js";
+import { addUsage, usageOfReply, ZERO_USAGE } from "../../events/usage.js";
 import { checkBudget } from "../../llm/budget.js";
 import { aliasMessages } from "../../prompt/aliases.js";
 import { runMiddleware } from "../../middleware/stack.js";
@@ -86,8 +86,7 @@ export function beforeEachCall(
     if (!compaction) return { messages };
     const reply = (await model.invoke(summaryRequest(messages, compaction, middleware.agentId))) as AIMessage;
     const text = typeof reply.content === "string" ? reply.content : JSON.stringify(reply.content);
-    const u = reply.usage_metadata;
-    const summaryUsage: Usage = { promptTokens: u?.input_tokens ?? 0, completionTokens: u?.output_tokens ?? 0, totalTokens: u?.total_tokens ?? 0, calls: 1 };
+    const summaryUsage: Usage = usageOfReply(reply.usage_metadata);
     emit({ type: "usage", node: middleware.node, usage: summaryUsage });
     const compacted = applySummary(messages, compaction, text);
     const replaced = compaction.end - compaction.start;

@@ -2,6 +2,7 @@ import { HumanMessage, SystemMessage, type AIMessageChunk } from "@langchain/cor
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { collectCalls } from "../../agents/runner.js";
 import type { Usage } from "../../events/schema.js";
+import { usageOfReply } from "../../events/usage.js";
 import { checkBudget } from "../../llm/budget.js";
 import { fence } from "../../prompt/fence.js";
 import { resolveSwitch } from "../../workflow/switch.js";
@@ -68,8 +69,7 @@ export function switchNode(node: string, spec: SwitchNodeSpec, workflow: Workflo
       deps.logger.warn({ node, raw: call?.raw ?? null }, resolution.warning);
     }
     const rawText = call ? call.raw : reply && typeof reply.content === "string" ? reply.content : "";
-    const u = reply?.usage_metadata;
-    const usage: Usage = { promptTokens: u?.input_tokens ?? 0, completionTokens: u?.output_tokens ?? 0, totalTokens: u?.total_tokens ?? 0, calls: 1 };
+    const usage: Usage = usageOfReply(reply?.usage_metadata);
     emit({ type: "usage", node, usage });
     const update: PipelineUpdate = {
       switchDecisions: [{ node, taken: resolution.taken, to: resolution.to, raw: rawText.slice(0, 2000), fallback: resolution.fallback }],

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { exitMeaning, fitList, formatCount, oneLine, statusWords, wrapText, type RunMode } from "../format.js";
+import { exitMeaning, fitList, formatCount, oneLine, statusWords, tokensLine, wrapText, type RunMode } from "../format.js";
 import type { FinalView } from "../view-state.js";
 import { plural } from "../../text/plural.js";
 
@@ -34,8 +34,7 @@ export function FinalSummary({ final, elapsed, width, showResume = true, mode = 
       {final.reason ? wrapText(final.reason, Math.max(20, width)).map((line, i) => <Text key={i}>{line}</Text>) : null}
       <Text wrap="truncate-end">{files}</Text>
       <Text wrap="truncate-end" dimColor>
-        tokens {formatCount(u.totalTokens)} (in {formatCount(u.promptTokens)} / out {formatCount(u.completionTokens)}) in{" "}
-        {plural(u.calls, "model call")}
+        {tokensLine(u)}
       </Text>
       {showResume && final.resumeCommand !== null ? <Text wrap="wrap">resume: {final.resumeCommand}</Text> : null}
     </Box>

@@ -95,6 +95,25 @@ describe("plain renderer", () => {
     }
   });
 
+  it("says how many prompt tokens were cached, when the provider reported any", () => {
+    const done = (cachedTokens?: number) =>
+      render([
+        {
+          ...envelope,
+          type: "run.completed",
+          status: "passed",
+          exitCode: 0,
+          reason: "completed",
+          usage: { promptTokens: 10_500, completionTokens: 1_600, totalTokens: 12_100, calls: 9, ...(cachedTokens === undefined ? {} : { cachedTokens }) },
+          filesChanged: [],
+          resumeCommand: null,
+        },
+      ]).find((l) => l.includes("tokens"));
+    expect(done(4_000)).toBe("         tokens 12,100 (in 10,500, 4,000 cached / out 1,600) in 9 model calls");
+    expect(done(0)).toBe("         tokens 12,100 (in 10,500 / out 1,600) in 9 model calls");
+    expect(done()).toBe("         tokens 12,100 (in 10,500 / out 1,600) in 9 model calls");
+  });
+
   it("prints a question on its own lines with the command that answers it", () => {
     const resumeCommand = 'yolo resume k3f9x2ab --answer "<your answer>"';
     const lines = render([

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Usage } from "../../../src/events/schema.js";
 import { leftUnsettled, unsettledRecord, UnsettledUsage } from "../../../src/engine/unsettled-usage.js";
 
-const u = (calls: number): Usage => ({ promptTokens: 100 * calls, completionTokens: 10 * calls, totalTokens: 110 * calls, calls });
+const u = (calls: number): Usage => ({ promptTokens: 100 * calls, completionTokens: 10 * calls, totalTokens: 110 * calls, calls, cachedTokens: 0 });
 const meta = { v: 1 as const, thread: "t", ts: "" };
 
 describe("unsettled usage", () => {

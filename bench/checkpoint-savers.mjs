@@ -11,10 +11,9 @@ import pg from "pg";
 import { resolveConfig } from "../dist/config/resolve.js";
 import { startRun } from "../dist/engine/run.js";
 import { openSession } from "../dist/engine/session.js";
-import { loadWorkflowAgents } from "../dist/engine/workflow-agents.js";
 import { openStorage } from "../dist/store/open-storage.js";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
-import { HandoffModel } from "./pipeline-overhead.mjs";
+import { benchDeps } from "./pipeline-overhead.mjs";
 
 const CHECKPOINT_TABLES = ["checkpoints", "checkpoint_blobs", "checkpoint_writes"];
 
@@ -102,16 +101,7 @@ async function run(supersteps, serverUrl) {
   const maxFixAttempts = (supersteps - 2) / 2 - 1;
   const env = { OPENAI_BASE_URL: "http://127.0.0.1:9/v1", ...(url ? { YOLO_DATABASE_URL: url } : {}) };
   const config = resolveConfig({ root, fileConfig: { maxFixAttempts, gates: [{ name: "test", command: "true" }], limits: { maxSteps: 10_000 } }, file: null, env, flags: {} });
-  const deps = {
-    config,
-    agents: loadWorkflowAgents(config),
-    createModel: () => new HandoffModel({}),
-    classifyError: () => null,
-    gates: config.gates,
-    baseEnv: { PATH: process.env.PATH },
-    secretEnvNames: [],
-    logger: { info() {}, warn() {}, error() {} },
-  };
+  const deps = benchDeps(config);
   const session = await openSession(config);
   const started = process.hrtime.bigint();
   const handle = startRun({ deps, session, threadId: "bench", start: { requirement: "add" }, logFile: join(root, "bench.log") });

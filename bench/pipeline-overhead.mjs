@@ -57,15 +57,11 @@ function dbBytes(path) {
   return total;
 }
 
-/** yolo's pipeline: analyst, pm, then dev/tea pairs until the fix attempts run out. supersteps = 2 + 2 (k + 1). */
-async function yoloRun(supersteps) {
-  const root = project();
-  const maxFixAttempts = (supersteps - 2) / 2 - 1;
-  const config = resolveConfig({ root, fileConfig: { maxFixAttempts, gates: [{ name: "test", command: "true" }], limits: { maxSteps: 10_000 } }, file: null, env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }, flags: {} });
-  const agents = loadWorkflowAgents(config);
-  const deps = {
+/** Engine dependencies for a benchmark run: the in-process handoff model, silent logger, no sandbox (as in tests). */
+export function benchDeps(config) {
+  return {
     config,
-    agents,
+    agents: loadWorkflowAgents(config),
     createModel: () => new HandoffModel({}),
     classifyError: () => null,
     gates: config.gates,
@@ -73,6 +69,14 @@ async function yoloRun(supersteps) {
     secretEnvNames: [],
     logger: { info() {}, warn() {}, error() {} },
   };
+}
+
+/** yolo's pipeline: analyst, pm, then dev/tea pairs until the fix attempts run out. supersteps = 2 + 2 (k + 1). */
+async function yoloRun(supersteps) {
+  const root = project();
+  const maxFixAttempts = (supersteps - 2) / 2 - 1;
+  const config = resolveConfig({ root, fileConfig: { maxFixAttempts, gates: [{ name: "test", command: "true" }], limits: { maxSteps: 10_000 } }, file: null, env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }, flags: {} });
+  const deps = benchDeps(config);
   const session = await openSession(config);
   const started = process.hrtime.bigint();
   const handle = startRun({ deps, session, threadId: "bench", start: { requirement: "add" }, logFile: join(root, "bench.log") });

@@ -1,25 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, it, type TestContext } from "vitest";
+import { describe, it } from "vitest";
 import { describeResult, parseEvents, rolesOf, runYolo, spawnYolo, threadIdFrom, waitFor, deferred } from "../helpers/cli.js";
 import { analystDone, BAD_ADD, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
-import { startMockOpenAI, type MockOpenAI, type Responder } from "../helpers/mock-openai.js";
-import { makeProject } from "../helpers/project.js";
+import { mockWith, project } from "../helpers/per-test.js";
 import { runShellLine, yoloShim } from "../helpers/shell.js";
-
-type Finally = TestContext["onTestFinished"];
-
-function project(onTestFinished: Finally): string {
-  const p = makeProject();
-  onTestFinished(p.cleanup);
-  return p.root;
-}
-
-async function mockWith(onTestFinished: Finally, responder: Responder): Promise<MockOpenAI> {
-  const mock = await startMockOpenAI(responder);
-  onTestFinished(() => mock.close());
-  return mock;
-}
 
 const REQ = "Add an add(a, b) function to src/add.js";
 

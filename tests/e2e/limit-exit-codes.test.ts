@@ -1,22 +1,7 @@
-import { describe, it, type TestContext } from "vitest";
+import { describe, it } from "vitest";
 import { describeResult, parseEvents, rolesOf, runYolo, threadIdFrom } from "../helpers/cli.js";
 import { analystDone, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
-import { startMockOpenAI, type MockOpenAI, type Responder } from "../helpers/mock-openai.js";
-import { makeProject } from "../helpers/project.js";
-
-type Finally = TestContext["onTestFinished"];
-
-function project(onTestFinished: Finally): string {
-  const p = makeProject();
-  onTestFinished(p.cleanup);
-  return p.root;
-}
-
-async function mockWith(onTestFinished: Finally, responder: Responder): Promise<MockOpenAI> {
-  const mock = await startMockOpenAI(responder);
-  onTestFinished(() => mock.close());
-  return mock;
-}
+import { mockWith, project } from "../helpers/per-test.js";
 
 const REQ = "Add an add(a, b) function to src/add.js";
 const completed = (stdout: string) => parseEvents(stdout).at(-1);

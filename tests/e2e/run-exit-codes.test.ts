@@ -1,26 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, it, type TestContext } from "vitest";
+import { describe, it } from "vitest";
 import { describeResult, deferred, parseEvents, rolesOf, runYolo, spawnYolo, threadIdFrom, waitFor } from "../helpers/cli.js";
 import { analystDone, BAD_ADD, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
-import { startMockOpenAI, type MockOpenAI, type Responder } from "../helpers/mock-openai.js";
-import { makeProject } from "../helpers/project.js";
-
-// The cases run concurrently (each spawns its own child), so cleanups are per test, not a shared afterEach.
-type Finally = TestContext["onTestFinished"];
-
-function project(onTestFinished: Finally, files: Record<string, string> = {}): string {
-  const p = makeProject(files);
-  onTestFinished(p.cleanup);
-  return p.root;
-}
-
-async function mockWith(onTestFinished: Finally, responder: Responder): Promise<MockOpenAI> {
-  const mock = await startMockOpenAI(responder);
-  onTestFinished(() => mock.close());
-  return mock;
-}
+import { mockWith, project } from "../helpers/per-test.js";
 
 const REQ = "Add an add(a, b) function to src/add.js";
 

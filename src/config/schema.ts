@@ -8,6 +8,11 @@ const gateSchema = z.strictObject({
   /** A failing required gate blocks the run; an optional one is reported only. */
   required: z.boolean().default(true),
   timeoutS: z.number().positive().default(600),
+  /**
+   * JUnit XML files the command writes (paths or globs relative to the project root), read after each run for
+   * per-test results; detected gates set it where their runner writes such reports (Maven, Gradle, …).
+   */
+  reports: z.array(z.string().min(1)).optional(),
 });
 
 const patterns = z.array(z.string().trim().min(1));

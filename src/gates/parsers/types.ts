@@ -1,9 +1,26 @@
+/** One test's outcome in one gate run. */
+export type TestStatus = "passed" | "failed" | "skipped";
+
+/**
+ * One test as the runner reported it. `id` identifies the test across runs of the same gate
+ * (file or suite plus the full test name, as the runner spells them), so a baseline can be compared with a later run.
+ */
+export interface TestCase {
+  id: string;
+  status: TestStatus;
+}
+
 /** What a test runner's output says about the run; null counts when the output does not say. */
 export interface TestCounts {
   passedCount: number | null;
   failedCount: number | null;
   /** Names of the first failing tests (at most MAX_FAILURES). */
   failures: string[];
+  /**
+   * Every test the run reported, when the runner lists them (verbose output, TAP, a JUnit XML report, a JSON
+   * reporter); absent or null when only counts are known.
+   */
+  tests?: TestCase[] | null;
 }
 
 /** Recognises one runner's output; null when the output is not from that runner. */

@@ -1,0 +1,62 @@
+// The import graph's two rules, computed from the real graph (dpdm parses every module under src/):
+// 1. No import cycles among runtime imports (type-only imports are erased and cannot cycle at run time).
+// 2. The engine knows nothing of the terminal (HOUSE-STYLE.md, "One boundary that matters"): every module outside
+//    src/cli and src/ui is engine-side and may not import ink, react, commander or anything in src/cli or src/ui
+//    (type imports included), write to stdout or call process.exit; only src/cli/main.ts may exit.
+// Usage: node scripts/check-imports.mjs [--root <dir>]   (exit 1 and a list of problems when a rule is broken)
+import { parseCircular, parseDependencyTree } from "dpdm";
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const UI_SIDE = /^src\/(cli|ui)\//;
+const UI_PACKAGES = /^(ink|ink-[\w-]+|react|react-dom|commander)(\/|$)/;
+const TEXT_RULES = [
+  { re: /process\.stdout\.write|console\.log\(/, why: "writes to stdout" },
+  { re: /process\.exit\(/, why: "calls process.exit" },
+];
+
+/** Every problem of the tree under `root`: cycles, then boundary violations, as readable lines. */
+export async function checkImports(root) {
+  const entries = ["src/**/*.ts", "src/**/*.tsx"];
+  // The tsconfig maps the `.js` suffixes of ESM imports back to the `.ts` sources.
+  const tsconfig = existsSync(join(root, "tsconfig.json")) ? join(root, "tsconfig.json") : undefined;
+  const parse = (transform) =>
+    parseDependencyTree(entries, { context: root, cwd: root, tsconfig, transform, skipDynamicImports: false });
+  const [runtime, all] = [await parse(true), await parse(false)];
+  const problems = parseCircular(runtime).map((cycle) => `import cycle: ${[...cycle, cycle[0]].join(" -> ")}`);
+  for (const [file, deps] of Object.entries(all)) {
+    if (!deps || !file.startsWith("src/")) continue;
+    const engineSide = !UI_SIDE.test(file);
+    // An import the parser cannot resolve would hide its edge from both rules: fail rather than pass blind.
+    for (const dep of deps) if (dep.id === null && dep.request.startsWith(".")) problems.push(`${file}: cannot resolve ${dep.request}`);
+    if (engineSide) {
+      for (const dep of deps) {
+        if (UI_PACKAGES.test(dep.request)) problems.push(`${file}: engine-side module imports ${dep.request}`);
+        else if (dep.id && UI_SIDE.test(dep.id)) problems.push(`${file}: engine-side module imports ${dep.id}`);
+      }
+    }
+    const lines = readFileSync(join(root, file), "utf8").split("\n");
+    lines.forEach((line, i) => {
+      if (/^\s*(\/\/|\*)/.test(line)) return;
+      for (const rule of TEXT_RULES) {
+        const allowed = rule.why === "calls process.exit" ? file === "src/cli/main.ts" : !engineSide;
+        if (!allowed && rule.re.test(line)) problems.push(`${file}:${i + 1}: ${rule.why}: ${line.trim()}`);
+      }
+    });
+  }
+  return problems;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const at = process.argv.indexOf("--root");
+  const root = at > 0 ? process.argv[at + 1] : process.cwd();
+  const problems = await checkImports(root);
+  if (problems.length) {
+    console.error(`import check failed in ${relative(process.cwd(), root) || "."} (${problems.length}):`);
+    for (const p of problems) console.error(`  ${p}`);
+    process.exitCode = 1;
+  } else {
+    console.log("import check: no cycles, engine/UI boundary held");
+  }
+}

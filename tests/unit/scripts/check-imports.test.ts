@@ -1,0 +1,65 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain .mjs script without types
+import { checkImports } from "../../../scripts/check-imports.mjs";
+
+let root: string | null = null;
+afterEach(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+  root = null;
+});
+
+// A throwaway src/ tree: the check must read the real import graph of whatever it is given.
+function tree(files: Record<string, string>): string {
+  root = mkdtempSync(join(tmpdir(), "yolo-imports-"));
+  const tsconfig = { compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", jsx: "react-jsx" } };
+  for (const [name, text] of Object.entries({ "tsconfig.json": JSON.stringify(tsconfig), ...files })) {
+    mkdirSync(dirname(join(root, name)), { recursive: true });
+    writeFileSync(join(root, name), text);
+  }
+  return root;
+}
+
+describe("the import check", () => {
+  it("passes a tree that keeps both rules", async () => {
+    const dir = tree({
+      "src/engine/run.ts": 'import { x } from "../gates/x.js";\nexport const run = x;\n',
+      "src/gates/x.ts": "export const x = 1;\n",
+      "src/cli/main.ts": 'import { Command } from "commander";\nimport { run } from "../engine/run.js";\nprocess.exit(run);\n',
+      "src/ui/view.tsx": 'import { Text } from "ink";\nexport const V = Text;\n',
+    });
+    expect(await checkImports(dir)).toEqual([]);
+  });
+
+  it("fails on a runtime import cycle, in any folder", async () => {
+    const dir = tree({
+      "src/somewhere/new/a.ts": 'import { b } from "./b.js";\nexport const a = () => b;\n',
+      "src/somewhere/new/b.ts": 'import { a } from "./a.js";\nexport const b = () => a;\n',
+    });
+    const problems = await checkImports(dir);
+    expect(problems).toHaveLength(1);
+    // Where the parser enters the cycle is its choice; both files and the closing edge must be named.
+    expect(problems[0]).toMatch(/^import cycle: (src\/somewhere\/new\/[ab]\.ts) -> src\/somewhere\/new\/[ab]\.ts -> \1$/);
+    expect(problems[0]).toContain("a.ts");
+    expect(problems[0]).toContain("b.ts");
+  });
+
+  it("fails when any engine-side module, in a folder no list names, imports the UI, a UI package, or prints or exits", async () => {
+    const dir = tree({
+      "src/brand-new-folder/leak.ts": 'import type { V } from "../ui/view.js";\nexport type L = V;\n',
+      "src/engine/react.ts": 'import React from "react";\nexport const R = React;\n',
+      "src/hooks/print.ts": 'export function p() {\n  console.log("hi");\n}\n',
+      "src/cli/other.ts": "export function quit() {\n  process.exit(1);\n}\n",
+      "src/ui/view.tsx": "export type V = string;\n",
+      "src/engine/typo.ts": 'import { nothing } from "./no-such-module.js";\nexport const t = nothing;\n',
+    });
+    const problems = (await checkImports(dir)).join("\n");
+    expect(problems).toMatch(/src\/brand-new-folder\/leak\.ts: engine-side module imports src\/ui\/view\.tsx/);
+    expect(problems).toMatch(/src\/engine\/react\.ts: engine-side module imports react/);
+    expect(problems).toMatch(/src\/hooks\/print\.ts:2: writes to stdout/);
+    expect(problems).toMatch(/src\/cli\/other\.ts:2: calls process\.exit/);
+    expect(problems).toMatch(/src\/engine\/typo\.ts: cannot resolve \.\/no-such-module\.js/);
+  });
+});

@@ -4,6 +4,7 @@ import { benchCheckpointSavers } from "./checkpoint-savers.mjs";
 import { benchPipelineOverhead } from "./pipeline-overhead.mjs";
 import { benchPromptTokens } from "./prompt-tokens.mjs";
 import { benchSandboxCost } from "./sandbox-cost.mjs";
+import { benchStartup } from "./startup.mjs";
 import { benchTuiRenderCost } from "./tui-render-cost.mjs";
 
 if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
@@ -15,4 +16,5 @@ if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
   await benchTuiRenderCost((line) => console.log(line));
   await benchPromptTokens((line) => console.log(line));
   await benchSandboxCost((line) => console.log(line));
+  await benchStartup((line) => console.log(line));
 }

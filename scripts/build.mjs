@@ -1,8 +1,13 @@
-// Transpiles src/ to dist/ file by file (no bundling), so lazy `import()`s stay lazy
-// and `yolo --version` never pays for LangGraph, LangChain or Ink. Type checking is `tsc --noEmit`.
+// Builds dist/ in two layers:
+// 1. Every module of src/ transpiled file by file (the package entry `dist/index.js` that a yolo.config.ts imports,
+//    the LangGraph server graph, and the modules the benches import).
+// 2. The CLI (`dist/cli/main.js`, which bin/yolo.js loads) bundled with its dependencies into split chunks: Node
+//    resolves and compiles a few large files instead of hundreds of small ones (`yolo threads` went from about 9× to
+//    about 3× `node -e 0`), and every lazy `import()` stays a separate chunk, so `--version` still loads no LangGraph.
+// Type checking is `tsc --noEmit`.
 import { build } from "esbuild";
-import { existsSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 
 function sources(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -12,22 +17,50 @@ function sources(dir) {
   });
 }
 
+// Native addons, packages that load files beside themselves at run time, and optional back ends stay in node_modules.
+const EXTERNAL = ["better-sqlite3", "pg", "pg-native", "pg-cloudflare", "jiti", "@langchain/langgraph-checkpoint-postgres", "react-devtools-core"];
+
 // Built beside dist/ and swapped in with two renames, so a test reading dist/ while someone rebuilds never
 // finds it half-written or gone for the length of a build.
 const next = `dist.next-${process.pid}`;
 const old = `dist.old-${process.pid}`;
 rmSync(next, { recursive: true, force: true });
-await build({
-  entryPoints: sources("src"),
+const common = { platform: "node", target: "node20", format: "esm", jsx: "automatic", logLevel: "warning" };
+await build({ ...common, entryPoints: sources("src"), outdir: next, outbase: "src", sourcemap: "linked" });
+const cli = await build({
+  ...common,
+  entryPoints: { "cli/main": "src/cli/main.ts" },
   outdir: next,
-  outbase: "src",
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  jsx: "automatic",
+  bundle: true,
+  splitting: true,
+  // Chunks two folders deep, like the modules they hold, so `new URL("../../agents/", import.meta.url)` and its
+  // kind (the default agents, package.json, the package entry) resolve as they do from the per-file build.
+  chunkNames: "_/[name]-[hash]",
+  external: EXTERNAL,
+  // React picks its build from NODE_ENV: the bundle holds only the production one (the development build made the
+  // live view several times more expensive).
+  define: { "process.env.NODE_ENV": '"production"' },
+  // Bundled CommonJS packages call require() for Node's built-ins; ESM has none of its own.
+  banner: { js: 'import { createRequire as __yoloRequire } from "node:module"; const require = __yoloRequire(import.meta.url);' },
   sourcemap: "linked",
-  logLevel: "warning",
+  metafile: true,
 });
+// Which packages and source folders each output file holds, for tests that check what a command loads.
+writeFileSync(join(next, "chunks.json"), JSON.stringify(contents(cli.metafile), null, 1));
 if (existsSync("dist")) renameSync("dist", old);
 renameSync(next, "dist");
 rmSync(old, { recursive: true, force: true });
+
+function contents(metafile) {
+  const out = {};
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    if (!file.endsWith(".js")) continue;
+    const holds = new Set();
+    for (const input of Object.keys(output.inputs)) {
+      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+      holds.add(pkg ? pkg[1] : input.replace(/^src\/([^/]+)\/.*$/, "src/$1"));
+    }
+    out[relative(next, file)] = [...holds].sort();
+  }
+  return out;
+}

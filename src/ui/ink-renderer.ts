@@ -21,9 +21,11 @@ export interface InkRendererOptions {
  * last frame and unmounted, and that frame stays on the terminal.
  */
 export async function createInkRenderer(opts: InkRendererOptions = {}): Promise<Renderer> {
-  const [{ render }, { createElement }, { App }] = await importProductionReact(() =>
+  // React is CommonJS: its exports are the module's `default` both under Node's own loader and in the bundle.
+  const [{ render }, { default: React }, { App }] = await importProductionReact(() =>
     importOutsideCi(() => Promise.all([import("ink"), import("react"), import("./ink/App.js")])),
   );
+  const { createElement } = React;
   const stdin = opts.stdin ?? process.stdin;
   const answersInline = (opts.answersInline ?? false) && stdin.isTTY === true;
   const source = createEventSource();
@@ -114,11 +116,14 @@ async function importOutsideCi<T>(load: () => Promise<T>): Promise<T> {
  * not see it changed. A NODE_ENV someone set (a test runner's "test") is left to choose.
  */
 async function importProductionReact<T>(load: () => Promise<T>): Promise<T> {
-  if (process.env.NODE_ENV !== undefined) return load();
-  process.env.NODE_ENV = "production";
+  // Through an alias: the bundled CLI has `process.env.NODE_ENV` compiled to "production" inside React itself
+  // (scripts/build.mjs), and that substitution must not turn these run-time reads and writes into constants.
+  const env = process.env;
+  if (env.NODE_ENV !== undefined) return load();
+  env.NODE_ENV = "production";
   try {
     return await load();
   } finally {
-    delete process.env.NODE_ENV;
+    delete env.NODE_ENV;
   }
 }

@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { commandEnv } from "../tools/env.js";
+import { commandEnv, isSecretName } from "../tools/env.js";
 import { DEFAULT_MCP_TIMEOUT_MS, isStdio } from "./config.js";
 import { expandMap } from "./expand.js";
 import type { McpServerEntry } from "./servers.js";
@@ -62,7 +62,7 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
     const env = { ...commandEnv(ctx.env, ctx.secretEnvNames, ctx.envAllow), ...extra };
     const cwd = server.cwd ? (isAbsolute(server.cwd) ? server.cwd : resolve(ctx.root, server.cwd)) : ctx.root;
     const transport = new DetachedStdioTransport({ command: server.command, args: server.args ?? [], env, cwd });
-    const secrets = Object.values(extra);
+    const secrets = secretValues(extra);
     try {
       const client = await open(transport, timeoutMs, () => onSpawn?.(transport.pid!));
       const listed = await listTools(client, timeoutMs);
@@ -82,7 +82,7 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
     try {
       const client = await open(make(), timeoutMs);
       const listed = await listTools(client, timeoutMs);
-      return { transport: kind, ...listed, caller: caller(client), pid: null, kill: () => {}, close: () => client.close(), secrets: Object.values(headers) };
+      return { transport: kind, ...listed, caller: caller(client), pid: null, kill: () => {}, close: () => client.close(), secrets: secretValues(headers) };
     } catch (error) {
       failures.push(`${kind === "http" ? "streamable HTTP" : "SSE"}: ${startFailure(error, timeoutMs, missing)}`);
     }
@@ -120,6 +120,13 @@ function caller(client: Client): McpCaller {
     call: async (tool, args, opts) =>
       (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: opts.timeoutMs, signal: opts.signal })) as { content?: unknown; structuredContent?: unknown; isError?: unknown },
   };
+}
+
+// Values of entries whose names say they are secret (`GITHUB_TOKEN`, `Authorization`): kept out of what the model sees.
+function secretValues(map: Record<string, string>): string[] {
+  return Object.entries(map)
+    .filter(([name]) => isSecretName(name) || /^(authorization|proxy-authorization|cookie)$/i.test(name))
+    .flatMap(([, value]) => [value, ...value.split(/\s+/).filter((part) => part.length >= 12)]);
 }
 
 function startFailure(error: unknown, timeoutMs: number, missing: string[]): string {

@@ -10,7 +10,7 @@
 //   hang-start  never answers initialize
 //   crash       writes to stderr and exits 1 before speaking
 //   bad-names   tools whose names collide once sanitized, or are too long
-//   pid         tool pid: its own process id; ignores SIGTERM (the group must be SIGKILLed)
+//   pid         tool pid: its own process id; ignores SIGTERM and stdin's end (the group must be SIGKILLed)
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -47,7 +47,11 @@ if (mode === "hang-start") {
     ],
     pid: [{ name: "pid", description: "Its pid.", inputSchema: obj() }],
   }[mode];
-  if (mode === "pid") process.on("SIGTERM", () => {});
+  // Hostile on purpose: survives SIGTERM and the end of its stdin (yolo must kill its group).
+  if (mode === "pid") {
+    process.on("SIGTERM", () => {});
+    setInterval(() => {}, 1000);
+  }
   const server = new Server({ name: `scripted-${mode}`, version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {

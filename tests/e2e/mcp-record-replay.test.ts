@@ -36,7 +36,7 @@ describe("--record / --replay cover MCP calls", () => {
     expect(results.map((e) => [e.tool, e.ok])).toEqual([["mcp__s__echo", true], ["mcp__s__path", true], ["handoff", true]]);
   });
 
-  it("a replay whose session has no MCP recording leaves the servers out, with a warning", async () => {
+  it("a replay whose MCP recording is missing leaves the servers out with a warning, and the model-side mismatch says what differs", async () => {
     const dir = mkdtempSync(join(tmpdir(), "yolo-mcp-session-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const session = join(dir, "session.jsonl");
@@ -47,7 +47,10 @@ describe("--record / --replay cover MCP calls", () => {
     rmSync(join(dir, "session.mcp.jsonl"));
     writeFileSync(join(root, "yolo.config.ts"), config("/nonexistent/mcp-server"));
     const second = await runYolo(["chat", "--json", "--replay", session, "hi"], { cwd: root });
-    expect(second.exitCode, describeResult(second)).toBe(0);
-    expect(parseEvents(second.stdout)).toContainEqual(expect.objectContaining({ type: "warning", message: 'MCP server "s" is not in the recording being replayed: its tools are not available in this replay' }));
+    // The recorded model was offered the server's read-only tool; the replayed one is not: the session does not match.
+    expect(second.exitCode, describeResult(second)).toBe(5);
+    const events = parseEvents(second.stdout);
+    expect(events).toContainEqual(expect.objectContaining({ type: "warning", message: 'MCP server "s" is not in the recording being replayed: its tools are not available in this replay' }));
+    expect(events.find((e) => e.type === "error")).toMatchObject({ message: expect.stringContaining("mcp__s__readonly_peek") });
   });
 });

@@ -19,7 +19,7 @@ async function connect(root: string, baseURL: string): Promise<{ client: Client;
   return { client, stderr: () => stderr };
 }
 
-const text = (r: { content?: unknown }) => ((r.content as { type: string; text: string }[]) ?? []).map((c) => c.text).join("\n");
+const text = (r: unknown) => (((r as { content?: unknown }).content as { type: string; text: string }[]) ?? []).map((c) => c.text).join("\n");
 
 describe("yolo mcp: yolo as an MCP server, driven by the SDK's client", () => {
   it("lists its tools; runs an agent that asks a question (exit 3) with progress, answers it through resume (exit 0), lists, shows and reports the thread", async () => {

@@ -41,10 +41,12 @@ const remoteServer = z.strictObject({
 export const mcpServerSchema = z.union([stdioServer, remoteServer]);
 
 /** `mcpServers` in yolo.config.ts, the same shape as `.mcp.json`'s (Claude Code, Cursor, …). */
-export const mcpServersSchema = z.record(
-  z.string().regex(SERVER_NAME, "a server name is letters, digits, - and single _ (no __, no spaces)"),
-  mcpServerSchema,
-);
+export const mcpServersSchema = z.record(z.string(), mcpServerSchema).superRefine((servers, ctx) => {
+  // Checked here rather than as the record's key schema, whose own message ("Invalid key in record") says nothing.
+  for (const name of Object.keys(servers)) {
+    if (!SERVER_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "a server name is letters, digits, - and single _ (no __, no spaces, no dots)" });
+  }
+});
 
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
 export type McpServers = Record<string, McpServerConfig>;

@@ -7,6 +7,7 @@ import { createMcpHub, type McpHub } from "../../src/mcp/hub.js";
 import type { McpServers } from "../../src/mcp/config.js";
 import { registerSecrets } from "../../src/secrets/scrub.js";
 import type { ToolContext } from "../../src/tools/types.js";
+import { startMcpSseServer } from "../helpers/mcp-http-server.js";
 import { project } from "../helpers/per-test.js";
 
 const SERVER = fileURLToPath(new URL("../helpers/mcp-scripted-server.mjs", import.meta.url));
@@ -152,5 +153,15 @@ describe("MCP servers that misbehave are contained", () => {
     await hub.stop();
     expect(() => process.kill(pid, 0)).toThrow();
     expect(existsSync(join(dir, "p.pid.json"))).toBe(false);
+  });
+
+  it("falls back to legacy SSE when streamable HTTP is refused on the same URL, sending the configured headers", async () => {
+    const sse = await startMcpSseServer();
+    onTestFinished(() => sse.close());
+    const { hub, ctx, start } = await hubWith({ old: { type: "http", url: sse.url, headers: { Authorization: "Bearer ${OLD_TOKEN}" } } }, { OLD_TOKEN: "old-token-0123456789" });
+    await start();
+    const out = await call(hub, ctx, "mcp__old__shout", { text: "fallback" });
+    expect(out.content).toContain("FALLBACK");
+    expect(sse.authorizations.filter((a) => a === "Bearer old-token-0123456789").length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -77,12 +77,13 @@ export function createMcpHub(options: McpHubOptions): McpHub {
       if (started) return;
       const servers = configuredServers(config);
       started = true;
+      // Before the check for servers: a server removed from the config after a kill -9 is stopped all the same.
+      for (const r of sweepLeftovers(config.stateDir)) logger.warn({ ...r }, `stopped MCP server ${r.server} (pid ${r.pid}) left running by a yolo that was killed`);
       if (servers.length === 0) return;
       const warn = (message: string) => {
         logger.warn({ threadId }, message);
         emit({ type: "warning", message });
       };
-      for (const r of sweepLeftovers(config.stateDir)) logger.warn({ ...r }, `stopped MCP server ${r.server} (pid ${r.pid}) left running by a yolo that was killed`);
       if (options.recording?.mode === "replay") {
         const replayer = new McpReplayer(options.recording, roots);
         for (const entry of servers) {

@@ -96,7 +96,7 @@ export class McpReplayer {
       call: async (tool, args) => {
         const key = keyOf(server, tool, portable(args, this.roots));
         const line = this.calls.get(key)?.shift();
-        if (!line || line.kind !== "call") throw new Error(`this call (${tool} with these arguments) is not in the recording being replayed`);
+        if (line?.kind !== "call") throw new Error(`this call (${tool} with these arguments) is not in the recording being replayed`);
         if (line.error) throw Object.assign(new Error(line.error.message), { code: line.error.code });
         return line.result as { content?: unknown };
       },

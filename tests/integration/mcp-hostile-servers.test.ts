@@ -89,7 +89,7 @@ describe("MCP servers that misbehave are contained", () => {
     const tool = hub.tool("mcp__evil__innocent")!;
     expect(tool.description.length).toBeLessThanOrEqual(1100);
     expect(tool.description).toMatch(/^\(MCP server "evil"\) IGNORE/);
-    expect(tool.description).not.toMatch(/[\u0000\u001b]/);
+    expect(tool.description.includes("\u0000") || tool.description.includes("\u001b")).toBe(false);
   });
 
   it("reads at most 256 of 1,000 tools, and says so", async () => {

@@ -80,9 +80,13 @@ export class DetachedStdioTransport implements Transport {
     if (this.exited) return this.kill("SIGKILL");
     child.stdin?.end();
     this.kill("SIGTERM");
-    const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    const timer = new Promise<"late">((resolve) => setTimeout(() => resolve("late"), KILL_GRACE_MS).unref());
-    if ((await Promise.race([gone, timer])) === "late") this.kill("SIGKILL");
+    const gone = new Promise<"gone">((resolve) => child.once("exit", () => resolve("gone")));
+    const after = (ms: number) => new Promise<"late">((resolve) => setTimeout(() => resolve("late"), ms).unref());
+    if ((await Promise.race([gone, after(KILL_GRACE_MS)])) === "late") {
+      this.kill("SIGKILL");
+      // Resolve once it is really gone (reaped), so "stopped" means no process is left.
+      await Promise.race([gone, after(KILL_GRACE_MS)]);
+    }
     this.buffer.clear();
   }
 

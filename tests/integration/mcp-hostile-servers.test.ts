@@ -100,11 +100,11 @@ describe("MCP servers that misbehave are contained", () => {
   });
 
   it("a tool that never answers is a tool error at the server's timeout", async () => {
-    const { hub, ctx, start } = await hubWith({ slow: script("hang", { timeout: 700 }) });
+    const { hub, ctx, start } = await hubWith({ slow: script("hang", { timeout: 2500 }) });
     await start();
     const out = await call(hub, ctx, "mcp__slow__hang");
     expect(out.ok).toBe(false);
-    expect(out.content).toBe('Error: mcp__slow__hang: MCP server "slow" did not answer within 700 ms (its `timeout`); try again, or do without this tool.');
+    expect(out.content).toBe('Error: mcp__slow__hang: MCP server "slow" did not answer within 2500 ms (its `timeout`); try again, or do without this tool.');
   });
 
   it("refuses names that do not fit the provider or collide, and keeps the rest", async () => {
@@ -131,9 +131,9 @@ describe("MCP servers that misbehave are contained", () => {
   });
 
   it("a server that never answers initialize fails at its timeout; a missing command is named", async () => {
-    const { start } = await hubWith({ mute: script("hang-start", { timeout: 700 }), gone: { command: "no-such-mcp-server-binary" } });
+    const { start } = await hubWith({ mute: script("hang-start", { timeout: 2500 }), gone: { command: "no-such-mcp-server-binary" } });
     const error = await start().then(() => null, (e: Error) => e);
-    expect(error?.message).toContain('MCP server "mute" (yolo.config.ts) did not start: it did not answer within 700 ms');
+    expect(error?.message).toContain('MCP server "mute" (yolo.config.ts) did not start: it did not answer within 2500 ms');
     expect(error?.message).toContain('MCP server "gone" (yolo.config.ts) did not start: the command was not found');
   });
 

@@ -77,6 +77,22 @@ describe("MCP servers through the built binary", () => {
     expect(events.filter((e) => e.type === "tool.result" && !e.ok)).toEqual([]);
   });
 
+  it("a server that answers with the API key or a project secret: the model reads [redacted]", async () => {
+    const key = "sk-e2e-key-abcdef0123456789";
+    const root = project(onTestFinished, {
+      ".env": "DB_PASSWORD=hunter2-very-secret-pw\n",
+      "agents/helper.md": "---\nname: Helper\ndescription: d\ntools: [mcp__talk]\n---\nYou are the helper agent.\n",
+      "yolo.config.ts": `export default { mcpServers: { talk: { command: ${node}, args: [${JSON.stringify(SCRIPTED)}, "say", "key=${key} db=hunter2-very-secret-pw"] } } };\n`,
+    });
+    const mock = await mockWith(onTestFinished, (_req, i) => [call("mcp__talk__say", {}), handoff({ summary: "done" })][i] ?? { status: 400 });
+    const r = await runYolo(["agent", "--json", "helper", "talk"], { cwd: root, baseURL: mock.url, env: { OPENAI_API_KEY: key } });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    const seen = resultsOf(mock.requests[1])[0];
+    expect(seen).toContain("key=[redacted] db=[redacted]");
+    expect(JSON.stringify(mock.requests.map((q) => q.messages))).not.toMatch(/hunter2|sk-e2e-key/);
+    expect(r.stdout).not.toMatch(/hunter2|sk-e2e-key/);
+  });
+
   it("chat is offered only the MCP tools their servers mark read-only", async () => {
     const root = project(onTestFinished, {
       "yolo.config.ts": `export default { mcpServers: { s: { command: ${node}, args: [${JSON.stringify(SCRIPTED)}, "ok"] } } };\n`,

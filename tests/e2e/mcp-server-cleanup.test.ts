@@ -75,4 +75,20 @@ describe("stdio MCP servers do not outlive yolo", () => {
     expect(alive(pid())).toBe(false);
     expect(pidfilesIn(root)).toEqual([]);
   });
+
+  it("Ctrl+C twice (SIGINT, SIGINT) mid-run stops the server with the run", async () => {
+    const { root, mock, pid } = await setup();
+    const child = spawnYolo(["agent", "--json", "helper", "go"], { cwd: root, baseURL: mock.url });
+    await waitFor(() => pid() > 0, "the agent to call the pid tool");
+    let stderr = "";
+    child.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+    child.kill("SIGINT");
+    // Two signals sent at once may arrive as one: the second goes once yolo has said what the first did.
+    await waitFor(() => stderr.includes("Ctrl+C again"), "yolo to acknowledge the first Ctrl+C");
+    child.kill("SIGINT");
+    const r = await child;
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    expect(alive(pid())).toBe(false);
+    expect(pidfilesIn(root)).toEqual([]);
+  });
 });

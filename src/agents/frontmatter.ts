@@ -1,12 +1,15 @@
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { TOOL_NAMES, type ToolName } from "../tools/types.js";
+import { MCP_ENTRY } from "../mcp/names.js";
 
 /** The validated frontmatter of an agent file. */
 export interface AgentFrontmatter {
   name: string;
   description: string;
   tools: ToolName[];
+  /** The MCP entries of `tools:` (`mcp__<server>` for all its tools, or `mcp__<server>__<tool>`), when there are any. */
+  mcp?: string[];
   model?: string;
   temperature?: number;
   maxTurns?: number;
@@ -93,7 +96,9 @@ export function parseAgentFile(source: string): ParseAgentFileResult {
   const result = frontmatterSchema.safeParse(data);
   // A value can fail two checks with one message (-1.5 for maxTurns): report it once.
   if (!result.success) return { ok: false, problems: [...new Set(result.error.issues.flatMap(issueProblems))] };
-  return { ok: true, value: { frontmatter: result.data, body: split.body } };
+  const mcp = result.data.tools.filter((t: string) => t.startsWith("mcp__"));
+  const frontmatter = mcp.length ? { ...result.data, tools: result.data.tools.filter((t: string) => !t.startsWith("mcp__")), mcp } : result.data;
+  return { ok: true, value: { frontmatter, body: split.body } };
 }
 
 type Split = { ok: true; yaml: string; yamlLine: number; body: string } | { ok: false; problems: string[] };
@@ -150,7 +155,8 @@ function formatPath(path: readonly PropertyKey[]): string {
 function toolProblem(tool: unknown, duplicate: boolean): string | null {
   if (typeof tool !== "string") return `expected a tool name, got ${describe(tool)}`;
   if (tool === "handoff") return '"handoff" is always available to every agent; remove it from the list';
-  if (!(TOOL_NAMES as readonly string[]).includes(tool)) return `${JSON.stringify(tool)} is not a tool; known tools: ${TOOL_LIST}`;
+  if (tool.startsWith("mcp__") && !MCP_ENTRY.test(tool)) return `${JSON.stringify(tool)} is not an MCP tool name; write mcp__<server> (all its tools) or mcp__<server>__<tool>`;
+  if (!(TOOL_NAMES as readonly string[]).includes(tool) && !tool.startsWith("mcp__")) return `${JSON.stringify(tool)} is not a tool; known tools: ${TOOL_LIST}`;
   return duplicate ? `"${tool}" is listed twice` : null;
 }
 

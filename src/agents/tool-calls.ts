@@ -3,7 +3,7 @@ import type { ToolDef } from "../tools/types.js";
 
 /** A tool in the OpenAI function format, its parameters derived from the tool's zod schema. */
 export function toOpenAiTool(tool: ToolDef) {
-  const parameters = z.toJSONSchema(tool.schema, { io: "input" }) as Record<string, unknown>;
+  const parameters = tool.jsonSchema ? { ...tool.jsonSchema } : (z.toJSONSchema(tool.schema, { io: "input" }) as Record<string, unknown>);
   delete parameters.$schema;
   return { type: "function" as const, function: { name: tool.name, description: tool.description, parameters } };
 }

@@ -8,6 +8,8 @@ export interface AgentDefinition {
   description: string;
   /** Allow-list of tools; `handoff` is always available and never listed. */
   tools: ToolName[];
+  /** MCP tools the agent may use: `mcp__<server>` (all its tools) or `mcp__<server>__<tool>`, from `tools:`. */
+  mcp?: string[];
   model?: string;
   temperature?: number;
   maxTurns?: number;

@@ -187,6 +187,11 @@ export async function main(argv: string[]): Promise<void> {
     .description("print the configured workflow as a Mermaid flowchart")
     .action(async () => setCode(await (await import("./commands/graph.js")).graphCommand({ cwd: cwdOf() })));
 
+  program
+    .command("mcp")
+    .description("serve yolo over stdio to an MCP client: tools run, resume, threads, show, report")
+    .action(async () => setCode(await (await import("./commands/mcp.js")).mcpCommand({ cwd: cwdOf() })));
+
   // A usage error prints the error and where to find help, not the whole help (which scrolls the error away).
   program.showHelpAfterError("Run 'yolo --help' for usage.");
   for (const cmd of program.commands) cmd.showHelpAfterError(`Run 'yolo ${cmd.name()} --help' for usage.`);

@@ -58,7 +58,7 @@ export function engineDeps(
   config: ResolvedConfig,
   agents: Map<string, AgentDefinition>,
   logFile: string,
-  extra: Pick<Parameters<typeof createEngineDeps>[0], "transport" | "workspace"> = {},
+  extra: Pick<Parameters<typeof createEngineDeps>[0], "transport" | "workspace" | "mcpRecording"> = {},
 ): EngineDeps {
   return createEngineDeps({ config, agents, logFile, env: process.env, ...extra });
 }

@@ -5,6 +5,7 @@ import type { Session } from "../engine/session.js";
 import { ConfigError } from "../errors.js";
 import { prepareWorkspace } from "../git/workspace.js";
 import type { FetchLike, RecordedExchange } from "../llm/recording.js";
+import type { McpRecordingSpec } from "../mcp/recording.js";
 
 /** The flags of run and resume that this module turns into engine inputs. */
 export interface RunSetupFlags {
@@ -38,7 +39,7 @@ export async function loadReplay(cwd: string, flags: RunSetupFlags): Promise<{ f
 
 export interface RunSetup {
   /** What the engine's dependencies get: the model transport and the git hook. */
-  deps: { transport?: { fetch: FetchLike; replay: boolean }; workspace?: WorkspaceHook };
+  deps: { transport?: { fetch: FetchLike; replay: boolean }; workspace?: WorkspaceHook; mcpRecording?: McpRecordingSpec };
   /** For a new thread: where it starts in git, recorded in the thread index. */
   start: { startCommit: string | null; branch: string | null };
   /** Options the printed resume command repeats so that it finds and continues the same thread the same way. */
@@ -80,11 +81,18 @@ export async function prepareRunSetup(input: {
     finish = recorder.flush;
   }
   return {
-    deps: { ...(transport ? { transport } : {}), ...(workspace ? { workspace } : {}) },
+    deps: { ...(transport ? { transport } : {}), ...(workspace ? { workspace } : {}), ...mcpRecording(input.cwd, flags, mode) },
     start: { startCommit: ws.startCommit, branch: ws.branch },
     resumeArgs: resumeArgs(flags),
     finish,
   };
+}
+
+/** MCP calls are recorded beside `--record`'s file and replayed from beside `--replay`'s (src/mcp/recording.ts). */
+function mcpRecording(cwd: string, flags: RunSetupFlags, mode: "start" | "resume"): { mcpRecording?: McpRecordingSpec } {
+  if (flags.replay) return { mcpRecording: { file: absolute(cwd, flags.replay), mode: "replay" } };
+  if (flags.record) return { mcpRecording: { file: absolute(cwd, flags.record), mode: "record", append: mode === "resume" } };
+  return {};
 }
 
 /** ` --db x --replay y …`: the given options a resume needs to find the thread and talk to the same model. */

@@ -138,6 +138,7 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
       maxTimeMs: flagMaxTime ?? fileMaxTime ?? null,
       maxTurnsOverride: flagMaxTurns ?? null,
     },
+    ...(fileConfig.mcpServers ? { mcpServers: structuredClone(fileConfig.mcpServers) } : {}),
   };
   return deepFreeze(config);
 }

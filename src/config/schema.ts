@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { CommandPolicy } from "../tools/command-policy.js";
 import { workflowSchema, type Workflow } from "../workflow/schema.js";
+import { mcpServersSchema, type McpServers } from "../mcp/config.js";
 
 const gateSchema = z.strictObject({
   name: z.string().min(1),
@@ -125,6 +126,8 @@ export const configSchema = z.strictObject({
       maxTime: z.union([z.string().min(1), z.number().positive()]).optional(),
     })
     .optional(),
+  /** MCP servers whose tools agents may use (README, "MCP servers"); merged over the project's `.mcp.json`. */
+  mcpServers: mcpServersSchema.optional(),
 });
 
 export type UserConfig = z.input<typeof configSchema>;
@@ -197,4 +200,6 @@ export interface ResolvedConfig {
     /** `--max-turns` from the command line: wins over an agent's own maxTurns. */
     maxTurnsOverride: number | null;
   };
+  /** MCP servers from yolo.config.ts (the project's `.mcp.json` is read and merged under them when a run starts). */
+  mcpServers?: McpServers;
 }

@@ -11,6 +11,8 @@ import { collectProjectSecrets } from "../secrets/project-files.js";
 import { collectSecrets, registerSecrets } from "../secrets/scrub.js";
 import type { FetchLike } from "../llm/recording.js";
 import type { EngineDeps, WorkspaceHook } from "./deps.js";
+import { createMcpHub } from "../mcp/hub.js";
+import type { McpRecordingSpec } from "../mcp/recording.js";
 
 /** The real dependencies of a run: OpenAI-compatible models, detected gates, a redacting file logger. */
 export function createEngineDeps(input: {
@@ -23,6 +25,8 @@ export function createEngineDeps(input: {
   transport?: { fetch: FetchLike; replay: boolean };
   /** Commits for `--branch`. */
   workspace?: WorkspaceHook;
+  /** `--record` / `--replay`: MCP tool calls are stored beside the model's exchanges, or served from there. */
+  mcpRecording?: McpRecordingSpec;
 }): EngineDeps {
   const { config } = input;
   assertModelConfigured(config, { replay: input.transport?.replay });
@@ -35,6 +39,7 @@ export function createEngineDeps(input: {
   registerSecrets(secrets);
   const { sandbox, notices } = chooseSandbox(config, input.env);
   const providerContext = { apiKeyEnv: config.model.apiKeyEnv, baseURL: config.model.baseURL };
+  const logger = createLogger({ file: input.logFile, level: "info", secrets });
   return {
     config,
     agents: input.agents,
@@ -53,11 +58,18 @@ export function createEngineDeps(input: {
     gates: config.gates ?? defaultGates(config.root),
     baseEnv: input.env,
     secretEnvNames: [config.model.apiKeyEnv],
-    logger: createLogger({ file: input.logFile, level: "info", secrets }),
+    logger,
     commands: { policy: config.commands.policy, envAllow: config.env.strict ? config.env.allow : null, sandbox },
     notices,
     ...(input.workspace ? { workspace: input.workspace } : {}),
+    mcp: mcpHub(config, input, logger),
   };
+}
+
+/** The run's MCP servers (src/mcp): nothing starts until a run leg does, and only when servers are configured. */
+function mcpHub(config: ResolvedConfig, input: { env: NodeJS.ProcessEnv; mcpRecording?: McpRecordingSpec }, logger: EngineDeps["logger"]) {
+  const envAllow = config.env.strict ? config.env.allow : null;
+  return createMcpHub({ config, connect: { root: config.root, env: input.env, secretEnvNames: [config.model.apiKeyEnv], envAllow }, logger, recording: input.mcpRecording });
 }
 
 function databasePassword(config: ResolvedConfig): string | undefined {

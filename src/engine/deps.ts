@@ -2,6 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { AgentDefinition } from "../agents/types.js";
 import type { GateConfig, ResolvedConfig } from "../config/schema.js";
 import type { CommandSettings } from "../tools/types.js";
+import type { McpHub } from "../mcp/hub.js";
 
 /** A minimal logger shape so the engine does not depend on pino's types. */
 export interface EngineLogger {
@@ -31,6 +32,8 @@ export interface EngineDeps {
   notices?: string[];
   /** Version control around the run (`--branch`); absent: the engine never touches git. */
   workspace?: WorkspaceHook;
+  /** The run's MCP servers: started when a leg starts, stopped when it ends; absent: no MCP tools. */
+  mcp?: McpHub;
 }
 
 /** What the engine asks of version control. Implemented in src/git; injected so the engine stays testable. */

@@ -144,6 +144,8 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     );
   };
   try {
+    // The run's MCP servers start with the leg (a required one that fails is a config error, exit 2).
+    await deps.mcp?.start({ threadId, emit });
     const stream = await graph.stream(input.value as never, {
       ...graphConfig,
       streamMode: [...STREAM_MODES],
@@ -191,6 +193,8 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
       .catch((err: unknown) => deps.logger.error({ err }, "could not record the usage of the stopped node"));
     const latest = positionOf(await graph.getState(graphConfig).catch(() => ({ next: [], tasks: [], values: {} }) as never));
     return await complete(options, emit, status, reason, latest, limit);
+  } finally {
+    await deps.mcp?.stop();
   }
 }
 

@@ -3,7 +3,8 @@ import type { ResolvedConfig } from "../config/schema.js";
 import type { PipelineStateType, Turn } from "../engine/state.js";
 import type { Mode, PromptMessage } from "../prompt/compose.js";
 import type { AnyRole } from "../tools/handoff.js";
-import type { ToolName } from "../tools/types.js";
+import type { McpToolName, ToolName } from "../tools/types.js";
+import type { McpToolInfo } from "../mcp/hub.js";
 
 /** What the node knows before the middleware runs. */
 export interface MiddlewareInput {
@@ -23,7 +24,10 @@ export interface MiddlewareInput {
   readonly userInput?: string;
   /** `agent` / `chat`: the conversation before `userInput`. */
   readonly earlierTurns?: readonly Turn[];
-  readonly agent: { readonly persona: string; readonly tools: readonly ToolName[] };
+  /** `mcp`: the agent's `mcp__<server>[__<tool>]` entries (from its `tools:`). */
+  readonly agent: { readonly persona: string; readonly tools: readonly ToolName[]; readonly mcp?: readonly string[] };
+  /** The tools the run's MCP servers offer (none when no server is configured). */
+  readonly mcpCatalog?: readonly McpToolInfo[];
   readonly settings: Pick<ResolvedConfig, "maxFixAttempts" | "limits" | "context">;
   readonly modelName: string;
   /** The agent's transcript so far (empty before its first call). */
@@ -55,7 +59,7 @@ export interface MiddlewareState extends MiddlewareInput {
   readonly phase?: Phase;
   readonly prompt?: readonly PromptMessage[];
   /** tool selector: the tools the model may call (besides `handoff`); the node binds only these. */
-  readonly availableTools?: readonly ToolName[];
+  readonly availableTools?: readonly (ToolName | McpToolName)[];
   /** summarization: what to summarize before the next call, or null when under the threshold. */
   readonly compaction?: Compaction | null;
   /** Warnings for the node to log (steps never log themselves). */

@@ -40,6 +40,11 @@ export const TOOLS: Record<ToolName, ToolDef> = {
   run_command: scrubbing(runCommandTool),
 };
 
+/** A built-in tool by name, else one the run's MCP servers offer (`mcp__<server>__<tool>`). */
+export function resolveTool(name: string, mcp?: { tool(name: string): ToolDef | undefined }): ToolDef | undefined {
+  return getTool(name) ?? mcp?.tool(name);
+}
+
 /** The tool with this name, or undefined for a name the model made up. */
 export function getTool(name: string): ToolDef | undefined {
   return (TOOL_NAMES as readonly string[]).includes(name) ? TOOLS[name as ToolName] : undefined;

@@ -5,6 +5,8 @@ import type { Sandbox } from "./sandbox.js";
 /** Tool names offered to the model. Public API: agents' `tools` allow-lists name these. */
 export const TOOL_NAMES = ["read_file", "write_file", "edit_file", "list_files", "search_files", "run_command"] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
+/** A tool of an MCP server as the model sees it: `mcp__<server>__<tool>` (src/mcp). */
+export type McpToolName = `mcp__${string}`;
 
 /** What a tool needs from the run: all paths absolute, all limits resolved. */
 export interface ToolContext {
@@ -46,8 +48,10 @@ export interface ToolOutcome {
 }
 
 export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
-  name: ToolName;
+  name: ToolName | McpToolName;
   description: string;
   schema: S;
+  /** The parameters as JSON Schema when they come from elsewhere (an MCP server); else derived from `schema`. */
+  jsonSchema?: Record<string, unknown>;
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolOutcome>;
 }

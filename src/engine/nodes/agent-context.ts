@@ -10,7 +10,7 @@ import { applySummary, summarization, summaryRequest } from "../../middleware/su
 import { estimateTokens } from "../../middleware/tokens.js";
 import type { MiddlewareState } from "../../middleware/types.js";
 import type { AnyRole } from "../../tools/handoff.js";
-import { TOOLS } from "../../tools/registry.js";
+import { resolveTool } from "../../tools/registry.js";
 import type { ToolDef } from "../../tools/types.js";
 import type { EngineDeps } from "../deps.js";
 import type { PipelineStateType, Turn } from "../state.js";
@@ -48,7 +48,8 @@ export function agentContext(
     runCompleted: input.runCompleted,
     userInput: input.userInput,
     earlierTurns: input.earlierTurns,
-    agent: { persona: input.agent.persona, tools: input.agent.tools },
+    agent: { persona: input.agent.persona, tools: input.agent.tools, ...(input.agent.mcp ? { mcp: input.agent.mcp } : {}) },
+    mcpCatalog: deps.mcp?.catalog() ?? [],
     settings: { maxFixAttempts: cfg.maxFixAttempts, limits: cfg.limits, context: cfg.context },
     modelName: input.modelName,
     messages: [],
@@ -58,7 +59,7 @@ export function agentContext(
     emit({ type: "warning", message: `${input.node}: ${warning}` });
   }
   const messages = (middleware.prompt ?? []).map((m) => (m.role === "system" ? new SystemMessage(m.content) : new HumanMessage(m.content)));
-  return { middleware, messages, tools: (middleware.availableTools ?? []).map((name) => TOOLS[name]) };
+  return { middleware, messages, tools: (middleware.availableTools ?? []).flatMap((name) => resolveTool(name, deps.mcp) ?? []) };
 }
 
 /**

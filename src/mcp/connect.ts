@@ -1,0 +1,138 @@
+import { isAbsolute, resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { commandEnv, isSecretName } from "../tools/env.js";
+import { DEFAULT_MCP_TIMEOUT_MS, isStdio } from "./config.js";
+import { expandMap } from "./expand.js";
+import type { McpServerEntry } from "./servers.js";
+import { DetachedStdioTransport } from "./stdio-transport.js";
+import type { ListedTool, McpCaller } from "./tool-def.js";
+
+/** Tools read from one server at most; a server listing more is cut (with a warning). */
+export const MAX_TOOLS_PER_SERVER = 256;
+/** `tools/list` pages read at most (a server whose cursor never ends must not hang the start). */
+const MAX_PAGES = 20;
+
+/** What starting a server needs from the run: the environment commands get, and the project root. */
+export interface ConnectContext {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  secretEnvNames: string[];
+  /** The CI allow-list commands are limited to, or null for the scrubbed environment. */
+  envAllow: readonly string[] | null;
+}
+
+/** A started server: its tools, how to call them, how to stop it. */
+export interface Connected {
+  transport: "stdio" | "http" | "sse";
+  tools: ListedTool[];
+  /** True when the server listed more tools than yolo reads. */
+  truncated: boolean;
+  caller: McpCaller;
+  pid: number | null;
+  /** Signals the server's process group at once (exit handlers). */
+  kill(): void;
+  close(): Promise<void>;
+  /** Values of the entry's env and headers, to keep out of what the model sees. */
+  secrets: string[];
+}
+
+/** Why a server did not start, with the tail of its stderr (stdio). */
+export class ServerStartError extends Error {
+  constructor(
+    message: string,
+    readonly stderr: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Starts one server (stdio: a detached child with the commands' environment plus its `env`; http: streamable HTTP,
+ * then legacy SSE on the same URL when that fails; sse: SSE) and lists its tools, all within its `timeout`.
+ */
+export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, onSpawn?: (pid: number) => void): Promise<Connected> {
+  const timeoutMs = entry.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS;
+  const missing: string[] = [];
+  const server = entry.config;
+  if (isStdio(server)) {
+    const extra = expandMap(server.env, ctx.env, missing);
+    const env = { ...commandEnv(ctx.env, ctx.secretEnvNames, ctx.envAllow), ...extra };
+    const cwd = server.cwd ? (isAbsolute(server.cwd) ? server.cwd : resolve(ctx.root, server.cwd)) : ctx.root;
+    const transport = new DetachedStdioTransport({ command: server.command, args: server.args ?? [], env, cwd });
+    const secrets = secretValues(extra);
+    try {
+      const client = await open(transport, timeoutMs, () => onSpawn?.(transport.pid!));
+      const listed = await listTools(client, timeoutMs);
+      return { transport: "stdio", ...listed, caller: caller(client), pid: transport.pid ?? null, kill: () => transport.kill("SIGKILL"), close: () => client.close(), secrets };
+    } catch (error) {
+      await transport.close().catch(() => {});
+      throw new ServerStartError(startFailure(error, timeoutMs, missing), transport.stderrTail());
+    }
+  }
+  const headers = expandMap(server.headers, ctx.env, missing);
+  const url = new URL(server.url);
+  const attempts: ["http" | "sse", () => Transport][] = [];
+  if (server.type === "http") attempts.push(["http", () => new StreamableHTTPClientTransport(url, { requestInit: { headers } })]);
+  attempts.push(["sse", () => new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }) } })]);
+  const failures: string[] = [];
+  for (const [kind, make] of attempts) {
+    try {
+      const client = await open(make(), timeoutMs);
+      const listed = await listTools(client, timeoutMs);
+      return { transport: kind, ...listed, caller: caller(client), pid: null, kill: () => {}, close: () => client.close(), secrets: secretValues(headers) };
+    } catch (error) {
+      failures.push(`${kind === "http" ? "streamable HTTP" : "SSE"}: ${startFailure(error, timeoutMs, missing)}`);
+    }
+  }
+  throw new ServerStartError(failures.join("; "), "");
+}
+
+// Connects (the MCP initialize handshake) within the timeout.
+async function open(transport: Transport, timeoutMs: number, spawned?: () => void): Promise<Client> {
+  const client = new Client({ name: "yolo", version: "1" }, { capabilities: {} });
+  const start = transport.start.bind(transport);
+  // The SDK starts the transport inside connect(); wrap it to learn the pid as soon as the process exists.
+  transport.start = async () => {
+    await start();
+    spawned?.();
+  };
+  await client.connect(transport, { timeout: timeoutMs });
+  return client;
+}
+
+async function listTools(client: Client, timeoutMs: number): Promise<{ tools: ListedTool[]; truncated: boolean }> {
+  const tools: ListedTool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const res = await client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
+    tools.push(...(res.tools as ListedTool[]));
+    cursor = res.nextCursor;
+    if (!cursor || tools.length >= MAX_TOOLS_PER_SERVER) break;
+  }
+  return { tools: tools.slice(0, MAX_TOOLS_PER_SERVER), truncated: tools.length > MAX_TOOLS_PER_SERVER || cursor !== undefined };
+}
+
+function caller(client: Client): McpCaller {
+  return {
+    call: async (tool, args, opts) =>
+      (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: opts.timeoutMs, signal: opts.signal })) as { content?: unknown; structuredContent?: unknown; isError?: unknown },
+  };
+}
+
+// Values of entries whose names say they are secret (`GITHUB_TOKEN`, `Authorization`): kept out of what the model sees.
+function secretValues(map: Record<string, string>): string[] {
+  return Object.entries(map)
+    .filter(([name]) => isSecretName(name) || /^(authorization|proxy-authorization|cookie)$/i.test(name))
+    .flatMap(([, value]) => [value, ...value.split(/\s+/).filter((part) => part.length >= 12)]);
+}
+
+function startFailure(error: unknown, timeoutMs: number, missing: string[]): string {
+  const code = (error as { code?: unknown }).code;
+  let text = code === -32001 ? `it did not answer within ${timeoutMs} ms (its \`timeout\`)` : (error as Error).message ?? String(error);
+  if ((error as NodeJS.ErrnoException).code === "ENOENT") text = `the command was not found (${text})`;
+  if (missing.length) text += `; note: ${[...new Set(missing)].join(", ")} ${missing.length === 1 ? "is" : "are"} not set in yolo's environment`;
+  return text;
+}

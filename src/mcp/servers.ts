@@ -1,0 +1,48 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import type { ResolvedConfig } from "../config/schema.js";
+import { ConfigError } from "../errors.js";
+import { mcpServersSchema, type McpServerConfig } from "./config.js";
+
+/** The project file other CLIs (Claude Code, Cursor, Codex) read their MCP servers from. */
+export const MCP_JSON = ".mcp.json";
+
+const mcpJsonSchema = z.strictObject({ mcpServers: mcpServersSchema });
+
+/** One configured server and the file it came from (named in every message about it). */
+export interface McpServerEntry {
+  name: string;
+  config: McpServerConfig;
+  source: string;
+}
+
+/**
+ * The MCP servers of a project: `.mcp.json` first, then `mcpServers` of yolo.config.ts, which replaces an entry
+ * of the same name. Disabled ones (`enabled: false`) are left out. A broken `.mcp.json` is a ConfigError (exit 2).
+ */
+export function configuredServers(config: Pick<ResolvedConfig, "root" | "configFile" | "mcpServers">): McpServerEntry[] {
+  const byName = new Map<string, McpServerEntry>();
+  for (const [name, server] of Object.entries(readMcpJson(config.root))) byName.set(name, { name, config: server, source: MCP_JSON });
+  const configName = config.configFile ? config.configFile.split("/").pop()! : "yolo.config.ts";
+  for (const [name, server] of Object.entries(config.mcpServers ?? {})) byName.set(name, { name, config: server, source: configName });
+  return [...byName.values()].filter((s) => s.config.enabled !== false);
+}
+
+/** `.mcp.json`'s servers, validated; `{}` when the file does not exist. */
+export function readMcpJson(root: string): Record<string, McpServerConfig> {
+  const file = join(root, MCP_JSON);
+  if (!existsSync(file)) return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch (cause) {
+    throw new ConfigError(`${file} is not valid JSON (${(cause as Error).message}); fix it or remove it.`, [], { cause });
+  }
+  const parsed = mcpJsonSchema.safeParse(data);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.map(String).join(".") || "(file)"}: ${i.code === "unrecognized_keys" ? `unknown key ${i.keys.join(", ")}` : i.message}`);
+    throw new ConfigError(`${file} has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}; fix it (same shape as mcpServers in yolo.config.ts) and run again:`, problems);
+  }
+  return parsed.data.mcpServers;
+}

@@ -1,0 +1,25 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parseAgentFile } from "../../../src/agents/frontmatter.js";
+import { validateConfig } from "../../../src/config/load.js";
+
+// The README's "MCP servers" examples are what users copy: they must pass the same checks as a real file.
+const README = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+const section = README.slice(README.indexOf("## MCP servers"), README.indexOf("## LangGraph server"));
+const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], text: m[2] }));
+
+describe("README's MCP examples", () => {
+  it("the yolo.config.ts example validates, and the agent example parses with its MCP entries", () => {
+    const ts = blocks.find((b) => b.lang === "ts")!.text;
+    const object = ts.slice(ts.indexOf("defineConfig(") + "defineConfig(".length, ts.lastIndexOf(");"));
+    const config = validateConfig(new Function(`return (${object});`)(), "yolo.config.ts");
+    expect(Object.keys(config.mcpServers ?? {})).toEqual(["everything", "files", "tracker", "github"]);
+    const agent = parseAgentFile(blocks.find((b) => b.lang === "markdown")!.text);
+    expect(agent.ok && agent.value.frontmatter.mcp).toEqual(["mcp__everything", "mcp__files__read_text_file"]);
+  });
+
+  it("the .mcp.json example for `yolo mcp` is valid JSON in .mcp.json's shape", () => {
+    const json = JSON.parse(blocks.find((b) => b.lang === "json")!.text);
+    expect(validateConfig(json, ".mcp.json")).toEqual({ mcpServers: { yolo: { command: "yolo", args: ["mcp"] } } });
+  });
+});

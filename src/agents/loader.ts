@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ConfigError } from "../errors.js";
+import { packageRoot } from "../package-root.js";
 import { parseAgentFile } from "./frontmatter.js";
 import type { AgentDefinition } from "./types.js";
 
-/** The package's own `agents/` folder. `src/agents/loader.ts` and `dist/agents/loader.js` both sit two levels below the package root. */
-export const DEFAULT_AGENTS_DIR = fileURLToPath(new URL("../../agents/", import.meta.url));
+/** The package's own `agents/` folder. */
+export const DEFAULT_AGENTS_DIR = join(packageRoot(), "agents");
 
 const ID_PATTERN = /^[a-z][a-z0-9-]*$/;
 

@@ -1,10 +1,10 @@
 import { Command, InvalidArgumentError, type Argument } from "commander";
-import { readFileSync } from "node:fs";
 import { ConfigError, LimitError, ProviderError, ThreadError, YoloError } from "../errors.js";
 import { exitCodeFor } from "../events/outcome.js";
 import { LIMIT_DEFAULTS } from "../config/defaults.js";
+import { packageVersion } from "../package-root.js";
 
-const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+const VERSION = packageVersion();
 
 /** Exit codes for errors thrown before or outside a run (a run's own outcome carries its code). */
 function exitCodeForError(error: unknown): number {

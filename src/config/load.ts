@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
 import { ConfigError } from "../errors.js";
+import { packageRoot } from "../package-root.js";
 import { configSchema, userConfigSchema, type UserLevelConfig } from "./schema.js";
 
 /** A config file after validation: defaults inside the schema (gate `required`, `timeoutS`) are applied. */
@@ -106,11 +107,9 @@ async function importConfigModule(file: string): Promise<unknown> {
 
 // The built package runs from dist/ (index.js); tests run from src/ (index.ts).
 function packageEntry(): string {
-  for (const name of ["../index.js", "../index.ts"]) {
-    const path = fileURLToPath(new URL(name, import.meta.url));
-    if (existsSync(path)) return path;
-  }
-  return fileURLToPath(new URL("../index.js", import.meta.url));
+  const root = packageRoot();
+  const fromSource = fileURLToPath(import.meta.url).startsWith(join(root, "src") + sep);
+  return fromSource ? join(root, "src", "index.ts") : join(root, "dist", "index.js");
 }
 
 // One zod issue → one or more "dot.path: message" lines; unknown keys get one line each.

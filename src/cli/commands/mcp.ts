@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { packageRoot, packageVersion } from "../../package-root.js";
 import { projectRoot } from "../prepare.js";
 
 /**
@@ -9,8 +9,8 @@ import { projectRoot } from "../prepare.js";
 export async function mcpCommand(input: { cwd: string }): Promise<number> {
   const root = projectRoot(input.cwd);
   const [{ StdioServerTransport }, { createYoloMcpServer }] = await Promise.all([import("@modelcontextprotocol/sdk/server/stdio.js"), import("../../mcp/serve.js")]);
-  const bin = fileURLToPath(new URL("../../../bin/yolo.js", import.meta.url));
-  const { version } = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string };
+  const bin = join(packageRoot(), "bin", "yolo.js");
+  const version = packageVersion();
   // Runs still going when the client leaves are stopped (SIGTERM: resumable), not left to finish unobserved.
   const shutdown = new AbortController();
   const server = createYoloMcpServer({ node: process.execPath, bin, cwd: root, env: process.env }, version, shutdown.signal);

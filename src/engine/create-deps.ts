@@ -11,6 +11,7 @@ import { collectProjectSecrets } from "../secrets/project-files.js";
 import { collectSecrets, registerSecrets } from "../secrets/scrub.js";
 import type { FetchLike } from "../llm/recording.js";
 import type { EngineDeps, WorkspaceHook } from "./deps.js";
+import { setUpHooks } from "../hooks/setup.js";
 
 /** The real dependencies of a run: OpenAI-compatible models, detected gates, a redacting file logger. */
 export function createEngineDeps(input: {
@@ -34,6 +35,7 @@ export function createEngineDeps(input: {
   ];
   registerSecrets(secrets);
   const { sandbox, notices } = chooseSandbox(config, input.env);
+  const hookSetup = setUpHooks(config, input.env);
   const providerContext = { apiKeyEnv: config.model.apiKeyEnv, baseURL: config.model.baseURL };
   return {
     config,
@@ -55,7 +57,8 @@ export function createEngineDeps(input: {
     secretEnvNames: [config.model.apiKeyEnv],
     logger: createLogger({ file: input.logFile, level: "info", secrets }),
     commands: { policy: config.commands.policy, envAllow: config.env.strict ? config.env.allow : null, sandbox },
-    notices,
+    notices: [...notices, ...hookSetup.notices],
+    ...(hookSetup.hooks ? { hooks: hookSetup.hooks } : {}),
     ...(input.workspace ? { workspace: input.workspace } : {}),
   };
 }

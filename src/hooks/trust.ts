@@ -21,7 +21,7 @@ const PROJECT_VARS = /\$\{?(YOLO_PROJECT_DIR|CLAUDE_PROJECT_DIR)\}?/g;
 export function pinFiles(command: string, root: string): Pin[] {
   const pins: Pin[] = [];
   for (const raw of command.split(/[\s;&|()<>]+/)) {
-    const word = raw.replace(/^['"]|['"]$/g, "").replace(PROJECT_VARS, root);
+    const word = raw.replace(/['"]/g, "").replace(PROJECT_VARS, root);
     if (!word.includes("/")) continue;
     const path = isAbsolute(word) ? word : resolve(root, word);
     const rel = relative(root, path);

@@ -67,18 +67,17 @@ function toolReply(mock: MockOpenAI, id: string): string {
   throw new Error(`no tool result for ${id} reached the model`);
 }
 
-/** A process that exists and is not a zombie waiting for a reaper. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
+/** Whether a process still runs (not reaped, not a zombie) after up to ~5 s of polling; no time is asserted. */
+async function alive(pid: number): Promise<boolean> {
+  for (let i = 0; i < 100; i++, await new Promise((r) => setTimeout(r, 50))) {
+    try {
+      process.kill(pid, 0);
+      if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) return false;
+    } catch {
+      return false;
+    }
   }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
+  return true;
 }
 
 type HookEvent = Extract<YoloEvent, { type: "hook.result" }>;
@@ -219,7 +218,7 @@ describe("failing hooks", () => {
     const [result] = hookEvents(parseEvents(r.stdout));
     expect(result).toMatchObject({ decision: "timeout", blocked: true, exitCode: null });
     const child = Number(readFileSync(pidFile, "utf8"));
-    expect(alive(child)).toBe(false);
+    expect(await alive(child)).toBe(false);
   });
 
   it("a crashing hook is reported with its stderr; fail closed refuses the call, failClosed: false lets it run", async ({ onTestFinished }) => {

@@ -203,6 +203,26 @@ describe("PreToolUse and PostToolUse hooks from the user's config", () => {
   });
 });
 
+describe("the README's example", () => {
+  it("copied as is into ~/.config/yolo/config.ts, stops an agent's git push and lets git status run", async ({ onTestFinished }) => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("### Hooks"));
+    const example = /```ts\n(\/\/ ~\/\.config\/yolo\/config\.ts\n[^]*?)```/.exec(section)?.[1];
+    expect(example).toBeDefined();
+    const dir = home(onTestFinished);
+    writeFileSync(join(dir, "config.ts"), example!);
+    const root = project(onTestFinished);
+    const mock = await mockWith(onTestFinished, director({ dev: [runs("c_push", "git push origin main"), runs("c_status", "git status --short"), handoff({ summary: "x", files_changed: [] })] }));
+    const r = await runYolo(["agent", "dev", "--json", "push it"], { cwd: root, baseURL: mock.url, env: { YOLO_USER_CONFIG: join(dir, "config.ts"), XDG_STATE_HOME: join(dir, "state") } });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(toolReply(mock, "c_push")).toBe(
+      "Error: a PreToolUse hook refused this run_command call; nothing was run.\ngit push is for people: commit, and say in your handoff what to push",
+    );
+    expect(toolReply(mock, "c_status")).not.toContain("refused");
+    expect(hookEvents(parseEvents(r.stdout)).map((e) => e.decision)).toEqual(["deny", "none"]);
+  });
+});
+
 describe("failing hooks", () => {
   it("a hanging hook is killed with its whole process group at its timeout; PreToolUse fails closed by default", async ({ onTestFinished }) => {
     const dir = home(onTestFinished);

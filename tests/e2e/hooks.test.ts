@@ -280,6 +280,21 @@ describe("failing hooks", () => {
   });
 });
 
+describe("continue: false", () => {
+  it("from a PreToolUse hook stops the run before the call (exit 130, resumable), with the hook's stopReason", async ({ onTestFinished }) => {
+    const dir = home(onTestFinished);
+    writeUserConfig(dir, { PreToolUse: [{ hooks: [hook(`echo '{"continue":false,"stopReason":"change freeze until Monday"}'`)] }] });
+    const root = project(onTestFinished);
+    const mock = await mockWith(onTestFinished, director({ dev: [runs("c_1", "echo frozen > frozen.txt")] }));
+    const r = await runYolo(["agent", "dev", "--json", "x"], { cwd: root, baseURL: mock.url, env: env(dir) });
+    expect(r.exitCode, describeResult(r)).toBe(130);
+    expect(existsSync(join(root, "frozen.txt"))).toBe(false);
+    const events = parseEvents(r.stdout);
+    expect(hookEvents(events)).toEqual([expect.objectContaining({ decision: "stop", blocked: true, reason: "change freeze until Monday" })]);
+    expect(events.at(-1)).toMatchObject({ type: "run.completed", status: "interrupted", reason: expect.stringContaining("change freeze until Monday") });
+  });
+});
+
 describe("NodeStart, NodeEnd, GateEnd and RunEnd hooks", () => {
   it("receive yolo's payloads for each step of a pipeline run", async ({ onTestFinished }) => {
     const dir = home(onTestFinished);
@@ -416,5 +431,17 @@ describe("a repository's hooks need the user's consent", () => {
     expect(r5.exitCode, describeResult(r5)).toBe(0);
     expect(existsSync(join(root, "escaped.txt"))).toBe(false);
     expect(toolReply(hostile, "c_2")).toMatch(/refused[^]*hooks\/guard\.sh changed since the run started/);
+
+    const untrust = await runYolo(["hooks", "untrust"], opts(first));
+    expect(untrust.stdout).toContain("no longer trusted");
+    expect((await runYolo(["hooks"], opts(first))).stdout).toMatch(/Repository hooks \(.*\): NOT trusted/);
+  });
+
+  it("`yolo hooks trust` in a repository without hooks says there is nothing to trust (exit 2)", async ({ onTestFinished }) => {
+    const dir = home(onTestFinished);
+    const r = await runYolo(["hooks", "trust"], { cwd: project(onTestFinished), env: { XDG_STATE_HOME: join(dir, "state") } });
+    expect(r.exitCode, describeResult(r)).toBe(2);
+    expect(r.stderr).toContain("defines no hooks: there is nothing to trust");
+    expect(existsSync(join(dir, "state"))).toBe(false);
   });
 });

@@ -120,11 +120,12 @@ export class HookRunner {
         durationMs: verdict.durationMs,
         ...(verdict.reason ? { reason: scrubText(verdict.reason) } : {}),
       });
-      if (verdict.systemMessage) scope.emit({ type: "warning", message: `${event} hook \`${label(hook.command)}\`: ${verdict.systemMessage}` });
-      if (verdict.decision === "stop") outcome.stop ??= verdict.reason;
-      else if (verdict.blocked) outcome.blocked.push(verdict.reason ?? `blocked by \`${label(hook.command)}\``);
-      if (verdict.context) outcome.contexts.push(verdict.context);
-      if (verdict.updatedInput && !verdict.blocked) outcome.updatedInput = { ...(outcome.updatedInput ?? {}), ...verdict.updatedInput };
+      if (verdict.systemMessage) scope.emit({ type: "warning", message: `${event} hook \`${label(hook.command)}\`: ${scrubText(verdict.systemMessage)}` });
+      // A hook has the user's whole environment: what it says goes to the model only with secrets scrubbed.
+      if (verdict.decision === "stop") outcome.stop ??= scrubText(verdict.reason ?? "");
+      else if (verdict.blocked) outcome.blocked.push(scrubText(verdict.reason ?? `blocked by \`${label(hook.command)}\``));
+      if (verdict.context) outcome.contexts.push(scrubText(verdict.context));
+      if (verdict.updatedInput && !verdict.blocked) outcome.updatedInput = { ...(outcome.updatedInput ?? {}), ...scrubValue(verdict.updatedInput) };
     });
     return outcome;
   }

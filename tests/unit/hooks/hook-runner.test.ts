@@ -51,8 +51,23 @@ describe("what the model controls reaches a hook only as JSON on stdin", () => {
     const out = await r.run("PreToolUse", "run_command", { tool_input: { command: `curl -H "Authorization: ${secret}"` } }, scope);
     expect(readFileSync(join(root, "payload.json"), "utf8")).not.toContain(secret);
     expect(JSON.stringify(events)).not.toContain(secret);
-    // The reason the model reads is scrubbed where it is shown (the tool result path scrubs too).
-    expect(out.blocked).toHaveLength(1);
+    // What the hook printed reaches the model as the refusal: scrubbed too.
+    expect(out.blocked).toEqual(["[redacted]"]);
+  });
+
+  it("a hook printing its environment (it has the user's, secrets included) never hands a secret to the model", async () => {
+    const root = tmp();
+    const secret = "sk-env-canary-41d0a9c2";
+    registerSecrets([secret]);
+    const events: EventBody[] = [];
+    const r = new HookRunner(
+      registerHooks({ PostToolUse: [{ hooks: [{ type: "command", command: `echo "{\\"decision\\":\\"block\\",\\"reason\\":\\"$API_TOKEN\\",\\"hookSpecificOutput\\":{\\"additionalContext\\":\\"$API_TOKEN\\"}}"` }] }] }, "user", root),
+      { root, env: { PATH: process.env.PATH, API_TOKEN: secret } },
+    );
+    const out = await r.run("PostToolUse", "run_command", {}, { emit: (e) => events.push(e), threadId: "t" });
+    expect(out.blocked).toEqual(["[redacted]"]);
+    expect(out.contexts).toEqual(["[redacted]"]);
+    expect(JSON.stringify(events)).not.toContain(secret);
   });
 });
 

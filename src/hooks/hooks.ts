@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { EventBody } from "../events/schema.js";
 import { scrubText, scrubValue } from "../secrets/scrub.js";
 import { execHook } from "./exec-hook.js";
@@ -76,6 +77,12 @@ export class HookRunner {
     private readonly hooks: readonly RegisteredHook[],
     private readonly base: { root: string; env: NodeJS.ProcessEnv },
   ) {}
+
+  /** True when a hook's command names this project file (relative to the root or absolute): agents must not change it. */
+  runsFile(path: string): boolean {
+    const target = resolve(this.base.root, path);
+    return this.hooks.some((h) => h.pins.some((p) => p.path === target));
+  }
 
   /** The hooks for this event and target (a tool name, node id or run status); identical commands run once. */
   select(event: HookEventName, target: string): RegisteredHook[] {

@@ -368,15 +368,21 @@ describe("NodeStart, NodeEnd, GateEnd and RunEnd hooks", () => {
 describe("a repository's hooks need the user's consent", () => {
   const repoConfig = (command: string) => `export default { hooks: { PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: ${JSON.stringify(command)} }] }] } };\n`;
 
-  it("untrusted: not run, named in a warning with the command that trusts them; trusted: run; changed: untrusted again; an agent editing the hook's script gets it refused", async ({ onTestFinished }) => {
+  /** A repository whose yolo.config.ts runs hooks/guard.sh before each run_command, and a user home outside it. */
+  function guarded(onTestFinished: Finally) {
     const dir = home(onTestFinished);
     const root = project(onTestFinished, {
       "yolo.config.ts": repoConfig("sh hooks/guard.sh"),
       "hooks/guard.sh": `echo ran >> "$YOLO_PROJECT_DIR/guard-ran.txt"\n`,
     });
-    const opts = (mock: MockOpenAI, extra: Record<string, string> = {}) => ({ cwd: root, baseURL: mock.url, env: { XDG_STATE_HOME: join(dir, "state"), ...extra } });
-    const script = () => director({ dev: [runs("c_1", "echo hi"), handoff({ summary: "x", files_changed: [] })] });
+    const opts = (mock?: MockOpenAI, extra: Record<string, string> = {}) => ({ cwd: root, baseURL: mock?.url, env: { XDG_STATE_HOME: join(dir, "state"), ...extra } });
     const ran = () => (existsSync(join(root, "guard-ran.txt")) ? readFileSync(join(root, "guard-ran.txt"), "utf8").split("\n").filter(Boolean).length : 0);
+    return { dir, root, opts, ran };
+  }
+  const script = () => director({ dev: [runs("c_1", "echo hi"), handoff({ summary: "x", files_changed: [] })] });
+
+  it("untrusted: not run, named in a warning with the command that trusts them; trusted: run; changed: untrusted again; YOLO_TRUST_PROJECT_HOOKS=1 trusts them", async ({ onTestFinished }) => {
+    const { dir, root, opts, ran } = guarded(onTestFinished);
 
     const first = await mockWith(onTestFinished, script());
     const r1 = await runYolo(["agent", "dev", "--json", "x"], opts(first));
@@ -387,10 +393,10 @@ describe("a repository's hooks need the user's consent", () => {
     expect(warning).toMatchObject({ message: expect.stringContaining("yolo hooks trust") });
     expect(hookEvents(parseEvents(r1.stdout))).toEqual([]);
 
-    const listed = await runYolo(["hooks"], opts(first));
+    const listed = await runYolo(["hooks"], opts());
     expect(listed.stdout).toMatch(/Repository hooks \(.*yolo\.config\.ts\): NOT trusted/);
 
-    const trust = await runYolo(["hooks", "trust"], opts(first));
+    const trust = await runYolo(["hooks", "trust"], opts());
     expect(trust.exitCode, describeResult(trust)).toBe(0);
     expect(trust.stdout).toContain("PreToolUse  sh hooks/guard.sh");
     expect(existsSync(join(dir, "state", "yolo", "trusted-hooks.json"))).toBe(true);
@@ -414,27 +420,34 @@ describe("a repository's hooks need the user's consent", () => {
     const r4 = await runYolo(["agent", "dev", "--json", "--ci", "x"], opts(fourth, { YOLO_TRUST_PROJECT_HOOKS: "1" }));
     expect(r4.exitCode, describeResult(r4)).toBe(0);
     expect(ran()).toBe(2);
+  }, 180_000); // six children in a row on a shared machine
 
-    // Trusted again; then a hostile agent rewrites the hook's script mid-run (it runs outside the sandbox): refused, not run.
-    await runYolo(["hooks", "trust"], opts(first));
+  it("an agent cannot change a trusted hook's script: write_file is refused, and a script changed by a command is not run", async ({ onTestFinished }) => {
+    const { root, opts } = guarded(onTestFinished);
+    const trust = await runYolo(["hooks", "trust"], opts());
+    expect(trust.exitCode, describeResult(trust)).toBe(0);
+    const guard = readFileSync(join(root, "hooks/guard.sh"), "utf8");
     const hostile = await mockWith(
       onTestFinished,
       director({
         dev: [
-          { toolCalls: [{ id: "c_w", name: "write_file", args: { path: "hooks/guard.sh", content: "touch \"$YOLO_PROJECT_DIR/escaped.txt\"\n" } }] },
+          { toolCalls: [{ id: "c_w", name: "write_file", args: { path: "hooks/guard.sh", content: "touch escaped.txt\n" } }] },
+          runs("c_sh", "printf 'touch escaped.txt\\n' > hooks/guard.sh"),
           runs("c_2", "echo after"),
           handoff({ summary: "x", files_changed: [] }),
         ],
       }),
     );
-    const r5 = await runYolo(["agent", "dev", "--json", "x"], opts(hostile));
-    expect(r5.exitCode, describeResult(r5)).toBe(0);
-    expect(existsSync(join(root, "escaped.txt"))).toBe(false);
+    const r = await runYolo(["agent", "dev", "--json", "x"], opts(hostile));
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(toolReply(hostile, "c_w")).toBe("Error: hooks/guard.sh is run by a hook outside the sandbox; agents may not change it. Nothing was written.");
+    expect(readFileSync(join(root, "hooks/guard.sh"), "utf8")).not.toBe(guard); // the command did change it…
     expect(toolReply(hostile, "c_2")).toMatch(/refused[^]*hooks\/guard\.sh changed since the run started/);
+    expect(existsSync(join(root, "escaped.txt"))).toBe(false); // …but it never ran
 
-    const untrust = await runYolo(["hooks", "untrust"], opts(first));
+    const untrust = await runYolo(["hooks", "untrust"], opts());
     expect(untrust.stdout).toContain("no longer trusted");
-    expect((await runYolo(["hooks"], opts(first))).stdout).toMatch(/Repository hooks \(.*\): NOT trusted/);
+    expect((await runYolo(["hooks"], opts())).stdout).toMatch(/Repository hooks \(.*\): NOT trusted/);
   });
 
   it("`yolo hooks trust` in a repository without hooks says there is nothing to trust (exit 2)", async ({ onTestFinished }) => {

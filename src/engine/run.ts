@@ -372,7 +372,7 @@ function classify(
   const known = sqliteFault(error, deps) ?? findYoloError(error) ?? deps.classifyError(error, deps.config.model.name);
   if (known instanceof LimitError) return { status: "limit", reason: known.message, code: known.code, limit: known.kind };
   if (known instanceof ProviderError) return { status: "provider_error", reason: known.message, code: known.code, ...none };
-  if (known instanceof YoloError && known.code === "hook") return { status: "interrupted", reason: `stopped by a hook: ${known.message}`, code: known.code, ...none };
+  if (known instanceof YoloError && known.code === "hook") return { status: "interrupted", reason: known.message, code: known.code, ...none };
   if (known instanceof ConfigError || known instanceof ThreadError) return { status: "config_error", reason: known.message, code: known.code, ...none };
   if (known instanceof YoloError) return { status: "error", reason: `${known.message} (log: ${logFile})`, code: known.code, ...none };
   if ((error as Error)?.name === "GraphRecursionError") {

@@ -44,11 +44,11 @@ export const hooksConfigSchema = z
   .strictObject({ PreToolUse: groups, PostToolUse: groups, NodeStart: groups, NodeEnd: groups, GateEnd: groups, RunEnd: groups })
   .superRefine((value, ctx) => {
     // The run is over when RunEnd hooks run: there is nothing left for them to block.
-    (value.RunEnd ?? []).forEach((group, g) =>
-      group.hooks.forEach((hook, h) => {
+    for (const [g, group] of (value.RunEnd ?? []).entries()) {
+      for (const [h, hook] of group.hooks.entries()) {
         if (hook.failClosed) ctx.addIssue({ code: "custom", path: ["RunEnd", g, "hooks", h, "failClosed"], message: "RunEnd hooks cannot block (the run is already over); remove failClosed" });
-      }),
-    );
+      }
+    }
   });
 
 export type HooksConfig = z.input<typeof hooksConfigSchema>;

@@ -24,8 +24,8 @@ export function setUpHooks(config: ResolvedConfig, env: NodeJS.ProcessEnv): { ho
   const registered = registerHooks(config.hooks.user ?? undefined, "user", config.root);
   const notices: string[] = [];
   if (trust === "trusted" || trust === "trusted-by-env") registered.push(...registerHooks(config.hooks.project ?? undefined, "project", config.root));
-  else if (trust === "untrusted") {
-    const listed = hookCommands(config.hooks.project!).map(([event, command]) => `${event} \`${label(command)}\``).join(", ");
+  else if (trust === "untrusted" && config.hooks.project) {
+    const listed = hookCommands(config.hooks.project).map(([event, command]) => `${event} \`${label(command)}\``).join(", ");
     notices.push(
       `${config.configFile ?? "yolo.config.ts"} defines hooks that are not trusted, so they do not run: ${listed}. ` +
         "A repository's hooks run outside the sandbox with your environment: read them, then run `yolo hooks trust` " +

@@ -1,4 +1,4 @@
-import type { AgentLoopOptions, CallOutcome } from "../agents/runner.js";
+import type { AgentLoopOptions } from "../agents/runner.js";
 import { HookStopError } from "./hook-error.js";
 import type { HookRunner, HookScope } from "./hooks.js";
 

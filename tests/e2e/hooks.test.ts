@@ -123,7 +123,7 @@ describe("PreToolUse and PostToolUse hooks from the user's config", () => {
 
     expect(toolReply(mock, "c_rm")).toMatch(/^Error: a PreToolUse hook refused this run_command call; nothing was run\.\nrm is not allowed in this repository: use git rm/);
     expect(toolReply(mock, "c_curl")).toContain("agents have no network here");
-    expect(toolReply(mock, "c_ask")).toMatch(/asks for a person's approval[^]*root needs a person/);
+    expect(toolReply(mock, "c_ask")).toMatch(/asks for a person's approval[\s\S]*root needs a person/);
     expect(toolReply(mock, "c_touch")).toContain("the older block shape works too");
     expect(existsSync(join(root, "x"))).toBe(false);
     const ctx = toolReply(mock, "c_ctx");
@@ -187,7 +187,7 @@ describe("PreToolUse and PostToolUse hooks from the user's config", () => {
     expect(readFileSync(join(root, "src/add.js"), "utf8")).toBe(GOOD_ADD); // it ran: PostToolUse comes after
     const write = toolReply(mock, "c_write");
     expect(write).toContain("A PostToolUse hook reports a problem with this write_file call: lint: missing semicolon in src/add.js");
-    expect(toolReply(mock, "c_echo")).toMatch(/hello[^]*\[hook\] The output was checked by the team hook\./);
+    expect(toolReply(mock, "c_echo")).toMatch(/hello[\s\S]*\[hook\] The output was checked by the team hook\./);
     const [payload] = readLines(log);
     expect(payload).toMatchObject({
       hook_event_name: "PostToolUse",
@@ -207,7 +207,7 @@ describe("the README's example", () => {
   it("copied as is into ~/.config/yolo/config.ts, stops an agent's git push and lets git status run", async ({ onTestFinished }) => {
     const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
     const section = readme.slice(readme.indexOf("### Hooks"));
-    const example = /```ts\n(\/\/ ~\/\.config\/yolo\/config\.ts\n[^]*?)```/.exec(section)?.[1];
+    const example = /```ts\n(\/\/ ~\/\.config\/yolo\/config\.ts\n[\s\S]*?)```/.exec(section)?.[1];
     expect(example).toBeDefined();
     const dir = home(onTestFinished);
     writeFileSync(join(dir, "config.ts"), example!);
@@ -234,7 +234,7 @@ describe("failing hooks", () => {
     const mock = await mockWith(onTestFinished, director({ dev: [runs("c_1", "echo never"), handoff({ summary: "gave up", files_changed: [] })] }));
     const r = await runYolo(["agent", "dev", "--json", "x"], { cwd: root, baseURL: mock.url, env: env(dir) });
     expect(r.exitCode, describeResult(r)).toBe(0);
-    expect(toolReply(mock, "c_1")).toMatch(/refused[^]*did not finish within 1s and was killed/);
+    expect(toolReply(mock, "c_1")).toMatch(/refused[\s\S]*did not finish within 1s and was killed/);
     const [result] = hookEvents(parseEvents(r.stdout));
     expect(result).toMatchObject({ decision: "timeout", blocked: true, exitCode: null });
     const child = Number(readFileSync(pidFile, "utf8"));
@@ -252,7 +252,7 @@ describe("failing hooks", () => {
     const r1 = await runYolo(["agent", "dev", "x"], { cwd: root, baseURL: closed.url, env: env(dir) });
     expect(r1.exitCode, describeResult(r1)).toBe(0);
     expect(existsSync(join(root, "closed.txt"))).toBe(false);
-    expect(toolReply(closed, "c_1")).toMatch(/refused[^]*exit 1: boom: the policy server is down/);
+    expect(toolReply(closed, "c_1")).toMatch(/refused[\s\S]*exit 1: boom: the policy server is down/);
     // The plain renderer shows the refusal.
     expect(r1.stdout).toMatch(/⊘ PreToolUse hook `echo "boom[^`]*` failed, so run_command was refused: exit 1: boom/);
 
@@ -442,7 +442,7 @@ describe("a repository's hooks need the user's consent", () => {
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(toolReply(hostile, "c_w")).toBe("Error: hooks/guard.sh is run by a hook outside the sandbox; agents may not change it. Nothing was written.");
     expect(readFileSync(join(root, "hooks/guard.sh"), "utf8")).not.toBe(guard); // the command did change it…
-    expect(toolReply(hostile, "c_2")).toMatch(/refused[^]*hooks\/guard\.sh changed since the run started/);
+    expect(toolReply(hostile, "c_2")).toMatch(/refused[\s\S]*hooks\/guard\.sh changed since the run started/);
     expect(existsSync(join(root, "escaped.txt"))).toBe(false); // …but it never ran
 
     const untrust = await runYolo(["hooks", "untrust"], opts());

@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import type { ResolvedConfig } from "../config/schema.js";
 import { HookRunner, label, registerHooks } from "./hooks.js";
 import { HOOK_EVENTS, type HooksConfig } from "./schema.js";
@@ -26,10 +27,10 @@ export function setUpHooks(config: ResolvedConfig, env: NodeJS.ProcessEnv): { ho
   if (trust === "trusted" || trust === "trusted-by-env") registered.push(...registerHooks(config.hooks.project ?? undefined, "project", config.root));
   else if (trust === "untrusted" && config.hooks.project) {
     const listed = hookCommands(config.hooks.project).map(([event, command]) => `${event} \`${label(command)}\``).join(", ");
+    // What to do comes first: the live view cuts a long notice at its end, the plain view in its middle.
     notices.push(
-      `${config.configFile ?? "yolo.config.ts"} defines hooks that are not trusted, so they do not run: ${listed}. ` +
-        "A repository's hooks run outside the sandbox with your environment: read them, then run `yolo hooks trust` " +
-        "(or set YOLO_TRUST_PROJECT_HOOKS=1 in a pipeline that runs your own repository).",
+      `${basename(config.configFile ?? "yolo.config.ts")} hooks are not trusted, so they do not run: read them, then \`yolo hooks trust\` ` +
+        `(a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run outside the sandbox with your environment: ${listed}.`,
     );
   }
   if (registered.length === 0) return { hooks: undefined, notices };

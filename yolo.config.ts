@@ -45,6 +45,9 @@ export default defineConfig({
   // Commands and gates in bubblewrap (project the only writable folder, no network): "auto" when it works here,
   // "bwrap" to require it (exit 2 without), "off" (honoured from the user config or YOLO_SANDBOX only).
   sandbox: "auto",
+  // Commands run around tool calls and steps, in Claude Code's hooks shape (README, "Hooks"). A repository's hooks
+  // run only once the user has trusted this exact set (`yolo hooks trust`); the user config's always run.
+  // hooks: { PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: "sh hooks/check-command.sh", timeout: 10 }] }] },
   // Stop the run cleanly at a checkpoint (exit 7, resumable with a higher budget) once it has used this much,
   // resumes included. --max-tokens / --max-cost override; maxCost needs model.price.
   // budget: { maxTokens: 2_000_000, maxCost: 5 },

@@ -31,6 +31,8 @@ export interface AgentLoopOptions {
   /** A reply with text and no tool call ends the loop as the answer (`chat`), instead of earning a reminder. */
   finishOnText?: boolean;
   signal?: AbortSignal;
+  /** Runs around each tool call (the user's PreToolUse / PostToolUse hooks): may refuse it, change its arguments or add to its result. */
+  aroundTool?: (call: Call, run: (args?: Record<string, unknown>) => Promise<CallOutcome>) => Promise<CallOutcome>;
 }
 
 export interface AgentLoopResult {
@@ -143,7 +145,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         );
       }
       emit({ type: "tool.called", node, tool: call.name, callId: call.id, args: preview(call.raw) });
-      const outcome = await executeCall(call, toolsByName, options, handoff !== null);
+      const run = (args?: Record<string, unknown>) => executeCall(args ? { ...call, args } : call, toolsByName, options, handoff !== null);
+      const outcome = await (options.aroundTool ? options.aroundTool(call, run) : run());
       if (outcome.handoff) handoff = outcome.handoff;
       for (const f of outcome.filesChanged ?? []) filesChanged.add(f);
       emit({ type: "tool.result", node, tool: call.name, callId: call.id, ok: outcome.ok, summary: outcome.summary });
@@ -249,7 +252,7 @@ function rebuildAssistant(reply: AIMessageChunk, calls: Call[]): AIMessage {
   });
 }
 
-interface CallOutcome {
+export interface CallOutcome {
   ok: boolean;
   content: string;
   summary: string;

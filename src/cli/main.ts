@@ -88,6 +88,7 @@ Environment:
   YOLO_ARTIFACTS_DIR     logs, transcripts, gate outputs (default .yolo)
   YOLO_USER_CONFIG       the user-level config file (empty: none)
   YOLO_SANDBOX           auto, bwrap or off
+  YOLO_TRUST_PROJECT_HOOKS  1: run yolo.config.ts hooks without yolo hooks trust
   CI                     any value: like --ci (plain output, never prompts)
 
 Run 'yolo <command> --help' for a command's options.
@@ -182,6 +183,11 @@ export async function main(argv: string[]): Promise<void> {
     .command("init")
     .description("scaffold yolo.config.ts (with the default workflow) and editable copies of the default agents; never overwrites")
     .action(async () => setCode(await (await import("./commands/init.js")).initCommand({ cwd: cwdOf() })));
+  program
+    .command("hooks")
+    .description("list hooks; `trust` lets the repository's hook set run, `untrust` stops it")
+    .argument("[action]", "list, trust or untrust", "list")
+    .action(async (action: string) => setCode(await (await import("./commands/hooks.js")).hooksCommand({ cwd: cwdOf(), action })));
   program
     .command("graph")
     .description("print the configured workflow as a Mermaid flowchart")

@@ -87,6 +87,8 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
   if (fileConfig.checkpointer?.postgres !== undefined && fileConfig.dbPath !== undefined) problems.push("yolo.config.ts sets both dbPath and checkpointer.postgres: keep one");
   const envSandbox = nonEmpty(env.YOLO_SANDBOX);
   if (envSandbox !== undefined && !SANDBOX_RANK.has(envSandbox as SandboxMode)) problems.push(`YOLO_SANDBOX: must be auto, bwrap or off, got "${envSandbox}"`);
+  const trustProject = nonEmpty(env.YOLO_TRUST_PROJECT_HOOKS);
+  if (trustProject !== undefined && !["1", "0", "true", "false"].includes(trustProject)) problems.push(`YOLO_TRUST_PROJECT_HOOKS: must be 1 or 0, got "${trustProject}"`);
   if (problems.length) throw new ConfigError("Invalid settings in the environment or on the command line; fix them and run again:", problems);
 
   const dbPath = nonEmpty(flags.db) ?? nonEmpty(env.YOLO_DB) ?? fileConfig.dbPath ?? DEFAULTS.dbPath;
@@ -124,6 +126,11 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
     },
     userConfigFile: userConfig.file,
     ...commandSettings(userConfig, fileConfig, file, env, envSandbox as SandboxMode | undefined),
+    hooks: {
+      user: userConfig.config.hooks ?? null,
+      project: fileConfig.hooks ?? null,
+      trustProject: trustProject === "1" || trustProject === "true",
+    },
     budget: {
       maxTokens: flagMaxTokens ?? fileConfig.budget?.maxTokens ?? null,
       maxCost: flagMaxCost ?? fileConfig.budget?.maxCost ?? null,

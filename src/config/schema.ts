@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { CommandPolicy } from "../tools/command-policy.js";
 import { workflowSchema, type Workflow } from "../workflow/schema.js";
 import { mcpServersSchema, type McpServers } from "../mcp/config.js";
+import { hooksConfigSchema, type HooksConfig } from "../hooks/schema.js";
 
 const gateSchema = z.strictObject({
   name: z.string().min(1),
@@ -43,7 +44,11 @@ const commandSettings = {
 };
 
 /** The user-level config (`~/.config/yolo/config.ts`): only what a repository must not be able to loosen. */
-export const userConfigSchema = z.strictObject(commandSettings);
+export const userConfigSchema = z.strictObject({
+  ...commandSettings,
+  /** Commands run around tool calls and steps (README, "Hooks"); the user's own, so they always run. */
+  hooks: hooksConfigSchema.optional(),
+});
 export type UserLevelConfig = z.input<typeof userConfigSchema>;
 export type SandboxMode = "auto" | "bwrap" | "off";
 export type CommandRules = z.output<typeof commandRules>;
@@ -113,6 +118,8 @@ export const configSchema = z.strictObject({
     })
     .optional(),
   ...commandSettings,
+  /** The repository's hooks (README, "Hooks"): they run only once the user trusted this exact set (`yolo hooks trust`). */
+  hooks: hooksConfigSchema.optional(),
   limits: z
     .strictObject({
       maxTurns: z.number().int().positive().optional(),
@@ -185,6 +192,13 @@ export interface ResolvedConfig {
   env: { strict: boolean; allow: string[] };
   /** The stronger of the user's and the repository's setting (a repository cannot turn the sandbox off). */
   sandbox: SandboxMode;
+  /** Hooks from the user's config and the repository's; whether the repository's run is decided at start (src/hooks/setup.ts). */
+  hooks: {
+    user: HooksConfig | null;
+    project: HooksConfig | null;
+    /** `YOLO_TRUST_PROJECT_HOOKS=1`: the repository's hooks run without a recorded trust (a pipeline on the user's own repository). */
+    trustProject: boolean;
+  };
   /** null: no budget. Prompt + completion tokens, and cost in model.price's currency. */
   budget: { maxTokens: number | null; maxCost: number | null };
   limits: {

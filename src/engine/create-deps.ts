@@ -13,6 +13,7 @@ import type { FetchLike } from "../llm/recording.js";
 import type { EngineDeps, WorkspaceHook } from "./deps.js";
 import { createMcpHub } from "../mcp/hub.js";
 import type { McpRecordingSpec } from "../mcp/recording.js";
+import { setUpHooks } from "../hooks/setup.js";
 
 /** The real dependencies of a run: OpenAI-compatible models, detected gates, a redacting file logger. */
 export function createEngineDeps(input: {
@@ -38,6 +39,7 @@ export function createEngineDeps(input: {
   ];
   registerSecrets(secrets);
   const { sandbox, notices } = chooseSandbox(config, input.env);
+  const hookSetup = setUpHooks(config, input.env);
   const providerContext = { apiKeyEnv: config.model.apiKeyEnv, baseURL: config.model.baseURL };
   const logger = createLogger({ file: input.logFile, level: "info", secrets });
   return {
@@ -60,7 +62,8 @@ export function createEngineDeps(input: {
     secretEnvNames: [config.model.apiKeyEnv],
     logger,
     commands: { policy: config.commands.policy, envAllow: config.env.strict ? config.env.allow : null, sandbox },
-    notices,
+    notices: [...notices, ...hookSetup.notices],
+    ...(hookSetup.hooks ? { hooks: hookSetup.hooks } : {}),
     ...(input.workspace ? { workspace: input.workspace } : {}),
     mcp: mcpHub(config, input, logger),
   };

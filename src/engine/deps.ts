@@ -3,6 +3,7 @@ import type { AgentDefinition } from "../agents/types.js";
 import type { GateConfig, ResolvedConfig } from "../config/schema.js";
 import type { CommandSettings } from "../tools/types.js";
 import type { McpHub } from "../mcp/hub.js";
+import type { HookRunner } from "../hooks/hooks.js";
 
 /** A minimal logger shape so the engine does not depend on pino's types. */
 export interface EngineLogger {
@@ -30,6 +31,8 @@ export interface EngineDeps {
   commands?: CommandSettings;
   /** Said once at the start of each run (a `warning` event), e.g. that commands run without a sandbox. */
   notices?: string[];
+  /** The user's hooks (and the repository's, when trusted); absent: none configured. */
+  hooks?: HookRunner;
   /** Version control around the run (`--branch`); absent: the engine never touches git. */
   workspace?: WorkspaceHook;
   /** The run's MCP servers: started when a leg starts, stopped when it ends; absent: no MCP tools. */

@@ -23,6 +23,7 @@ import type { ThreadProfile } from "./modes.js";
 import { followUp, modeOf, startInput } from "./thread-input.js";
 import { leftUnsettled, settleUsage, unsettledRecord, UnsettledUsage } from "./unsettled-usage.js";
 import { storageFault } from "../store/db.js";
+import { runEndHooks } from "../hooks/step-hooks.js";
 
 export interface RunOptions {
   deps: EngineDeps;
@@ -347,6 +348,7 @@ async function complete(
   } catch {
     // A full or read-only disk: the outcome still reaches the caller; the index is brought up to date on resume.
   }
+  await runEndHooks(options.deps.hooks, { status, exitCode, reason, mode: values ? modeOf(values) : (options.start?.profile?.mode ?? "run"), filesChanged: values?.filesChanged ?? [], usage: values?.usage ?? ZERO_USAGE, resumeCommand }, { emit, threadId });
   emit({
     type: "run.completed",
     status,
@@ -374,6 +376,7 @@ function classify(
   const known = sqliteFault(error, deps) ?? findYoloError(error) ?? deps.classifyError(error, deps.config.model.name);
   if (known instanceof LimitError) return { status: "limit", reason: known.message, code: known.code, limit: known.kind };
   if (known instanceof ProviderError) return { status: "provider_error", reason: known.message, code: known.code, ...none };
+  if (known instanceof YoloError && known.code === "hook") return { status: "interrupted", reason: known.message, code: known.code, ...none };
   if (known instanceof ConfigError || known instanceof ThreadError) return { status: "config_error", reason: known.message, code: known.code, ...none };
   if (known instanceof YoloError) return { status: "error", reason: `${known.message} (log: ${logFile})`, code: known.code, ...none };
   if ((error as Error)?.name === "GraphRecursionError") {

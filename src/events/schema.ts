@@ -128,6 +128,24 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     replacedMessages: z.number(),
   }),
   z.object({ ...base, type: z.literal("reply"), node: z.string(), text: z.string() }),
+  /** A user hook ran (added within version 1): which one, on what, and what it decided. */
+  z.object({
+    ...base,
+    type: z.literal("hook.result"),
+    event: z.enum(["PreToolUse", "PostToolUse", "NodeStart", "NodeEnd", "GateEnd", "RunEnd"]),
+    /** The hook's command, on one line, secrets scrubbed. */
+    hook: z.string(),
+    source: z.enum(["user", "project"]),
+    node: z.string().optional(),
+    tool: z.string().optional(),
+    decision: z.enum(["none", "allow", "deny", "block", "stop", "error", "timeout"]),
+    /** True when it refused the tool call, fed a block back to the model, or stopped the run. */
+    blocked: z.boolean(),
+    exitCode: z.number().nullable(),
+    durationMs: z.number(),
+    /** The refusal or feedback the model reads, a failure's stderr tail, or why the run stops (scrubbed). */
+    reason: z.string().optional(),
+  }),
   z.object({ ...base, type: z.literal("warning"), message: z.string() }),
   z.object({ ...base, type: z.literal("error"), code: z.string(), message: z.string() }),
   z.object({

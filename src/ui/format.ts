@@ -1,5 +1,5 @@
 import { limitLabel, type LimitKind, type RunStatus } from "../events/outcome.js";
-import type { GateResult } from "../events/schema.js";
+import type { GateResult, YoloEvent } from "../events/schema.js";
 import { plural } from "../text/plural.js";
 
 // Text helpers shared by the plain and Ink renderers: all engine-supplied text reaching a terminal goes through them.
@@ -248,4 +248,26 @@ export function summarizedLine(e: { node: string; tokensBefore: number; tokensAf
 export function tokensLine(u: { totalTokens: number; promptTokens: number; completionTokens: number; calls: number; cachedTokens?: number }): string {
   const cached = u.cachedTokens ? `, ${formatCount(u.cachedTokens)} cached` : "";
   return `tokens ${formatCount(u.totalTokens)} (in ${formatCount(u.promptTokens)}${cached} / out ${formatCount(u.completionTokens)}) in ${plural(u.calls, "model call")}`;
+}
+
+/**
+ * The line a hook run is worth, or null: refusals, blocks, stops and failures are shown; a hook that let the
+ * step go on is only in `--json` events.
+ */
+export function hookNotice(e: Extract<YoloEvent, { type: "hook.result" }>): string | null {
+  const on = e.tool ?? e.node;
+  const why = e.reason ? `: ${oneLine(e.reason)}` : "";
+  switch (e.decision) {
+    case "deny":
+      return `hook refused ${on ?? "the call"} (${e.event} \`${e.hook}\`)${why}`;
+    case "block":
+      return `hook blocked ${on ?? "the step"} (${e.event} \`${e.hook}\`)${why}`;
+    case "stop":
+      return `hook stopped the run (${e.event} \`${e.hook}\`)${why}`;
+    case "error":
+    case "timeout":
+      return `${e.event} hook \`${e.hook}\` failed${e.decision === "timeout" ? " (timeout)" : ""}${e.blocked ? `, so ${e.tool ? `${e.tool} was refused` : "the run stops"}` : ""}${why}`;
+    default:
+      return null;
+  }
 }

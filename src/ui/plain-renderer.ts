@@ -8,6 +8,7 @@ import {
   formatCount,
   formatDuration,
   gateLine,
+  hookNotice,
   type RunMode,
   oneLine,
   statusWords,
@@ -133,6 +134,10 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         // The answer of an agent or chat thread is what the user asked for: printed whole, line by line.
         const lines = stripControl(e.text).trimEnd().split("\n").flatMap((l) => (l.trim() === "" ? [""] : wrapText(l, BODY - 2)));
         return [{ text: `◆ ${e.node} answers:` }, ...lines.map((l) => ({ text: `  ${l}`, keep: true }))];
+      }
+      case "hook.result": {
+        const notice = hookNotice(e);
+        return notice ? [{ text: `  ⊘ ${fit(notice, BODY - 4)}` }] : [];
       }
       case "warning":
         return [{ text: `! warning: ${fit(oneLine(e.message), BODY - 11)}` }];

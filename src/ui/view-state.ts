@@ -1,6 +1,7 @@
 import type { LimitKind, RunStatus } from "../events/outcome.js";
 import type { GateResult, Usage, YoloEvent } from "../events/schema.js";
 import { argsBrief, oneLine, stripControl, summarizedLine, type RunMode } from "./format.js";
+import { hookNotice } from "./format.js";
 
 export type AgentStatus = "waiting" | "running" | "done" | "skipped" | "blocked" | "escalated" | "stopped";
 
@@ -209,6 +210,10 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
         reply: e.text,
         agents: updateAgent(state.agents, e.node, (a) => ({ ...a, summary: oneLine(e.text) })),
       };
+    case "hook.result": {
+      const notice = hookNotice(e);
+      return notice ? { ...state, notices: [...state.notices, { level: "warning" as const, text: notice }].slice(-NOTICE_LIMIT) } : state;
+    }
     case "warning":
     case "error": {
       const text = e.type === "error" ? `${e.code}: ${oneLine(e.message)}` : oneLine(e.message);

@@ -12,7 +12,9 @@ import type { EngineDeps } from "../deps.js";
 import type { Decision, PipelineStateType, PipelineUpdate, Story, Turn, Verdict } from "../state.js";
 import { agentContext, beforeEachCall } from "./agent-context.js";
 import { commitIteration } from "./commit-step.js";
-import { checkVisits, emitter, finish, threadIdOf } from "./context.js";
+import { checkVisits, emitter, finish, hookScope, threadIdOf } from "./context.js";
+import { nodeEndHooks, nodeStartHooks } from "../../hooks/step-hooks.js";
+import { toolHooks } from "../../hooks/tool-hooks.js";
 import { gateDecision, redGate, runGateCheck } from "./gate-check.js";
 
 interface RoleRun {
@@ -68,6 +70,7 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
     // A chat ends with its answer in plain text; an agent (and the pipeline) with its handoff.
     finishOnText: state.mode === "chat",
     signal: config.signal,
+    aroundTool: toolHooks(deps.hooks, tools.map((t) => t.name), hookScope(config, deps, run.node)),
   });
 }
 
@@ -99,6 +102,8 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
     checkVisits(node, state, spec.maxVisits);
     emitter(config)({ type: "node.started", node, fixAttempt: state.gateBlocked && role !== "tea" ? state.fixAttempts : 0, step: state.steps ?? 0 });
+    const subject = { node, agent: agentId, role, mode: state.mode };
+    await nodeStartHooks(deps.hooks, subject, { fixAttempt: state.gateBlocked && role !== "tea" ? state.fixAttempts : 0, step: state.steps ?? 0 }, hookScope(config, deps, node));
     const gates = role === "tea" && spec.gates ? await runGateCheck(node, spec.gates, state, config, deps) : null;
     const inputs = gates ? { ...state, lastGates: gates } : state;
     const out = await runRole({ node, agentId, role, flags }, inputs, config, deps);
@@ -108,6 +113,7 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
       // Files written before the question are real changes too.
       if (out.filesChanged.length) update.filesChanged = out.filesChanged;
       if (gates) update.lastGates = gates;
+      await nodeEndHooks(deps.hooks, subject, { outcome: "escalated", summary: String(h.question ?? ""), filesChanged: out.filesChanged, usage: out.usage }, hookScope(config, deps, node));
       return finish(node, config, update, out.usage, "");
     }
     const { update, summary } = outputs(role, node, h, state, gates, out, deps.config.root);
@@ -120,6 +126,7 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
       emitter(config)({ type: "reply", node, text });
       withFlags.conversation = [{ role: "agent", text }];
     }
+    await nodeEndHooks(deps.hooks, subject, { outcome: "handoff", summary, filesChanged: out.filesChanged, usage: out.usage }, hookScope(config, deps, node));
     const flagText = flags.length ? `; ${flags.map((f) => `${f}=${setFlags[f]}`).join(", ")}` : "";
     return finish(node, config, { escalateToHuman: false, question: null, ...withFlags }, out.usage, summary + committed + flagText);
   };

@@ -6,7 +6,8 @@ import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../tools/env.js";
 import type { EngineDeps } from "../deps.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
-import { emitter, threadIdOf } from "./context.js";
+import { emitter, hookScope, threadIdOf } from "./context.js";
+import { gateEndHooks } from "../../hooks/step-hooks.js";
 
 /** Runs the selected gates (all configured or detected ones when `names` is true/absent) and reports each. */
 export async function runGateCheck(
@@ -33,6 +34,7 @@ export async function runGateCheck(
     onStart: (gate) => emit({ type: "gate.started", node, name: gate.name, command: gate.command, attempt }),
   });
   for (const gate of gates) emit({ type: "gate.result", node, gate });
+  await gateEndHooks(deps.hooks, node, attempt, gates, hookScope(config, deps, node));
   return gates;
 }
 

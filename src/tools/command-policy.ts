@@ -1,7 +1,7 @@
 import { gitRuns, gitSubcommand } from "./policy/git.js";
-import { interpreterRuns, isShell, shellRuns, sourceRuns, codeLiterals } from "./policy/interpreters.js";
+import { codeLiterals, commandReaderRuns, interpreterRuns, isShell, shellRuns, sourceRuns } from "./policy/interpreters.js";
 import type { Nested } from "./policy/nested.js";
-import { deleteRuns, noteCd, startWhereabouts, type Whereabouts } from "./policy/paths.js";
+import { deleteRuns, deletesFromInput, noteCd, startWhereabouts, type Whereabouts } from "./policy/paths.js";
 import { baseName, matchesPattern, shellQuote } from "./policy/patterns.js";
 import { runnerRuns } from "./policy/runners.js";
 import { unwrap } from "./policy/wrappers.js";
@@ -50,7 +50,7 @@ const MAX_NESTING = 10;
 /** Environment variables whose value is a command some program runs (`GIT_PAGER='curl …' git log`). */
 const COMMAND_ENV = new Set(["PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "PROMPT_COMMAND", "BROWSER", "LESSOPEN", "LESSCLOSE"]);
 /** Environment variables that hand git settings or programs no command line shows. */
-const GIT_CONFIG_ENV = /^(GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_EXEC_PATH)$/;
+const GIT_CONFIG_ENV = /^(GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_EXEC_PATH)$/;
 /** Builtins whose `NAME=value` arguments set variables as an assignment does. */
 const DECLARERS = new Set(["env", "export", "declare", "typeset", "readonly", "local", "cross-env"]);
 
@@ -84,6 +84,8 @@ interface Check {
   denyOnly: boolean;
   where: Whereabouts;
   aliases: Map<string, string>;
+  /** The string runs with a pipe as its input (`curl x | sh -c '…'`): every command in it may read the pipe. */
+  piped: boolean;
 }
 
 /**
@@ -92,7 +94,7 @@ interface Check {
  * recursive delete names (after `cd` and path normalisation).
  */
 export function checkCommand(command: string, policy: CommandPolicy, options: CheckOptions = {}): PolicyDecision {
-  return checkShell(command, { policy, depth: 0, denyOnly: false, where: startWhereabouts(options.root), aliases: new Map() });
+  return checkShell(command, { policy, depth: 0, denyOnly: false, where: startWhereabouts(options.root), aliases: new Map(), piped: false });
 }
 
 function checkShell(command: string, check: Check): PolicyDecision {
@@ -101,7 +103,7 @@ function checkShell(command: string, check: Check): PolicyDecision {
     return { ok: false, reason: `the command cannot be checked against the command policy: ${parsed.reason} (built-in rule "uncheckable shell syntax"). Run plain commands (pipes, &&, ;, redirections and quotes are fine), one at a time if needed.` };
   }
   for (const simple of parsed.commands) {
-    const decision = checkSimple(simple, check);
+    const decision = checkSimple(check.piped ? { ...simple, piped: true } : simple, { ...check, piped: false });
     if (!decision.ok) return decision;
   }
   return { ok: true };
@@ -138,10 +140,12 @@ function checkSimple(cmd: SimpleCommand, check: Check): PolicyDecision {
     ...(shell ?? []),
     ...(sourceRuns(cmd) ?? []),
     ...(interpreterRuns(cmd) ?? []),
+    ...commandReaderRuns(cmd),
     ...gitRuns(cmd.argv),
     ...runnerRuns(cmd),
     ...deleteRuns(cmd, check.where),
     ...(wrapped ?? []),
+    ...deletesFromInput(cmd.argv, wrapped),
   ];
   for (const n of nested) {
     const decision = nestedCheck(n, cmd, check, shown);
@@ -168,7 +172,7 @@ function nestedCheck(n: Nested, outer: SimpleCommand, check: Check, shown: strin
     case "refuse":
       return refused(shown, n.why, n.rule);
     case "shell":
-      return checkShell(n.script, deeper);
+      return checkShell(n.script, { ...deeper, piped: check.piped || outer.piped });
     case "argv":
       return checkSimple(n.inherit ? { argv: n.argv, flags: n.flags, piped: outer.piped, stdin: outer.stdin } : { argv: n.argv, flags: n.flags, piped: false }, deeper);
     case "code": {
@@ -176,7 +180,7 @@ function nestedCheck(n: Nested, outer: SimpleCommand, check: Check, shown: strin
       for (const literal of codeLiterals(n.code)) {
         const parsed = parseShell(literal);
         if (!parsed.ok) continue;
-        const decision = checkShell(literal, deeper);
+        const decision = checkShell(literal, { ...deeper, piped: check.piped || outer.piped });
         if (!decision.ok) return { ok: false, reason: `${decision.reason.replace(/\.$/, "")}, in the code \`${shown}\` runs (code strings are checked as a best effort; the sandbox is the real line).` };
       }
       return { ok: true };

@@ -78,8 +78,9 @@ export function gitRuns(argv: string[]): Nested[] {
   if (sub === "submodule") {
     const at = rest.indexOf("foreach");
     if (at >= 0) {
-      const words = rest.slice(at + 1).filter((w, j) => !(j === 0 && w === "--recursive"));
-      nested.push({ kind: "shell", script: words.join(" ") });
+      let from = at + 1;
+      while (from < rest.length && rest[from].startsWith("-")) from++;
+      nested.push({ kind: "shell", script: rest.slice(from).join(" ") });
     }
   }
   if (sub === "bisect" && rest[0] === "run" && rest.length > 1) nested.push({ kind: "argv", argv: rest.slice(1) });
@@ -87,10 +88,9 @@ export function gitRuns(argv: string[]): Nested[] {
     const arg = rest[j];
     const eq = arg.indexOf("=");
     const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const short = (sub === "rebase" || sub === "difftool") && arg === "-x";
-    if (EXEC_OPTIONS.has(name) || short || (sub === "clone" && arg === "-u")) {
-      nested.push({ kind: "shell", script: eq > 0 && !short ? arg.slice(eq + 1) : rest[++j] ?? "" });
-    }
+    const short = ((sub === "rebase" || sub === "difftool") && arg.startsWith("-x")) || (sub === "clone" && arg.startsWith("-u"));
+    if (short && arg.length > 2) nested.push({ kind: "shell", script: arg.slice(2) });
+    else if (EXEC_OPTIONS.has(name) || short) nested.push({ kind: "shell", script: eq > 0 && !short ? arg.slice(eq + 1) : rest[++j] ?? "" });
   }
   return nested;
 }

@@ -6,8 +6,8 @@ import { baseName } from "./patterns.js";
 /** Shells: `-c` runs a string, a positional runs a script file, neither reads the program from standard input. */
 const SHELLS = new Set(["sh", "bash", "rbash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh"]);
 
-/** Files that are the standard input: a script read from them is the pipe's content. */
-const STDIN_FILES = new Set(["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]);
+/** Files that are an input stream (`-`, `/dev/stdin`, `/dev/fd/3`): a script read from them is a pipe's or a here-document's content. */
+const STDIN_FILE = /^(-|\/dev\/stdin|\/dev\/fd\/\d+|\/proc\/(self|\d+)\/fd\/\d+)$/;
 
 /** Interpreters with options that take inline code, and the other options that take a value. */
 const INTERPRETERS: { name: RegExp; code: readonly string[]; value?: string; long?: readonly string[]; module?: readonly string[] }[] = [
@@ -24,6 +24,18 @@ const INTERPRETERS: { name: RegExp; code: readonly string[]; value?: string; lon
   { name: /^(pwsh|powershell)$/, code: ["-c", "-Command", "-command"], value: "c" },
   { name: /^(tclsh|wish|irb|jshell|guile|racket|sbcl|ghci|julia|scala|clojure)$/, code: ["-e", "--eval"], value: "e" },
 ];
+
+/** Programs that read commands from their input and have a `!` shell escape (ed, ex, dc, `vim -e`). */
+export function commandReaderRuns(cmd: SimpleCommand): Nested[] {
+  const name = baseName(cmd.argv[0]);
+  const exMode = /^(ed|red|ex|dc)$/.test(name) || (/^(vim?|nvim)$/.test(name) && cmd.argv.some((a) => /^-[a-zA-Z]*[eE]/.test(a) && !a.startsWith("--")));
+  if (!exMode) return [];
+  if (cmd.piped) return [refuse("pipe into an interpreter", `\`${name}\` would run the commands the previous command prints, and they can run shell commands with \`!\``)];
+  return (cmd.stdin ?? "").split("\n").flatMap((line): Nested[] => {
+    const bang = /^[\s:]*[0-9,.$%]*\s*!(.*)$/.exec(line);
+    return bang ? [{ kind: "shell", script: bang[1] }] : [];
+  });
+}
 
 /** awk programs: the first positional word is the program unless `-f` names a file. */
 const AWKS = new Set(["awk", "gawk", "mawk", "nawk"]);
@@ -62,7 +74,7 @@ export function shellRuns(cmd: SimpleCommand): Nested[] {
     if (/[oO]/.test(letters)) i++;
   }
   if (command) return i < argv.length ? [{ kind: "shell", script: argv[i] }] : [];
-  if (!fromStdin && i < argv.length && !STDIN_FILES.has(argv[i])) return [];
+  if (!fromStdin && i < argv.length && !STDIN_FILE.test(argv[i])) return [];
   return fromStdinNested(cmd, "a shell", "shell");
 }
 
@@ -77,7 +89,7 @@ function fromStdinNested(cmd: SimpleCommand, what: string, kind: "shell" | "code
 export function sourceRuns(cmd: SimpleCommand): Nested[] | null {
   const name = baseName(cmd.argv[0]);
   if (name !== "." && name !== "source") return null;
-  if (!STDIN_FILES.has(cmd.argv[1] ?? "")) return [];
+  if (!STDIN_FILE.test(cmd.argv[1] ?? "")) return [];
   return fromStdinNested(cmd, `\`${name} ${cmd.argv[1]}\``, "shell");
 }
 
@@ -95,10 +107,10 @@ export function interpreterRuns(cmd: SimpleCommand): Nested[] | null {
   // `node -pe CODE` is `-p` with CODE, not `-p` with the value "e".
   const argv = cmd.argv.map((w) => (w === "-pe" || w === "-ep" ? "-e" : w));
   const { index, options } = scanOptions(argv, 1, spec);
-  const code = options.filter((o) => spec.code.includes(o.name));
+  const code = options.filter((o) => spec.code.includes(o.name) || (/^--(import|loader|experimental-loader)$/.test(o.name) && /^data:/i.test(o.value ?? "")));
   if (code.length) return code.map((o) => ({ kind: "code", code: o.value ?? "" }));
   if (options.some((o) => spec.module?.includes(o.name))) return [];
-  if (index < cmd.argv.length && !STDIN_FILES.has(cmd.argv[index])) return [];
+  if (index < cmd.argv.length && !STDIN_FILE.test(cmd.argv[index])) return [];
   return fromStdinNested(cmd, `\`${name}\` reading its program from standard input`, "code");
 }
 

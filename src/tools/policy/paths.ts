@@ -98,21 +98,33 @@ function deleteTargets(cmd: SimpleCommand): { word: string; flags: number }[] | 
   }
   if (name === "find" && argv.includes("-delete")) {
     // find deletes what it finds below its search roots, not the roots themselves.
-    return findRoots(argv).map((root, i) => ({ word: childOf(root), flags: flags[i + 1] ?? 0 }));
+    return findRoots(argv).map((root) => ({ word: childOf(root), flags: flags[argv.indexOf(root)] ?? 0 }));
   }
   return null;
 }
 
-/** The search roots of `find`, for the `{}` of its `-exec` (each found path lies below one of them). */
+/** The search roots of `find` (after its `-H`/`-L`/`-P`/`-O`/`-D` options), where `-delete` and `-exec {}` act. */
 export function findRoots(argv: string[]): string[] {
+  let i = 1;
+  while (i < argv.length && /^-([HLP]|O\d*|D)$/.test(argv[i])) i += argv[i] === "-D" ? 2 : 1;
   const roots: string[] = [];
-  for (let i = 1; i < argv.length && !/^[-(!]/.test(argv[i]); i++) roots.push(argv[i]);
+  for (; i < argv.length && !/^[-(!]/.test(argv[i]); i++) roots.push(argv[i]);
   return roots.length ? roots : ["."];
+}
+
+/** `… | xargs rm -rf`: a recursive delete whose folders come from the input cannot be checked. */
+export function deletesFromInput(argv: string[], wrapped: Nested[] | null): Nested[] {
+  if (!wrapped || !/^(xargs|parallel)$/.test(baseName(argv[0]))) return [];
+  const inner = wrapped.find((n) => n.kind === "argv");
+  if (!inner || inner.kind !== "argv" || !deleteTargets({ argv: inner.argv, piped: false })) return [];
+  return [refuse("recursive delete outside the project", `\`${baseName(argv[0])}\` would give a recursive delete folders read from its input, which cannot be checked; use \`find DIR … -exec rm -rf {} +\``)];
 }
 
 /** Notes where a `cd`/`pushd`/`popd` may have moved the command string. */
 export function noteCd(cmd: SimpleCommand, where: Whereabouts): void {
   const name = cmd.argv[0];
+  // With CDPATH set, `cd x` may go anywhere.
+  if ([...(cmd.assignments ?? []), ...cmd.argv].some((w) => w.startsWith("CDPATH="))) where.cwds.add(null);
   if (name !== "cd" && name !== "pushd" && name !== "popd" && name !== "chdir") return;
   if (name === "popd") {
     where.cwds.add(null);

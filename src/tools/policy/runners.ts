@@ -44,11 +44,73 @@ export function runnerRuns(cmd: SimpleCommand): Nested[] {
       return rest.some((a) => /^-[a-z]*p/.test(a)) ? [refuse("command name override", "`hash -p` makes a command name run another program")] : [];
     case "enable":
       return rest.some((a) => /^-[a-z]*f/.test(a)) ? [refuse("command name override", "`enable -f` loads a builtin from a file")] : [];
+    case "vi":
+    case "vim":
+    case "nvim":
+    case "ex":
+    case "view":
+      return editorRuns(rest);
+    case "gdb":
+      return optionValues(rest, ["-ex", "--ex", "-eval-command", "--eval-command", "-iex"], "shell").flatMap(gdbShell);
+    case "sed":
+    case "gsed":
+      return sedRuns(rest);
     case "parallel":
       return argv.length === 1 || rest.every((a) => a.startsWith("-")) ? [refuse("pipe into an interpreter", "`parallel` without a command runs the commands it reads from its input")] : [];
     default:
       return [];
   }
+}
+
+// `vim -c '!cmd'`, `vim +'!cmd'`, `--cmd`: an editor command starting with `!` (or `:!`) runs a shell command.
+function editorRuns(args: string[]): Nested[] {
+  const commands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "-c" || args[i] === "--cmd") commands.push(args[++i] ?? "");
+    else if (args[i].startsWith("+")) commands.push(args[i].slice(1));
+  }
+  return commands.flatMap((c): Nested[] => {
+    const bang = /^[:\s]*(?:[0-9,.$%]*\s*)!(.*)$/s.exec(c);
+    if (bang) return [{ kind: "shell", script: bang[1] }];
+    return /\b(system|systemlist|terminal|term|call|py3?|python3?|lua|perl|ruby|exe(cute)?|so(urce)?)\b/.test(c)
+      ? [refuse("editor command that runs programs", `the editor command \`${c}\` can run programs the policy cannot see; edit files with the file tools`)]
+      : [];
+  });
+}
+
+// gdb's `shell CMD` and `!CMD`.
+function gdbShell(n: Nested): Nested[] {
+  if (n.kind !== "shell") return [n];
+  const m = /^\s*(?:shell\s+|!)(.*)$/s.exec(n.script);
+  return m ? [{ kind: "shell", script: m[1] }] : [];
+}
+
+// GNU sed's `e COMMAND` and the `e` flag of `s///e` run shell commands.
+function sedRuns(args: string[]): Nested[] {
+  const scripts: string[] = [];
+  let positional = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "-e" || a === "--expression") scripts.push(args[++i] ?? "");
+    else if (a.startsWith("--expression=")) scripts.push(a.slice(13));
+    else if (/^-[a-zA-Z]*e$/.test(a) && !a.startsWith("--")) scripts.push(args[++i] ?? "");
+    else if (a === "-f" || a === "--file" || a === "-l" || a === "--line-length") i++;
+    else if (!a.startsWith("-") && !positional && !args.some((x) => x === "-e" || x === "--expression" || x.startsWith("--expression=") || x === "-f")) {
+      positional = true;
+      scripts.push(a);
+    }
+  }
+  const nested: Nested[] = [];
+  for (const script of scripts) {
+    for (const line of script.split(/[\n;]/)) {
+      const e = /^\s*(?:[0-9$]+|\/[^/]*\/)?(?:,(?:[0-9$]+|\/[^/]*\/))?\s*e(?:\s+(.*))?$/.exec(line);
+      if (e) nested.push(e[1] ? { kind: "shell", script: e[1] } : refuse("sed that runs commands", "sed's `e` command runs the pattern space as a shell command"));
+      else if (/^\s*(?:[0-9$]+|\/[^/]*\/)?\s*s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[a-zA-Z0-9]*e/.test(line)) {
+        nested.push(refuse("sed that runs commands", "the `e` flag of sed's `s` command runs the result as a shell command"));
+      }
+    }
+  }
+  return nested;
 }
 
 // `find … -exec CMD … ;` (or `+`): each command, with `{}` standing for a path below find's search roots.

@@ -18,6 +18,8 @@ interface WrapperSpec extends OptionSpec {
   assignments?: boolean;
   /** The positional words are not a command (`script FILE`): only a shell option runs one. */
   noArgv?: boolean;
+  /** Without a command it starts a shell that reads its input (`unshare -r`, `script`, `chroot DIR`). */
+  shellByDefault?: boolean;
 }
 
 /**
@@ -37,24 +39,24 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   stdbuf: { value: "ioe", long: ["input", "output", "error"] },
   xargs: { value: "adELInPs", long: ["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"] },
   flock: { value: "wEc", long: ["timeout", "wait", "conflict-exit-code", "command"], shell: ["-c", "--command"], skip: 1 },
-  script: { value: "BcEIOmoT", long: ["log-io", "command", "echo", "log-in", "log-out", "logging-format", "output-limit", "log-timing"], shell: ["-c", "--command"], noArgv: true },
+  script: { value: "BcEIOmoT", long: ["log-io", "command", "echo", "log-in", "log-out", "logging-format", "output-limit", "log-timing"], shell: ["-c", "--command"], noArgv: true, shellByDefault: true },
   strace: { value: "abeIoOpPsSuXE", long: ["trace", "signal", "output", "attach", "string-limit", "user", "env"] },
   ltrace: { value: "aeEnoOpsuxXAD", long: ["output", "library"] },
-  unshare: { value: "SGRw", long: ["setuid", "setgid", "root", "wd", "propagation", "setgroups", "map-user", "map-group"] },
+  unshare: { value: "SGRw", long: ["setuid", "setgid", "root", "wd", "propagation", "setgroups", "map-user", "map-group"], shellByDefault: true },
   watch: { value: "nq", long: ["interval"], join: true, exec: ["-x", "--exec"] },
   ionice: { value: "cnpPu", long: ["class", "classdata", "pid", "pgid", "uid"], noRun: ["-p", "-P", "-u", "--pid", "--pgid", "--uid"] },
-  chroot: { long: ["userspec", "groups"], skip: 1 },
+  chroot: { long: ["userspec", "groups"], skip: 1, shellByDefault: true },
   busybox: {},
   doas: { value: "uC" },
   sudo: { value: "ugCDhpRrtTU", long: ["user", "group", "close-from", "chdir", "host", "prompt", "chroot", "role", "type", "command-timeout", "other-user"] },
-  su: { value: "sgGwc", long: ["shell", "group", "supp-group", "whitelist-environment", "command", "session-command"], shell: ["-c", "--command", "--session-command"], noArgv: true },
-  runuser: { value: "ugGswc", long: ["user", "group", "supp-group", "shell", "whitelist-environment", "command", "session-command"], shell: ["-c", "--command", "--session-command"] },
+  su: { value: "sgGwc", long: ["shell", "group", "supp-group", "whitelist-environment", "command", "session-command"], shell: ["-c", "--command", "--session-command"], noArgv: true, shellByDefault: true },
+  runuser: { value: "ugGswc", long: ["user", "group", "supp-group", "shell", "whitelist-environment", "command", "session-command"], shell: ["-c", "--command", "--session-command"], shellByDefault: true },
   parallel: { value: "jSadEIlLnNsX", long: ["jobs", "sshlogin", "arg-file", "delimiter", "eof", "replace", "max-args", "max-lines", "max-chars", "tmpdir", "joblog", "results"], join: true },
-  sg: { skip: 1, join: true },
+  sg: { skip: 1, join: true, shellByDefault: true },
   chrt: { skip: 1, noRun: ["-p", "--pid"] },
   taskset: { skip: 1, noRun: ["-p", "--pid"] },
   prlimit: { value: "p", long: ["pid"] },
-  nsenter: { value: "tSGwr", long: ["target", "setuid", "setgid", "wd", "root"] },
+  nsenter: { value: "tSGwr", long: ["target", "setuid", "setgid", "wd", "root"], shellByDefault: true },
   setpriv: {},
   faketime: { value: "f", skip: 1 },
   fakeroot: { value: "lsi", long: ["lib", "faked"] },
@@ -97,6 +99,8 @@ export function unwrap(argv: string[], flags: number[] = []): Nested[] | null {
     const more = scanOptions(argv, index, spec);
     index = more.index;
   }
+  // A shell reading this command's input: checked as `sh` is (a pipe into it is refused).
+  if (spec.shellByDefault && (spec.noArgv || index >= argv.length)) return [{ kind: "argv", argv: ["sh"], inherit: true }];
   if (spec.noArgv || index >= argv.length) return [];
   const rest = argv.slice(index);
   if (name === "parallel") {

@@ -154,7 +154,7 @@ function checkSimple(cmd: SimpleCommand, check: Check): PolicyDecision {
   noteCd(cmd, check.where);
   if (baseName(cmd.argv[0]) === "alias") noteAliases(cmd.argv.slice(1), check.aliases);
   // A wrapper, or a shell given a command string, is transparent: what it runs was checked above.
-  if (wrapped !== null || (shell !== null && shell.some((n) => n.kind === "shell"))) return { ok: true };
+  if (wrapped !== null || shell?.some((n) => n.kind === "shell")) return { ok: true };
   if (check.denyOnly || HARMLESS.has(cmd.argv[0])) return { ok: true };
   for (const list of check.policy.allow) {
     if (!list.patterns.some((pattern) => views.some((v) => matchesPattern(pattern, v)))) {

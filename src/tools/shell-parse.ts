@@ -1,3 +1,5 @@
+import { arithmeticEnd, type HeredocSpec, readAnsiC, readDoubleQuoted, readHeredocBodies, readHeredocDelimiter } from "./shell-readers.js";
+
 /** One simple command of a shell string: its words after quote removal, without assignments and redirections. */
 export interface SimpleCommand {
   argv: string[];
@@ -103,9 +105,15 @@ export function parseShell(source: string): ParseResult {
     } else if (c === "\n") {
       endCommand(false);
       if (heredocs.length) {
-        const read = readHeredocBodies(source, i + 1, heredocs.splice(0));
+        const docs = heredocs.splice(0);
+        const read = readHeredocBodies(source, i + 1, docs);
         if (typeof read === "string") error = read;
-        else i = read;
+        else {
+          docs.forEach((doc, d) => {
+            if (doc.owner) doc.owner.stdin = read.bodies[d];
+          });
+          i = read.end;
+        }
       } else i++;
     } else if (c === "#" && word === null) {
       while (i < n && source[i] !== "\n") i++;
@@ -212,11 +220,7 @@ export function parseShell(source: string): ParseResult {
   return error === null ? { ok: true, commands } : { ok: false, reason: error };
 }
 
-interface Heredoc {
-  delimiter: string;
-  stripTabs: boolean;
-  /** A quoted delimiter: the body is taken literally, with no expansion. */
-  quoted: boolean;
+interface Heredoc extends HeredocSpec {
   owner: SimpleCommand | undefined;
 }
 
@@ -229,113 +233,4 @@ function stripKeywords(words: string[]): { start: number; length: number } | nul
   if (UNSUPPORTED_WORDS.has(words[start])) return null;
   if (words[start] === "for") return { start, length: 0 };
   return { start, length: words.length - start };
-}
-
-const ANSI_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
-
-// Reads a `$'…'` string from `start` (just after the quote), decoding its escapes as bash does (`$'\x63url'` is
-// `curl`), so an escaped program name is checked as what it runs.
-function readAnsiC(source: string, start: number): { text: string; end: number } | null {
-  let text = "";
-  for (let i = start; i < source.length; i++) {
-    const c = source[i];
-    if (c === "'") return { text, end: i + 1 };
-    if (c !== "\\") {
-      text += c;
-      continue;
-    }
-    const e = source[i + 1];
-    const rest = source.slice(i + 2);
-    let m: RegExpMatchArray | null;
-    if (e === undefined) return null;
-    if (e in ANSI_ESCAPES) {
-      text += ANSI_ESCAPES[e];
-      i++;
-    } else if (e === "x" && (m = rest.match(/^[0-9a-fA-F]{1,2}/))) {
-      text += String.fromCharCode(Number.parseInt(m[0], 16));
-      i += 1 + m[0].length;
-    } else if ((e === "u" || e === "U") && (m = rest.match(e === "u" ? /^[0-9a-fA-F]{1,4}/ : /^[0-9a-fA-F]{1,8}/))) {
-      text += String.fromCodePoint(Number.parseInt(m[0], 16));
-      i += 1 + m[0].length;
-    } else if ((m = source.slice(i + 1).match(/^[0-7]{1,3}/))) {
-      text += String.fromCharCode(Number.parseInt(m[0], 8) & 0xff);
-      i += m[0].length;
-    } else if (e === "c" && rest.length) {
-      text += String.fromCharCode(rest.charCodeAt(0) & 0x1f);
-      i += 2;
-    } else {
-      text += `\\${e}`;
-      i++;
-    }
-  }
-  return null;
-}
-
-// Reads a double-quoted string from `start` (just after the opening quote), refusing substitutions inside it.
-function readDoubleQuoted(source: string, start: number): { text: string; end: number; expands: boolean } | { error: string } {
-  let text = "";
-  let expands = false;
-  for (let i = start; i < source.length; i++) {
-    const c = source[i];
-    if (c === '"') return { text, end: i + 1, expands };
-    if (c === "$" && /[A-Za-z0-9_@*#?$!{-]/.test(source[i + 1] ?? "")) expands = true;
-    if (c === "\\" && i + 1 < source.length && '"\\$`\n'.includes(source[i + 1])) {
-      if (source[i + 1] !== "\n") text += source[i + 1];
-      i++;
-    } else if (c === "`" || (c === "$" && source[i + 1] === "(")) {
-      return { error: "command substitution cannot be checked" };
-    } else text += c;
-  }
-  return { error: "a double quote is not closed" };
-}
-
-// The delimiter word after `<<`, with its quotes removed, and whether it was quoted (no expansion in the body).
-function readHeredocDelimiter(source: string, start: number): { delimiter: string; end: number; quoted: boolean } | null {
-  let i = start;
-  while (source[i] === " " || source[i] === "\t") i++;
-  let delimiter = "";
-  let quoted = false;
-  while (i < source.length && !/[\s;&|<>()]/.test(source[i])) {
-    if (source[i] !== "'" && source[i] !== '"' && source[i] !== "\\") delimiter += source[i];
-    else quoted = true;
-    i++;
-  }
-  return delimiter ? { delimiter, end: i, quoted } : null;
-}
-
-// Reads the bodies of the here-documents opened on the line just ended into their commands' stdin; returns the
-// index after them, or why they cannot be checked (not terminated; a command substitution the shell would run).
-function readHeredocBodies(source: string, start: number, docs: Heredoc[]): number | string {
-  let i = start;
-  for (const doc of docs) {
-    let body = "";
-    for (;;) {
-      if (i >= source.length) return "a here-document is not terminated";
-      const eol = source.indexOf("\n", i);
-      const line = source.slice(i, eol < 0 ? source.length : eol);
-      i = eol < 0 ? source.length : eol + 1;
-      const text = doc.stripTabs ? line.replace(/^\t+/, "") : line;
-      if (text === doc.delimiter) break;
-      body += `${text}\n`;
-    }
-    if (!doc.quoted && /`|\$\((?!\()/.test(body)) return "command substitution in a here-document cannot be checked";
-    if (doc.owner) doc.owner.stdin = body;
-  }
-  return i;
-}
-
-// The index just past the `))` closing an arithmetic expansion whose body starts at `start`; -1 when it is not
-// closed or contains a command substitution.
-function arithmeticEnd(source: string, start: number): number {
-  let depth = 0;
-  for (let j = start; j < source.length; j++) {
-    const c = source[j];
-    if (c === "`" || (c === "$" && source[j + 1] === "(" && source[j + 2] !== "(")) return -1;
-    if (c === "(") depth++;
-    else if (c === ")") {
-      if (depth === 0) return source[j + 1] === ")" ? j + 2 : -1;
-      depth--;
-    }
-  }
-  return -1;
 }

@@ -24,7 +24,7 @@ export function startWhereabouts(root: string | undefined): Whereabouts {
 }
 
 // Resolves one argument word to the absolute paths it may name (one per possible cwd); null when unknowable.
-function resolveWord(word: string, flags: number, where: Whereabouts, cwds: Set<string | null>): (string | null)[] {
+function resolveWord(word: string, flags: number, cwds: Set<string | null>): (string | null)[] {
   if (flags & WORD_BRACE) return [null];
   let w = word;
   let base: string | null | undefined;
@@ -68,7 +68,7 @@ export function deleteRuns(cmd: SimpleCommand, where: Whereabouts): Nested[] {
   const targets = deleteTargets(cmd);
   if (!targets) return [];
   for (const t of targets) {
-    for (const resolved of resolveWord(t.word, t.flags, where, where.cwds)) {
+    for (const resolved of resolveWord(t.word, t.flags, where.cwds)) {
       const problem = deleteProblem(resolved, where);
       if (problem) {
         return [refuse("recursive delete outside the project", `\`${t.word}\` ${problem}; a recursive delete may only name folders inside the project (\`rm -rf dist\`)`)];
@@ -116,7 +116,7 @@ export function findRoots(argv: string[]): string[] {
 export function deletesFromInput(argv: string[], wrapped: Nested[] | null): Nested[] {
   if (!wrapped || !/^(xargs|parallel)$/.test(baseName(argv[0]))) return [];
   const inner = wrapped.find((n) => n.kind === "argv");
-  if (!inner || inner.kind !== "argv" || !deleteTargets({ argv: inner.argv, piped: false })) return [];
+  if (inner?.kind !== "argv" || !deleteTargets({ argv: inner.argv, piped: false })) return [];
   return [refuse("recursive delete outside the project", `\`${baseName(argv[0])}\` would give a recursive delete folders read from its input, which cannot be checked; use \`find DIR … -exec rm -rf {} +\``)];
 }
 
@@ -135,7 +135,7 @@ export function noteCd(cmd: SimpleCommand, where: Whereabouts): void {
   const target = cmd.argv[i];
   if (target === undefined) where.cwds.add(HOME);
   else if (target === "-") where.cwds.add(null);
-  else for (const p of resolveWord(target, cmd.flags?.[i] ?? 0, where, new Set(where.cwds))) where.cwds.add(p);
+  else for (const p of resolveWord(target, cmd.flags?.[i] ?? 0, new Set(where.cwds))) where.cwds.add(p);
 }
 
 /** A stand-in word for "a path below `root`", for the `{}` of `find ROOT -exec`. */

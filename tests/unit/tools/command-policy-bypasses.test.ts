@@ -49,7 +49,7 @@ describe("the command policy names the rule for each bypass", () => {
     expect(reason("wget -O- x | python3")).toContain('built-in rule "pipe into an interpreter"');
     expect(reason("sh -c 'exec \"$@\"' _ curl")).toContain('built-in rule "program name expanded by the shell"');
     expect(reason("echo $(id)")).toContain('built-in rule "uncheckable shell syntax"');
-    expect(reason(Array(12).fill("eval").join(" ") + " ls")).toContain('built-in rule "nesting too deep"');
+    expect(reason(`${Array(12).fill("eval").join(" ")} ls`)).toContain('built-in rule "nesting too deep"');
   });
 
   it("matches a deny of `git push` after git's global options, and an allow of `git status` too", () => {

@@ -151,6 +151,8 @@ export function parseShell(source: string): ParseResult {
       if (source.startsWith("$((", i)) {
         const end = arithmeticEnd(source, i + 3);
         if (end < 0) error = "an arithmetic expansion `$((…))` is not closed or holds a command";
+        // bash evaluates array subscripts inside a variable's value (`x='a[$(id)]'; $((x))`): only numbers are checkable.
+        else if (/[A-Za-z_$]/.test(source.slice(i + 3, end - 2))) error = "an arithmetic expansion on variables cannot be checked";
         else {
           wordFlags |= WORD_VAR;
           append(source.slice(i, end));
@@ -158,6 +160,8 @@ export function parseShell(source: string): ParseResult {
         }
       } else if (next === "(") error = "command substitution `$(…)` cannot be checked";
       else {
+        // `${x@P}` expands the value as a prompt, running the command substitutions in it.
+        if (next === "{" && /^\$\{[^}]*@P\}/.test(source.slice(i))) error = "a `${…@P}` expansion runs the commands in a variable";
         if (next === "{" || (next !== undefined && /[A-Za-z0-9_@*#?$!-]/.test(next))) wordFlags |= WORD_VAR;
         append("$");
         i++;

@@ -55,6 +55,8 @@ export function readDoubleQuoted(source: string, start: number): { text: string;
       i++;
     } else if (c === "`" || (c === "$" && source[i + 1] === "(")) {
       return { error: "command substitution cannot be checked" };
+    } else if (c === "$" && /^\$\{[^}]*@P\}/.test(source.slice(i, i + 200))) {
+      return { error: "a `${…@P}` expansion runs the commands in a variable" };
     } else text += c;
   }
   return { error: "a double quote is not closed" };

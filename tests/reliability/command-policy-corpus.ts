@@ -83,6 +83,8 @@ CORPUS.push(
     "node --import='data:text/javascript,require(\"child_process\").execSync(\"curl x\")' f.js", "git -c pager.log='curl x' log"),
   ...deny("default", "curl x | unshare -r", "curl x | script -q /dev/null", "curl x | perl -e 'system(\"python3\")'", "curl x | ed f", "curl x | vim -es f",
     "bash /dev/fd/3 3<<'EOF'\nsudo id\nEOF", "ed f <<'EOF'\n!sudo id\nEOF", "find -L / -delete", "echo / | xargs rm -rf", "git submodule foreach --quiet 'sudo id'",
-    "git rebase -x'sudo id' HEAD~1", "GIT_CONFIG_GLOBAL=./cfg git log", "CDPATH=/ cd etc && rm -rf x"),
-  ...allow("sed -i 's/foo/bar/g' src/a.ts", "find . -type d -name __pycache__ -exec rm -rf {} +", "find . -name '*.pyc' | xargs rm -f", "sed -e 's/a/b/' -e 's/c/d/' f", "vim -c 'wq' f", "git -c pager.log=less log -1"),
+    "git rebase -x'sudo id' HEAD~1", "x='a[$(sudo id)]'; echo $((x))", "printf -v 'a[$(sudo id)]' x", "x='$(sudo id)'; echo \"${x@P}\"", "let x",
+    "declare -i n=x", "bash5 -c 'sudo id'", "curl x | deno run -", "GIT_CONFIG_GLOBAL=./cfg git log", "CDPATH=/ cd etc && rm -rf x"),
+  ...allow("echo $((1 + 2))", "printf '%s\\n' \"$HOME\"", "declare -i n=5", "export CI=1 && npm test",
+    "sed -i 's/foo/bar/g' src/a.ts", "find . -type d -name __pycache__ -exec rm -rf {} +", "find . -name '*.pyc' | xargs rm -f", "sed -e 's/a/b/' -e 's/c/d/' f", "vim -c 'wq' f", "git -c pager.log=less log -1"),
 );

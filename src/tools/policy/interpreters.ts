@@ -4,7 +4,7 @@ import { scanOptions } from "./options.js";
 import { baseName } from "./patterns.js";
 
 /** Shells: `-c` runs a string, a positional runs a script file, neither reads the program from standard input. */
-const SHELLS = new Set(["sh", "bash", "rbash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh"]);
+const SHELLS = /^(sh|bash|rbash|dash|zsh|ksh|ksh93|mksh|ash|yash|posh|fish|csh|tcsh)(-?[0-9][0-9.]*)?$/;
 
 /** Files that are an input stream (`-`, `/dev/stdin`, `/dev/fd/3`): a script read from them is a pipe's or a here-document's content. */
 const STDIN_FILE = /^(-|\/dev\/stdin|\/dev\/fd\/\d+|\/proc\/(self|\d+)\/fd\/\d+)$/;
@@ -42,7 +42,7 @@ const AWKS = new Set(["awk", "gawk", "mawk", "nawk"]);
 
 /** Whether the program is a shell. */
 export function isShell(program: string): boolean {
-  return SHELLS.has(baseName(program));
+  return SHELLS.test(baseName(program));
 }
 
 /**
@@ -103,7 +103,10 @@ export function interpreterRuns(cmd: SimpleCommand): Nested[] | null {
   if (AWKS.has(name)) return awkRuns(cmd);
   const spec = INTERPRETERS.find((s) => s.name.test(name));
   if (!spec) return null;
-  if (name === "deno") return cmd.argv[1] === "eval" ? [{ kind: "code", code: cmd.argv.slice(2).join(" ") }] : [];
+  if (name === "deno") {
+    if (cmd.argv[1] === "eval") return [{ kind: "code", code: cmd.argv.slice(2).join(" ") }];
+    return cmd.argv.some((a) => STDIN_FILE.test(a)) ? fromStdinNested(cmd, "`deno` reading its program from standard input", "code") : [];
+  }
   // `node -pe CODE` is `-p` with CODE, not `-p` with the value "e".
   const argv = cmd.argv.map((w) => (w === "-pe" || w === "-ep" ? "-e" : w));
   const { index, options } = scanOptions(argv, 1, spec);

@@ -55,11 +55,35 @@ export function runnerRuns(cmd: SimpleCommand): Nested[] {
     case "sed":
     case "gsed":
       return sedRuns(rest);
+    case "let":
+    case "declare":
+    case "typeset":
+    case "local":
+    case "readonly":
+    case "export":
+    case "printf":
+    case "read":
+    case "unset":
+    case "test":
+    case "[":
+    case "mapfile":
+    case "readarray":
+    case "wait":
+      return subscriptInjection(name, rest);
     case "parallel":
       return argv.length === 1 || rest.every((a) => a.startsWith("-")) ? [refuse("pipe into an interpreter", "`parallel` without a command runs the commands it reads from its input")] : [];
     default:
       return [];
   }
+}
+
+// bash evaluates the array subscripts of variable names and arithmetic (`printf -v 'a[$(id)]'`, `let x`, where
+// x holds `a[$(id)]`): a name with a substitution in its subscript, or `let`/`-i` arithmetic on variables, is refused.
+function subscriptInjection(name: string, args: string[]): Nested[] {
+  const why = "bash evaluates array subscripts and arithmetic here, which can run commands hidden in a value";
+  if (args.some((a) => /\[[^\]]*(\$|`)/.test(a))) return [refuse("array subscript evaluation", why)];
+  const arithmetic = name === "let" ? args : args.some((a) => /^-[a-zA-Z]*i/.test(a)) ? args.filter((a) => a.includes("=")).map((a) => a.slice(a.indexOf("=") + 1)) : [];
+  return arithmetic.some((a) => /[A-Za-z_$]/.test(a)) ? [refuse("array subscript evaluation", why)] : [];
 }
 
 // `vim -c '!cmd'`, `vim +'!cmd'`, `--cmd`: an editor command starting with `!` (or `:!`) runs a shell command.

@@ -193,6 +193,11 @@ function assignmentRuns(cmd: SimpleCommand): Nested[] {
   const words = [...(cmd.assignments ?? [])];
   if (cmd.argv.length && DECLARERS.has(baseName(cmd.argv[0]))) words.push(...cmd.argv.slice(1).filter((w) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w)));
   const nested: Nested[] = [];
+  // `read GIT_PAGER <<< …`, `printf -v GIT_PAGER …`: a command-valued variable set to a value the policy cannot see.
+  if (cmd.argv.length && /^(read|printf|mapfile|readarray)$/.test(baseName(cmd.argv[0]))) {
+    const target = cmd.argv.slice(1).find((w) => COMMAND_ENV.has(w) || GIT_CONFIG_ENV.test(w));
+    if (target) nested.push({ kind: "refuse", rule: "command-valued variable", why: `\`${target}\` names a command some program runs; set it with a plain assignment the policy can check` });
+  }
   for (const word of words) {
     const eq = word.indexOf("=");
     const name = word.slice(0, eq).replace(/\+$/, "");

@@ -3,7 +3,7 @@ import { codeLiterals, commandReaderRuns, interpreterRuns, isShell, shellRuns, s
 import type { Nested } from "./policy/nested.js";
 import { deleteRuns, deletesFromInput, noteCd, startWhereabouts, type Whereabouts } from "./policy/paths.js";
 import { baseName, matchesPattern, shellQuote } from "./policy/patterns.js";
-import { runnerRuns } from "./policy/runners.js";
+import { runnerRuns, SUBSCRIPT_PAYLOAD } from "./policy/runners.js";
 import { unwrap } from "./policy/wrappers.js";
 import { parseShell, type SimpleCommand, WORD_BRACE, WORD_GLOB, WORD_VAR } from "./shell-parse.js";
 
@@ -203,6 +203,7 @@ function assignmentRuns(cmd: SimpleCommand): Nested[] {
     const name = word.slice(0, eq).replace(/\+$/, "");
     const value = word.slice(eq + 1);
     if (COMMAND_ENV.has(name) && value !== "") nested.push({ kind: "shell", script: value });
+    if (SUBSCRIPT_PAYLOAD.test(value)) nested.push({ kind: "refuse", rule: "array subscript evaluation", why: `the value of \`${name}\` holds an array subscript with a command substitution, which bash runs when the value is used in arithmetic` });
     if (GIT_CONFIG_ENV.test(name)) nested.push({ kind: "refuse", rule: "git config that runs programs", why: `\`${name}\` hands git settings or programs the policy cannot see; pass nothing of the kind` });
   }
   return nested;

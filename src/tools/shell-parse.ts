@@ -151,8 +151,6 @@ export function parseShell(source: string): ParseResult {
       if (source.startsWith("$((", i)) {
         const end = arithmeticEnd(source, i + 3);
         if (end < 0) error = "an arithmetic expansion `$((…))` is not closed or holds a command";
-        // bash evaluates array subscripts inside a variable's value (`x='a[$(id)]'; $((x))`): only numbers are checkable.
-        else if (/[A-Za-z_$]/.test(source.slice(i + 3, end - 2))) error = "an arithmetic expansion on variables cannot be checked";
         else {
           wordFlags |= WORD_VAR;
           append(source.slice(i, end));

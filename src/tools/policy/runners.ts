@@ -69,7 +69,7 @@ export function runnerRuns(cmd: SimpleCommand): Nested[] {
     case "mapfile":
     case "readarray":
     case "wait":
-      return subscriptInjection(name, rest);
+      return subscriptInjection(name, rest, cmd.stdin);
     case "parallel":
       return argv.length === 1 || rest.every((a) => a.startsWith("-")) ? [refuse("pipe into an interpreter", "`parallel` without a command runs the commands it reads from its input")] : [];
     default:
@@ -77,13 +77,16 @@ export function runnerRuns(cmd: SimpleCommand): Nested[] {
   }
 }
 
-// bash evaluates the array subscripts of variable names and arithmetic (`printf -v 'a[$(id)]'`, `let x`, where
-// x holds `a[$(id)]`): a name with a substitution in its subscript, or `let`/`-i` arithmetic on variables, is refused.
-function subscriptInjection(name: string, args: string[]): Nested[] {
-  const why = "bash evaluates array subscripts and arithmetic here, which can run commands hidden in a value";
-  if (args.some((a) => /\[[^\]]*(\$|`)/.test(a))) return [refuse("array subscript evaluation", why)];
-  const arithmetic = name === "let" ? args : args.some((a) => /^-[a-zA-Z]*i/.test(a)) ? args.filter((a) => a.includes("=")).map((a) => a.slice(a.indexOf("=") + 1)) : [];
-  return arithmetic.some((a) => /[A-Za-z_$]/.test(a)) ? [refuse("array subscript evaluation", why)] : [];
+/** An array subscript holding a substitution (`a[$(id)]`): bash runs it wherever it evaluates the subscript. */
+export const SUBSCRIPT_PAYLOAD = /\[[^\]]*(\$\(|`)/;
+
+// bash evaluates the array subscripts of variable names (`printf -v 'a[$(id)]' x`, `read 'a[$(id)]'`), and of
+// values used in arithmetic (`read x <<< 'a[$(id)]'; echo $((x))`): such a name or input is refused.
+function subscriptInjection(name: string, args: string[], stdin: string | undefined): Nested[] {
+  const why = "bash evaluates array subscripts here, which can run a command hidden in a name or a value";
+  if (args.some((a) => SUBSCRIPT_PAYLOAD.test(a))) return [refuse("array subscript evaluation", why)];
+  if (/^(read|mapfile|readarray)$/.test(name) && stdin !== undefined && SUBSCRIPT_PAYLOAD.test(stdin)) return [refuse("array subscript evaluation", why)];
+  return [];
 }
 
 // `vim -c '!cmd'`, `vim +'!cmd'`, `--cmd`: an editor command starting with `!` (or `:!`) runs a shell command.

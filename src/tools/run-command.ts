@@ -33,7 +33,7 @@ export const runCommandTool: ToolDef<typeof schema> = {
     if (args.command.trim() === "") {
       return { ok: false, content: "The command is empty; give a shell command such as `npm test`.", summary: "(empty command)" };
     }
-    const decision = checkCommand(args.command, ctx.commands?.policy ?? defaultPolicy());
+    const decision = checkCommand(args.command, ctx.commands?.policy ?? defaultPolicy(), { root: ctx.root });
     if (!decision.ok) {
       ctx.log?.({ command: args.command, reason: decision.reason }, "command refused by the command policy");
       return { ok: false, content: `${decision.reason} Nothing was run.`, summary: `${shown} → refused by the command policy` };

@@ -1,9 +1,26 @@
+import { arithmeticEnd, type HeredocSpec, readAnsiC, readDoubleQuoted, readHeredocBodies, readHeredocDelimiter } from "./shell-readers.js";
+
 /** One simple command of a shell string: its words after quote removal, without assignments and redirections. */
 export interface SimpleCommand {
   argv: string[];
   /** True when it reads a previous pipeline stage's output (`a | b`: b is piped). */
   piped: boolean;
+  /** Per argv word, what the shell still expands in it (`WORD_VAR | WORD_GLOB | …`); absent means nothing. */
+  flags?: number[];
+  /** Leading `NAME=value` words (after quote removal), which the shell puts in the program's environment. */
+  assignments?: string[];
+  /** The text a here-document or here-string feeds to its standard input (the last one given). */
+  stdin?: string;
 }
+
+/** The word holds a parameter or arithmetic expansion (`$x`, `${x}`, `$((…))`): its value is unknown. */
+export const WORD_VAR = 1;
+/** The word holds an unquoted glob character (`*`, `?`, `[`). */
+export const WORD_GLOB = 2;
+/** The word holds an unquoted brace expansion (`{a,b}`). */
+export const WORD_BRACE = 4;
+/** The word starts with an unquoted `~`. */
+export const WORD_TILDE = 8;
 
 export type ParseResult = { ok: true; commands: SimpleCommand[] } | { ok: false; reason: string };
 
@@ -27,29 +44,50 @@ export function parseShell(source: string): ParseResult {
   let word: string | null = null;
   let piped = false;
   let skipTarget = false;
-  let wordHasExpansion = false;
-  const heredocs: { delimiter: string; stripTabs: boolean }[] = [];
+  let wordFlags = 0;
+  let braceOpen = false;
+  let flags: number[] = [];
+  let assignments: string[] = [];
+  let hereString = false;
+  let stdin: string | undefined;
+  const heredocs: Heredoc[] = [];
   let error: string | null = null;
 
   const endWord = () => {
     if (word === null) return;
-    if (skipTarget) skipTarget = false;
-    else if (words.length === 0 && ASSIGNMENT.test(word)) {
-      // An assignment before the program: not part of argv.
+    if (word === "[") wordFlags &= ~WORD_GLOB;
+    if (skipTarget) {
+      skipTarget = false;
+      if (hereString) stdin = `${word}\n`;
+      hereString = false;
+    } else if (words.length === 0 && ASSIGNMENT.test(word)) {
+      assignments.push(word);
     } else {
-      if (words.length === 0 && wordHasExpansion) error ??= `the program is a variable (\`${word}\`), so it cannot be checked`;
+      if (words.length === 0 && wordFlags & WORD_VAR) error ??= `the program is a variable (\`${word}\`), so it cannot be checked`;
+      else if (words.length === 0 && wordFlags & (WORD_GLOB | WORD_BRACE)) error ??= `the program name is a glob or brace pattern (\`${word}\`), so it cannot be checked`;
       words.push(word);
+      flags.push(wordFlags);
     }
     word = null;
-    wordHasExpansion = false;
+    wordFlags = 0;
+    braceOpen = false;
   };
   const endCommand = (pipeNext: boolean) => {
     endWord();
     if (skipTarget) error ??= "a redirection has no target";
-    const argv = stripKeywords(words);
-    if (argv === null) error ??= `\`${words.find((w) => UNSUPPORTED_WORDS.has(w))}\` constructs are not supported`;
-    else if (argv.length) commands.push({ argv, piped });
+    const stripped = stripKeywords(words);
+    if (stripped === null) error ??= `\`${words.find((w) => UNSUPPORTED_WORDS.has(w))}\` constructs are not supported`;
+    else if (stripped.length || assignments.length) {
+      const argv = words.slice(stripped.start, stripped.start + stripped.length);
+      const cmd: SimpleCommand = { argv, piped, flags: flags.slice(stripped.start, stripped.start + stripped.length), assignments };
+      if (stdin !== undefined) cmd.stdin = stdin;
+      for (const doc of heredocs) doc.owner ??= cmd;
+      commands.push(cmd);
+    }
     words = [];
+    flags = [];
+    assignments = [];
+    stdin = undefined;
     piped = pipeNext;
   };
   const append = (text: string) => {
@@ -66,8 +104,17 @@ export function parseShell(source: string): ParseResult {
       i++;
     } else if (c === "\n") {
       endCommand(false);
-      i = heredocs.length ? skipHeredocBodies(source, i + 1, heredocs.splice(0)) : i + 1;
-      if (i < 0) error = "a here-document is not terminated";
+      if (heredocs.length) {
+        const docs = heredocs.splice(0);
+        const read = readHeredocBodies(source, i + 1, docs);
+        if (typeof read === "string") error = read;
+        else {
+          docs.forEach((doc, d) => {
+            if (doc.owner) doc.owner.stdin = read.bodies[d];
+          });
+          i = read.end;
+        }
+      } else i++;
     } else if (c === "#" && word === null) {
       while (i < n && source[i] !== "\n") i++;
     } else if (c === "\\") {
@@ -83,9 +130,17 @@ export function parseShell(source: string): ParseResult {
         append(source.slice(i + 1, end));
         i = end + 1;
       }
-    } else if (c === '"') {
-      const quoted = readDoubleQuoted(source, i + 1);
+    } else if (c === '"' || (c === "$" && next === '"')) {
+      const quoted = readDoubleQuoted(source, i + (c === "$" ? 2 : 1));
       if ("error" in quoted) error = quoted.error;
+      else {
+        if (quoted.expands) wordFlags |= WORD_VAR;
+        append(quoted.text);
+        i = quoted.end;
+      }
+    } else if (c === "$" && next === "'") {
+      const quoted = readAnsiC(source, i + 2);
+      if (quoted === null) error = "a $'…' quote is not closed";
       else {
         append(quoted.text);
         i = quoted.end;
@@ -97,13 +152,15 @@ export function parseShell(source: string): ParseResult {
         const end = arithmeticEnd(source, i + 3);
         if (end < 0) error = "an arithmetic expansion `$((…))` is not closed or holds a command";
         else {
-          wordHasExpansion = true;
+          wordFlags |= WORD_VAR;
           append(source.slice(i, end));
           i = end;
         }
       } else if (next === "(") error = "command substitution `$(…)` cannot be checked";
       else {
-        if (next === "{" || (next !== undefined && /[A-Za-z0-9_@*#?$!-]/.test(next))) wordHasExpansion = true;
+        // `${x@P}` expands the value as a prompt, running the command substitutions in it.
+        if (next === "{" && /^\$\{[^}]*@P\}/.test(source.slice(i))) error = "a `${…@P}` expansion runs the commands in a variable";
+        if (next === "{" || (next !== undefined && /[A-Za-z0-9_@*#?$!-]/.test(next))) wordFlags |= WORD_VAR;
         append("$");
         i++;
       }
@@ -130,13 +187,14 @@ export function parseShell(source: string): ParseResult {
       if (source.startsWith("<<<", i)) {
         i += 3;
         skipTarget = true;
+        hereString = true;
       } else if (source.startsWith("<<", i)) {
         const stripTabs = source[i + 2] === "-";
         i += stripTabs ? 3 : 2;
         const delim = readHeredocDelimiter(source, i);
         if (!delim) error = "a here-document has no delimiter";
         else {
-          heredocs.push({ delimiter: delim.delimiter, stripTabs });
+          heredocs.push({ delimiter: delim.delimiter, stripTabs, quoted: delim.quoted, owner: undefined });
           i = delim.end;
         }
       } else {
@@ -149,6 +207,10 @@ export function parseShell(source: string): ParseResult {
         } else skipTarget = true;
       }
     } else {
+      if (c === "~" && word === null) wordFlags |= WORD_TILDE;
+      else if (c === "*" || c === "?" || c === "[") wordFlags |= WORD_GLOB;
+      else if (c === "{") braceOpen = true;
+      else if (c === "}" && braceOpen) wordFlags |= WORD_BRACE;
       append(c);
       i++;
     }
@@ -160,73 +222,17 @@ export function parseShell(source: string): ParseResult {
   return error === null ? { ok: true, commands } : { ok: false, reason: error };
 }
 
-// Drops the reserved words that merely wrap commands (if/while/do…); null when an unsupported construct is used.
-// A `for`/`select` header (`for x in a b`) is no command at all.
-function stripKeywords(words: string[]): string[] | null {
+interface Heredoc extends HeredocSpec {
+  owner: SimpleCommand | undefined;
+}
+
+// Drops the reserved words that merely wrap commands (if/while/do…): the range of words left, or null when an
+// unsupported construct is used. A `for`/`select` header (`for x in a b`) is no command at all.
+function stripKeywords(words: string[]): { start: number; length: number } | null {
   let start = 0;
   while (start < words.length && TRANSPARENT_WORDS.has(words[start])) start++;
-  const rest = words.slice(start);
-  if (rest.length === 0) return [];
-  if (UNSUPPORTED_WORDS.has(rest[0])) return null;
-  if (rest[0] === "for") return [];
-  return rest;
-}
-
-// Reads a double-quoted string from `start` (just after the opening quote), refusing substitutions inside it.
-function readDoubleQuoted(source: string, start: number): { text: string; end: number } | { error: string } {
-  let text = "";
-  for (let i = start; i < source.length; i++) {
-    const c = source[i];
-    if (c === '"') return { text, end: i + 1 };
-    if (c === "\\" && i + 1 < source.length && '"\\$`\n'.includes(source[i + 1])) {
-      if (source[i + 1] !== "\n") text += source[i + 1];
-      i++;
-    } else if (c === "`" || (c === "$" && source[i + 1] === "(")) {
-      return { error: "command substitution cannot be checked" };
-    } else text += c;
-  }
-  return { error: "a double quote is not closed" };
-}
-
-// The delimiter word after `<<`, with its quotes removed.
-function readHeredocDelimiter(source: string, start: number): { delimiter: string; end: number } | null {
-  let i = start;
-  while (source[i] === " " || source[i] === "\t") i++;
-  let delimiter = "";
-  while (i < source.length && !/[\s;&|<>()]/.test(source[i])) {
-    if (source[i] !== "'" && source[i] !== '"' && source[i] !== "\\") delimiter += source[i];
-    i++;
-  }
-  return delimiter ? { delimiter, end: i } : null;
-}
-
-// Skips the bodies of the here-documents opened on the line just ended; -1 when one is not terminated.
-function skipHeredocBodies(source: string, start: number, docs: { delimiter: string; stripTabs: boolean }[]): number {
-  let i = start;
-  for (const doc of docs) {
-    for (;;) {
-      if (i >= source.length) return -1;
-      const eol = source.indexOf("\n", i);
-      const line = source.slice(i, eol < 0 ? source.length : eol);
-      i = eol < 0 ? source.length : eol + 1;
-      if ((doc.stripTabs ? line.replace(/^\t+/, "") : line) === doc.delimiter) break;
-    }
-  }
-  return i;
-}
-
-// The index just past the `))` closing an arithmetic expansion whose body starts at `start`; -1 when it is not
-// closed or contains a command substitution.
-function arithmeticEnd(source: string, start: number): number {
-  let depth = 0;
-  for (let j = start; j < source.length; j++) {
-    const c = source[j];
-    if (c === "`" || (c === "$" && source[j + 1] === "(" && source[j + 2] !== "(")) return -1;
-    if (c === "(") depth++;
-    else if (c === ")") {
-      if (depth === 0) return source[j + 1] === ")" ? j + 2 : -1;
-      depth--;
-    }
-  }
-  return -1;
+  if (start === words.length) return { start, length: 0 };
+  if (UNSUPPORTED_WORDS.has(words[start])) return null;
+  if (words[start] === "for") return { start, length: 0 };
+  return { start, length: words.length - start };
 }

@@ -66,6 +66,50 @@ describe("the command policy and sandbox in a run", () => {
     expect(log.match(/command refused by the command policy/g)).toHaveLength(2);
   });
 
+  it("refuses issue 12's bypasses in a real run: nothing they name is created or deleted, each refusal names its rule", async () => {
+    const project = makeProject();
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), "yolo-policy-outside-"));
+    fs.writeFileSync(path.join(outside, "keep.txt"), "keep\n");
+    const tries = [
+      "eval touch pwned1.txt",
+      "env -S 'touch pwned2.txt'",
+      "sh -o errexit -c 'touch pwned3.txt'",
+      "find . -maxdepth 0 -exec touch pwned4.txt \\;",
+      "timeout 5 nice touch pwned5.txt",
+      "git -C . push",
+      `rm -rf ${outside}`,
+      `cd ${path.dirname(outside)} && rm -rf ${path.basename(outside)}`,
+      "alias t=touch\nt pwned6.txt",
+    ];
+    const seen: string[] = [];
+    const note = (req: Parameters<typeof lastToolResults>[0]) => seen.push(...lastToolResults(req).map((m) => String(m.content)));
+    const dir = director({
+      dev: [
+        call("run_command", { command: tries[0] }),
+        ...tries.slice(1).map((command) => (req: Parameters<typeof lastToolResults>[0]) => (note(req), call("run_command", { command }))),
+        (req) => (note(req), call("run_command", { command: "echo allowed > done.txt" })),
+        (req) => (note(req), handoff({ summary: "done", files_changed: ["done.txt"] })),
+      ],
+    });
+    const mock = await startMockOpenAI(dir);
+    cleanups.push(project.cleanup, () => mock.close(), () => fs.rmSync(outside, { recursive: true, force: true }));
+    const { result } = await runEngine({
+      root: project.root,
+      baseURL: mock.url,
+      threadId: "bypass-1",
+      requirement: "try the bypasses",
+      config: devOnly({ commands: { deny: ["touch", "git push"] } }),
+    });
+    expect(result).toMatchObject({ status: "passed" });
+    expect(seen).toHaveLength(tries.length + 1);
+    for (const [i, content] of seen.slice(0, tries.length).entries()) {
+      expect(content, tries[i]).toMatch(/refused by the command policy: .*(deny rule "(touch|git push)" \(yolo\.config\.ts\)|built-in rule "recursive delete outside the project").* Nothing was run\.$/s);
+    }
+    expect(seen[tries.length]).toMatch(/^exit code 0/);
+    expect(fs.readdirSync(project.root).filter((f) => f.startsWith("pwned"))).toEqual([]);
+    expect(fs.readFileSync(path.join(outside, "keep.txt"), "utf8")).toBe("keep\n");
+  });
+
   it("without a working bwrap under sandbox \"auto\", says so once per run (not per command) and still runs commands", async () => {
     const project = makeProject();
     const dir = director({

@@ -1,9 +1,21 @@
-import { countOf, firstFailures, type OutputParser } from "./types.js";
+import { countOf, firstFailures, type OutputParser, type TestCase, type TestStatus } from "./types.js";
 
 // `=============== 2 failed, 1 passed, 1 skipped, 1 error in 3.07s ================`
 const SUMMARY = /^=+ (.*?) in [\d.]+s(?: \([^)]*\))? =+\s*$/gm;
 // `FAILED test_math.py::test_sub - assert (3 - 1) == 1` in the short test summary.
 const FAILED_LINE = /^(?:FAILED|ERROR) (\S+)/gm;
+// `-rA`'s short summary: `PASSED test_math.py::test_add`, `FAILED test_math.py::test_sub - assert …`.
+const SHORT = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+?::\S+)(?: - .*)?$/;
+// `-v`: `test_math.py::test_add PASSED                                   [ 50%]`.
+const VERBOSE = /^(\S+?::\S+) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
+const STATUS: Record<string, TestStatus> = {
+  PASSED: "passed",
+  XPASS: "passed",
+  FAILED: "failed",
+  ERROR: "failed",
+  SKIPPED: "skipped",
+  XFAIL: "skipped",
+};
 
 /** pytest's terminal reporter; errors (failing fixtures, collection errors) count as failures. */
 export const parsePytest: OutputParser = (text) => {
@@ -12,9 +24,26 @@ export const parsePytest: OutputParser = (text) => {
     .filter((s) => /\b(passed|failed|errors?|no tests ran)\b/.test(s));
   if (summaries.length === 0) return null;
   const summary = summaries[summaries.length - 1];
+  const tests = listedTests(text);
   return {
     passedCount: countOf(summary, ["passed"]),
     failedCount: countOf(summary, ["failed", "error", "errors"]),
     failures: firstFailures([...text.matchAll(FAILED_LINE)].map((m) => m[1])),
+    tests: tests.length > 0 ? tests : null,
   };
 };
+
+// Every node id that `-v` or `-rA` lists with its outcome; a test listed twice (passed, then an error in its
+// teardown) is failed.
+function listedTests(text: string): TestCase[] {
+  const byId = new Map<string, TestStatus>();
+  for (const line of text.split("\n")) {
+    const short = SHORT.exec(line);
+    const verbose = short ? null : VERBOSE.exec(line);
+    const [id, word] = short ? [short[2], short[1]] : verbose ? [verbose[1], verbose[2]] : [null, null];
+    if (id === null || word === null) continue;
+    const status = STATUS[word];
+    if (byId.get(id) !== "failed") byId.set(id, status);
+  }
+  return [...byId].map(([id, status]) => ({ id, status }));
+}

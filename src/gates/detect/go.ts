@@ -1,0 +1,24 @@
+import { checkGate, exists, foldersWith, testGate, type Detector } from "./files.js";
+
+/**
+ * Go: `go test -v ./...` (`-v` lists each test, so results are per test) and `go vet ./...` as an optional gate.
+ * A root go.mod or go.work covers the whole tree; modules only in subfolders (no go.work) are tested one by one.
+ */
+export const detectGo: Detector = (root) => {
+  if (exists(root, "go.mod") || exists(root, "go.work")) {
+    return { ecosystem: "go", test: testGate("go test -v ./..."), checks: [checkGate("vet", "go vet ./...")] };
+  }
+  const modules = foldersWith(root, "go.mod", 3);
+  if (modules.length === 0) return null;
+  return {
+    ecosystem: "go",
+    test: testGate(eachModule(modules, "go test -v ./...")),
+    checks: [checkGate("vet", eachModule(modules, "go vet ./..."))],
+  };
+};
+
+/** Runs `command` in every module folder and fails when any run failed, after running them all. */
+export function eachModule(modules: string[], command: string): string {
+  if (modules.length === 1) return `cd ${modules[0]} && ${command}`;
+  return `status=0; for m in ${modules.join(" ")}; do (cd "$m" && ${command}) || status=1; done; exit $status`;
+}

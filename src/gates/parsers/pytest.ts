@@ -24,26 +24,38 @@ export const parsePytest: OutputParser = (text) => {
     .filter((s) => /\b(passed|failed|errors?|no tests ran)\b/.test(s));
   if (summaries.length === 0) return null;
   const summary = summaries[summaries.length - 1];
-  const tests = listedTests(text);
+  const passedCount = countOf(summary, ["passed"]);
+  const failedCount = countOf(summary, ["failed", "error", "errors"]);
+  const tests = listedTests(text, passedCount, failedCount);
   return {
-    passedCount: countOf(summary, ["passed"]),
-    failedCount: countOf(summary, ["failed", "error", "errors"]),
+    passedCount,
+    failedCount,
     failures: firstFailures([...text.matchAll(FAILED_LINE)].map((m) => m[1])),
-    tests: tests.length > 0 ? tests : null,
+    ...(tests ? { tests } : {}),
   };
 };
 
-// Every node id that `-v` or `-rA` lists with its outcome; a test listed twice (passed, then an error in its
-// teardown) is failed.
-function listedTests(text: string): TestCase[] {
-  const byId = new Map<string, TestStatus>();
+/**
+ * Every node id that `-v` or `-rA` lists with its outcome; a test listed twice (passed, then an error in its
+ * teardown) is failed. Null unless the listed passes and failures add up to the summary's counts: pytest's default
+ * short summary names the failures only, and a partial list must not pass for the whole run.
+ */
+function listedTests(text: string, passed: number, failed: number): TestCase[] | null {
+  const words = new Map<string, Set<string>>();
   for (const line of text.split("\n")) {
     const short = SHORT.exec(line);
     const verbose = short ? null : VERBOSE.exec(line);
     const [id, word] = short ? [short[2], short[1]] : verbose ? [verbose[1], verbose[2]] : [null, null];
     if (id === null || word === null) continue;
-    const status = STATUS[word];
-    if (byId.get(id) !== "failed") byId.set(id, status);
+    words.set(id, (words.get(id) ?? new Set()).add(word));
   }
-  return [...byId].map(([id, status]) => ({ id, status }));
+  const all = [...words];
+  const listedPassed = all.filter(([, w]) => w.has("PASSED")).length;
+  const listedFailed = all.reduce((n, [, w]) => n + (w.has("FAILED") ? 1 : 0) + (w.has("ERROR") ? 1 : 0), 0);
+  if (all.length === 0 || listedPassed !== passed || listedFailed !== failed) return null;
+  return all.map(([id, w]) => {
+    const statuses = [...w].map((word) => STATUS[word]);
+    const status = statuses.includes("failed") ? "failed" : statuses.includes("passed") ? "passed" : "skipped";
+    return { id, status };
+  });
 }

@@ -23,7 +23,7 @@ export const parseUnittest: OutputParser = (text) => {
   const verdict = VERDICT.exec(text.slice(ran.index));
   if (!verdict) return null;
   const detail = verdict[2] ?? "";
-  const number = (key: string) => Number(new RegExp(`\\b${key}=(\\d+)`).exec(detail)?.[1] ?? 0);
+  const number = (key: string) => Number(new RegExp(`(?:^|, )${key}=(\\d+)`).exec(detail)?.[1] ?? 0);
   const failed = number("failures") + number("errors") + number("unexpected successes");
   const notPassed = failed + number("skipped") + number("expected failures");
   const tests: TestCase[] = [...text.matchAll(RESULT)].map((m) => ({ id: testId(m[1], m[2]), status: STATUS[m[3]] }));

@@ -1,6 +1,7 @@
 // `npm run bench`: figures are ratios against a baseline measured in the same run (machines are shared and noisy).
 import { existsSync } from "node:fs";
 import { benchCheckpointSavers } from "./checkpoint-savers.mjs";
+import { benchLargeRepo } from "./large-repo.mjs";
 import { benchPipelineOverhead } from "./pipeline-overhead.mjs";
 import { benchPromptTokens } from "./prompt-tokens.mjs";
 import { benchSandboxCost } from "./sandbox-cost.mjs";
@@ -15,4 +16,5 @@ if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
   await benchTuiRenderCost((line) => console.log(line));
   await benchPromptTokens((line) => console.log(line));
   await benchSandboxCost((line) => console.log(line));
+  await benchLargeRepo((line) => console.log(line));
 }

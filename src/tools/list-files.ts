@@ -22,7 +22,7 @@ const TIME_LIMIT_MS = 10_000;
 export const listFilesTool: ToolDef<typeof schema> = {
   name: "list_files",
   description:
-    "List the files under a folder of the project, recursively, as paths relative to the project root. Honours .gitignore; skips .git, .yolo and node_modules.",
+    "List the files under a folder of the project, recursively, as paths relative to the project root. Skips .git, .yolo and node_modules.",
   schema,
   async run(args, ctx) {
     const target = resolveInside(ctx.root, args.path ?? ".");

@@ -33,7 +33,7 @@ const BINARY_EXTENSIONS = new Set([
 export const searchFilesTool: ToolDef<typeof schema> = {
   name: "search_files",
   description:
-    "Search the project's text files for a JavaScript regular expression, line by line. Returns `file:line: text`. Honours .gitignore; skips .git, .yolo, node_modules, binary and very large files.",
+    "Search the project's text files for a JavaScript regular expression, line by line. Returns `file:line: text`. Skips .git, .yolo, node_modules, binary and very large files.",
   schema,
   async run(args, ctx) {
     let regex: RegExp;

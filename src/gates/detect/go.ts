@@ -17,8 +17,16 @@ export const detectGo: Detector = (root) => {
   };
 };
 
-/** Runs `command` in every module folder and fails when any run failed, after running them all. */
+/**
+ * Runs `command` in every module folder and fails when any run failed, after running them all. Folder names are
+ * the repository's (the model can create folders), so they are shell-quoted unless plainly safe.
+ */
 export function eachModule(modules: string[], command: string): string {
-  if (modules.length === 1) return `cd ${modules[0]} && ${command}`;
-  return `status=0; for m in ${modules.join(" ")}; do (cd "$m" && ${command}) || status=1; done; exit $status`;
+  const dirs = modules.map((d) => shellWord(d.startsWith("-") ? `./${d}` : d));
+  if (dirs.length === 1) return `cd ${dirs[0]} && ${command}`;
+  return `status=0; for m in ${dirs.join(" ")}; do (cd "$m" && ${command}) || status=1; done; exit $status`;
+}
+
+function shellWord(word: string): string {
+  return /^[\w./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }

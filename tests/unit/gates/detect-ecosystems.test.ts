@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -90,6 +91,18 @@ describe("detection rules", () => {
     expect(test.command).toBe('status=0; for m in svc/api tools; do (cd "$m" && go test -v ./...) || status=1; done; exit $status');
     write("go.work", "go 1.19\nuse ./svc/api\nuse ./tools\n");
     expect(defaultGates(root)[0].command).toBe("go test -v ./...");
+  });
+
+  it("quotes module folder names, which the model can choose, in the Go loop", () => {
+    write("a;touch pwned/go.mod", "module a\n");
+    write("-b $(touch pwned2)/go.mod", "module b\n");
+    const bin = path.join(root, ".bin");
+    write(".bin/go", '#!/bin/sh\necho "go in $(basename "$PWD")"\n');
+    fs.chmodSync(path.join(bin, "go"), 0o755);
+    const [test] = defaultGates(root);
+    const out = execFileSync("/bin/sh", ["-c", test.command], { cwd: root, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, encoding: "utf8" });
+    expect(out).toBe("go in -b $(touch pwned2)\ngo in a;touch pwned\n");
+    expect(fs.readdirSync(root).filter((f) => f.startsWith("pwned"))).toEqual([]);
   });
 
   it("uses the Gradle wrapper only when it exists, and mvnw likewise", () => {

@@ -51,7 +51,7 @@ export async function* walkFiles(root: string, startRel: string, opts: WalkOptio
   const listed = await gitFiles(root, toPosix(startRel));
   if (listed) {
     stats.source = "git";
-    yield* fromList(listed, opts, stats);
+    yield* realFolders(root, fromList(listed, opts, stats));
   } else {
     stats.source = "fs";
     yield* walkTree(root, startRel, opts, stats);
@@ -71,6 +71,34 @@ function* fromList(files: string[], opts: WalkOptions, stats: WalkStats): Genera
       return;
     }
     yield rel;
+  }
+}
+
+/**
+ * Drops paths whose folder is a symlink (or no folder at all): the index can still list `d/f` after `d` was
+ * replaced by a link to somewhere outside the project, and reading that path would follow it. One lstat per folder.
+ */
+async function* realFolders(root: string, paths: Iterable<string>): AsyncGenerator<string> {
+  const known = new Map<string, boolean>();
+  const isRealDir = async (dir: string): Promise<boolean> => {
+    if (dir === "") return true;
+    const cached = known.get(dir);
+    if (cached !== undefined) return cached;
+    const slash = dir.lastIndexOf("/");
+    let real = await isRealDir(slash === -1 ? "" : dir.slice(0, slash));
+    if (real) {
+      try {
+        real = (await fs.lstat(path.join(root, dir))).isDirectory();
+      } catch {
+        real = false;
+      }
+    }
+    known.set(dir, real);
+    return real;
+  };
+  for (const rel of paths) {
+    const slash = rel.lastIndexOf("/");
+    if (await isRealDir(slash === -1 ? "" : rel.slice(0, slash))) yield rel;
   }
 }
 

@@ -87,6 +87,25 @@ describe("walkFiles honours .gitignore", () => {
     expect(gitWalk.files).toEqual(["self", "src/a.ts", "src/loop"]);
   });
 
+  it("in git, drops paths the index still lists under a folder since replaced by a symlink to outside", async () => {
+    const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-walk-outside-")));
+    try {
+      fs.writeFileSync(path.join(outside, "secret.txt"), "outside\n");
+      put("d/secret.txt", "inside\n");
+      put("ok.ts");
+      git("init", "-q");
+      git("add", "-A");
+      fs.rmSync(path.join(root, "d"), { recursive: true });
+      fs.symlinkSync(outside, path.join(root, "d"));
+      const { files, stats } = await walk();
+      expect(stats.source).toBe("git");
+      // git still lists `d/secret.txt` (and, as untracked, the link `d` itself, which is not read through).
+      expect(files).toEqual(["d", "ok.ts"]);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it("stops at the visit cap and says so", async () => {
     for (let i = 0; i < 30; i++) put(`f${String(i).padStart(2, "0")}.ts`);
     const { files, stats } = await walk("", { maxVisited: 10 });

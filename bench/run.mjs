@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { benchCheckpointSavers } from "./checkpoint-savers.mjs";
 import { benchMcpToolCost } from "./mcp-tool-cost.mjs";
 import { benchHookCost } from "./hook-cost.mjs";
+import { benchLargeRepo } from "./large-repo.mjs";
 import { benchPipelineOverhead } from "./pipeline-overhead.mjs";
 import { benchPromptTokens } from "./prompt-tokens.mjs";
 import { benchSandboxCost } from "./sandbox-cost.mjs";
@@ -21,4 +22,5 @@ if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
   await benchStartup((line) => console.log(line));
   await benchMcpToolCost((line) => console.log(line));
   await benchHookCost((line) => console.log(line));
+  await benchLargeRepo((line) => console.log(line));
 }

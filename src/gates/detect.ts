@@ -1,28 +1,32 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { GateConfig } from "../config/schema.js";
+import { detectDeno } from "./detect/deno.js";
+import type { Detector, EcosystemGates } from "./detect/files.js";
+import { detectGo } from "./detect/go.js";
+import { detectGradle, detectMaven } from "./detect/jvm.js";
+import { detectMake } from "./detect/make.js";
+import { detectNode } from "./detect/node.js";
+import { detectPython } from "./detect/python.js";
+import { detectRust } from "./detect/rust.js";
 
-/** The script `npm init` writes; running it would fail every run for a project that simply has no tests. */
-const NPM_PLACEHOLDER = /no test specified/i;
-
-const DEFAULT_GATE_TIMEOUT_S = 600;
+/** The ecosystems yolo recognises, in the order their gates run. A Makefile is only the fallback (see below). */
+const DETECTORS: Detector[] = [detectNode, detectDeno, detectPython, detectGo, detectRust, detectGradle, detectMaven];
 
 /**
- * The gates to use when the config names none: `npm test` when package.json has a real test script,
- * otherwise none (a missing or unreadable package.json is not an error here).
+ * The gates to use when the config names none, from the repository's files (README, "Gates detected from the
+ * repository"): each ecosystem's test command (required) and its lint / type-check commands (optional). A Makefile's
+ * `test`/`check` target is used only when no ecosystem gave a test command: the ecosystem's own runner lists
+ * each test, a Makefile target's output is whatever it prints. Missing or broken manifests are not errors.
  */
 export function defaultGates(root: string): GateConfig[] {
-  const script = testScript(path.join(root, "package.json"));
-  if (!script || NPM_PLACEHOLDER.test(script)) return [];
-  return [{ name: "test", command: "npm test", required: true, timeoutS: DEFAULT_GATE_TIMEOUT_S }];
-}
-
-function testScript(file: string): string | null {
-  try {
-    const pkg: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
-    const test = (pkg as { scripts?: { test?: unknown } } | null)?.scripts?.test;
-    return typeof test === "string" && test.trim() !== "" ? test : null;
-  } catch {
-    return null;
+  let found = DETECTORS.map((detect) => detect(root)).filter((g): g is EcosystemGates => g !== null && (g.test !== null || g.checks.length > 0));
+  if (!found.some((g) => g.test !== null)) {
+    const make = detectMake(root);
+    if (make?.test) found = [make, ...found];
   }
+  const prefix = found.length > 1;
+  const named = (eco: EcosystemGates, gate: GateConfig): GateConfig => (prefix ? { ...gate, name: `${eco.ecosystem}-${gate.name}` } : gate);
+  return [
+    ...found.flatMap((eco) => (eco.test ? [named(eco, eco.test)] : [])),
+    ...found.flatMap((eco) => eco.checks.map((gate) => named(eco, gate))),
+  ];
 }

@@ -1,8 +1,11 @@
+import { parseCargoTest } from "./parsers/cargo.js";
+import { parseGoTest } from "./parsers/go.js";
 import { parseJest } from "./parsers/jest.js";
 import { parseMocha } from "./parsers/mocha.js";
 import { parseNodeSpec } from "./parsers/node-spec.js";
 import { parsePytest } from "./parsers/pytest.js";
 import { parseTap } from "./parsers/tap.js";
+import { parseUnittest } from "./parsers/unittest.js";
 import type { OutputParser, TestCounts } from "./parsers/types.js";
 import { parseVitest } from "./parsers/vitest.js";
 
@@ -10,6 +13,8 @@ export type { TestCounts } from "./parsers/types.js";
 
 /** Most specific summary shapes first, so one runner's summary is not mistaken for another's. */
 const PARSERS: OutputParser[] = [parseVitest, parseJest, parseNodeSpec, parseTap, parseMocha, parsePytest];
+// Go, cargo and unittest print shapes none of the above recognise; they come last so they never shadow them.
+PARSERS.push(parseGoTest, parseCargoTest, parseUnittest);
 
 // Colours are disabled for gate commands, but a runner that forces them must not defeat the parsers.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;

@@ -1,9 +1,13 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { type Dirent, opendirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { isIgnored, parseGitignore, type IgnoreRules } from "../tools/gitignore.js";
 import { fence } from "./fence.js";
 
 const SKIP = new Set([".git", ".yolo", "node_modules", "dist", "build", "coverage", ".next", "target", "__pycache__"]);
 const MAX_ENTRIES = 60;
+/** Entries read from one folder before sorting: a folder of 100,000 files costs no more than one of 5,000. */
+const MAX_DIR_READ = 5000;
+const MAX_GITIGNORE_BYTES = 256 * 1024;
 
 const DOC_BYTES = 1500;
 
@@ -24,25 +28,50 @@ export function projectSummary(root: string): string | null {
   return parts.length ? parts.join("\n\n") : null;
 }
 
+// The top two levels, minus what .gitignore (the root's and each first-level folder's) excludes.
 function listTree(root: string): string[] {
   const out: string[] = [];
-  const walk = (dir: string, prefix: string, depth: number) => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
-    } catch {
-      return;
-    }
+  const walk = (rel: string, prefix: string, depth: number, rules: IgnoreRules[]) => {
+    const entries = readEntries(join(root, rel));
+    const own = entries.some((e) => e.name === ".gitignore" && e.isFile()) ? gitignoreAt(root, rel) : null;
+    const active = own ? [...rules, own] : rules;
     for (const e of entries) {
       if (out.length >= MAX_ENTRIES) return;
-      if (SKIP.has(e.name)) continue;
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (SKIP.has(e.name) || isIgnored(active, childRel, e.isDirectory())) continue;
       out.push(`${prefix}${e.name}${e.isDirectory() ? "/" : ""}`);
-      if (e.isDirectory() && depth < 1) walk(join(dir, e.name), `${prefix}${e.name}/`, depth + 1);
+      if (e.isDirectory() && depth < 1) walk(childRel, `${prefix}${e.name}/`, depth + 1, active);
     }
   };
-  walk(root, "", 0);
+  walk("", "", 0, []);
   if (out.length >= MAX_ENTRIES) out.push("… (more files: use list_files)");
   return out;
+}
+
+// At most MAX_DIR_READ entries of a folder, sorted; none when it cannot be read.
+function readEntries(dir: string): Dirent[] {
+  const entries: Dirent[] = [];
+  try {
+    const handle = opendirSync(dir);
+    try {
+      for (let e = handle.readSync(); e !== null && entries.length < MAX_DIR_READ; e = handle.readSync()) entries.push(e);
+    } finally {
+      handle.closeSync();
+    }
+  } catch {
+    return entries;
+  }
+  return entries.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function gitignoreAt(root: string, rel: string): IgnoreRules | null {
+  const file = join(root, rel, ".gitignore");
+  try {
+    if (statSync(file).size > MAX_GITIGNORE_BYTES) return null;
+    return parseGitignore(readFileSync(file, "utf8"), rel);
+  } catch {
+    return null;
+  }
 }
 
 function readManifest(root: string): string | null {

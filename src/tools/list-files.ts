@@ -3,7 +3,7 @@ import { z } from "zod";
 import { fsFailure, toolError } from "./file-errors.js";
 import { displayPath, resolveInside } from "./paths.js";
 import type { ToolDef } from "./types.js";
-import { walkFiles } from "./walk.js";
+import { walkFiles, type WalkStats } from "./walk.js";
 
 const schema = z.object({
   path: z
@@ -15,6 +15,8 @@ const schema = z.object({
 /** Entries shown; the rest are only counted (up to COUNT_LIMIT) so the model knows to narrow the path. */
 const MAX_ENTRIES = 500;
 const COUNT_LIMIT = 50_000;
+/** A listing stops after this long on a huge or slow tree, and says so. */
+const TIME_LIMIT_MS = 10_000;
 
 /** list_files: every file under a folder, recursively, as project-relative paths. */
 export const listFilesTool: ToolDef<typeof schema> = {
@@ -33,15 +35,17 @@ export const listFilesTool: ToolDef<typeof schema> = {
     }
     const shown: string[] = [];
     let total = 0;
-    for await (const file of walkFiles(ctx.root, target.rel)) {
+    const stats: WalkStats = { visited: 0, capped: false, source: null };
+    for await (const file of walkFiles(ctx.root, target.rel, { stats, deadline: Date.now() + TIME_LIMIT_MS })) {
       total++;
       if (shown.length < MAX_ENTRIES) shown.push(file);
       if (total >= COUNT_LIMIT) break;
     }
-    if (total === 0) return { ok: true, content: `No files under \`${rel}\`.`, summary: `${rel} (0 files)` };
+    const capped = total >= COUNT_LIMIT || stats.capped;
+    if (total === 0 && !capped) return { ok: true, content: `No files under \`${rel}\`.`, summary: `${rel} (0 files)` };
     const hidden = total - shown.length;
-    const note =
-      hidden > 0 ? `\n… ${hidden}${total >= COUNT_LIMIT ? "+" : ""} more files not shown; list a subfolder to see them.` : "";
-    return { ok: true, content: shown.join("\n") + note, summary: `${rel} (${total}${total >= COUNT_LIMIT ? "+" : ""} files)` };
+    const more = hidden > 0 ? `\n… ${hidden}${capped ? "+" : ""} more files not shown; list a subfolder to see them.` : "";
+    const stop = capped ? `\n(listing capped: stopped after ${total} files${stats.capped && total < COUNT_LIMIT ? " at the time or size limit" : ""}; list a subfolder for a complete list)` : "";
+    return { ok: true, content: shown.join("\n") + more + stop, summary: `${rel} (${total}${capped ? "+" : ""} files)` };
   },
 };

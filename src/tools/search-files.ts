@@ -4,7 +4,7 @@ import { z } from "zod";
 import { fsFailure, toolError } from "./file-errors.js";
 import { displayPath, resolveInside } from "./paths.js";
 import type { ToolDef } from "./types.js";
-import { walkFiles } from "./walk.js";
+import { walkFiles, type WalkStats } from "./walk.js";
 
 const schema = z.object({
   pattern: z.string().describe("JavaScript regular expression searched for in each line, e.g. `function\\s+add`."),
@@ -15,6 +15,19 @@ const MAX_MATCHES = 100;
 /** Files larger than this are skipped: generated bundles and data, not source the model should grep. */
 const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_LINE_CHARS = 200;
+/**
+ * Bounds on one search of a huge tree: files read, bytes read, wall time. Reaching one ends the search, which says
+ * so. Mutable only so tests can reach them on a small tree.
+ */
+export const SEARCH_LIMITS = { maxFiles: 20_000, maxBytes: 64 * 1024 * 1024, timeMs: 15_000 };
+/** Files read at once. */
+const READ_BATCH = 32;
+/** Extensions of files that are never text: skipped without reading them. */
+const BINARY_EXTENSIONS = new Set([
+  "png", "jpg", "jpeg", "gif", "webp", "ico", "bmp", "tiff", "pdf", "zip", "gz", "tgz", "bz2", "xz", "7z", "rar",
+  "jar", "war", "class", "so", "dylib", "dll", "exe", "o", "a", "lib", "wasm", "pyc", "woff", "woff2", "ttf", "otf",
+  "mp3", "mp4", "mov", "avi", "webm", "ogg", "wav", "sqlite", "db", "bin",
+]);
 
 /** search_files: `file:line: text` for every line matching a regex, over the project's text files. */
 export const searchFilesTool: ToolDef<typeof schema> = {
@@ -40,20 +53,55 @@ export const searchFilesTool: ToolDef<typeof schema> = {
 
     const matches: string[] = [];
     let total = 0;
-    for await (const file of walkFiles(ctx.root, target.rel)) {
-      const text = await readText(path.join(ctx.root, file));
-      if (text === null) continue;
+    let searched = 0;
+    let bytes = 0;
+    let limit: string | null = null;
+    const { maxFiles, maxBytes, timeMs } = SEARCH_LIMITS;
+    const deadline = Date.now() + timeMs;
+    const stats: WalkStats = { visited: 0, capped: false, source: null };
+    // Files are read a batch at a time (in parallel) and searched in walk order, so results stay deterministic.
+    const search = (file: string, text: string) => {
+      searched++;
+      bytes += text.length;
       const lines = text.split("\n");
       for (let i = 0; i < lines.length; i++) {
         if (!regex.test(lines[i])) continue;
         total++;
         if (matches.length < MAX_MATCHES) matches.push(`${file}:${i + 1}: ${clip(lines[i])}`);
       }
+    };
+    const overLimit = (): string | null =>
+      searched >= maxFiles
+        ? `${maxFiles} files`
+        : bytes >= maxBytes
+          ? `${Math.round(maxBytes / 1024)} KB read`
+          : Date.now() > deadline
+            ? `${timeMs / 1000} s`
+            : null;
+    const runBatch = async (batch: string[]) => {
+      const texts = await Promise.all(batch.map((file) => readText(path.join(ctx.root, file))));
+      for (let i = 0; i < batch.length && !limit; i++) {
+        limit = overLimit();
+        const text = texts[i];
+        if (!limit && text !== null) search(batch[i], text);
+      }
+    };
+    let batch: string[] = [];
+    for await (const file of walkFiles(ctx.root, target.rel, { stats, deadline })) {
+      if (BINARY_EXTENSIONS.has(path.extname(file).slice(1).toLowerCase())) continue;
+      batch.push(file);
+      if (batch.length < READ_BATCH) continue;
+      await runBatch(batch);
+      batch = [];
+      if (limit) break;
     }
-    const summary = `/${args.pattern}/ in ${where} (${total} matches)`;
-    if (total === 0) return { ok: true, content: `No matches for /${args.pattern}/ under \`${where}\`.`, summary };
+    if (!limit && batch.length > 0) await runBatch(batch);
+    if (!limit && stats.capped) limit = "the walk's time or size limit";
+    const capped = limit ? `\n(search capped at ${limit} after ${searched} files: files after that were not searched; narrow the path)` : "";
+    const summary = `/${args.pattern}/ in ${where} (${total} matches${limit ? ", capped" : ""})`;
+    if (total === 0) return { ok: true, content: `No matches for /${args.pattern}/ under \`${where}\`.${capped}`, summary };
     const note = total > MAX_MATCHES ? `\n… ${total - MAX_MATCHES} more matches not shown; narrow the pattern or the path.` : "";
-    return { ok: true, content: matches.join("\n") + note, summary };
+    return { ok: true, content: matches.join("\n") + note + capped, summary };
   },
 };
 

@@ -1,10 +1,16 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { DEFAULT_AGENTS_DIR } from "../../agents/loader.js";
+import type { GateConfig } from "../../config/schema.js";
+import { defaultGates } from "../../gates/detect.js";
+import { DEFAULT_GATE_TIMEOUT_S } from "../../gates/detect/files.js";
 import { DEFAULT_WORKFLOW } from "../../workflow/default.js";
 import { projectRoot } from "../prepare.js";
 
-/** `yolo init`: a commented yolo.config.ts holding the default workflow, and copies of the default agents. Never overwrites. */
+/**
+ * `yolo init`: a commented yolo.config.ts holding the default workflow and the gates detected from the repository
+ * (so a user sees and can edit them), and copies of the default agents. Never overwrites.
+ */
 export async function initCommand(input: { cwd: string }): Promise<number> {
   const root = projectRoot(input.cwd);
   const written: string[] = [];
@@ -16,19 +22,27 @@ export async function initCommand(input: { cwd: string }): Promise<number> {
       written.push(relative(root, path));
     }
   };
-  place(join(root, "yolo.config.ts"), () => writeFileSync(join(root, "yolo.config.ts"), configTemplate()));
+  const gates = defaultGates(root);
+  place(join(root, "yolo.config.ts"), () => writeFileSync(join(root, "yolo.config.ts"), configTemplate(gates)));
   mkdirSync(join(root, "agents"), { recursive: true });
   for (const file of readdirSync(DEFAULT_AGENTS_DIR).filter((f) => f.endsWith(".md")).sort()) {
     place(join(root, "agents", file), () => copyFileSync(join(DEFAULT_AGENTS_DIR, file), join(root, "agents", file)));
   }
   for (const f of written) process.stdout.write(`created ${f}\n`);
   for (const f of kept) process.stdout.write(`kept    ${f} (already exists; not overwritten)\n`);
+  if (written.includes("yolo.config.ts")) {
+    process.stdout.write(
+      gates.length > 0
+        ? `\ngates detected and written to yolo.config.ts:\n${gates.map((g) => `  ${g.name}: ${g.command}${g.required ? "" : " (optional)"}\n`).join("")}`
+        : "\nno test command detected: without a gate, tea's verdict alone decides; add one under `gates` in yolo.config.ts.\n",
+    );
+  }
   process.stdout.write('\nEdit them, check the graph with `yolo graph`, then: yolo run "what to build"\n');
   return 0;
 }
 
 /** The default workflow written out as code, with a comment on every part a team is likely to change. */
-function configTemplate(): string {
+function configTemplate(gates: GateConfig[]): string {
   const nodes = Object.entries(DEFAULT_WORKFLOW.nodes)
     .map(([id, spec]) => `      ${id}: ${literal(spec)},`)
     .join("\n");
@@ -40,8 +54,7 @@ import { defineConfig } from "yolo";
 export default defineConfig({
   // model: { name: "gpt-4o-mini", baseURL: "http://localhost:11434/v1" },
   maxFixAttempts: 3,
-  // The gate yolo runs itself (default: \`npm test\` when package.json has a test script):
-  // gates: [{ name: "test", command: "npm test" }, { name: "lint", command: "npm run lint", required: false }],
+${gatesBlock(gates)}
 
   // A human approves, edits or rejects these agents' output before the run moves on:
   // approve: ["architect"],
@@ -63,6 +76,25 @@ ${edges}
   },
 });
 `;
+}
+
+/** The detected gates as a live `gates` entry, or the commented example when nothing was detected. */
+function gatesBlock(gates: GateConfig[]): string {
+  if (gates.length === 0) {
+    return `  // No test command was detected, so a run has no gate and tea's verdict alone decides. Add yours:
+  // gates: [{ name: "test", command: "npm test" }, { name: "lint", command: "npm run lint", required: false }],`;
+  }
+  const lines = gates.map((g) => {
+    // The default timeout is left out so the entries stay short; the schema fills it in.
+    const { timeoutS, ...rest } = g;
+    return `    ${literal(timeoutS === DEFAULT_GATE_TIMEOUT_S ? rest : g)},`;
+  });
+  return `  // The gates yolo runs itself, detected from this repository's files by \`yolo init\` (README, "Gates detected
+  // from the repository"). Edit freely: this list replaces detection. A required gate that fails blocks the change;
+  // an optional one (lint, type checks) is reported only. \`reports\`: JUnit XML files read for per-test results.
+  gates: [
+${lines.join("\n")}
+  ],`;
 }
 
 /** A flat object as TypeScript source: `{ kind: "agent", gates: true }`. */

@@ -1,0 +1,74 @@
+// How the repository-size-dependent work grows with the tree: the work before a run's first model request that
+// depends on the repository (the prompt's project summary and gate detection), and one list_files and one
+// search_files call, on generated trees of 1k, 10k and 100k files — outside git (the .gitignore matcher) and in a
+// git repository (git ls-files). Printed as ratios against the 1k tree of the same mode, measured in the same run.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { defaultGates } from "../dist/gates/detect.js";
+import { projectSummary } from "../dist/prompt/project-summary.js";
+import { getTool } from "../dist/tools/registry.js";
+
+const SIZES = [1_000, 10_000, 100_000];
+const PER_DIR = 100;
+
+// `n` small source files in folders of PER_DIR, two levels deep, plus an ignored build folder and a .gitignore.
+function makeTree(n) {
+  const root = mkdtempSync(join(tmpdir(), `yolo-bench-tree-${n}-`));
+  writeFileSync(join(root, "package.json"), JSON.stringify({ name: "big", scripts: { test: "node --test" } }));
+  writeFileSync(join(root, ".gitignore"), "build/\n*.log\n");
+  mkdirSync(join(root, "build"));
+  for (let i = 0; i < 50; i++) writeFileSync(join(root, "build", `out${i}.js`), "ignored\n");
+  for (let i = 0; i < n; i++) {
+    const dir = join(root, `pkg${Math.floor(i / (PER_DIR * PER_DIR))}`, `mod${Math.floor(i / PER_DIR) % PER_DIR}`);
+    if (i % PER_DIR === 0) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `file${i}.ts`), `export const value${i} = ${i};\n`);
+  }
+  return root;
+}
+
+async function time(fn) {
+  const start = performance.now();
+  const out = await fn();
+  return { ms: performance.now() - start, out };
+}
+
+async function measure(root) {
+  const ctx = { root, commandTimeoutS: 30, outputCapBytes: 16384, readCapBytes: 16384, env: {}, secretEnvNames: [] };
+  const list = getTool("list_files");
+  const search = getTool("search_files");
+  const before = await time(() => {
+    projectSummary(root);
+    return defaultGates(root);
+  });
+  const listed = await time(() => list.run(list.schema.parse({}), ctx));
+  const searched = await time(() => search.run(search.schema.parse({ pattern: "no-such-text-anywhere" }), ctx));
+  return { before: before.ms, list: listed.ms, search: searched.ms, capped: /capped/.test(searched.out.content) };
+}
+
+export async function benchLargeRepo(print) {
+  print("Large repositories: repository-dependent work before the first model request, and one list_files / search_files call");
+  print("  (ms, and the ratio against the 1k tree of the same mode; search stops at its caps and says so)");
+  const rows = { plain: [], git: [] };
+  for (const n of SIZES) {
+    const root = makeTree(n);
+    try {
+      rows.plain.push({ n, ...(await measure(root)) });
+      // Tracked files, as in a real repository (git ls-files reads the index; untracked files cost a directory scan).
+      execFileSync("git", ["init", "-q"], { cwd: root });
+      execFileSync("git", ["add", "-A"], { cwd: root });
+      rows.git.push({ n, ...(await measure(root)) });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+  for (const [mode, list] of Object.entries(rows)) {
+    const base = list[0];
+    for (const r of list) {
+      const ratio = (k) => `${r[k].toFixed(0)} ms (×${(r[k] / base[k]).toFixed(1)})`;
+      print(`  ${mode.padEnd(5)} ${String(r.n).padStart(7)} files: before request ${ratio("before")}, list_files ${ratio("list")}, search_files ${ratio("search")}${r.capped ? " [capped]" : ""}`);
+    }
+  }
+}

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import type { ProtectedPaths } from "./protected-paths.js";
 
 /** How commands are contained: inside bubblewrap, or not at all. */
 export type Sandbox = { kind: "bwrap"; binary: string } | { kind: "none" };
@@ -54,17 +55,30 @@ function isolation(): string[] {
 /**
  * The argv that runs `command` with `/bin/sh -c` inside bubblewrap: `root` is the only writable folder (its
  * `.yolo` state folder stays read-only), /tmp is private and empty, and there is no network (loopback included).
+ * `guard` (from findProtectedPaths) makes files that run code outside yolo read-only (`.git` and the git dirs a
+ * `.git` file points at, `.gitattributes`, `.vscode`, `.github`, hook-manager configs, `node_modules/.bin`, …) and
+ * shows secret files (`.env`, keys, `.npmrc`, `.netrc`, …) empty, so no transform of them reaches the model.
  */
-export function bwrapArgv(binary: string, root: string, command: string): string[] {
+export function bwrapArgv(binary: string, root: string, command: string, guard?: ProtectedPaths): string[] {
   const state = join(root, ".yolo");
   return [
     binary,
     ...isolation(),
     "--bind", root, root,
     ...(existsSync(state) ? ["--ro-bind", state, state] : []),
+    ...(guard ? guardArgs(guard) : []),
     "--chdir", root,
     "--", "/bin/sh", "-c", command,
   ];
+}
+
+// Read-only binds for exec files and git dirs, /dev/null over secret files, an empty read-only tmpfs over secret folders.
+function guardArgs(guard: ProtectedPaths): string[] {
+  const args: string[] = [];
+  for (const path of guard.readOnly) args.push("--ro-bind-try", path, path);
+  for (const path of guard.maskedFiles) args.push("--ro-bind", "/dev/null", path);
+  for (const path of guard.maskedDirs) args.push("--tmpfs", path, "--remount-ro", path);
+  return args;
 }
 
 // The first executable `name` on PATH, or null.

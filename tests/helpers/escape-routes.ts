@@ -113,3 +113,46 @@ export function leaked(leaks: string, secrets: string[]): { files: string[]; sec
   }
   return { files, secrets: [...found] };
 }
+
+/** Files that run code outside yolo: the sandbox keeps existing ones read-only and removes new ones. */
+export const EXEC_FILE_CASES: string[] = [
+  ".git/config", ".git/hooks/pre-commit", ".git/info/attributes", ".gitattributes", "src/.gitattributes", ".gitmodules",
+  ".vscode/tasks.json", ".vscode/launch.json", ".vscode/settings.json", ".idea/workspace.xml", ".zed/tasks.json",
+  "app.code-workspace", ".devcontainer/devcontainer.json", ".envrc", "mise.toml", ".github/workflows/ci.yml",
+  ".github/actions/setup/action.yml", ".gitlab-ci.yml", ".circleci/config.yml", ".husky/pre-commit",
+  ".pre-commit-config.yaml", "lefthook.yml", ".lintstagedrc", ".simple-git-hooks.json", ".yarnrc.yml", ".pnpmfile.cjs",
+  "node_modules/.bin/vitest",
+];
+
+/** A secret in the project's secret files, and the ways a command could turn it into text the scrubber misses. */
+export const SECRET_VALUE = "s3cr3tCanaryValue0123456789";
+export const SECRET_FILES: Record<string, string> = {
+  ".env": `API_TOKEN=${SECRET_VALUE}\n`,
+  ".env.production": `DB_PASSWORD=${SECRET_VALUE}\n`,
+  "services/api/.env.local": `SECRET_KEY=${SECRET_VALUE}\n`,
+  ".npmrc": `//registry.npmjs.org/:_authToken=${SECRET_VALUE}\n`,
+  ".netrc": `machine example.com login me password ${SECRET_VALUE}\n`,
+  "deploy/id_ed25519": `-----BEGIN OPENSSH PRIVATE KEY-----\n${SECRET_VALUE}\n-----END OPENSSH PRIVATE KEY-----\n`,
+  "certs/server.key": `${SECRET_VALUE}\n`,
+  ".aws/credentials": `[default]\naws_secret_access_key = ${SECRET_VALUE}\n`,
+};
+export const TRANSFORMS: string[] = [
+  "cat {f}", "cat {f} | rev", "base64 {f}", "tr a-z n-za-m < {f}", "od -c {f}", "od -An -tx1 {f}", "xxd {f} 2>/dev/null || od -x {f}",
+  "sed 's/./&-/g' {f}", "awk '{print toupper($0)}' {f}", "cut -c3- {f}", "gzip -c {f} | gzip -dc | rev", "tar cf - {f} | tar xOf - | base64",
+  "cp {f} copy.txt && cat copy.txt | rev", "ln -sf \"$PWD/{f}\" link.txt && cat link.txt | rev", "dd if={f} bs=1 2>/dev/null | rev",
+  "node -e \"console.log([...require('fs').readFileSync('{f}','utf8')].reverse().join(''))\"", "sort {f} | rev", "grep -o . {f} | tr -d '\\n'",
+];
+
+/** The shapes the secret takes under the transforms above (as found in output, whitespace removed too). */
+export function secretForms(fileContent: string, secret = SECRET_VALUE): string[] {
+  const rot13 = secret.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + 13) % 26) + 97));
+  return [secret, [...secret].reverse().join(""), rot13, Buffer.from(fileContent).toString("base64").slice(0, 24), Buffer.from(secret).toString("hex").slice(0, 12), secret.toUpperCase(), secret.slice(2, 26), [...secret].join("-")];
+}
+
+/** Whether `output` carries the secret in any of its shapes. */
+export function carriesSecret(output: string, fileContent: string): boolean {
+  const squeezed = output.replace(/\s+/g, "");
+  // od and xxd start each line with an offset: without it the characters run on across lines.
+  const dumped = output.replace(/^[0-9a-f]{7,8}:?/gm, "").replace(/\s+/g, "");
+  return secretForms(fileContent).some((form) => output.includes(form) || squeezed.includes(form) || dumped.includes(form));
+}

@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AgentDefinition } from "../agents/types.js";
 import type { GateConfig, ResolvedConfig } from "../config/schema.js";
+import type { SandboxStatus } from "../tools/sandbox.js";
 import type { CommandSettings } from "../tools/types.js";
 
 /** A minimal logger shape so the engine does not depend on pino's types. */
@@ -29,6 +30,8 @@ export interface EngineDeps {
   commands?: CommandSettings;
   /** Said once at the start of each run (a `warning` event), e.g. that commands run without a sandbox. */
   notices?: string[];
+  /** The sandbox in force, said in `run.started` (without one: why, and the fix). */
+  sandboxStatus?: SandboxStatus;
   /** Version control around the run (`--branch`); absent: the engine never touches git. */
   workspace?: WorkspaceHook;
 }

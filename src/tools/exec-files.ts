@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { normaliseName } from "./sensitive.js";
 
 /**
@@ -57,4 +59,36 @@ export function execFileAllowed(rel: string, allowed: readonly string[]): boolea
     const prefix = entry.split(/[\\/]+/).filter((s) => s !== "" && s !== ".").map(normaliseName);
     return prefix.length > 0 && prefix.length <= target.length && prefix.every((seg, i) => seg === target[i]);
   });
+}
+
+/**
+ * Why write_file / edit_file must not write `rel` (checked on the path and on its real location, so a folder link
+ * cannot rename `.vscode`), or null when it is no exec file or the user config allows it.
+ */
+export function execWriteRefusal(root: string, abs: string, rel: string, allowed: readonly string[]): string | null {
+  const real = realRelative(root, abs);
+  for (const candidate of real === null || real === rel ? [rel] : [rel, real]) {
+    const reason = execFileReason(candidate);
+    if (reason && !execFileAllowed(candidate, allowed)) {
+      return `\`${rel}\` is refused: ${reason}. Work on the project's own source files instead; a user who wants yolo to write it lists it in \`files.allowExec\` in ~/.config/yolo/config.ts.`;
+    }
+  }
+  return null;
+}
+
+// The project-relative real location of `abs` (its deepest existing ancestor resolved), or null.
+function realRelative(root: string, abs: string): string | null {
+  let existing = abs;
+  const missing: string[] = [];
+  while (!fs.existsSync(existing)) {
+    const parent = path.dirname(existing);
+    if (parent === existing) return null;
+    missing.unshift(path.basename(existing));
+    existing = parent;
+  }
+  try {
+    return path.relative(fs.realpathSync(root), path.join(fs.realpathSync(existing), ...missing)).split(path.sep).join("/");
+  } catch {
+    return null;
+  }
 }

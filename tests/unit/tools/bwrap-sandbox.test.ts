@@ -101,7 +101,7 @@ describe("bubblewrap sandbox", () => {
     const broken = fs.mkdtempSync(path.join(os.tmpdir(), "yolo-badbwrap-"));
     fs.writeFileSync(path.join(broken, "bwrap"), "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n", { mode: 0o755 });
     try {
-      expect(probeBwrap(empty)).toEqual({ available: false, reason: "bwrap (bubblewrap) is not installed" });
+      expect(probeBwrap(empty)).toEqual({ available: false, reason: "bwrap (bubblewrap) is not installed", fix: "sudo apt install bubblewrap (or dnf install bubblewrap)" });
       expect(probeBwrap(broken)).toEqual({
         available: false,
         reason: `${path.join(broken, "bwrap")} cannot create its sandbox here: bwrap: No permissions to create new namespace`,

@@ -52,6 +52,9 @@ export function findProtectedPaths(root: string): ProtectedPaths {
         out.readOnly.push(abs);
         out.execRels.add(rel);
         if (entry.name === ".git" && entry.isFile()) out.readOnly.push(...gitDirsOf(abs));
+        // What is inside is listed too, so a file added to an existing folder (sandbox off) counts as new; of a git
+        // dir only its hooks, the rest being git's own busy state.
+        if (entry.isDirectory()) listInside(entry.name === ".git" ? path.join(abs, "hooks") : abs, 0);
         continue;
       }
       if (sensitiveReason(rel) !== null) {
@@ -64,6 +67,26 @@ export function findProtectedPaths(root: string): ProtectedPaths {
       }
       if (entry.isDirectory() && !SKIP.has(entry.name)) {
         if (depth < MAX_DEPTH) visit(abs, depth + 1);
+        else out.complete = false;
+      }
+    }
+  };
+  const listInside = (dir: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (++seen > MAX_ENTRIES) {
+        out.complete = false;
+        return;
+      }
+      const abs = path.join(dir, entry.name);
+      out.execRels.add(path.relative(root, abs));
+      if (entry.isDirectory() && !entry.isSymbolicLink()) {
+        if (depth < MAX_DEPTH) listInside(abs, depth + 1);
         else out.complete = false;
       }
     }
@@ -100,12 +123,14 @@ export function removeNewExecFiles(root: string, before: ProtectedPaths): string
   const after = findProtectedPaths(root);
   if (!after.complete) return [];
   const removed: string[] = [];
-  for (const rel of after.execRels) {
+  for (const rel of [...after.execRels].sort()) {
     if (before.execRels.has(rel) || /(^|[\\/])node_modules[\\/]\.bin$/.test(rel)) continue;
+    // A new folder goes whole; what was inside it is not listed again.
+    if (removed.some((r) => rel.startsWith(`${r}${path.sep}`))) continue;
     fs.rmSync(path.join(root, rel), { recursive: true, force: true });
-    removed.push(rel.split(path.sep).join("/"));
+    removed.push(rel);
   }
-  return removed.sort();
+  return removed.map((rel) => rel.split(path.sep).join("/"));
 }
 
 function realOrNull(abs: string): string | null {

@@ -3,21 +3,16 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { gitEnv, hardenArgs } from "../../../src/git/hardened.js";
-import { probeBwrap, type Sandbox } from "../../../src/tools/sandbox.js";
+import type { Sandbox } from "../../../src/tools/sandbox.js";
 import { escapeFixture, GIT_ESCAPE_ROUTES, leaked, modelRuns, planted, yoloGitCommands } from "../../helpers/escape-routes.js";
 
 // yolo's own git commands run on the host with yolo's rights: whatever the model wrote into .git/config, hooks or
 // .gitattributes (freely when the sandbox is off), none of it may run, and git never holds a secret.
 const SECRETS = { GITHUB_TOKEN: "ghp_canaryGithubToken0123456789", AWS_SECRET_ACCESS_KEY: "awsCanarySecret0123456789", OPENAI_API_KEY: "sk-canaryOpenai0123456789" };
-const probe = probeBwrap(process.env.PATH);
-if (!probe.available && process.env.CI) throw new Error(`hardened-git: bubblewrap is needed under CI: ${probe.reason}`);
-const withBwrap = (probe.available ? it : it.skip) as typeof it;
-const sandboxes: [string, Sandbox | "planted", typeof it][] = [
-  // Written straight into the repository (an existing repo, or a process that outlived its command): git alone must hold.
-  ["planted", "planted", it],
-  ["sandbox off", { kind: "none" }, it],
-  ["sandbox on", probe.available ? { kind: "bwrap", binary: probe.binary } : { kind: "none" }, withBwrap],
-];
+// Here each route is written by a command run as run_command runs it with the sandbox off (the sandbox's
+// post-command check removes new exec files, so attribute routes rely on the git hardening too once planted).
+// tests/reliability/sandbox-escapes.test.ts tries every route planted straight into the repository and inside bwrap.
+const sandboxes: [string, Sandbox, typeof it][] = [["sandbox off", { kind: "none" }, it]];
 
 beforeAll(() => {
   for (const [k, v] of Object.entries(SECRETS)) vi.stubEnv(k, v);
@@ -30,8 +25,7 @@ describe.concurrent("yolo's git commands run nothing the repository names", () =
       test(`${label}: ${route.name}`, async ({ onTestFinished }) => {
         const f = escapeFixture();
         onTestFinished(f.cleanup);
-        if (sandbox === "planted") planted(f.root, f.payload, route.command);
-        else await modelRuns(f.root, f.payload, route.command, sandbox);
+        await modelRuns(f.root, f.payload, route.command, sandbox);
         await yoloGitCommands(f.root);
         expect(leaked(f.leaks, Object.values(SECRETS))).toEqual({ files: [], secrets: [] });
       });

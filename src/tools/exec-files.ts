@@ -17,8 +17,9 @@ const EXEC_NAMES = new Set([
   ".vscode", ".idea", ".zed", ".fleet", ".theia", ".devcontainer", ".devcontainer.json",
   // direnv and other run-on-cd tools
   ".envrc", ".direnv", ".mise.toml", "mise.toml", ".mise.local.toml",
-  // CI configs: run with the repository's credentials
-  ".github", ".gitlab-ci.yml", ".gitlab", ".circleci", ".travis.yml", ".buildkite", "azure-pipelines.yml",
+  // CI configs: run with the repository's credentials (of `.github`, its workflows and actions: see below), and
+  // composite actions wherever a workflow's `uses: ./path` finds them
+  "action.yml", "action.yaml", ".gitlab-ci.yml", ".gitlab", ".circleci", ".travis.yml", ".buildkite", "azure-pipelines.yml",
   "bitbucket-pipelines.yml", "jenkinsfile", ".woodpecker", ".woodpecker.yml", ".drone.yml",
   // hook managers
   ".husky", ".githooks", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "lefthook.yml", "lefthook.yaml",
@@ -41,6 +42,9 @@ export function execFileReason(rel: string): string | null {
     const name = segments[i];
     if (EXEC_NAMES.has(name) || EXEC_SUFFIXES.some((suffix) => name.endsWith(suffix))) {
       return `\`${segments.slice(0, i + 1).join("/")}\` (its content runs code outside yolo: git, an editor, direnv, CI or a hook manager would run it)`;
+    }
+    if (name === ".github" && (segments[i + 1] === "workflows" || segments[i + 1] === "actions")) {
+      return `\`${segments.slice(0, i + 2).join("/")}\` (CI runs it outside yolo, with the repository's credentials)`;
     }
     if (name === "node_modules" && segments[i + 1] === ".bin") {
       return `\`${segments.slice(0, i + 2).join("/")}\` (package-manager commands run these programs outside yolo)`;

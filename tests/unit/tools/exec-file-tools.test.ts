@@ -22,7 +22,7 @@ async function call(ctx: ToolContext, name: string, args: Record<string, unknown
 }
 
 describe("write_file and edit_file refuse files that run code outside yolo", () => {
-  for (const rel of [...EXEC_FILE_CASES, "src/app/.envrc", ".VSCode/Tasks.json", ".github/dependabot.yml", "pkg/node_modules/.bin/x"]) {
+  for (const rel of [...EXEC_FILE_CASES, "src/app/.envrc", ".VSCode/Tasks.json", ".GitHub/Actions/x/action.yml", "tools/deploy/action.yml", "pkg/node_modules/.bin/x"]) {
     it(`refuses ${rel}, new or existing, and leaves it unchanged`, async ({ onTestFinished }) => {
       const ctx = project(onTestFinished);
       const created = await call(ctx, "write_file", { path: rel, content: "payload\n" });
@@ -57,7 +57,7 @@ describe("write_file and edit_file refuse files that run code outside yolo", () 
     expect((await call(ctx, "write_file", { path: ".github/workflows/ci.yml", content: "on: push\n" })).ok).toBe(false);
     const tools = project(onTestFinished, [".github/actions"]);
     expect((await call(tools, "write_file", { path: ".github/actions/setup/action.yml", content: "runs: {}\n" })).ok).toBe(true);
-    expect((await call(tools, "write_file", { path: ".github/dependabot.yml", content: "x\n" })).ok).toBe(false);
+    expect((await call(tools, "write_file", { path: ".github/ISSUE_TEMPLATE/bug.md", content: "x\n" })).ok).toBe(true);
     expect((await call(tools, "write_file", { path: ".vscode/tasks.json", content: "{}" })).ok).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ import { probeBwrap, type Sandbox } from "../../../src/tools/sandbox.js";
 const probe = probeBwrap(process.env.PATH);
 const sandboxed = probe.available ? it : it.skip;
 if (!probe.available) console.warn(`bwrap-sandbox: running the commands inside bubblewrap is not tested here: ${probe.reason}`);
+if (!probe.available && process.env.CI) throw new Error(`bwrap-sandbox: bubblewrap is needed under CI: ${probe.reason}`);
 
 let root: string;
 let outside: string;

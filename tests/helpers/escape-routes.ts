@@ -52,6 +52,7 @@ export const GIT_ESCAPE_ROUTES: EscapeRoute[] = [
   { name: ".gitattributes diff textconv", kind: "attributes", command: `echo '* diff=t' > .gitattributes && git config diff.t.textconv "$P textconv"` },
   { name: ".gitattributes diff command", kind: "attributes", command: `echo '* diff=c' > .gitattributes && git config diff.c.command "$P diffcmd"` },
   { name: "config.worktree core.fsmonitor", kind: "worktree", command: `git config extensions.worktreeConfig true && git config --worktree core.fsmonitor "$P wtfsmonitor"` },
+  { name: "submodule core.fsmonitor", kind: "worktree", command: `git init -q ../subsrc && git -C ../subsrc -c user.name=t -c user.email=t@t commit -q --allow-empty -m x && git -c protocol.file.allow=always submodule add -q ../subsrc sub 2>/dev/null && git -C sub config core.fsmonitor "$P submodule" && echo x > sub/dirty.txt` },
   { name: "linked worktree hooks", kind: "worktree", command: `git worktree add -q ../wt-x 2>/dev/null; ${hook("post-commit")}` },
 ];
 

@@ -39,6 +39,7 @@ describe.concurrent("yolo's git commands run nothing the repository names", () =
     [".gitattributes filter clean/smudge", ["add", "-A"]],
     ["diff.external", ["diff"]],
     [".gitattributes diff textconv", ["diff"]],
+    ["submodule core.fsmonitor", ["status"]],
   ])("control: %s runs under plain git", async (name, args) => {
     const f = escapeFixture();
     try {

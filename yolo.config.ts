@@ -43,11 +43,15 @@ export default defineConfig({
   // Under CI, commands and gates get only PATH, HOME, LANG, … and these variables (secret-looking names never).
   // env: { allow: ["MY_SERVICE_URL"] },
   // Commands and gates in bubblewrap (project the only writable folder, no network): "auto" when it works here,
-  // "bwrap" to require it (exit 2 without), "off" (honoured from the user config or YOLO_SANDBOX only).
+  // "required" to require it (exit 2 without; "bwrap" is its older name), "off" (honoured from the user config or
+  // YOLO_SANDBOX only).
   sandbox: "auto",
   // Commands run around tool calls and steps, in Claude Code's hooks shape (README, "Hooks"). A repository's hooks
   // run only once the user has trusted this exact set (`yolo hooks trust`); the user config's always run.
   // hooks: { PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: "sh hooks/check-command.sh", timeout: 10 }] }] },
+  // Files that run code outside yolo (.vscode/tasks.json, .envrc, .github/actions, hook-manager configs, …) are refused
+  // to write_file/edit_file; the user config's files.allowExec names those yolo may write. Here it can only narrow that.
+  // files: { allowExec: [".github/actions"] },
   // Stop the run cleanly at a checkpoint (exit 7, resumable with a higher budget) once it has used this much,
   // resumes included. --max-tokens / --max-cost override; maxCost needs model.price.
   // budget: { maxTokens: 2_000_000, maxCost: 5 },

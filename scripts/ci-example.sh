@@ -19,6 +19,14 @@ git init -q
 git add -A
 git -c user.name=ci -c user.email=ci@localhost commit -qm "add-numbers: tests for add(a, b)"
 
+# "Sandbox for yolo's commands": installing bubblewrap and the sysctl are the runner's business here (.ci/run);
+# with it working the run is YOLO_SANDBOX=required, as in the workflow. Under CI it must work.
+if bwrap --ro-bind / / --dev /dev --unshare-pid --unshare-net --proc /proc true 2>/dev/null; then
+  export YOLO_SANDBOX=required
+elif [ -n "${CI:-}" ]; then
+  fail "bubblewrap does not work here, and the workflow requires it"
+fi
+
 # "Install the project": the example has no dependencies.
 # "Run yolo on the issue" (offline: --replay instead of OPENAI_API_KEY, and no model configured at all).
 git config user.name "yolo"
@@ -31,6 +39,9 @@ set -e
 thread=$(head -n 1 "$RUNNER_TEMP/yolo-events.jsonl" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{process.stdout.write(JSON.parse(s).thread)}catch{}})')
 [ "$code" -eq 0 ] || fail "yolo run exited $code, expected 0 (see $RUNNER_TEMP/yolo-events.jsonl)"
 [ -n "$thread" ] || fail "no thread id in the first event"
+if [ -n "${YOLO_SANDBOX:-}" ]; then
+  head -n 1 "$RUNNER_TEMP/yolo-events.jsonl" | grep -q '"sandbox":{"kind":"bwrap"}' || fail "run.started does not say the run is sandboxed in bwrap"
+fi
 last=$(tail -n 1 "$RUNNER_TEMP/yolo-events.jsonl")
 case "$last" in *'"type":"run.completed"'*'"exitCode":0'*) ;; *) fail "the last event is not run.completed with exitCode 0: $last" ;; esac
 

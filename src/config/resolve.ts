@@ -2,6 +2,7 @@ import { basename, join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
 import { defaultPolicy, narrowPolicy } from "../tools/command-policy.js";
 import { CI_ENV_ALLOW } from "../tools/env.js";
+import { execFileAllowed } from "../tools/exec-files.js";
 import { LIMIT_DEFAULTS } from "./defaults.js";
 import { parseDuration } from "./duration.js";
 import { gateSchema, type CommandRules, type ResolvedConfig, type SandboxMode, type UserConfig, type UserLevelConfig } from "./schema.js";
@@ -86,7 +87,7 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
   if (envDatabaseUrl !== undefined && nonEmpty(env.YOLO_DB) !== undefined) problems.push("YOLO_DB and YOLO_DATABASE_URL are both set: keep one (a SQLite file or a PostgreSQL database)");
   if (fileConfig.checkpointer?.postgres !== undefined && fileConfig.dbPath !== undefined) problems.push("yolo.config.ts sets both dbPath and checkpointer.postgres: keep one");
   const envSandbox = nonEmpty(env.YOLO_SANDBOX);
-  if (envSandbox !== undefined && !SANDBOX_RANK.has(envSandbox as SandboxMode)) problems.push(`YOLO_SANDBOX: must be auto, bwrap or off, got "${envSandbox}"`);
+  if (envSandbox !== undefined && !SANDBOX_RANK.has(envSandbox as SandboxMode)) problems.push(`YOLO_SANDBOX: must be auto, required (or bwrap), or off, got "${envSandbox}"`);
   const trustProject = nonEmpty(env.YOLO_TRUST_PROJECT_HOOKS);
   if (trustProject !== undefined && !["1", "0", "true", "false"].includes(trustProject)) problems.push(`YOLO_TRUST_PROJECT_HOOKS: must be 1 or 0, got "${trustProject}"`);
   if (problems.length) throw new ConfigError("Invalid settings in the environment or on the command line; fix them and run again:", problems);
@@ -165,7 +166,7 @@ function resolveDatabase(flags: ConfigFlags, env: ResolveConfigInput["env"], fil
   return sqlite;
 }
 
-const SANDBOX_RANK = new Map<SandboxMode, number>([["off", 0], ["auto", 1], ["bwrap", 2]]);
+const SANDBOX_RANK = new Map<SandboxMode, number>([["off", 0], ["auto", 1], ["bwrap", 2], ["required", 2]]);
 
 /**
  * Commands policy, CI environment allow-list and sandbox from both config files. The repository's file can only
@@ -178,7 +179,7 @@ function commandSettings(
   repoFile: string | null,
   env: Readonly<Record<string, string | undefined>>,
   envSandbox: SandboxMode | undefined,
-): Pick<ResolvedConfig, "commands" | "env" | "sandbox"> {
+): Pick<ResolvedConfig, "commands" | "env" | "sandbox" | "files"> {
   const userSource = user.file ?? "the user config";
   const repoSource = repoFile ? basename(repoFile) : "yolo.config.ts";
   const policy = narrowPolicy(narrowPolicy(defaultPolicy(), user.config.commands, userSource), repo.commands, repoSource);
@@ -195,7 +196,18 @@ function commandSettings(
       allow: [...CI_ENV_ALLOW, ...(user.config.env?.allow ?? []), ...(repo.env?.allow ?? [])],
     },
     sandbox: SANDBOX_RANK.get(repoSandbox)! > SANDBOX_RANK.get(userSandbox)! ? repoSandbox : userSandbox,
+    files: { allowExec: narrowAllowExec(user.config.files?.allowExec ?? [], repo.files?.allowExec) },
   };
+}
+
+/**
+ * The exec files the file tools may write: the user's entries, and when the repository lists its own, only what both
+ * cover (the deeper of two nested entries). A repository alone can allow nothing.
+ */
+function narrowAllowExec(user: string[], repo: string[] | undefined): string[] {
+  if (repo === undefined) return [...user];
+  const both = [...repo.filter((r) => execFileAllowed(r, user)), ...user.filter((u) => execFileAllowed(u, repo))];
+  return [...new Set(both)];
 }
 
 /** Fails before any run starts when there is neither an API key nor a local server to talk to (a replay needs neither). */

@@ -39,8 +39,16 @@ const commandSettings = {
       allow: patterns.optional(),
     })
     .optional(),
-  /** Run commands and gates in bubblewrap: "auto" when it works here (default), "bwrap" always (exit 2 without it), "off". */
-  sandbox: z.enum(["auto", "bwrap", "off"]).optional(),
+  /**
+   * Run commands and gates in bubblewrap: "auto" when it works here (default), "required" always (exit 2 before the
+   * run starts without it; "bwrap" is its older name and means the same), "off".
+   */
+  sandbox: z.enum(["auto", "required", "bwrap", "off"]).optional(),
+  /**
+   * Files that run code outside yolo (`.github/workflows/ci.yml`, `.vscode/tasks.json`, …) that write_file and
+   * edit_file may write anyway: paths or folders. The repository's list can only narrow the user's.
+   */
+  files: z.strictObject({ allowExec: patterns.optional() }).optional(),
 };
 
 /** The user-level config (`~/.config/yolo/config.ts`): only what a repository must not be able to loosen. */
@@ -50,7 +58,7 @@ export const userConfigSchema = z.strictObject({
   hooks: hooksConfigSchema.optional(),
 });
 export type UserLevelConfig = z.input<typeof userConfigSchema>;
-export type SandboxMode = "auto" | "bwrap" | "off";
+export type SandboxMode = "auto" | "required" | "bwrap" | "off";
 export type CommandRules = z.output<typeof commandRules>;
 
 /** The schema of `yolo.config.ts`. Unknown keys are errors, so a typo never silently does nothing. */
@@ -199,6 +207,8 @@ export interface ResolvedConfig {
     /** `YOLO_TRUST_PROJECT_HOOKS=1`: the repository's hooks run without a recorded trust (a pipeline on the user's own repository). */
     trustProject: boolean;
   };
+  /** Exec files the file tools may write (`files.allowExec`): the user's list, narrowed by the repository's. */
+  files: { allowExec: string[] };
   /** null: no budget. Prompt + completion tokens, and cost in model.price's currency. */
   budget: { maxTokens: number | null; maxCost: number | null };
   limits: {

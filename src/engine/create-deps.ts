@@ -1,7 +1,7 @@
 import type { AgentDefinition } from "../agents/types.js";
 import { assertModelConfigured } from "../config/resolve.js";
 import { ConfigError } from "../errors.js";
-import { probeBwrap, type Sandbox } from "../tools/sandbox.js";
+import { probeBwrap, type Sandbox, type SandboxStatus } from "../tools/sandbox.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { defaultGates } from "../gates/detect.js";
 import { toProviderError } from "../llm/errors.js";
@@ -38,7 +38,7 @@ export function createEngineDeps(input: {
     ...collectProjectSecrets(config.root),
   ];
   registerSecrets(secrets);
-  const { sandbox, notices } = chooseSandbox(config, input.env);
+  const { sandbox, notices, status } = chooseSandbox(config, input.env);
   const hookSetup = setUpHooks(config, input.env);
   const providerContext = { apiKeyEnv: config.model.apiKeyEnv, baseURL: config.model.baseURL };
   const logger = createLogger({ file: input.logFile, level: "info", secrets });
@@ -61,8 +61,9 @@ export function createEngineDeps(input: {
     baseEnv: input.env,
     secretEnvNames: [config.model.apiKeyEnv],
     logger,
-    commands: { policy: config.commands.policy, envAllow: config.env.strict ? config.env.allow : null, sandbox },
+    commands: { policy: config.commands.policy, envAllow: config.env.strict ? config.env.allow : null, sandbox, allowExecFiles: config.files.allowExec },
     notices: [...notices, ...hookSetup.notices],
+    sandboxStatus: status,
     ...(hookSetup.hooks ? { hooks: hookSetup.hooks } : {}),
     ...(input.workspace ? { workspace: input.workspace } : {}),
     mcp: mcpHub(config, input, logger),
@@ -85,18 +86,21 @@ function databasePassword(config: ResolvedConfig): string | undefined {
 }
 
 /**
- * The sandbox commands and gates run in: bubblewrap when `sandbox` is "auto" and it works here, or "bwrap" (which
- * fails the run before it starts when it does not); none for "off". Running unsandboxed under "auto" is said once per run.
+ * The sandbox commands and gates run in: bubblewrap when `sandbox` is "auto" and it works here, or "required" (old
+ * name "bwrap", which fails the run before it starts when it does not); none for "off". Running unsandboxed under
+ * "auto" is said once per run, with the reason and the one-line fix where there is one.
  */
-function chooseSandbox(config: ResolvedConfig, env: NodeJS.ProcessEnv): { sandbox: Sandbox; notices: string[] } {
-  if (config.sandbox === "off") return { sandbox: { kind: "none" }, notices: [] };
+function chooseSandbox(config: ResolvedConfig, env: NodeJS.ProcessEnv): { sandbox: Sandbox; notices: string[]; status: SandboxStatus } {
+  if (config.sandbox === "off") return { sandbox: { kind: "none" }, notices: [], status: { kind: "none", reason: 'sandbox is "off" in the config' } };
   const probe = probeBwrap(env.PATH);
-  if (probe.available) return { sandbox: { kind: "bwrap", binary: probe.binary }, notices: [] };
-  if (config.sandbox === "bwrap") {
-    throw new ConfigError(`sandbox is "bwrap" but ${probe.reason}. Install bubblewrap (apt-get install bubblewrap), or set sandbox: "auto" to run commands without it.`);
+  if (probe.available) return { sandbox: { kind: "bwrap", binary: probe.binary }, notices: [], status: { kind: "bwrap" } };
+  const fix = probe.fix ? ` Fix: ${probe.fix}.` : "";
+  if (config.sandbox === "bwrap" || config.sandbox === "required") {
+    throw new ConfigError(`sandbox is "${config.sandbox}" but ${probe.reason}.${fix || " Install bubblewrap (apt-get install bubblewrap)."} Or set sandbox: "auto" to run commands without it.`);
   }
   return {
     sandbox: { kind: "none" },
-    notices: [`Commands and gates run without a sandbox: ${probe.reason}. Install bubblewrap to confine them to the project with no network, or set sandbox: "off" in ~/.config/yolo/config.ts to silence this.`],
+    notices: [`Commands and gates run without a sandbox: ${probe.reason}.${fix} Install bubblewrap to confine them to the project with no network, or set sandbox: "off" in ~/.config/yolo/config.ts to silence this.`],
+    status: { kind: "none", reason: probe.reason, ...(probe.fix ? { fix: probe.fix } : {}) },
   };
 }

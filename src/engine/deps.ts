@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AgentDefinition } from "../agents/types.js";
 import type { GateConfig, ResolvedConfig } from "../config/schema.js";
+import type { SandboxStatus } from "../tools/sandbox.js";
 import type { CommandSettings } from "../tools/types.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { HookRunner } from "../hooks/hooks.js";
@@ -33,6 +34,8 @@ export interface EngineDeps {
   notices?: string[];
   /** The user's hooks (and the repository's, when trusted); absent: none configured. */
   hooks?: HookRunner;
+  /** The sandbox in force, said in `run.started` (without one: why, and the fix). */
+  sandboxStatus?: SandboxStatus;
   /** Version control around the run (`--branch`); absent: the engine never touches git. */
   workspace?: WorkspaceHook;
   /** The run's MCP servers: started when a leg starts, stopped when it ends; absent: no MCP tools. */

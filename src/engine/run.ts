@@ -116,6 +116,7 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     maxFixAttempts: deps.config.maxFixAttempts,
     price: deps.config.model.price,
     mode,
+    ...(deps.sandboxStatus ? { sandbox: deps.sandboxStatus } : {}),
     ...(options.resume?.message !== undefined ? { message: options.resume.message } : {}),
     ...(position.kind === "new" ? {} : { ran: Object.keys(position.values.visits ?? {}), usageSoFar: position.values.usage }),
   });

@@ -58,6 +58,8 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     mode: z.enum(["run", "agent", "chat"]).optional(),
     /** A follow-up of an `agent` / `chat` thread: the new message this leg answers (optional, as above). */
     message: z.string().optional(),
+    /** The sandbox commands and gates run in; without one, why and the one-line fix (optional, as above). */
+    sandbox: z.object({ kind: z.enum(["bwrap", "none"]), reason: z.string().optional(), fix: z.string().optional() }).optional(),
   }),
   z.object({
     ...base,

@@ -1,5 +1,6 @@
 import { execa } from "execa";
 import { YoloError } from "../errors.js";
+import { gitEnv, hardenArgs, touchesContent, untrustedFilters } from "./hardened.js";
 
 /** A git command that failed where yolo needed it to work (exit 70 unless a caller maps it to something better). */
 export class GitError extends YoloError {
@@ -19,15 +20,20 @@ export const PROJECT_PATHS = ["--", ".", ":(exclude).yolo"];
 
 /**
  * Runs git in `root` and returns what happened, never throwing for a non-zero exit. No prompts (no terminal,
- * no credential helper questions), C locale so output can be parsed.
+ * no credential helper questions), C locale so output can be parsed. Hardened (see hardened.ts): no hooks, no
+ * fsmonitor, no pager, editor, external diff, textconv or repository-defined filter, and an environment allow-list
+ * with no secret in it (yolo's own environment is the only one git may start from, hence the one read here).
  */
 export async function git(root: string, args: string[], env: Record<string, string> = {}): Promise<GitResult> {
   try {
-    const r = await execa("git", args, {
+    const base = gitEnv(process.env);
+    const filters = touchesContent(args) ? await untrustedFilters(root, base) : [];
+    const r = await execa("git", hardenArgs(args), {
       cwd: root,
       reject: false,
       stdin: "ignore",
-      env: { GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", ...env },
+      env: { ...(filters.length ? gitEnv(process.env, filters) : base), ...env },
+      extendEnv: false,
       stripFinalNewline: false,
     });
     return { exitCode: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };

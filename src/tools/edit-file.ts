@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { writeFileAtomic } from "./atomic-write.js";
 import { formatChange, lineDiffStat } from "./diffstat.js";
+import { execWriteRefusal } from "./exec-files.js";
 import { fsFailure, toolError } from "./file-errors.js";
 import { isOutcome, loadWritableTarget } from "./file-target.js";
 import type { ToolDef, ToolOutcome } from "./types.js";
@@ -25,6 +26,8 @@ export const editFileTool: ToolDef<typeof schema> = {
   async run(args, ctx) {
     const target = await loadWritableTarget(ctx.root, args.path);
     if (isOutcome(target)) return target;
+    const refusal = execWriteRefusal(ctx.root, target.abs, target.rel, ctx.commands?.allowExecFiles ?? []);
+    if (refusal) return toolError(target.rel, "refused (runs code outside yolo)", refusal);
     const { rel, before } = target;
     if (before === null) {
       return toolError(rel, "not found", `\`${rel}\` does not exist; create it with write_file, or use list_files to find the right path.`);

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { execa } from "execa";
 import { CappedOutput } from "./capped-output.js";
+import { findProtectedPaths, removeNewExecFiles, type ProtectedPaths } from "./protected-paths.js";
 import { bwrapArgv, type Sandbox } from "./sandbox.js";
 import { scrubText } from "../secrets/scrub.js";
 
@@ -56,19 +57,26 @@ let exitHookInstalled = false;
 export async function runShell(command: string, options: RunShellOptions): Promise<ShellResult> {
   const started = performance.now();
   const collected = new CappedOutput(options.capBytes, options.keepFullOutput);
-  const finish = (exitCode: number | null, timedOut: boolean, aborted: boolean): ShellResult => ({
-    exitCode,
-    timedOut,
-    aborted,
-    // Output reaches the model, gate logs, state and reports: the run's secrets never leave in it.
-    output: scrubText(collected.text()),
-    ...(options.keepFullOutput ? { fullOutput: scrubText(collected.fullText() ?? "") } : {}),
-    durationMs: Math.round(performance.now() - started),
-  });
+  let guard: ProtectedPaths | null = null;
+  const finish = (exitCode: number | null, timedOut: boolean, aborted: boolean): ShellResult => {
+    // A file that runs code outside yolo, created by this command (so no read-only bind could cover it), goes again.
+    const removed = guard ? removeNewExecFiles(options.cwd, guard) : [];
+    if (removed.length) collected.push(`\n[yolo removed ${removed.map((r) => `\`${r}\``).join(", ")}: files that run code outside yolo (git, editors, direnv, CI, hook managers) may not be created by commands]\n`);
+    return {
+      exitCode,
+      timedOut,
+      aborted,
+      // Output reaches the model, gate logs, state and reports: the run's secrets never leave in it.
+      output: scrubText(collected.text()),
+      ...(options.keepFullOutput ? { fullOutput: scrubText(collected.fullText() ?? "") } : {}),
+      durationMs: Math.round(performance.now() - started),
+    };
+  };
   if (options.signal?.aborted) return finish(null, false, true);
 
   const sandbox = options.sandbox?.kind === "bwrap" ? options.sandbox : null;
-  const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command) : [command];
+  guard = findProtectedPaths(options.cwd);
+  const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command, guard) : [command];
   const subprocess = execa(file, args, {
     shell: !sandbox,
     cwd: options.cwd,

@@ -1,11 +1,20 @@
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import type { ProtectedPaths } from "./protected-paths.js";
 
 /** How commands are contained: inside bubblewrap, or not at all. */
 export type Sandbox = { kind: "bwrap"; binary: string } | { kind: "none" };
 
-export type SandboxProbe = { available: true; binary: string } | { available: false; reason: string };
+/** Whether bubblewrap works here; when not, why, and the one-line fix where there is one. */
+export type SandboxProbe = { available: true; binary: string } | { available: false; reason: string; fix?: string };
+
+/** What a run says about its sandbox (in `run.started`): the kind in force and, without one, why and how to fix it. */
+export interface SandboxStatus {
+  kind: "bwrap" | "none";
+  reason?: string;
+  fix?: string;
+}
 
 const probes = new Map<string, SandboxProbe>();
 
@@ -25,14 +34,49 @@ export function probeBwrap(pathVar: string | undefined): SandboxProbe {
 
 function runProbe(pathVar: string | undefined): SandboxProbe {
   const binary = findOnPath("bwrap", pathVar);
-  if (!binary) return { available: false, reason: "bwrap (bubblewrap) is not installed" };
+  if (!binary) return diagnose({ platform: process.platform, installed: false, stderr: "", read: readProc });
   const probe = spawnSync(binary, [...isolation(), "--", "true"], { timeout: 10_000, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
   if (probe.error) return { available: false, reason: `${binary} could not start (${probe.error.message})` };
   if (probe.status !== 0) {
     const why = (probe.stderr ?? "").trim().split("\n")[0] || `exit code ${probe.status ?? probe.signal}`;
-    return { available: false, reason: `${binary} cannot create its sandbox here: ${why}` };
+    return diagnose({ platform: process.platform, installed: true, stderr: why, read: readProc, binary });
   }
   return { available: true, binary };
+}
+
+/**
+ * Why bubblewrap cannot sandbox here, and the fix: not Linux (none), not installed (install it), or the kernel refuses
+ * unprivileged user namespaces — AppArmor on Ubuntu 24.04 and GitHub's runners, Debian's old switch, a zero limit.
+ */
+export function diagnose(facts: { platform: string; installed: boolean; stderr: string; read: (path: string) => string | null; binary?: string }): SandboxProbe {
+  if (facts.platform !== "linux") {
+    return { available: false, reason: `bubblewrap sandboxes only on Linux, and this is ${facts.platform === "darwin" ? "macOS" : facts.platform}: there is no sandbox for commands here` };
+  }
+  if (!facts.installed) return { available: false, reason: "bwrap (bubblewrap) is not installed", fix: "sudo apt install bubblewrap (or dnf install bubblewrap)" };
+  const bwrapSays = facts.stderr ? ` (bwrap: ${facts.stderr})` : "";
+  if (facts.read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") === "1") {
+    return {
+      available: false,
+      reason: `AppArmor blocks unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1, as on Ubuntu 24.04 and GitHub's ubuntu-24.04 runners)${bwrapSays}`,
+      fix: "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (or give bwrap an AppArmor profile that allows userns)",
+    };
+  }
+  if (facts.read("/proc/sys/kernel/unprivileged_userns_clone") === "0") {
+    return { available: false, reason: `unprivileged user namespaces are switched off (kernel.unprivileged_userns_clone=0)${bwrapSays}`, fix: "sudo sysctl -w kernel.unprivileged_userns_clone=1" };
+  }
+  if (facts.read("/proc/sys/user/max_user_namespaces") === "0") {
+    return { available: false, reason: `user namespaces are limited to none (user.max_user_namespaces=0)${bwrapSays}`, fix: "sudo sysctl -w user.max_user_namespaces=15000" };
+  }
+  return { available: false, reason: `${facts.binary ?? "bwrap"} cannot create its sandbox here: ${facts.stderr || "unknown error"}` };
+}
+
+// A /proc/sys value, trimmed; null when the file does not exist on this kernel.
+function readProc(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8").trim();
+  } catch {
+    return null;
+  }
 }
 
 /** The bubblewrap options every sandbox uses: the whole filesystem read-only, fresh /dev, /proc and /tmp, no network. */
@@ -54,17 +98,30 @@ function isolation(): string[] {
 /**
  * The argv that runs `command` with `/bin/sh -c` inside bubblewrap: `root` is the only writable folder (its
  * `.yolo` state folder stays read-only), /tmp is private and empty, and there is no network (loopback included).
+ * `guard` (from findProtectedPaths) makes files that run code outside yolo read-only (`.git` and the git dirs a
+ * `.git` file points at, `.gitattributes`, `.vscode`, `.github`, hook-manager configs, `node_modules/.bin`, …) and
+ * shows secret files (`.env`, keys, `.npmrc`, `.netrc`, …) empty, so no transform of them reaches the model.
  */
-export function bwrapArgv(binary: string, root: string, command: string): string[] {
+export function bwrapArgv(binary: string, root: string, command: string, guard?: ProtectedPaths): string[] {
   const state = join(root, ".yolo");
   return [
     binary,
     ...isolation(),
     "--bind", root, root,
     ...(existsSync(state) ? ["--ro-bind", state, state] : []),
+    ...(guard ? guardArgs(guard) : []),
     "--chdir", root,
     "--", "/bin/sh", "-c", command,
   ];
+}
+
+// Read-only binds for exec files and git dirs, /dev/null over secret files, an empty read-only tmpfs over secret folders.
+function guardArgs(guard: ProtectedPaths): string[] {
+  const args: string[] = [];
+  for (const path of guard.readOnly) args.push("--ro-bind-try", path, path);
+  for (const path of guard.maskedFiles) args.push("--ro-bind", "/dev/null", path);
+  for (const path of guard.maskedDirs) args.push("--tmpfs", path, "--remount-ro", path);
+  return args;
 }
 
 // The first executable `name` on PATH, or null.

@@ -34,6 +34,8 @@ export interface CommandSettings {
   /** Variable names (with `*`) commands' environment is limited to, under CI; null: the scrubbed environment. */
   envAllow: readonly string[] | null;
   sandbox: Sandbox;
+  /** Exec files (see exec-files.ts) write_file and edit_file may write anyway, from the user config; absent: none. */
+  allowExecFiles?: readonly string[];
 }
 
 /** A tool's answer. Refusals and failures are `ok: false` with a message the model can act on; tools never throw for bad input. */

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { writeFileAtomic } from "./atomic-write.js";
 import { formatChange, lineDiffStat } from "./diffstat.js";
-import { fsFailure } from "./file-errors.js";
+import { execWriteRefusal } from "./exec-files.js";
+import { fsFailure, toolError } from "./file-errors.js";
 import { isOutcome, loadWritableTarget } from "./file-target.js";
 import type { ToolDef } from "./types.js";
 
@@ -19,6 +20,8 @@ export const writeFileTool: ToolDef<typeof schema> = {
   async run(args, ctx) {
     const target = await loadWritableTarget(ctx.root, args.path);
     if (isOutcome(target)) return target;
+    const refusal = execWriteRefusal(ctx.root, target.abs, target.rel, ctx.commands?.allowExecFiles ?? []);
+    if (refusal) return toolError(target.rel, "refused (runs code outside yolo)", refusal);
     const stat = lineDiffStat(target.before, args.content);
     const summary = formatChange(target.rel, stat);
     if (target.before === args.content) {

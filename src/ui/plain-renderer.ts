@@ -68,6 +68,7 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         ];
         if (verbose) {
           out.push({ text: `pipeline ${e.nodes.join(" → ")}` }, { text: `log ${e.logFile}`, keep: true });
+          if (e.sandbox) out.push({ text: `sandbox ${e.sandbox.kind}${e.sandbox.reason ? `: ${oneLine(e.sandbox.reason)}` : ""}${e.sandbox.fix ? ` (fix: ${oneLine(e.sandbox.fix)})` : ""}` });
         }
         return out;
       }

@@ -57,6 +57,7 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
       commands: {
         envAllow: deps.commands?.envAllow ?? null,
         sandbox: deps.commands?.sandbox ?? { kind: "none" },
+        allowExecFiles: deps.commands?.allowExecFiles ?? [],
         policy: policyForRole(cfg.commands?.policy ?? defaultPolicy(), cfg.commands?.roles ?? {}, run.agentId, run.role),
       },
       log: (entry, message) => deps.logger.warn({ node: run.node, ...entry }, message),

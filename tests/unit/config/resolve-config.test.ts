@@ -51,6 +51,7 @@ describe("resolveConfig", () => {
       commands: { policy: defaultPolicy(), roles: {} },
       env: { strict: false, allow: [...CI_ENV_ALLOW] },
       sandbox: "auto",
+      files: { allowExec: [] },
       budget: { maxTokens: null, maxCost: null },
       hooks: { user: null, project: null, trustProject: false },
       limits: {

@@ -75,7 +75,7 @@ describe("the repository's config narrows the user's, never widens it", () => {
     expect(resolveWith({ sandbox: "off" }, { sandbox: "bwrap" }).sandbox).toBe("bwrap");
     expect(resolveWith({ sandbox: "bwrap" }, { sandbox: "off" }).sandbox).toBe("bwrap");
     expect(resolveWith({}, {}, { YOLO_SANDBOX: "off" }).sandbox).toBe("off");
-    expect(() => resolveWith({}, {}, { YOLO_SANDBOX: "maybe" })).toThrow(/YOLO_SANDBOX: must be auto, bwrap or off/);
+    expect(() => resolveWith({}, {}, { YOLO_SANDBOX: "maybe" })).toThrow(/YOLO_SANDBOX: must be auto, required \(or bwrap\), or off/);
   });
 });
 

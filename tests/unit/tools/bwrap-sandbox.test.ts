@@ -11,6 +11,7 @@ import { probeBwrap, type Sandbox } from "../../../src/tools/sandbox.js";
 const probe = probeBwrap(process.env.PATH);
 const sandboxed = probe.available ? it : it.skip;
 if (!probe.available) console.warn(`bwrap-sandbox: running the commands inside bubblewrap is not tested here: ${probe.reason}`);
+if (!probe.available && process.env.CI) throw new Error(`bwrap-sandbox: bubblewrap is needed under CI: ${probe.reason}`);
 
 let root: string;
 let outside: string;
@@ -101,7 +102,7 @@ describe("bubblewrap sandbox", () => {
     const broken = fs.mkdtempSync(path.join(os.tmpdir(), "yolo-badbwrap-"));
     fs.writeFileSync(path.join(broken, "bwrap"), "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n", { mode: 0o755 });
     try {
-      expect(probeBwrap(empty)).toEqual({ available: false, reason: "bwrap (bubblewrap) is not installed" });
+      expect(probeBwrap(empty)).toEqual({ available: false, reason: "bwrap (bubblewrap) is not installed", fix: "sudo apt install bubblewrap (or dnf install bubblewrap)" });
       expect(probeBwrap(broken)).toEqual({
         available: false,
         reason: `${path.join(broken, "bwrap")} cannot create its sandbox here: bwrap: No permissions to create new namespace`,

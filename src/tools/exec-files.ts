@@ -1,0 +1,98 @@
+import fs from "node:fs";
+import path from "node:path";
+import { normaliseName } from "./sensitive.js";
+
+/**
+ * Files and folders whose content runs code outside yolo: git internals and attributes (hooks, fsmonitor, filters run
+ * by the user's next git command), editor task and launch configs (run on folder open), direnv, CI configs (run with
+ * the repository's credentials), hook managers, package-manager bins and hooks. One list for the sandbox (read-only
+ * binds, new ones removed after each command) and the file tools (refused unless the user config allows one).
+ */
+
+/** Names that make a path such a file, wherever they appear (a directory name covers its whole subtree). */
+const EXEC_NAMES = new Set([
+  // git: its folder (or the `.git` file of a worktree or submodule), attributes (filter/diff drivers), submodules
+  ".git", ".gitattributes", ".gitmodules",
+  // editors: tasks, launch configs, workspace settings that name programs
+  ".vscode", ".idea", ".zed", ".fleet", ".theia", ".devcontainer", ".devcontainer.json",
+  // direnv and other run-on-cd tools
+  ".envrc", ".direnv", ".mise.toml", "mise.toml", ".mise.local.toml",
+  // CI configs: run with the repository's credentials (of `.github`, its workflows and actions: see below), and
+  // composite actions wherever a workflow's `uses: ./path` finds them
+  "action.yml", "action.yaml", ".gitlab-ci.yml", ".gitlab", ".circleci", ".travis.yml", ".buildkite", "azure-pipelines.yml",
+  "bitbucket-pipelines.yml", "jenkinsfile", ".woodpecker", ".woodpecker.yml", ".drone.yml",
+  // hook managers
+  ".husky", ".githooks", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "lefthook.yml", "lefthook.yaml",
+  ".lefthook.yml", ".lefthook.yaml", "lefthook-local.yml", ".lefthook-local.yml", ".lefthook", ".overcommit.yml",
+  ".simple-git-hooks.json", ".simple-git-hooks.js", ".simple-git-hooks.cjs", "simple-git-hooks.json",
+  ".huskyrc", ".huskyrc.json", ".huskyrc.js", ".lintstagedrc", ".lintstagedrc.json", ".lintstagedrc.js",
+  ".lintstagedrc.cjs", ".lintstagedrc.mjs", ".lintstagedrc.yml", ".lintstagedrc.yaml", "lint-staged.config.js",
+  "lint-staged.config.cjs", "lint-staged.config.mjs",
+  // package managers: a yarn release run by every `yarn`, pnpm's install hooks
+  ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".pnpmfile.mjs",
+]);
+
+/** Name endings of such files (VS Code workspace files carry tasks and launch configs). */
+const EXEC_SUFFIXES = [".code-workspace"];
+
+/** Why a project-relative path runs code outside yolo, or null. Names are normalised as sensitive.ts does. */
+export function execFileReason(rel: string): string | null {
+  const segments = rel.split(/[\\/]+/).filter((s) => s !== "" && s !== ".").map(normaliseName);
+  for (let i = 0; i < segments.length; i++) {
+    const name = segments[i];
+    if (EXEC_NAMES.has(name) || EXEC_SUFFIXES.some((suffix) => name.endsWith(suffix))) {
+      return `\`${segments.slice(0, i + 1).join("/")}\` (its content runs code outside yolo: git, an editor, direnv, CI or a hook manager would run it)`;
+    }
+    if (name === ".github" && (segments[i + 1] === "workflows" || segments[i + 1] === "actions")) {
+      return `\`${segments.slice(0, i + 2).join("/")}\` (CI runs it outside yolo, with the repository's credentials)`;
+    }
+    if (name === "node_modules" && segments[i + 1] === ".bin") {
+      return `\`${segments.slice(0, i + 2).join("/")}\` (package-manager commands run these programs outside yolo)`;
+    }
+  }
+  return null;
+}
+
+/**
+ * True when `rel` is one of the paths the user config lets the file tools write anyway (`files.allowExec`): the path
+ * itself or a folder above it, compared after normalisation.
+ */
+export function execFileAllowed(rel: string, allowed: readonly string[]): boolean {
+  const target = rel.split(/[\\/]+/).filter((s) => s !== "" && s !== ".").map(normaliseName);
+  return allowed.some((entry) => {
+    const prefix = entry.split(/[\\/]+/).filter((s) => s !== "" && s !== ".").map(normaliseName);
+    return prefix.length > 0 && prefix.length <= target.length && prefix.every((seg, i) => seg === target[i]);
+  });
+}
+
+/**
+ * Why write_file / edit_file must not write `rel` (checked on the path and on its real location, so a folder link
+ * cannot rename `.vscode`), or null when it is no exec file or the user config allows it.
+ */
+export function execWriteRefusal(root: string, abs: string, rel: string, allowed: readonly string[]): string | null {
+  const real = realRelative(root, abs);
+  for (const candidate of real === null || real === rel ? [rel] : [rel, real]) {
+    const reason = execFileReason(candidate);
+    if (reason && !execFileAllowed(candidate, allowed)) {
+      return `\`${rel}\` is refused: ${reason}. Work on the project's own source files instead; a user who wants yolo to write it lists it in \`files.allowExec\` in ~/.config/yolo/config.ts.`;
+    }
+  }
+  return null;
+}
+
+// The project-relative real location of `abs` (its deepest existing ancestor resolved), or null.
+function realRelative(root: string, abs: string): string | null {
+  let existing = abs;
+  const missing: string[] = [];
+  while (!fs.existsSync(existing)) {
+    const parent = path.dirname(existing);
+    if (parent === existing) return null;
+    missing.unshift(path.basename(existing));
+    existing = parent;
+  }
+  try {
+    return path.relative(fs.realpathSync(root), path.join(fs.realpathSync(existing), ...missing)).split(path.sep).join("/");
+  } catch {
+    return null;
+  }
+}

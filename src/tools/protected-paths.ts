@@ -1,0 +1,142 @@
+import fs from "node:fs";
+import path from "node:path";
+import { execFileReason } from "./exec-files.js";
+import { sensitiveReason } from "./sensitive.js";
+
+/** What the sandbox must not let a command change or read, found by walking the project before each command. */
+export interface ProtectedPaths {
+  /** Absolute paths bound read-only: files that run code outside yolo, and git dirs wherever they live. */
+  readOnly: string[];
+  /** Absolute secret files (`.env`, keys, `.npmrc`, …) shown empty inside the sandbox. */
+  maskedFiles: string[];
+  /** Absolute secret folders (`.ssh`, `.aws`, `.gnupg`) shown empty inside the sandbox. */
+  maskedDirs: string[];
+  /** Project-relative exec-file paths that exist now (what a later walk compares with). */
+  execRels: Set<string>;
+  /** False when the walk stopped at its limits: then nothing found later is treated as new. */
+  complete: boolean;
+}
+
+/** How deep and how much of the project is walked (per command; node_modules, .git and .yolo are not entered). */
+const MAX_DEPTH = 6;
+const MAX_ENTRIES = 20_000;
+const SKIP = new Set(["node_modules", ".yolo"]);
+
+/** Walks `root` for exec files and secret files; a `.git` file (worktree, submodule) adds the git dirs it points at. */
+export function findProtectedPaths(root: string): ProtectedPaths {
+  const out: ProtectedPaths = { readOnly: [], maskedFiles: [], maskedDirs: [], execRels: new Set(), complete: true };
+  let seen = 0;
+  const visit = (dir: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (++seen > MAX_ENTRIES) {
+        out.complete = false;
+        return;
+      }
+      const abs = path.join(dir, entry.name);
+      const rel = path.relative(root, abs);
+      if (entry.name === "node_modules" && entry.isDirectory()) {
+        const bin = path.join(abs, ".bin");
+        if (fs.existsSync(bin)) {
+          out.readOnly.push(bin);
+          out.execRels.add(path.relative(root, bin));
+        }
+        continue;
+      }
+      if (execFileReason(rel) !== null) {
+        out.readOnly.push(abs);
+        out.execRels.add(rel);
+        if (entry.name === ".git" && entry.isFile()) out.readOnly.push(...gitDirsOf(abs));
+        // What is inside is listed too, so a file added to an existing folder (sandbox off) counts as new; of a git
+        // dir only its hooks, the rest being git's own busy state.
+        if (entry.isDirectory()) listInside(entry.name === ".git" ? path.join(abs, "hooks") : abs, 0);
+        continue;
+      }
+      if (sensitiveReason(rel) !== null) {
+        const real = realOrNull(abs);
+        if (real === null) continue;
+        const stat = fs.statSync(real);
+        if (stat.isDirectory()) out.maskedDirs.push(real);
+        else if (stat.isFile()) out.maskedFiles.push(real);
+        continue;
+      }
+      if (entry.isDirectory() && !SKIP.has(entry.name)) {
+        if (depth < MAX_DEPTH) visit(abs, depth + 1);
+        else out.complete = false;
+      }
+    }
+  };
+  const listInside = (dir: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (++seen > MAX_ENTRIES) {
+        out.complete = false;
+        return;
+      }
+      const abs = path.join(dir, entry.name);
+      out.execRels.add(path.relative(root, abs));
+      if (entry.isDirectory() && !entry.isSymbolicLink()) {
+        if (depth < MAX_DEPTH) listInside(abs, depth + 1);
+        else out.complete = false;
+      }
+    }
+  };
+  visit(root, 0);
+  return out;
+}
+
+/** The git dir a `.git` file points at (`gitdir: …`) and its common dir (`commondir`), those that exist. */
+export function gitDirsOf(dotGitFile: string): string[] {
+  try {
+    const line = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(dotGitFile, "utf8"));
+    if (!line) return [];
+    const gitDir = path.resolve(path.dirname(dotGitFile), line[1]);
+    const dirs = fs.existsSync(gitDir) ? [gitDir] : [];
+    const common = path.join(gitDir, "commondir");
+    if (fs.existsSync(common)) {
+      const commonDir = path.resolve(gitDir, fs.readFileSync(common, "utf8").trim());
+      if (fs.existsSync(commonDir)) dirs.push(commonDir);
+    }
+    return dirs;
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Exec files a command created that were not there before it ran (found by a second walk), removed so the file
+ * cannot run code later outside yolo. `node_modules/.bin` is left alone: installing packages creates it. Nothing is
+ * removed when either walk was incomplete (a file it did not reach would look new). Returns the removed paths.
+ */
+export function removeNewExecFiles(root: string, before: ProtectedPaths): string[] {
+  if (!before.complete) return [];
+  const after = findProtectedPaths(root);
+  if (!after.complete) return [];
+  const removed: string[] = [];
+  for (const rel of [...after.execRels].sort()) {
+    if (before.execRels.has(rel) || /(^|[\\/])node_modules[\\/]\.bin$/.test(rel)) continue;
+    // A new folder goes whole; what was inside it is not listed again.
+    if (removed.some((r) => rel.startsWith(`${r}${path.sep}`))) continue;
+    fs.rmSync(path.join(root, rel), { recursive: true, force: true });
+    removed.push(rel);
+  }
+  return removed.map((rel) => rel.split(path.sep).join("/"));
+}
+
+function realOrNull(abs: string): string | null {
+  try {
+    return fs.realpathSync(abs);
+  } catch {
+    return null;
+  }
+}

@@ -2,16 +2,14 @@ import { execa } from "execa";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BIN, cleanEnv, deferred, rolesOf, waitFor } from "../helpers/cli.js";
 import { analystDone, call, director, GOOD_ADD, handoff, pmDone, teaSays } from "../helpers/director.js";
 import { roleOf, startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach("lastFirst");
 
 const REQ = "Add an add(a, b) function to src/add.js";
 const QUESTION = "Integers only, or floats too?";

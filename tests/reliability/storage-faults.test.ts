@@ -3,11 +3,12 @@ import { createRequire } from "node:module";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/cli.js";
 import { analystDone, handoff, pmDone } from "../helpers/director.js";
 import { roleOf, startMockOpenAI, type RecordedRequest, type ScriptedReply } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
 // The database on a disk that fills up mid-run, or that is read-only: a clear storage error naming the file,
 // nothing lost, and a resume that finishes once the disk is usable again. A real small tmpfs (full) and a real
@@ -28,10 +29,7 @@ const canMount = (() => {
 if (canMount) console.warn(`storage-faults: skipped, the disk faults need a real tmpfs: ${canMount}`);
 const withMount = canMount ? it.skip : it;
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach("lastFirst");
 
 function tmpfs(size: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "yolo-disk-"));

@@ -4,6 +4,7 @@ import { BIN, cleanEnv } from "../helpers/cli.js";
 import { analystDone, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { requireTool } from "../helpers/requires.js";
 
 const QUESTION = "Integers only, or floats too?";
 
@@ -21,10 +22,12 @@ function onATerminal(command: string, cwd: string, env: Record<string, string>) 
   });
 }
 
+const NEED = "a pseudo-terminal for yolo";
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 describe("--ci on a real terminal", { timeout: 90_000 }, () => {
-  it("does not prompt even though stdin and stdout are a TTY: the question ends the run with exit 3", async () => {
+  it("does not prompt even though stdin and stdout are a TTY: the question ends the run with exit 3", async (ctx) => {
+    requireTool(ctx, "script", NEED);
     const project = makeProject();
     const mock = await startMockOpenAI(director({ analyst: [call("handoff", { escalate_to_human: true, question: QUESTION })] }));
     onTestFinished(async () => {
@@ -49,7 +52,8 @@ describe("--ci on a real terminal", { timeout: 90_000 }, () => {
     expect(String(r.stdout)).not.toMatch(/\x1b\[\d*[ABCDK]/);
   });
 
-  it("--tui draws the live view even with CI set (Ink would otherwise draw only the final frame)", async () => {
+  it("--tui draws the live view even with CI set (Ink would otherwise draw only the final frame)", async (ctx) => {
+    requireTool(ctx, "script", NEED);
     const project = makeProject();
     const mock = await startMockOpenAI(
       director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }),

@@ -8,6 +8,7 @@ import { analystDone, call, director, GOOD_ADD, handoff, pmDone, teaSays } from 
 import { roleOf, startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
 import { cleanupsAfterEach } from "../helpers/cleanups.js";
+import { requireTool } from "../helpers/requires.js";
 
 const cleanups = cleanupsAfterEach("lastFirst");
 
@@ -58,7 +59,8 @@ async function tmuxSession(cwd: string, env: Record<string, string>) {
 const exitShown = (screen: string, marker: string) => new RegExp(`^${marker}=(\\d+)\\s*$`, "m").exec(screen)?.[1];
 
 describe("the live view in a real terminal (tmux)", { timeout: 180_000 }, () => {
-  it("answers an escalation inline, stops after the current step on Ctrl+C, and resumes to a pass", async () => {
+  it("answers an escalation inline, stops after the current step on Ctrl+C, and resumes to a pass", async (ctx) => {
+    requireTool(ctx, "tmux", "the live view in a real terminal");
     const project = makeProject();
     const held = deferred();
     const mock = await startMockOpenAI(

@@ -2,17 +2,18 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/errors.js";
 import { changeSince, parseNumstat } from "../../../src/git/repo.js";
 import { prepareWorkspace } from "../../../src/git/workspace.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 let root: string;
 const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, encoding: "utf8" });
 const log = () => git("log", "--format=%s", "HEAD").trim().split("\n");
 
-beforeEach(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), "yolo-ws-")));
+beforeEach(({ onTestFinished }) => {
+  root = tempDir(onTestFinished, "yolo-ws-");
   git("init", "-q", "-b", "main");
   writeFileSync(join(root, "README.md"), "# p\n");
   git("add", "-A");
@@ -22,7 +23,6 @@ beforeEach(() => {
   writeFileSync(join(root, ".yolo/.gitignore"), "*\n");
   writeFileSync(join(root, ".yolo/yolo.db"), "x");
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const iteration = { threadId: "t1234567", node: "dev", attempt: 1, stories: ["Add"], summary: "s" };
 

@@ -1,15 +1,14 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, chownSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, storageFault } from "../../../src/store/db.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "yolo-db-ro-"));
+beforeEach(({ onTestFinished }) => {
+  dir = tempDir(onTestFinished, "yolo-db-ro-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 // As root, chmod does not stop a write: the check then runs as `nobody` through runuser, when there is one.
 const asNobody = process.getuid?.() === 0 && spawnSync("runuser", ["--help"]).status === 0;

@@ -1,21 +1,20 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runShell } from "../../../src/tools/exec.js";
 import { effectiveTimeout, runCommandTool } from "../../../src/tools/run-command.js";
 import type { ToolContext } from "../../../src/tools/types.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 let root: string;
 let ctx: ToolContext;
 
-beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-cmd-")));
+beforeEach(({ onTestFinished }) => {
+  root = tempDir(onTestFinished, "yolo-cmd-");
   ctx = { root, commandTimeoutS: 10, outputCapBytes: 4096, readCapBytes: 4096, env: { PATH: process.env.PATH }, secretEnvNames: [] };
 });
 afterEach(() => {
   vi.unstubAllEnvs();
-  fs.rmSync(root, { recursive: true, force: true });
 });
 
 const run = (command: string, timeout_s?: number) => runCommandTool.run(runCommandTool.schema.parse({ command, timeout_s }), ctx);

@@ -5,12 +5,14 @@ import path from "node:path";
 import { probeBwrap } from "../../src/tools/sandbox.js";
 
 /** What a test may need from the machine: a program, or (`mount`) root with a working mount(2). */
-export type Tool = "bwrap" | "tmux" | "script" | "mount";
+export type Tool = "bwrap" | "tmux" | "script" | "setsid" | "runuser" | "mount";
 
 const INSTALL: Record<Tool, string> = {
   bwrap: "apt-get install bubblewrap (and allow unprivileged user namespaces)",
   tmux: "apt-get install tmux",
   script: "apt-get install bsdutils (util-linux's script)",
+  setsid: "apt-get install util-linux",
+  runuser: "apt-get install util-linux",
   mount: "run the tests as root where mount(2) is allowed (CI runs as root)",
 };
 
@@ -45,6 +47,8 @@ const PROBES: Record<Tool, (pathVar: string | undefined) => string | null> = {
   tmux: (p) => runs("tmux", ["-V"], p),
   // script needs a pseudo-terminal as well as the program: run a command under it.
   script: (p) => runs("script", ["-qec", "true", "/dev/null"], p),
+  setsid: (p) => runs("setsid", ["true"], p),
+  runuser: (p) => runs("runuser", ["--help"], p),
   mount: () => canMount(),
 };
 

@@ -5,6 +5,7 @@ import { runShell } from "../../../src/tools/exec.js";
 import { effectiveTimeout, runCommandTool } from "../../../src/tools/run-command.js";
 import type { ToolContext } from "../../../src/tools/types.js";
 import { tempDir } from "../../helpers/per-test.js";
+import { requireTool } from "../../helpers/requires.js";
 
 let root: string;
 let ctx: ToolContext;
@@ -136,7 +137,8 @@ describe("runShell", () => {
     expect(isAlive(await waitForPidFile(pidFile))).toBe(false);
   });
 
-  it.skipIf(!fs.existsSync("/usr/bin/setsid"))("does not wait for a process that escaped the group and holds the pipe", async () => {
+  it("does not wait for a process that escaped the group and holds the pipe", async (ctx) => {
+    requireTool(ctx, "setsid", "a process that leaves its process group");
     const started = Date.now();
     const result = await runShell("setsid sleep 5 & echo $! > pidfile; echo started; exit 4", {
       cwd: root,

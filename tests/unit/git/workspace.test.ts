@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/errors.js";
@@ -95,14 +94,10 @@ describe("--branch: a thread works on yolo/<thread> and commits each dev iterati
     await expect(prepareWorkspace({ root, threadId: "other000", branch: true, allowDirty: false, mode: "resume" })).rejects.toThrow(/started without --branch/);
   });
 
-  it("--branch outside a git repository is a usage error", async () => {
-    const plain = realpathSync(mkdtempSync(join(tmpdir(), "yolo-nogit-")));
-    try {
-      await expect(prepareWorkspace({ root: plain, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" })).rejects.toThrow(/needs a git repository/);
-      expect(await prepareWorkspace({ root: plain, threadId: "t1234567", branch: false, allowDirty: false, mode: "start" })).toEqual({ startCommit: null, branch: null, commit: null });
-    } finally {
-      rmSync(plain, { recursive: true, force: true });
-    }
+  it("--branch outside a git repository is a usage error", async ({ onTestFinished }) => {
+    const plain = tempDir(onTestFinished, "yolo-nogit-");
+    await expect(prepareWorkspace({ root: plain, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" })).rejects.toThrow(/needs a git repository/);
+    expect(await prepareWorkspace({ root: plain, threadId: "t1234567", branch: false, allowDirty: false, mode: "start" })).toEqual({ startCommit: null, branch: null, commit: null });
   });
 });
 

@@ -1,15 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { describeResult, parseEvents, runYolo } from "../helpers/cli.js";
 import { analystDone, call, devWrites, director, GOOD_ADD, handoff, pmDone, teaSays } from "../helpers/director.js";
 import { lastToolResults, roleOf, startMockOpenAI, type RecordedRequest } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach("lastFirst");
 
 // What the model reads after its previous turn: tool results, or the reminder when it called no tool.
 function feedback(req: RecordedRequest): string {

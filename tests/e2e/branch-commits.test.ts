@@ -4,25 +4,22 @@ import { join } from "node:path";
 import { describe, it, type TestContext } from "vitest";
 import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/cli.js";
 import { analystDone, BAD_ADD, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
-import { startMockOpenAI, type MockOpenAI } from "../helpers/mock-openai.js";
-import { makeProject } from "../helpers/project.js";
+import type { MockOpenAI } from "../helpers/mock-openai.js";
+import { mockWith, project } from "../helpers/per-test.js";
 
 type Finally = TestContext["onTestFinished"];
 const REQ = "Add an add(a, b) function to src/add.js";
 
 async function setup(onTestFinished: Finally, files: Record<string, string> = {}, fixLoop = false): Promise<{ root: string; mock: MockOpenAI; git: (...a: string[]) => string }> {
-  const project = makeProject(files);
-  const mock = await startMockOpenAI(
+  const root = project(onTestFinished, files);
+  const mock = await mockWith(
+    onTestFinished,
     fixLoop
       ? director({ analyst: [analystDone], pm: [pmDone(false)], dev: [...devWrites(BAD_ADD), ...devWrites(GOOD_ADD)], tea: [teaSays("FAIL"), teaSays("PASS")] })
       : director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }),
   );
-  onTestFinished(async () => {
-    await mock.close();
-    project.cleanup();
-  });
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: project.root, encoding: "utf8" });
-  return { root: project.root, mock, git };
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" });
+  return { root, mock, git };
 }
 
 describe.concurrent("--branch: yolo/<thread> with a commit per dev iteration", { timeout: 120_000 }, () => {

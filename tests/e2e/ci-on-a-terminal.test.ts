@@ -2,8 +2,9 @@ import { execa } from "execa";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { BIN, cleanEnv } from "../helpers/cli.js";
 import { analystDone, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
-import { startMockOpenAI } from "../helpers/mock-openai.js";
+import { mockWith } from "../helpers/per-test.js";
 import { makeProject } from "../helpers/project.js";
+import { requireTool } from "../helpers/requires.js";
 
 const QUESTION = "Integers only, or floats too?";
 
@@ -21,16 +22,15 @@ function onATerminal(command: string, cwd: string, env: Record<string, string>) 
   });
 }
 
+const NEED = "a pseudo-terminal for yolo";
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 describe("--ci on a real terminal", { timeout: 90_000 }, () => {
-  it("does not prompt even though stdin and stdout are a TTY: the question ends the run with exit 3", async () => {
+  it("does not prompt even though stdin and stdout are a TTY: the question ends the run with exit 3", async (ctx) => {
+    requireTool(ctx, "script", NEED);
     const project = makeProject();
-    const mock = await startMockOpenAI(director({ analyst: [call("handoff", { escalate_to_human: true, question: QUESTION })] }));
-    onTestFinished(async () => {
-      await mock.close();
-      project.cleanup();
-    });
+    onTestFinished(project.cleanup);
+    const mock = await mockWith(onTestFinished, director({ analyst: [call("handoff", { escalate_to_human: true, question: QUESTION })] }));
     const env = cleanEnv({ baseURL: mock.url });
 
     // The harness really provides a terminal (otherwise the test below would prove nothing).
@@ -49,15 +49,14 @@ describe("--ci on a real terminal", { timeout: 90_000 }, () => {
     expect(String(r.stdout)).not.toMatch(/\x1b\[\d*[ABCDK]/);
   });
 
-  it("--tui draws the live view even with CI set (Ink would otherwise draw only the final frame)", async () => {
+  it("--tui draws the live view even with CI set (Ink would otherwise draw only the final frame)", async (ctx) => {
+    requireTool(ctx, "script", NEED);
     const project = makeProject();
-    const mock = await startMockOpenAI(
+    onTestFinished(project.cleanup);
+    const mock = await mockWith(
+      onTestFinished,
       director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }),
     );
-    onTestFinished(async () => {
-      await mock.close();
-      project.cleanup();
-    });
     const env = { ...cleanEnv({ baseURL: mock.url }), CI: "true" };
     const r = await onATerminal(`${quote(process.execPath)} ${quote(BIN)} run --tui ${quote("Add an add(a, b) function")}`, project.root, env);
     expect(r.exitCode, String(r.stdout)).toBe(0);

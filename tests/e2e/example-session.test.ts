@@ -1,23 +1,19 @@
 import { execa } from "execa";
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { loadSession } from "../../src/llm/recording-replay.js";
 import { canonicalJson, comparable } from "../../src/llm/recording-match.js";
 import { describeResult, parseEvents, runYolo } from "../helpers/cli.js";
+import { tempDir } from "../helpers/per-test.js";
 
 const EXAMPLE = fileURLToPath(new URL("../../examples/add-numbers/", import.meta.url));
 const SESSION = join(EXAMPLE, "session.jsonl");
 const REQUIREMENT = readFileSync(join(EXAMPLE, "requirement.txt"), "utf8").trim();
 const STALE = "The shipped example session no longer matches yolo's requests (prompts, agents or tools changed): regenerate it with `npm run build && npm run example:record` and commit examples/add-numbers/session.jsonl.";
 
-function scratch(prefix: string): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const scratch = (prefix: string): string => tempDir(onTestFinished, prefix);
 
 describe("the shipped example session (README: yolo run --replay examples/add-numbers/session.jsonl …)", { timeout: 120_000 }, () => {
   it("replays a whole run in a copy of the example project, offline, with no key and no base URL", async () => {

@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "vitest";
 import type { YoloEvent } from "../../src/events/schema.js";
@@ -7,23 +6,13 @@ import { maskVolatile } from "../../src/llm/recording-match.js";
 import { describeResult, parseEvents, rolesOf, runYolo, threadIdFrom } from "../helpers/cli.js";
 import { analystDone, BAD_ADD, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
-import { makeProject } from "../helpers/project.js";
+import { project, tempDir } from "../helpers/per-test.js";
 import { runShellLine, yoloShim } from "../helpers/shell.js";
 
 type Finally = TestContext["onTestFinished"];
 const REQ = "Add an add(a, b) function to src/add.js";
 
-function project(onTestFinished: Finally, files: Record<string, string> = {}): string {
-  const p = makeProject(files);
-  onTestFinished(p.cleanup);
-  return p.root;
-}
-
-function scratch(onTestFinished: Finally): string {
-  const dir = mkdtempSync(join(tmpdir(), "yolo-session-"));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const scratch = (onTestFinished: Finally): string => tempDir(onTestFinished, "yolo-session-");
 
 /** Many failing tests: the red gate's output is far longer than the 2 KB tail that goes back into the prompts. */
 const MANY_TESTS = {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { describeResult, runYolo, threadIdFrom } from "../helpers/cli.js";
 import { analystDone, BAD_ADD, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
-import { startMockOpenAI } from "../helpers/mock-openai.js";
+import { mockWith } from "../helpers/per-test.js";
 import { makeProject } from "../helpers/project.js";
 import { findAll, parseXml } from "../helpers/xml.js";
 
@@ -13,13 +13,11 @@ const PRICED = "export default { model: { price: { inputPerMillion: 0.15, output
 describe("yolo report and yolo show --diff on a finished thread", { timeout: 120_000 }, () => {
   it("markdown for a job summary, JUnit a CI system can parse, and the diff since the start commit", async () => {
     const project = makeProject({ "yolo.config.ts": PRICED });
-    const mock = await startMockOpenAI(
+    onTestFinished(project.cleanup);
+    const mock = await mockWith(
+      onTestFinished,
       director({ analyst: [analystDone], pm: [pmDone(false)], dev: [...devWrites(BAD_ADD), ...devWrites(GOOD_ADD)], tea: [teaSays("FAIL", ["subtracts"]), teaSays("PASS")] }),
     );
-    onTestFinished(async () => {
-      await mock.close();
-      project.cleanup();
-    });
     const cwd = project.root;
     const run = await runYolo(["run", "--ci", "--json", REQ], { cwd, baseURL: mock.url });
     expect(run.exitCode, describeResult(run)).toBe(0);
@@ -59,11 +57,8 @@ describe("yolo report and yolo show --diff on a finished thread", { timeout: 120
 
   it("refuses an unknown format and an unknown thread with exit 2", async () => {
     const project = makeProject();
-    const mock = await startMockOpenAI(director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
-    onTestFinished(async () => {
-      await mock.close();
-      project.cleanup();
-    });
+    onTestFinished(project.cleanup);
+    const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
     const run = await runYolo(["run", "--ci", "--json", REQ], { cwd: project.root, baseURL: mock.url });
     const thread = threadIdFrom(run.stdout);
     const xml = await runYolo(["report", thread, "--format", "xml"], { cwd: project.root });

@@ -8,6 +8,7 @@ import { BIN, cleanEnv, describeResult, runYolo } from "../helpers/cli.js";
 import { analystDone, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { requireTool } from "../helpers/requires.js";
 
 // A module.register() hook that appends every resolved module URL to a file (hooks run off the main thread,
 // so a file is the simplest reliable channel back).
@@ -134,7 +135,8 @@ describe("a run loads Ink and React only for the live view, and --tui / --no-tui
     expect(ink).toBe(false);
   });
 
-  it("--no-tui on a terminal prints plain lines and loads neither Ink nor React", async () => {
+  it("--no-tui on a terminal prints plain lines and loads neither Ink nor React", async (ctx) => {
+    requireTool(ctx, "script", "a pseudo-terminal for yolo");
     const { r, stdout, ink } = await runLoading("no-tui", ["--no-tui"], true);
     expect(r.exitCode, stdout).toBe(0);
     expect(stdout).toMatch(/^\d\d:\d\d:\d\d ▶ analyst/m);

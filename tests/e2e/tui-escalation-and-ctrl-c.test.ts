@@ -2,16 +2,15 @@ import { execa } from "execa";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BIN, cleanEnv, deferred, rolesOf, waitFor } from "../helpers/cli.js";
 import { analystDone, call, director, GOOD_ADD, handoff, pmDone, teaSays } from "../helpers/director.js";
 import { roleOf, startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
+import { requireTool } from "../helpers/requires.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach("lastFirst");
 
 const REQ = "Add an add(a, b) function to src/add.js";
 const QUESTION = "Integers only, or floats too?";
@@ -60,7 +59,8 @@ async function tmuxSession(cwd: string, env: Record<string, string>) {
 const exitShown = (screen: string, marker: string) => new RegExp(`^${marker}=(\\d+)\\s*$`, "m").exec(screen)?.[1];
 
 describe("the live view in a real terminal (tmux)", { timeout: 180_000 }, () => {
-  it("answers an escalation inline, stops after the current step on Ctrl+C, and resumes to a pass", async () => {
+  it("answers an escalation inline, stops after the current step on Ctrl+C, and resumes to a pass", async (ctx) => {
+    requireTool(ctx, "tmux", "the live view in a real terminal");
     const project = makeProject();
     const held = deferred();
     const mock = await startMockOpenAI(

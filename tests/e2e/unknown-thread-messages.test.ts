@@ -1,14 +1,12 @@
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/config/resolve.js";
 import { openSession } from "../../src/engine/session.js";
 import { describeResult, runYolo } from "../helpers/cli.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const COMMANDS = [["show"], ["report"], ["history"], ["resume"]];
 

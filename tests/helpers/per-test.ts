@@ -1,3 +1,6 @@
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { TestContext } from "vitest";
 import { startMockOpenAI, type MockOpenAI, type Responder } from "./mock-openai.js";
 import { makeProject } from "./project.js";
@@ -17,4 +20,11 @@ export async function mockWith(onTestFinished: Finally, responder: Responder): P
   const mock = await startMockOpenAI(responder);
   onTestFinished(() => mock.close());
   return mock;
+}
+
+/** An empty temp folder (its real path) removed when the test finishes. */
+export function tempDir(onTestFinished: Finally, prefix = "yolo-test-"): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }

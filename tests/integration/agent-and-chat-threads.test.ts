@@ -1,16 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors.js";
 import { call, director, GOOD_ADD, handoff } from "../helpers/director.js";
 import { nodesStarted, readThread, runEngine } from "../helpers/engine.js";
 import { startMockOpenAI, textOf } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 async function setup(script: Parameters<typeof director>[0]) {
   const project = makeProject();

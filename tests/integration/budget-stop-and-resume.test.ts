@@ -1,13 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { analystDone, devWrites, director, GOOD_ADD, pmDone, teaSays, type Turn } from "../helpers/director.js";
 import { nodesStarted, readThread, runEngine } from "../helpers/engine.js";
 import { startMockOpenAI, type ScriptedReply } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 /** Every call costs 1,000 prompt + 100 completion tokens. */
 const priced = (turns: Turn[]): Turn[] => turns.map((t) => ({ ...(t as ScriptedReply), usage: { prompt_tokens: 1000, completion_tokens: 100 } }));

@@ -1,18 +1,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { UserConfig } from "../../src/config/schema.js";
 import { ConfigError } from "../../src/errors.js";
 import { call, director, handoff } from "../helpers/director.js";
 import { runEngine } from "../helpers/engine.js";
 import { lastToolResults, startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 // One dev agent and no gates keeps the run to the commands under test.
 const devOnly = (extra: UserConfig = {}): UserConfig => ({

@@ -1,16 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { UserConfig } from "../../src/config/schema.js";
 import { analystDone, call, devWrites, director, GOOD_ADD, pmDone, teaSays, type Turn } from "../helpers/director.js";
 import { nodesStarted, readThread, routes, runEngine } from "../helpers/engine.js";
 import { roleOf, startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 async function setup(script: Record<string, Turn[]>) {
   const project = makeProject();

@@ -1,13 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { analystDone, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { nodesStarted, readThread, runEngine } from "../helpers/engine.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 async function setup(script: Parameters<typeof director>[0]) {
   const project = makeProject();

@@ -1,17 +1,15 @@
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigError, LimitError } from "../../src/errors.js";
 import { createServerGraph } from "../../src/server/create-graph.js";
 import { analystDone, devWrites, director, GOOD_ADD, handoff, pmDone, teaSays } from "../helpers/director.js";
 import { startMockOpenAI, type ScriptedReply } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 function project(config: string) {
   const p = makeProject({ "yolo.config.ts": config });

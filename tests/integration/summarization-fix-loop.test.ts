@@ -1,14 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SUMMARY_HEADING } from "../../src/middleware/summarization.js";
 import { analystDone, BAD_ADD, call, devWrites, director, GOOD_ADD, pmDone, teaSays, type Turn } from "../helpers/director.js";
 import { nodesStarted, runEngine } from "../helpers/engine.js";
 import { startMockOpenAI, type RecordedRequest } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const WINDOW = 8_000;
 const THRESHOLD = WINDOW * 0.7;

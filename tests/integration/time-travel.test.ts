@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/config/resolve.js";
 import { forkThread, threadHistory } from "../../src/engine/history.js";
 import { openSession, type Session } from "../../src/engine/session.js";
@@ -7,11 +7,9 @@ import { analystDone, BAD_ADD, devWrites, director, GOOD_ADD, pmDone, teaSays } 
 import { nodesStarted, readThread, runEngine } from "../helpers/engine.js";
 import { roleOf, startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 // The same run, resume, history and fork on both savers.
 describe.each(BACKENDS)("history and forks (%s)", (backend) => {

@@ -1,14 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { analystDone, call, devWrites, director, GOOD_ADD, pmDone, teaSays, type Turn } from "../helpers/director.js";
 import { readThread, runEngine } from "../helpers/engine.js";
 import { startMockOpenAI, type ScriptedReply } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
 import { BACKENDS, useTestDatabase } from "../helpers/postgres.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 /** Every call costs 1,000 prompt + 100 completion tokens. */
 const priced = (turns: Turn[]): Turn[] => turns.map((t) => ({ ...(t as ScriptedReply), usage: { prompt_tokens: 1000, completion_tokens: 100 } }));

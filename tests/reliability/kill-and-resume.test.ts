@@ -1,11 +1,12 @@
 import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { describeResult, runYolo, spawnYolo } from "../helpers/cli.js";
 import { analystDone, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { roleOf, startMockOpenAI, type RecordedRequest, type ScriptedReply } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
 // kill -9 at random points across several scripted runs of the built binary: every resume finishes, the final tree
 // equals the uninterrupted run's, and SQLite's integrity_check is ok. The model is stateless (each reply is decided
@@ -17,10 +18,7 @@ const MAX_SCENARIOS = 16;
 const KILLS_PER_SCENARIO = 3;
 const REQ = "Add an add(a, b) function to src/add.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach("lastFirst");
 
 const FILES: [string, string][] = [
   ["src/add.js", GOOD_ADD],

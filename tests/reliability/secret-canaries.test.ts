@@ -1,21 +1,19 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { analystDone, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { runEngine } from "../helpers/engine.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
 // 20 canaries: 16 in the environment (secret-looking names, the API key, a password inside a URL) and 4 in
 // sensitive files of the project. A full scripted run then tries to surface them (reading the files, printing the
 // environment, reading a config that repeats the env values raw and encoded). Zero hits are allowed in the log,
 // the database bytes, the transcripts and gate logs under .yolo, the events, and the bodies sent to the model.
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const canary = (i: number) => `cnry${i}x${randomBytes(10).toString("hex")}`;
 

@@ -3,11 +3,12 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { handoff } from "../helpers/director.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
 import { BACKENDS, useTestDatabase, withClient } from "../helpers/postgres.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
 // Two processes sharing one database, 50 runs each at the same time (a one-agent workflow through the built
 // engine against the scripted model): no SQLITE_BUSY or other failure, all 100 threads listed as passed, and
@@ -15,10 +16,7 @@ import { BACKENDS, useTestDatabase, withClient } from "../helpers/postgres.js";
 const RUNS_PER_PROCESS = 50;
 const WORKER = fileURLToPath(new URL("../helpers/shared-db-worker.mjs", import.meta.url));
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach("lastFirst");
 
 interface WorkerReport {
   passed: number;

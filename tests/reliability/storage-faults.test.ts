@@ -3,35 +3,21 @@ import { createRequire } from "node:module";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/cli.js";
 import { analystDone, handoff, pmDone } from "../helpers/director.js";
 import { roleOf, startMockOpenAI, type RecordedRequest, type ScriptedReply } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
+import { requireTool } from "../helpers/requires.js";
 
 // The database on a disk that fills up mid-run, or that is read-only: a clear storage error naming the file,
 // nothing lost, and a resume that finishes once the disk is usable again. A real small tmpfs (full) and a real
-// read-only remount are used, which needs root and mount(2); as root, chmod would not stop a write.
-const canMount = (() => {
-  if (process.getuid?.() !== 0) return "not root";
-  const probe = fs.mkdtempSync(path.join(os.tmpdir(), "yolo-mount-probe-"));
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], { stdio: "pipe" });
-    execFileSync("umount", [probe], { stdio: "pipe" });
-    return null;
-  } catch (error) {
-    return `mount -t tmpfs failed (${String((error as { stderr?: Buffer }).stderr ?? error).trim()})`;
-  } finally {
-    fs.rmSync(probe, { recursive: true, force: true });
-  }
-})();
-if (canMount) console.warn(`storage-faults: skipped, the disk faults need a real tmpfs: ${canMount}`);
-const withMount = canMount ? it.skip : it;
+// read-only remount are used, which needs root and mount(2); as root, chmod would not stop a write. Without them
+// the tests skip, and fail under CI (requireTool).
+const NEED = "the disk faults (a real tmpfs, remounted read-only)";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach("lastFirst");
 
 function tmpfs(size: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "yolo-disk-"));
@@ -78,7 +64,8 @@ async function setup(onRequest: (role: string | null) => void = () => {}) {
 }
 
 describe("storage faults", () => {
-  withMount("a disk that fills up mid-run stops it with a storage error naming the database; after space is freed, resume finishes without redoing completed steps", async () => {
+  it("a disk that fills up mid-run stops it with a storage error naming the database; after space is freed, resume finishes without redoing completed steps", async (ctx) => {
+    requireTool(ctx, "mount", NEED);
     const disk = tmpfs("1m");
     const db = path.join(disk, "yolo.db");
     const filler = path.join(disk, "filler");
@@ -111,7 +98,8 @@ describe("storage faults", () => {
     expect(integrity(db)).toBe("ok");
   }, 150_000);
 
-  withMount("a read-only database is refused with its path and the reason, and nothing in it is lost", async () => {
+  it("a read-only database is refused with its path and the reason, and nothing in it is lost", async (ctx) => {
+    requireTool(ctx, "mount", NEED);
     const disk = tmpfs("4m");
     const db = path.join(disk, "yolo.db");
     const { root, mock } = await setup();

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runAgentLoop, STREAM_CUT_RETRIES } from "../../src/agents/runner.js";
 import { LimitError, ProviderError } from "../../src/errors.js";
@@ -10,11 +10,9 @@ import { toProviderError } from "../../src/llm/errors.js";
 import { createChatModel } from "../../src/llm/model.js";
 import { TOOLS } from "../../src/tools/registry.js";
 import { startMockOpenAI, type ScriptedReply } from "../helpers/mock-openai.js";
+import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 async function agentAgainst(replies: ScriptedReply[], maxRetries = 0) {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-cut-")));
@@ -92,7 +90,7 @@ describe("a model stream cut in the middle of a tool call's arguments", () => {
       outcomes.retried += r.records.filter((e) => e.role === "retry").length;
       outcomes.toolErrors += r.records.filter((e) => e.role === "tool" && e.ok === false).length;
       expect(fs.existsSync(path.join(r.root, "src")), `cut ${how} at ${at}`).toBe(false);
-      for (const c of cleanups.splice(0)) await c();
+      await cleanups.run();
     }
     expect(outcomes.crashes).toEqual([]);
     expect(outcomes.retried).toBe(100);

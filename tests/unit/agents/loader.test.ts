@@ -1,18 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_AGENTS_DIR, loadAgents, requireAgents } from "../../../src/agents/loader.js";
 import { ConfigError } from "../../../src/errors.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 const SHIPPED = ["analyst", "architect", "dev", "pm", "tea"];
 
 let tmp: string;
-beforeEach(() => {
-  tmp = mkdtempSync(join(tmpdir(), "yolo-agents-"));
-});
-afterEach(() => {
-  rmSync(tmp, { recursive: true, force: true });
+beforeEach(({ onTestFinished }) => {
+  tmp = tempDir(onTestFinished, "yolo-agents-");
 });
 
 function write(dir: string, name: string, text: string): string {

@@ -1,16 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { loadAnswers, reviewFromFlags, takeAnswer } from "../../../src/cli/human-input.js";
+import { tempDir } from "../../helpers/per-test.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 function file(content: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "yolo-answers-"));
-  dirs.push(dir);
+  const dir = tempDir(onTestFinished, "yolo-answers-");
   writeFileSync(join(dir, "answers.yml"), content);
   return join(dir, "answers.yml");
 }

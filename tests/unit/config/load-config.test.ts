@@ -1,16 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { loadConfigFile } from "../../../src/config/load.js";
 import { ConfigError } from "../../../src/errors.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 let root: string;
-beforeEach(() => {
+beforeEach(({ onTestFinished }) => {
   // Outside the repository, so `import … from "yolo"` can only work through the loader's alias.
-  root = mkdtempSync(join(tmpdir(), "yolo-load-config-"));
+  root = tempDir(onTestFinished, "yolo-load-config-");
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 async function loadError(): Promise<ConfigError> {
   const error = await loadConfigFile(root).then(

@@ -1,22 +1,16 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { findUserConfigFile, loadUserConfig } from "../../../src/config/load.js";
 import { resolveConfig } from "../../../src/config/resolve.js";
 import type { UserConfig, UserLevelConfig } from "../../../src/config/schema.js";
 import { ConfigError } from "../../../src/errors.js";
 import { checkCommand, policyForRole } from "../../../src/tools/command-policy.js";
 import { commandEnv } from "../../../src/tools/env.js";
+import { tempDir } from "../../helpers/per-test.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
 function tmp(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), "yolo-usercfg-"));
-  dirs.push(d);
-  return d;
+  return tempDir(onTestFinished, "yolo-usercfg-");
 }
 
 const resolveWith = (user: UserLevelConfig, repo: UserConfig, env: Record<string, string> = {}) =>

@@ -1,18 +1,18 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/errors.js";
 import { changeSince, parseNumstat } from "../../../src/git/repo.js";
 import { prepareWorkspace } from "../../../src/git/workspace.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 let root: string;
 const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, encoding: "utf8" });
 const log = () => git("log", "--format=%s", "HEAD").trim().split("\n");
 
-beforeEach(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), "yolo-ws-")));
+beforeEach(({ onTestFinished }) => {
+  root = tempDir(onTestFinished, "yolo-ws-");
   git("init", "-q", "-b", "main");
   writeFileSync(join(root, "README.md"), "# p\n");
   git("add", "-A");
@@ -22,7 +22,6 @@ beforeEach(() => {
   writeFileSync(join(root, ".yolo/.gitignore"), "*\n");
   writeFileSync(join(root, ".yolo/yolo.db"), "x");
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const iteration = { threadId: "t1234567", node: "dev", attempt: 1, stories: ["Add"], summary: "s" };
 
@@ -95,14 +94,10 @@ describe("--branch: a thread works on yolo/<thread> and commits each dev iterati
     await expect(prepareWorkspace({ root, threadId: "other000", branch: true, allowDirty: false, mode: "resume" })).rejects.toThrow(/started without --branch/);
   });
 
-  it("--branch outside a git repository is a usage error", async () => {
-    const plain = realpathSync(mkdtempSync(join(tmpdir(), "yolo-nogit-")));
-    try {
-      await expect(prepareWorkspace({ root: plain, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" })).rejects.toThrow(/needs a git repository/);
-      expect(await prepareWorkspace({ root: plain, threadId: "t1234567", branch: false, allowDirty: false, mode: "start" })).toEqual({ startCommit: null, branch: null, commit: null });
-    } finally {
-      rmSync(plain, { recursive: true, force: true });
-    }
+  it("--branch outside a git repository is a usage error", async ({ onTestFinished }) => {
+    const plain = tempDir(onTestFinished, "yolo-nogit-");
+    await expect(prepareWorkspace({ root: plain, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" })).rejects.toThrow(/needs a git repository/);
+    expect(await prepareWorkspace({ root: plain, threadId: "t1234567", branch: false, allowDirty: false, mode: "start" })).toEqual({ startCommit: null, branch: null, commit: null });
   });
 });
 

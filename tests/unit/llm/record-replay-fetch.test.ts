@@ -1,16 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/errors.js";
 import { createRecorder, type FetchLike, type RecordedExchange } from "../../../src/llm/recording.js";
 import { createReplayer, loadSession } from "../../../src/llm/recording-replay.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "yolo-recording-"));
+beforeEach(({ onTestFinished }) => {
+  dir = tempDir(onTestFinished, "yolo-recording-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const URL_ = "http://127.0.0.1:1/v1/chat/completions";
 const ctx = { root: "/work/proj", threadId: "abcd1234" };

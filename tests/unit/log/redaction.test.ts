@@ -1,16 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createLogger, nullLogger } from "../../../src/log/logger.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 const SECRET = "sk-test-4f9a8b7c6d5e";
 
 let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "yolo-log-"));
+beforeEach(({ onTestFinished }) => {
+  dir = tempDir(onTestFinished, "yolo-log-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("createLogger", () => {
   it("never writes a secret value, whether in a message, an object or an error", () => {

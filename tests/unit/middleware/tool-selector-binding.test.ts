@@ -1,13 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { analystDone, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../../helpers/director.js";
 import { runEngine } from "../../helpers/engine.js";
 import { lastToolResults, startMockOpenAI } from "../../helpers/mock-openai.js";
 import { makeProject } from "../../helpers/project.js";
+import { cleanupsAfterEach } from "../../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 describe("the node binds only the selected tools", () => {
   it("offers the model the selected tools only, and refuses a call outside them as a tool error", async () => {

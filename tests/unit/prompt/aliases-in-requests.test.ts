@@ -1,15 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { analystDone, BAD_ADD, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../../helpers/director.js";
 import { runEngine } from "../../helpers/engine.js";
 import { startMockOpenAI } from "../../helpers/mock-openai.js";
 import { makeProject } from "../../helpers/project.js";
+import { cleanupsAfterEach } from "../../helpers/cleanups.js";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 describe("real paths never reach the model", () => {
   it("shows @project in command output, error messages and failing test output", async () => {

@@ -1,17 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { projectSummary } from "../../../src/prompt/project-summary.js";
+import { tempDir } from "../../helpers/per-test.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 function dir(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "yolo-summary-"));
-  dirs.push(root);
+  const root = tempDir(onTestFinished, "yolo-summary-");
   for (const [name, text] of Object.entries(files)) writeFileSync(join(root, name), text);
   return root;
 }

@@ -1,19 +1,17 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { chmodSync, chownSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, storageFault } from "../../../src/store/db.js";
+import { tempDir } from "../../helpers/per-test.js";
+import { requireTool } from "../../helpers/requires.js";
 
 let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "yolo-db-ro-"));
+beforeEach(({ onTestFinished }) => {
+  dir = tempDir(onTestFinished, "yolo-db-ro-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-// As root, chmod does not stop a write: the check then runs as `nobody` through runuser, when there is one.
-const asNobody = process.getuid?.() === 0 && spawnSync("runuser", ["--help"]).status === 0;
-const canDropRoot = process.getuid?.() !== 0 || asNobody;
+// As root, chmod does not stop a write: the check then runs as `nobody` through runuser (required as root).
 
 describe("a database yolo cannot write", () => {
   it("maps full, read-only and failing disks to a storage error naming the file; other errors are not storage faults", () => {
@@ -27,7 +25,8 @@ describe("a database yolo cannot write", () => {
     expect(storageFault(new Error("plain"), path)).toBeNull();
   });
 
-  (canDropRoot ? it : it.skip)("refuses at open a file SQLite could only open read-only, naming it, and leaves it as it was", () => {
+  it("refuses at open a file SQLite could only open read-only, naming it, and leaves it as it was", (ctx) => {
+    if (process.getuid?.() === 0) requireTool(ctx, "runuser", "as root, opening a read-only file as nobody");
     const path = join(dir, "yolo.db");
     openDatabase(path).close();
     chmodSync(path, 0o444);

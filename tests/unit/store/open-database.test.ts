@@ -1,16 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { YoloError } from "../../../src/errors.js";
 import { createCheckpointer } from "../../../src/store/checkpointer.js";
 import { openDatabase } from "../../../src/store/db.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "yolo-open-db-"));
+beforeEach(({ onTestFinished }) => {
+  dir = tempDir(onTestFinished, "yolo-open-db-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function thrown(fn: () => unknown): unknown {
   try {

@@ -1,17 +1,16 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ThreadError, YoloError } from "../../../src/errors.js";
 import { appendTranscript } from "../../../src/store/artifacts.js";
 import { ensureStateDir, threadDir } from "../../../src/store/state-dir.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 let root: string;
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "yolo-state-dir-"));
+beforeEach(({ onTestFinished }) => {
+  root = tempDir(onTestFinished, "yolo-state-dir-");
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe("ensureStateDir", () => {
   it("creates .yolo with logs/, threads/ and a .gitignore that hides it from git", () => {

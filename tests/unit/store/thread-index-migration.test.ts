@@ -1,19 +1,17 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../../src/store/db.js";
 import { SqliteThreadStore } from "../../../src/store/sqlite-threads.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 let dir: string;
 let db: Database;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "yolo-index-migration-"));
+beforeEach(({ onTestFinished }) => {
+  dir = tempDir(onTestFinished, "yolo-index-migration-");
   db = openDatabase(join(dir, "yolo.db"));
 });
 afterEach(() => {
   if (db.open) db.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("the thread index records where a thread started in git", () => {

@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStorage, type Storage } from "../../../src/store/open-storage.js";
 import { BACKENDS, useTestDatabase, withClient } from "../../helpers/postgres.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 const require = createRequire(import.meta.url);
 
@@ -31,12 +31,11 @@ describe.each(BACKENDS)("per-thread lease (%s)", (backend) => {
       db.close();
     }
   };
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "yolo-lease-"));
+  beforeEach(({ onTestFinished }) => {
+    dir = tempDir(onTestFinished, "yolo-lease-");
   });
   afterEach(async () => {
     for (const s of open.splice(0)) await s.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("refuses a second holder of a live lease, and lets it in once released", async () => {

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { hostname, tmpdir, userInfo } from "node:os";
+import { hostname, userInfo } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ThreadError } from "../../../src/errors.js";
 import { openStorage, type Storage } from "../../../src/store/open-storage.js";
 import { BACKENDS, useTestDatabase } from "../../helpers/postgres.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 // The thread index behaves the same on SQLite and PostgreSQL.
 describe.each(BACKENDS)("thread store (%s)", (backend) => {
@@ -16,12 +16,11 @@ describe.each(BACKENDS)("thread store (%s)", (backend) => {
     open.push(s);
     return s.threads;
   };
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "yolo-thread-store-"));
+  beforeEach(({ onTestFinished }) => {
+    dir = tempDir(onTestFinished, "yolo-thread-store-");
   });
   afterEach(async () => {
     for (const s of open.splice(0)) await s.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("creates a running thread and reads it back in camelCase, with who ran it where", async () => {

@@ -1,14 +1,12 @@
-import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { appendFileSync } from "node:fs";
+import { beforeEach, describe, expect, it } from "vitest";
 import { appendTranscript, readTranscript, transcriptPath } from "../../../src/store/artifacts.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "yolo-transcripts-"));
+beforeEach(({ onTestFinished }) => {
+  dir = tempDir(onTestFinished, "yolo-transcripts-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("transcripts", () => {
   it("appends JSON lines per node and reads them back in order", () => {

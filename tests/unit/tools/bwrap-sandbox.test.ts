@@ -2,26 +2,23 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { runShell } from "../../../src/tools/exec.js";
 import { probeBwrap, type Sandbox } from "../../../src/tools/sandbox.js";
+import { tempDir } from "../../helpers/per-test.js";
+import { requireTool } from "../../helpers/requires.js";
 
 // Commands and gates inside bubblewrap: the project is the only writable folder, /tmp is private, no network.
-// Where bwrap cannot build its sandbox (no user namespaces), the "unavailable" path is tested and the rest skipped.
+// Where bwrap cannot build its sandbox (no user namespaces), the "unavailable" path is tested and the rest skipped,
+// or fail under CI (requireTool).
 const probe = probeBwrap(process.env.PATH);
-const sandboxed = probe.available ? it : it.skip;
-if (!probe.available) console.warn(`bwrap-sandbox: running the commands inside bubblewrap is not tested here: ${probe.reason}`);
-if (!probe.available && process.env.CI) throw new Error(`bwrap-sandbox: bubblewrap is needed under CI: ${probe.reason}`);
+const NEED = "running commands inside bubblewrap";
 
 let root: string;
 let outside: string;
-beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-bwrap-")));
-  outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-outside-")));
-});
-afterEach(() => {
-  fs.rmSync(root, { recursive: true, force: true });
-  fs.rmSync(outside, { recursive: true, force: true });
+beforeEach(({ onTestFinished }) => {
+  root = tempDir(onTestFinished, "yolo-bwrap-");
+  outside = tempDir(onTestFinished, "yolo-outside-");
 });
 
 const run = (command: string, sandbox: Sandbox) =>
@@ -29,7 +26,8 @@ const run = (command: string, sandbox: Sandbox) =>
 const bwrap = (): Sandbox => (probe.available ? { kind: "bwrap", binary: probe.binary } : { kind: "none" });
 
 describe("bubblewrap sandbox", () => {
-  sandboxed("lets a command write in the project only: not outside it, not in yolo's .yolo folder, not in the real /tmp", async () => {
+  it("lets a command write in the project only: not outside it, not in yolo's .yolo folder, not in the real /tmp", async (ctx) => {
+    requireTool(ctx, "bwrap", NEED);
     fs.mkdirSync(path.join(root, ".yolo"));
     const result = await run(
       [
@@ -52,7 +50,8 @@ describe("bubblewrap sandbox", () => {
     expect(fs.existsSync("/tmp/private.txt")).toBe(false);
   });
 
-  sandboxed("has no network: a listener on 127.0.0.1 outside cannot be reached from inside, and is reachable without the sandbox", async () => {
+  it("has no network: a listener on 127.0.0.1 outside cannot be reached from inside, and is reachable without the sandbox", async (ctx) => {
+    requireTool(ctx, "bwrap", NEED);
     const server = net.createServer((socket) => socket.on("error", () => {}).end("hello\n"));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as net.AddressInfo).port;
@@ -68,13 +67,15 @@ describe("bubblewrap sandbox", () => {
     }
   });
 
-  sandboxed("cannot read yolo's own environment through /proc, and background jobs die with the command", async () => {
+  it("cannot read yolo's own environment through /proc, and background jobs die with the command", async (ctx) => {
+    requireTool(ctx, "bwrap", NEED);
     const result = await run(`cat /proc/${process.pid}/environ > /dev/null 2>&1 || echo no-parent-proc; (sleep 30 &) ; echo started`, bwrap());
     expect(result.output).toContain("no-parent-proc");
     expect(result.durationMs).toBeLessThan(10_000);
   });
 
-  sandboxed("a timeout kills the sandboxed command and everything it started", async () => {
+  it("a timeout kills the sandboxed command and everything it started", async (ctx) => {
+    requireTool(ctx, "bwrap", NEED);
     const marker = `3${String(process.pid).padStart(7, "0")}`;
     const result = await runShell(`sleep ${marker} & sleep ${marker}`, {
       cwd: root,
@@ -97,19 +98,14 @@ describe("bubblewrap sandbox", () => {
     expect(left).toEqual([]);
   });
 
-  it("reports bwrap missing, or present but unable to build its sandbox, with the reason", () => {
-    const empty = fs.mkdtempSync(path.join(os.tmpdir(), "yolo-nobwrap-"));
-    const broken = fs.mkdtempSync(path.join(os.tmpdir(), "yolo-badbwrap-"));
+  it("reports bwrap missing, or present but unable to build its sandbox, with the reason", ({ onTestFinished }) => {
+    const empty = tempDir(onTestFinished, "yolo-nobwrap-");
+    const broken = tempDir(onTestFinished, "yolo-badbwrap-");
     fs.writeFileSync(path.join(broken, "bwrap"), "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n", { mode: 0o755 });
-    try {
-      expect(probeBwrap(empty)).toEqual({ available: false, reason: "bwrap (bubblewrap) is not installed", fix: "sudo apt install bubblewrap (or dnf install bubblewrap)" });
-      expect(probeBwrap(broken)).toEqual({
-        available: false,
-        reason: `${path.join(broken, "bwrap")} cannot create its sandbox here: bwrap: No permissions to create new namespace`,
-      });
-    } finally {
-      fs.rmSync(empty, { recursive: true, force: true });
-      fs.rmSync(broken, { recursive: true, force: true });
-    }
+    expect(probeBwrap(empty)).toEqual({ available: false, reason: "bwrap (bubblewrap) is not installed", fix: "sudo apt install bubblewrap (or dnf install bubblewrap)" });
+    expect(probeBwrap(broken)).toEqual({
+      available: false,
+      reason: `${path.join(broken, "bwrap")} cannot create its sandbox here: bwrap: No permissions to create new namespace`,
+    });
   });
 });

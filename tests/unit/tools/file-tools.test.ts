@@ -1,22 +1,18 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { getTool, TOOLS } from "../../../src/tools/registry.js";
 import { TOOL_NAMES, type ToolContext, type ToolOutcome } from "../../../src/tools/types.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 let root: string;
 let outside: string;
 let ctx: ToolContext;
 
-beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-files-")));
-  outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-outside-")));
+beforeEach(({ onTestFinished }) => {
+  root = tempDir(onTestFinished, "yolo-files-");
+  outside = tempDir(onTestFinished, "yolo-outside-");
   ctx = { root, commandTimeoutS: 10, outputCapBytes: 4096, readCapBytes: 1024, env: {}, secretEnvNames: [] };
-});
-afterEach(() => {
-  fs.rmSync(root, { recursive: true, force: true });
-  fs.rmSync(outside, { recursive: true, force: true });
 });
 
 const put = (rel: string, content: string | Buffer) => {

@@ -1,22 +1,18 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { resolveInside } from "../../../src/tools/paths.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 let root: string;
 let outside: string;
 
-beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-paths-")));
-  outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-outside-")));
+beforeEach(({ onTestFinished }) => {
+  root = tempDir(onTestFinished, "yolo-paths-");
+  outside = tempDir(onTestFinished, "yolo-outside-");
   fs.mkdirSync(path.join(root, "src"));
   fs.writeFileSync(path.join(root, "src", "a.ts"), "export {};\n");
   fs.writeFileSync(path.join(outside, "secret.txt"), "secret\n");
-});
-afterEach(() => {
-  fs.rmSync(root, { recursive: true, force: true });
-  fs.rmSync(outside, { recursive: true, force: true });
 });
 
 function refused(userPath: string): string {

@@ -1,15 +1,15 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { runCommandTool } from "../../../src/tools/run-command.js";
 import type { ToolContext } from "../../../src/tools/types.js";
+import { tempDir } from "../../helpers/per-test.js";
 
 let root: string;
 let ctx: ToolContext;
 
-beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-cmd-counts-")));
+beforeEach(({ onTestFinished }) => {
+  root = tempDir(onTestFinished, "yolo-cmd-counts-");
   ctx = { root, commandTimeoutS: 30, outputCapBytes: 16_384, readCapBytes: 4096, env: { PATH: process.env.PATH }, secretEnvNames: [] };
   fs.writeFileSync(
     path.join(root, "add.test.mjs"),
@@ -20,9 +20,6 @@ test("subtracts", () => assert.equal(1 - 1, 0));
 test("fails on purpose", () => assert.equal(1, 2));
 `,
   );
-});
-afterEach(() => {
-  fs.rmSync(root, { recursive: true, force: true });
 });
 
 const run = (command: string) => runCommandTool.run(runCommandTool.schema.parse({ command }), ctx);

@@ -1,21 +1,21 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runShell } from "../../../src/tools/exec.js";
 import { effectiveTimeout, runCommandTool } from "../../../src/tools/run-command.js";
 import type { ToolContext } from "../../../src/tools/types.js";
+import { tempDir } from "../../helpers/per-test.js";
+import { requireTool } from "../../helpers/requires.js";
 
 let root: string;
 let ctx: ToolContext;
 
-beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-cmd-")));
+beforeEach(({ onTestFinished }) => {
+  root = tempDir(onTestFinished, "yolo-cmd-");
   ctx = { root, commandTimeoutS: 10, outputCapBytes: 4096, readCapBytes: 4096, env: { PATH: process.env.PATH }, secretEnvNames: [] };
 });
 afterEach(() => {
   vi.unstubAllEnvs();
-  fs.rmSync(root, { recursive: true, force: true });
 });
 
 const run = (command: string, timeout_s?: number) => runCommandTool.run(runCommandTool.schema.parse({ command, timeout_s }), ctx);
@@ -137,7 +137,8 @@ describe("runShell", () => {
     expect(isAlive(await waitForPidFile(pidFile))).toBe(false);
   });
 
-  it.skipIf(!fs.existsSync("/usr/bin/setsid"))("does not wait for a process that escaped the group and holds the pipe", async () => {
+  it("does not wait for a process that escaped the group and holds the pipe", async (ctx) => {
+    requireTool(ctx, "setsid", "a process that leaves its process group");
     const started = Date.now();
     const result = await runShell("setsid sleep 5 & echo $! > pidfile; echo started; exit 4", {
       cwd: root,

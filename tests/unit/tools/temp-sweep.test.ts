@@ -1,18 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { sweepInterruptedWrites } from "../../../src/tools/temp-sweep.js";
+import { tempDir } from "../../helpers/per-test.js";
 
-const roots: string[] = [];
-afterEach(() => {
-  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
-});
 
 function tree(files: string[]): string {
-  const root = mkdtempSync(join(tmpdir(), "yolo-sweep-"));
-  roots.push(root);
+  const root = tempDir(onTestFinished, "yolo-sweep-");
   for (const f of files) {
     mkdirSync(join(root, f, ".."), { recursive: true });
     writeFileSync(join(root, f), "x");

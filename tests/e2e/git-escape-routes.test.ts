@@ -1,3 +1,4 @@
+import { underCI } from "../helpers/requires.js";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +14,7 @@ import { probeBwrap } from "../../src/tools/sandbox.js";
 // own git commands run on the host (the --branch commit, `yolo show --diff`). Nothing may run, nothing may leak.
 const SECRETS = { GITHUB_TOKEN: "ghp_e2eCanaryToken0123456789", AWS_SECRET_ACCESS_KEY: "e2eAwsCanary0123456789", OPENAI_API_KEY: "sk-e2eCanaryKey0123456789" };
 const probe = probeBwrap(process.env.PATH);
-if (!probe.available && process.env.CI) throw new Error(`git-escape-routes: bubblewrap is needed under CI: ${probe.reason}`);
+if (!probe.available && underCI()) throw new Error(`git-escape-routes: bubblewrap is needed under CI: ${probe.reason}`);
 
 describe.concurrent("a scripted dev writes git config and hooks; yolo's own git runs none of it", { timeout: 120_000 }, () => {
   for (const sandbox of ["off", "auto"] as const) {

@@ -1,3 +1,4 @@
+import { underCI } from "../helpers/requires.js";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -26,7 +27,7 @@ function brokenBwrapPath(): string {
   return `${dir}${path.delimiter}${process.env.PATH}`;
 }
 const probe = probeBwrap(process.env.PATH);
-if (!probe.available && process.env.CI) throw new Error(`sandbox-status: bubblewrap is needed under CI: ${probe.reason}`);
+if (!probe.available && underCI()) throw new Error(`sandbox-status: bubblewrap is needed under CI: ${probe.reason}`);
 
 describe("the sandbox a run gets, said in run.started", () => {
   it("without a working bwrap under \"auto\": kind none with bwrap's reason", async () => {

@@ -1,3 +1,4 @@
+import { underCI } from "../helpers/requires.js";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -13,7 +14,7 @@ import {
 // (config keys, hooks, attributes, worktrees), every file that runs code outside yolo, every transform of a secret
 // file. Each is tried and must give 0 escapes; the figures go to the README's Reliability table.
 const probe = probeBwrap(process.env.PATH);
-if (!probe.available && process.env.CI) throw new Error(`sandbox-escapes: bubblewrap is needed under CI: ${probe.reason}`);
+if (!probe.available && underCI()) throw new Error(`sandbox-escapes: bubblewrap is needed under CI: ${probe.reason}`);
 const sandboxed = (probe.available ? it : it.skip) as typeof it;
 const BWRAP: Sandbox = probe.available ? { kind: "bwrap", binary: probe.binary } : { kind: "none" };
 const SECRETS = { GITHUB_TOKEN: "ghp_relCanaryToken0123456789", AWS_SECRET_ACCESS_KEY: "relAwsCanary0123456789", OPENAI_API_KEY: "sk-relCanaryKey0123456789" };

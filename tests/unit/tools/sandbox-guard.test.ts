@@ -1,3 +1,4 @@
+import { underCI } from "../../helpers/requires.js";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -10,7 +11,7 @@ import { carriesSecret, EXEC_FILE_CASES, SECRET_FILES, TRANSFORMS } from "../../
 // Inside bubblewrap, files that run code outside yolo are read-only (new ones are removed after the command), and
 // the project's secret files read as nothing, so no transform of them reaches the model.
 const probe = probeBwrap(process.env.PATH);
-if (!probe.available && process.env.CI) throw new Error(`sandbox-guard: bubblewrap is needed under CI: ${probe.reason}`);
+if (!probe.available && underCI()) throw new Error(`sandbox-guard: bubblewrap is needed under CI: ${probe.reason}`);
 const sandboxed = (probe.available ? it : it.skip) as typeof it;
 const bwrap = (): Sandbox => (probe.available ? { kind: "bwrap", binary: probe.binary } : { kind: "none" });
 

@@ -87,7 +87,7 @@ describe("the compiled pipeline on a real SQLite file, real gates and the real O
     expect(gates[0].failedCount).toBe(2);
     // Each gate says it has started (its command and attempt) just before its result, so a slow suite shows as running.
     const gateEvents = events.filter((e) => (e.type === "gate.started" && !e.baseline) || (e.type === "gate.result" && !e.gate.baseline));
-    expect(gateEvents.map((e) => (e.type === "gate.started" ? `started ${e.name} ${e.command} #${e.attempt}` : `result ${e.gate.name} #${e.gate.attempt}`))).toEqual([
+    expect(gateEvents.map((e) => (e.type === "gate.started" ? `started ${e.name} ${e.command} #${e.attempt}` : e.type === "gate.result" ? `result ${e.gate.name} #${e.gate.attempt}` : e.type))).toEqual([
       `started test ${gates[0].command} #1`,
       "result test #1",
       `started test ${gates[1].command} #2`,

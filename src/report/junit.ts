@@ -45,7 +45,9 @@ function testcase(g: ReportGate): string[] {
   const notes = judgementNotes(g, 10);
   // A red gate that did not block: optional, or failing only where the baseline already failed.
   const prefix = !g.required ? "optional gate (did not block): " : !blocks ? "pre-existing failures only (did not block): " : "";
-  const message = `${prefix}\`${g.command}\` ${what}${counts}${notes.length ? ` — ${notes[0]}` : ""}`;
+  // The exit code does not say why a green gate blocked, or that a red one did not: the message does.
+  const why = (g.passed && blocks) || !blocks || g.gateChange?.length ? notes[0] : undefined;
+  const message = `${prefix}\`${g.command}\` ${what}${counts}${why ? ` — ${why}` : ""}`;
   const body = [
     ...notes,
     ...(notes.length ? [""] : []),

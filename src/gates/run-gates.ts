@@ -9,7 +9,7 @@ import type { CommandSettings } from "../tools/types.js";
 import { readJUnitReports } from "./junit-reports.js";
 import { parseTestOutput } from "./parse.js";
 import type { TestCase } from "./parsers/types.js";
-import { testCasesFromOutput } from "./test-cases.js";
+import { reportingCommand, testCasesFromOutput } from "./test-cases.js";
 
 export interface RunGatesOptions {
   /** Project root, absolute: the commands' working directory and the base of `logFile`. */
@@ -71,7 +71,7 @@ export function reportingEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 // One gate: run, keep the whole output for the log and the parser, summarise the rest.
 async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun> {
   const startedAt = Date.now();
-  const run = await runShell(gate.command, {
+  const run = await runShell(reportingCommand(gate.command, await packageScripts(opts.root)), {
     cwd: opts.root,
     timeoutS: gate.timeoutS,
     // The code under test was written by the model; it gets no more secrets than run_command does.
@@ -127,6 +127,16 @@ async function writeLog(
     return rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
   } catch {
     return null;
+  }
+}
+
+// package.json's scripts, to know a test script's runner; none when it is missing or broken.
+async function packageScripts(root: string): Promise<Record<string, string>> {
+  try {
+    const pkg = JSON.parse(await fs.readFile(path.join(root, "package.json"), "utf8")) as { scripts?: Record<string, unknown> } | null;
+    return Object.fromEntries(Object.entries(pkg?.scripts ?? {}).filter((e): e is [string, string] => typeof e[1] === "string"));
+  } catch {
+    return {};
   }
 }
 

@@ -5,8 +5,9 @@ import type { TestCase, TestStatus } from "./parsers/types.js";
  * Node 20, tape), node's spec reporter, pytest with `-rA` (yolo sets PYTEST_ADDOPTS), mocha's spec reporter.
  * Null when the output lists no tests (counts are all there is).
  */
-export function testCasesFromOutput(text: string, root: string): TestCase[] | null {
-  for (const read of [tapCases, pytestCases, specCases]) {
+export function testCasesFromOutput(output: string, root: string): TestCase[] | null {
+  const text = output.replace(ANSI, "").replace(/\r\n?/g, "\n");
+  for (const read of [vitestCases, tapCases, pytestCases, specCases]) {
     const cases = read(text);
     if (cases && cases.length) return dedupe(cases.map((c) => ({ ...c, id: relativeId(c.id, root) })));
   }
@@ -27,6 +28,22 @@ function dedupe(cases: TestCase[]): TestCase[] {
     seen.set(c.id, n);
     return n === 1 ? c : { ...c, id: `${c.id} #${n}` };
   });
+}
+
+// Colours are disabled for gate commands, but a runner that forces them must not defeat the readers.
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+// Vitest's verbose reporter (yolo asks for it): ` ✓ test/a.test.js > suite > name 3ms`, `×` failed, `↓` skipped.
+const VITEST_LINE = /^\s*(✓|√|×|✗|↓)\s+(\S.*? > .+?)(?:\s+\d+(?:\.\d+)?\s?m?s)?\s*$/;
+
+function vitestCases(text: string): TestCase[] | null {
+  if (!/^\s*Test Files\s{2,}/m.test(text)) return null;
+  const cases: TestCase[] = [];
+  for (const line of text.split("\n")) {
+    const m = VITEST_LINE.exec(line);
+    if (m) cases.push({ id: m[2], status: m[1] === "↓" ? "skipped" : m[1] === "×" || m[1] === "✗" ? "failed" : "passed" });
+  }
+  return cases.length ? cases : null;
 }
 
 const SUBTEST = /^(\s*)# Subtest: (.*)$/;
@@ -105,4 +122,18 @@ function specCases(text: string): TestCase[] | null {
     cases.push({ id: [...stack.map((s) => s.name), name].join(" > "), status });
   }
   return cases.length ? cases : null;
+}
+
+// `vitest`, `vitest run`, `npx vitest run --coverage`: one command, nothing chained after it.
+const VITEST_SCRIPT = /^\s*(?:npx\s+)?vitest(?:\s+run)?(?:\s+[^&|;<>`$()]*)?$/;
+
+/**
+ * The command yolo runs for a gate: the configured one, plus a reporter flag when yolo knows the script's
+ * runner lists every test with it (vitest's verbose reporter, passed after `--` to a test script that is a
+ * single vitest command). The gate's recorded command, events and definition keep the configured text.
+ */
+export function reportingCommand(command: string, scripts: Record<string, string>): string {
+  const test = /^\s*npm\s+(?:test|t|run\s+test)\s*$/.test(command) ? scripts.test : null;
+  if (test && VITEST_SCRIPT.test(test) && !/--reporter\b/.test(test)) return `${command.trim()} -- --reporter=verbose`;
+  return command;
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { GateConfig } from "../config/schema.js";
@@ -121,7 +122,7 @@ async function readText(file: string): Promise<string | null> {
 
 // Every file under the root, skipping dependency and build folders and yolo's own; symlinked folders are not followed.
 async function* walk(root: string, rel: string, skip: Set<string>): AsyncGenerator<string> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await fs.readdir(path.join(root, rel), { withFileTypes: true });
   } catch {

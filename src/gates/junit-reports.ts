@@ -1,3 +1,4 @@
+import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { TestCase, TestStatus } from "./parsers/types.js";
@@ -27,7 +28,7 @@ export async function findReports(root: string, globs: string[], modifiedSince =
   const found: string[] = [];
   const walk = async (rel: string, depth: number) => {
     if (depth > 20) return;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await fs.readdir(path.join(root, rel), { withFileTypes: true });
     } catch {

@@ -9,7 +9,7 @@ export function testCasesFromOutput(output: string, root: string): TestCase[] | 
   const text = output.replace(ANSI, "").replace(/\r\n?/g, "\n");
   for (const read of [vitestCases, tapCases, pytestCases, specCases]) {
     const cases = read(text);
-    if (cases && cases.length) return dedupe(cases.map((c) => ({ ...c, id: relativeId(c.id, root) })));
+    if (cases?.length) return dedupe(cases.map((c) => ({ ...c, id: relativeId(c.id, root) })));
   }
   return null;
 }

@@ -37,6 +37,9 @@ export async function runGateCheck(
     emit({ type: "warning", message: noGateWarning(missingGate(deps) ?? "no gate selected") });
   }
   const check = await gateChangeCheck(node, state, deps);
+  if (state.gateBaseline?.file && !check.record) {
+    emit({ type: "warning", message: `The gate baseline record ${state.gateBaseline.file} cannot be read (another machine's artifacts folder?): this gate run is judged by its exit code alone, with no check for regressions or gate changes.` });
+  }
   const attempt = state.fixAttempts + 1;
   const runs = await runGatesWithTests(selected, {
     root: deps.config.root,

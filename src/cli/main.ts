@@ -55,6 +55,7 @@ function runOptions(cmd: Command, { pipeline = true, writes = true } = {}): Comm
       .option("--no-branch", "do not commit (overrides `branch: true` in yolo.config.ts)")
       .option("--allow-dirty", "with --branch: start even with uncommitted changes (they are carried onto the branch)");
   }
+  if (pipeline) cmd.option("--require-gate", "refuse to run (exit 2, before anything runs) when the project has no gate (no test script, nothing configured)");
   cmd
     .option("--record <file>", "store every model request and response of the run in <file> (JSON Lines)")
     .option("--replay <file>", "answer model requests from a recorded session instead of a model (offline, no key)");

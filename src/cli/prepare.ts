@@ -18,6 +18,8 @@ export interface ConfigFlags {
   db?: string;
   /** `--branch` / `--no-branch`; undefined: yolo.config.ts decides. */
   branch?: boolean;
+  /** `--require-gate`: refuse a run without a gate (exit 2). */
+  requireGate?: boolean;
   maxTokens?: number;
   maxCost?: number;
   maxSteps?: number;
@@ -44,7 +46,7 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
     fileConfig: config,
     file,
     env: process.env,
-    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch, maxTokens: flags.maxTokens, maxCost: flags.maxCost, maxSteps: flags.maxSteps, maxTime: flags.maxTime },
+    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch, maxTokens: flags.maxTokens, maxCost: flags.maxCost, maxSteps: flags.maxSteps, maxTime: flags.maxTime, requireGate: flags.requireGate },
   });
 }
 

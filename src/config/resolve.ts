@@ -17,6 +17,8 @@ export interface ConfigFlags {
   db?: string;
   maxTurns?: number;
   branch?: boolean;
+  /** `--require-gate`: refuse a run without a gate. */
+  requireGate?: boolean;
   maxTokens?: number;
   maxCost?: number;
   maxSteps?: number;
@@ -114,6 +116,7 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
     customWorkflow: fileConfig.workflow !== undefined,
     // Parsing again fills gate defaults whether the caller passed schema input or output.
     gates: fileConfig.gates ? fileConfig.gates.map((gate) => gateSchema.parse(gate)) : null,
+    requireGate: flags.requireGate ?? fileConfig.requireGate ?? false,
     agentsDir: resolve(absRoot, fileConfig.agentsDir ?? DEFAULTS.agentsDir),
     dbPath: resolve(absRoot, dbPath),
     database,

@@ -15,6 +15,11 @@ const gateSchema = z.strictObject({
    * per-test results; detected gates set it where their runner writes such reports (Maven, Gradle, …).
    */
   reports: z.array(z.string().min(1)).optional(),
+  /**
+   * How failures already there at the thread's baseline count: "report" (default) lists them as pre-existing and
+   * lets them pass; "strict" makes them block like new ones.
+   */
+  baseline: z.enum(["report", "strict"]).optional(),
 });
 
 const patterns = z.array(z.string().trim().min(1));
@@ -88,6 +93,8 @@ export const configSchema = z.strictObject({
   /** Agent nodes whose output a human approves, edits or rejects before the run moves on. */
   approve: z.array(z.string().min(1)).optional(),
   gates: z.array(gateSchema).optional(),
+  /** Refuse to run (exit 2, before anything runs) when the project has no gate: nothing configured or detected. */
+  requireGate: z.boolean().optional(),
   agentsDir: z.string().min(1).optional(),
   dbPath: z.string().min(1).optional(),
   /** Where checkpoints and the thread index live: the SQLite file (`dbPath`, the default) or a shared PostgreSQL database. */
@@ -173,6 +180,8 @@ export interface ResolvedConfig {
   customWorkflow: boolean;
   /** null: not configured, detect (`npm test` when package.json has a real test script). */
   gates: GateConfig[] | null;
+  /** `requireGate` / `--require-gate`: a run with no gate exits 2 before anything runs. */
+  requireGate: boolean;
   agentsDir: string;
   /** The SQLite file (used when `database.kind` is "sqlite"). */
   dbPath: string;

@@ -3,6 +3,7 @@ import { END_NODE, START_NODE, type Workflow } from "../workflow/schema.js";
 import type { EngineDeps } from "./deps.js";
 import { agentNode } from "./nodes/agent-node.js";
 import { escalateNode } from "./nodes/escalate-node.js";
+import { BASELINE_NODE, gateBaselineNode } from "./nodes/gate-baseline.js";
 import { gateNode } from "./nodes/gate-node.js";
 import { humanNode } from "./nodes/human-node.js";
 import { withRunLimits } from "./nodes/run-limits.js";
@@ -49,7 +50,10 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
   }
   graph.addNode("escalate", withRunLimits("escalate", escalateNode, deps.config.limits) as never);
   const first = workflow.edges.find((e) => e.from === START_NODE)!.to;
-  graph.addEdge(START, graphName(first) as never);
+  // The gate baseline runs before the first node (a no-op for agent and chat threads); it is not a workflow step.
+  graph.addNode(BASELINE_NODE, gateBaselineNode(deps) as never);
+  graph.addEdge(START, BASELINE_NODE as never);
+  graph.addEdge(BASELINE_NODE as never, graphName(first) as never);
   const routers = workflowRouters(workflow, maxFixAttempts);
   for (const id of Object.keys(workflow.nodes)) {
     graph.addConditionalEdges(id as never, ((state: PipelineStateType) => graphName(routers[id](state).to)) as never, targetsOf(id, workflow).map(graphName) as never);

@@ -2,6 +2,7 @@ import type { ResolvedConfig } from "../config/schema.js";
 import { ThreadError, unknownThreadError } from "../errors.js";
 import { plural } from "../text/plural.js";
 import { buildWorkflowGraph } from "./graph.js";
+import { BASELINE_NODE } from "./nodes/gate-baseline.js";
 import { inertDeps, threadConfig } from "./inspect.js";
 import type { Session } from "./session.js";
 import type { PipelineStateType } from "./state.js";
@@ -64,6 +65,7 @@ function summarizeInput(before: PipelineStateType, after: PipelineStateType | un
 /** One line saying what a node's checkpoint holds. */
 function summarize(node: string, v: PipelineStateType, config: ResolvedConfig): string {
   if (node === "escalate") return `answer: ${v.answers.at(-1)?.answer ?? ""}`;
+  if (node === BASELINE_NODE) return baselineSummary(v);
   const spec = config.workflow.nodes[node];
   if (!spec) return "";
   if (spec.kind === "switch") {
@@ -90,6 +92,14 @@ function summarize(node: string, v: PipelineStateType, config: ResolvedConfig): 
     default:
       return v.notes[node]?.summary.split("\n")[0] ?? "";
   }
+}
+
+/** The gate baseline in one line: each gate's result before any agent, or why there is none. */
+function baselineSummary(v: PipelineStateType): string {
+  const b = v.gateBaseline;
+  if (!b) return "";
+  if (b.noGate) return `no gate: ${b.noGate}`;
+  return `baseline: ${b.gates.map((g) => `${g.name} ${g.passed ? "passed" : "failed"}${g.tests !== null ? ` (${plural(g.tests, "test")})` : ""}`).join(", ")}`;
 }
 
 function gates(v: PipelineStateType): string {

@@ -1,4 +1,5 @@
 import type { ResolvedConfig } from "../config/schema.js";
+import { BASELINE_NODE } from "./nodes/gate-baseline.js";
 import { drawWorkflowMermaid, workflowEdges } from "../workflow/mermaid.js";
 import { unknownThreadError } from "../errors.js";
 import type { EngineDeps } from "./deps.js";
@@ -48,7 +49,8 @@ export async function threadConfig(config: ResolvedConfig, session: Session, thr
  */
 export async function workflowMermaid(config: ResolvedConfig): Promise<string> {
   const compiled = (await buildWorkflowGraph(inertDeps(config)).getGraphAsync({})).edges;
-  const known = new Set(compiled.map((e) => `${e.source}->${e.target}`));
+  // The gate baseline sits between the start and the first node; the drawing shows the workflow's own edges.
+  const known = new Set(compiled.map((e) => `${e.source === BASELINE_NODE ? "__start__" : e.source}->${e.target}`));
   const missing = workflowEdges(config.workflow).filter((e) => !known.has(`${e.from}->${e.to}`));
   if (missing.length) throw new Error(`the drawing has edges the compiled graph lacks: ${missing.map((e) => `${e.from} → ${e.to}`).join(", ")}`);
   return drawWorkflowMermaid(config.workflow);

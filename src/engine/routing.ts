@@ -11,7 +11,8 @@ export interface Route {
 type RoutingState = Pick<
   PipelineStateType,
   "escalateToHuman" | "needsArchitecture" | "gateBlocked" | "fixAttempts" | "askedBy" | "flags" | "reviews" | "switchRoute"
->;
+> &
+  Partial<Pick<PipelineStateType, "lastGates">>;
 
 const WORDS: Record<string, [string, string]> = {
   needs_architecture: ["architecture needed", "no architecture needed"],
@@ -69,8 +70,13 @@ function describe(flag: string, value: boolean): string {
 function conditionReason(edge: WorkflowEdge, state: RoutingState, max: number): string {
   const terms = parseCondition(edge.when!) ?? [];
   return terms
-    .map((t) => (t.flag === "fix_attempts_remain" && !t.negated && state.gateBlocked ? `fix attempt ${state.fixAttempts}/${max}` : describe(t.flag, !t.negated)))
+    .map((t) => (t.flag === "fix_attempts_remain" && !t.negated && state.gateBlocked ? `fix attempt ${state.fixAttempts}/${max}` : ungated(describe(t.flag, !t.negated), state)))
     .join(", ");
+}
+
+// No gate ran at all: never say "gate passed".
+function ungated(words: string, state: RoutingState): string {
+  return words === "gate passed" && state.lastGates?.length === 0 ? "no gate ran" : words;
 }
 
 /** Why none of the conditional edges before the fallback applied, in words. */
@@ -79,7 +85,7 @@ function fallbackReason(edges: WorkflowEdge[], flags: Record<string, boolean>, s
   for (const edge of edges) {
     if (!edge.when) break;
     const failed = (parseCondition(edge.when) ?? []).find((t) => (flags[t.flag] === true) === t.negated);
-    if (failed) reasons.push(describe(failed.flag, flags[failed.flag] === true));
+    if (failed) reasons.push(ungated(describe(failed.flag, flags[failed.flag] === true), state));
   }
   const text = [...new Set(reasons)].join(", ");
   const note = !reasons.includes("no fix attempts left") ? "" : max === 0 ? ": maxFixAttempts is 0" : `: ${max}/${max} used`;

@@ -11,6 +11,7 @@ import type { Session } from "./session.js";
 import type { EscalationPayload } from "./nodes/escalate-node.js";
 import type { ApprovalPayload } from "./nodes/human-node.js";
 import type { PipelineStateType } from "./state.js";
+import { missingGate } from "./nodes/gate-baseline.js";
 
 /** What a paused thread waits on. */
 export type WaitingRequest = EscalationPayload | ApprovalPayload;
@@ -100,6 +101,10 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
   const requirement = options.start?.requirement ?? (position.kind === "new" ? "" : position.values.requirement);
   const here = { root: deps.config.root, artifacts: deps.config.stateDir, ...whoAmI() };
   const mode = options.start?.profile?.mode ?? (position.kind === "new" ? "run" : modeOf(position.values));
+  if (options.start && mode === "run" && deps.config.requireGate) {
+    const missing = missingGate(deps);
+    if (missing) throw new ConfigError(`No gate: ${missing}. requireGate (--require-gate) refuses a run without one; nothing ran. Add a test script or \`gates\` in yolo.config.ts.`);
+  }
   if (options.start) {
     const { startCommit = null, branch = null, repo = null } = options.start;
     await session.threads.create({ id: threadId, requirement, model: deps.config.model.name, startCommit, branch, repo, mode, ...here });
@@ -302,12 +307,29 @@ function finalOutcome(values: PipelineStateType, maxFixAttempts: number): { stat
     return { status: "failed", reason: `rejected at ${lastReview.by}: ${lastReview.reason ?? "no reason given"}` };
   }
   if (!values.gateBlocked) {
-    const gates = values.lastGates.length ? `${values.lastGates.filter((g) => g.passed).length}/${values.lastGates.length} gates passed` : "no gates configured";
-    return { status: "passed", reason: `completed: ${gates}, verdict ${values.verdict ?? "none"}` };
+    // Never "gate passed" without a gate: the words say the change was not checked by tests.
+    if (!values.lastGates.length) return { status: "passed", reason: `completed without a gate${values.gateBaseline?.noGate ? ` (${values.gateBaseline.noGate})` : ""}, verdict ${values.verdict ?? "none"}` };
+    const gates = `${values.lastGates.filter((g) => g.passed).length}/${values.lastGates.length} gates passed`;
+    return { status: "passed", reason: `completed: ${gates}${preExistingNote(values.lastGates)}, verdict ${values.verdict ?? "none"}` };
   }
-  const red = values.lastGates.filter((g) => g.required && !g.passed).map((g) => g.name);
-  const why = red.length ? `gate ${red.join(", ")} still failing` : `tea verdict ${values.verdict}`;
+  const red = values.lastGates.filter((g) => g.blocking ?? (g.required && !g.passed)).map((g) => g.name);
+  const why = red.length ? `gate ${red.join(", ")} still ${blockingWords(values.lastGates)}` : `tea verdict ${values.verdict}`;
   return { status: "failed", reason: `${why} after ${plural(maxFixAttempts, "fix attempt")}` };
+}
+
+/** ` (1 pre-existing failure: …)`: failures the baseline already had, which did not block. */
+function preExistingNote(gates: PipelineStateType["lastGates"]): string {
+  const ids = gates.flatMap((g) => g.preExisting ?? []);
+  return ids.length ? ` (${plural(ids.length, "pre-existing failure")}: ${ids.slice(0, 3).join("; ")}${ids.length > 3 ? "; …" : ""})` : "";
+}
+
+/** What still blocks, in words: a refused gate change, regressions, or plain failures. */
+function blockingWords(gates: PipelineStateType["lastGates"]): string {
+  const change = gates.find((g) => g.gateChange?.length && !g.gateChangeApproved)?.gateChange;
+  if (change) return `changed by an agent, refused (${change[0]}${change.length > 1 ? `; ${change.length - 1} more` : ""})`;
+  const regressions = gates.flatMap((g) => g.regressions ?? []);
+  if (regressions.length) return `regressed (${regressions.slice(0, 3).join("; ")}${regressions.length > 3 ? "; …" : ""})`;
+  return "failing";
 }
 
 async function complete(

@@ -49,6 +49,23 @@ export interface Turn {
   text: string;
 }
 export type GateSummary = Omit<GateResult, "tail">;
+/**
+ * The thread's gate baseline, taken before any agent changed a file: a summary in state, the whole record (what
+ * defines the gates, every test's result) on disk at `file`, so checkpoints stay small.
+ */
+export interface GateBaselineRef {
+  /** The record's absolute path (gate-baseline.json in the thread's artifacts folder); null when there is no gate. */
+  file: string | null;
+  /** Why the thread has no gate (no package.json, npm's placeholder script…), or null when it has one. */
+  noGate: string | null;
+  gates: Array<{ name: string; passed: boolean; passedCount: number | null; failedCount: number | null; tests: number | null }>;
+}
+/** A gate change a human approved: the definition approved (on disk at `file`) is what later runs are compared with. */
+export interface GateApproval {
+  file: string;
+  changes: string[];
+  by: string;
+}
 export type Verdict = "PASS" | "CONCERNS" | "FAIL";
 
 
@@ -96,6 +113,10 @@ export const PipelineState = Annotation.Root({
       initialValueFactory: () => [],
     }),
   gateBlocked: last<boolean>(() => false),
+  /** The gate baseline of a `run` thread (null until taken, and for threads started before baselines existed). */
+  gateBaseline: last<GateBaselineRef | null>(() => null),
+  /** The latest gate change a human approved, or null. */
+  gateApproval: last<GateApproval | null>(() => null),
   /** How many times the gate blocked; dev's fix attempt number while it works on a block. */
   fixAttempts: last<number>(() => 0),
   // escalation

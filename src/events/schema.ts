@@ -36,6 +36,26 @@ const gateResult = z.object({
   failures: z.array(z.string()),
   tail: z.string(),
   logFile: z.string().nullable(),
+  /** The thread's baseline run, before any agent changed a file (optional within version 1). */
+  baseline: z.boolean().optional(),
+  /** How many tests the runner reported one by one; absent or null with counts only (optional within version 1). */
+  tests: z.number().nullable().optional(),
+  /** Judged against the baseline by yolo (optional within version 1): tests that passed there and now fail or are missing. */
+  regressions: z.array(z.string()).optional(),
+  /** Failing tests that were already failing at the baseline (block only with `baseline: "strict"`). */
+  preExisting: z.array(z.string()).optional(),
+  /** Failing tests the baseline did not have (new tests). */
+  newFailures: z.array(z.string()).optional(),
+  /** Tests that passed at the baseline and were not reported now (counted in `regressions` unless a gate change was approved). */
+  missing: z.array(z.string()).optional(),
+  /** Things worth a look that do not block on their own, e.g. fewer tests than the baseline. */
+  findings: z.array(z.string()).optional(),
+  /** What an agent changed in what defines the gate (script, runner config, test files, .only/.skip). */
+  gateChange: z.array(z.string()).optional(),
+  /** True when a human approved `gateChange`. */
+  gateChangeApproved: z.boolean().optional(),
+  /** yolo's verdict with the baseline applied: true when this gate blocks the change. */
+  blocking: z.boolean().optional(),
 });
 
 export const yoloEventSchema = z.discriminatedUnion("type", [
@@ -103,6 +123,8 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     name: z.string(),
     command: z.string(),
     attempt: z.number(),
+    /** The thread's baseline run, before any agent changed a file (optional within version 1). */
+    baseline: z.boolean().optional(),
   }),
   z.object({ ...base, type: z.literal("gate.result"), node: z.string(), gate: gateResult }),
   z.object({ ...base, type: z.literal("route"), from: z.string(), to: z.string(), reason: z.string() }),

@@ -6,7 +6,10 @@ import { lastBytes } from "../tools/capped-output.js";
 import { commandEnv } from "../tools/env.js";
 import { runShell } from "../tools/exec.js";
 import type { CommandSettings } from "../tools/types.js";
+import { readJUnitReports } from "./junit-reports.js";
 import { parseTestOutput } from "./parse.js";
+import type { TestCase } from "./parsers/types.js";
+import { reportingCommand, testCasesFromOutput } from "./test-cases.js";
 
 export interface RunGatesOptions {
   /** Project root, absolute: the commands' working directory and the base of `logFile`. */
@@ -18,6 +21,8 @@ export interface RunGatesOptions {
   /** Cap on the output kept in memory for parsing beyond the log file. */
   capBytes: number;
   attempt: number;
+  /** The thread's baseline run: results say so (`baseline: true`). */
+  baseline?: boolean;
   /** Absolute folder for `attempt-<n>-<name>.log`, created if missing. */
   logDir: string;
   signal?: AbortSignal;
@@ -25,6 +30,12 @@ export interface RunGatesOptions {
   commands?: Pick<CommandSettings, "envAllow" | "sandbox">;
   /** Called just before each gate's command starts, so a slow test suite shows as running. */
   onStart?(gate: GateConfig): void;
+}
+
+/** A gate's result with every test the runner reported (null: counts only), kept apart so events stay small. */
+export interface GateRun {
+  result: GateResult;
+  tests: TestCase[] | null;
 }
 
 /** Bytes of the end of the output carried in the result (and so in events and state). */
@@ -35,31 +46,52 @@ const TAIL_BYTES = 2000;
  * All gates run even after a failure, so one report shows everything; an abort stops before the next gate.
  */
 export async function runGates(gates: GateConfig[], opts: RunGatesOptions): Promise<GateResult[]> {
-  const results: GateResult[] = [];
+  return (await runGatesWithTests(gates, opts)).map((r) => r.result);
+}
+
+/** `runGates`, also returning each gate's per-test results (for the baseline and the comparison with it). */
+export async function runGatesWithTests(gates: GateConfig[], opts: RunGatesOptions): Promise<GateRun[]> {
+  const runs: GateRun[] = [];
   for (const gate of gates) {
     if (opts.signal?.aborted) break;
     opts.onStart?.(gate);
-    results.push(await runGate(gate, opts));
+    runs.push(await runGate(gate, opts));
   }
-  return results;
+  return runs;
+}
+
+/**
+ * Environment yolo adds so runners list every test, not only the failing ones: pytest's `-rA` short summary
+ * (PYTEST_ADDOPTS is read by pytest however it is started). Appended to what the project already sets.
+ */
+export function reportingEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, PYTEST_ADDOPTS: [env.PYTEST_ADDOPTS, "-rA"].filter(Boolean).join(" ") };
 }
 
 // One gate: run, keep the whole output for the log and the parser, summarise the rest.
-async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateResult> {
-  const run = await runShell(gate.command, {
+async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun> {
+  const startedAt = Date.now();
+  const run = await runShell(reportingCommand(gate.command, await packageScripts(opts.root)), {
     cwd: opts.root,
     timeoutS: gate.timeoutS,
     // The code under test was written by the model; it gets no more secrets than run_command does.
-    env: commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null),
+    env: reportingEnv(commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null)),
     sandbox: opts.commands?.sandbox,
     capBytes: opts.capBytes,
     signal: opts.signal,
     keepFullOutput: true,
   });
   const output = run.fullOutput ?? run.output;
-  const counts = parseTestOutput(output);
+  const { tests: parsed, ...counts } = parseTestOutput(output);
+  // A JUnit report the command wrote during this run is the most precise source; then a parser's own list; then the text.
+  const reported = gate.reports?.length ? await readJUnitReports(opts.root, gate.reports, startedAt - 2000) : null;
+  const tests = reported ?? parsed ?? testCasesFromOutput(output, opts.root);
+  if (tests && counts.passedCount === null && counts.failedCount === null) {
+    counts.passedCount = tests.filter((t) => t.status === "passed").length;
+    counts.failedCount = tests.filter((t) => t.status === "failed").length;
+  }
   const logFile = await writeLog(opts, gate, output, run);
-  return {
+  const result: GateResult = {
     name: gate.name,
     command: gate.command,
     required: gate.required,
@@ -71,7 +103,10 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRes
     ...counts,
     tail: lastBytes(output, TAIL_BYTES),
     logFile,
+    ...(tests ? { tests: tests.length } : {}),
+    ...(opts.baseline ? { baseline: true } : {}),
   };
+  return { result, tests };
 }
 
 // The log is a convenience for humans; failing to write it must not fail the gate, so it yields null instead.
@@ -81,7 +116,7 @@ async function writeLog(
   output: string,
   run: { exitCode: number | null; timedOut: boolean; durationMs: number },
 ): Promise<string | null> {
-  const file = path.join(opts.logDir, `attempt-${opts.attempt}-${safeName(gate.name)}.log`);
+  const file = path.join(opts.logDir, `${opts.baseline ? "baseline" : `attempt-${opts.attempt}`}-${safeName(gate.name)}.log`);
   const outcome = run.timedOut ? `timed out after ${gate.timeoutS}s` : `exit code ${run.exitCode ?? "none (killed)"}`;
   try {
     await fs.mkdir(opts.logDir, { recursive: true });
@@ -92,6 +127,16 @@ async function writeLog(
     return rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
   } catch {
     return null;
+  }
+}
+
+// package.json's scripts, to know a test script's runner; none when it is missing or broken.
+async function packageScripts(root: string): Promise<Record<string, string>> {
+  try {
+    const pkg = JSON.parse(await fs.readFile(path.join(root, "package.json"), "utf8")) as { scripts?: Record<string, unknown> } | null;
+    return Object.fromEntries(Object.entries(pkg?.scripts ?? {}).filter((e): e is [string, string] => typeof e[1] === "string"));
+  } catch {
+    return {};
   }
 }
 

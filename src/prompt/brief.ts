@@ -1,4 +1,5 @@
 import type { PipelineStateType } from "../engine/state.js";
+import { judgementNotes } from "../gates/judgement-words.js";
 import type { AnyRole } from "../tools/handoff.js";
 import { fence } from "./fence.js";
 
@@ -86,8 +87,10 @@ function gateSection(state: Pick<BriefState, "lastGates">): string {
       const status = g.passed ? "PASSED" : g.timedOut ? "TIMED OUT" : `FAILED (exit ${g.exitCode})`;
       const counts = g.passedCount !== null || g.failedCount !== null ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "";
       const failures = g.failures.length ? `\nFailing: ${g.failures.join("; ")}` : "";
+      // yolo's comparison with the baseline: what blocks (a refused gate change must be reverted) and what does not.
+      const judged = judgementNotes(g, 10).map((n) => `\n${n}`).join("");
       const tail = g.passed ? "" : `\n${fence(`output of \`${g.command}\` (tail)`, g.tail)}`;
-      return `\n### ${g.name}${g.required ? "" : " (optional)"}: \`${g.command}\` ${status}${counts}${failures}${tail}`;
+      return `\n### ${g.name}${g.required ? "" : " (optional)"}: \`${g.command}\` ${status}${counts}${failures}${judged}${tail}`;
     })
     .join("");
 }

@@ -1,5 +1,5 @@
 import type { GateResult, Usage } from "../events/schema.js";
-import { fixAttemptsMade, type Decision, type GateSummary, type PipelineStateType, type Story } from "../engine/state.js";
+import { fixAttemptsMade, type Decision, type GateBaselineRef, type GateSummary, type PipelineStateType, type Story } from "../engine/state.js";
 import type { FileStat } from "../git/repo.js";
 import type { ThreadRow } from "../store/thread-store.js";
 
@@ -37,6 +37,8 @@ export interface ReportData {
   diffstat: FileStat[] | null;
   diffNote: string | null;
   gates: ReportGate[];
+  /** The thread's gate baseline (results before any agent changed a file, or why there is no gate); absent for older threads. */
+  baseline?: GateBaselineRef | null;
   verdict: string | null;
   findings: string[];
   fixAttempts: number;
@@ -86,6 +88,7 @@ export function collectReport(input: CollectInput): ReportData {
     diffstat: input.diffstat,
     diffNote: input.diffNote,
     gates,
+    baseline: s.gateBaseline ?? null,
     verdict: s.verdict,
     findings: s.findings,
     fixAttempts: fixAttemptsMade(s),

@@ -1,4 +1,5 @@
 import type { ReportData, ReportGate } from "./data.js";
+import { judgementNotes } from "../gates/judgement-words.js";
 import { limitKindForExitCode } from "../events/outcome.js";
 import { xmlAttr, xmlText } from "./xml.js";
 
@@ -9,7 +10,7 @@ import { xmlAttr, xmlText } from "./xml.js";
  */
 export function renderJunit(r: ReportData): string {
   const attempts = [...new Set(r.gates.map((g) => g.attempt))].sort((a, b) => a - b);
-  const failed = r.gates.filter((g) => !g.passed).length;
+  const failed = r.gates.filter(isFailure).length;
   // Which limit stopped the thread (steps, turns, budget, time, loop), for a pipeline that reads the report.
   const limit = r.status === "limit" ? limitKindForExitCode(r.exitCode) : null;
   const lines = [
@@ -19,7 +20,7 @@ export function renderJunit(r: ReportData): string {
   for (const attempt of attempts) {
     const gates = r.gates.filter((g) => g.attempt === attempt);
     lines.push(
-      `  <testsuite name="${xmlAttr(`yolo gates, attempt ${attempt}`)}" tests="${gates.length}" failures="${gates.filter((g) => !g.passed).length}" errors="0" skipped="0" time="${secs(total(gates))}">`,
+      `  <testsuite name="${xmlAttr(`yolo gates, attempt ${attempt}`)}" tests="${gates.length}" failures="${gates.filter(isFailure).length}" errors="0" skipped="0" time="${secs(total(gates))}">`,
       "    <properties>",
       `      <property name="yolo.thread" value="${xmlAttr(r.thread)}"/>`,
       `      <property name="yolo.attempt" value="${attempt}"/>`,
@@ -37,11 +38,19 @@ export function renderJunit(r: ReportData): string {
 
 function testcase(g: ReportGate): string[] {
   const open = `    <testcase classname="yolo.gates" name="${xmlAttr(g.name)}" time="${secs(g.durationMs)}"`;
-  if (g.passed) return [`${open}/>`];
+  const blocks = g.blocking ?? (g.required && !g.passed);
+  if (g.passed && !blocks) return [`${open}/>`];
   const counts = g.passedCount !== null || g.failedCount !== null ? `: ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "";
-  const what = g.timedOut ? "timed out" : `exit ${g.exitCode ?? "none (killed)"}`;
-  const message = `${g.required ? "" : "optional gate (did not block): "}\`${g.command}\` ${what}${counts}`;
+  const what = g.passed ? "passed but blocked by yolo" : g.timedOut ? "timed out" : `exit ${g.exitCode ?? "none (killed)"}`;
+  const notes = judgementNotes(g, 10);
+  // A red gate that did not block: optional, or failing only where the baseline already failed.
+  const prefix = !g.required ? "optional gate (did not block): " : !blocks ? "pre-existing failures only (did not block): " : "";
+  // The exit code does not say why a green gate blocked, or that a red one did not: the message does.
+  const why = (g.passed && blocks) || !blocks || g.gateChange?.length ? notes[0] : undefined;
+  const message = `${prefix}\`${g.command}\` ${what}${counts}${why ? ` — ${why}` : ""}`;
   const body = [
+    ...notes,
+    ...(notes.length ? [""] : []),
     ...(g.failures.length ? [`Failing: ${g.failures.join("; ")}`, ""] : []),
     g.output ?? "(output no longer available)",
     ...(g.logFile ? ["", `Full output: ${g.logFile}`] : []),
@@ -51,6 +60,11 @@ function testcase(g: ReportGate): string[] {
     `      <failure message="${xmlAttr(message)}" type="${g.timedOut ? "timeout" : "gate"}">${xmlText(body)}</failure>`,
     "    </testcase>",
   ];
+}
+
+// A testcase is a failure when the gate was red, or green but blocked by yolo (a regression, a refused gate change).
+function isFailure(g: ReportGate): boolean {
+  return !g.passed || (g.blocking ?? false);
 }
 
 function total(gates: ReportGate[]): number {

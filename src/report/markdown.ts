@@ -1,4 +1,5 @@
 import { limitKindForExitCode, limitLabel } from "../events/outcome.js";
+import { judgementNotes } from "../gates/judgement-words.js";
 import { plural } from "../text/plural.js";
 import type { ReportData, ReportGate } from "./data.js";
 
@@ -38,7 +39,7 @@ export function renderMarkdown(r: ReportData): string {
     for (const d of r.decisions) out.push(`- **${inline(d.title)}**: ${inline(d.decision)} — _${inline(d.rationale)}_`);
   }
   out.push("", "### Changed files", ...changedFiles(r));
-  out.push("", "### Gates", ...gates(r.gates));
+  out.push("", "### Gates", ...baselineLines(r), ...gates(r.gates));
   if (r.verdict) {
     out.push("", `Verdict of the test architect: **${r.verdict}**`);
     for (const f of r.findings) out.push(`- ${inline(f)}`);
@@ -69,9 +70,27 @@ function gates(list: ReportGate[]): string[] {
     return `| ${g.attempt} | ${cell(g.name)}${kind} | \`${cell(g.command)}\` | ${result} | ${tests} | ${seconds(g.durationMs)} |`;
   });
   const out = ["| attempt | gate | command | result | tests | time |", "|---:|---|---|---|---|---:|", ...rows];
-  const failing = list.filter((g) => !g.passed && g.failures.length);
+  const failing = list.filter((g) => !g.passed && g.failures.length && !judgementNotes(g).length);
   for (const g of failing.slice(-3)) out.push("", `Failing in ${inline(g.name)}, attempt ${g.attempt}: ${g.failures.map(inline).join("; ")}`);
+  // What yolo's comparison with the baseline found in the latest run of each gate: regressions, pre-existing, gate changes.
+  const latest = [...new Map(list.map((g) => [g.name, g])).values()];
+  for (const g of latest) {
+    const notes = judgementNotes(g, 10);
+    if (notes.length) out.push("", `**${inline(g.name)}**, attempt ${g.attempt}, against the baseline:`, ...notes.map((n) => `- ${inline(n)}`));
+  }
   return out;
+}
+
+/** The baseline yolo took before any agent changed a file, or the run's lack of any gate. */
+function baselineLines(r: ReportData): string[] {
+  const b = r.baseline;
+  if (!b) return [];
+  if (b.noGate) return [`**No gate:** ${inline(b.noGate)}. The run completed without a gate: no test decided whether the change works.`, ""];
+  const each = b.gates.map((g) => {
+    const tests = g.tests !== null ? `${g.tests} tests` : g.passedCount !== null || g.failedCount !== null ? `${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "counts unknown";
+    return `${inline(g.name)} ${g.passed ? "passed" : "failed"} (${tests})`;
+  });
+  return [`Baseline before any agent changed a file: ${each.join("; ")}.`, ""];
 }
 
 function usage(r: ReportData): string[] {

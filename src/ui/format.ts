@@ -1,4 +1,5 @@
 import { limitLabel, type LimitKind, type RunStatus } from "../events/outcome.js";
+import { judgedVerdict, judgementNotes } from "../gates/judgement-words.js";
 import type { GateResult, YoloEvent } from "../events/schema.js";
 import { plural } from "../text/plural.js";
 
@@ -135,13 +136,14 @@ export function argsBrief(args: string, max = 60): string {
 
 /** The gate's verdict word: PASS, or FAIL (marked when the gate is not required). */
 export function gateVerdict(g: GateResult): string {
-  if (g.passed) return "PASS";
-  return g.required ? "FAIL" : "FAIL (not required)";
+  return judgedVerdict(g);
 }
 
 /** "test: FAIL exit 1 (3 passed, 1 failed) — first failures: a, b" — one gate result on one line. */
 export function gateLine(g: GateResult): string {
   let line = gateHeadline(g);
+  const notes = judgementNotes(g, 3);
+  if (notes.length) return `${line} — ${notes.map(oneLine).join(" — ")}`;
   if (!g.passed && g.failures.length) {
     const first = g.failures.slice(0, 3).map((f) => truncateEnd(oneLine(f), 40));
     line += ` — first failures: ${first.join(", ")}${g.failures.length > 3 ? ", …" : ""}`;
@@ -182,10 +184,16 @@ const EXIT_MEANINGS: Record<RunStatus, string> = {
  * What a run's exit code means, in words (README: "Exit codes"), to follow `statusWords`; empty when those
  * already say it all (an agent or chat thread answered).
  */
-export function exitMeaning(status: RunStatus, limit?: LimitKind | null, mode: RunMode = "run"): string {
+export function exitMeaning(status: RunStatus, limit?: LimitKind | null, mode: RunMode = "run", reason?: string): string {
   if (status === "passed" && mode !== "run") return "";
+  if (status === "passed" && withoutGate(reason)) return "no gate checked the change";
   if (status === "limit" && limit) return "resumable";
   return EXIT_MEANINGS[status];
+}
+
+/** Whether a run's reason says it ended with no gate at all: such a run never reads "passed" or "the gate passed". */
+export function withoutGate(reason: string | undefined): boolean {
+  return reason?.startsWith("completed without a gate") === true;
 }
 
 /** A run's status as the table of `yolo threads` shows it: the status with the limit that stopped it, `limit (time limit)`. */
@@ -213,8 +221,9 @@ const LIMIT_WORDS: Record<LimitKind, string> = {
 };
 
 /** How a run ended, in words for a summary line: `provider error`, `stopped at the step limit`, `answered`. */
-export function statusWords(status: RunStatus, limit?: LimitKind | null, mode: RunMode = "run"): string {
+export function statusWords(status: RunStatus, limit?: LimitKind | null, mode: RunMode = "run", reason?: string): string {
   if (status === "passed" && mode !== "run") return "answered";
+  if (status === "passed" && withoutGate(reason)) return "completed without a gate";
   if (status === "limit" && limit) return LIMIT_WORDS[limit];
   return STATUS_WORDS[status];
 }

@@ -98,7 +98,7 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         return [{ text: summary ? `${head}: ${fit(summary, BODY - Array.from(head).length - 2)}` : head }];
       }
       case "gate.started":
-        return [{ text: `  running gate ${oneLine(e.name)}: ${oneLine(e.command)}…` }];
+        return [{ text: `  running ${e.baseline ? "the baseline of " : ""}gate ${oneLine(e.name)}: ${oneLine(e.command)}…` }];
       case "gate.result": {
         const out: Line[] = [{ text: `gate ${gateLine(e.gate)}` }];
         if (verbose && !e.gate.passed) {
@@ -151,7 +151,7 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
           ? ` in ${formatDuration(ended - startedAt)}`
           : "";
         const reason = oneLine(e.reason);
-        const head = `${mark} ${mode} ${statusWords(e.status, e.limit, mode)} (exit ${e.exitCode})${took}`;
+        const head = `${mark} ${mode} ${statusWords(e.status, e.limit, mode, e.reason)} (exit ${e.exitCode})${took}`;
         // The reason says what to do next (which limit, which server): wrapped whole, never cut.
         const [first = head, ...more] = reason ? wrapText(`${head}: ${reason}`, BODY - 2) : [head];
         const out: Line[] = [

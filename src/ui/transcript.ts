@@ -45,7 +45,7 @@ export function createTranscript(): Transcript {
           if (e.ok && e.tool === "handoff") return [];
           return [...flush(), `  ${e.ok ? "✓" : "✗"} ${e.tool} ${oneLine(e.summary)}`.trimEnd()];
         case "gate.started":
-          return [...flush(), `  running gate ${oneLine(e.name)}: ${oneLine(e.command)}…`];
+          return [...flush(), `  running ${e.baseline ? "the baseline of " : ""}gate ${oneLine(e.name)}: ${oneLine(e.command)}…`];
         case "gate.result": {
           // A failing gate's last output lines, as the plain renderer shows them with --verbose.
           const tail = e.gate.passed ? [] : stripControl(e.gate.tail).split("\n").filter((l) => l.trim() !== "").slice(-TAIL_LINES);

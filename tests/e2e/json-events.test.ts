@@ -73,8 +73,9 @@ describe("--json prints one versioned, schema-valid event per line and nothing e
       const before = events[events.indexOf(e) - 1];
       expect(before).toMatchObject({ type: "gate.started", node: e.node, name: e.gate.name, command: e.gate.command, attempt: e.gate.attempt });
     }
-    const gates = events.flatMap((e) => (e.type === "gate.result" ? [e.gate.passed] : []));
-    expect(gates).toEqual([false, true]);
+    // The baseline (before any agent) comes first and says so.
+    const gates = events.flatMap((e) => (e.type === "gate.result" ? [`${e.gate.baseline ? "baseline " : ""}${e.gate.passed}`] : []));
+    expect(gates).toEqual(["baseline false", "false", "true"]);
     const done = events.at(-1);
     expect(done).toMatchObject({ type: "run.completed", status: "passed", exitCode: 0, resumeCommand: null, filesChanged: ["src/add.js"] });
     expect(done?.type === "run.completed" && done.usage.calls).toBe(mock.requests.length);

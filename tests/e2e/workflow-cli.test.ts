@@ -123,14 +123,16 @@ export default defineConfig({ workflow: { nodes: { dev: { kind: "agent" }, triag
     const history = await runYolo(["history", thread], { cwd: root });
     expect(history.exitCode, describeResult(history)).toBe(0);
     expect(history.stdout).toMatch(/^-1\s+input\s+.*__start__\s+requirement: Add add\(\)$/m);
-    expect(history.stdout).toMatch(/^2\s+pm\s+.*dev\s+1 story, architecture not needed$/m);
-    expect(history.stdout).toMatch(/^4\s+tea\s+.*verdict FAIL, gates 0\/1 passed — blocked$/m);
+    // Step 1 is the gate baseline, taken before any agent.
+    expect(history.stdout).toMatch(/^1\s+gate_baseline\s+.*analyst\s+baseline: test failed \(1 test\)$/m);
+    expect(history.stdout).toMatch(/^3\s+pm\s+.*dev\s+1 story, architecture not needed$/m);
+    expect(history.stdout).toMatch(/^5\s+tea\s+.*verdict FAIL, gates 0\/1 passed — blocked$/m);
 
-    const fork = await runYolo(["resume", thread, "--json", "--from", "2", "--max-fix-attempts", "0"], { cwd: root, baseURL: mock.url });
+    const fork = await runYolo(["resume", thread, "--json", "--from", "3", "--max-fix-attempts", "0"], { cwd: root, baseURL: mock.url });
     expect(fork.exitCode, describeResult(fork)).toBe(0);
     const forkId = threadIdFrom(fork.stdout);
     expect(forkId).not.toBe(thread);
-    expect(fork.stderr).toContain(`forked from ${thread} at step 2 (after pm)`);
+    expect(fork.stderr).toContain(`forked from ${thread} at step 3 (after pm)`);
     expect(parseEvents(fork.stdout).flatMap((e) => (e.type === "node.started" ? [e.node] : []))).toEqual(["dev", "tea"]);
     expect(readFileSync(join(root, "src/add.js"), "utf8")).toBe(GOOD_ADD);
 

@@ -117,7 +117,10 @@ describe("the command policy and sandbox in a run", () => {
     cleanups.push(project.cleanup, () => mock.close());
     const { result, events } = await runEngine({ root: project.root, baseURL: mock.url, threadId: "nobwrap-1", requirement: "echo", config: devOnly(), env: { PATH: brokenBwrapPath() } });
     expect(result).toMatchObject({ status: "passed" });
-    const warnings = events.filter((e) => e.type === "warning").map((e) => (e.type === "warning" ? e.message : ""));
+    const all = events.filter((e) => e.type === "warning").map((e) => (e.type === "warning" ? e.message : ""));
+    // A dev-only workflow runs no gate, and the run says that too, once.
+    expect(all.filter((m) => m.startsWith("No gate:"))).toEqual([expect.stringContaining("the workflow has no node that runs a gate")]);
+    const warnings = all.filter((m) => !m.startsWith("No gate:"));
     expect(warnings).toEqual([expect.stringContaining("Commands and gates run without a sandbox:")]);
     expect(warnings[0]).toContain("cannot create its sandbox here: bwrap: setting up uid map: Permission denied");
     expect(events.filter((e) => e.type === "tool.result" && e.ok)).toHaveLength(3);

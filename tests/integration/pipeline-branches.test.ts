@@ -43,7 +43,10 @@ describe("the compiled pipeline on a real SQLite file, real gates and the real O
     expect(nodesStarted(events)).toEqual(["analyst", "pm", "dev", "tea"]);
     expect(routes(events)).toEqual(["analyst→pm", "pm→dev", "dev→tea", "tea→end"]);
     expect(readFileSync(join(root, "src/add.js"), "utf8")).toBe(GOOD_ADD);
-    const gate = events.find((e) => e.type === "gate.result");
+    // The baseline ran first (before any agent), red: src/add.js did not exist yet.
+    const baseline = events.find((e) => e.type === "gate.result" && e.gate.baseline === true);
+    expect(baseline?.type === "gate.result" && baseline.gate).toMatchObject({ name: "test", passed: false, attempt: 0 });
+    const gate = events.find((e) => e.type === "gate.result" && !e.gate.baseline);
     expect(gate?.type === "gate.result" && gate.gate).toMatchObject({ name: "test", passed: true, exitCode: 0, passedCount: 2, failedCount: 0 });
     for (const e of events) expect(yoloEventSchema.safeParse(e).success).toBe(true);
     expect(dir.served).toEqual(["analyst", "pm", "dev", "dev", "tea"]);
@@ -79,12 +82,12 @@ describe("the compiled pipeline on a real SQLite file, real gates and the real O
     expect(result).toMatchObject({ status: "passed", exitCode: 0 });
     expect(nodesStarted(events)).toEqual(["analyst", "pm", "dev", "tea", "dev", "tea"]);
     expect(routes(events)).toContain("tea→dev");
-    const gates = events.flatMap((e) => (e.type === "gate.result" ? [e.gate] : []));
+    const gates = events.flatMap((e) => (e.type === "gate.result" && !e.gate.baseline ? [e.gate] : []));
     expect(gates.map((g) => g.passed)).toEqual([false, true]);
     expect(gates[0].failedCount).toBe(2);
     // Each gate says it has started (its command and attempt) just before its result, so a slow suite shows as running.
-    const gateEvents = events.filter((e) => e.type === "gate.started" || e.type === "gate.result");
-    expect(gateEvents.map((e) => (e.type === "gate.started" ? `started ${e.name} ${e.command} #${e.attempt}` : `result ${e.gate.name} #${e.gate.attempt}`))).toEqual([
+    const gateEvents = events.filter((e) => (e.type === "gate.started" && !e.baseline) || (e.type === "gate.result" && !e.gate.baseline));
+    expect(gateEvents.map((e) => (e.type === "gate.started" ? `started ${e.name} ${e.command} #${e.attempt}` : e.type === "gate.result" ? `result ${e.gate.name} #${e.gate.attempt}` : e.type))).toEqual([
       `started test ${gates[0].command} #1`,
       "result test #1",
       `started test ${gates[1].command} #2`,

@@ -38,20 +38,23 @@ describe.each(BACKENDS)("history and forks (%s)", (backend) => {
     const history = await withSession(project.root, (config, session) => threadHistory(config, session, "tt-orig"));
     expect(history.map((h) => [h.step, h.node, h.next.join(",")])).toEqual([
       [-1, "input", "__start__"],
-      [0, "__start__", "analyst"],
-      [1, "analyst", "pm"],
-      [2, "pm", "dev"],
-      [3, "dev", "tea"],
-      [4, "tea", ""],
+      [0, "__start__", "gate_baseline"],
+      [1, "gate_baseline", "analyst"],
+      [2, "analyst", "pm"],
+      [3, "pm", "dev"],
+      [4, "dev", "tea"],
+      [5, "tea", ""],
     ]);
-    expect(history[2].summary).toBe("2 acceptance criteria");
-    expect(history[3].summary).toBe("1 story, architecture not needed");
-    expect(history[5].summary).toBe("verdict FAIL, gates 0/1 passed — blocked");
+    // The gate baseline, taken before any agent: red, src/add.js does not exist yet.
+    expect(history[2].summary).toBe("baseline: test failed (1 test)");
+    expect(history[3].summary).toBe("2 acceptance criteria");
+    expect(history[4].summary).toBe("1 story, architecture not needed");
+    expect(history[6].summary).toBe("verdict FAIL, gates 0/1 passed — blocked");
 
     const before = await readThread(project.root, "tt-orig", {}, db.env());
     const served = dir.served.length;
-    const entry = await withSession(project.root, (config, session) => forkThread(config, session, "tt-orig", "2", "tt-fork"));
-    expect(entry).toMatchObject({ step: 2, node: "pm" });
+    const entry = await withSession(project.root, (config, session) => forkThread(config, session, "tt-orig", "3", "tt-fork"));
+    expect(entry).toMatchObject({ step: 3, node: "pm" });
 
     const fork = await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-fork", config: { maxFixAttempts: 0 }, env: db.env() });
     expect(fork.result).toMatchObject({ status: "passed", exitCode: 0 });

@@ -8,6 +8,7 @@ import type { ThreadRow } from "../../store/thread-store.js";
 import { loadResolvedConfig } from "../prepare.js";
 import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 import { plural } from "../../text/plural.js";
+import { judgementNotes } from "../../gates/judgement-words.js";
 
 /** `yolo show <thread>`: what a thread produced, read from its checkpoints. */
 export async function showCommand(input: { cwd: string; thread: string; json: boolean; diff?: boolean }): Promise<number> {
@@ -25,7 +26,7 @@ export async function showCommand(input: { cwd: string; thread: string; json: bo
     if (input.json) {
       process.stdout.write(`${JSON.stringify({ thread: row, position: position.kind, state: values }, null, 2)}\n`);
     } else {
-      process.stdout.write(render(input.thread, row, values, position.kind === "waiting" ? position.question : null, config.root));
+      process.stdout.write(render(input.thread, row, values, position.kind === "waiting" ? position.question : null, config.root, position.kind === "waiting" && position.request.kind === "approval"));
     }
     return 0;
   } finally {
@@ -40,7 +41,7 @@ async function diffText(root: string, row: ThreadRow | null): Promise<string> {
   return change.value || "No changes since the start commit.\n";
 }
 
-function render(id: string, row: ThreadRow | null, s: PipelineStateType, waitingOn: string | null, root: string): string {
+function render(id: string, row: ThreadRow | null, s: PipelineStateType, waitingOn: string | null, root: string, review = false): string {
   const out: string[] = [];
   out.push(`Thread ${id} — ${row?.status ?? "unknown"}${row?.reason ? `: ${row.reason}` : ""}`);
   if (s.mode === "agent" || s.mode === "chat") {
@@ -48,7 +49,7 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
     section(out, "Conversation", s.conversation.map((t) => `${t.role === "user" ? "> " : ""}${t.text.trim().split("\n").join(t.role === "user" ? "\n> " : "\n")}`));
   } else out.push(`Requirement: ${s.requirement}`);
   if (row?.host) out.push(`Last run: ${row.user ?? "?"}@${row.host} in ${row.root}`);
-  if (waitingOn) out.push(`Waiting for an answer: ${waitingOn}\n  Answer with: yolo resume ${id} --answer "…"`);
+  if (waitingOn) out.push(`Waiting for ${review ? "a review" : "an answer"}: ${waitingOn}\n  Answer with: yolo resume ${id} ${review ? '--approve | --reject "<why>"' : '--answer "…"'}`);
   section(out, "Requirements", s.requirements ? [s.requirements.trim()] : []);
   section(out, "Acceptance criteria", s.acceptanceCriteria.map((c) => `- ${c}`));
   section(
@@ -69,6 +70,7 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
     Object.entries(s.notes).map(([node, n]) => `- ${node}: ${n.summary}${n.findings.map((f) => `\n  - ${f}`).join("")}`),
   );
   section(out, "Files changed", s.filesChanged.map((f) => `- ${f}`));
+  section(out, "Gate baseline", baselineLines(s));
   section(
     out,
     "Gate results",
@@ -76,7 +78,8 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
       (g) =>
         `- attempt ${g.attempt} ${g.name} (${g.command}): ${g.passed ? "passed" : g.timedOut ? "timed out" : `failed, exit ${g.exitCode}`}` +
         (g.passedCount !== null || g.failedCount !== null ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "") +
-        (g.logFile ? ` — log ${g.logFile}` : ""),
+        (g.logFile ? ` — log ${g.logFile}` : "") +
+        judgementNotes(g, 10).map((n) => `\n  ${n}`).join(""),
     ),
   );
   const away = s.gateHistory.map((g) => (g.logFile ? locateArtifact(root, g.logFile, row) : null)).find((f) => f && "missing" in f);
@@ -88,6 +91,19 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
   for (const [node, u] of Object.entries(s.usageByNode)) usage.push(`${node}: ${u.totalTokens} tokens in ${plural(u.calls, "call")}`);
   section(out, "Token usage", usage);
   return `${out.join("\n")}\n`;
+}
+
+/** The baseline taken before any agent changed a file: each gate's result, or why the thread has no gate. */
+function baselineLines(s: PipelineStateType): string[] {
+  const b = s.gateBaseline;
+  if (!b) return [];
+  if (b.noGate) return [`- no gate: ${b.noGate}; the run completes without a gate`];
+  return b.gates.map(
+    (g) =>
+      `- ${g.name}: ${g.passed ? "passed" : "failed"}` +
+      (g.tests !== null ? ` — ${g.tests} tests recorded one by one` : g.passedCount !== null || g.failedCount !== null ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed (counts only)` : "") +
+      (s.gateApproval ? `\n  gate change approved by a human: ${s.gateApproval.changes.join("; ")}` : ""),
+  );
 }
 
 function section(out: string[], title: string, lines: string[]): void {

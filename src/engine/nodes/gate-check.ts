@@ -1,15 +1,29 @@
-import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { join } from "node:path";
+import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { dirname, join } from "node:path";
 import type { GateResult } from "../../events/schema.js";
-import { runGates } from "../../gates/run-gates.js";
+import { readRecord, writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
+import { diffGateDefinition, resolveGateDefinition, type GateDefinition } from "../../gates/definition.js";
+import { gateBlocks, judgeGate } from "../../gates/judge.js";
+import { noGateWarning } from "../../gates/no-gate.js";
+import { runGatesWithTests } from "../../gates/run-gates.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../tools/env.js";
 import type { EngineDeps } from "../deps.js";
-import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import { toReviewResponse } from "../review.js";
+import type { GateApproval, PipelineStateType, PipelineUpdate } from "../state.js";
 import { emitter, hookScope, threadIdOf } from "./context.js";
 import { gateEndHooks } from "../../hooks/step-hooks.js";
+import { missingGate } from "./gate-baseline.js";
+import type { ApprovalPayload } from "./human-node.js";
 
-/** Runs the selected gates (all configured or detected ones when `names` is true/absent) and reports each. */
+// The approval a gate check obtained, handed to gateDecision with the results it belongs to.
+const approvals = new WeakMap<GateResult[], GateApproval>();
+
+/**
+ * Runs the selected gates (all configured or detected ones when `names` is true/absent) and reports each, judged
+ * against the thread's baseline. When an agent changed what defines the gates, a human is asked first (an
+ * approval interrupt: inline, `resume --approve/--reject`, or `--answers`); unapproved, the change blocks.
+ */
 export async function runGateCheck(
   node: string,
   names: string[] | true | undefined,
@@ -19,11 +33,16 @@ export async function runGateCheck(
 ): Promise<GateResult[]> {
   const emit = emitter(config);
   const selected = Array.isArray(names) ? deps.gates.filter((g) => names.includes(g.name)) : deps.gates;
-  if (selected.length === 0) {
-    emit({ type: "warning", message: "No gate commands: package.json has no test script and yolo.config.ts sets no gates. Only the agents' verdicts decide." });
+  if (selected.length === 0 && !state.gateBaseline) {
+    // A thread started before baselines existed: its start did not say so.
+    emit({ type: "warning", message: noGateWarning(missingGate(deps) ?? "no gate selected") });
+  }
+  const check = await gateChangeCheck(node, state, deps);
+  if (state.gateBaseline?.file && !check.record) {
+    emit({ type: "warning", message: `The gate baseline record ${state.gateBaseline.file} cannot be read (another machine's artifacts folder?): this gate run is judged by its exit code alone, with no check for regressions or gate changes.` });
   }
   const attempt = state.fixAttempts + 1;
-  const gates = await runGates(selected, {
+  const runs = await runGatesWithTests(selected, {
     root: deps.config.root,
     env: scrubEnv(deps.baseEnv, deps.secretEnvNames),
     capBytes: deps.config.limits.outputCapBytes,
@@ -33,9 +52,78 @@ export async function runGateCheck(
     commands: deps.commands,
     onStart: (gate) => emit({ type: "gate.started", node, name: gate.name, command: gate.command, attempt }),
   });
+  const gates = runs.map(({ result, tests }) => {
+    if (!check.record) return result;
+    const strict = selected.find((g) => g.name === result.name)?.baseline === "strict";
+    const base = check.record.gates.find((g) => g.name === result.name);
+    const judged = judgeGate(result, tests, base, { strict, changes: check.changes, approved: check.approved });
+    return withJudgement(result, judged, check.approved);
+  });
   for (const gate of gates) emit({ type: "gate.result", node, gate });
+  if (check.approval) approvals.set(gates, check.approval);
   await gateEndHooks(deps.hooks, node, attempt, gates, hookScope(config, deps, node));
   return gates;
+}
+
+// Only the non-empty judgement fields go into the result, so events and checkpoints stay small.
+function withJudgement(result: GateResult, j: ReturnType<typeof judgeGate>, approved: boolean): GateResult {
+  const out: GateResult = { ...result, blocking: j.blocking };
+  if (j.regressions.length) out.regressions = j.regressions;
+  if (j.preExisting.length) out.preExisting = j.preExisting;
+  if (j.newFailures.length) out.newFailures = j.newFailures;
+  if (j.missing.length) out.missing = j.missing;
+  if (j.findings.length) out.findings = j.findings;
+  if (j.gateChange.length) {
+    out.gateChange = j.gateChange;
+    if (approved) out.gateChangeApproved = true;
+  }
+  return out;
+}
+
+interface ChangeCheck {
+  record: BaselineRecord | null;
+  changes: string[];
+  approved: boolean;
+  approval: GateApproval | null;
+}
+
+/**
+ * Compares what defines the gates now with the baseline (or the definition a human last approved) and, when an
+ * agent changed it, asks a human. The interrupt comes before anything with effects: the node re-runs from its top
+ * when the answer arrives.
+ */
+async function gateChangeCheck(node: string, state: PipelineStateType, deps: EngineDeps): Promise<ChangeCheck> {
+  const ref = state.gateBaseline;
+  const none: ChangeCheck = { record: null, changes: [], approved: false, approval: null };
+  if (!ref?.file) return none;
+  const record = await readRecord<BaselineRecord>(ref.file);
+  if (!record) return none;
+  const approvedBefore = state.gateApproval ? await readRecord<GateDefinition>(state.gateApproval.file) : null;
+  const now = await resolveGateDefinition(deps.config.root, deps.gates, [deps.config.stateDir]);
+  const changes = diffGateDefinition(approvedBefore ?? record.definition, now);
+  const everApproved = approvedBefore !== null;
+  if (!changes.length) return { record, changes, approved: everApproved, approval: null };
+  const payload: ApprovalPayload = {
+    kind: "approval",
+    node,
+    prompt: `An agent changed what defines the gate (${changes.length === 1 ? changes[0] : `${changes.length} changes`}). Approve to accept the changed gate from now on, or reject to keep the original: the change then blocks until it is reverted.`,
+    reviews: null,
+    artifact: `Gate changes since ${approvedBefore ? "the last approval" : "the baseline"}:\n${changes.map((c) => `- ${c}`).join("\n")}\n`,
+    gateChange: changes,
+  };
+  let problem: string | undefined;
+  for (;;) {
+    const response = toReviewResponse(interrupt(problem === undefined ? payload : { ...payload, problem }));
+    if (response === null || response.action === "edit") {
+      problem = 'a gate change can only be approved or rejected: send "approve" or {"action":"reject","reason":"…"}';
+      continue;
+    }
+    if (response.action === "reject") return { record, changes, approved: false, approval: null };
+    // Beside the baseline record; state references it once the node completes.
+    const file = join(dirname(ref.file), `gate-approved-${Date.now()}.json`);
+    await writeRecord(file, now);
+    return { record, changes, approved: true, approval: { file, changes, by: node } };
+  }
 }
 
 /**
@@ -43,14 +131,17 @@ export async function runGateCheck(
  * attempt: edges conditioned on `fix_attempts_remain` stop looping after `maxFixAttempts` of them.
  */
 export function gateDecision(state: PipelineStateType, gates: GateResult[], blocked: boolean): PipelineUpdate {
+  const approval = approvals.get(gates);
   return {
     lastGates: gates,
     gateHistory: gates.map(({ tail: _tail, ...summary }) => summary),
     gateBlocked: blocked,
     fixAttempts: blocked ? state.fixAttempts + 1 : state.fixAttempts,
+    ...(approval ? { gateApproval: approval } : {}),
   };
 }
 
+/** Whether the gates block the change: yolo's judgement against the baseline, or a red required gate without one. */
 export function redGate(gates: GateResult[]): boolean {
-  return gates.some((g) => g.required && !g.passed);
+  return gates.some(gateBlocks);
 }

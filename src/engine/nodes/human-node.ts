@@ -13,6 +13,8 @@ export interface ApprovalPayload {
   artifact: string;
   /** Why the previous answer could not be used (the question is asked again), or absent. */
   problem?: string;
+  /** Set when yolo asks about a gate change an agent made (approve or reject only): the changes, in words. */
+  gateChange?: string[];
 }
 
 /**

@@ -23,11 +23,11 @@ export function FinalSummary({ final, elapsed, width, showResume = true, mode = 
     ? fitList(`files changed (${final.filesChanged.length}): `, final.filesChanged.map(oneLine), Math.max(20, width - 1))
     : "no files changed";
   const u = final.usage;
-  const meaning = exitMeaning(final.status, final.limit, mode);
+  const meaning = exitMeaning(final.status, final.limit, mode, final.reason);
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text wrap="truncate-end" color={color} bold>
-        {mark} {statusWords(final.status, final.limit, mode)} (exit {final.exitCode}){elapsed ? ` in ${elapsed}` : ""}
+        {mark} {statusWords(final.status, final.limit, mode, final.reason)} (exit {final.exitCode}){elapsed ? ` in ${elapsed}` : ""}
         {meaning ? ` — ${meaning}` : ""}
       </Text>
       {/* The reason is what to do next (which limit, which server): this frame stays, so it is shown whole. */}

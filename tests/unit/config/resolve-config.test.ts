@@ -41,6 +41,7 @@ describe("resolveConfig", () => {
       approve: [],
       customWorkflow: false,
       gates: null,
+      requireGate: false,
       agentsDir: join(root, "agents"),
       dbPath: join(root, ".yolo", "yolo.db"),
       database: { kind: "sqlite", path: join(root, ".yolo", "yolo.db") },

@@ -1,0 +1,82 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { join } from "node:path";
+import type { GateConfig } from "../../config/schema.js";
+import { writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
+import { resolveGateDefinition } from "../../gates/definition.js";
+import { noGateReason, noGateWarning } from "../../gates/no-gate.js";
+import { runGatesWithTests } from "../../gates/run-gates.js";
+import { threadArtifactsDir } from "../../store/state-dir.js";
+import { scrubEnv } from "../../tools/env.js";
+import type { Workflow } from "../../workflow/schema.js";
+import type { EngineDeps } from "../deps.js";
+import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import { emitter, threadIdOf } from "./context.js";
+
+/** The graph node that takes a `run` thread's gate baseline; it runs first, before any agent. */
+export const BASELINE_NODE = "gate_baseline";
+
+/** The gates a workflow runs: every gate when a node says `gates: true` (or a gate node names none), else the ones named. */
+export function workflowGates(workflow: Workflow, gates: GateConfig[]): GateConfig[] {
+  const specs = Object.values(workflow.nodes).flatMap((n): Array<true | string[]> => {
+    if (n.kind === "gate") return [n.gates ?? true];
+    return n.kind === "agent" && n.gates !== undefined && n.gates !== false ? [n.gates] : [];
+  });
+  if (specs.some((s) => s === true)) return gates;
+  const names = new Set(specs.flatMap((s) => (Array.isArray(s) ? s : [])));
+  return gates.filter((g) => names.has(g.name));
+}
+
+/** Why this thread has no gate, or null when it has one. */
+export function missingGate(deps: EngineDeps): string | null {
+  if (workflowGates(deps.config.workflow, deps.gates).length) return null;
+  if (deps.gates.length) return "the workflow has no node that runs a gate";
+  return noGateReason(deps.config.root, deps.config.gates);
+}
+
+/**
+ * Records what defines the gates and runs them once, before any agent has changed a file, so every later run is
+ * judged against it (a test that passed here and fails later is a regression; one failing here is pre-existing).
+ * Safe to repeat: a kill during it leaves no checkpoint of it, and the node runs again from its top on resume;
+ * the record is written atomically and the state references it only once the node completes.
+ */
+export function gateBaselineNode(deps: EngineDeps) {
+  return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
+    if (state.mode !== "run" || state.gateBaseline) return {};
+    const emit = emitter(config);
+    const reason = missingGate(deps);
+    if (reason) {
+      emit({ type: "warning", message: noGateWarning(reason) });
+      return { gateBaseline: { file: null, noGate: reason, gates: [] } };
+    }
+    const gates = workflowGates(deps.config.workflow, deps.gates);
+    const dir = threadArtifactsDir(deps.config.stateDir, threadIdOf(config));
+    const definition = await resolveGateDefinition(deps.config.root, deps.gates, [deps.config.stateDir]);
+    const runs = await runGatesWithTests(gates, {
+      root: deps.config.root,
+      env: scrubEnv(deps.baseEnv, deps.secretEnvNames),
+      capBytes: deps.config.limits.outputCapBytes,
+      attempt: 0,
+      baseline: true,
+      logDir: join(dir, "gates"),
+      signal: config.signal,
+      commands: deps.commands,
+      onStart: (gate) => emit({ type: "gate.started", node: BASELINE_NODE, name: gate.name, command: gate.command, attempt: 0, baseline: true }),
+    });
+    // A stopped baseline is not a baseline: leave no checkpoint, so a resume takes it again whole.
+    if (config.signal?.aborted || runs.length < gates.length) throw new Error("the gate baseline was interrupted");
+    for (const run of runs) emit({ type: "gate.result", node: BASELINE_NODE, gate: run.result });
+    const record: BaselineRecord = {
+      definition,
+      gates: runs.map(({ result, tests }) => ({ name: result.name, passed: result.passed, passedCount: result.passedCount, failedCount: result.failedCount, tests })),
+    };
+    const file = join(dir, "gate-baseline.json");
+    await writeRecord(file, record);
+    return {
+      gateBaseline: {
+        file,
+        noGate: null,
+        gates: runs.map(({ result }) => ({ name: result.name, passed: result.passed, passedCount: result.passedCount, failedCount: result.failedCount, tests: result.tests ?? null })),
+      },
+    };
+  };
+}

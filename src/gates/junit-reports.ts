@@ -1,0 +1,94 @@
+import type { Dirent } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { TestCase, TestStatus } from "./parsers/types.js";
+
+const MAX_REPORT_BYTES = 20_000_000;
+const SKIP_DIRS = new Set(["node_modules", ".git", ".yolo"]);
+
+/** A project-relative glob (`*`, `**`, `?`) as a regular expression over POSIX paths. */
+export function globToRegExp(glob: string): RegExp {
+  let out = "";
+  const g = glob.replace(/^\.\//, "");
+  for (let i = 0; i < g.length; i++) {
+    const c = g[i];
+    if (c === "*" && g[i + 1] === "*") {
+      out += g[i + 2] === "/" ? "(?:.*/)?" : ".*";
+      i += g[i + 2] === "/" ? 2 : 1;
+    } else if (c === "*") out += "[^/]*";
+    else if (c === "?") out += "[^/]";
+    else out += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(`^${out}$`);
+}
+
+/** Project-relative files matching any of `globs`, in name order; `modifiedSince` (ms) drops reports older than the run. */
+export async function findReports(root: string, globs: string[], modifiedSince = 0): Promise<string[]> {
+  const patterns = globs.map(globToRegExp);
+  const found: string[] = [];
+  const walk = async (rel: string, depth: number) => {
+    if (depth > 20) return;
+    let entries: Dirent[];
+    try {
+      entries = await fs.readdir(path.join(root, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory() && !SKIP_DIRS.has(e.name)) await walk(child, depth + 1);
+      else if (e.isFile() && patterns.some((p) => p.test(child))) {
+        const stat = await fs.stat(path.join(root, child)).catch(() => null);
+        if (stat && stat.mtimeMs >= modifiedSince && stat.size <= MAX_REPORT_BYTES) found.push(child);
+      }
+    }
+  };
+  await walk("", 0);
+  return found.sort();
+}
+
+const TESTCASE = /<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g;
+const SUITE_OPEN = /<testsuite\b([^>]*?)>/g;
+
+function attr(attrs: string, name: string): string | null {
+  const m = new RegExp(`\\b${name}\\s*=\\s*("([^"]*)"|'([^']*)')`).exec(attrs);
+  return m ? decode(m[2] ?? m[3] ?? "") : null;
+}
+
+function decode(text: string): string {
+  return text.replace(/&(lt|gt|quot|apos|amp|#(\d+)|#x([0-9a-f]+));/gi, (_, name: string, dec?: string, hex?: string) => {
+    if (dec) return String.fromCodePoint(Number(dec));
+    if (hex) return String.fromCodePoint(parseInt(hex, 16));
+    return { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" }[name.toLowerCase()] ?? "";
+  });
+}
+
+/**
+ * The test cases of one JUnit XML document (Maven Surefire, Gradle, pytest --junitxml, node's junit reporter…).
+ * A case's id is `classname > name` (or the enclosing suite's name when there is no classname).
+ */
+export function parseJUnitXml(xml: string): TestCase[] {
+  const suites = [...xml.matchAll(SUITE_OPEN)].map((m) => ({ at: m.index ?? 0, name: attr(m[1], "name") }));
+  const cases: TestCase[] = [];
+  for (const m of xml.matchAll(TESTCASE)) {
+    const name = attr(m[1], "name") ?? "";
+    const suite = [...suites].reverse().find((s) => s.at < (m.index ?? 0))?.name ?? null;
+    const classname = attr(m[1], "classname");
+    const owner = classname && classname !== "test" ? classname : suite;
+    const body = m[3] ?? "";
+    const status: TestStatus = /<(failure|error)\b/.test(body) ? "failed" : /<skipped\b/.test(body) ? "skipped" : "passed";
+    cases.push({ id: owner ? `${owner} > ${name}` : name, status });
+  }
+  return cases;
+}
+
+/** Every test case in the reports `globs` match (written since `modifiedSince`); null when there are none. */
+export async function readJUnitReports(root: string, globs: string[], modifiedSince = 0): Promise<TestCase[] | null> {
+  const files = await findReports(root, globs, modifiedSince);
+  const cases: TestCase[] = [];
+  for (const file of files) {
+    const xml = await fs.readFile(path.join(root, file), "utf8").catch(() => "");
+    cases.push(...parseJUnitXml(xml));
+  }
+  return files.length ? cases : null;
+}

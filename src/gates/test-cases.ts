@@ -1,0 +1,139 @@
+import type { TestCase, TestStatus } from "./parsers/types.js";
+
+/**
+ * Per-test results from a runner's text output, where it lists every test: TAP (node --test off a terminal on
+ * Node 20, tape), node's spec reporter, pytest with `-rA` (yolo sets PYTEST_ADDOPTS), mocha's spec reporter.
+ * Null when the output lists no tests (counts are all there is).
+ */
+export function testCasesFromOutput(output: string, root: string): TestCase[] | null {
+  const text = output.replace(ANSI, "").replace(/\r\n?/g, "\n");
+  for (const read of [vitestCases, tapCases, pytestCases, specCases]) {
+    const cases = read(text);
+    if (cases?.length) return dedupe(cases.map((c) => ({ ...c, id: relativeId(c.id, root) })));
+  }
+  return null;
+}
+
+// Absolute paths in test names (node names a file that failed to load by its path) become project-relative.
+function relativeId(id: string, root: string): string {
+  const prefix = root.endsWith("/") ? root : `${root}/`;
+  return id.replaceAll(`file://${prefix}`, "").replaceAll(prefix, "");
+}
+
+/** Two tests with the same name in different files: the second is `name #2`, so neither hides the other. */
+function dedupe(cases: TestCase[]): TestCase[] {
+  const seen = new Map<string, number>();
+  return cases.map((c) => {
+    const n = (seen.get(c.id) ?? 0) + 1;
+    seen.set(c.id, n);
+    return n === 1 ? c : { ...c, id: `${c.id} #${n}` };
+  });
+}
+
+// Colours are disabled for gate commands, but a runner that forces them must not defeat the readers.
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+// Vitest's verbose reporter (yolo asks for it): ` ✓ test/a.test.js > suite > name 3ms`, `×` failed, `↓` skipped.
+const VITEST_LINE = /^\s*(✓|√|×|✗|↓)\s+(\S.*? > .+?)(?:\s+\d+(?:\.\d+)?\s?m?s)?\s*$/;
+
+function vitestCases(text: string): TestCase[] | null {
+  if (!/^\s*Test Files\s{2,}/m.test(text)) return null;
+  const cases: TestCase[] = [];
+  for (const line of text.split("\n")) {
+    const m = VITEST_LINE.exec(line);
+    if (m) cases.push({ id: m[2], status: m[1] === "↓" ? "skipped" : m[1] === "×" || m[1] === "✗" ? "failed" : "passed" });
+  }
+  return cases.length ? cases : null;
+}
+
+const SUBTEST = /^(\s*)# Subtest: (.*)$/;
+const RESULT = /^(\s*)(not ok|ok) \d+(?: -)? ?(.*?)\s*$/;
+const DIRECTIVE = /\s#\s*(todo|skip)\b.*$/i;
+
+// TAP with node's `# Subtest:` lines: leaves only (a suite's own line comes after its subtests, one level up).
+function tapCases(text: string): TestCase[] | null {
+  if (!/^\s*(?:not )?ok \d+/m.test(text) || !/^\s*(?:# (?:pass|fail|tests)\s+\d+|1\.\.\d+)\s*$/m.test(text)) return null;
+  const stack: Array<{ indent: number; name: string; parent: boolean }> = [];
+  const cases: TestCase[] = [];
+  for (const line of text.split("\n")) {
+    const sub = SUBTEST.exec(line);
+    if (sub) {
+      const indent = sub[1].length;
+      while (stack.length && stack[stack.length - 1].indent >= indent) stack.pop();
+      if (stack.length) stack[stack.length - 1].parent = true;
+      stack.push({ indent, name: sub[2], parent: false });
+      continue;
+    }
+    const res = RESULT.exec(line);
+    if (!res) continue;
+    const indent = res[1].length;
+    const directive = DIRECTIVE.exec(res[3]);
+    const name = res[3].replace(DIRECTIVE, "").trim();
+    const own = stack.findIndex((s) => s.indent === indent && s.name === name);
+    if (own >= 0 && stack[own].parent) {
+      stack.splice(own);
+      continue;
+    }
+    const ancestors = stack.filter((s) => s.indent < indent).map((s) => s.name);
+    if (own >= 0) stack.splice(own);
+    const status: TestStatus = directive ? "skipped" : res[2] === "ok" ? "passed" : "failed";
+    cases.push({ id: [...ancestors, name].join(" > "), status });
+  }
+  return cases;
+}
+
+// pytest's `-rA` short summary (`PASSED tests/test_a.py::test_x`) or `-v` lines (`tests/test_a.py::test_x PASSED`).
+const PYTEST_SUMMARY = /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+::\S+)/;
+const PYTEST_VERBOSE = /^(\S+::\S+) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
+
+function pytestCases(text: string): TestCase[] | null {
+  if (!/^=+ .* in [\d.]+s/m.test(text)) return null;
+  const byId = new Map<string, TestStatus>();
+  for (const line of text.split("\n")) {
+    const m = PYTEST_SUMMARY.exec(line);
+    const v = m ? null : PYTEST_VERBOSE.exec(line);
+    const [id, word] = m ? [m[2], m[1]] : v ? [v[1], v[2]] : [null, null];
+    if (!id || !word) continue;
+    byId.set(id, word === "PASSED" || word === "XFAIL" ? "passed" : word === "SKIPPED" ? "skipped" : "failed");
+  }
+  return byId.size ? [...byId].map(([id, status]) => ({ id, status })) : null;
+}
+
+// node's spec reporter and mocha's: `✔ name (1ms)` / `✖ name` / `﹣ name # SKIP`, nested by indentation under `▶ suite`.
+const SPEC_LINE = /^(\s*)(✔|✓|✖|✗|×|﹣|-|▶)\s+(.+?)(?:\s+\([\d.]+m?s\))?\s*$/;
+
+function specCases(text: string): TestCase[] | null {
+  const lines = text.split("\n");
+  const end = lines.findIndex((l) => /^\s*(ℹ tests \d+|\d+ passing \()/.test(l));
+  if (end < 0) return null;
+  const stack: Array<{ indent: number; name: string }> = [];
+  const cases: TestCase[] = [];
+  for (const line of lines.slice(0, end)) {
+    const m = SPEC_LINE.exec(line);
+    if (!m || (m[2] === "-" && !/#\s*SKIP/i.test(m[3]))) continue;
+    const indent = m[1].length;
+    while (stack.length && stack[stack.length - 1].indent >= indent) stack.pop();
+    const name = m[3].replace(/\s+#\s*(SKIP|TODO)\b.*$/i, "");
+    if (m[2] === "▶") {
+      stack.push({ indent, name });
+      continue;
+    }
+    const status: TestStatus = m[2] === "✔" || m[2] === "✓" ? "passed" : m[2] === "﹣" || m[2] === "-" || /#\s*(SKIP|TODO)/i.test(m[3]) ? "skipped" : "failed";
+    cases.push({ id: [...stack.map((s) => s.name), name].join(" > "), status });
+  }
+  return cases.length ? cases : null;
+}
+
+// `vitest`, `vitest run`, `npx vitest run --coverage`: one command, nothing chained after it.
+const VITEST_SCRIPT = /^\s*(?:npx\s+)?vitest(?:\s+run)?(?:\s+[^&|;<>`$()]*)?$/;
+
+/**
+ * The command yolo runs for a gate: the configured one, plus a reporter flag when yolo knows the script's
+ * runner lists every test with it (vitest's verbose reporter, passed after `--` to a test script that is a
+ * single vitest command). The gate's recorded command, events and definition keep the configured text.
+ */
+export function reportingCommand(command: string, scripts: Record<string, string>): string {
+  const test = /^\s*npm\s+(?:test|t|run\s+test)\s*$/.test(command) ? scripts.test : null;
+  if (test && VITEST_SCRIPT.test(test) && !/--reporter\b/.test(test)) return `${command.trim()} -- --reporter=verbose`;
+  return command;
+}

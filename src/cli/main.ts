@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { ConfigError, LimitError, ProviderError, ThreadError, YoloError } from "../errors.js";
 import { exitCodeFor } from "../events/outcome.js";
 import { LIMIT_DEFAULTS } from "../config/defaults.js";
+import { tolerateClosedPipes } from "./closed-pipes.js";
 
 const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
@@ -95,6 +96,7 @@ Run 'yolo <command> --help' for a command's options.
 
 /** Parses argv, runs one command, and sets the process's exit code. The only place that exits. */
 export async function main(argv: string[]): Promise<void> {
+  tolerateClosedPipes();
   const program = new Command()
     .name("yolo")
     .description("An autonomous dev orchestrator: analyst → pm → architect → dev → tea, gated by your real tests.")

@@ -60,6 +60,8 @@ export async function prepareRunSetup(input: {
   mode: "start" | "resume";
   session: Session;
   replay: { file: string; exchanges: RecordedExchange[] } | null;
+  /** No model is configured and the resumed thread needs none (it only reports where it stands). */
+  modelless?: boolean;
 }): Promise<RunSetup> {
   const { config, flags, threadId, mode } = input;
   const row = mode === "resume" ? await input.session.threads.get(threadId) : null;
@@ -73,6 +75,8 @@ export async function prepareRunSetup(input: {
   if (input.replay) {
     const { createReplayer } = await import("../llm/recording-replay.js");
     transport = { fetch: createReplayer({ ...input.replay, context }).fetch, replay: true };
+  } else if (input.modelless) {
+    transport = { fetch: noModel, replay: true };
   } else if (flags.record) {
     const { createRecorder } = await import("../llm/recording.js");
     const recorder = createRecorder({ file: absolute(input.cwd, flags.record), append: mode === "resume", context });
@@ -110,3 +114,8 @@ export function shellQuote(word: string): string {
 function absolute(cwd: string, path: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
 }
+
+/** The transport of a run that must not call a model (none is configured): a request is refused, never sent. */
+const noModel: FetchLike = async () => {
+  throw new ConfigError("this thread needs a model to continue, and none is configured: set OPENAI_API_KEY, or point OPENAI_BASE_URL (or --base-url) at an OpenAI-compatible server.");
+};

@@ -12,6 +12,8 @@ import { createJsonRenderer } from "../../ui/json-renderer.js";
 import { createPlainRenderer } from "../../ui/plain-renderer.js";
 import type { Renderer, StopMode } from "../../ui/renderer.js";
 import { forkThread } from "../../engine/history.js";
+import { inspectThread } from "../../engine/inspect.js";
+import { hasModel, resumeNeedsModel } from "../resume-model.js";
 import { configForProfile, loadSoloAgents, readThreadProfile, type ThreadProfile } from "../../engine/modes.js";
 import type { AgentDefinition } from "../../agents/types.js";
 import type { ResolvedConfig } from "../../config/schema.js";
@@ -84,7 +86,9 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   const logFile = join(config.stateDir, "logs", `${first.threadId}.log`);
   const answers = flags.answers !== undefined ? loadAnswers(flags.answers) : null;
   const replay = await loadReplay(cwd, flags);
-  assertModelConfigured(config, { replay: replay !== null });
+  // A new thread needs a model before anything is created; a resumed one is found first, since an unknown or
+  // finished thread (reported, nothing runs) is no reason to ask for a key.
+  if (first.start) assertModelConfigured(config, { replay: replay !== null });
   if (first.resume && !databaseExists(config)) {
     const id = first.fork?.source ?? first.threadId;
     throw noDatabaseYet(id, databaseName(config));
@@ -93,14 +97,25 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   const session = await openSession(config);
   const closing = (error: unknown) => session.close().then(() => Promise.reject(error));
   const repo = await repoIdentity(config.root);
-  if (first.resume) await assertSameRepository(session.threads, first.fork?.source ?? first.threadId, repo).catch(closing);
+  // True when the resumed thread only reports where it stands (finished, waiting) and no model is configured.
+  let modelless = false;
+  if (first.resume) {
+    const source = first.fork?.source ?? first.threadId;
+    modelless = await (async () => {
+      await assertSameRepository(session.threads, source, repo);
+      // A fork runs from the source's checkpoint on a new thread: it always needs a model.
+      const needed = first.fork ? (await inspectThread(config, session, source), true) : await resumeNeedsModel(config, session, source, first.resume!);
+      if (needed || replay) assertModelConfigured(config, { replay: replay !== null });
+      return !hasModel(config) && !replay;
+    })().catch(closing);
+  }
   const { config: threadConfig, agents } = early ?? (await resumedSetup(baseConfig, session, first.fork?.source ?? first.threadId).catch(closing));
   if (first.fork) {
     const entry = await forkThread(config, session, first.fork.source, first.fork.from, first.threadId).catch(closing);
     process.stderr.write(`yolo: thread ${first.threadId} forked from ${first.fork.source} at step ${entry.step} (after ${entry.node}); ${first.fork.source} is unchanged\n`);
   }
   const mode = first.start ? "start" : "resume";
-  const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, session, replay }).catch(closing);
+  const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, session, replay, modelless }).catch(closing);
   const deps = engineDeps(threadConfig, agents, logFile, setup.deps);
   // --ci (or CI set) never prompts and never reads stdin, even on a terminal: a question ends the run with exit 3.
   const interactive = !flags.json && !isUnattended(flags, process.env) && process.stdin.isTTY === true && process.stdout.isTTY === true;

@@ -43,6 +43,8 @@ export interface RunSetup {
   start: { startCommit: string | null; branch: string | null };
   /** Options the printed resume command repeats so that it finds and continues the same thread the same way. */
   resumeArgs: string;
+  /** Warnings for the start of the run: a dirty tree recorded as the start, a project outside git. */
+  notices: string[];
   /** Resolves when the session being recorded is completely on disk. */
   finish(): Promise<void>;
 }
@@ -87,6 +89,7 @@ export async function prepareRunSetup(input: {
     deps: { ...(transport ? { transport } : {}), ...(workspace ? { workspace } : {}) },
     start: { startCommit: ws.startCommit, branch: ws.branch },
     resumeArgs: resumeArgs(flags),
+    notices: workspaceNotices(ws, mode),
     finish,
   };
 }
@@ -119,3 +122,15 @@ function absolute(cwd: string, path: string): string {
 const noModel: FetchLike = async () => {
   throw new ConfigError("this thread needs a model to continue, and none is configured: set OPENAI_API_KEY, or point OPENAI_BASE_URL (or --base-url) at an OpenAI-compatible server.");
 };
+
+/**
+ * What a user should know at the start about the checkout: its uncommitted changes (recorded as the start, so
+ * they are not counted as yolo's), or that there is no git. Short enough for one plain line.
+ */
+export function workspaceNotices(ws: { inRepo: boolean; dirty: string[]; branch: string | null }, mode: "start" | "resume"): string[] {
+  if (!ws.inRepo) return ["Not a git repository: show --diff, --branch and the report's changed files need one (git init, then commit)"];
+  if (mode !== "start" || !ws.dirty.length || ws.branch) return [];
+  const names = ws.dirty.slice(0, 3).map((l) => l.slice(3));
+  const list = `${names.join(", ")}${ws.dirty.length > names.length ? `, +${ws.dirty.length - names.length} more` : ""}`;
+  return [`The work tree had uncommitted changes (${list}): kept as yours, show --diff and the report list only yolo's changes`];
+}

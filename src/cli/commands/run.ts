@@ -117,6 +117,9 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   const mode = first.start ? "start" : "resume";
   const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, session, replay, modelless }).catch(closing);
   const deps = engineDeps(threadConfig, agents, logFile, setup.deps);
+  // Said once, at the start of the first leg (a question answered inline starts another leg).
+  const notices = deps.notices ?? [];
+  deps.notices = [...notices, ...setup.notices];
   // --ci (or CI set) never prompts and never reads stdin, even on a terminal: a question ends the run with exit 3.
   const interactive = !flags.json && !isUnattended(flags, process.env) && process.stdin.isTTY === true && process.stdout.isTTY === true;
   const stops = stopControl();
@@ -133,6 +136,7 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     let leg: Leg = first;
     for (;;) {
       const { result, question } = await runLeg(leg, view, stops, session, deps, logFile, setup, repo);
+      deps.notices = notices;
       // stdout carries only events under --json; a person reading the job log still sees why it failed.
       if (flags.json && result.exitCode !== 0) process.stderr.write(`yolo: ${result.status} (exit ${result.exitCode}): ${result.reason}\n`);
       if (result.status !== "waiting" || !result.request || stops.requested()) return result.exitCode;

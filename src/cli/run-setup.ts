@@ -17,6 +17,7 @@ export interface RunSetupFlags {
   db?: string;
   model?: string;
   baseUrl?: string;
+  testCmd?: string;
 }
 
 /**
@@ -102,6 +103,7 @@ export function resumeArgs(flags: RunSetupFlags): string {
     ["--base-url", flags.baseUrl],
     ["--replay", flags.replay],
     ["--record", flags.record],
+    ["--test-cmd", flags.testCmd],
   ];
   return pairs
     .filter((p): p is [string, string] => typeof p[1] === "string" && p[1] !== "")

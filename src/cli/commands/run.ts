@@ -13,7 +13,8 @@ import { createPlainRenderer } from "../../ui/plain-renderer.js";
 import type { Renderer, StopMode } from "../../ui/renderer.js";
 import { forkThread } from "../../engine/history.js";
 import { inspectThread } from "../../engine/inspect.js";
-import { hasModel, resumeNeedsModel } from "../resume-model.js";
+import { hasModel, lastThreadId, resumeNeedsModel } from "../resume-model.js";
+import { textFromStdin } from "../stdin-text.js";
 import { configForProfile, loadSoloAgents, readThreadProfile, type ThreadProfile } from "../../engine/modes.js";
 import type { AgentDefinition } from "../../agents/types.js";
 import type { ResolvedConfig } from "../../config/schema.js";
@@ -37,11 +38,12 @@ interface RunFlags extends ConfigFlags {
   edit?: string;
   from?: string;
   answers?: string;
+  last?: boolean;
 }
 
 /** `yolo run <requirement>`: a new thread. */
 export async function runCommand(input: { cwd: string; requirement: string; opts: RunFlags }): Promise<number> {
-  const requirement = input.requirement.trim();
+  const requirement = input.requirement === "-" ? await textFromStdin('yolo run "…"') : input.requirement.trim();
   if (!requirement) throw new ConfigError('The requirement is empty. Usage: yolo run "what to build"');
   return execute(input.cwd, input.opts, { threadId: newThreadId(), start: { requirement } });
 }
@@ -50,21 +52,25 @@ export async function runCommand(input: { cwd: string; requirement: string; opts
  * `yolo resume <thread> [--answer | --approve | --edit | --reject | --from] [message…]`: continue from the last
  * checkpoint, or fork; a message continues a finished `agent` / `chat` thread's conversation.
  */
-export async function resumeCommand(input: { cwd: string; thread: string; message?: string; opts: RunFlags }): Promise<number> {
+export async function resumeCommand(input: { cwd: string; thread?: string; message?: string; opts: RunFlags }): Promise<number> {
   const { opts } = input;
   const review = reviewFromFlags(opts) ?? undefined;
-  const message = input.message?.trim() ? input.message.trim() : undefined;
+  if (!opts.last && input.thread === undefined) throw new ConfigError("Which thread? Give its id (yolo threads lists them), or --last for the one that ran last.");
+  // With --last every word is the message: the first one is not a thread id.
+  const words = opts.last ? [input.thread, input.message].filter((w): w is string => w !== undefined).join(" ") : input.message;
+  const thread = opts.last ? await lastThreadId(input.cwd, opts) : input.thread!;
+  const message = words?.trim() ? words.trim() : undefined;
   if (opts.from !== undefined) {
     if (review || opts.answer !== undefined || message !== undefined) throw new ConfigError("--from starts a new thread: it cannot also answer the old one's question or take a message.");
-    return execute(input.cwd, opts, { threadId: newThreadId(), resume: {}, fork: { source: input.thread, from: opts.from } });
+    return execute(input.cwd, opts, { threadId: newThreadId(), resume: {}, fork: { source: thread, from: opts.from } });
   }
-  return execute(input.cwd, opts, { threadId: input.thread, resume: { answer: opts.answer, review, message } });
+  return execute(input.cwd, opts, { threadId: thread, resume: { answer: opts.answer, review, message } });
 }
 
 /** `yolo agent <id> <message>` and `yolo chat <message>`: a new thread of one agent, or of a chat. */
 export async function soloCommand(input: { cwd: string; profile: Exclude<ThreadProfile, { mode: "run" }>; message: string; opts: RunFlags }): Promise<number> {
-  const message = input.message.trim();
   const usage = input.profile.mode === "agent" ? `yolo agent ${input.profile.agentId} "what to do"` : 'yolo chat "your question"';
+  const message = input.message === "-" ? await textFromStdin(usage.replace(/"[^"]*"$/, '"…"')) : input.message.trim();
   if (!message) throw new ConfigError(`The message is empty. Usage: ${usage}`);
   return execute(input.cwd, input.opts, { threadId: newThreadId(), start: { requirement: message, profile: input.profile } });
 }

@@ -8,6 +8,7 @@ import { isStreamCut } from "../llm/errors.js";
 import { HANDOFF_DESCRIPTION } from "../tools/handoff.js";
 import type { ToolContext, ToolDef } from "../tools/types.js";
 import { toolErrorText, toOpenAiTool } from "./tool-calls.js";
+import { withCallSignal } from "../llm/call-signal.js";
 
 export interface AgentLoopOptions {
   node: string;
@@ -189,12 +190,15 @@ async function streamOnce(
   options: AgentLoopOptions,
 ): Promise<AIMessageChunk> {
   let full: AIMessageChunk | undefined;
-  const stream = await bound.stream(messages, { signal: options.signal });
-  for await (const chunk of stream) {
-    const text = typeof chunk.content === "string" ? chunk.content : "";
-    if (text) options.emit({ type: "token", node: options.node, text });
-    full = full ? full.concat(chunk) : chunk;
-  }
+  // A signal of its own per call: the client leaves a listener on whatever signal it is given.
+  await withCallSignal(options.signal, async (signal) => {
+    const stream = await bound.stream(messages, { signal });
+    for await (const chunk of stream) {
+      const text = typeof chunk.content === "string" ? chunk.content : "";
+      if (text) options.emit({ type: "token", node: options.node, text });
+      full = full ? full.concat(chunk) : chunk;
+    }
+  });
   if (!full) throw new Error("the model returned an empty stream");
   return full;
 }

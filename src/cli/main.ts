@@ -3,6 +3,7 @@ import { ConfigError, LimitError, ProviderError, ThreadError, YoloError } from "
 import { exitCodeFor } from "../events/outcome.js";
 import { LIMIT_DEFAULTS } from "../config/defaults.js";
 import { packageVersion } from "../package-root.js";
+import { tolerateClosedPipes } from "./closed-pipes.js";
 
 const VERSION = packageVersion();
 
@@ -39,6 +40,7 @@ function runOptions(cmd: Command, { pipeline = true, writes = true } = {}): Comm
     .option("--base-url <url>", "OpenAI-compatible endpoint (overrides OPENAI_BASE_URL)");
   if (pipeline) {
     cmd.option("--max-fix-attempts <n>", `how many times a blocked gate sends the change back to dev (default: ${LIMIT_DEFAULTS.maxFixAttempts})`, positiveInt);
+    cmd.option("--test-cmd <command>", "the gate for this run: one required gate running <command>, instead of the configured or detected gates");
   }
   cmd
     .option("--max-turns <n>", `model turns an agent may take before the run stops, resumable (default: ${LIMIT_DEFAULTS.maxTurns})`, positiveInt)
@@ -97,6 +99,7 @@ Run 'yolo <command> --help' for a command's options.
 
 /** Parses argv, runs one command, and sets the process's exit code. The only place that exits. */
 export async function main(argv: string[]): Promise<void> {
+  tolerateClosedPipes();
   const program = new Command()
     .name("yolo")
     .description("An autonomous dev orchestrator: analyst → pm → architect → dev → tea, gated by your real tests.")
@@ -113,7 +116,7 @@ export async function main(argv: string[]): Promise<void> {
   };
   const cwdOf = () => (program.opts().cwd as string | undefined) ?? process.cwd();
 
-  runOptions(program.command("run").description("run the pipeline on a requirement").argument("<requirement...>", "what to build, in words")).action(
+  runOptions(program.command("run").description("run the pipeline on a requirement").argument("<requirement...>", "what to build, in words; - reads it from stdin")).action(
     async (words: string[], opts) => setCode(await (await import("./commands/run.js")).runCommand({ cwd: cwdOf(), requirement: words.join(" "), opts })),
   );
   runOptions(
@@ -121,7 +124,7 @@ export async function main(argv: string[]): Promise<void> {
       .command("agent")
       .description("run one agent (agents/<id>.md) on its own, with its persona and tools: a thread, no pipeline")
       .argument("<id>", "the agent's id (analyst, pm, architect, dev, tea, or one of the project's agents/*.md)")
-      .argument("<message...>", "what to do, in words"),
+      .argument("<message...>", "what to do, in words; - reads it from stdin"),
     { pipeline: false },
   ).action(async (id: string, words: string[], opts) =>
     setCode(await (await import("./commands/run.js")).soloCommand({ cwd: cwdOf(), profile: { mode: "agent", agentId: id }, message: words.join(" "), opts })),
@@ -130,7 +133,7 @@ export async function main(argv: string[]): Promise<void> {
     program
       .command("chat")
       .description("ask about the project: no persona, read-only tools; a thread you can continue with yolo resume <thread> \"…\"")
-      .argument("<message...>", "your question"),
+      .argument("<message...>", "your question; - reads it from stdin"),
     { pipeline: false, writes: false },
   ).action(async (words: string[], opts) =>
     // A chat only reads: it never starts a branch, whatever `branch` says in yolo.config.ts.
@@ -140,22 +143,39 @@ export async function main(argv: string[]): Promise<void> {
     program
       .command("resume")
       .description("continue a thread from its last checkpoint; with a message, continue a finished agent or chat thread's conversation")
-      .argument("<thread>", "thread id (see yolo threads)")
+      .argument("[thread]", "thread id (see yolo threads); with --last, leave it out")
       .argument("[message...]", "a follow-up message for a finished agent or chat thread")
+      .option("--last", "the thread of this repository that ran last")
       .option("--answer <text>", "the answer to the question the thread is waiting on")
       .option("--approve", "approve the output a human step is waiting on")
       .option("--reject <why>", "reject it, with the reason the agent gets")
       .option("--edit <file>", "replace it with the edited artifact in <file>, and approve")
       .option("--from <checkpoint>", "fork a new thread from this step or checkpoint id (see yolo history) and run it"),
-  ).action(async (thread: string, words: string[], opts) =>
-    setCode(await (await import("./commands/run.js")).resumeCommand({ cwd: cwdOf(), thread, message: words.length ? words.join(" ") : undefined, opts })),
-  );
+  ).action(async (thread: string | undefined, words: string[], opts, cmd: Command) => {
+    // The thread is optional only for --last: without it, the same usage error as any missing argument.
+    if (thread === undefined && !opts.last) cmd.error("error: missing required argument 'thread'", { code: "commander.missingArgument" });
+    setCode(await (await import("./commands/run.js")).resumeCommand({ cwd: cwdOf(), thread, message: words.length ? words.join(" ") : undefined, opts }));
+  });
   program
     .command("threads")
     .description("list this repository's threads (--all: every thread in the database, with who ran it where)")
     .option("--json", "print JSON")
     .option("--all", "every thread in the database (a shared PostgreSQL one: all repositories and machines), with host, user and root")
     .action(async (opts) => setCode(await (await import("./commands/threads.js")).threadsCommand({ cwd: cwdOf(), json: !!opts.json, all: !!opts.all })));
+  const threadsCmd = program.commands.find((c) => c.name() === "threads")!;
+  threadsCmd
+    .command("rm")
+    .description("delete threads for good: checkpoints, index row, transcripts and logs (a running thread is refused)")
+    .argument("<thread...>", "thread ids (see yolo threads)")
+    .action(async (ids: string[]) => setCode(await (await import("./commands/threads-delete.js")).threadsRemoveCommand({ cwd: cwdOf(), ids })));
+  threadsCmd
+    .command("prune")
+    .description("delete this repository's threads not run for a while (running ones are kept)")
+    .requiredOption("--older-than <duration>", "last run longer ago than this: 30d, 12h, 90m")
+    .option("--dry-run", "list what would be deleted, delete nothing")
+    .action(async (opts) =>
+      setCode(await (await import("./commands/threads-delete.js")).threadsPruneCommand({ cwd: cwdOf(), olderThan: String(opts.olderThan), dryRun: !!opts.dryRun })),
+    );
   program
     .command("show")
     .description("show a thread: requirements, stories, decisions, changes, gates, usage")

@@ -24,6 +24,8 @@ export interface ConfigFlags {
   maxCost?: number;
   maxSteps?: number;
   maxTime?: string;
+  /** `--test-cmd`: this run's only gate, instead of the configured or detected ones. */
+  testCmd?: string;
 }
 
 /** The project root: the directory yolo was started in (or -C), resolved through symlinks. */
@@ -40,7 +42,7 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
   const root = projectRoot(cwd);
   const { file, config } = await loadConfigFile(root);
   const userConfig = await loadUserConfig(process.env);
-  return resolveConfig({
+  const resolved = resolveConfig({
     root,
     userConfig,
     fileConfig: config,
@@ -48,6 +50,17 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
     env: process.env,
     flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch, maxTokens: flags.maxTokens, maxCost: flags.maxCost, maxSteps: flags.maxSteps, maxTime: flags.maxTime, requireGate: flags.requireGate },
   });
+  return flags.testCmd === undefined ? resolved : withTestCommand(resolved, flags.testCmd);
+}
+
+/**
+ * `--test-cmd <command>`: the run's gates become one required gate, `test`, running the command — the configured
+ * (`gates` in yolo.config.ts) and detected ones are all set aside for this run, as other CLIs' test flag does.
+ */
+export function withTestCommand(config: ResolvedConfig, command: string): ResolvedConfig {
+  if (!command.trim()) throw new ConfigError('--test-cmd is empty: give the command that runs the tests, e.g. --test-cmd "npm test".');
+  const timeoutS = config.gates?.find((g) => g.name === "test")?.timeoutS ?? 600;
+  return Object.freeze({ ...config, gates: Object.freeze([Object.freeze({ name: "test", command: command.trim(), required: true, timeoutS })]) }) as ResolvedConfig;
 }
 
 /** Loads the agents and validates the workflow; every problem is reported at once (exit 2). */

@@ -18,6 +18,7 @@ export interface RunSetupFlags {
   db?: string;
   model?: string;
   baseUrl?: string;
+  testCmd?: string;
 }
 
 /**
@@ -44,6 +45,8 @@ export interface RunSetup {
   start: { startCommit: string | null; branch: string | null };
   /** Options the printed resume command repeats so that it finds and continues the same thread the same way. */
   resumeArgs: string;
+  /** Warnings for the start of the run: a dirty tree recorded as the start, a project outside git. */
+  notices: string[];
   /** Resolves when the session being recorded is completely on disk. */
   finish(): Promise<void>;
 }
@@ -61,6 +64,8 @@ export async function prepareRunSetup(input: {
   mode: "start" | "resume";
   session: Session;
   replay: { file: string; exchanges: RecordedExchange[] } | null;
+  /** No model is configured and the resumed thread needs none (it only reports where it stands). */
+  modelless?: boolean;
 }): Promise<RunSetup> {
   const { config, flags, threadId, mode } = input;
   const row = mode === "resume" ? await input.session.threads.get(threadId) : null;
@@ -74,6 +79,8 @@ export async function prepareRunSetup(input: {
   if (input.replay) {
     const { createReplayer } = await import("../llm/recording-replay.js");
     transport = { fetch: createReplayer({ ...input.replay, context }).fetch, replay: true };
+  } else if (input.modelless) {
+    transport = { fetch: noModel, replay: true };
   } else if (flags.record) {
     const { createRecorder } = await import("../llm/recording.js");
     const recorder = createRecorder({ file: absolute(input.cwd, flags.record), append: mode === "resume", context });
@@ -84,6 +91,7 @@ export async function prepareRunSetup(input: {
     deps: { ...(transport ? { transport } : {}), ...(workspace ? { workspace } : {}), ...mcpRecording(input.cwd, flags, mode) },
     start: { startCommit: ws.startCommit, branch: ws.branch },
     resumeArgs: resumeArgs(flags),
+    notices: workspaceNotices(ws, mode),
     finish,
   };
 }
@@ -103,6 +111,7 @@ export function resumeArgs(flags: RunSetupFlags): string {
     ["--base-url", flags.baseUrl],
     ["--replay", flags.replay],
     ["--record", flags.record],
+    ["--test-cmd", flags.testCmd],
   ];
   return pairs
     .filter((p): p is [string, string] => typeof p[1] === "string" && p[1] !== "")
@@ -117,4 +126,21 @@ export function shellQuote(word: string): string {
 
 function absolute(cwd: string, path: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
+}
+
+/** The transport of a run that must not call a model (none is configured): a request is refused, never sent. */
+const noModel: FetchLike = async () => {
+  throw new ConfigError("this thread needs a model to continue, and none is configured: set OPENAI_API_KEY, or point OPENAI_BASE_URL (or --base-url) at an OpenAI-compatible server.");
+};
+
+/**
+ * What a user should know at the start about the checkout: its uncommitted changes (recorded as the start, so
+ * they are not counted as yolo's), or that there is no git. Short enough for one plain line.
+ */
+export function workspaceNotices(ws: { inRepo: boolean; dirty: string[]; branch: string | null }, mode: "start" | "resume"): string[] {
+  if (!ws.inRepo) return ["Not a git repository: show --diff, --branch and the report's changed files need one (git init, then commit)"];
+  if (mode !== "start" || !ws.dirty.length || ws.branch) return [];
+  const names = ws.dirty.slice(0, 3).map((l) => l.slice(3));
+  const list = `${names.join(", ")}${ws.dirty.length > names.length ? `, +${ws.dirty.length - names.length} more` : ""}`;
+  return [`The work tree had uncommitted changes (${list}): kept as yours, show --diff and the report list only yolo's changes`];
 }

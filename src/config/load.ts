@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { ConfigError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
 import { configSchema, userConfigSchema, type UserLevelConfig } from "./schema.js";
+import { keysAt, nearestKey } from "./did-you-mean.js";
 
 /** A config file after validation: defaults inside the schema (gate `required`, `timeoutS`) are applied. */
 export type FileConfig = z.output<typeof configSchema>;
@@ -81,7 +82,7 @@ export function validateConfig(value: unknown, file: string, schema: z.ZodType =
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const problems = result.error.issues.flatMap(formatIssue);
+  const problems = result.error.issues.flatMap((issue) => formatIssue(issue, schema));
   throw new ConfigError(`${file} has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}; fix and run again:`, problems);
 }
 
@@ -112,10 +113,15 @@ function packageEntry(): string {
   return fromSource ? join(root, "src", "index.ts") : join(root, "dist", "index.js");
 }
 
-// One zod issue → one or more "dot.path: message" lines; unknown keys get one line each.
-function formatIssue(issue: z.core.$ZodIssue): string[] {
+// One zod issue → one or more "dot.path: message" lines; unknown keys get one line each, with the key meant.
+function formatIssue(issue: z.core.$ZodIssue, schema: z.ZodType): string[] {
   if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => `${formatPath([...issue.path, key])}: unknown key`);
+    const known = keysAt(schema, issue.path);
+    return issue.keys.map((key) => {
+      const near = nearestKey(key, known);
+      const hint = near ? `; did you mean "${near}"?` : known.length ? `; known keys: ${known.join(", ")}` : "";
+      return `${formatPath([...issue.path, key])}: unknown key${hint}`;
+    });
   }
   const path = formatPath(issue.path);
   return [path ? `${path}: ${issue.message}` : issue.message];

@@ -10,7 +10,7 @@ import { applyEdit, reviewedRole, type ReviewResponse } from "./review.js";
 import type { Session } from "./session.js";
 import type { EscalationPayload } from "./nodes/escalate-node.js";
 import type { ApprovalPayload } from "./nodes/human-node.js";
-import type { PipelineStateType } from "./state.js";
+import { fixAttemptsMade, type PipelineStateType } from "./state.js";
 import { missingGate } from "./nodes/gate-baseline.js";
 
 /** What a paused thread waits on. */
@@ -183,7 +183,7 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
     const after = positionOf(await graph.getState(graphConfig));
     if (after.kind === "waiting") return await complete(options, emit, "waiting", waitingReason(after), after);
     if (after.kind === "finished") {
-      const outcome = finalOutcome(after.values, deps.config.maxFixAttempts);
+      const outcome = finalOutcome(after.values);
       return await complete(options, emit, outcome.status, outcome.reason, after);
     }
     return await complete(options, emit, "error", `the run stopped before ${after.kind === "pending" ? after.next.join(", ") : "its end"}`, after);
@@ -259,7 +259,7 @@ async function prepareInput(
     }
     case "finished":
       if (given) throw new ThreadError(`Thread ${threadId} has finished; it is not waiting for an answer.`);
-      return { done: finalOutcome(position.values, options.deps.config.maxFixAttempts) };
+      return { done: finalOutcome(position.values) };
     case "waiting":
       if (!given) return { done: { status: "waiting", reason: waitingReason(position) } };
       return { value: new Command({ resume: responseFor(position, answer, review, options.deps) }) };
@@ -293,8 +293,8 @@ function responseFor(
   return review;
 }
 
-/** The outcome of a finished thread, from its state alone. */
-function finalOutcome(values: PipelineStateType, maxFixAttempts: number): { status: RunStatus; reason: string } {
+/** The outcome of a finished thread, from its state alone (the fix attempts it made, not the resuming command's limit). */
+function finalOutcome(values: PipelineStateType): { status: RunStatus; reason: string } {
   const mode = modeOf(values);
   if (mode !== "run") {
     // An agent or chat thread has no gate: it succeeded when its agent answered (exit 0).
@@ -314,7 +314,7 @@ function finalOutcome(values: PipelineStateType, maxFixAttempts: number): { stat
   }
   const red = values.lastGates.filter((g) => g.blocking ?? (g.required && !g.passed)).map((g) => g.name);
   const why = red.length ? `gate ${red.join(", ")} still ${blockingWords(values.lastGates)}` : `tea verdict ${values.verdict}`;
-  return { status: "failed", reason: `${why} after ${plural(maxFixAttempts, "fix attempt")}` };
+  return { status: "failed", reason: `${why} after ${plural(fixAttemptsMade(values), "fix attempt")}` };
 }
 
 /** ` (1 pre-existing failure: …)`: failures the baseline already had, which did not block. */

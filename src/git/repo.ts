@@ -34,6 +34,40 @@ export async function uncommittedChanges(root: string): Promise<string[]> {
   return out.split("\n").filter((l) => l.trim() !== "");
 }
 
+/** The ref that keeps a thread's start snapshot from git's garbage collection (not a branch, not the stash). */
+export function snapshotRef(threadId: string): string {
+  return `refs/yolo/${threadId}/start`;
+}
+
+/**
+ * Records the work tree as it is now — staged, unstaged and untracked files, not ignored ones nor `.yolo/` — as a
+ * commit whose parent is HEAD, made in a throwaway index (like `git stash create`, without the stash list): the
+ * user's index, HEAD, branches and stash are untouched. The commit is kept by `snapshotRef(threadId)`.
+ */
+export async function snapshotWorkTree(root: string, threadId: string): Promise<string> {
+  const head = await headCommit(root);
+  const dir = mkdtempSync(join(tmpdir(), "yolo-index-"));
+  try {
+    const env = { GIT_INDEX_FILE: join(dir, "index") };
+    if (head) await gitOk(root, ["read-tree", head], env);
+    await gitOk(root, ["add", "-A", ...PROJECT_PATHS], env);
+    const tree = (await gitOk(root, ["write-tree"], env)).trim();
+    const identity = (await git(root, ["var", "GIT_COMMITTER_IDENT"])).exitCode === 0 ? [] : ["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"];
+    // Never signed: a signing prompt would hang an unattended run, and nobody pushes this commit.
+    const message = `yolo(${threadId}): the work tree when the thread started, uncommitted changes included\n\nYolo-Thread: ${threadId}\nYolo-Snapshot: start\n`;
+    const commit = (await gitOk(root, [...identity, "-c", "commit.gpgSign=false", "commit-tree", tree, ...(head ? ["-p", head] : []), "-m", message])).trim();
+    await gitOk(root, ["update-ref", snapshotRef(threadId), commit]);
+    return commit;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Removes a thread's start snapshot ref (deleting the thread); a missing one is fine. */
+export async function dropSnapshotRef(root: string, threadId: string): Promise<void> {
+  await git(root, ["update-ref", "-d", snapshotRef(threadId)]);
+}
+
 /** The full message of HEAD's commit, or null when there is none. */
 export async function headMessage(root: string): Promise<string | null> {
   const r = await git(root, ["log", "-1", "--format=%B"]);

@@ -1,6 +1,6 @@
 import { ConfigError } from "../errors.js";
 import { GitError, git, gitOk, PROJECT_PATHS } from "./git.js";
-import { branchExists, currentBranch, headCommit, headMessage, isGitRepo, uncommittedChanges } from "./repo.js";
+import { branchExists, currentBranch, headCommit, headMessage, isGitRepo, snapshotWorkTree, uncommittedChanges } from "./repo.js";
 import { commitMessage, isSameIteration, type Iteration } from "./commit-message.js";
 
 /** The branch a thread works on with `--branch`. */
@@ -20,8 +20,16 @@ export interface WorkspaceOptions {
 }
 
 export interface Workspace {
-  /** HEAD when the thread started (null outside git or before the first commit): what reports diff against. */
+  /**
+   * What reports diff against: HEAD when the thread started, or — when the tree had uncommitted changes — a
+   * snapshot commit of the tree as it was (see snapshotWorkTree). Null outside git, or before the first commit
+   * on a clean tree.
+   */
   startCommit: string | null;
+  /** False when the root is not inside a git repository (no diff, no branch, no change list). */
+  inRepo: boolean;
+  /** A new thread's uncommitted changes at its start (`git status --porcelain` lines), recorded in the snapshot. */
+  dirty: string[];
   /** The thread's branch, when it commits. */
   branch: string | null;
   /** Commits the iteration's change on the thread's branch; null when branch mode is off. */
@@ -29,7 +37,7 @@ export interface Workspace {
 }
 
 /**
- * Prepares the checkout for a run. Without `branch` it only notes the start commit. With it: a new thread refuses a
+ * Prepares the checkout for a run. Without `branch` it only notes the start commit (a snapshot of a dirty tree). With it: a new thread refuses a
  * dirty tree (unless allowDirty) and creates `yolo/<thread>` from HEAD; a resumed thread switches back to its
  * branch. Problems the user must fix are ConfigErrors (exit 2, nothing ran).
  */
@@ -38,16 +46,20 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
   const inRepo = await isGitRepo(root);
   if (!inRepo) {
     if (opts.branch) throw new ConfigError(`--branch needs a git repository, and ${root} is not inside one. Run \`git init\` and commit, or run without --branch.`);
-    return { startCommit: null, branch: null, commit: null };
+    return { startCommit: null, inRepo: false, dirty: [], branch: null, commit: null };
   }
-  const startCommit = opts.mode === "start" ? await headCommit(root) : null;
-  if (!opts.branch) return { startCommit, branch: null, commit: null };
+  const dirty = opts.mode === "start" ? await uncommittedChanges(root) : [];
+  const refused = opts.branch && dirty.length > 0 && !opts.allowDirty;
+  // Without a branch, a dirty tree's edits stay the user's, not yolo's: the change is measured from a snapshot that
+  // includes them. With --branch --allow-dirty they are carried into the branch's first commit, part of its change.
+  const snapshot = opts.mode === "start" && !opts.branch && dirty.length > 0;
+  const startCommit = opts.mode !== "start" ? null : snapshot ? await snapshotWorkTree(root, opts.threadId) : await headCommit(root);
+  if (!opts.branch) return { startCommit, inRepo, dirty, branch: null, commit: null };
 
   const branch = threadBranch(opts.threadId);
   const current = await currentBranch(root);
   if (opts.mode === "start") {
-    const dirty = await uncommittedChanges(root);
-    if (dirty.length && !opts.allowDirty) {
+    if (refused) {
       const shown = dirty.slice(0, 10).map((l) => l.trim());
       if (dirty.length > shown.length) shown.push(`… and ${dirty.length - shown.length} more`);
       throw new ConfigError(
@@ -65,7 +77,7 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
     }
     await gitOk(root, ["checkout", "-q", branch]);
   }
-  return { startCommit, branch, commit: (iteration) => commitIteration(root, branch, iteration) };
+  return { startCommit, inRepo, dirty, branch, commit: (iteration) => commitIteration(root, branch, iteration) };
 }
 
 /**

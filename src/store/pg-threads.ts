@@ -92,6 +92,11 @@ export class PostgresThreadStore implements ThreadStore {
     return (result.rowCount ?? 0) > 0;
   }
 
+  async remove(id: string): Promise<boolean> {
+    const result = await this.pool.query("DELETE FROM yolo_threads WHERE id = $1", [id]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
   async get(id: string): Promise<ThreadRow | null> {
     const { rows } = await this.pool.query<RawThreadRow>("SELECT * FROM yolo_threads WHERE id = $1", [id]);
     return rows[0] ? toThreadRow(rows[0]) : null;

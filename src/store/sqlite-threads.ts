@@ -73,6 +73,10 @@ export class SqliteThreadStore implements ThreadStore {
     return this.db.prepare(`UPDATE yolo_threads SET ${sets.join(", ")} WHERE id = ?`).run(...values, id).changes > 0;
   }
 
+  async remove(id: string): Promise<boolean> {
+    return this.db.prepare("DELETE FROM yolo_threads WHERE id = ?").run(id).changes > 0;
+  }
+
   async get(id: string): Promise<ThreadRow | null> {
     const raw = this.db.prepare("SELECT * FROM yolo_threads WHERE id = ?").get(id) as RawThreadRow | undefined;
     return raw ? toThreadRow(raw) : null;

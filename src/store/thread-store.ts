@@ -94,6 +94,8 @@ export interface ThreadStore {
   acquireLease(threadId: string, ttlMs?: number): Promise<Lease>;
   /** Whether a live process holds the thread's lease now (a row left "running" without one was killed). */
   isLive(threadId: string): Promise<boolean>;
+  /** Deletes the thread's index row (its checkpoints are the checkpointer's to delete). False when there was none. */
+  remove(threadId: string): Promise<boolean>;
 }
 
 /** A lease lives this long without renewal; the holder renews it every third of that. */

@@ -35,7 +35,7 @@ describe("--help", () => {
     const r = await yolo("--help");
     expect(r.exitCode, describeResult(r)).toBe(0);
     for (const line of r.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80);
-    expect(r.stdout).toMatch(/^ {2}resume <thread> \[message\.\.\.\] {2}continue a thread/m);
+    expect(r.stdout).toMatch(/^ {2}resume \[thread\] \[message\.\.\.\] {2}continue a thread/m);
     expect(r.stdout).toContain("Exit codes:");
     for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 70, 130]) expect(r.stdout).toMatch(new RegExp(`^ {2}${code} +\\S`, "m"));
     for (const name of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "YOLO_MODEL", "YOLO_DB", "YOLO_DATABASE_URL", "CI"]) {

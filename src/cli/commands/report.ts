@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import { inspectThread } from "../../engine/inspect.js";
 import { databaseExists, databaseName, openSession } from "../../engine/session.js";
 import { currentRow } from "../../engine/thread-status.js";
@@ -10,6 +10,7 @@ import { renderJunit } from "../../report/junit.js";
 import { renderMarkdown } from "../../report/markdown.js";
 import { loadResolvedConfig } from "../prepare.js";
 import { locateArtifact, noDatabaseYet } from "../thread-home.js";
+import { writeOutputFile } from "../write-output.js";
 
 export const REPORT_FORMATS = ["markdown", "junit"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -52,8 +53,7 @@ export async function reportCommand(input: { cwd: string; thread: string; format
   }
   if (input.output) {
     const file = isAbsolute(input.output) ? input.output : resolve(input.cwd, input.output);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
+    writeOutputFile(file, text);
   } else {
     process.stdout.write(text);
   }

@@ -12,6 +12,9 @@ import { createJsonRenderer } from "../../ui/json-renderer.js";
 import { createPlainRenderer } from "../../ui/plain-renderer.js";
 import type { Renderer, StopMode } from "../../ui/renderer.js";
 import { forkThread } from "../../engine/history.js";
+import { inspectThread } from "../../engine/inspect.js";
+import { hasModel, lastThreadId, resumeNeedsModel } from "../resume-model.js";
+import { textFromStdin } from "../stdin-text.js";
 import { configForProfile, loadSoloAgents, readThreadProfile, type ThreadProfile } from "../../engine/modes.js";
 import type { AgentDefinition } from "../../agents/types.js";
 import type { ResolvedConfig } from "../../config/schema.js";
@@ -35,11 +38,12 @@ interface RunFlags extends ConfigFlags {
   edit?: string;
   from?: string;
   answers?: string;
+  last?: boolean;
 }
 
 /** `yolo run <requirement>`: a new thread. */
 export async function runCommand(input: { cwd: string; requirement: string; opts: RunFlags }): Promise<number> {
-  const requirement = input.requirement.trim();
+  const requirement = input.requirement === "-" ? await textFromStdin('yolo run "…"') : input.requirement.trim();
   if (!requirement) throw new ConfigError('The requirement is empty. Usage: yolo run "what to build"');
   return execute(input.cwd, input.opts, { threadId: newThreadId(), start: { requirement } });
 }
@@ -48,21 +52,25 @@ export async function runCommand(input: { cwd: string; requirement: string; opts
  * `yolo resume <thread> [--answer | --approve | --edit | --reject | --from] [message…]`: continue from the last
  * checkpoint, or fork; a message continues a finished `agent` / `chat` thread's conversation.
  */
-export async function resumeCommand(input: { cwd: string; thread: string; message?: string; opts: RunFlags }): Promise<number> {
+export async function resumeCommand(input: { cwd: string; thread?: string; message?: string; opts: RunFlags }): Promise<number> {
   const { opts } = input;
   const review = reviewFromFlags(opts) ?? undefined;
-  const message = input.message?.trim() ? input.message.trim() : undefined;
+  if (!opts.last && input.thread === undefined) throw new ConfigError("Which thread? Give its id (yolo threads lists them), or --last for the one that ran last.");
+  // With --last every word is the message: the first one is not a thread id.
+  const words = opts.last ? [input.thread, input.message].filter((w): w is string => w !== undefined).join(" ") : input.message;
+  const thread = opts.last ? await lastThreadId(input.cwd, opts) : input.thread!;
+  const message = words?.trim() ? words.trim() : undefined;
   if (opts.from !== undefined) {
     if (review || opts.answer !== undefined || message !== undefined) throw new ConfigError("--from starts a new thread: it cannot also answer the old one's question or take a message.");
-    return execute(input.cwd, opts, { threadId: newThreadId(), resume: {}, fork: { source: input.thread, from: opts.from } });
+    return execute(input.cwd, opts, { threadId: newThreadId(), resume: {}, fork: { source: thread, from: opts.from } });
   }
-  return execute(input.cwd, opts, { threadId: input.thread, resume: { answer: opts.answer, review, message } });
+  return execute(input.cwd, opts, { threadId: thread, resume: { answer: opts.answer, review, message } });
 }
 
 /** `yolo agent <id> <message>` and `yolo chat <message>`: a new thread of one agent, or of a chat. */
 export async function soloCommand(input: { cwd: string; profile: Exclude<ThreadProfile, { mode: "run" }>; message: string; opts: RunFlags }): Promise<number> {
-  const message = input.message.trim();
   const usage = input.profile.mode === "agent" ? `yolo agent ${input.profile.agentId} "what to do"` : 'yolo chat "your question"';
+  const message = input.message === "-" ? await textFromStdin(usage.replace(/"[^"]*"$/, '"…"')) : input.message.trim();
   if (!message) throw new ConfigError(`The message is empty. Usage: ${usage}`);
   return execute(input.cwd, input.opts, { threadId: newThreadId(), start: { requirement: message, profile: input.profile } });
 }
@@ -84,7 +92,9 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   const logFile = join(config.stateDir, "logs", `${first.threadId}.log`);
   const answers = flags.answers !== undefined ? loadAnswers(flags.answers) : null;
   const replay = await loadReplay(cwd, flags);
-  assertModelConfigured(config, { replay: replay !== null });
+  // A new thread needs a model before anything is created; a resumed one is found first, since an unknown or
+  // finished thread (reported, nothing runs) is no reason to ask for a key.
+  if (first.start) assertModelConfigured(config, { replay: replay !== null });
   if (first.resume && !databaseExists(config)) {
     const id = first.fork?.source ?? first.threadId;
     throw noDatabaseYet(id, databaseName(config));
@@ -93,15 +103,29 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   const session = await openSession(config);
   const closing = (error: unknown) => session.close().then(() => Promise.reject(error));
   const repo = await repoIdentity(config.root);
-  if (first.resume) await assertSameRepository(session.threads, first.fork?.source ?? first.threadId, repo).catch(closing);
+  // True when the resumed thread only reports where it stands (finished, waiting) and no model is configured.
+  let modelless = false;
+  if (first.resume) {
+    const source = first.fork?.source ?? first.threadId;
+    modelless = await (async () => {
+      await assertSameRepository(session.threads, source, repo);
+      // A fork runs from the source's checkpoint on a new thread: it always needs a model.
+      const needed = first.fork ? (await inspectThread(config, session, source), true) : await resumeNeedsModel(config, session, source, first.resume!);
+      if (needed || replay) assertModelConfigured(config, { replay: replay !== null });
+      return !hasModel(config) && !replay;
+    })().catch(closing);
+  }
   const { config: threadConfig, agents } = early ?? (await resumedSetup(baseConfig, session, first.fork?.source ?? first.threadId).catch(closing));
   if (first.fork) {
     const entry = await forkThread(config, session, first.fork.source, first.fork.from, first.threadId).catch(closing);
     process.stderr.write(`yolo: thread ${first.threadId} forked from ${first.fork.source} at step ${entry.step} (after ${entry.node}); ${first.fork.source} is unchanged\n`);
   }
   const mode = first.start ? "start" : "resume";
-  const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, session, replay }).catch(closing);
+  const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, session, replay, modelless }).catch(closing);
   const deps = engineDeps(threadConfig, agents, logFile, setup.deps);
+  // Said once, at the start of the first leg (a question answered inline starts another leg).
+  const notices = deps.notices ?? [];
+  deps.notices = [...notices, ...setup.notices];
   // --ci (or CI set) never prompts and never reads stdin, even on a terminal: a question ends the run with exit 3.
   const interactive = !flags.json && !isUnattended(flags, process.env) && process.stdin.isTTY === true && process.stdout.isTTY === true;
   const stops = stopControl();
@@ -118,6 +142,7 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     let leg: Leg = first;
     for (;;) {
       const { result, question } = await runLeg(leg, view, stops, session, deps, logFile, setup, repo);
+      deps.notices = notices;
       // stdout carries only events under --json; a person reading the job log still sees why it failed.
       if (flags.json && result.exitCode !== 0) process.stderr.write(`yolo: ${result.status} (exit ${result.exitCode}): ${result.reason}\n`);
       if (result.status !== "waiting" || !result.request || stops.requested()) return result.exitCode;

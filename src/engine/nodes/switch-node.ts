@@ -10,6 +10,7 @@ import { DEFAULT_CASE, type SwitchNodeSpec, type Workflow } from "../../workflow
 import type { EngineDeps } from "../deps.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
 import { checkVisits, emitter, finish } from "./context.js";
+import { withCallSignal } from "../../llm/call-signal.js";
 
 /** The `switch_decision` tool: its `case` is an enum of the declared routes plus `default`. */
 export function switchDecisionTool(routes: string[]) {
@@ -53,10 +54,12 @@ export function switchNode(node: string, spec: SwitchNodeSpec, workflow: Workflo
     checkBudget(state.usage, deps.config.budget, deps.config.model.price);
     let reply: AIMessageChunk | undefined;
     try {
-      for await (const chunk of await model.stream(messages, { signal: config.signal })) {
-        if (typeof chunk.content === "string" && chunk.content) emit({ type: "token", node, text: chunk.content });
-        reply = reply ? reply.concat(chunk) : chunk;
-      }
+      await withCallSignal(config.signal, async (signal) => {
+        for await (const chunk of await model.stream(messages, { signal })) {
+          if (typeof chunk.content === "string" && chunk.content) emit({ type: "token", node, text: chunk.content });
+          reply = reply ? reply.concat(chunk) : chunk;
+        }
+      });
     } catch (error) {
       if (config.signal?.aborted) throw error;
       throw deps.classifyError(error, modelName) ?? error;

@@ -17,6 +17,7 @@ describe("unattended runs and the printed resume command", () => {
       " --db ci.db --model qwen2.5-coder:14b --base-url http://localhost:11434/v1 --replay 'examples/a b/session.jsonl'",
     );
     expect(resumeArgs({ record: "it's.jsonl" })).toBe(` --record 'it'\\''s.jsonl'`);
+    expect(resumeArgs({ testCmd: "pytest -q tests/" })).toBe(" --test-cmd 'pytest -q tests/'");
   });
 
   it("quotes only what a shell would split or expand", () => {

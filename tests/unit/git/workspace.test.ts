@@ -28,7 +28,7 @@ const iteration = { threadId: "t1234567", node: "dev", attempt: 1, stories: ["Ad
 describe("--branch: a thread works on yolo/<thread> and commits each dev iteration", () => {
   it("without --branch only notes the start commit", async () => {
     const ws = await prepareWorkspace({ root, threadId: "t1234567", branch: false, allowDirty: false, mode: "start" });
-    expect(ws).toEqual({ startCommit: git("rev-parse", "HEAD").trim(), branch: null, commit: null });
+    expect(ws).toEqual({ startCommit: git("rev-parse", "HEAD").trim(), inRepo: true, dirty: [], branch: null, commit: null });
     expect(git("branch", "--show-current").trim()).toBe("main");
   });
 
@@ -97,7 +97,7 @@ describe("--branch: a thread works on yolo/<thread> and commits each dev iterati
   it("--branch outside a git repository is a usage error", async ({ onTestFinished }) => {
     const plain = tempDir(onTestFinished, "yolo-nogit-");
     await expect(prepareWorkspace({ root: plain, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" })).rejects.toThrow(/needs a git repository/);
-    expect(await prepareWorkspace({ root: plain, threadId: "t1234567", branch: false, allowDirty: false, mode: "start" })).toEqual({ startCommit: null, branch: null, commit: null });
+    expect(await prepareWorkspace({ root: plain, threadId: "t1234567", branch: false, allowDirty: false, mode: "start" })).toEqual({ startCommit: null, inRepo: false, dirty: [], branch: null, commit: null });
   });
 });
 
@@ -123,5 +123,34 @@ describe("the change since a thread's start commit", () => {
     await ws.commit!(iteration);
     git("checkout", "-q", "main");
     expect(parseNumstat(await changeSince(root, { startCommit: start, branch: "yolo/t1234567" }, "numstat"))).toEqual([{ path: "add.js", added: 1, removed: 0 }]);
+  });
+});
+
+describe("a dirty tree without --branch: the start is a snapshot of it", () => {
+  it("a commit of HEAD plus staged, unstaged and untracked changes, kept by a ref; index, HEAD, branches and stash untouched", async () => {
+    writeFileSync(join(root, "README.md"), "# edited\n");
+    writeFileSync(join(root, "staged.txt"), "s\n");
+    git("add", "staged.txt");
+    writeFileSync(join(root, "untracked.txt"), "u\n");
+    writeFileSync(join(root, ".gitignore"), "ignored.txt\n");
+    writeFileSync(join(root, "ignored.txt"), "i\n");
+    const head = git("rev-parse", "HEAD");
+    const index = git("diff", "--cached", "--name-only");
+    const ws = await prepareWorkspace({ root, threadId: "t1234567", branch: false, allowDirty: false, mode: "start" });
+
+    expect(ws.dirty).toEqual([" M README.md", "A  staged.txt", "?? .gitignore", "?? untracked.txt"]);
+    expect(ws.startCommit).not.toBe(head.trim());
+    expect(git("rev-parse", "refs/yolo/t1234567/start").trim()).toBe(ws.startCommit);
+    expect(git("rev-parse", `${ws.startCommit}^`)).toBe(head);
+    expect(git("ls-tree", "-r", "--name-only", ws.startCommit!).trim().split("\n").sort()).toEqual([".gitignore", "README.md", "staged.txt", "untracked.txt"]);
+    expect(git("show", `${ws.startCommit}:README.md`)).toBe("# edited\n");
+    expect(git("rev-parse", "HEAD")).toBe(head);
+    expect(git("diff", "--cached", "--name-only")).toBe(index);
+    expect(git("stash", "list")).toBe("");
+    expect(git("branch", "--format=%(refname:short)").trim()).toBe("main");
+
+    // Only what changes after the start is the thread's.
+    writeFileSync(join(root, "add.js"), "a\n");
+    expect(parseNumstat(await changeSince(root, { startCommit: ws.startCommit, branch: null }, "numstat")).map((f) => f.path)).toEqual(["add.js"]);
   });
 });

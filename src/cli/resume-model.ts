@@ -1,0 +1,53 @@
+import type { ResolvedConfig } from "../config/schema.js";
+import { inspectThread } from "../engine/inspect.js";
+import { databaseExists, openSession, type Session } from "../engine/session.js";
+import { repoIdentity } from "../git/repo-identity.js";
+import { loadResolvedConfig, type ConfigFlags } from "./prepare.js";
+import { ThreadError } from "../errors.js";
+
+/** True when yolo has a model to talk to (an API key or an endpoint); a replay needs neither. */
+export function hasModel(config: ResolvedConfig): boolean {
+  return Boolean(config.model.apiKey || config.model.baseURL);
+}
+
+/**
+ * Whether resuming the thread this way will call a model. An unknown thread is a ThreadError here, before any
+ * question of keys. A finished thread only reports its outcome (unless a message continues its conversation); a
+ * waiting one without its answer only repeats its question; a thread killed before its first checkpoint is
+ * explained by the engine. None of these needs a key.
+ */
+export async function resumeNeedsModel(
+  config: ResolvedConfig,
+  session: Session,
+  threadId: string,
+  resume: { answer?: string; review?: unknown; message?: string },
+): Promise<boolean> {
+  const row = await session.threads.get(threadId);
+  let position;
+  try {
+    position = (await inspectThread(config, session, threadId)).position;
+  } catch (error) {
+    // In the index without a checkpoint: the engine says there is nothing to resume and how to start again.
+    if (row && error instanceof ThreadError) return false;
+    throw error;
+  }
+  if (position.kind === "finished") return resume.message !== undefined;
+  if (position.kind === "waiting") return resume.answer !== undefined || resume.review !== undefined;
+  return true;
+}
+
+/** `resume --last`: the id of this repository's thread that ran last (any working copy of it). */
+export async function lastThreadId(cwd: string, flags: ConfigFlags): Promise<string> {
+  const config = await loadResolvedConfig(cwd, flags);
+  const none = () => new ThreadError('No threads yet in this project, so there is no last one to resume. Start one with: yolo run "what to build"');
+  if (!databaseExists(config)) throw none();
+  const session = await openSession(config);
+  try {
+    const rows = await session.threads.list({ repo: await repoIdentity(config.root), root: config.root });
+    const last = rows.reduce<(typeof rows)[number] | null>((a, b) => (a === null || b.updatedAt > a.updatedAt ? b : a), null);
+    if (!last) throw none();
+    return last.id;
+  } finally {
+    await session.close();
+  }
+}

@@ -30,7 +30,7 @@ describe("the user-level config", () => {
     expect(() => findUserConfigFile({ YOLO_USER_CONFIG: path.join(home, "missing.ts") })).toThrow(ConfigError);
   });
 
-  it("loads TypeScript or JSON, strictly: only commands, env and sandbox", async () => {
+  it("loads TypeScript or JSON, strictly: only commands, env, sandbox, files and hooks", async () => {
     const dir = tmp();
     const ts = path.join(dir, "config.ts");
     fs.writeFileSync(ts, 'export default { commands: { allow: ["npm", "git status"] }, sandbox: "bwrap" as const };');
@@ -39,7 +39,7 @@ describe("the user-level config", () => {
     fs.writeFileSync(json, JSON.stringify({ model: { name: "x" }, sandbox: "sometimes" }));
     const error = await loadUserConfig({ YOLO_USER_CONFIG: json }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems).toEqual([expect.stringMatching(/^sandbox: /), "model: unknown key; known keys: commands, env, sandbox"]);
+    expect((error as ConfigError).problems).toEqual([expect.stringMatching(/^sandbox: /), "model: unknown key; known keys: commands, env, sandbox, files, hooks"]);
   });
 });
 

@@ -59,10 +59,10 @@ describe("`hooks` in the config files", () => {
       expect.arrayContaining([
         expect.stringMatching(/^hooks\.PreToolUse\[0\]\.matcher: not a valid regular expression/),
         expect.stringMatching(/^hooks\.PostToolUse\[0\]\.hooks\[0\]\.type: /),
-        "hooks.PostToolUse[0].hooks[0].url: unknown key",
+        "hooks.PostToolUse[0].hooks[0].url: unknown key; known keys: type, command, timeout, failClosed",
         expect.stringMatching(/^hooks\.NodeStart\[0\]\.hooks\[0\]\.command: /),
         expect.stringMatching(/^hooks\.NodeStart\[0\]\.hooks\[0\]\.timeout: /),
-        "hooks.Stop: unknown key",
+        "hooks.Stop: unknown key; known keys: PreToolUse, PostToolUse, NodeStart, NodeEnd, GateEnd, RunEnd",
       ]),
     );
     expect(

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   process.stdout.write(`${JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version}\n`);
 } else {
   import("../dist/cli/main.js").then((m) => m.main(process.argv)).catch((error) => {

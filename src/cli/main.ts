@@ -4,6 +4,7 @@ import { exitCodeFor } from "../events/outcome.js";
 import { LIMIT_DEFAULTS } from "../config/defaults.js";
 import { packageVersion } from "../package-root.js";
 import { tolerateClosedPipes } from "./closed-pipes.js";
+import { installHardExit } from "./hard-exit.js";
 
 const VERSION = packageVersion();
 
@@ -100,6 +101,7 @@ Run 'yolo <command> --help' for a command's options.
 /** Parses argv, runs one command, and sets the process's exit code. The only place that exits. */
 export async function main(argv: string[]): Promise<void> {
   tolerateClosedPipes();
+  installHardExit(exitNow);
   const program = new Command()
     .name("yolo")
     .description("An autonomous dev orchestrator: analyst → pm → architect → dev → tea, gated by your real tests.")
@@ -252,8 +254,8 @@ function argumentTerm(arg: Argument): string {
   return arg.required ? `<${name}>` : `[${name}]`;
 }
 
-/** Stops the process at once (a second Ctrl+C). Lives here so main.ts stays the only module that exits. */
-export function exitNow(code: number): never {
+/** Stops the process at once (a third Ctrl+C). Lives here so main.ts stays the only module that exits. */
+function exitNow(code: number): never {
   process.exit(code);
 }
 

@@ -85,7 +85,7 @@ describe("yolo --version and --help load only the CLI shell", () => {
     expect(loadedPackages(modules).has("@langchain/langgraph")).toBe(true);
   });
 
-  it.each([["--version"], ["-V"], ["-C", ".", "--version"]])("`yolo %s` prints the package version", async (...args) => {
+  it.each([["--version"], ["-v"], ["-C", ".", "--version"]])("`yolo %s` prints the package version", async (...args) => {
     const { r, modules } = await modulesLoadedBy(args, `version-${args.join("")}`);
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
     expect(r.exitCode, describeResult(r)).toBe(0);

@@ -20,7 +20,7 @@ import type { AgentDefinition } from "../../agents/types.js";
 import type { ResolvedConfig } from "../../config/schema.js";
 import type { ReviewResponse } from "../../engine/review.js";
 import { askOnTerminal, loadAnswers, reviewFromFlags, takeAnswer, type HumanReply } from "../human-input.js";
-import { exitNow } from "../main.js";
+import { hardExit } from "../hard-exit.js";
 import { engineDeps, loadPipelineAgents, loadResolvedConfig, type ConfigFlags } from "../prepare.js";
 import { isUnattended, loadReplay, prepareRunSetup, type RunSetup } from "../run-setup.js";
 
@@ -236,7 +236,7 @@ function stopControl() {
   };
   const press = (signal: "SIGINT" | "SIGTERM") => {
     presses = signal === "SIGTERM" ? Math.max(presses + 1, 2) : presses + 1;
-    if (presses > 2) exitNow(130);
+    if (presses > 2) hardExit(130);
     apply();
     tell(presses === 1 ? "after-step" : "now");
   };

@@ -22,6 +22,8 @@ export interface ConfigFlags {
   maxCost?: number;
   maxSteps?: number;
   maxTime?: string;
+  /** Used when nothing else names the model: `--replay` passes the model its session was recorded with. */
+  defaultModel?: string;
 }
 
 /** The project root: the directory yolo was started in (or -C), resolved through symlinks. */
@@ -44,7 +46,7 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
     fileConfig: config,
     file,
     env: process.env,
-    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch, maxTokens: flags.maxTokens, maxCost: flags.maxCost, maxSteps: flags.maxSteps, maxTime: flags.maxTime },
+    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch, maxTokens: flags.maxTokens, maxCost: flags.maxCost, maxSteps: flags.maxSteps, maxTime: flags.maxTime, defaultModel: flags.defaultModel },
   });
 }
 

@@ -21,6 +21,8 @@ export interface ConfigFlags {
   maxSteps?: number;
   /** A duration as typed (`45m`, `1h30m`, seconds). */
   maxTime?: string;
+  /** The model to use when neither a flag, YOLO_MODEL nor the config file names one (a replay's recorded model). */
+  defaultModel?: string;
 }
 
 export interface ResolveConfigInput {
@@ -96,7 +98,7 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
     root: absRoot,
     configFile: file,
     model: {
-      name: nonEmpty(flags.model) ?? nonEmpty(env.YOLO_MODEL) ?? fileModel.name ?? DEFAULTS.modelName,
+      name: nonEmpty(flags.model) ?? nonEmpty(env.YOLO_MODEL) ?? fileModel.name ?? nonEmpty(flags.defaultModel) ?? DEFAULTS.modelName,
       baseURL: flagBaseURL ?? envBaseURL ?? fileModel.baseURL ?? null,
       apiKey: nonEmpty(env[apiKeyEnv]) ?? null,
       apiKeyEnv,

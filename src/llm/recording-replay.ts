@@ -33,6 +33,12 @@ export function loadSession(file: string): RecordedExchange[] {
   return exchanges;
 }
 
+/** The model a session was recorded with (its first exchange's), or undefined when the file does not say. */
+export function recordedModel(exchanges: readonly RecordedExchange[] | undefined): string | undefined {
+  const model = exchanges?.[0]?.request.model;
+  return typeof model === "string" && model.trim() ? model : undefined;
+}
+
 export interface Replayer {
   /** A fetch that answers chat completions from the session and never touches the network. */
   fetch: FetchLike;

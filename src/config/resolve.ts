@@ -105,6 +105,8 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
       temperature: fileModel.temperature ?? null,
       maxRetries: fileModel.maxRetries ?? DEFAULTS.maxRetries,
       timeoutS: fileModel.timeoutS ?? DEFAULTS.timeoutS,
+      api: fileModel.api ?? "chat",
+      reasoningEffort: fileModel.reasoningEffort ?? null,
       price: fileModel.price ? { ...fileModel.price, currency: fileModel.price.currency ?? "USD" } : null,
     },
     maxFixAttempts: flagMaxFix ?? envMaxFix ?? fileConfig.maxFixAttempts ?? DEFAULTS.maxFixAttempts,

@@ -25,6 +25,10 @@ export interface ScriptedReply {
    * (the body fails mid-stream), `end` ends the response as if complete, without finish_reason, usage or [DONE].
    */
   cut?: { at: number; how: "reset" | "end" };
+  /** Answer HTTP 200 with exactly this body (an HTML login page, half a JSON document…), whatever was asked. */
+  raw?: { body: string; contentType?: string };
+  /** Streamed: send the role delta and the content, then go silent (the connection stays open until close()). */
+  stall?: boolean;
 }
 
 /** A chat-completions request as the mock received it. */
@@ -125,6 +129,11 @@ export async function startMockOpenAI(
       sendError(res, reply.status, reply.content);
       return;
     }
+    if (reply.raw) {
+      res.writeHead(200, { "content-type": reply.raw.contentType ?? "text/html; charset=utf-8" });
+      res.end(reply.raw.body);
+      return;
+    }
     const completion = buildCompletion(recorded, reply, () => `call_mock_${++serial}`);
     if (body.stream === true) await streamCompletion(res, completion, body.stream_options?.include_usage === true, closed);
     else sendJson(res, 200, completionJson(completion));
@@ -179,6 +188,7 @@ interface Completion {
   contentChunks: number;
   contentRate: number | null;
   cut: ScriptedReply["cut"] | null;
+  stall: boolean;
   finishReason: "stop" | "tool_calls";
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
 }
@@ -212,6 +222,7 @@ function buildCompletion(req: RecordedRequest, reply: ScriptedReply, nextId: () 
     contentChunks: reply.contentChunks ?? 4,
     contentRate: reply.contentRate ?? null,
     cut: reply.cut ?? null,
+    stall: reply.stall === true,
     finishReason: toolCalls.length ? "tool_calls" : "stop",
     usage: {
       prompt_tokens,
@@ -271,6 +282,10 @@ async function streamCompletion(res: ServerResponse, c: Completion, includeUsage
       if (res.destroyed) return;
     }
     delta({ content: piece });
+  }
+  if (c.stall) {
+    await closed;
+    return;
   }
   if (c.cut && c.toolCalls.length) {
     const [t] = c.toolCalls;

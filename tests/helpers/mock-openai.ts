@@ -29,6 +29,12 @@ export interface ScriptedReply {
   raw?: { body: string; contentType?: string };
   /** Streamed: send the role delta and the content, then go silent (the connection stays open until close()). */
   stall?: boolean;
+  /**
+   * Streamed wire quirks of local servers: every tool call whole in one chunk (Ollama), tool-call deltas without
+   * `index`, a `finish_reason` other than OpenAI's (`"stop"` after tool calls), no usage chunk even when asked
+   * (llama.cpp server, LM Studio), usage with `completion_tokens_details.reasoning_tokens` (OpenAI reasoning models).
+   */
+  wire?: { toolCallsInOneChunk?: boolean; noIndex?: boolean; finishReason?: string; noUsage?: boolean; reasoningTokens?: number };
 }
 
 /** A chat-completions request as the mock received it. */
@@ -189,8 +195,15 @@ interface Completion {
   contentRate: number | null;
   cut: ScriptedReply["cut"] | null;
   stall: boolean;
-  finishReason: "stop" | "tool_calls";
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
+  wire: NonNullable<ScriptedReply["wire"]>;
+  finishReason: string;
+  usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    prompt_tokens_details?: { cached_tokens: number };
+    completion_tokens_details?: { reasoning_tokens: number };
+  };
 }
 
 // Serves an array in order; past its end, answers with an error naming the request number so tests fail loudly.
@@ -223,13 +236,15 @@ function buildCompletion(req: RecordedRequest, reply: ScriptedReply, nextId: () 
     contentRate: reply.contentRate ?? null,
     cut: reply.cut ?? null,
     stall: reply.stall === true,
-    finishReason: toolCalls.length ? "tool_calls" : "stop",
+    wire: reply.wire ?? {},
+    finishReason: reply.wire?.finishReason ?? (toolCalls.length ? "tool_calls" : "stop"),
     usage: {
       prompt_tokens,
       completion_tokens,
       total_tokens: prompt_tokens + completion_tokens,
       // OpenAI reports prompt-cache hits here; only when the script says so.
       ...(reply.usage?.cached_tokens !== undefined ? { prompt_tokens_details: { cached_tokens: reply.usage.cached_tokens } } : {}),
+      ...(reply.wire?.reasoningTokens !== undefined ? { completion_tokens_details: { reasoning_tokens: reply.wire.reasoningTokens } } : {}),
     },
   };
 }
@@ -297,12 +312,17 @@ async function streamCompletion(res: ServerResponse, c: Completion, includeUsage
     else res.end();
     return;
   }
-  c.toolCalls.forEach((t, index) => {
-    delta({ tool_calls: [{ index, id: t.id, type: "function", function: { name: t.name, arguments: "" } }] });
-    for (const piece of split(t.arguments, 4)) delta({ tool_calls: [{ index, function: { arguments: piece } }] });
-  });
+  const at = (index: number) => (c.wire.noIndex ? {} : { index });
+  if (c.wire.toolCallsInOneChunk && c.toolCalls.length) {
+    delta({ tool_calls: c.toolCalls.map((t, index) => ({ ...at(index), id: t.id, type: "function", function: { name: t.name, arguments: t.arguments } })) });
+  } else {
+    c.toolCalls.forEach((t, index) => {
+      delta({ tool_calls: [{ ...at(index), id: t.id, type: "function", function: { name: t.name, arguments: "" } }] });
+      for (const piece of split(t.arguments, 4)) delta({ tool_calls: [{ ...at(index), function: { arguments: piece } }] });
+    });
+  }
   delta({}, c.finishReason);
-  if (includeUsage) send([], { usage: c.usage });
+  if (includeUsage && !c.wire.noUsage) send([], { usage: c.usage });
   res.end("data: [DONE]\n\n");
 }
 

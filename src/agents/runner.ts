@@ -198,7 +198,7 @@ async function streamOnce(
   let full: AIMessageChunk | undefined;
   const stream = await bound.stream(messages, { signal: options.signal });
   for await (const chunk of stream) {
-    const text = typeof chunk.content === "string" ? chunk.content : "";
+    const text = contentText(chunk.content);
     if (text) options.emit({ type: "token", node: options.node, text });
     full = full ? full.concat(chunk) : chunk;
   }
@@ -266,7 +266,7 @@ function parseArguments(text: string): { args: Record<string, unknown> | null; p
  * arguments; null when the text holds none by its rules.
  */
 function textCalls(reply: AIMessageChunk): { calls: Call[]; text: string; format: TextToolCalls["format"] } | null {
-  const found = typeof reply.content === "string" ? parseTextToolCalls(reply.content) : null;
+  const found = parseTextToolCalls(contentText(reply.content));
   if (!found) return null;
   const stamp = reply.id ? reply.id.replace(/\W/g, "").slice(-12) : String(Date.now());
   const calls = found.calls.map((c, i) => ({ id: `call_text_${stamp}_${i}`, name: c.name, raw: c.args, ...parseArguments(c.args) }));
@@ -276,6 +276,12 @@ function textCalls(reply: AIMessageChunk): { calls: Call[]; text: string; format
 function textCallsNotice(node: string, format: TextToolCalls["format"]): string {
   const shape = format === "hermes" ? "<tool_call> tags" : format === "fenced-json" ? "a fenced JSON block" : "a JSON object";
   return `${node}: the model wrote its tool calls in its reply text (${shape}) instead of as tool calls; yolo parsed them and checks them like native calls. Configure the server's tool-call parser to avoid this (see yolo doctor).`;
+}
+
+/** A reply's text: a string (Chat Completions) or text blocks (the Responses API streams `{ type: "text" }` parts). */
+function contentText(content: AIMessageChunk["content"]): string {
+  if (typeof content === "string") return content;
+  return content.map((part) => (part.type === "text" && typeof part.text === "string" ? part.text : "")).join("");
 }
 
 function modelNameOf(model: BaseChatModel): string {
@@ -289,7 +295,7 @@ function modelNameOf(model: BaseChatModel): string {
  * `text`: the reply's text without the tool calls it carried (calls written as text).
  */
 function rebuildAssistant(reply: AIMessageChunk, calls: Call[], text?: string): AIMessage {
-  const content = text ?? (typeof reply.content === "string" ? reply.content : "");
+  const content = text ?? contentText(reply.content);
   return new AIMessage({
     content,
     tool_calls: calls.map((c) => ({ id: c.id, name: c.name || "unknown", args: c.args ?? {}, type: "tool_call" as const })),

@@ -100,7 +100,8 @@ export async function startMockOpenAI(
       sendJson(res, 200, { object: "list", data: [{ id: "mock-model", object: "model", created: 0, owned_by: "mock" }] });
       return;
     }
-    if (req.method !== "POST" || path !== "/v1/chat/completions") {
+    const responsesApi = path === "/v1/responses";
+    if (req.method !== "POST" || (path !== "/v1/chat/completions" && !responsesApi)) {
       await readBody(req);
       sendError(res, 404, `mock server: no route for ${req.method} ${path}`);
       return;
@@ -115,7 +116,8 @@ export async function startMockOpenAI(
     }
     const recorded: RecordedRequest = {
       body,
-      messages: Array.isArray(body?.messages) ? body.messages : [],
+      // The Responses API sends `input` items; the role-carrying ones are the messages.
+      messages: Array.isArray(body?.messages) ? body.messages : Array.isArray(body?.input) ? body.input : [],
       tools: Array.isArray(body?.tools) ? body.tools : [],
       model: typeof body?.model === "string" ? body.model : "",
       headers: { ...req.headers },
@@ -141,6 +143,11 @@ export async function startMockOpenAI(
       return;
     }
     const completion = buildCompletion(recorded, reply, () => `call_mock_${++serial}`);
+    if (responsesApi) {
+      if (body.stream === true) await streamResponse(res, completion);
+      else sendJson(res, 200, responseObject(completion, "completed"));
+      return;
+    }
     if (body.stream === true) await streamCompletion(res, completion, body.stream_options?.include_usage === true, closed);
     else sendJson(res, 200, completionJson(completion));
   }
@@ -324,6 +331,54 @@ async function streamCompletion(res: ServerResponse, c: Completion, includeUsage
   delta({}, c.finishReason);
   if (includeUsage && !c.wire.noUsage) send([], { usage: c.usage });
   res.end("data: [DONE]\n\n");
+}
+
+// The Responses API's `response` object: output items (a message, function calls) and usage.
+function responseObject(c: Completion, status: "in_progress" | "completed"): Record<string, unknown> {
+  const done = status === "completed";
+  const output = done
+    ? [
+        ...(c.content ? [{ id: `msg_${c.id}`, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: c.content, annotations: [] }] }] : []),
+        ...c.toolCalls.map((t) => ({ id: `fc_${t.id}`, type: "function_call", status: "completed", call_id: t.id, name: t.name, arguments: t.arguments })),
+      ]
+    : [];
+  const usage = {
+    input_tokens: c.usage.prompt_tokens,
+    input_tokens_details: { cached_tokens: c.usage.prompt_tokens_details?.cached_tokens ?? 0 },
+    output_tokens: c.usage.completion_tokens,
+    output_tokens_details: { reasoning_tokens: c.usage.completion_tokens_details?.reasoning_tokens ?? 0 },
+    total_tokens: c.usage.total_tokens,
+  };
+  return { id: `resp_${c.id}`, object: "response", created_at: c.created, status, model: c.model, output, usage: done ? usage : null };
+}
+
+// The Responses API's SSE stream as documented: response.created, output items with text and argument deltas, response.completed.
+async function streamResponse(res: ServerResponse, c: Completion): Promise<void> {
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+  let seq = 0;
+  const send = (type: string, fields: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...fields })}\n\n`);
+  send("response.created", { response: responseObject(c, "in_progress") });
+  let outputIndex = 0;
+  if (c.content) {
+    const itemId = `msg_${c.id}`;
+    send("response.output_item.added", { output_index: outputIndex, item: { id: itemId, type: "message", status: "in_progress", role: "assistant", content: [] } });
+    send("response.content_part.added", { item_id: itemId, output_index: outputIndex, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+    for (const piece of split(c.content, c.contentChunks)) send("response.output_text.delta", { item_id: itemId, output_index: outputIndex, content_index: 0, delta: piece });
+    send("response.output_text.done", { item_id: itemId, output_index: outputIndex, content_index: 0, text: c.content });
+    send("response.output_item.done", { output_index: outputIndex, item: { id: itemId, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: c.content, annotations: [] }] } });
+    outputIndex++;
+  }
+  for (const t of c.toolCalls) {
+    const itemId = `fc_${t.id}`;
+    send("response.output_item.added", { output_index: outputIndex, item: { id: itemId, type: "function_call", status: "in_progress", call_id: t.id, name: t.name, arguments: "" } });
+    for (const piece of split(t.arguments, 4)) send("response.function_call_arguments.delta", { item_id: itemId, output_index: outputIndex, delta: piece });
+    send("response.function_call_arguments.done", { item_id: itemId, output_index: outputIndex, arguments: t.arguments });
+    send("response.output_item.done", { output_index: outputIndex, item: { id: itemId, type: "function_call", status: "completed", call_id: t.id, name: t.name, arguments: t.arguments } });
+    outputIndex++;
+  }
+  send("response.completed", { response: responseObject(c, "completed") });
+  res.end();
 }
 
 // Cuts text into at most `parts` non-empty pieces.

@@ -59,6 +59,8 @@ export interface MockOpenAI {
 export interface MockOpenAIOptions {
   /** HTTP status for requests past the end of a scripted array (default 500). */
   exhaustedStatus?: number;
+  /** The ids `GET /v1/models` lists (default ["mock-model"]); null: the route is not served (404), as on some servers. */
+  models?: string[] | null;
 }
 
 const ERROR_KINDS: Record<number, { type: string; code: string | null; message: string }> = {
@@ -96,8 +98,9 @@ export async function startMockOpenAI(
   // Routes one HTTP request: the models list, chat completions, or an OpenAI-style 404.
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? "").split("?")[0];
-    if (req.method === "GET" && path === "/v1/models") {
-      sendJson(res, 200, { object: "list", data: [{ id: "mock-model", object: "model", created: 0, owned_by: "mock" }] });
+    if (req.method === "GET" && path === "/v1/models" && options.models !== null) {
+      const ids = options.models ?? ["mock-model"];
+      sendJson(res, 200, { object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "mock" })) });
       return;
     }
     const responsesApi = path === "/v1/responses";

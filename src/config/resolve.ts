@@ -105,8 +105,9 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
       temperature: fileModel.temperature ?? null,
       maxRetries: fileModel.maxRetries ?? DEFAULTS.maxRetries,
       timeoutS: fileModel.timeoutS ?? DEFAULTS.timeoutS,
-      api: fileModel.api ?? "chat",
-      reasoningEffort: fileModel.reasoningEffort ?? null,
+      // Only when configured: absent means Chat Completions and the server's default effort.
+      ...(fileModel.api ? { api: fileModel.api } : {}),
+      ...(fileModel.reasoningEffort ? { reasoningEffort: fileModel.reasoningEffort } : {}),
       price: fileModel.price ? { ...fileModel.price, currency: fileModel.price.currency ?? "USD" } : null,
     },
     maxFixAttempts: flagMaxFix ?? envMaxFix ?? fileConfig.maxFixAttempts ?? DEFAULTS.maxFixAttempts,

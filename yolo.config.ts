@@ -8,8 +8,10 @@ export default defineConfig({
     name: "gpt-4o-mini",
     // baseURL: "http://localhost:11434/v1", // Ollama; or set OPENAI_BASE_URL
     // apiKeyEnv: "OPENAI_API_KEY",          // the variable the key is read from
-    maxRetries: 4, // 429, 5xx and connection errors, with backoff; 400/401/403/404 never
-    timeoutS: 120,
+    maxRetries: 4, // 429, 5xx and connection resets, with backoff; an unreachable server at most 2, a silent one 1; 400/401/403/404 never
+    timeoutS: 120, // no answer (or silence mid-stream) for this long fails the attempt: a silent server fails a call in about 2 × timeoutS
+    // api: "responses",        // the OpenAI Responses API instead of Chat Completions (Responses-only models)
+    // reasoningEffort: "low",  // reasoning models (o-series, gpt-5): minimal | low | medium | high, sent as reasoning_effort
     // Price per million tokens, for the cost line of `yolo report` (without it, reports show tokens only).
     // The figures are an example: use your provider's current price for the model.
     // price: { inputPerMillion: 0.15, outputPerMillion: 0.6, currency: "USD" },

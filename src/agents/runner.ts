@@ -5,8 +5,10 @@ import { LimitError } from "../errors.js";
 import type { EventBody, Usage } from "../events/schema.js";
 import { addUsage, usageOfReply, ZERO_USAGE } from "../events/usage.js";
 import { isStreamCut } from "../llm/errors.js";
+import { estimateUsage } from "../llm/usage-estimate.js";
 import { HANDOFF_DESCRIPTION } from "../tools/handoff.js";
 import type { ToolContext, ToolDef } from "../tools/types.js";
+import { noCallError, parseTextToolCalls, type TextToolCalls } from "./text-tool-calls.js";
 import { toolErrorText, toOpenAiTool } from "./tool-calls.js";
 import { withCallSignal } from "../llm/call-signal.js";
 
@@ -98,6 +100,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   const filesChanged = new Set<string>();
   let reminders = 0;
   const repeats = new RepeatDetector(LOOP_REPEATS);
+  // Whether this loop has seen the model call a tool at all; and whether the text-calls notice was given.
+  let sawCall = false;
+  let toldTextCalls = false;
 
   for (let turn = 1; ; turn++) {
     if (turn > options.maxTurns) {
@@ -113,23 +118,28 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       if (prepared.usage) usage = addUsage(usage, prepared.usage);
     }
     const reply = await streamReply(bound, messages, options);
-    const turnUsage = usageOf(reply);
+    const turnUsage = usageOf(reply, messages);
     usage = addUsage(usage, turnUsage);
     emit({ type: "usage", node, usage: turnUsage });
 
-    const calls = collectCalls(reply);
-    const assistant = rebuildAssistant(reply, calls);
+    const native = collectCalls(reply);
+    const fromText = native.length ? null : textCalls(reply);
+    const calls = fromText ? fromText.calls : native;
+    if (fromText && !toldTextCalls) {
+      toldTextCalls = true;
+      emit({ type: "warning", message: textCallsNotice(node, fromText.format) });
+    }
+    if (calls.length) sawCall = true;
+    const assistant = rebuildAssistant(reply, calls, fromText?.text);
     messages.push(assistant);
     record({ role: "ai", content: assistant.content, tool_calls: calls.map((c) => ({ id: c.id, name: c.name, args: c.raw })) });
 
     if (calls.length === 0) {
       const text = typeof assistant.content === "string" ? assistant.content.trim() : "";
       if (options.finishOnText && text) return { handoff: { summary: text }, usage, filesChanged: [...filesChanged], turns: turn };
-      if (reminders >= options.maxReminders) {
-        throw new LimitError(
-          "turns",
-          `${node} answered ${reminders + 1} times without calling a tool or handing off. The thread is saved: resume it to try again, or use a model that supports tool calls.${text ? ` Its last reply: ${lastReply(text)}` : ""}`,
-        );
+      // A model that has never called a tool gets one reminder, not all of them: it may not be able to.
+      if (reminders >= (sawCall ? options.maxReminders : Math.min(1, options.maxReminders))) {
+        throw noCallError({ node, model: modelNameOf(options.model), replies: reminders + 1, sawCall, text });
       }
       reminders++;
       messages.push(new HumanMessage(REMINDER));
@@ -194,7 +204,7 @@ async function streamOnce(
   await withCallSignal(options.signal, async (signal) => {
     const stream = await bound.stream(messages, { signal });
     for await (const chunk of stream) {
-      const text = typeof chunk.content === "string" ? chunk.content : "";
+      const text = contentText(chunk.content);
       if (text) options.emit({ type: "token", node: options.node, text });
       full = full ? full.concat(chunk) : chunk;
     }
@@ -226,11 +236,25 @@ export function collectCalls(reply: AIMessageChunk): Call[] {
 /** The calls as the provider sent them: merged stream chunks, or (non-streamed) the parsed and invalid calls. */
 function rawCalls(reply: AIMessageChunk): { id?: string; name: string; args: string }[] {
   const chunks = reply.tool_call_chunks ?? [];
-  if (chunks.length) return chunks.map((c) => ({ id: c.id, name: c.name ?? "", args: c.args ?? "" }));
+  if (chunks.length) return joinUnindexed(chunks);
   return [
     ...(reply.tool_calls ?? []).map((c) => ({ id: c.id, name: c.name, args: JSON.stringify(c.args ?? {}) })),
     ...(reply.invalid_tool_calls ?? []).map((c) => ({ id: c.id, name: c.name ?? "", args: c.args ?? "" })),
   ];
+}
+
+/**
+ * Streamed tool-call pieces as calls. LangChain merges pieces by `index`; servers that send none (some local
+ * servers and proxies) leave a call's argument pieces apart: a piece with no id, name or index continues the call before it.
+ */
+function joinUnindexed(chunks: NonNullable<AIMessageChunk["tool_call_chunks"]>): { id?: string; name: string; args: string }[] {
+  const calls: { id?: string; name: string; args: string }[] = [];
+  for (const c of chunks) {
+    const last = calls[calls.length - 1];
+    if (last && c.index === undefined && !c.id && !c.name) last.args += c.args ?? "";
+    else calls.push({ id: c.id, name: c.name ?? "", args: c.args ?? "" });
+  }
+  return calls;
 }
 
 function parseArguments(text: string): { args: Record<string, unknown> | null; parseError: string | null } {
@@ -245,11 +269,40 @@ function parseArguments(text: string): { args: Record<string, unknown> | null; p
 }
 
 /**
+ * Tool calls written in the reply's text (see text-tool-calls.ts), as calls with ids and strictly parsed
+ * arguments; null when the text holds none by its rules.
+ */
+function textCalls(reply: AIMessageChunk): { calls: Call[]; text: string; format: TextToolCalls["format"] } | null {
+  const found = parseTextToolCalls(contentText(reply.content));
+  if (!found) return null;
+  const stamp = reply.id ? reply.id.replace(/\W/g, "").slice(-12) : String(Date.now());
+  const calls = found.calls.map((c, i) => ({ id: `call_text_${stamp}_${i}`, name: c.name, raw: c.args, ...parseArguments(c.args) }));
+  return { calls, text: found.text, format: found.format };
+}
+
+function textCallsNotice(node: string, format: TextToolCalls["format"]): string {
+  const shape = format === "hermes" ? "<tool_call> tags" : format === "fenced-json" ? "a fenced JSON block" : "a JSON object";
+  return `${node}: the model wrote its tool calls in its reply text (${shape}) instead of as tool calls; yolo parsed them and checks them like native calls. Configure the server's tool-call parser to avoid this (see yolo doctor).`;
+}
+
+/** A reply's text: a string (Chat Completions) or text blocks (the Responses API streams `{ type: "text" }` parts). */
+function contentText(content: AIMessageChunk["content"]): string {
+  if (typeof content === "string") return content;
+  return content.map((part) => (part.type === "text" && typeof part.text === "string" ? part.text : "")).join("");
+}
+
+function modelNameOf(model: BaseChatModel): string {
+  const name = (model as unknown as { model?: unknown }).model;
+  return typeof name === "string" ? name : "the configured model";
+}
+
+/**
  * The assistant message as it goes back to the model. Rebuilt from all calls (valid and invalid) so every
  * tool result answers a call the provider has seen; unparseable arguments are re-sent as `{}`.
+ * `text`: the reply's text without the tool calls it carried (calls written as text).
  */
-function rebuildAssistant(reply: AIMessageChunk, calls: Call[]): AIMessage {
-  const content = typeof reply.content === "string" ? reply.content : "";
+function rebuildAssistant(reply: AIMessageChunk, calls: Call[], text?: string): AIMessage {
+  const content = text ?? contentText(reply.content);
   return new AIMessage({
     content,
     tool_calls: calls.map((c) => ({ id: c.id, name: c.name || "unknown", args: c.args ?? {}, type: "tool_call" as const })),
@@ -302,12 +355,7 @@ function preview(text: string, max = 200): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-function usageOf(reply: AIMessageChunk): Usage {
-  return usageOfReply(reply.usage_metadata);
-}
-
-/** A model's reply quoted in a message: what it said is often the answer the user wanted, so it is not lost. */
-function lastReply(text: string): string {
-  const max = 2000;
-  return `"${text.length > max ? `${text.slice(0, max)}…` : text}"`;
+// The server's own counts; an estimate, marked as one, when it reported none.
+function usageOf(reply: AIMessageChunk, sent: readonly BaseMessage[]): Usage {
+  return reply.usage_metadata ? usageOfReply(reply.usage_metadata) : estimateUsage(sent, reply);
 }

@@ -215,6 +215,7 @@ export async function main(argv: string[]): Promise<void> {
     .command("graph")
     .description("print the configured workflow as a Mermaid flowchart")
     .action(async () => setCode(await (await import("./commands/graph.js")).graphCommand({ cwd: cwdOf() })));
+  program.command("doctor").description("check the model endpoint (reachable, key, model, a tool-call round trip, usage, context window), the sandbox, git, the database and the gates").option("--json", "print the checks as JSON").action(async (opts) => setCode(await (await import("./commands/doctor.js")).doctorCommand({ cwd: cwdOf(), json: !!opts.json })));
 
   program
     .command("mcp")

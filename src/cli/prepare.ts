@@ -26,6 +26,8 @@ export interface ConfigFlags {
   maxTime?: string;
   /** `--test-cmd`: this run's only gate, instead of the configured or detected ones. */
   testCmd?: string;
+  /** Used when nothing else names the model: `--replay` passes the model its session was recorded with. */
+  defaultModel?: string;
 }
 
 /** The project root: the directory yolo was started in (or -C), resolved through symlinks. */
@@ -48,7 +50,7 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
     fileConfig: config,
     file,
     env: process.env,
-    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch, maxTokens: flags.maxTokens, maxCost: flags.maxCost, maxSteps: flags.maxSteps, maxTime: flags.maxTime, requireGate: flags.requireGate },
+    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch, maxTokens: flags.maxTokens, maxCost: flags.maxCost, maxSteps: flags.maxSteps, maxTime: flags.maxTime, requireGate: flags.requireGate, defaultModel: flags.defaultModel },
   });
   return flags.testCmd === undefined ? resolved : withTestCommand(resolved, flags.testCmd);
 }

@@ -30,12 +30,13 @@ export function isUnattended(flags: Pick<RunSetupFlags, "ci">, env: Readonly<Rec
 }
 
 /** The replay session, read and checked before anything is created; a bad file or flag combination is exit 2. */
-export async function loadReplay(cwd: string, flags: RunSetupFlags): Promise<{ file: string; exchanges: RecordedExchange[] } | null> {
+export async function loadReplay(cwd: string, flags: RunSetupFlags): Promise<{ file: string; exchanges: RecordedExchange[]; model?: string } | null> {
   if (flags.record && flags.replay) throw new ConfigError("--record and --replay exclude each other: record a session against a model, then replay it.");
   if (!flags.replay) return null;
-  const { loadSession } = await import("../llm/recording-replay.js");
+  const { loadSession, recordedModel } = await import("../llm/recording-replay.js");
   const file = absolute(cwd, flags.replay);
-  return { file, exchanges: loadSession(file) };
+  const exchanges = loadSession(file);
+  return { file, exchanges, model: recordedModel(exchanges) };
 }
 
 export interface RunSetup {

@@ -24,6 +24,8 @@ export interface ConfigFlags {
   maxSteps?: number;
   /** A duration as typed (`45m`, `1h30m`, seconds). */
   maxTime?: string;
+  /** The model to use when neither a flag, YOLO_MODEL nor the config file names one (a replay's recorded model). */
+  defaultModel?: string;
 }
 
 export interface ResolveConfigInput {
@@ -101,13 +103,16 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
     root: absRoot,
     configFile: file,
     model: {
-      name: nonEmpty(flags.model) ?? nonEmpty(env.YOLO_MODEL) ?? fileModel.name ?? DEFAULTS.modelName,
+      name: nonEmpty(flags.model) ?? nonEmpty(env.YOLO_MODEL) ?? fileModel.name ?? nonEmpty(flags.defaultModel) ?? DEFAULTS.modelName,
       baseURL: flagBaseURL ?? envBaseURL ?? fileModel.baseURL ?? null,
       apiKey: nonEmpty(env[apiKeyEnv]) ?? null,
       apiKeyEnv,
       temperature: fileModel.temperature ?? null,
       maxRetries: fileModel.maxRetries ?? DEFAULTS.maxRetries,
       timeoutS: fileModel.timeoutS ?? DEFAULTS.timeoutS,
+      // Only when configured: absent means Chat Completions and the server's default effort.
+      ...(fileModel.api ? { api: fileModel.api } : {}),
+      ...(fileModel.reasoningEffort ? { reasoningEffort: fileModel.reasoningEffort } : {}),
       price: fileModel.price ? { ...fileModel.price, currency: fileModel.price.currency ?? "USD" } : null,
     },
     maxFixAttempts: flagMaxFix ?? envMaxFix ?? fileConfig.maxFixAttempts ?? DEFAULTS.maxFixAttempts,

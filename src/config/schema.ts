@@ -77,6 +77,10 @@ export const configSchema = z.strictObject({
       temperature: z.number().min(0).max(2).optional(),
       maxRetries: z.number().int().min(0).max(20).optional(),
       timeoutS: z.number().positive().optional(),
+      /** "chat" (default): Chat Completions; "responses": the OpenAI Responses API, needed for Responses-only models. */
+      api: z.enum(["chat", "responses"]).optional(),
+      /** Reasoning models (o-series, gpt-5): how hard to think, sent as `reasoning_effort`. */
+      reasoningEffort: z.enum(["minimal", "low", "medium", "high"]).optional(),
       /** Price per million tokens, for the cost line of `yolo report`; without it reports give tokens only. */
       price: z
         .strictObject({
@@ -168,6 +172,10 @@ export interface ResolvedConfig {
     temperature: number | null;
     maxRetries: number;
     timeoutS: number;
+    /** Which OpenAI API the client speaks (model.api). */
+    api?: "chat" | "responses";
+    /** null: the server's default effort. */
+    reasoningEffort?: string | null;
     /** Price per million tokens (null: not configured, reports show tokens only). */
     price: { inputPerMillion: number; outputPerMillion: number; currency: string } | null;
   };

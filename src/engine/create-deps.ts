@@ -53,6 +53,8 @@ export function createEngineDeps(input: {
         temperature,
         maxRetries: config.model.maxRetries,
         timeoutS: config.model.timeoutS,
+        api: config.model.api,
+        reasoningEffort: config.model.reasoningEffort,
         fetch: input.transport?.fetch,
         onRetry,
       }),

@@ -18,7 +18,7 @@ export interface EngineDeps {
   config: ResolvedConfig;
   agents: Map<string, AgentDefinition>;
   /** Creates the chat model for an agent; injected so benchmarks can use an in-process model. */
-  createModel: (spec: { name: string; temperature: number | null; onRetry?: (reason: string) => void }) => BaseChatModel;
+  createModel: (spec: { name: string; temperature: number | null; onRetry?: (reason: string, count: { retry: number; of: number }) => void }) => BaseChatModel;
   /** Maps a provider failure to a typed error, or null when it is not one. */
   classifyError: (error: unknown, model: string) => Error | null;
   /** The gate commands tea's node runs (configured, or detected from the project). */

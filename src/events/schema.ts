@@ -20,6 +20,10 @@ const usage = z.object({
   calls: z.number(),
   /** Of the prompt tokens, those the provider served from its prompt cache, where it reports them (optional in v1). */
   cachedTokens: z.number().optional(),
+  /** Of the completion tokens, those a reasoning model spent thinking, where it reports them (optional in v1). */
+  reasoningTokens: z.number().optional(),
+  /** true: the server reported no usage and these counts are yolo's estimate (about four characters a token). */
+  estimated: z.boolean().optional(),
 });
 
 const gateResult = z.object({

@@ -10,6 +10,9 @@ export function addUsage(a: Usage, b: Usage): Usage {
     totalTokens: a.totalTokens + b.totalTokens,
     calls: a.calls + b.calls,
     cachedTokens: (a.cachedTokens ?? 0) + (b.cachedTokens ?? 0),
+    // Only where a provider reports them, so totals of servers that do not stay as they were.
+    ...(a.reasoningTokens || b.reasoningTokens ? { reasoningTokens: (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0) } : {}),
+    ...(a.estimated || b.estimated ? { estimated: true } : {}),
   };
 }
 
@@ -21,6 +24,7 @@ export function usageOfReply(metadata: UsageMetadataLike | undefined): Usage {
     totalTokens: metadata?.total_tokens ?? 0,
     calls: 1,
     cachedTokens: metadata?.input_token_details?.cache_read ?? 0,
+    ...(metadata?.output_token_details?.reasoning ? { reasoningTokens: metadata.output_token_details.reasoning } : {}),
   };
 }
 
@@ -30,4 +34,5 @@ export interface UsageMetadataLike {
   output_tokens?: number;
   total_tokens?: number;
   input_token_details?: { cache_read?: number };
+  output_token_details?: { reasoning?: number };
 }

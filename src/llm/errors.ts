@@ -1,6 +1,10 @@
 import { ProviderError } from "../errors.js";
 import { REPLAY_MISMATCH } from "./recording-replay.js";
+import { causeCode, isBadPort } from "./cause-chain.js";
+import { NOT_A_COMPLETION } from "./response-guard.js";
 import { isQuotaError } from "./retry.js";
+
+export { causeCode };
 
 /** What an error message needs to tell the user where to look. */
 export interface ProviderContext {
@@ -49,6 +53,26 @@ export function toProviderError(err: unknown, ctx: ProviderContext): ProviderErr
       400,
     );
   }
+  if (isBadPort(err)) {
+    const port = portOf(ctx.baseURL);
+    return make(
+      `The base URL ${where} uses port ${port ?? "(unknown)"}, which Node's HTTP client refuses to connect to ("bad port": ports such as 6000 and 6667 are blocked for safety). ` +
+        "This is a local configuration problem, not the server's: run the server on another port (Ollama 11434, LM Studio 1234, vLLM 8000) and update the base URL.",
+    );
+  }
+  if (e.error?.code === NOT_A_COMPLETION && typeof e.error.message === "string") {
+    return make(
+      `The model provider at ${where} did not answer like an OpenAI-compatible API: ${e.error.message}. ` +
+        "Check the base URL points at the API (usually ending in /v1), not at a web page or a proxy's login.",
+      502,
+    );
+  }
+  if (e.name === "TimeoutError" && (err as { midAnswer?: unknown }).midAnswer === true) {
+    return make(
+      `The model provider at ${where} went silent in the middle of its answer: the stream was cut mid-answer${detail}. ` +
+        "Nothing of the cut answer was used; the run is checkpointed and can be resumed. Check the server, or raise model.timeoutS if it is just slow.",
+    );
+  }
   if (e.name === "TimeoutError" || constructorName(err) === "APIConnectionTimeoutError") {
     return make(
       `The model provider at ${where} did not answer in time, even after retries. ` +
@@ -59,7 +83,7 @@ export function toProviderError(err: unknown, ctx: ProviderContext): ProviderErr
   if (isStreamCut(err)) {
     const code = causeCode(err);
     return make(
-      `The model provider at ${where} closed the connection in the middle of its answer${code ? ` (${code})` : ""}, even after retries. ` +
+      `The model provider at ${where} closed the connection in the middle of its answer${code ? ` (${code})` : ""}, even after retries: the stream was cut mid-answer. ` +
         "Nothing of the cut answer was used; the run is checkpointed and can be resumed.",
     );
   }
@@ -68,6 +92,12 @@ export function toProviderError(err: unknown, ctx: ProviderContext): ProviderErr
   if (status === undefined) {
     if (constructorName(err) === "APIConnectionError" || e.message === "Connection error.") {
       const code = causeCode(err);
+      if (code && CLOSED_CODES.has(code)) {
+        return make(
+          `The model provider at ${where} accepted the connection and closed it before answering (${code}), even after retries. ` +
+            "Check the server's log: it may have crashed or refused the request.",
+        );
+      }
       return make(
         `Could not connect to the model provider at ${where}${code ? ` (${code})` : ""}. ` +
           "Check that the server is running and the base URL is right.",
@@ -149,17 +179,17 @@ function providerDetail(e: ClientErrorLike): string {
   return `: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
 }
 
-/** The system error code (ECONNREFUSED, ENOTFOUND, …) buried in fetch's cause chain. */
-export function causeCode(err: unknown): string | undefined {
-  let cur: unknown = err;
-  for (let depth = 0; depth < 5 && typeof cur === "object" && cur !== null; depth++) {
-    const c = cur as { code?: unknown; cause?: unknown; errors?: unknown };
-    if (depth > 0 && typeof c.code === "string") return c.code;
-    // AggregateError (IPv4 and IPv6 both refused) keeps its codes in `errors`.
-    if (Array.isArray(c.errors) && typeof c.errors[0]?.code === "string") return c.errors[0].code;
-    cur = c.cause;
+/** The server was reached and hung up: not a "could not connect". */
+const CLOSED_CODES = new Set(["ECONNRESET", "UND_ERR_SOCKET", "EPIPE", "UND_ERR_CLOSED"]);
+
+function portOf(baseURL: string | null): string | null {
+  if (!baseURL) return null;
+  try {
+    const url = new URL(baseURL);
+    return url.port || (url.protocol === "https:" ? "443" : "80");
+  } catch {
+    return null;
   }
-  return undefined;
 }
 
 function constructorName(err: object): string | undefined {

@@ -1,5 +1,8 @@
 import { ChatOpenAI } from "@langchain/openai";
+import { completionGuard } from "./response-guard.js";
 import { onFailedAttempt, retryReason } from "./retry.js";
+import { RetryCounter, type RetryCount } from "./retry-policy.js";
+import { isReasoningModel } from "./reasoning.js";
 
 /** What the model factory needs, already resolved from config, environment and flags. */
 export interface ChatModelOptions {
@@ -15,8 +18,12 @@ export interface ChatModelOptions {
   timeoutS: number;
   /** Replaces the HTTP client's fetch: `--record` wraps the real one, `--replay` never touches the network. */
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-  /** Told about each failed call that will be tried again (with why), so a run can say it is retrying. */
-  onRetry?: (reason: string) => void;
+  /** Told about each failed call that will be tried again (why, and which retry of how many), so a run can say it is retrying. */
+  onRetry?: (reason: string, count: RetryCount) => void;
+  /** "chat" (default): Chat Completions; "responses": the OpenAI Responses API (`/v1/responses`). */
+  api?: "chat" | "responses";
+  /** Sent as `reasoning_effort` (`reasoning.effort` on the Responses API); null: the server's default. */
+  reasoningEffort?: string | null;
 }
 
 /**
@@ -25,21 +32,41 @@ export interface ChatModelOptions {
  * while `streaming: true` makes `invoke()` fetch tokenizer data from the internet and hang offline.
  */
 export function createChatModel(opts: ChatModelOptions): ChatOpenAI {
-  const fetchImpl = idleGuard(opts.fetch ?? ((input, init) => globalThis.fetch(input, init)), opts.timeoutS * 1000);
+  const retries = new RetryCounter(opts.maxRetries);
+  const transport = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  // Any HTTP answer ends the count of connection retries; the next call starts again from zero.
+  const settling: Fetch = (input, init) => transport(input, init).then((response) => (response.ok && retries.settled(), response));
+  const fetchImpl = completionGuard(idleGuard(settling, opts.timeoutS * 1000));
   const configuration = { ...(opts.baseURL ? { baseURL: opts.baseURL } : {}), fetch: fetchImpl };
+  const reasoning = isReasoningModel(opts.name);
   return new ChatOpenAI({
     model: opts.name,
     apiKey: opts.apiKey ?? "not-needed",
     ...(Object.keys(configuration).length ? { configuration } : {}),
-    ...(opts.temperature === null ? {} : { temperature: opts.temperature }),
+    // Reasoning models (o-series, gpt-5) reject any temperature but the default: an agent's own is not sent to them.
+    ...(opts.temperature === null || reasoning ? {} : { temperature: opts.temperature }),
+    ...reasoningParams(opts, reasoning),
+    ...(opts.api === "responses" ? { useResponsesApi: true } : {}),
     maxRetries: opts.maxRetries,
     onFailedAttempt: async (error: unknown) => {
       await onFailedAttempt(error);
-      opts.onRetry?.(retryReason(error));
+      const count = retries.next(error);
+      if (!count) throw error;
+      opts.onRetry?.(retryReason(error), count);
     },
     timeout: opts.timeoutS * 1000,
     streamUsage: true,
   });
+}
+
+/**
+ * `reasoning_effort` for the models LangChain knows as reasoning models goes through its own `reasoning` option
+ * (it sends it only for those); for any other name (gpt-oss on vLLM, say) it is sent as configured, never dropped.
+ */
+function reasoningParams(opts: ChatModelOptions, reasoning: boolean): Record<string, unknown> {
+  if (!opts.reasoningEffort) return {};
+  if (reasoning) return { reasoning: { effort: opts.reasoningEffort } };
+  return { modelKwargs: opts.api === "responses" ? { reasoning: { effort: opts.reasoningEffort } } : { reasoning_effort: opts.reasoningEffort } };
 }
 
 type Fetch = NonNullable<ChatModelOptions["fetch"]>;
@@ -53,6 +80,8 @@ export function idleGuard(inner: Fetch, idleMs: number): Fetch {
     const response = await inner(input, init);
     if (!response.body) return response;
     const reader = response.body.getReader();
+    // Bytes already came: silence now is an answer cut off, not a server that never answered.
+    let started = false;
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         let timer: NodeJS.Timeout | undefined;
@@ -60,11 +89,14 @@ export function idleGuard(inner: Fetch, idleMs: number): Fetch {
         const next = await Promise.race([reader.read(), idle]).finally(() => clearTimeout(timer));
         if (next === "idle") {
           void reader.cancel().catch(() => {});
-          const error = new Error(`the model's response sent nothing for ${Math.round(idleMs / 1000)}s`);
+          const error = Object.assign(new Error(`the model's response sent nothing for ${Math.round(idleMs / 1000)}s`), { midAnswer: started });
           error.name = "TimeoutError";
           controller.error(error);
         } else if (next.done) controller.close();
-        else controller.enqueue(next.value);
+        else {
+          started = true;
+          controller.enqueue(next.value);
+        }
       },
       cancel: (reason) => reader.cancel(reason),
     });

@@ -60,6 +60,8 @@ export function comparable(request: unknown): Record<string, unknown> {
   const body = (request ?? {}) as Record<string, unknown>;
   const picked: Record<string, unknown> = {};
   for (const field of COMPARED_FIELDS) picked[field] = mapStrings(body[field] ?? null, maskVolatile);
+  // The Responses API carries the conversation in `input` (compared only where present, so chat sessions are unchanged).
+  if (body.input !== undefined) picked.input = mapStrings(body.input, maskVolatile);
   return picked;
 }
 
@@ -107,7 +109,8 @@ export function firstDifference(recorded: unknown, actual: unknown, path = ""): 
 
 /** Which yolo agent sent a request, from "You are the <role> agent" in its first system message. */
 export function agentOf(request: unknown): string | null {
-  const messages = (request as { messages?: unknown })?.messages;
+  const r = request as { messages?: unknown; input?: unknown } | null;
+  const messages = r?.messages ?? r?.input;
   if (!Array.isArray(messages)) return null;
   const system = messages.find((m) => isObject(m) && (m.role === "system" || m.role === "developer")) as Record<string, unknown> | undefined;
   if (!system) return null;

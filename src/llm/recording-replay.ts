@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../errors.js";
-import { isChatCompletions, parseBody, SESSION_FORMAT_VERSION, type FetchLike, type RecordedExchange } from "./recording.js";
+import { isModelRequest, parseBody, SESSION_FORMAT_VERSION, type FetchLike, type RecordedExchange } from "./recording.js";
 import { agentOf, canonicalJson, comparable, firstDifference, normalizeRequest, type NormalizeContext } from "./recording-match.js";
 
 /** The `error.type` of the HTTP 400 a replay answers a request it has no recording for (see llm/errors.ts). */
@@ -33,6 +33,12 @@ export function loadSession(file: string): RecordedExchange[] {
   return exchanges;
 }
 
+/** The model a session was recorded with (its first exchange's), or undefined when the file does not say. */
+export function recordedModel(exchanges: readonly RecordedExchange[] | undefined): string | undefined {
+  const model = exchanges?.[0]?.request.model;
+  return typeof model === "string" && model.trim() ? model : undefined;
+}
+
 export interface Replayer {
   /** A fetch that answers chat completions from the session and never touches the network. */
   fetch: FetchLike;
@@ -56,8 +62,8 @@ export function createReplayer(opts: { exchanges: RecordedExchange[]; context: N
 
   const fetch: FetchLike = async (input, init) => {
     const body = parseBody(init?.body);
-    if (!body || !isChatCompletions(input)) {
-      return errorResponse(404, `replay: yolo only replays chat completions; no recording for ${String(input)}`, "replay_unsupported");
+    if (!body || !isModelRequest(input)) {
+      return errorResponse(404, `replay: yolo only replays model requests (chat completions, responses); no recording for ${String(input)}`, "replay_unsupported");
     }
     requests++;
     const request = normalizeRequest(body, opts.context);

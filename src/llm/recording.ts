@@ -41,7 +41,7 @@ export function createRecorder(opts: { file: string; append: boolean; context: N
   const fetch: FetchLike = async (input, init) => {
     const response = await base(input, init);
     const body = parseBody(init?.body);
-    if (!body || !isChatCompletions(input) || !response.body) return response;
+    if (!body || !isModelRequest(input) || !response.body) return response;
     const [mine, theirs] = response.body.tee();
     const text = new Response(mine).text();
     const request = normalizeRequest(body, opts.context) as Record<string, unknown>;
@@ -69,6 +69,12 @@ export function createRecorder(opts: { file: string; append: boolean; context: N
 export function isChatCompletions(input: string | URL | Request): boolean {
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
   return /\/chat\/completions(?:\?|$)/.test(url);
+}
+
+/** A model request: Chat Completions, or the Responses API (`…/responses`, `model.api: "responses"`). */
+export function isModelRequest(input: string | URL | Request): boolean {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  return isChatCompletions(input) || /\/responses(?:\?|$)/.test(url);
 }
 
 /** The JSON body of a request, or null when it has none the recorder understands. */

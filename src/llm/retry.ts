@@ -1,4 +1,5 @@
-import { causeCode } from "./errors.js";
+import { causeCode } from "./cause-chain.js";
+import { NOT_A_COMPLETION } from "./response-guard.js";
 
 /**
  * Which failed model calls are worth another try. Passed to ChatOpenAI as `onFailedAttempt`, so its own
@@ -26,6 +27,8 @@ export async function onFailedAttempt(error: unknown): Promise<void> {
   if (e.name === "AbortError" || /^(Cancel|AbortError|Request was aborted)/.test(e.message ?? "")) throw error;
   const status = e.status ?? e.response?.status;
   if (status !== undefined && NO_RETRY_STATUSES.has(status)) throw error;
+  // A body that is not a model reply (an HTML page at the base URL) comes back the same every time.
+  if (e.error?.code === NOT_A_COMPLETION) throw error;
   if (status === 429) {
     if (isQuotaError(e)) throw error;
     const wait = retryAfterMs(e.headers);

@@ -254,9 +254,10 @@ export function summarizedLine(e: { node: string; tokensBefore: number; tokensAf
 }
 
 /** A run's token line: `tokens 12,100 (in 10,500, 4,000 cached / out 1,600) in 9 model calls`. */
-export function tokensLine(u: { totalTokens: number; promptTokens: number; completionTokens: number; calls: number; cachedTokens?: number }): string {
+export function tokensLine(u: { totalTokens: number; promptTokens: number; completionTokens: number; calls: number; cachedTokens?: number; estimated?: boolean }): string {
   const cached = u.cachedTokens ? `, ${formatCount(u.cachedTokens)} cached` : "";
-  return `tokens ${formatCount(u.totalTokens)} (in ${formatCount(u.promptTokens)}${cached} / out ${formatCount(u.completionTokens)}) in ${plural(u.calls, "model call")}`;
+  // `~`: the server reported no usage for some calls; the counts include yolo's estimate.
+  return `tokens ${u.estimated ? "~" : ""}${formatCount(u.totalTokens)} (in ${formatCount(u.promptTokens)}${cached} / out ${formatCount(u.completionTokens)}) in ${plural(u.calls, "model call")}`;
 }
 
 /**

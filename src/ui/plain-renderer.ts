@@ -125,7 +125,7 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         const u = e.usage;
         return [
           {
-            text: `  tokens ${e.node}: ${formatCount(u.totalTokens)} (in ${formatCount(u.promptTokens)} / out ${formatCount(u.completionTokens)}, ${plural(u.calls, "call")})`,
+            text: `  tokens ${e.node}: ${u.estimated ? "~" : ""}${formatCount(u.totalTokens)} (in ${formatCount(u.promptTokens)} / out ${formatCount(u.completionTokens)}, ${plural(u.calls, "call")})`,
           },
         ];
       }

@@ -25,6 +25,16 @@ export interface ScriptedReply {
    * (the body fails mid-stream), `end` ends the response as if complete, without finish_reason, usage or [DONE].
    */
   cut?: { at: number; how: "reset" | "end" };
+  /** Answer HTTP 200 with exactly this body (an HTML login page, half a JSON document…), whatever was asked. */
+  raw?: { body: string; contentType?: string };
+  /** Streamed: send the role delta and the content, then go silent (the connection stays open until close()). */
+  stall?: boolean;
+  /**
+   * Streamed wire quirks of local servers: every tool call whole in one chunk (Ollama), tool-call deltas without
+   * `index`, a `finish_reason` other than OpenAI's (`"stop"` after tool calls), no usage chunk even when asked
+   * (llama.cpp server, LM Studio), usage with `completion_tokens_details.reasoning_tokens` (OpenAI reasoning models).
+   */
+  wire?: { toolCallsInOneChunk?: boolean; noIndex?: boolean; finishReason?: string; noUsage?: boolean; reasoningTokens?: number };
 }
 
 /** A chat-completions request as the mock received it. */
@@ -49,6 +59,8 @@ export interface MockOpenAI {
 export interface MockOpenAIOptions {
   /** HTTP status for requests past the end of a scripted array (default 500). */
   exhaustedStatus?: number;
+  /** The ids `GET /v1/models` lists (default ["mock-model"]); null: the route is not served (404), as on some servers. */
+  models?: string[] | null;
 }
 
 const ERROR_KINDS: Record<number, { type: string; code: string | null; message: string }> = {
@@ -86,11 +98,13 @@ export async function startMockOpenAI(
   // Routes one HTTP request: the models list, chat completions, or an OpenAI-style 404.
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? "").split("?")[0];
-    if (req.method === "GET" && path === "/v1/models") {
-      sendJson(res, 200, { object: "list", data: [{ id: "mock-model", object: "model", created: 0, owned_by: "mock" }] });
+    if (req.method === "GET" && path === "/v1/models" && options.models !== null) {
+      const ids = options.models ?? ["mock-model"];
+      sendJson(res, 200, { object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "mock" })) });
       return;
     }
-    if (req.method !== "POST" || path !== "/v1/chat/completions") {
+    const responsesApi = path === "/v1/responses";
+    if (req.method !== "POST" || (path !== "/v1/chat/completions" && !responsesApi)) {
       await readBody(req);
       sendError(res, 404, `mock server: no route for ${req.method} ${path}`);
       return;
@@ -105,7 +119,8 @@ export async function startMockOpenAI(
     }
     const recorded: RecordedRequest = {
       body,
-      messages: Array.isArray(body?.messages) ? body.messages : [],
+      // The Responses API sends `input` items; the role-carrying ones are the messages.
+      messages: Array.isArray(body?.messages) ? body.messages : Array.isArray(body?.input) ? body.input : [],
       tools: Array.isArray(body?.tools) ? body.tools : [],
       model: typeof body?.model === "string" ? body.model : "",
       headers: { ...req.headers },
@@ -125,7 +140,17 @@ export async function startMockOpenAI(
       sendError(res, reply.status, reply.content);
       return;
     }
+    if (reply.raw) {
+      res.writeHead(200, { "content-type": reply.raw.contentType ?? "text/html; charset=utf-8" });
+      res.end(reply.raw.body);
+      return;
+    }
     const completion = buildCompletion(recorded, reply, () => `call_mock_${++serial}`);
+    if (responsesApi) {
+      if (body.stream === true) await streamResponse(res, completion);
+      else sendJson(res, 200, responseObject(completion, "completed"));
+      return;
+    }
     if (body.stream === true) await streamCompletion(res, completion, body.stream_options?.include_usage === true, closed);
     else sendJson(res, 200, completionJson(completion));
   }
@@ -179,8 +204,16 @@ interface Completion {
   contentChunks: number;
   contentRate: number | null;
   cut: ScriptedReply["cut"] | null;
-  finishReason: "stop" | "tool_calls";
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
+  stall: boolean;
+  wire: NonNullable<ScriptedReply["wire"]>;
+  finishReason: string;
+  usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    prompt_tokens_details?: { cached_tokens: number };
+    completion_tokens_details?: { reasoning_tokens: number };
+  };
 }
 
 // Serves an array in order; past its end, answers with an error naming the request number so tests fail loudly.
@@ -212,13 +245,16 @@ function buildCompletion(req: RecordedRequest, reply: ScriptedReply, nextId: () 
     contentChunks: reply.contentChunks ?? 4,
     contentRate: reply.contentRate ?? null,
     cut: reply.cut ?? null,
-    finishReason: toolCalls.length ? "tool_calls" : "stop",
+    stall: reply.stall === true,
+    wire: reply.wire ?? {},
+    finishReason: reply.wire?.finishReason ?? (toolCalls.length ? "tool_calls" : "stop"),
     usage: {
       prompt_tokens,
       completion_tokens,
       total_tokens: prompt_tokens + completion_tokens,
       // OpenAI reports prompt-cache hits here; only when the script says so.
       ...(reply.usage?.cached_tokens !== undefined ? { prompt_tokens_details: { cached_tokens: reply.usage.cached_tokens } } : {}),
+      ...(reply.wire?.reasoningTokens !== undefined ? { completion_tokens_details: { reasoning_tokens: reply.wire.reasoningTokens } } : {}),
     },
   };
 }
@@ -272,6 +308,10 @@ async function streamCompletion(res: ServerResponse, c: Completion, includeUsage
     }
     delta({ content: piece });
   }
+  if (c.stall) {
+    await closed;
+    return;
+  }
   if (c.cut && c.toolCalls.length) {
     const [t] = c.toolCalls;
     delta({ tool_calls: [{ index: 0, id: t.id, type: "function", function: { name: t.name, arguments: "" } }] });
@@ -282,13 +322,66 @@ async function streamCompletion(res: ServerResponse, c: Completion, includeUsage
     else res.end();
     return;
   }
-  c.toolCalls.forEach((t, index) => {
-    delta({ tool_calls: [{ index, id: t.id, type: "function", function: { name: t.name, arguments: "" } }] });
-    for (const piece of split(t.arguments, 4)) delta({ tool_calls: [{ index, function: { arguments: piece } }] });
-  });
+  const at = (index: number) => (c.wire.noIndex ? {} : { index });
+  if (c.wire.toolCallsInOneChunk && c.toolCalls.length) {
+    delta({ tool_calls: c.toolCalls.map((t, index) => ({ ...at(index), id: t.id, type: "function", function: { name: t.name, arguments: t.arguments } })) });
+  } else {
+    c.toolCalls.forEach((t, index) => {
+      delta({ tool_calls: [{ ...at(index), id: t.id, type: "function", function: { name: t.name, arguments: "" } }] });
+      for (const piece of split(t.arguments, 4)) delta({ tool_calls: [{ ...at(index), function: { arguments: piece } }] });
+    });
+  }
   delta({}, c.finishReason);
-  if (includeUsage) send([], { usage: c.usage });
+  if (includeUsage && !c.wire.noUsage) send([], { usage: c.usage });
   res.end("data: [DONE]\n\n");
+}
+
+// The Responses API's `response` object: output items (a message, function calls) and usage.
+function responseObject(c: Completion, status: "in_progress" | "completed"): Record<string, unknown> {
+  const done = status === "completed";
+  const output = done
+    ? [
+        ...(c.content ? [{ id: `msg_${c.id}`, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: c.content, annotations: [] }] }] : []),
+        ...c.toolCalls.map((t) => ({ id: `fc_${t.id}`, type: "function_call", status: "completed", call_id: t.id, name: t.name, arguments: t.arguments })),
+      ]
+    : [];
+  const usage = {
+    input_tokens: c.usage.prompt_tokens,
+    input_tokens_details: { cached_tokens: c.usage.prompt_tokens_details?.cached_tokens ?? 0 },
+    output_tokens: c.usage.completion_tokens,
+    output_tokens_details: { reasoning_tokens: c.usage.completion_tokens_details?.reasoning_tokens ?? 0 },
+    total_tokens: c.usage.total_tokens,
+  };
+  return { id: `resp_${c.id}`, object: "response", created_at: c.created, status, model: c.model, output, usage: done ? usage : null };
+}
+
+// The Responses API's SSE stream as documented: response.created, output items with text and argument deltas, response.completed.
+async function streamResponse(res: ServerResponse, c: Completion): Promise<void> {
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+  let seq = 0;
+  const send = (type: string, fields: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...fields })}\n\n`);
+  send("response.created", { response: responseObject(c, "in_progress") });
+  let outputIndex = 0;
+  if (c.content) {
+    const itemId = `msg_${c.id}`;
+    send("response.output_item.added", { output_index: outputIndex, item: { id: itemId, type: "message", status: "in_progress", role: "assistant", content: [] } });
+    send("response.content_part.added", { item_id: itemId, output_index: outputIndex, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+    for (const piece of split(c.content, c.contentChunks)) send("response.output_text.delta", { item_id: itemId, output_index: outputIndex, content_index: 0, delta: piece });
+    send("response.output_text.done", { item_id: itemId, output_index: outputIndex, content_index: 0, text: c.content });
+    send("response.output_item.done", { output_index: outputIndex, item: { id: itemId, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: c.content, annotations: [] }] } });
+    outputIndex++;
+  }
+  for (const t of c.toolCalls) {
+    const itemId = `fc_${t.id}`;
+    send("response.output_item.added", { output_index: outputIndex, item: { id: itemId, type: "function_call", status: "in_progress", call_id: t.id, name: t.name, arguments: "" } });
+    for (const piece of split(t.arguments, 4)) send("response.function_call_arguments.delta", { item_id: itemId, output_index: outputIndex, delta: piece });
+    send("response.function_call_arguments.done", { item_id: itemId, output_index: outputIndex, arguments: t.arguments });
+    send("response.output_item.done", { output_index: outputIndex, item: { id: itemId, type: "function_call", status: "completed", call_id: t.id, name: t.name, arguments: t.arguments } });
+    outputIndex++;
+  }
+  send("response.completed", { response: responseObject(c, "completed") });
+  res.end();
 }
 
 // Cuts text into at most `parts` non-empty pieces.

@@ -85,13 +85,14 @@ type Leg = {
 
 /** Runs legs of a thread until it ends or waits; in a terminal, questions are asked inline and the run goes on. */
 async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number> {
-  const baseConfig = await loadResolvedConfig(cwd, flags);
+  // A replay with no model configured talks to the model its session was recorded with.
+  const replay = await loadReplay(cwd, flags);
+  const baseConfig = await loadResolvedConfig(cwd, { ...flags, defaultModel: replay?.model });
   // A new thread's agents are checked before anything is created; a resumed one's once its mode is read.
   const early = first.start ? threadSetup(baseConfig, first.start.profile ?? { mode: "run" }) : null;
   const config = early?.config ?? baseConfig;
   const logFile = join(config.stateDir, "logs", `${first.threadId}.log`);
   const answers = flags.answers !== undefined ? loadAnswers(flags.answers) : null;
-  const replay = await loadReplay(cwd, flags);
   // A new thread needs a model before anything is created; a resumed one is found first, since an unknown or
   // finished thread (reported, nothing runs) is no reason to ask for a key.
   if (first.start) assertModelConfigured(config, { replay: replay !== null });

@@ -87,7 +87,7 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
   if (s.verdict) section(out, `Verdict: ${s.verdict}`, s.findings.map((f) => `- ${f}`));
   if (fixAttemptsMade(s)) out.push("", `Fix attempts: ${fixAttemptsMade(s)}`);
   const cached = s.usage.cachedTokens ? ` (${s.usage.cachedTokens} of them cached)` : "";
-  const usage = [`total: ${s.usage.totalTokens} tokens (${s.usage.promptTokens} prompt${cached}, ${s.usage.completionTokens} completion) in ${plural(s.usage.calls, "call")}`];
+  const usage = [`total: ${s.usage.estimated ? "~" : ""}${s.usage.totalTokens} tokens (${s.usage.promptTokens} prompt${cached}, ${s.usage.completionTokens} completion) in ${plural(s.usage.calls, "call")}`];
   for (const [node, u] of Object.entries(s.usageByNode)) usage.push(`${node}: ${u.totalTokens} tokens in ${plural(u.calls, "call")}`);
   section(out, "Token usage", usage);
   return `${out.join("\n")}\n`;

@@ -36,8 +36,8 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
   const runId = `${run.node}-${Date.now()}`;
   const emit = emitter(config);
   // A provider that refuses or fails is retried with backoff by the client; say so, or the run just looks stuck.
-  const onRetry = (reason: string) =>
-    emit({ type: "warning", message: `${run.node}: the model call failed (${reason}); retrying with backoff (up to ${cfg.model.maxRetries} retries)` });
+  const onRetry = (reason: string, count: { retry: number; of: number }) =>
+    emit({ type: "warning", message: `${run.node}: the model call failed (${reason}); retry ${count.retry} of ${count.of}` });
   const model = deps.createModel({ name: modelName, temperature: agent.temperature ?? cfg.model.temperature, onRetry });
   const record = (entry: Record<string, unknown>) => appendTranscript(dir, run.node, { run: runId, ...entry });
   return runAgentLoop({

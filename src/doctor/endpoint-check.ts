@@ -1,0 +1,118 @@
+import { noToolCallingAdvice, parseTextToolCalls } from "../agents/text-tool-calls.js";
+import { toProviderError } from "../llm/errors.js";
+import { PING_TOOL, probeModels, probeToolCall, type ToolProbe } from "../llm/doctor.js";
+import { contextWindowFor, FALLBACK_CONTEXT_WINDOW } from "../middleware/tokens.js";
+import type { CheckResult, DoctorCheck, DoctorContext } from "./types.js";
+
+const OPENAI = "https://api.openai.com/v1";
+
+/**
+ * The configured endpoint and model: reachable, key accepted, model served, a tool-call round trip, streamed
+ * usage, a known context window. A check that cannot be decided because an earlier one failed is "skip".
+ */
+export const endpointCheck: DoctorCheck = {
+  id: "endpoint",
+  async run(ctx: DoctorContext): Promise<CheckResult[]> {
+    const { model } = ctx.config;
+    const base = model.baseURL ?? OPENAI;
+    const out: CheckResult[] = [];
+    const push = (id: string, title: string, status: CheckResult["status"], detail: string, fix?: string) => out.push({ id, title, status, detail, ...(fix ? { fix } : {}) });
+    const skipRest = (from: string[], why: string) => {
+      for (const [id, title] of REST.filter(([id]) => from.includes(id))) push(id, title, "skip", why);
+      return [...out, contextResult(ctx)];
+    };
+    if (!model.apiKey && !model.baseURL) {
+      push("endpoint", "endpoint reachable", "fail", `${model.apiKeyEnv} is not set and no base URL is configured`, `Set ${model.apiKeyEnv}, or point OPENAI_BASE_URL (or model.baseURL) at a local server: Ollama http://localhost:11434/v1, LM Studio http://localhost:1234/v1, vLLM http://localhost:8000/v1, llama.cpp http://localhost:8080/v1.`);
+      return skipRest(["key", "model", "tools", "usage"], "no endpoint");
+    }
+
+    const listed = await probeModels(base, model.apiKey, ctx.timeoutS * 1000, ctx.fetch as typeof fetch | undefined);
+    if (listed.kind === "unreachable") {
+      const fix = listed.badPort
+        ? "Node refuses this port (\"bad port\"): run the server on another port and update the base URL."
+        : "Start the server, or fix the base URL (it usually ends in /v1).";
+      push("endpoint", "endpoint reachable", "fail", `${base}: ${listed.reason}`, fix);
+      return skipRest(["key", "model", "tools", "usage"], "endpoint unreachable");
+    }
+    push("endpoint", "endpoint reachable", "ok", `${base} answers (GET /models: HTTP ${listed.status})`);
+    if (listed.kind === "status" && (listed.status === 401 || listed.status === 403)) {
+      push("key", "API key accepted", "fail", `rejected (HTTP ${listed.status})`, `Check ${model.apiKeyEnv}: it must hold a valid key for ${base}.`);
+      return skipRest(["model", "tools", "usage"], "key rejected");
+    }
+    const served = listed.kind === "list" ? listed.ids : null;
+    if (served && !served.includes(model.name)) {
+      push("key", "API key accepted", "ok", model.apiKey ? "accepted (GET /models)" : "none needed (GET /models)");
+      push("model", "model exists", "fail", `"${model.name}" is not among the ${served.length} models served${served.length ? `: ${served.slice(0, 8).join(", ")}${served.length > 8 ? ", …" : ""}` : ""}`, "Set model.name in yolo.config.ts (or YOLO_MODEL, --model) to a served model, or pull/load it on the server.");
+      return skipRest(["tools", "usage"], "model not served");
+    }
+
+    let probe: ToolProbe;
+    try {
+      probe = await probeToolCall({ name: model.name, baseURL: model.baseURL, apiKey: model.apiKey, temperature: model.temperature, timeoutS: ctx.timeoutS, api: model.api, reasoningEffort: model.reasoningEffort, fetch: ctx.fetch });
+    } catch (error) {
+      const mapped = toProviderError(error, { apiKeyEnv: model.apiKeyEnv, baseURL: model.baseURL, model: model.name });
+      const message = mapped?.message ?? (error as Error).message;
+      const status = mapped?.status;
+      if (status === 401 || status === 403) {
+        push("key", "API key accepted", "fail", `rejected by the chat request (HTTP ${status})`, `Check ${model.apiKeyEnv}: it must hold a valid key for ${base}.`);
+        return skipRest(["model", "tools", "usage"], "key rejected");
+      }
+      push("key", "API key accepted", served ? "ok" : "skip", served ? "accepted (GET /models)" : "not decided: the chat request failed");
+      if (status === 404) {
+        push("model", "model exists", "fail", `"${model.name}" was not found (HTTP 404)`, "Check the model name and that the base URL ends with the API prefix (usually /v1).");
+        return skipRest(["tools", "usage"], "model not found");
+      }
+      push("model", "model exists", served ? "ok" : "skip", served ? `"${model.name}" is served` : "not decided");
+      push("tools", "tool-call round trip", "fail", message.slice(0, 400), "Fix the failure above; yolo needs one streamed request with tools to work.");
+      return skipRest(["usage"], "the chat request failed");
+    }
+    push("key", "API key accepted", "ok", model.apiKey ? "accepted" : "none needed");
+    push("model", "model exists", "ok", served ? `"${model.name}" is served` : `"${model.name}" answered (GET /models not served)`);
+    out.push(toolsResult(probe, model.name));
+    push(
+      "usage",
+      "streamed usage",
+      probe.usageReported ? "ok" : "warn",
+      probe.usageReported ? "reported by the server" : "the server reports no usage in streams: yolo estimates tokens (shown with ~)",
+      probe.usageReported ? undefined : "Budgets (--max-tokens) count the estimates; update the server if it can report usage (stream_options.include_usage).",
+    );
+    return [...out, contextResult(ctx)];
+  },
+};
+
+const REST: [string, string][] = [
+  ["key", "API key accepted"],
+  ["model", "model exists"],
+  ["tools", "tool-call round trip"],
+  ["usage", "streamed usage"],
+];
+
+function toolsResult(probe: ToolProbe, model: string): CheckResult {
+  const base = { id: "tools", title: "tool-call round trip" };
+  if (probe.nativeCalls > 0) return { ...base, status: "ok", detail: "a native tool call, and an answer to its result" };
+  const text = parseTextToolCalls(probe.text);
+  if (text?.calls.some((c) => c.name === PING_TOOL)) {
+    return {
+      ...base,
+      status: "warn",
+      detail: "the model wrote the call as text; yolo parses it, but native tool calls are more reliable",
+      fix: "vLLM: --enable-auto-tool-choice --tool-call-parser hermes; llama.cpp: llama-server --jinja.",
+    };
+  }
+  return { ...base, status: "fail", detail: `no tool call came back${probe.text ? ` (it answered: ${JSON.stringify(probe.text.slice(0, 120))})` : ""}`, fix: noToolCallingAdvice(model) };
+}
+
+function contextResult(ctx: DoctorContext): CheckResult {
+  const { name } = ctx.config.model;
+  const configured = ctx.config.context.contextWindows[name];
+  const window = contextWindowFor(name, ctx.config.context.contextWindows);
+  const base = { id: "context", title: "context window" };
+  if (configured !== undefined) return { ...base, status: "ok", detail: `${configured} tokens (configured)` };
+  if (window !== FALLBACK_CONTEXT_WINDOW) return { ...base, status: "ok", detail: `${window} tokens (built in for "${name}")` };
+  return {
+    ...base,
+    status: "warn",
+    detail: `unknown for "${name}": ${FALLBACK_CONTEXT_WINDOW} tokens assumed`,
+    fix: `Set context.contextWindows: { "${name}": <tokens> } in yolo.config.ts (summarization starts at context.summarizeAt of it).`,
+  };
+}

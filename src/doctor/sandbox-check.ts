@@ -1,0 +1,16 @@
+import { probeBwrap } from "../tools/sandbox.js";
+import type { CheckResult, DoctorCheck } from "./types.js";
+
+/** Whether commands and gates can run in bubblewrap, against the configured `sandbox` mode. */
+export const sandboxCheck: DoctorCheck = {
+  id: "sandbox",
+  async run({ config, env }): Promise<CheckResult[]> {
+    const title = "sandbox";
+    if (config.sandbox === "off") return [{ id: "sandbox", title, status: "warn", detail: 'sandbox is "off": commands run unconfined', fix: 'Set sandbox: "auto" to use bubblewrap where it works.' }];
+    const probe = probeBwrap(env.PATH);
+    if (probe.available) return [{ id: "sandbox", title, status: "ok", detail: `bubblewrap works (${probe.binary})` }];
+    const fix = "Install bubblewrap (apt-get install bubblewrap) and allow unprivileged user namespaces.";
+    if (config.sandbox === "bwrap") return [{ id: "sandbox", title, status: "fail", detail: `sandbox is "bwrap" but ${probe.reason}`, fix }];
+    return [{ id: "sandbox", title, status: "warn", detail: `commands would run without a sandbox: ${probe.reason}`, fix }];
+  },
+};

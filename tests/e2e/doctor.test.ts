@@ -1,0 +1,96 @@
+import { createServer } from "node:net";
+import { describe, it } from "vitest";
+import { describeResult, runYolo } from "../helpers/cli.js";
+import { startMockOpenAI, type RecordedRequest, type ScriptedReply } from "../helpers/mock-openai.js";
+import { mockWith, project } from "../helpers/per-test.js";
+
+const PING = "yolo_doctor_ping";
+// A model that calls the ping tool, then answers its result.
+const healthy = (req: RecordedRequest): ScriptedReply =>
+  req.messages.some((m) => m.role === "tool") ? { content: "done" } : { toolCalls: [{ name: PING, args: { value: "pong" } }] };
+
+type Check = { id: string; status: string; detail: string; fix?: string };
+const checks = (stdout: string) => (JSON.parse(stdout) as { ok: boolean; checks: Check[] });
+const byId = (stdout: string, id: string) => checks(stdout).checks.find((c) => c.id === id);
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+describe.concurrent("yolo doctor", { timeout: 60_000 }, () => {
+  it("healthy endpoint: every model check ok, a table, exit 0", async ({ expect, onTestFinished }) => {
+    const mock = await mockWith(onTestFinished, healthy);
+    const cwd = project(onTestFinished);
+    const r = await runYolo(["doctor"], { cwd, baseURL: mock.url, env: { YOLO_MODEL: "mock-model", YOLO_SANDBOX: "off" } });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(r.stdout).toMatch(/^ok {4}endpoint reachable +http:\/\/127\.0\.0\.1:\d+\/v1 answers/m);
+    expect(r.stdout).toMatch(/^ok {4}tool-call round trip +a native tool call, and an answer to its result/m);
+    expect(r.stdout).toMatch(/A run can work with this setup\./);
+    // The round trip: the second request carries the tool's result.
+    expect(mock.requests).toHaveLength(2);
+    expect(mock.requests[1].messages.at(-1)).toMatchObject({ role: "tool" });
+
+    const j = await runYolo(["doctor", "--json"], { cwd, baseURL: mock.url, env: { YOLO_MODEL: "mock-model", YOLO_SANDBOX: "off" } });
+    expect(j.exitCode, describeResult(j)).toBe(0);
+    const report = checks(j.stdout);
+    expect(report.ok).toBe(true);
+    expect(report.checks.map((c) => c.id)).toEqual(["endpoint", "key", "model", "tools", "usage", "context", "sandbox", "git", "database", "gates"]);
+    expect(byId(j.stdout, "usage")?.status).toBe("ok");
+    expect(byId(j.stdout, "context")).toMatchObject({ status: "warn", detail: expect.stringMatching(/unknown for "mock-model"/) });
+  });
+
+  it("401: the key check fails, naming the variable; exit 1", async ({ expect, onTestFinished }) => {
+    const mock = await mockWith(onTestFinished, () => ({ status: 401 }));
+    const r = await runYolo(["doctor", "--json"], { cwd: project(onTestFinished), baseURL: mock.url, env: { YOLO_MODEL: "mock-model", OPENAI_API_KEY: "sk-wrong" } });
+    expect(r.exitCode, describeResult(r)).toBe(1);
+    expect(byId(r.stdout, "key")).toMatchObject({ status: "fail", fix: expect.stringContaining("OPENAI_API_KEY") });
+    expect(byId(r.stdout, "tools")?.status).toBe("skip");
+    expect(r.stdout).not.toContain("sk-wrong");
+  });
+
+  it("unknown model: fails with the served models listed; exit 1", async ({ expect, onTestFinished }) => {
+    const mock = await mockWith(onTestFinished, healthy);
+    const r = await runYolo(["doctor"], { cwd: project(onTestFinished), baseURL: mock.url, env: { YOLO_MODEL: "qwen-typo" } });
+    expect(r.exitCode, describeResult(r)).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL {2}model exists +"qwen-typo" is not among the 1 models served: mock-model/m);
+    expect(r.stdout).toMatch(/→ Set model\.name/);
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it("a model that does not call tools: the tool check fails with the fix per server; exit 1", async ({ expect, onTestFinished }) => {
+    const mock = await mockWith(onTestFinished, () => ({ content: "Sure! pong." }));
+    const r = await runYolo(["doctor", "--json"], { cwd: project(onTestFinished), baseURL: mock.url, env: { YOLO_MODEL: "mock-model" } });
+    expect(r.exitCode, describeResult(r)).toBe(1);
+    expect(byId(r.stdout, "tools")).toMatchObject({ status: "fail", fix: expect.stringContaining("--enable-auto-tool-choice --tool-call-parser hermes") });
+  });
+
+  it("a model that writes the call as text: a warning, and a run can still work (exit 0)", async ({ expect, onTestFinished }) => {
+    const mock = await mockWith(onTestFinished, () => ({ content: `<tool_call>\n{"name": "${PING}", "arguments": {"value": "pong"}}\n</tool_call>` }));
+    const r = await runYolo(["doctor", "--json"], { cwd: project(onTestFinished), baseURL: mock.url, env: { YOLO_MODEL: "mock-model", YOLO_SANDBOX: "off" } });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(byId(r.stdout, "tools")?.status).toBe("warn");
+  });
+
+  it("unreachable endpoint: fails fast, the rest of the model checks skipped; exit 1", async ({ expect, onTestFinished }) => {
+    const url = `http://127.0.0.1:${await closedPort()}/v1`;
+    const r = await runYolo(["doctor", "--json"], { cwd: project(onTestFinished), baseURL: url });
+    expect(r.exitCode, describeResult(r)).toBe(1);
+    expect(byId(r.stdout, "endpoint")).toMatchObject({ status: "fail", detail: expect.stringContaining("ECONNREFUSED") });
+    expect(byId(r.stdout, "model")?.status).toBe("skip");
+    expect(byId(r.stdout, "git")?.status).toBe("ok");
+    expect(byId(r.stdout, "database")?.status).toBe("ok");
+  });
+
+  it("a server without GET /models: the chat request decides the key and model", async ({ expect, onTestFinished }) => {
+    // mockWith takes no server options: this one is started by hand, without GET /models.
+    const bare = await startMockOpenAI(healthy, { models: null });
+    onTestFinished(() => bare.close());
+    const r = await runYolo(["doctor", "--json"], { cwd: project(onTestFinished), baseURL: bare.url, env: { YOLO_MODEL: "llama3.1", YOLO_SANDBOX: "off" } });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(byId(r.stdout, "model")).toMatchObject({ status: "ok", detail: expect.stringContaining("GET /models not served") });
+  });
+});

@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
 import { describe, it } from "vitest";
 import { describeResult, runYolo } from "../helpers/cli.js";
 import { startMockOpenAI, type RecordedRequest, type ScriptedReply } from "../helpers/mock-openai.js";
@@ -22,6 +23,24 @@ async function closedPort(): Promise<number> {
 }
 
 describe.concurrent("yolo doctor", { timeout: 60_000 }, () => {
+  it("MCP servers: a working one is listed with its tools, a broken required one fails naming its stderr, an optional one warns", async ({ expect, onTestFinished }) => {
+    const mock = await mockWith(onTestFinished, healthy);
+    const everything = fileURLToPath(new URL("../../node_modules/.bin/mcp-server-everything", import.meta.url));
+    const mcp = {
+      mcpServers: {
+        everything: { command: everything },
+        broken: { command: "sh", args: ["-c", "echo 'cannot open the tracker database' >&2; exit 3"] },
+        maybe: { command: "sh", args: ["-c", "exit 4"], optional: true },
+      },
+    };
+    const cwd = project(onTestFinished, { ".mcp.json": JSON.stringify(mcp) });
+    const r = await runYolo(["doctor", "--json"], { cwd, baseURL: mock.url, env: { YOLO_MODEL: "mock-model", YOLO_SANDBOX: "off" } });
+    expect(r.exitCode, describeResult(r)).toBe(1);
+    expect(byId(r.stdout, "mcp:everything")).toMatchObject({ status: "ok", detail: expect.stringMatching(/^\d+ tools over stdio/) });
+    expect(byId(r.stdout, "mcp:broken")).toMatchObject({ status: "fail", detail: expect.stringContaining("cannot open the tracker database") });
+    expect(byId(r.stdout, "mcp:maybe")?.status).toBe("warn");
+  });
+
   it("healthy endpoint: every model check ok, a table, exit 0", async ({ expect, onTestFinished }) => {
     const mock = await mockWith(onTestFinished, healthy);
     const cwd = project(onTestFinished);

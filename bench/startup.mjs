@@ -80,7 +80,9 @@ export async function benchStartup(print) {
       // The first round warms the page cache.
       if (round === 0) continue;
       base.push(b);
-      row.forEach((t, i) => times[i].push(t));
+      row.forEach((t, i) => {
+        times[i].push(t);
+      });
     }
     const b = median(base);
     print(`  node -e 0          : ${b.toFixed(0)} ms (1.00×)`);

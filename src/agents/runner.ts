@@ -88,7 +88,7 @@ const REMINDER =
  * argument types) goes back to the model as a tool error; only provider failures and limits end the loop.
  */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
-  const { node, emit, record, toolContext } = options;
+  const { node, emit, record } = options;
   const toolsByName = new Map(options.tools.map((t) => [t.name as string, t]));
   const bound = options.model.bindTools!([
     ...options.tools.map(toOpenAiTool),

@@ -23,7 +23,7 @@ export async function resumeNeedsModel(
   resume: { answer?: string; review?: unknown; message?: string },
 ): Promise<boolean> {
   const row = await session.threads.get(threadId);
-  let position;
+  let position: Awaited<ReturnType<typeof inspectThread>>["position"];
   try {
     position = (await inspectThread(config, session, threadId)).position;
   } catch (error) {

@@ -1,4 +1,4 @@
-import { BUILT_IN_FLAGS, holds, parseCondition } from "../workflow/conditions.js";
+import { type BUILT_IN_FLAGS, holds, parseCondition } from "../workflow/conditions.js";
 import { END_NODE, type Workflow, type WorkflowEdge } from "../workflow/schema.js";
 import type { PipelineStateType } from "./state.js";
 

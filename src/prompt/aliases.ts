@@ -10,7 +10,7 @@ export interface AliasRoots {
 
 import { PROJECT_ALIAS, STATE_ALIAS } from "./alias-path.js";
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
@@ -26,7 +26,7 @@ export function toAliases(text: string, roots: AliasRoots): string {
     [roots.project, PROJECT_ALIAS],
   ] as const) {
     if (!real || real === "/") continue;
-    out = out.replace(new RegExp(`(?:file://)?${escape(real)}(?![\\w.-])`, "g"), alias);
+    out = out.replace(new RegExp(`(?:file://)?${escapeRegExp(real)}(?![\\w.-])`, "g"), alias);
   }
   return out;
 }

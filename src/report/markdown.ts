@@ -49,7 +49,7 @@ export function renderMarkdown(r: ReportData): string {
 }
 
 function changedFiles(r: ReportData): string[] {
-  if (r.diffstat && r.diffstat.length) {
+  if (r.diffstat?.length) {
     const rows = r.diffstat.map((f) => `| \`${cell(f.path)}\` | ${f.added ?? "bin"} | ${f.removed ?? "bin"} |`);
     const added = r.diffstat.reduce((n, f) => n + (f.added ?? 0), 0);
     const removed = r.diffstat.reduce((n, f) => n + (f.removed ?? 0), 0);

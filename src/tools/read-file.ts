@@ -22,7 +22,7 @@ export const readFileTool: ToolDef<typeof schema> = {
     const target = resolveInside(ctx.root, args.path);
     if (!target.ok) return toolError(args.path, "refused", target.reason);
     const rel = displayPath(target.rel);
-    let handle;
+    let handle: fs.FileHandle | undefined;
     try {
       const stat = await fs.stat(target.abs);
       if (stat.isDirectory()) return fsFailure("EISDIR", target.rel);

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isIgnored, parseGitignore, type IgnoreRules } from "./gitignore.js";
@@ -110,7 +111,7 @@ async function* walkTree(root: string, startRel: string, opts: WalkOptions, stat
   const stack: Array<{ rel: string; rules: IgnoreRules[] }> = [{ rel: startPosix, rules: rootRules }];
   while (stack.length > 0) {
     const { rel: dirRel, rules: parentRules } = stack.pop() as { rel: string; rules: IgnoreRules[] };
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await fs.readdir(path.join(root, dirRel), { withFileTypes: true });
     } catch {

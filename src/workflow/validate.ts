@@ -51,7 +51,7 @@ export function validateWorkflow(workflow: Workflow, ctx: ValidationContext): st
     }
     if (spec.kind === "human" && spec.reviews !== undefined) {
       const target = workflow.nodes[spec.reviews];
-      if (!target || target.kind !== "agent") problems.push(`${at}.reviews: "${spec.reviews}" is not an agent node`);
+      if (target?.kind !== "agent") problems.push(`${at}.reviews: "${spec.reviews}" is not an agent node`);
     }
     if (spec.kind !== "switch" && !workflow.edges.some((e) => e.from === id && !e.when)) {
       problems.push(`${at}: no unconditional edge leaves it; add a fallback edge (for example to "end")`);
@@ -91,7 +91,7 @@ export function validateWorkflow(workflow: Workflow, ctx: ValidationContext): st
 
   ctx.approve.forEach((target, i) => {
     const spec = workflow.nodes[target];
-    if (!spec || spec.kind !== "agent") problems.push(`approve[${i}]: "${target}" is not an agent node of the workflow`);
+    if (spec?.kind !== "agent") problems.push(`approve[${i}]: "${target}" is not an agent node of the workflow`);
   });
 
   for (const cycle of cycles(workflow)) {

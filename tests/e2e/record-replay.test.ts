@@ -147,7 +147,7 @@ describe.concurrent("--record and --replay", { timeout: 120_000 }, () => {
     writeFileSync(join(root, "bad.jsonl"), "not json\n");
     const bad = await runYolo(["run", "--replay", "bad.jsonl", REQ], { cwd: root });
     expect(bad.exitCode, describeResult(bad)).toBe(2);
-    expect(bad.stderr).toMatch(/bad\.jsonl is not a usable yolo session:\n  - line 1: not JSON/);
+    expect(bad.stderr).toMatch(/bad\.jsonl is not a usable yolo session:\n {2}- line 1: not JSON/);
     expect(existsSync(join(root, ".yolo"))).toBe(false);
   });
 });

@@ -17,11 +17,11 @@ afterEach(async () => {
   }
 });
 
-const OK_SSE = [
+const OK_SSE = `${[
   { choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] },
   { choices: [{ index: 0, delta: { content: "hello" }, finish_reason: null }] },
   { choices: [{ index: 0, delta: {}, finish_reason: "stop" }] },
-].map((c) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", ...c })}\n\n`).join("") + "data: [DONE]\n\n";
+].map((c) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", ...c })}\n\n`).join("")}data: [DONE]\n\n`;
 
 // A raw server whose n-th request gets the n-th behaviour (the last one repeats).
 async function faulty(behaviours: ("reset" | "idle" | "ok")[]): Promise<{ url: string; count: () => number }> {
@@ -31,7 +31,7 @@ async function faulty(behaviours: ("reset" | "idle" | "ok")[]): Promise<{ url: s
     req.resume();
     if (b === "reset") return void req.socket.destroy();
     res.writeHead(200, { "content-type": "text/event-stream" });
-    if (b === "idle") return void res.write(OK_SSE.split("\n\n")[0] + "\n\n");
+    if (b === "idle") return void res.write(`${OK_SSE.split("\n\n")[0]}\n\n`);
     res.end(OK_SSE);
   });
   servers.push(server);

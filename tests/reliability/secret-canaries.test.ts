@@ -26,7 +26,9 @@ describe("secret canaries", () => {
   it("20 canaries: zero hits in logs, database bytes, .yolo files, events and model requests", async () => {
     const env: Record<string, string> = { OPENAI_API_KEY: canary(0) };
     const names = ["CANARY_TOKEN", "MY_API_KEY", "DB_PASSWORD", "GITHUB_PAT", "NPM_AUTH_TOKEN", "AWS_SECRET_ACCESS_KEY", "SESSION_COOKIE", "SentryDsn", "APP_CLIENT_SECRET", "STRIPE_KEY", "SLACK_WEBHOOK_SECRET", "npm_config__authToken", "PASSPHRASE", "X_CREDENTIALS"];
-    names.forEach((name, i) => (env[name] = canary(i + 1)));
+    names.forEach((name, i) => {
+      env[name] = canary(i + 1);
+    });
     const urlPassword = canary(15);
     env.DATABASE_URL = `postgres://app:${urlPassword}@db.internal:5432/app`;
     const envCanaries = [...Object.entries(env).filter(([k]) => k !== "DATABASE_URL").map(([, v]) => v), urlPassword];

@@ -1,7 +1,6 @@
 import { Box, Text } from "ink";
-import { exitMeaning, fitList, formatCount, oneLine, statusWords, tokensLine, wrapText, type RunMode } from "../format.js";
+import { exitMeaning, fitList, oneLine, statusWords, tokensLine, wrapText, type RunMode } from "../format.js";
 import type { FinalView } from "../view-state.js";
-import { plural } from "../../text/plural.js";
 
 export interface FinalSummaryProps {
   final: FinalView;

@@ -16,7 +16,7 @@ describe("a model call's own signal", () => {
     const running = callSignal(parent.signal);
     parent.abort(new Error("stop"));
     expect(running.signal?.aborted).toBe(true);
-    expect((running.signal?.reason as Error).message).toBe("stop");
+    expect((running.signal!.reason as Error).message).toBe("stop");
     expect(callSignal(parent.signal).signal?.aborted).toBe(true);
     expect(callSignal(undefined).signal).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { handoffJsonSchema, handoffSchema, ROLES } from "../../../src/tools/handoff.js";
+import { handoffJsonSchema, handoffSchema, type ROLES } from "../../../src/tools/handoff.js";
 
 describe("handoff schemas (public API)", () => {
   it("offer each role its documented argument names plus escalation", () => {

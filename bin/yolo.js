@@ -5,6 +5,10 @@ import { readFileSync } from "node:fs";
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+  // A reader that closed the pipe early (`yolo --version | true`) is not an error.
+  process.stdout.on("error", (error) => {
+    if (error.code !== "EPIPE") throw error;
+  });
   process.stdout.write(`${JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version}\n`);
 } else {
   import("../dist/cli/main.js").then((m) => m.main(process.argv)).catch((error) => {

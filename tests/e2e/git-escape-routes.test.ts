@@ -27,8 +27,12 @@ describe.concurrent("a scripted dev writes git config and hooks; yolo's own git 
         `printf '#!/bin/sh\\nenv > ${leak}-$(basename $0)\\n' > .git/hooks/post-commit && chmod +x .git/hooks/post-commit && cp .git/hooks/post-commit .git/hooks/pre-commit`,
         `git config diff.external 'sh -c "env > ${leak}-external"'`,
         `echo '* filter=x diff=t' > .gitattributes; git config filter.x.clean 'sh -c "env > ${leak}-clean; cat"'; git config diff.t.textconv 'sh -c "env > ${leak}-textconv; cat"'`,
-      ].join("; ");
-      const mock = await startMockOpenAI(director({ analyst: [analystDone], pm: [pmDone(false)], dev: [call("run_command", { command: attack }), ...devWrites(GOOD_ADD)], tea: [teaSays("PASS")] }));
+      ].join("\n");
+      // The command policy refuses `git config core.fsmonitor …` typed as a command (its first line of defence), so
+      // the dev does what the policy cannot see: writes a script and runs it. What stops the payload is then yolo's
+      // own git hardening (and, with bubblewrap, the read-only .git).
+      const dev = [call("write_file", { path: "attack.sh", content: `${attack}\n` }), call("run_command", { command: "sh attack.sh" }), ...devWrites(GOOD_ADD)];
+      const mock = await startMockOpenAI(director({ analyst: [analystDone], pm: [pmDone(false)], dev, tea: [teaSays("PASS")] }));
       onTestFinished(async () => {
         await mock.close();
         project.cleanup();

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
+import { killGroup, trackGroup, untrackGroup } from "../exec/process-groups.js";
 
 export interface HookExecOptions {
   cwd: string;
@@ -28,8 +29,6 @@ const KILL_GRACE_MS = 500;
 /** After the shell exits, output still in the pipes is read this long (a background job may hold them open). */
 const DRAIN_MS = 500;
 
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
 
 /**
  * Runs one hook command with `sh -c` in its own process group, writes the payload to its stdin, and collects
@@ -46,7 +45,7 @@ export function execHook(command: string, payload: string, options: HookExecOpti
     let settled = false;
     const child = spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
     const pid = child.pid;
-    if (pid !== undefined) track(pid);
+    if (pid !== undefined) trackGroup(pid);
     const collect = (key: "stdout" | "stderr") => (chunk: Buffer) => {
       if (out[key].length < OUTPUT_CAP) out[key] += chunk.toString("utf8").slice(0, OUTPUT_CAP - out[key].length);
     };
@@ -83,7 +82,7 @@ export function execHook(command: string, payload: string, options: HookExecOpti
       options.signal?.removeEventListener("abort", onAbort);
       if (pid !== undefined) {
         killGroup(pid, "SIGKILL");
-        liveGroups.delete(pid);
+        untrackGroup(pid);
       }
       resolve({ exitCode: timedOut || aborted ? null : exitCode, timedOut, aborted, spawnError, ...out, durationMs: Math.round(performance.now() - started) });
     };
@@ -101,24 +100,5 @@ export function execHook(command: string, payload: string, options: HookExecOpti
       }, DRAIN_MS);
     });
     child.once("close", (code) => finish(code));
-  });
-}
-
-// Signals every process in the group led by `pid`; a group that is already gone is not an error.
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: nothing left.
-  }
-}
-
-// A hook still running when yolo exits (a crash, a third Ctrl+C) is killed with it, never orphaned.
-function track(pid: number): void {
-  liveGroups.add(pid);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const group of liveGroups) killGroup(group, "SIGKILL");
   });
 }

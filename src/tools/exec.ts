@@ -4,6 +4,7 @@ import { CappedOutput } from "./capped-output.js";
 import { findProtectedPaths, removeNewExecFiles, type ProtectedPaths } from "./protected-paths.js";
 import { bwrapArgv, type Sandbox } from "./sandbox.js";
 import { scrubText } from "../secrets/scrub.js";
+import { killGroup, trackGroup, untrackGroup } from "../exec/process-groups.js";
 
 export interface RunShellOptions {
   /** Working directory (the project root). */
@@ -46,8 +47,6 @@ const DEFAULT_KILL_GRACE_MS = 1000;
 const DRAIN_MS = 1000;
 
 /** Process groups still running, killed if yolo itself exits first (detached children are not cleaned up by execa). */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
 
 /**
  * Runs a shell command in its own process group and always leaves no process of that group behind:
@@ -135,26 +134,7 @@ export async function runShell(command: string, options: RunShellOptions): Promi
     options.signal?.removeEventListener("abort", onAbort);
     if (pid !== undefined) {
       killGroup(pid, "SIGKILL");
-      liveGroups.delete(pid);
+      untrackGroup(pid);
     }
   }
-}
-
-// Signals every process in the group led by `pid`; a group that is already gone is not an error.
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: nothing left in the group.
-  }
-}
-
-// Remembers a running group so a yolo exit (crash, process.exit) does not orphan it.
-function trackGroup(pid: number): void {
-  liveGroups.add(pid);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const group of liveGroups) killGroup(group, "SIGKILL");
-  });
 }

@@ -4,8 +4,6 @@ import type { AgentDefinition } from "../agents/types.js";
 import { loadConfigFile, loadUserConfig } from "../config/load.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { resolveConfig } from "../config/resolve.js";
-import { createEngineDeps } from "../engine/create-deps.js";
-import type { EngineDeps } from "../engine/deps.js";
 import { loadWorkflowAgents } from "../engine/workflow-agents.js";
 import { ConfigError } from "../errors.js";
 
@@ -68,14 +66,4 @@ export function withTestCommand(config: ResolvedConfig, command: string): Resolv
 /** Loads the agents and validates the workflow; every problem is reported at once (exit 2). */
 export function loadPipelineAgents(config: ResolvedConfig): Map<string, AgentDefinition> {
   return loadWorkflowAgents(config);
-}
-
-/** Builds what the engine needs for a run, after checking the model is configured. */
-export function engineDeps(
-  config: ResolvedConfig,
-  agents: Map<string, AgentDefinition>,
-  logFile: string,
-  extra: Pick<Parameters<typeof createEngineDeps>[0], "transport" | "workspace" | "mcpRecording"> = {},
-): EngineDeps {
-  return createEngineDeps({ config, agents, logFile, env: process.env, ...extra });
 }

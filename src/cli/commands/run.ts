@@ -21,7 +21,8 @@ import type { ResolvedConfig } from "../../config/schema.js";
 import type { ReviewResponse } from "../../engine/review.js";
 import { askOnTerminal, loadAnswers, reviewFromFlags, takeAnswer, type HumanReply } from "../human-input.js";
 import { hardExit } from "../hard-exit.js";
-import { engineDeps, loadPipelineAgents, loadResolvedConfig, type ConfigFlags } from "../prepare.js";
+import { loadPipelineAgents, loadResolvedConfig, type ConfigFlags } from "../prepare.js";
+import { engineDeps } from "../run-deps.js";
 import { isUnattended, loadReplay, prepareRunSetup, type RunSetup } from "../run-setup.js";
 
 interface RunFlags extends ConfigFlags {

@@ -2,12 +2,13 @@ import type { TestCase, TestStatus } from "./parsers/types.js";
 
 /**
  * Per-test results from a runner's text output, where it lists every test: TAP (node --test off a terminal on
- * Node 20, tape), node's spec reporter, pytest with `-rA` (yolo sets PYTEST_ADDOPTS), mocha's spec reporter.
+ * Node 20, tape), node's spec reporter, pytest with `-rA` (yolo sets PYTEST_ADDOPTS), mocha's spec reporter, jest's
+ * verbose output (yolo asks for it).
  * Null when the output lists no tests (counts are all there is).
  */
 export function testCasesFromOutput(output: string, root: string): TestCase[] | null {
   const text = output.replace(ANSI, "").replace(/\r\n?/g, "\n");
-  for (const read of [vitestCases, tapCases, pytestCases, specCases]) {
+  for (const read of [vitestCases, jestCases, tapCases, pytestCases, specCases]) {
     const cases = read(text);
     if (cases?.length) return dedupe(cases.map((c) => ({ ...c, id: relativeId(c.id, root) })));
   }
@@ -42,6 +43,42 @@ function vitestCases(text: string): TestCase[] | null {
   for (const line of text.split("\n")) {
     const m = VITEST_LINE.exec(line);
     if (m) cases.push({ id: m[2], status: m[1] === "↓" ? "skipped" : m[1] === "×" || m[1] === "✗" ? "failed" : "passed" });
+  }
+  return cases.length ? cases : null;
+}
+
+// Jest's verbose output (yolo asks for it): a `PASS file` / `FAIL file` header, then describe blocks as indented
+// plain lines and tests as `✓ name (3 ms)`, `✕ name`, `○ skipped name`, `✎ todo name`; the `● …` failure details follow.
+const JEST_FILE = /^(PASS|FAIL)\s+(\S+)/;
+const JEST_TEST = /^(\s+)(✓|√|✕|×|○|✎)\s+(?:(?:skipped|todo)\s+)?(.+?)(?:\s+\(\d+(?:\.\d+)?\s?m?s\))?\s*$/;
+
+function jestCases(text: string): TestCase[] | null {
+  if (!/^Tests:\s+.*\d+ total/m.test(text)) return null;
+  const cases: TestCase[] = [];
+  let file: string | null = null;
+  let stack: Array<{ indent: number; name: string }> = [];
+  for (const line of text.split("\n")) {
+    const header = JEST_FILE.exec(line);
+    if (header) {
+      file = header[2];
+      stack = [];
+      continue;
+    }
+    // The failure details and the summary end a file's tree.
+    if (file === null || /^\s*●/.test(line) || /^Test Suites:/.test(line)) {
+      file = null;
+      continue;
+    }
+    const test = JEST_TEST.exec(line);
+    const indent = (test?.[1] ?? /^\s*/.exec(line)?.[0] ?? "").length;
+    if (!line.trim()) continue;
+    while (stack.length && stack[stack.length - 1].indent >= indent) stack.pop();
+    if (!test) {
+      stack.push({ indent, name: line.trim() });
+      continue;
+    }
+    const status: TestStatus = test[2] === "✓" || test[2] === "√" ? "passed" : test[2] === "✕" || test[2] === "×" ? "failed" : "skipped";
+    cases.push({ id: [file, ...stack.map((s) => s.name), test[3]].join(" > "), status });
   }
   return cases.length ? cases : null;
 }
@@ -126,14 +163,17 @@ function specCases(text: string): TestCase[] | null {
 
 // `vitest`, `vitest run`, `npx vitest run --coverage`: one command, nothing chained after it.
 const VITEST_SCRIPT = /^\s*(?:npx\s+)?vitest(?:\s+run)?(?:\s+[^&|;<>`$()]*)?$/;
+// `jest`, `npx jest --ci`: likewise.
+const JEST_SCRIPT = /^\s*(?:npx\s+)?jest(?:\s+[^&|;<>`$()]*)?$/;
 
 /**
  * The command yolo runs for a gate: the configured one, plus a reporter flag when yolo knows the script's
- * runner lists every test with it (vitest's verbose reporter, passed after `--` to a test script that is a
- * single vitest command). The gate's recorded command, events and definition keep the configured text.
+ * runner lists every test with it (vitest's verbose reporter, jest's `--verbose`, passed after `--` to a test
+ * script that is a single vitest or jest command). The gate's recorded command, events and definition keep the configured text.
  */
 export function reportingCommand(command: string, scripts: Record<string, string>): string {
   const test = /^\s*npm\s+(?:test|t|run\s+test)\s*$/.test(command) ? scripts.test : null;
   if (test && VITEST_SCRIPT.test(test) && !/--reporter\b/.test(test)) return `${command.trim()} -- --reporter=verbose`;
+  if (test && JEST_SCRIPT.test(test) && !/--(?:verbose|silent|json|reporters?)\b/.test(test)) return `${command.trim()} -- --verbose`;
   return command;
 }

@@ -1,0 +1,33 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { reportingCommand, testCasesFromOutput } from "../../../src/gates/test-cases.js";
+
+// Recorded from a real `npm test -- --verbose` of jest 30.5.2 (one file: a top-level test, a describe with a nested
+// describe, one failure, one skipped test), as a gate sees it: npm's header and jest's stderr together.
+const JEST_30_VERBOSE = readFileSync(new URL("../../fixtures/gate-output/jest-30-verbose.txt", import.meta.url), "utf8");
+
+describe("jest's per-test results", () => {
+  it("reads every test of jest's verbose output by file and describe path, with its status", () => {
+    expect(testCasesFromOutput(JEST_30_VERBOSE, "/tmp/jt")).toEqual([
+      { id: "test/add.test.js > top level", status: "passed" },
+      { id: "test/add.test.js > add > adds two numbers", status: "passed" },
+      { id: "test/add.test.js > add > fails", status: "failed" },
+      { id: "test/add.test.js > add > negatives > adds negatives", status: "passed" },
+      { id: "test/add.test.js > add > negatives > skipped one", status: "skipped" },
+    ]);
+  });
+
+  it("asks a test script that is one jest command for --verbose, and leaves any other alone", () => {
+    expect(reportingCommand("npm test", { test: "jest" })).toBe("npm test -- --verbose");
+    expect(reportingCommand("npm test", { test: "npx jest --ci" })).toBe("npm test -- --verbose");
+    expect(reportingCommand("npm test", { test: "jest --json" })).toBe("npm test");
+    expect(reportingCommand("npm test", { test: "jest --verbose=false" })).toBe("npm test");
+    expect(reportingCommand("npm test", { test: "tsc && jest" })).toBe("npm test");
+    expect(reportingCommand("npm test", { test: "jest; curl x" })).toBe("npm test");
+  });
+
+  it("does not take jest's default (non-verbose) output, which names failures only, for the whole list", () => {
+    const quiet = JEST_30_VERBOSE.split("\n").filter((l) => !/^\s+(✓|○|✕)/.test(l)).join("\n");
+    expect(testCasesFromOutput(quiet, "/tmp/jt")).toBeNull();
+  });
+});

@@ -136,8 +136,9 @@ function pytestCases(text: string): TestCase[] | null {
   return byId.size ? [...byId].map(([id, status]) => ({ id, status })) : null;
 }
 
-// node's spec reporter and mocha's: `✔ name (1ms)` / `✖ name` / `﹣ name # SKIP`, nested by indentation under `▶ suite`.
-const SPEC_LINE = /^(\s*)(✔|✓|✖|✗|×|﹣|-|▶)\s+(.+?)(?:\s+\([\d.]+m?s\))?\s*$/;
+// node's spec reporter and mocha's: `✔ name (1ms)` / `✖ name` / `﹣ name # SKIP`, nested by indentation under `▶ suite`;
+// mocha numbers its failures instead (`1) name`), and its suites are plain lines, so its ids are the test titles.
+const SPEC_LINE = /^(\s*)(✔|✓|✖|✗|×|﹣|-|▶|\d+\))\s+(.+?)(?:\s+\([\d.]+m?s\))?\s*$/;
 
 function specCases(text: string): TestCase[] | null {
   const lines = text.split("\n");

@@ -31,3 +31,14 @@ describe("jest's per-test results", () => {
     expect(testCasesFromOutput(quiet, "/tmp/jt")).toBeNull();
   });
 });
+
+describe("mocha's per-test results", () => {
+  it("lists mocha's numbered failures as failed tests, beside its passing ones", () => {
+    const out = "\n  math\n    ✔ adds\n    1) subtracts\n  2) top level\n\n\n  1 passing (6ms)\n  2 failing\n\n  1) math\n       subtracts:\n     Error: boom\n";
+    expect(testCasesFromOutput(out, "/p")).toEqual([
+      { id: "adds", status: "passed" },
+      { id: "subtracts", status: "failed" },
+      { id: "top level", status: "failed" },
+    ]);
+  });
+});

@@ -103,6 +103,7 @@ async function open(transport: Transport, timeoutMs: number, spawned?: () => voi
   return client;
 }
 
+// Every page of tools/list, bounded in pages and tools: a hostile server's endless cursor or huge list cannot stall the start.
 async function listTools(client: Client, timeoutMs: number): Promise<{ tools: ListedTool[]; truncated: boolean }> {
   const tools: ListedTool[] = [];
   let cursor: string | undefined;
@@ -115,6 +116,7 @@ async function listTools(client: Client, timeoutMs: number): Promise<{ tools: Li
   return { tools: tools.slice(0, MAX_TOOLS_PER_SERVER), truncated: tools.length > MAX_TOOLS_PER_SERVER || cursor !== undefined };
 }
 
+// Calls with the server's timeout and the run's abort signal; the SDK turns a timeout into a -32001 error.
 function caller(client: Client): McpCaller {
   return {
     call: async (tool, args, opts) =>

@@ -141,6 +141,7 @@ export function createMcpHub(options: McpHubOptions): McpHub {
           await r.connected.close().catch((err: unknown) => logger.warn({ err, server: r.entry.name }, "could not stop an MCP server cleanly"));
           r.connected.kill();
           if (r.pidfile) removePidfile(r.pidfile);
+          logger.info({ server: r.entry.name }, "MCP server stopped");
         }),
       );
     },

@@ -3,9 +3,8 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { BIN, cleanEnv } from "../helpers/cli.js";
-import { call, GOOD_ADD, handoff } from "../helpers/director.js";
-import { director } from "../helpers/director.js";
+import { BIN, cleanEnv, deferred, waitFor } from "../helpers/cli.js";
+import { call, director, GOOD_ADD, handoff } from "../helpers/director.js";
 import { mockWith, project } from "../helpers/per-test.js";
 
 // The SDK's own client, starting `yolo mcp` (the built binary) over stdio in the project.
@@ -73,5 +72,25 @@ describe("yolo mcp: yolo as an MCP server, driven by the SDK's client", () => {
     expect(text(refused)).toContain("no-such-agent");
     const chat = await client.callTool({ name: "run", arguments: { requirement: "-- what is this?", mode: "chat" } });
     expect(chat.structuredContent).toMatchObject({ status: "passed", exitCode: 0 });
+  });
+
+  it("cancelling a run request stops the run (SIGTERM to its child): the thread is interrupted and resumable", async () => {
+    const root = project(onTestFinished);
+    const hold = deferred();
+    onTestFinished(hold.release);
+    const mock = await mockWith(onTestFinished, () => ({ hold: hold.promise, content: "late" }));
+    const { client } = await connect(root, mock.url);
+    const cancel = new AbortController();
+    const pending = client.callTool({ name: "run", arguments: { requirement: "anything", mode: "chat" } }, undefined, { signal: cancel.signal }).catch((e: Error) => e);
+    await waitFor(() => mock.requests.length > 0, "the run to call the model");
+    cancel.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    let threads: { id: string; status: string }[] = [];
+    for (let i = 0; i < 100; i++) {
+      threads = JSON.parse(text(await client.callTool({ name: "threads", arguments: {} })) || "[]");
+      if (threads[0]?.status === "interrupted") break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(threads).toEqual([expect.objectContaining({ status: "interrupted" })]);
   });
 });

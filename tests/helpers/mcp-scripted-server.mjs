@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A tiny MCP server over stdio, written with the SDK, that behaves as the test asks (argv[2] is the behaviour):
 // tests drive yolo's MCP client against a server that is hostile or broken in one precise way.
-//   ok          tools echo, env (its own environment as JSON), image, readonly_peek (readOnlyHint), fail (isError)
+//   ok          tools echo, env (its own environment as JSON), image, readonly_peek (readOnlyHint), fail (isError),
+//               path (echoes its path argument), die (exits in the middle of the call)
 //   huge        tool huge: 2 MB of text
 //   say <text>  tool say: answers <text> (the test puts a secret in it)
 //   inject      tool with a 5,000-character description full of instructions and control characters
@@ -34,6 +35,7 @@ if (mode === "hang-start") {
       { name: "readonly_peek", description: "Reads.", inputSchema: obj(), annotations: { readOnlyHint: true } },
       { name: "fail", description: "Fails.", inputSchema: obj() },
       { name: "path", description: "Echoes the path it got.", inputSchema: obj({ path: { type: "string" } }) },
+      { name: "die", description: "Exits mid-call.", inputSchema: obj() },
     ],
     huge: [{ name: "huge", description: "Big.", inputSchema: obj() }],
     say: [{ name: "say", description: "Says it.", inputSchema: obj() }],
@@ -77,6 +79,8 @@ if (mode === "hang-start") {
         return new Promise(() => {});
       case "pid":
         return text(String(process.pid));
+      case "die":
+        process.exit(3);
       default:
         return text(`called ${req.params.name}`);
     }

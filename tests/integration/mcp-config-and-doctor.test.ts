@@ -44,7 +44,7 @@ describe("mcpServers: yolo.config.ts, .mcp.json, and the doctor's facts", () => 
     });
     const facts = await checkMcpServers(config, { PATH: process.env.PATH });
     expect(facts).toEqual([
-      { server: "good", source: "yolo.config.ts", transport: "stdio", ok: true, tools: 6, optional: false, error: null },
+      { server: "good", source: "yolo.config.ts", transport: "stdio", ok: true, tools: 7, optional: false, error: null },
       { server: "bad", source: "yolo.config.ts", transport: null, ok: false, tools: null, optional: true, error: expect.stringContaining("cannot open database") },
     ]);
   });

@@ -37,7 +37,7 @@ describe("MCP servers that misbehave are contained", () => {
   it("offers a server's tools as mcp__server__tool, with read-only annotations, fenced results and readable errors", async () => {
     const { hub, ctx, start } = await hubWith({ s: script("ok") });
     await start();
-    expect(hub.catalog().map((t) => t.name)).toEqual(["mcp__s__echo", "mcp__s__env", "mcp__s__image", "mcp__s__readonly_peek", "mcp__s__fail", "mcp__s__path"]);
+    expect(hub.catalog().map((t) => t.name)).toEqual(["mcp__s__echo", "mcp__s__env", "mcp__s__image", "mcp__s__readonly_peek", "mcp__s__fail", "mcp__s__path", "mcp__s__die"]);
     expect(hub.catalog().find((t) => t.name === "mcp__s__readonly_peek")?.readOnly).toBe(true);
     expect(hub.catalog().find((t) => t.name === "mcp__s__echo")?.readOnly).toBe(false);
     const echo = await call(hub, ctx, "mcp__s__echo", { text: "hello" });
@@ -163,5 +163,16 @@ describe("MCP servers that misbehave are contained", () => {
     const out = await call(hub, ctx, "mcp__old__shout", { text: "fallback" });
     expect(out.content).toContain("FALLBACK");
     expect(sse.authorizations.filter((a) => a === "Bearer old-token-0123456789").length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a server that dies in the middle of a call is a tool error, and so is every later call to it", async () => {
+    const { hub, ctx, start } = await hubWith({ s: script("ok") });
+    await start();
+    const died = await call(hub, ctx, "mcp__s__die");
+    expect(died.ok).toBe(false);
+    expect(died.content).toMatch(/^Error: mcp__s__die: MCP server "s" failed: /);
+    const after = await call(hub, ctx, "mcp__s__echo", { text: "still there?" });
+    expect(after.ok).toBe(false);
+    expect(after.content).toMatch(/^Error: mcp__s__echo: MCP server "s" failed: /);
   });
 });

@@ -80,7 +80,7 @@ if (mode === "hang-start") {
       case "pid":
         return text(String(process.pid));
       case "die":
-        process.exit(3);
+        return process.exit(3);
       default:
         return text(`called ${req.params.name}`);
     }

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { NPM_PLACEHOLDER } from "./detect/node.js";
 
 /**
  * Why a project has no gate, in words naming the real cause, for the warning at a run's start and for
@@ -21,7 +22,7 @@ export function noGateReason(root: string, configured: unknown[] | null): string
     return `package.json cannot be read as JSON (${(error as Error).message}), and yolo.config.ts sets no gates`;
   }
   if (typeof test !== "string" || !test.trim()) return "package.json has no test script, and yolo.config.ts sets no gates";
-  if (/no test specified/i.test(test)) return `package.json's test script is npm's placeholder (${JSON.stringify(test)}), and yolo.config.ts sets no gates`;
+  if (NPM_PLACEHOLDER.test(test)) return `package.json's test script is npm's placeholder (${JSON.stringify(test)}), and yolo.config.ts sets no gates`;
   return "no gate command was detected, and yolo.config.ts sets no gates";
 }
 

@@ -1,9 +1,9 @@
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "vitest";
 import { describeResult, runYolo } from "../helpers/cli.js";
 import { startMockOpenAI, type RecordedRequest, type ScriptedReply } from "../helpers/mock-openai.js";
 import { mockWith, project } from "../helpers/per-test.js";
+import { closedPort } from "../helpers/closed-port.js";
 
 const PING = "yolo_doctor_ping";
 // A model that calls the ping tool, then answers its result.
@@ -14,13 +14,6 @@ type Check = { id: string; status: string; detail: string; fix?: string };
 const checks = (stdout: string) => (JSON.parse(stdout) as { ok: boolean; checks: Check[] });
 const byId = (stdout: string, id: string) => checks(stdout).checks.find((c) => c.id === id);
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 describe.concurrent("yolo doctor", { timeout: 60_000 }, () => {
   it("MCP servers: a working one is listed with its tools, a broken required one fails naming its stderr, an optional one warns", async ({ expect, onTestFinished }) => {

@@ -1,17 +1,10 @@
-import { createServer } from "node:net";
 import { describe, it } from "vitest";
 import { describeResult, parseEvents, runYolo } from "../helpers/cli.js";
 import { project } from "../helpers/per-test.js";
+import { closedPort } from "../helpers/closed-port.js";
 
 const REQ = "Add an add(a, b) function to src/add.js";
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 const warnings = (stdout: string) => parseEvents(stdout).flatMap((e) => (e.type === "warning" && /model call failed/.test(e.message) ? [e.message] : []));
 

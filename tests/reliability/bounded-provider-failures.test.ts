@@ -1,10 +1,10 @@
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/errors.js";
 import { toProviderError } from "../../src/llm/errors.js";
 import { createChatModel } from "../../src/llm/model.js";
 import type { RetryCount } from "../../src/llm/retry-policy.js";
 import { startMockOpenAI, type MockOpenAI, type ScriptedReply } from "../helpers/mock-openai.js";
+import { closedPort } from "../helpers/closed-port.js";
 
 // How a provider that fails fails: bounded in attempts (and so in time), worded for what happened, through the real client.
 
@@ -43,13 +43,6 @@ async function call(baseURL: string, how: "stream" | "invoke", opts: { maxRetrie
 }
 
 // A port on 127.0.0.1 that nothing listens on.
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 describe("bounded provider failures", { timeout: 60_000 }, () => {
   it("a server that accepts the request and never answers: one retry, not maxRetries, then 'did not answer in time'", async () => {

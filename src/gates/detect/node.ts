@@ -1,7 +1,7 @@
 import { checkGate, exists, readJsonObject, testGate, type Detector } from "./files.js";
 
 /** The script `npm init` writes; running it would fail every run for a project that simply has no tests. */
-const NPM_PLACEHOLDER = /no test specified/i;
+export const NPM_PLACEHOLDER = /no test specified/i;
 
 export type NodeManager = "npm" | "pnpm" | "yarn" | "bun";
 

@@ -1,9 +1,9 @@
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ProviderError } from "../../../src/errors.js";
 import { toProviderError } from "../../../src/llm/errors.js";
 import { createChatModel } from "../../../src/llm/model.js";
 import { startMockOpenAI, type MockOpenAI, type ScriptedReply } from "../../helpers/mock-openai.js";
+import { closedPort } from "../../helpers/closed-port.js";
 
 // What the real ChatOpenAI does with provider failures (its own retries included) and how yolo words them.
 
@@ -138,10 +138,3 @@ describe("provider errors from the real ChatOpenAI", () => {
 });
 
 // A port that was free a moment ago and has nothing listening now.
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}

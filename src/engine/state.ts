@@ -1,8 +1,13 @@
 import { Annotation, DeltaChannel } from "@langchain/langgraph";
 import type { GateResult, Usage } from "../events/schema.js";
 import { addUsage, ZERO_USAGE } from "../events/usage.js";
+import { mergeStoryRuns, type StoryRun } from "./stories/types.js";
 
 export interface Story {
+  /** pm's id for the story (optional in old handoffs: then `s<N>` by position). */
+  id?: string;
+  /** Ids of the stories this one needs first (optional in old handoffs: then it needs every story before it). */
+  depends_on?: string[];
   title: string;
   as_a: string;
   i_want: string;
@@ -91,6 +96,8 @@ export const PipelineState = Annotation.Root({
   // pm
   stories: last<Story[]>(() => []),
   needsArchitecture: last<boolean>(() => false),
+  /** Each story's run when stories are implemented in parallel (issue 15); keyed by story id, merged per story. */
+  storyRuns: Annotation<Record<string, StoryRun>, Record<string, Partial<StoryRun> & { id: string }>>({ reducer: mergeStoryRuns, default: () => ({}) }),
   // architect
   decisions: append<Decision>(),
   // dev

@@ -11,6 +11,8 @@ const base = {
   v: z.literal(EVENT_SCHEMA_VERSION),
   thread: z.string(),
   ts: z.string(),
+  /** The story whose dev run emitted the event, when stories run in parallel (optional within version 1). */
+  story: z.string().optional(),
 };
 
 const usage = z.object({
@@ -173,6 +175,33 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     durationMs: z.number(),
     /** The refusal or feedback the model reads, a failure's stderr tail, or why the run stops (scrubbed). */
     reason: z.string().optional(),
+  }),
+  /** A story's dev run starts in its own worktree (added within version 1; stories in parallel). */
+  z.object({
+    ...base,
+    type: z.literal("story.started"),
+    story: z.string(),
+    title: z.string(),
+    dependsOn: z.array(z.string()),
+    branch: z.string(),
+  }),
+  /** A story's dev run ended (added within version 1). */
+  z.object({
+    ...base,
+    type: z.literal("story.completed"),
+    story: z.string(),
+    status: z.enum(["done", "failed"]),
+    filesChanged: z.array(z.string()),
+    usage,
+    summary: z.string(),
+  }),
+  /** A story's branch was merged into the thread's working tree (added within version 1). */
+  z.object({
+    ...base,
+    type: z.literal("story.merged"),
+    story: z.string(),
+    /** Files that conflicted and were handed to a dev run to resolve; empty for a clean merge. */
+    conflicts: z.array(z.string()),
   }),
   z.object({ ...base, type: z.literal("warning"), message: z.string() }),
   z.object({ ...base, type: z.literal("error"), code: z.string(), message: z.string() }),

@@ -140,6 +140,10 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         const notice = hookNotice(e);
         return notice ? [{ text: `  ⊘ ${fit(notice, BODY - 4)}` }] : [];
       }
+      case "story.started":
+      case "story.completed":
+      case "story.merged":
+        return []; // drawn by the stories work (issue 15)
       case "warning":
         return [{ text: `! warning: ${fit(oneLine(e.message), BODY - 11)}` }];
       case "error":

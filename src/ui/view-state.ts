@@ -214,6 +214,10 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
       const notice = hookNotice(e);
       return notice ? { ...state, notices: [...state.notices, { level: "warning" as const, text: notice }].slice(-NOTICE_LIMIT) } : state;
     }
+    case "story.started":
+    case "story.completed":
+    case "story.merged":
+      return state; // drawn by the stories work (issue 15)
     case "warning":
     case "error": {
       const text = e.type === "error" ? `${e.code}: ${oneLine(e.message)}` : oneLine(e.message);

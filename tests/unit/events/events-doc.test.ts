@@ -5,7 +5,7 @@ import { EVENT_SCHEMA_VERSION, yoloEventSchema } from "../../../src/events/schem
 
 // docs/events.md is the public description of the --json stream; this keeps it and the zod schema in step.
 const DOC = readFileSync(new URL("../../../docs/events.md", import.meta.url), "utf8");
-const ENVELOPE = ["type", "v", "thread", "ts"];
+const ENVELOPE = ["type", "v", "thread", "ts", "story"];
 
 interface DocField {
   name: string;

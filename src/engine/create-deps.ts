@@ -1,7 +1,7 @@
 import type { AgentDefinition } from "../agents/types.js";
 import { assertModelConfigured } from "../config/resolve.js";
 import { ConfigError } from "../errors.js";
-import { probeBwrap, type Sandbox, type SandboxStatus } from "../tools/sandbox.js";
+import { probeBwrap, type Sandbox, type SandboxStatus } from "../exec/sandbox.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { defaultGates } from "../gates/detect.js";
 import { toProviderError } from "../llm/errors.js";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { isSecretName } from "../tools/env.js";
-import { sensitiveReason } from "../tools/sensitive.js";
+import { isSecretName } from "./env.js";
+import { sensitiveReason } from "./sensitive.js";
 import { MIN_SECRET_LENGTH } from "./scrub.js";
 
 /** How deep and how much of the project is searched for secret files at the start of a run. */

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { execFileReason } from "./exec-files.js";
-import { sensitiveReason } from "./sensitive.js";
+import { sensitiveReason } from "../secrets/sensitive.js";
 
 /** What the sandbox must not let a command change or read, found by walking the project before each command. */
 export interface ProtectedPaths {

@@ -5,7 +5,7 @@ import type { GateResult } from "../events/schema.js";
 import { lastBytes } from "../exec/capped-output.js";
 import { commandEnv } from "../secrets/env.js";
 import { runShell } from "../exec/run-shell.js";
-import type { CommandSettings } from "../tools/types.js";
+import type { ExecSettings } from "../exec/settings.js";
 import { readJUnitReports } from "./junit-reports.js";
 import { parseTestOutput } from "./parse.js";
 import type { TestCase } from "./parsers/types.js";
@@ -27,7 +27,7 @@ export interface RunGatesOptions {
   logDir: string;
   signal?: AbortSignal;
   /** The environment allow-list and sandbox (the command policy is for the model's commands, not configured gates). */
-  commands?: Pick<CommandSettings, "envAllow" | "sandbox">;
+  commands?: ExecSettings;
   /** Called just before each gate's command starts, so a slow test suite shows as running. */
   onStart?(gate: GateConfig): void;
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { HookRunner, registerHooks } from "../dist/hooks/hooks.js";
 import { toolHooks } from "../dist/hooks/tool-hooks.js";
-import { runShell } from "../dist/tools/exec.js";
+import { runShell } from "../dist/exec/run-shell.js";
 
 const ROUNDS = 30;
 

@@ -4,8 +4,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runShell } from "../dist/tools/exec.js";
-import { probeBwrap } from "../dist/tools/sandbox.js";
+import { runShell } from "../dist/exec/run-shell.js";
+import { probeBwrap } from "../dist/exec/sandbox.js";
 
 const ROUNDS = 30;
 const COMMANDS = [

@@ -1,8 +1,13 @@
-// The import graph's two rules, computed from the real graph (dpdm parses every module under src/):
+// The import graph's three rules, computed from the real graph (dpdm parses every module under src/):
 // 1. No import cycles among runtime imports (type-only imports are erased and cannot cycle at run time).
 // 2. The engine knows nothing of the terminal (HOUSE-STYLE.md, "One boundary that matters"): every module outside
 //    src/cli and src/ui is engine-side and may not import ink, react, commander or anything in src/cli or src/ui
 //    (type imports included), write to stdout or call process.exit; only src/cli/main.ts may exit.
+// 3. Layers (docs/architecture.md): the folders at the bottom never import the ones above them, type imports
+//    included — process execution (exec), secret detection (secrets), the event contract (events), the state's data
+//    shapes (state) and text helpers (text) know nothing of tools, the engine, gates or agents; gates and hooks run
+//    commands through exec, never through the model's tools; prompt and middleware read the state through
+//    src/state, never the engine.
 // Usage: node scripts/check-imports.mjs [--root <dir>]   (exit 1 and a list of problems when a rule is broken)
 import { parseCircular, parseDependencyTree } from "dpdm";
 import { existsSync, readFileSync } from "node:fs";
@@ -11,12 +16,28 @@ import { fileURLToPath } from "node:url";
 
 const UI_SIDE = /^src\/(cli|ui)\//;
 const UI_PACKAGES = /^(ink|ink-[\w-]+|react|react-dom|commander)(\/|$)/;
+/** Folder → folders it may not import (each rule with the reason a reader of the failure needs). */
+const LAYER_RULES = [
+  ...["exec", "secrets", "events", "state", "text"].map((from) => ({
+    from,
+    never: ["tools", "engine", "gates", "agents"],
+    why: "a bottom layer: tools, the engine, gates and agents build on it, not the other way round",
+  })),
+  { from: "secrets", never: ["exec"], why: "exec scrubs and masks with what secrets detects" },
+  ...["gates", "hooks"].map((from) => ({ from, never: ["tools"], why: "commands run through src/exec; src/tools is the model's tools" })),
+  { from: "prompt", never: ["engine"], why: "take the state's types from src/state, or a narrower input" },
+  { from: "middleware", never: ["engine"], why: "take the state's types from src/state, or a narrower input" },
+];
+
+// The top folder of a path under src/ ("src/exec/run-shell.ts" -> "exec"), or null for a file directly in src/.
+const folderOf = (file) => /^src\/([^/]+)\//.exec(file)?.[1] ?? null;
+
 const TEXT_RULES = [
   { re: /process\.stdout\.write|console\.log\(/, why: "writes to stdout" },
   { re: /process\.exit\(/, why: "calls process.exit" },
 ];
 
-/** Every problem of the tree under `root`: cycles, then boundary violations, as readable lines. */
+/** Every problem of the tree under `root`: cycles, then boundary and layer violations, as readable lines. */
 export async function checkImports(root) {
   const entries = ["src/**/*.ts", "src/**/*.tsx"];
   // The tsconfig maps the `.js` suffixes of ESM imports back to the `.ts` sources.
@@ -30,6 +51,14 @@ export async function checkImports(root) {
     const engineSide = !UI_SIDE.test(file);
     // An import the parser cannot resolve would hide its edge from both rules: fail rather than pass blind.
     for (const dep of deps) if (dep.id === null && dep.request.startsWith(".")) problems.push(`${file}: cannot resolve ${dep.request}`);
+    const from = folderOf(file);
+    for (const rule of LAYER_RULES) {
+      if (rule.from !== from) continue;
+      for (const dep of deps) {
+        const to = dep.id ? folderOf(dep.id) : null;
+        if (to && rule.never.includes(to)) problems.push(`${file}: ${from}/ may not import ${to}/ (${dep.id}): ${rule.why}`);
+      }
+    }
     if (engineSide) {
       for (const dep of deps) {
         if (UI_PACKAGES.test(dep.request)) problems.push(`${file}: engine-side module imports ${dep.request}`);
@@ -57,6 +86,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     for (const p of problems) console.error(`  ${p}`);
     process.exitCode = 1;
   } else {
-    console.log("import check: no cycles, engine/UI boundary held");
+    console.log("import check: no cycles, engine/UI boundary and layers held");
   }
 }

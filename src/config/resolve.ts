@@ -1,8 +1,8 @@
 import { basename, join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
 import { defaultPolicy, narrowPolicy } from "../tools/command-policy.js";
-import { CI_ENV_ALLOW } from "../tools/env.js";
-import { execFileAllowed } from "../tools/exec-files.js";
+import { CI_ENV_ALLOW } from "../secrets/env.js";
+import { execFileAllowed } from "../exec/exec-files.js";
 import { LIMIT_DEFAULTS } from "./defaults.js";
 import { parseDuration } from "./duration.js";
 import { gateSchema, type CommandRules, type ResolvedConfig, type SandboxMode, type UserConfig, type UserLevelConfig } from "./schema.js";

@@ -1,4 +1,4 @@
-import { probeBwrap } from "../tools/sandbox.js";
+import { probeBwrap } from "../exec/sandbox.js";
 import type { CheckResult, DoctorCheck } from "./types.js";
 
 /** Whether commands and gates can run in bubblewrap, against the configured `sandbox` mode. */

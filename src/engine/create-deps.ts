@@ -1,12 +1,13 @@
 import type { AgentDefinition } from "../agents/types.js";
 import { assertModelConfigured } from "../config/resolve.js";
 import { ConfigError } from "../errors.js";
-import { probeBwrap, type Sandbox, type SandboxStatus } from "../tools/sandbox.js";
+import { probeBwrap, type Sandbox, type SandboxStatus } from "../exec/sandbox.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { defaultGates } from "../gates/detect.js";
 import { toProviderError } from "../llm/errors.js";
 import { createChatModel } from "../llm/model.js";
 import { createLogger } from "../log/logger.js";
+import { findProtectedPaths } from "../exec/protected-paths.js";
 import { collectProjectSecrets } from "../secrets/project-files.js";
 import { collectSecrets, registerSecrets } from "../secrets/scrub.js";
 import type { FetchLike } from "../llm/recording.js";
@@ -35,7 +36,8 @@ export function createEngineDeps(input: {
   const secrets = [
     // A database password written in yolo.config.ts is as secret as one in the environment.
     ...collectSecrets(input.env, [config.model.apiKeyEnv], [config.model.apiKey ?? undefined, databasePassword(config)]),
-    ...collectProjectSecrets(config.root),
+    // The secret files the sandbox masks are the ones whose values are scrubbed: one walk finds both.
+    ...collectProjectSecrets(findProtectedPaths(config.root)),
   ];
   registerSecrets(secrets);
   const { sandbox, notices, status } = chooseSandbox(config, input.env);

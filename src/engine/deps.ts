@@ -1,7 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AgentDefinition } from "../agents/types.js";
 import type { GateConfig, ResolvedConfig } from "../config/schema.js";
-import type { SandboxStatus } from "../tools/sandbox.js";
+import type { SandboxStatus } from "../exec/sandbox.js";
 import type { CommandSettings } from "../tools/types.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { HookRunner } from "../hooks/hooks.js";

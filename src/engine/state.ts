@@ -2,76 +2,10 @@ import { Annotation, DeltaChannel } from "@langchain/langgraph";
 import type { GateResult, Usage } from "../events/schema.js";
 import { addUsage, ZERO_USAGE } from "../events/usage.js";
 import { mergeStoryRuns, type StoryRun } from "./stories/types.js";
+import type { AgentNote, Decision, GateApproval, GateBaselineRef, GateSummary, HumanAnswer, Review, Story, SwitchDecision, Turn, Verdict } from "../state/types.js";
 
-export interface Story {
-  /** pm's id for the story (optional in old handoffs: then `s<N>` by position). */
-  id?: string;
-  /** Ids of the stories this one needs first (optional in old handoffs: then it needs every story before it). */
-  depends_on?: string[];
-  title: string;
-  as_a: string;
-  i_want: string;
-  so_that: string;
-  acceptance_criteria: string[];
-}
-export interface Decision {
-  title: string;
-  decision: string;
-  rationale: string;
-}
-export interface HumanAnswer {
-  node: string;
-  question: string;
-  answer: string;
-}
-/** A gate run as kept in history: the verdict without the output (the full log stays on disk). */
-/** What a custom (non-pipeline) agent handed off. */
-export interface AgentNote {
-  summary: string;
-  findings: string[];
-  verdict: Verdict | null;
-}
-/** A switch node's decision: the case taken and what the model really answered. */
-export interface SwitchDecision {
-  node: string;
-  taken: string;
-  to: string;
-  raw: string;
-  fallback: string | null;
-}
-/** A human review of an agent's output. */
-export interface Review {
-  /** The human node. */
-  by: string;
-  /** The agent node reviewed, or null for a plain sign-off. */
-  node: string | null;
-  action: "approve" | "edit" | "reject";
-  reason: string | null;
-}
-/** One exchange of an `agent` / `chat` thread: what the user typed, or what the agent answered. */
-export interface Turn {
-  role: "user" | "agent";
-  text: string;
-}
-export type GateSummary = Omit<GateResult, "tail">;
-/**
- * The thread's gate baseline, taken before any agent changed a file: a summary in state, the whole record (what
- * defines the gates, every test's result) on disk at `file`, so checkpoints stay small.
- */
-export interface GateBaselineRef {
-  /** The record's absolute path (gate-baseline.json in the thread's artifacts folder); null when there is no gate. */
-  file: string | null;
-  /** Why the thread has no gate (no package.json, npm's placeholder script…), or null when it has one. */
-  noGate: string | null;
-  gates: Array<{ name: string; passed: boolean; passedCount: number | null; failedCount: number | null; tests: number | null }>;
-}
-/** A gate change a human approved: the definition approved (on disk at `file`) is what later runs are compared with. */
-export interface GateApproval {
-  file: string;
-  changes: string[];
-  by: string;
-}
-export type Verdict = "PASS" | "CONCERNS" | "FAIL";
+// The state's data shapes live below the engine, so prompt and middleware can read them without importing it.
+export type { AgentNote, Decision, GateApproval, GateBaselineRef, GateSummary, HumanAnswer, Review, Story, SwitchDecision, Turn, Verdict } from "../state/types.js";
 
 
 const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_old: T, next: T) => next, default: initial });

@@ -2,10 +2,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { GateConfig } from "../config/schema.js";
 import type { GateResult } from "../events/schema.js";
-import { lastBytes } from "../tools/capped-output.js";
-import { commandEnv } from "../tools/env.js";
-import { runShell } from "../tools/exec.js";
-import type { CommandSettings } from "../tools/types.js";
+import { lastBytes } from "../exec/capped-output.js";
+import { commandEnv } from "../secrets/env.js";
+import { runShell } from "../exec/run-shell.js";
+import type { ExecSettings } from "../exec/settings.js";
 import { readJUnitReports } from "./junit-reports.js";
 import { parseTestOutput } from "./parse.js";
 import type { TestCase } from "./parsers/types.js";
@@ -14,7 +14,7 @@ import { reportingCommand, testCasesFromOutput } from "./test-cases.js";
 export interface RunGatesOptions {
   /** Project root, absolute: the commands' working directory and the base of `logFile`. */
   root: string;
-  /** Base environment of the commands; secret-looking variables are removed from it (see tools/env.ts). */
+  /** Base environment of the commands; secret-looking variables are removed from it (see secrets/env.ts). */
   env: NodeJS.ProcessEnv;
   /** More variable names to remove, e.g. the configured API key variable. */
   secretEnvNames?: string[];
@@ -27,7 +27,7 @@ export interface RunGatesOptions {
   logDir: string;
   signal?: AbortSignal;
   /** The environment allow-list and sandbox (the command policy is for the model's commands, not configured gates). */
-  commands?: Pick<CommandSettings, "envAllow" | "sandbox">;
+  commands?: ExecSettings;
   /** Called just before each gate's command starts, so a slow test suite shows as running. */
   onStart?(gate: GateConfig): void;
 }

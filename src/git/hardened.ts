@@ -1,5 +1,5 @@
 import { execa } from "execa";
-import { isSecretName } from "../tools/env.js";
+import { isSecretName } from "../secrets/env.js";
 
 /**
  * How yolo runs git: every setting through which a repository's config, attributes or hooks could make git run a

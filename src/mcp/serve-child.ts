@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { lastBytes } from "../tools/capped-output.js";
+import { lastBytes } from "../exec/capped-output.js";
 
 /** How to start the yolo binary this server fronts. */
 export interface YoloBinary {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { lastBytes } from "../tools/capped-output.js";
+import { lastBytes } from "../exec/capped-output.js";
 
 /** Bytes of a server's stderr kept for the message when it fails. */
 const STDERR_TAIL = 4000;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { fromAlias } from "../prompt/alias-path.js";
 import { fence } from "../prompt/fence.js";
 import { scrubText, scrubValue } from "../secrets/scrub.js";
-import { CappedOutput } from "../tools/capped-output.js";
+import { CappedOutput } from "../exec/capped-output.js";
 import type { McpToolName, ToolDef, ToolOutcome } from "../tools/types.js";
 import { resultText } from "./content.js";
 

@@ -1,6 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ResolvedConfig } from "../config/schema.js";
-import type { PipelineStateType, Turn } from "../engine/state.js";
+import type { StateView, Turn } from "../state/types.js";
 import type { Mode, PromptMessage } from "../prompt/compose.js";
 import type { AnyRole } from "../tools/handoff.js";
 import type { McpToolName, ToolName } from "../tools/types.js";
@@ -17,7 +17,7 @@ export interface MiddlewareInput {
   readonly flags: readonly string[];
   /** The workflow's node names, in order. */
   readonly pipeline: readonly string[];
-  readonly run: PipelineStateType;
+  readonly run: StateView;
   /** The run has completed (the post-run profile). */
   readonly runCompleted?: boolean;
   /** What the user typed in `agent` / `chat` mode. */

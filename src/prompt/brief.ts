@@ -1,10 +1,10 @@
-import type { PipelineStateType } from "../engine/state.js";
+import type { StateView } from "../state/types.js";
 import { judgementNotes } from "../gates/judgement-words.js";
 import type { AnyRole } from "../tools/handoff.js";
 import { fence } from "./fence.js";
 
 type BriefState = Pick<
-  PipelineStateType,
+  StateView,
   | "requirement"
   | "requirements"
   | "acceptanceCriteria"

@@ -1,4 +1,4 @@
-import type { PipelineStateType, Turn } from "../engine/state.js";
+import type { StateView, Turn } from "../state/types.js";
 import type { AnyRole } from "../tools/handoff.js";
 import type { ToolDef } from "../tools/types.js";
 import { answersFor, nodeBrief } from "./brief.js";
@@ -37,7 +37,7 @@ export interface ComposeInput {
   flags?: string[];
   persona: string;
   tools: ToolDef[];
-  state: PipelineStateType;
+  state: StateView;
   maxFixAttempts: number;
   limits: { readCapBytes: number; outputCapBytes: number; commandTimeoutS: number };
   /** A bounded description of the repository (tree, manifest), or null. */
@@ -73,7 +73,7 @@ export function composePrompt(input: ComposeInput): PromptMessage[] {
 }
 
 /** The pipeline's user input: the requirement and this node's answered questions. */
-function runInput(state: PipelineStateType, node: string): string {
+function runInput(state: StateView, node: string): string {
   const requirement = state.requirement.trim() ? fence("requirement", state.requirement) : null;
   return [requirement, answersFor(node, state)].filter(Boolean).join("\n\n");
 }

@@ -1,42 +1,50 @@
 import fs from "node:fs";
 import path from "node:path";
-import { isSecretName } from "../tools/env.js";
-import { sensitiveReason } from "../tools/sensitive.js";
+import { isSecretName } from "./env.js";
 import { MIN_SECRET_LENGTH } from "./scrub.js";
 
-/** How deep and how much of the project is searched for secret files at the start of a run. */
-const MAX_DEPTH = 4;
+/** How much is read: at most this many secret files, each at most this large; a secret folder this deep. */
 const MAX_FILES = 200;
 const MAX_BYTES = 64 * 1024;
-const SKIP_DIRS = new Set(["node_modules", ".git", ".yolo", "dist", "build", "vendor"]);
+const MAX_DEPTH = 4;
 
 /**
- * Secret values found in the project's own sensitive files (`.env*`, `.npmrc`, private keys, …). The file tools
- * refuse those files, but a command can still print them: their values are scrubbed from whatever yolo writes or sends.
+ * The project's secret files and folders as the sandbox's walk finds them (`findProtectedPaths` in
+ * exec/protected-paths.ts, which asks sensitive.ts): one walk decides both what bubblewrap shows empty and whose
+ * values are scrubbed, so the two cannot disagree about a file.
  */
-export function collectProjectSecrets(root: string): string[] {
+export interface SecretFiles {
+  maskedFiles: readonly string[];
+  maskedDirs: readonly string[];
+}
+
+/**
+ * Secret values found in the project's own sensitive files (`.env*`, `.npmrc`, private keys, `.aws/`, …). The file
+ * tools refuse those files and the sandbox shows them empty, but a command run without the sandbox can still print
+ * them: their values are scrubbed from whatever yolo writes or sends.
+ */
+export function collectProjectSecrets(secretFiles: SecretFiles): string[] {
+  const files = [...secretFiles.maskedFiles];
+  for (const dir of secretFiles.maskedDirs) filesIn(dir, 0, files);
   const found = new Set<string>();
-  let files = 0;
-  const visit = (dir: string, depth: number) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (files >= MAX_FILES) return;
-      const abs = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (depth < MAX_DEPTH && !SKIP_DIRS.has(entry.name)) visit(abs, depth + 1);
-      } else if (entry.isFile() && sensitiveReason(path.relative(root, abs)) !== null) {
-        files++;
-        for (const value of secretValuesOf(abs)) found.add(value);
-      }
-    }
-  };
-  visit(root, 0);
+  for (const file of files.slice(0, MAX_FILES)) for (const value of secretValuesOf(file)) found.add(value);
   return [...found];
+}
+
+// Every file inside a secret folder (`.ssh`, `.aws`, `.gnupg`), into `out`, until the file limit.
+function filesIn(dir: string, depth: number, out: string[]): void {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (out.length >= MAX_FILES) return;
+    const abs = path.join(dir, entry.name);
+    if (entry.isFile()) out.push(abs);
+    else if (entry.isDirectory() && depth < MAX_DEPTH) filesIn(abs, depth + 1, out);
+  }
 }
 
 // `KEY=value` and `key = value` assignments (dotenv, npmrc, netrc's `password x`), and the body lines of PEM keys.

@@ -1,4 +1,4 @@
-import { isSecretName } from "../tools/env.js";
+import { isSecretName } from "./env.js";
 
 /** What a secret is replaced with, everywhere yolo writes or sends text. */
 export const CENSOR = "[redacted]";

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import { z } from "zod";
-import { decodeCutEnd } from "./capped-output.js";
+import { decodeCutEnd } from "../exec/capped-output.js";
 import { fsFailure, toolError } from "./file-errors.js";
 import { displayPath, resolveInside } from "./paths.js";
 import type { ToolDef } from "./types.js";

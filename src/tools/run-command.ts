@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { parseTestOutput } from "../gates/parse.js";
 import { checkCommand, defaultPolicy } from "./command-policy.js";
-import { commandEnv } from "./env.js";
-import { runShell } from "./exec.js";
+import { commandEnv } from "../secrets/env.js";
+import { runShell } from "../exec/run-shell.js";
 import type { ToolDef } from "./types.js";
 
 const schema = z.object({

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { CommandPolicy } from "./command-policy.js";
-import type { Sandbox } from "./sandbox.js";
+import type { ExecSettings } from "../exec/settings.js";
 
 /** Tool names offered to the model. Public API: agents' `tools` allow-lists name these. */
 export const TOOL_NAMES = ["read_file", "write_file", "edit_file", "list_files", "search_files", "run_command"] as const;
@@ -29,12 +29,9 @@ export interface ToolContext {
 }
 
 /** The command policy, environment allow-list and sandbox in force for a run's commands (and gates). */
-export interface CommandSettings {
+export interface CommandSettings extends ExecSettings {
   policy: CommandPolicy;
-  /** Variable names (with `*`) commands' environment is limited to, under CI; null: the scrubbed environment. */
-  envAllow: readonly string[] | null;
-  sandbox: Sandbox;
-  /** Exec files (see exec-files.ts) write_file and edit_file may write anyway, from the user config; absent: none. */
+  /** Exec files (see exec/exec-files.ts) write_file and edit_file may write anyway, from the user config; absent: none. */
   allowExecFiles?: readonly string[];
 }
 

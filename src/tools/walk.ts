@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { isIgnored, parseGitignore, type IgnoreRules } from "./gitignore.js";
 import { isProtectedName } from "./paths.js";
-import { isSensitiveName, sensitiveReason } from "./sensitive.js";
+import { isSensitiveName, sensitiveReason } from "../secrets/sensitive.js";
 
 /** Directories never listed or searched: yolo's state, git internals, credentials folders, and dependency trees. */
 export function isSkippedDir(name: string): boolean {

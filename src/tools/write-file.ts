@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { writeFileAtomic } from "./atomic-write.js";
 import { formatChange, lineDiffStat } from "./diffstat.js";
-import { execWriteRefusal } from "./exec-files.js";
+import { execWriteRefusal } from "../exec/exec-files.js";
 import { fsFailure, toolError } from "./file-errors.js";
 import { isOutcome, loadWritableTarget } from "./file-target.js";
 import type { ToolDef } from "./types.js";

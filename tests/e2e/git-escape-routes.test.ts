@@ -8,7 +8,7 @@ import { describeResult, runYolo, threadIdFrom } from "../helpers/cli.js";
 import { analystDone, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
-import { probeBwrap } from "../../src/tools/sandbox.js";
+import { probeBwrap } from "../../src/exec/sandbox.js";
 
 // The attack of issue 12, through the built binary: dev writes git config and hooks that run a program, then yolo's
 // own git commands run on the host (the --branch commit, `yolo show --diff`). Nothing may run, nothing may leak.

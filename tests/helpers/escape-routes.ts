@@ -7,8 +7,8 @@ import { repoIdentity } from "../../src/git/repo-identity.js";
 import { git } from "../../src/git/git.js";
 import { uncommittedChanges } from "../../src/git/repo.js";
 import { prepareWorkspace } from "../../src/git/workspace.js";
-import { runShell } from "../../src/tools/exec.js";
-import type { Sandbox } from "../../src/tools/sandbox.js";
+import { runShell } from "../../src/exec/run-shell.js";
+import type { Sandbox } from "../../src/exec/sandbox.js";
 
 /**
  * Ways a model could make yolo's own git commands run a program on the host: each is the shell command the model

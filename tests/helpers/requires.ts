@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { probeBwrap } from "../../src/tools/sandbox.js";
+import { probeBwrap } from "../../src/exec/sandbox.js";
 
 /** What a test may need from the machine: a program, or (`mount`) root with a working mount(2). */
 export type Tool = "bwrap" | "tmux" | "script" | "setsid" | "runuser" | "mount";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { UserConfig } from "../../src/config/schema.js";
 import { ConfigError } from "../../src/errors.js";
-import { diagnose, probeBwrap } from "../../src/tools/sandbox.js";
+import { diagnose, probeBwrap } from "../../src/exec/sandbox.js";
 import { director, handoff } from "../helpers/director.js";
 import { runEngine } from "../helpers/engine.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";

@@ -4,8 +4,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runShell } from "../../src/tools/exec.js";
-import { probeBwrap, type Sandbox } from "../../src/tools/sandbox.js";
+import { runShell } from "../../src/exec/run-shell.js";
+import { probeBwrap, type Sandbox } from "../../src/exec/sandbox.js";
 import {
   carriesSecret, escapeFixture, EXEC_FILE_CASES, GIT_ESCAPE_ROUTES, leaked, modelRuns, planted, SECRET_FILES, TRANSFORMS, yoloGitCommands,
 } from "../helpers/escape-routes.js";

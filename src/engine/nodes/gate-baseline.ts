@@ -6,7 +6,7 @@ import { resolveGateDefinition } from "../../gates/definition.js";
 import { noGateReason, noGateWarning } from "../../gates/no-gate.js";
 import { runGatesWithTests } from "../../gates/run-gates.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
-import { scrubEnv } from "../../tools/env.js";
+import { scrubEnv } from "../../secrets/env.js";
 import type { Workflow } from "../../workflow/schema.js";
 import type { EngineDeps } from "../deps.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";

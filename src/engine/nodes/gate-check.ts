@@ -7,7 +7,7 @@ import { gateBlocks, judgeGate } from "../../gates/judge.js";
 import { noGateWarning } from "../../gates/no-gate.js";
 import { runGatesWithTests } from "../../gates/run-gates.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
-import { scrubEnv } from "../../tools/env.js";
+import { scrubEnv } from "../../secrets/env.js";
 import type { EngineDeps } from "../deps.js";
 import { toReviewResponse } from "../review.js";
 import type { GateApproval, PipelineStateType, PipelineUpdate } from "../state.js";

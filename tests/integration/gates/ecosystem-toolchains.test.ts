@@ -4,9 +4,9 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultGates } from "../../../src/gates/detect.js";
 import { parseTestOutput } from "../../../src/gates/parse.js";
-import { commandEnv } from "../../../src/tools/env.js";
-import { runShell } from "../../../src/tools/exec.js";
-import { probeBwrap, type Sandbox } from "../../../src/tools/sandbox.js";
+import { commandEnv } from "../../../src/secrets/env.js";
+import { runShell } from "../../../src/exec/run-shell.js";
+import { probeBwrap, type Sandbox } from "../../../src/exec/sandbox.js";
 import { toolchain } from "../../helpers/toolchain.js";
 
 // Each fixture (tests/fixtures/ecosystems/<eco>) has one passing, one failing and one skipped test. The detected

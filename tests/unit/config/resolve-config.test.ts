@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { defaultPolicy } from "../../../src/tools/command-policy.js";
-import { CI_ENV_ALLOW } from "../../../src/tools/env.js";
+import { CI_ENV_ALLOW } from "../../../src/secrets/env.js";
 import { describe, expect, it } from "vitest";
 import { assertModelConfigured, resolveConfig, type ResolveConfigInput } from "../../../src/config/resolve.js";
 import { ConfigError } from "../../../src/errors.js";

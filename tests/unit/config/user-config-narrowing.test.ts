@@ -6,7 +6,7 @@ import { resolveConfig } from "../../../src/config/resolve.js";
 import type { UserConfig, UserLevelConfig } from "../../../src/config/schema.js";
 import { ConfigError } from "../../../src/errors.js";
 import { checkCommand, policyForRole } from "../../../src/tools/command-policy.js";
-import { commandEnv } from "../../../src/tools/env.js";
+import { commandEnv } from "../../../src/secrets/env.js";
 import { tempDir } from "../../helpers/per-test.js";
 
 function tmp(): string {

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { gitEnv, hardenArgs } from "../../../src/git/hardened.js";
-import type { Sandbox } from "../../../src/tools/sandbox.js";
+import type { Sandbox } from "../../../src/exec/sandbox.js";
 import { escapeFixture, GIT_ESCAPE_ROUTES, leaked, modelRuns, planted, yoloGitCommands } from "../../helpers/escape-routes.js";
 
 // yolo's own git commands run on the host with yolo's rights: whatever the model wrote into .git/config, hooks or

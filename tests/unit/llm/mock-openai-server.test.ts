@@ -3,7 +3,7 @@ import { AIMessageChunk, HumanMessage, SystemMessage, ToolMessage, AIMessage } f
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { createChatModel } from "../../../src/llm/model.js";
-import { addUsage, usageOf } from "../../../src/llm/usage.js";
+import { usageOfReply } from "../../../src/events/usage.js";
 import { lastToolResults, roleOf, startMockOpenAI, type MockOpenAI } from "../../helpers/mock-openai.js";
 
 // Drives the real ChatOpenAI against the scripted server: what yolo's agents will actually receive.
@@ -53,7 +53,7 @@ describe("mock OpenAI server with the real ChatOpenAI", () => {
     expect(full.invalid_tool_calls).toEqual([]);
     // Usage arrives in its own final chunk (empty choices) because ChatOpenAI asks for include_usage.
     expect(full.usage_metadata).toMatchObject({ input_tokens: 120, output_tokens: 30, total_tokens: 150 });
-    expect(usageOf(full)).toEqual({ promptTokens: 120, completionTokens: 30, totalTokens: 150 });
+    expect(usageOfReply(full.usage_metadata)).toEqual({ promptTokens: 120, completionTokens: 30, totalTokens: 150, calls: 1, cachedTokens: 0 });
 
     const sent = mock.requests[0];
     expect(sent.body.stream).toBe(true);
@@ -166,11 +166,5 @@ describe("mock OpenAI server with the real ChatOpenAI", () => {
     expect(roleOf(req)).toBe("dev");
     expect(lastToolResults(req)).toEqual([{ role: "tool", content: "wrote a", tool_call_id: "t1" }]);
     expect(roleOf({ ...req, messages: [{ role: "user", content: "x" }] })).toBeNull();
-  });
-
-  it("adds usages", () => {
-    const a = { promptTokens: 1, completionTokens: 2, totalTokens: 3 };
-    expect(addUsage(a, a)).toEqual({ promptTokens: 2, completionTokens: 4, totalTokens: 6 });
-    expect(usageOf(new AIMessageChunk({ content: "x" }))).toEqual({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
   });
 });

@@ -23,10 +23,15 @@ function tree(files: Record<string, string>): string {
 }
 
 describe("the import check", () => {
-  it("passes a tree that keeps both rules", async () => {
+  it("passes a tree that keeps every rule", async () => {
     const dir = tree({
       "src/engine/run.ts": 'import { x } from "../gates/x.js";\nexport const run = x;\n',
-      "src/gates/x.ts": "export const x = 1;\n",
+      "src/gates/x.ts": 'import { runShell } from "../exec/run-shell.js";\nexport const x = runShell;\n',
+      "src/tools/run-command.ts": 'import { runShell } from "../exec/run-shell.js";\nimport { x } from "../gates/x.js";\nexport const r = [runShell, x];\n',
+      "src/exec/run-shell.ts": 'import { scrub } from "../secrets/scrub.js";\nexport const runShell = scrub;\n',
+      "src/secrets/scrub.ts": "export const scrub = 1;\n",
+      "src/prompt/brief.ts": 'import type { StateView } from "../state/types.js";\nexport type B = StateView;\n',
+      "src/state/types.ts": "export type StateView = { requirement: string };\n",
       "src/cli/main.ts": 'import { Command } from "commander";\nimport { run } from "../engine/run.js";\nprocess.exit(run);\n',
       "src/ui/view.tsx": 'import { Text } from "ink";\nexport const V = Text;\n',
     });
@@ -61,5 +66,34 @@ describe("the import check", () => {
     expect(problems).toMatch(/src\/hooks\/print\.ts:2: writes to stdout/);
     expect(problems).toMatch(/src\/cli\/other\.ts:2: calls process\.exit/);
     expect(problems).toMatch(/src\/engine\/typo\.ts: cannot resolve \.\/no-such-module\.js/);
+  });
+
+  // One violation per rule of the layer picture, each a type import where one can be: types count as edges too.
+  it.each([
+    ["src/exec/run-shell.ts", 'import type { ToolDef } from "../tools/types.js";', "src/tools/types.ts", "exec/ may not import tools/"],
+    ["src/secrets/scrub.ts", 'import { isSecretName } from "../tools/env.js";', "src/tools/env.ts", "secrets/ may not import tools/"],
+    ["src/secrets/files.ts", 'import { runShell } from "../exec/run-shell.js";', "src/exec/run-shell.ts", "secrets/ may not import exec/"],
+    ["src/events/schema.ts", 'import type { PipelineStateType } from "../engine/state.js";', "src/engine/state.ts", "events/ may not import engine/"],
+    ["src/state/types.ts", 'import type { GateConfig } from "../gates/gate.js";', "src/gates/gate.ts", "state/ may not import gates/"],
+    ["src/text/plural.ts", 'import type { Agent } from "../agents/types.js";', "src/agents/types.ts", "text/ may not import agents/"],
+    ["src/gates/run-gates.ts", 'import { runShell } from "../tools/exec.js";', "src/tools/exec.ts", "gates/ may not import tools/"],
+    ["src/hooks/exec-hook.ts", 'import { runShell } from "../tools/exec.js";', "src/tools/exec.ts", "hooks/ may not import tools/"],
+    ["src/prompt/brief.ts", 'import type { PipelineStateType } from "../engine/state.js";', "src/engine/state.ts", "prompt/ may not import engine/"],
+    ["src/middleware/types.ts", 'import type { PipelineStateType } from "../engine/state.js";', "src/engine/state.ts", "middleware/ may not import engine/"],
+  ])("fails when %s breaks the layers: %s", async (file, line, target, message) => {
+    const dir = tree({ [file]: `${line}\nexport const used = 1;\n`, [target]: "export type ToolDef = 1;\nexport type PipelineStateType = 1;\nexport type GateConfig = 1;\nexport type Agent = 1;\nexport const isSecretName = 1;\nexport const runShell = 1;\n" });
+    expect(await checkImports(dir)).toEqual([expect.stringMatching(new RegExp(`^${file}: ${message} \\(${target}\\): \\S`))]);
+  });
+
+  it("leaves folders no rule names alone, and an engine that imports the layers below it", async () => {
+    const dir = tree({
+      "src/roles/dev.ts": 'import type { PipelineStateType } from "../engine/state.js";\nimport { runShell } from "../tools/exec.js";\nexport const d = runShell;\nexport type S = PipelineStateType;\n',
+      "src/engine/state.ts": 'import type { StateView } from "../state/types.js";\nimport { scrub } from "../secrets/scrub.js";\nexport type PipelineStateType = StateView;\nexport const s = scrub;\n',
+      "src/tools/exec.ts": 'import { run } from "../exec/run-shell.js";\nexport const runShell = run;\n',
+      "src/exec/run-shell.ts": "export const run = 1;\n",
+      "src/secrets/scrub.ts": "export const scrub = 1;\n",
+      "src/state/types.ts": "export type StateView = { requirement: string };\n",
+    });
+    expect(await checkImports(dir)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { runShell } from "../../../src/tools/exec.js";
+import { runShell } from "../../../src/exec/run-shell.js";
 import { effectiveTimeout, runCommandTool } from "../../../src/tools/run-command.js";
 import type { ToolContext } from "../../../src/tools/types.js";
 import { tempDir } from "../../helpers/per-test.js";

@@ -3,8 +3,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { runShell } from "../../../src/tools/exec.js";
-import { probeBwrap, type Sandbox } from "../../../src/tools/sandbox.js";
+import { runShell } from "../../../src/exec/run-shell.js";
+import { probeBwrap, type Sandbox } from "../../../src/exec/sandbox.js";
 import { tempDir } from "../../helpers/per-test.js";
 import { requireTool } from "../../helpers/requires.js";
 

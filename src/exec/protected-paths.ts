@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { execFileReason } from "./exec-files.js";
-import { sensitiveReason } from "./sensitive.js";
+import { sensitiveReason } from "../secrets/sensitive.js";
 
 /** What the sandbox must not let a command change or read, found by walking the project before each command. */
 export interface ProtectedPaths {
@@ -58,11 +58,7 @@ export function findProtectedPaths(root: string): ProtectedPaths {
         continue;
       }
       if (sensitiveReason(rel) !== null) {
-        const real = realOrNull(abs);
-        if (real === null) continue;
-        const stat = fs.statSync(real);
-        if (stat.isDirectory()) out.maskedDirs.push(real);
-        else if (stat.isFile()) out.maskedFiles.push(real);
+        mask(out, abs);
         continue;
       }
       if (entry.isDirectory() && !SKIP.has(entry.name)) {
@@ -85,6 +81,8 @@ export function findProtectedPaths(root: string): ProtectedPaths {
       }
       const abs = path.join(dir, entry.name);
       out.execRels.add(path.relative(root, abs));
+      // A secret file kept beside exec files (`.devcontainer/.env`) is masked like any other, over the read-only bind.
+      if (execFileReason(entry.name) === null && sensitiveReason(entry.name) !== null) mask(out, abs);
       if (entry.isDirectory() && !entry.isSymbolicLink()) {
         if (depth < MAX_DEPTH) listInside(abs, depth + 1);
         else out.complete = false;
@@ -131,6 +129,15 @@ export function removeNewExecFiles(root: string, before: ProtectedPaths): string
     removed.push(rel);
   }
   return removed.map((rel) => rel.split(path.sep).join("/"));
+}
+
+// Shows a secret file or folder empty inside the sandbox (by its real path, so a link cannot dodge the mask).
+function mask(out: ProtectedPaths, abs: string): void {
+  const real = realOrNull(abs);
+  if (real === null) return;
+  const stat = fs.statSync(real);
+  if (stat.isDirectory()) out.maskedDirs.push(real);
+  else if (stat.isFile()) out.maskedFiles.push(real);
 }
 
 function realOrNull(abs: string): string | null {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSecretName, scrubEnv } from "../../../src/tools/env.js";
+import { isSecretName, scrubEnv } from "../../../src/secrets/env.js";
 
 describe("scrubEnv", () => {
   it("removes variables whose names look like credentials", () => {

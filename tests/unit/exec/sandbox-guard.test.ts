@@ -4,8 +4,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runShell } from "../../../src/tools/exec.js";
-import { probeBwrap, type Sandbox } from "../../../src/tools/sandbox.js";
+import { runShell } from "../../../src/exec/run-shell.js";
+import { probeBwrap, type Sandbox } from "../../../src/exec/sandbox.js";
 import { carriesSecret, EXEC_FILE_CASES, SECRET_FILES, TRANSFORMS } from "../../helpers/escape-routes.js";
 
 // Inside bubblewrap, files that run code outside yolo are read-only (new ones are removed after the command), and

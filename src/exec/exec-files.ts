@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { normaliseName } from "./sensitive.js";
+import { normaliseName } from "../secrets/sensitive.js";
 
 /**
  * Files and folders whose content runs code outside yolo: git internals and attributes (hooks, fsmonitor, filters run
@@ -35,7 +35,7 @@ const EXEC_NAMES = new Set([
 /** Name endings of such files (VS Code workspace files carry tasks and launch configs). */
 const EXEC_SUFFIXES = [".code-workspace"];
 
-/** Why a project-relative path runs code outside yolo, or null. Names are normalised as sensitive.ts does. */
+/** Why a project-relative path runs code outside yolo, or null. Names are normalised as secrets/sensitive.ts does. */
 export function execFileReason(rel: string): string | null {
   const segments = rel.split(/[\\/]+/).filter((s) => s !== "" && s !== ".").map(normaliseName);
   for (let i = 0; i < segments.length; i++) {

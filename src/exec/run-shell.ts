@@ -4,7 +4,7 @@ import { CappedOutput } from "./capped-output.js";
 import { findProtectedPaths, removeNewExecFiles, type ProtectedPaths } from "./protected-paths.js";
 import { bwrapArgv, type Sandbox } from "./sandbox.js";
 import { scrubText } from "../secrets/scrub.js";
-import { killGroup, trackGroup, untrackGroup } from "../exec/process-groups.js";
+import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
 
 export interface RunShellOptions {
   /** Working directory (the project root). */

@@ -1,5 +1,5 @@
 import type { PipelineStateType, Turn } from "../engine/state.js";
-import type { AnyRole } from "../tools/handoff.js";
+import type { AnyRole, RoleDefinition } from "../roles/types.js";
 import type { ToolDef } from "../tools/types.js";
 import { answersFor, nodeBrief } from "./brief.js";
 import { fence } from "./fence.js";
@@ -26,7 +26,8 @@ export function layersFor(mode: Mode, runCompleted = false): Layer[] {
 }
 
 export interface ComposeInput {
-  role: AnyRole;
+  /** A built-in role by id, or a role looked up in src/roles/registry.ts (a user role). */
+  role: AnyRole | RoleDefinition;
   /** The workflow node being run (default: the role). */
   node?: string;
   /** The agent's id, as the model is told who it is (default: the role). */
@@ -57,11 +58,12 @@ export interface ComposeInput {
  * node brief, fenced user input (user). Pure: the same input gives the same messages.
  */
 export function composePrompt(input: ComposeInput): PromptMessage[] {
-  const node = input.node ?? input.role;
+  const roleId = typeof input.role === "string" ? input.role : input.role.id;
+  const node = input.node ?? roleId;
   const mode = input.mode ?? "run";
   const keep = new Set(layersFor(mode, input.runCompleted));
   const layers: PromptMessage[] = [
-    { role: "system", layer: "runtime-rules", content: runtimeRules(input.agentId ?? input.role, input.pipeline ?? DEFAULT_PIPELINE, mode) },
+    { role: "system", layer: "runtime-rules", content: runtimeRules(input.agentId ?? roleId, input.pipeline ?? DEFAULT_PIPELINE, mode) },
     { role: "system", layer: "tool-policy", content: toolPolicy(input) },
     { role: "system", layer: "persona", content: input.persona.trim() },
   ];
@@ -89,7 +91,7 @@ function directInput(input: ComposeInput): string {
     ? `## Earlier in this conversation\n${input.earlierTurns.map((t) => fence(t.role === "user" ? "user" : "your earlier answer", t.text)).join("\n")}`
     : null;
   const project = input.projectSummary ? `## Project\n${input.projectSummary}` : null;
-  const answers = answersFor(input.node ?? input.role, input.state);
+  const answers = answersFor(input.node ?? (typeof input.role === "string" ? input.role : input.role.id), input.state);
   return [project, earlier, earlier ? `## Now\n${typed}` : typed, answers].filter(Boolean).join("\n\n");
 }
 

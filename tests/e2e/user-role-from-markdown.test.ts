@@ -77,5 +77,16 @@ describe("a user-defined role from agents/<id>.md through the built binary", { t
     expect(run.stderr).toContain("agents/security-auditor.md: handoff.risk.values: an enum needs `values`");
     expect(run.stderr).toContain('agents/security-auditor.md: handoff.escalate_to_human: "escalate_to_human" is a reserved handoff key');
     expect(mock.requests).toHaveLength(0);
+
+    // A flag the workflow branches on may not share its name with a declared field: both would be one argument.
+    const clash = CONFIG.replace('"security-auditor": { kind: "agent" }', '"security-auditor": { kind: "agent", sets: ["blocking"] }').replace(
+      '{ from: "security-auditor", to: "end" }',
+      '{ from: "security-auditor", to: "end", when: "blocking" }, { from: "security-auditor", to: "end" }',
+    );
+    const root2 = project(onTestFinished, { "agents/security-auditor.md": AUDITOR, "yolo.config.ts": clash });
+    const clashed = await runYolo(["run", "--json", "Audit"], { cwd: root2, baseURL: mock.url });
+    expect(clashed.exitCode, describeResult(clashed)).toBe(2);
+    expect(clashed.stderr).toContain('workflow.nodes.security-auditor.sets[0]: "blocking" is also a handoff field of agent "security-auditor"');
+    expect(mock.requests).toHaveLength(0);
   });
 });

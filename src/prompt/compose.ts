@@ -1,4 +1,5 @@
 import type { PipelineStateType, Turn } from "../engine/state.js";
+import { asRole } from "../roles/registry.js";
 import type { AnyRole, RoleDefinition } from "../roles/types.js";
 import type { ToolDef } from "../tools/types.js";
 import { answersFor, nodeBrief } from "./brief.js";
@@ -137,7 +138,8 @@ function runDirective(input: ComposeInput, node: string): string {
   if (input.runCompleted) directive = "The run has completed. Answer the follow-up below in the light of what the run did.";
   else if (review?.action === "reject") directive = `A human reviewer rejected your previous output: "${review.reason ?? "no reason given"}". Do your part again, addressing that.`;
   else if (answered) directive = "A human answered your question (below). Continue your work with the answer in mind.";
-  else if ((role === "dev" || role === "custom") && state.gateBlocked) directive = `The quality gate blocked the change. This is fix attempt ${state.fixAttempts} of ${input.maxFixAttempts}.`;
+  // The roles briefed on a fix attempt (dev, custom and user roles) are the ones told they are on one.
+  else if (asRole(role).brief.reads.includes("fix-attempt") && state.gateBlocked) directive = `The quality gate blocked the change. This is fix attempt ${state.fixAttempts} of ${input.maxFixAttempts}.`;
   else directive = "Start your part of the run.";
   const summary = input.projectSummary ? `\n\n## Project\n${input.projectSummary}` : "";
   return `${directive}${summary}`;

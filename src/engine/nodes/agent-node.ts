@@ -105,7 +105,7 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
     checkVisits(node, state, spec.maxVisits);
     emitter(config)({ type: "node.started", node, fixAttempt: state.gateBlocked && !role.judgesGates ? state.fixAttempts : 0, step: state.steps ?? 0 });
-    const subject = { node, agent: agentId, role: role.id, mode: state.mode };
+    const subject = { node, agent: agentId, role: role.kind, mode: state.mode };
     await nodeStartHooks(deps.hooks, subject, { fixAttempt: state.gateBlocked && !role.judgesGates ? state.fixAttempts : 0, step: state.steps ?? 0 }, hookScope(config, deps, node));
     const gates = role.judgesGates && spec.gates ? await runGateCheck(node, spec.gates, state, config, deps) : null;
     const inputs = gates ? { ...state, lastGates: gates } : state;

@@ -2,6 +2,7 @@ import { parseDocument } from "yaml";
 import { z } from "zod";
 import { TOOL_NAMES, type ToolName } from "../tools/types.js";
 import { MCP_ENTRY } from "../mcp/names.js";
+import { checkFieldSpecs, type HandoffFieldSpecs } from "../roles/field-spec.js";
 
 /** The validated frontmatter of an agent file. */
 export interface AgentFrontmatter {
@@ -13,6 +14,8 @@ export interface AgentFrontmatter {
   model?: string;
   temperature?: number;
   maxTurns?: number;
+  /** The agent's own handoff fields (a user role): name → type, description, required. */
+  handoff?: HandoffFieldSpecs;
 }
 
 /** An agent file split and checked: the frontmatter fields and the Markdown body (the persona). */
@@ -24,7 +27,7 @@ export interface ParsedAgentFile {
 /** Either the parsed file or every problem found, each naming its field by dot-path (`tools[2]: …`). */
 export type ParseAgentFileResult = { ok: true; value: ParsedAgentFile } | { ok: false; problems: string[] };
 
-const KNOWN_KEYS = ["name", "description", "tools", "model", "temperature", "maxTurns"] as const;
+const KNOWN_KEYS = ["name", "description", "tools", "model", "temperature", "maxTurns", "handoff"] as const;
 const TOOL_LIST = TOOL_NAMES.join(", ");
 const FENCE = /^---[ \t]*$/;
 
@@ -66,6 +69,15 @@ const frontmatterSchema = z.strictObject({
     .number({ error: "expected a positive integer" })
     .int("expected a positive integer")
     .positive("expected a positive integer")
+    .optional(),
+  handoff: z
+    .unknown()
+    .transform((value, ctx) => {
+      const checked = checkFieldSpecs(value);
+      if (checked.ok) return checked.specs;
+      for (const p of checked.problems) ctx.addIssue({ code: "custom", path: p.path, message: p.message });
+      return z.NEVER;
+    })
     .optional(),
 });
 

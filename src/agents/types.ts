@@ -1,3 +1,4 @@
+import type { HandoffFieldSpecs } from "../roles/field-spec.js";
 import type { ToolName } from "../tools/types.js";
 
 /** An agent loaded from `agents/<id>.md`: validated frontmatter plus the Markdown body as its persona. */
@@ -13,6 +14,8 @@ export interface AgentDefinition {
   model?: string;
   temperature?: number;
   maxTurns?: number;
+  /** The handoff fields a user role declares (`handoff:` in the frontmatter); absent for a plain custom agent. */
+  handoff?: HandoffFieldSpecs;
   persona: string;
   /** Absolute path of the file it came from. */
   file: string;

@@ -45,7 +45,7 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
           ? gateNode(id, spec, deps)
           : spec.kind === "switch"
             ? switchNode(id, spec, workflow, deps)
-            : humanNode(id, spec, workflow);
+            : humanNode(id, spec, workflow, deps.agents);
     graph.addNode(id, withRunLimits(id, fn as never, deps.config.limits) as never);
   }
   graph.addNode("escalate", withRunLimits("escalate", escalateNode, deps.config.limits) as never);

@@ -5,6 +5,7 @@ import { buildWorkflowGraph } from "./graph.js";
 import { BASELINE_NODE } from "./nodes/gate-baseline.js";
 import { inertDeps, threadConfig } from "./inspect.js";
 import type { Session } from "./session.js";
+import { roleOf } from "../roles/registry.js";
 import type { PipelineStateType } from "./state.js";
 
 /** One checkpoint of a thread, as `yolo history` lists it. */
@@ -78,20 +79,8 @@ function summarize(node: string, v: PipelineStateType, config: ResolvedConfig): 
   }
   if (spec.kind === "gate") return gates(v);
   if (v.escalateToHuman && v.askedBy === node) return `asks: ${v.question}`;
-  switch (spec.agent ?? node) {
-    case "analyst":
-      return plural(v.acceptanceCriteria.length, "acceptance criterion", "acceptance criteria");
-    case "pm":
-      return `${plural(v.stories.length, "story", "stories")}, architecture ${v.needsArchitecture ? "needed" : "not needed"}`;
-    case "architect":
-      return plural(v.decisions.length, "decision");
-    case "dev":
-      return `${plural(v.filesChanged.length, "file")} changed: ${(v.devSummary ?? "").split("\n")[0]}`;
-    case "tea":
-      return `verdict ${v.verdict}, ${gates(v)}`;
-    default:
-      return v.notes[node]?.summary.split("\n")[0] ?? "";
-  }
+  // The role's own line (a user role's and a custom agent's: its note's summary).
+  return roleOf(spec.agent ?? node, spec.gates !== undefined && spec.gates !== false).history(v, node);
 }
 
 /** The gate baseline in one line: each gate's result before any agent, or why there is none. */

@@ -287,7 +287,7 @@ function responseFor(
   }
   if (review === undefined) throw new ThreadError(`${position.node} waits for a review, not an answer: use --approve, --edit <file> or --reject "why".`);
   if (review.action === "edit") {
-    const checked = applyEdit(reviewedRole(deps.config.workflow, request.reviews), request.reviews, review.content);
+    const checked = applyEdit(reviewedRole(deps.config.workflow, request.reviews, deps.agents), request.reviews, review.content);
     if ("error" in checked) throw new ThreadError(`The edit cannot be used: ${checked.error}. The thread still waits for its review.`);
   }
   return review;

@@ -27,7 +27,7 @@ export const MCP_POLICY =
 export function toolSelector(state: MiddlewareState): MiddlewareState {
   const mode = state.mode ?? "chat";
   const { rolePermissions, disabledTools } = state.settings.context;
-  const permitted = rolePermissions[state.agentId] ?? rolePermissions[state.role];
+  const permitted = rolePermissions[state.agentId] ?? rolePermissions[typeof state.role === "string" ? state.role : state.role.kind];
   const available = state.agent.tools.filter(
     (name) => MODE_TOOLS[mode].includes(name) && (permitted === undefined || permitted.includes(name)) && !disabledTools.includes(name),
   );

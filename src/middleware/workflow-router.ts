@@ -1,4 +1,5 @@
 import { composePrompt, MODES, type Mode } from "../prompt/compose.js";
+import { asRole } from "../roles/registry.js";
 import { TOOLS } from "../tools/registry.js";
 import type { MiddlewareState } from "./types.js";
 
@@ -12,7 +13,7 @@ export function workflowRouter(state: MiddlewareState): MiddlewareState {
   const warnings = known ? state.warnings : [...state.warnings, `unknown or missing mode ${JSON.stringify(state.requestedMode ?? null)}; falling back to chat`];
   const { run } = state;
   const completed = state.runCompleted === true;
-  const phase = { node: state.node, fixAttempt: run.gateBlocked && state.role !== "tea" ? run.fixAttempts : 0, completed };
+  const phase = { node: state.node, fixAttempt: run.gateBlocked && !asRole(state.role).judgesGates ? run.fixAttempts : 0, completed };
   const prompt = composePrompt({
     role: state.role,
     node: state.node,

@@ -1,6 +1,7 @@
 import type { StateView } from "../state/types.js";
 import { judgementNotes } from "../gates/judgement-words.js";
-import type { AnyRole } from "../tools/handoff.js";
+import { asRole } from "../roles/registry.js";
+import { BRIEF_SECTIONS, type AnyRole, type BriefSection, type RoleDefinition } from "../roles/types.js";
 import { fence } from "./fence.js";
 
 type BriefState = Pick<
@@ -21,56 +22,53 @@ type BriefState = Pick<
   | "notes"
 >;
 
-/** What each role must deliver in its handoff, in words (the schema enforces it). */
-const EXPECTED: Record<AnyRole, string> = {
-  analyst: "Call handoff with `requirements` (Markdown) and `acceptance_criteria` (a list of testable statements).",
-  pm: "Call handoff with `stories` (title, as_a, i_want, so_that, acceptance_criteria) and `needs_architecture`.",
-  architect: "Call handoff with `decisions` (title, decision, rationale).",
-  dev: "Implement the change with tests, run the project's tests yourself, then call handoff with `summary` and `files_changed`.",
-  tea: "Judge the change against the acceptance criteria and the gate results, then call handoff with `verdict` (PASS, CONCERNS or FAIL) and `findings`.",
-  custom: "Do your part as your instructions describe, then call handoff with `summary` and, when you have any, `findings`.",
-};
+type Section = (state: BriefState, ctx: { node: string; maxFixAttempts: number }) => string | null;
 
-/** The node brief: the inputs this role needs from earlier agents, and what it must hand off. */
-export function nodeBrief(role: AnyRole, state: BriefState, maxFixAttempts: number, node: string = role, flags: string[] = []): string {
-  const parts: string[] = [];
-  if (role !== "analyst" && state.requirements) parts.push(`## Requirements (from analyst)\n${state.requirements}`);
-  if (role !== "analyst" && state.acceptanceCriteria.length) parts.push(`## Acceptance criteria\n${list(state.acceptanceCriteria)}`);
-  const later = role === "architect" || role === "dev" || role === "tea" || role === "custom";
-  if (later && state.stories.length) {
-    parts.push(
-      `## Stories (from pm)\n${state.stories
-        .map((s) => `- **${s.title}**: as ${s.as_a}, I want ${s.i_want}, so that ${s.so_that}\n${s.acceptance_criteria.map((c) => `  - ${c}`).join("\n")}`)
-        .join("\n")}`,
-    );
-  }
-  if ((role === "dev" || role === "tea" || role === "custom") && state.decisions.length) {
-    parts.push(`## Architecture decisions\n${state.decisions.map((d) => `- **${d.title}**: ${d.decision} (${d.rationale})`).join("\n")}`);
-  }
-  const others = Object.entries(state.notes).filter(([from]) => from !== node);
-  if (role !== "analyst" && others.length) {
-    parts.push(
-      `## Notes from other agents\n${others
-        .map(([from, n]) => `- **${from}**${n.verdict ? ` (${n.verdict})` : ""}: ${n.summary}${n.findings.map((f) => `\n  - ${f}`).join("")}`)
-        .join("\n")}`,
-    );
-  }
-  if ((role === "dev" || role === "custom") && state.gateBlocked) {
-    parts.push(
-      `## Fix attempt ${state.fixAttempts} of ${maxFixAttempts}\nThe quality gate blocked the previous change. Fix the cause; do not weaken or delete tests to make them pass.` +
+/** How each piece of earlier work reads in a brief; a role's `brief.reads` picks them (src/roles/). */
+const SECTIONS: Record<BriefSection, Section> = {
+  requirements: (state) =>
+    [state.requirements ? `## Requirements (from analyst)\n${state.requirements}` : null, state.acceptanceCriteria.length ? `## Acceptance criteria\n${list(state.acceptanceCriteria)}` : null]
+      .filter(Boolean)
+      .join("\n\n") || null,
+  stories: (state) =>
+    state.stories.length
+      ? `## Stories (from pm)\n${state.stories
+          .map((s) => `- **${s.title}**: as ${s.as_a}, I want ${s.i_want}, so that ${s.so_that}\n${s.acceptance_criteria.map((c) => `  - ${c}`).join("\n")}`)
+          .join("\n")}`
+      : null,
+  decisions: (state) => (state.decisions.length ? `## Architecture decisions\n${state.decisions.map((d) => `- **${d.title}**: ${d.decision} (${d.rationale})`).join("\n")}` : null),
+  notes: (state, { node }) => {
+    const others = Object.entries(state.notes).filter(([from]) => from !== node);
+    if (!others.length) return null;
+    return `## Notes from other agents\n${others
+      .map(([from, n]) => `- **${from}**${n.verdict ? ` (${n.verdict})` : ""}: ${n.summary}${n.findings.map((f) => `\n  - ${f}`).join("")}`)
+      .join("\n")}`;
+  },
+  "fix-attempt": (state, { maxFixAttempts }) =>
+    state.gateBlocked
+      ? `## Fix attempt ${state.fixAttempts} of ${maxFixAttempts}\nThe quality gate blocked the previous change. Fix the cause; do not weaken or delete tests to make them pass.` +
         (state.verdict ? `\nTest architect's verdict: ${state.verdict}` : "") +
         (state.findings.length ? `\nFindings:\n${list(state.findings)}` : "") +
-        gateSection(state),
-    );
-  }
-  if (role === "custom" && state.devSummary) parts.push(`## The change (from dev)\n${state.devSummary}`);
-  if (role === "tea") {
-    if (state.devSummary) parts.push(`## The change (from dev)\n${state.devSummary}`);
-    if (state.filesChanged.length) parts.push(`## Files changed\n${list(state.filesChanged)}`);
-    parts.push(state.lastGates.length ? `## Gate results (run by yolo just now)${gateSection(state)}` : "## Gate results\nNo gate commands are configured for this project; judge from the code and tests you can read.");
-  }
+        gateSection(state)
+      : null,
+  change: (state) => (state.devSummary ? `## The change (from dev)\n${state.devSummary}` : null),
+  "files-changed": (state) => (state.filesChanged.length ? `## Files changed\n${list(state.filesChanged)}` : null),
+  "gate-results": (state) =>
+    state.lastGates.length
+      ? `## Gate results (run by yolo just now)${gateSection(state)}`
+      : "## Gate results\nNo gate commands are configured for this project; judge from the code and tests you can read.",
+};
+
+/** The node brief: the inputs this role needs from earlier agents (its `brief.reads`), and what it must hand off. */
+export function nodeBrief(roleRef: AnyRole | RoleDefinition, state: BriefState, maxFixAttempts: number, node?: string, flags: string[] = []): string {
+  const role = asRole(roleRef);
+  const ctx = { node: node ?? role.id, maxFixAttempts };
+  const reads = new Set(role.brief.reads);
+  const parts = BRIEF_SECTIONS.filter((s) => reads.has(s))
+    .map((s) => SECTIONS[s](state, ctx))
+    .filter((p): p is string => p !== null);
   const decide = flags.length ? ` Also decide ${flags.map((f) => `\`${f}\``).join(", ")} (true or false): the workflow branches on ${flags.length === 1 ? "it" : "them"}.` : "";
-  parts.push(`## Your output\n${EXPECTED[role]}${decide}`);
+  parts.push(`## Your output\n${role.brief.expected}${decide}`);
   return parts.join("\n\n");
 }
 

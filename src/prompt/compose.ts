@@ -1,5 +1,6 @@
 import type { StateView, Turn } from "../state/types.js";
-import type { AnyRole } from "../tools/handoff.js";
+import { asRole } from "../roles/registry.js";
+import type { AnyRole, RoleDefinition } from "../roles/types.js";
 import type { ToolDef } from "../tools/types.js";
 import { answersFor, nodeBrief } from "./brief.js";
 import { fence } from "./fence.js";
@@ -26,7 +27,8 @@ export function layersFor(mode: Mode, runCompleted = false): Layer[] {
 }
 
 export interface ComposeInput {
-  role: AnyRole;
+  /** A built-in role by id, or a role looked up in src/roles/registry.ts (a user role). */
+  role: AnyRole | RoleDefinition;
   /** The workflow node being run (default: the role). */
   node?: string;
   /** The agent's id, as the model is told who it is (default: the role). */
@@ -57,11 +59,12 @@ export interface ComposeInput {
  * node brief, fenced user input (user). Pure: the same input gives the same messages.
  */
 export function composePrompt(input: ComposeInput): PromptMessage[] {
-  const node = input.node ?? input.role;
+  const roleId = typeof input.role === "string" ? input.role : input.role.id;
+  const node = input.node ?? roleId;
   const mode = input.mode ?? "run";
   const keep = new Set(layersFor(mode, input.runCompleted));
   const layers: PromptMessage[] = [
-    { role: "system", layer: "runtime-rules", content: runtimeRules(input.agentId ?? input.role, input.pipeline ?? DEFAULT_PIPELINE, mode) },
+    { role: "system", layer: "runtime-rules", content: runtimeRules(input.agentId ?? roleId, input.pipeline ?? DEFAULT_PIPELINE, mode) },
     { role: "system", layer: "tool-policy", content: toolPolicy(input) },
     { role: "system", layer: "persona", content: input.persona.trim() },
   ];
@@ -89,7 +92,7 @@ function directInput(input: ComposeInput): string {
     ? `## Earlier in this conversation\n${input.earlierTurns.map((t) => fence(t.role === "user" ? "user" : "your earlier answer", t.text)).join("\n")}`
     : null;
   const project = input.projectSummary ? `## Project\n${input.projectSummary}` : null;
-  const answers = answersFor(input.node ?? input.role, input.state);
+  const answers = answersFor(input.node ?? (typeof input.role === "string" ? input.role : input.role.id), input.state);
   return [project, earlier, earlier ? `## Now\n${typed}` : typed, answers].filter(Boolean).join("\n\n");
 }
 
@@ -135,7 +138,8 @@ function runDirective(input: ComposeInput, node: string): string {
   if (input.runCompleted) directive = "The run has completed. Answer the follow-up below in the light of what the run did.";
   else if (review?.action === "reject") directive = `A human reviewer rejected your previous output: "${review.reason ?? "no reason given"}". Do your part again, addressing that.`;
   else if (answered) directive = "A human answered your question (below). Continue your work with the answer in mind.";
-  else if ((role === "dev" || role === "custom") && state.gateBlocked) directive = `The quality gate blocked the change. This is fix attempt ${state.fixAttempts} of ${input.maxFixAttempts}.`;
+  // The roles briefed on a fix attempt (dev, custom and user roles) are the ones told they are on one.
+  else if (asRole(role).brief.reads.includes("fix-attempt") && state.gateBlocked) directive = `The quality gate blocked the change. This is fix attempt ${state.fixAttempts} of ${input.maxFixAttempts}.`;
   else directive = "Start your part of the run.";
   const summary = input.projectSummary ? `\n\n## Project\n${input.projectSummary}` : "";
   return `${directive}${summary}`;

@@ -1,5 +1,5 @@
 import type { GateResult, Usage } from "../events/schema.js";
-import { fixAttemptsMade, type Decision, type GateBaselineRef, type GateSummary, type PipelineStateType, type Story } from "../engine/state.js";
+import { fixAttemptsMade, type AgentNote, type Decision, type GateBaselineRef, type GateSummary, type PipelineStateType, type Story } from "../engine/state.js";
 import type { FileStat } from "../git/repo.js";
 import type { ThreadRow } from "../store/thread-store.js";
 
@@ -41,6 +41,8 @@ export interface ReportData {
   baseline?: GateBaselineRef | null;
   verdict: string | null;
   findings: string[];
+  /** What the agents of a custom workflow handed off, by node (a user role's declared values in `outputs`). */
+  notes?: Record<string, AgentNote>;
   fixAttempts: number;
   usage: Usage;
   usageByNode: Record<string, Usage>;
@@ -91,6 +93,7 @@ export function collectReport(input: CollectInput): ReportData {
     baseline: s.gateBaseline ?? null,
     verdict: s.verdict,
     findings: s.findings,
+    notes: s.notes,
     fixAttempts: fixAttemptsMade(s),
     usage: s.usage,
     usageByNode: s.usageByNode,

@@ -38,6 +38,7 @@ export function renderMarkdown(r: ReportData): string {
     out.push("", "### Decisions");
     for (const d of r.decisions) out.push(`- **${inline(d.title)}**: ${inline(d.decision)} — _${inline(d.rationale)}_`);
   }
+  out.push(...agentOutputs(r));
   out.push("", "### Changed files", ...changedFiles(r));
   out.push("", "### Gates", ...baselineLines(r), ...gates(r.gates));
   if (r.verdict) {
@@ -46,6 +47,25 @@ export function renderMarkdown(r: ReportData): string {
   }
   out.push("", "### Usage", ...usage(r));
   return `${out.join("\n")}\n`;
+}
+
+/** What the agents of a custom workflow handed off: a user role's declared fields, or a summary and findings. */
+function agentOutputs(r: ReportData): string[] {
+  const notes = Object.entries(r.notes ?? {});
+  if (!notes.length) return [];
+  const out = ["", "### Agent outputs"];
+  for (const [node, n] of notes) {
+    if (!n.outputs) {
+      out.push(`- **${inline(node)}**: ${inline(n.summary)}`, ...n.findings.map((f) => `  - ${inline(f)}`));
+      continue;
+    }
+    out.push(`- **${inline(node)}**`);
+    for (const [field, value] of Object.entries(n.outputs)) {
+      if (Array.isArray(value)) out.push(`  - ${inline(field)}:${value.length ? "" : " (none)"}`, ...value.map((v) => `    - ${inline(String(v))}`));
+      else out.push(`  - ${inline(field)}: ${inline(String(value))}`);
+    }
+  }
+  return out;
 }
 
 function changedFiles(r: ReportData): string[] {

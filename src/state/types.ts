@@ -29,6 +29,8 @@ export interface AgentNote {
   summary: string;
   findings: string[];
   verdict: Verdict | null;
+  /** A user role's declared handoff values (src/roles/user-role.ts), by field name. */
+  outputs?: Record<string, unknown>;
 }
 /** A switch node's decision: the case taken and what the model really answered. */
 export interface SwitchDecision {

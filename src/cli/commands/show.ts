@@ -9,6 +9,7 @@ import { loadResolvedConfig } from "../prepare.js";
 import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 import { plural } from "../../text/plural.js";
 import { judgementNotes } from "../../gates/judgement-words.js";
+import { outputLines } from "../../roles/outputs.js";
 
 /** `yolo show <thread>`: what a thread produced, read from its checkpoints. */
 export async function showCommand(input: { cwd: string; thread: string; json: boolean; diff?: boolean }): Promise<number> {
@@ -67,7 +68,10 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
   section(
     out,
     "Notes",
-    Object.entries(s.notes).map(([node, n]) => `- ${node}: ${n.summary}${n.findings.map((f) => `\n  - ${f}`).join("")}`),
+    Object.entries(s.notes).map(([node, n]) =>
+      // A user role's declared values, field by field; a custom agent's summary and findings.
+      n.outputs ? [`- ${node}:`, ...outputLines(n.outputs, "  ")].join("\n") : `- ${node}: ${n.summary}${n.findings.map((f) => `\n  - ${f}`).join("")}`,
+    ),
   );
   section(out, "Files changed", s.filesChanged.map((f) => `- ${f}`));
   section(out, "Gate baseline", baselineLines(s));

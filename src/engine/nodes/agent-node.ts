@@ -1,26 +1,27 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { runAgentLoop, type AgentLoopResult } from "../../agents/runner.js";
 import { appendTranscript } from "../../store/artifacts.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
-import { plural } from "../../text/plural.js";
 import { defaultPolicy, policyForRole } from "../../tools/command-policy.js";
-import { handoffJsonSchema, handoffSchema, roleFor, type AnyRole } from "../../tools/handoff.js";
+import { roleHandoffJsonSchema, roleHandoffSchema } from "../../roles/handoff-schema.js";
+import { roleOf } from "../../roles/registry.js";
+import type { RoleDefinition } from "../../roles/types.js";
 import type { AgentNodeSpec } from "../../workflow/schema.js";
 import type { EngineDeps } from "../deps.js";
-import type { Decision, PipelineStateType, PipelineUpdate, Story, Turn, Verdict } from "../state.js";
+import type { PipelineStateType, PipelineUpdate, Turn } from "../state.js";
 import { agentContext, beforeEachCall } from "./agent-context.js";
 import { commitIteration } from "./commit-step.js";
 import { checkVisits, emitter, finish, hookScope, threadIdOf } from "./context.js";
 import { nodeEndHooks, nodeStartHooks } from "../../hooks/step-hooks.js";
 import { toolHooks } from "../../hooks/tool-hooks.js";
-import { gateDecision, redGate, runGateCheck } from "./gate-check.js";
+import { gateDecision, runGateCheck } from "./gate-check.js";
+
+export { changedFiles } from "../../roles/dev.js";
 
 interface RoleRun {
   node: string;
   agentId: string;
-  role: AnyRole;
+  role: RoleDefinition;
   flags: string[];
 }
 
@@ -45,7 +46,7 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
     model,
     messages,
     tools,
-    handoff: { schema: handoffSchema(run.role, run.flags), jsonSchema: handoffJsonSchema(run.role, run.flags) },
+    handoff: { schema: roleHandoffSchema(run.role, run.flags), jsonSchema: roleHandoffJsonSchema(run.role, run.flags) },
     toolContext: {
       root: cfg.root,
       commandTimeoutS: cfg.limits.commandTimeoutS,
@@ -58,7 +59,7 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
         envAllow: deps.commands?.envAllow ?? null,
         sandbox: deps.commands?.sandbox ?? { kind: "none" },
         allowExecFiles: deps.commands?.allowExecFiles ?? [],
-        policy: policyForRole(cfg.commands?.policy ?? defaultPolicy(), cfg.commands?.roles ?? {}, run.agentId, run.role),
+        policy: policyForRole(cfg.commands?.policy ?? defaultPolicy(), cfg.commands?.roles ?? {}, run.agentId, run.role.kind),
       },
       log: (entry, message) => deps.logger.warn({ node: run.node, ...entry }, message),
     },
@@ -98,14 +99,15 @@ export function replyText(h: Record<string, unknown>): string {
  */
 export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
   const agentId = spec.agent ?? node;
-  const role = roleFor(agentId, spec.gates !== undefined && spec.gates !== false);
+  // The role is looked up, not switched on: built-in, declared by the agent file's `handoff:` fields, or custom.
+  const role = roleOf(agentId, spec.gates !== undefined && spec.gates !== false, deps.agents.get(agentId));
   const flags = spec.sets ?? [];
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
     checkVisits(node, state, spec.maxVisits);
-    emitter(config)({ type: "node.started", node, fixAttempt: state.gateBlocked && role !== "tea" ? state.fixAttempts : 0, step: state.steps ?? 0 });
-    const subject = { node, agent: agentId, role, mode: state.mode };
-    await nodeStartHooks(deps.hooks, subject, { fixAttempt: state.gateBlocked && role !== "tea" ? state.fixAttempts : 0, step: state.steps ?? 0 }, hookScope(config, deps, node));
-    const gates = role === "tea" && spec.gates ? await runGateCheck(node, spec.gates, state, config, deps) : null;
+    emitter(config)({ type: "node.started", node, fixAttempt: state.gateBlocked && !role.judgesGates ? state.fixAttempts : 0, step: state.steps ?? 0 });
+    const subject = { node, agent: agentId, role: role.kind, mode: state.mode };
+    await nodeStartHooks(deps.hooks, subject, { fixAttempt: state.gateBlocked && !role.judgesGates ? state.fixAttempts : 0, step: state.steps ?? 0 }, hookScope(config, deps, node));
+    const gates = role.judgesGates && spec.gates ? await runGateCheck(node, spec.gates, state, config, deps) : null;
     const inputs = gates ? { ...state, lastGates: gates } : state;
     const out = await runRole({ node, agentId, role, flags }, inputs, config, deps);
     const h = out.handoff;
@@ -117,7 +119,7 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
       await nodeEndHooks(deps.hooks, subject, { outcome: "escalated", summary: String(h.question ?? ""), filesChanged: out.filesChanged, usage: out.usage }, hookScope(config, deps, node));
       return finish(node, config, update, out.usage, "");
     }
-    const { update, summary } = outputs(role, node, h, state, gates, out, deps.config.root);
+    const { update, summary } = role.write(h, { node, state, gates, written: out.filesChanged, root: deps.config.root, gateDecision: (g, blocked) => gateDecision(state, g, blocked) });
     const committed = await commitIteration({ node, role, state, summary: String(h.summary ?? ""), threadId: threadIdOf(config), deps });
     const setFlags = Object.fromEntries(flags.map((f) => [f, h[f] === true]));
     const withFlags: PipelineUpdate = flags.length ? { ...update, flags: setFlags } : { ...update };
@@ -131,65 +133,4 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
     const flagText = flags.length ? `; ${flags.map((f) => `${f}=${setFlags[f]}`).join(", ")}` : "";
     return finish(node, config, { escalateToHuman: false, question: null, ...withFlags }, out.usage, summary + committed + flagText);
   };
-}
-
-/** What each role's handoff changes in the state, and a one-line summary of it. */
-function outputs(
-  role: AnyRole,
-  node: string,
-  h: Record<string, unknown>,
-  state: PipelineStateType,
-  gates: PipelineStateType["lastGates"] | null,
-  out: AgentLoopResult,
-  root: string,
-): { update: PipelineUpdate; summary: string } {
-  switch (role) {
-    case "analyst": {
-      const criteria = h.acceptance_criteria as string[];
-      return { update: { requirements: String(h.requirements), acceptanceCriteria: criteria }, summary: plural(criteria.length, "acceptance criterion", "acceptance criteria") };
-    }
-    case "pm": {
-      const stories = h.stories as Story[];
-      return {
-        update: { stories, needsArchitecture: h.needs_architecture === true },
-        summary: `${plural(stories.length, "story", "stories")}, architecture ${h.needs_architecture ? "needed" : "not needed"}`,
-      };
-    }
-    case "architect": {
-      const decisions = h.decisions as Decision[];
-      return { update: { decisions }, summary: plural(decisions.length, "decision") };
-    }
-    case "dev": {
-      const files = changedFiles(root, h.files_changed, out.filesChanged);
-      return { update: { devSummary: String(h.summary), filesChanged: files }, summary: `${plural(files.length, "file")} changed` };
-    }
-    case "tea": {
-      const verdict = h.verdict as Verdict;
-      const findings = (h.findings as string[]) ?? [];
-      const results = gates ?? state.lastGates;
-      const gateText = results.length ? `gates ${results.filter((g) => g.passed).length}/${results.length} passed` : "no gates";
-      if (gates) {
-        const blocked = redGate(gates) || verdict === "FAIL";
-        return { update: { verdict, findings, ...gateDecision(state, gates, blocked) }, summary: `verdict ${verdict}, ${gateText}${blocked ? " — blocked" : ""}` };
-      }
-      // Judging the results of a gate node that ran before: it already counted a red gate as a fix attempt.
-      const failsGreen = verdict === "FAIL" && !state.gateBlocked;
-      const blocked = state.gateBlocked || verdict === "FAIL";
-      return {
-        update: { verdict, findings, gateBlocked: blocked, fixAttempts: failsGreen ? state.fixAttempts + 1 : state.fixAttempts },
-        summary: `verdict ${verdict}, ${gateText}${blocked ? " — blocked" : ""}`,
-      };
-    }
-    case "custom": {
-      const note = { summary: String(h.summary), findings: (h.findings as string[] | undefined) ?? [], verdict: null };
-      const files = out.filesChanged.length ? { filesChanged: out.filesChanged } : {};
-      return { update: { notes: { [node]: note }, ...files }, summary: note.findings.length ? plural(note.findings.length, "finding") : "done" };
-    }
-  }
-}
-
-/** Files the agent said it changed that exist, plus the ones its tools really wrote. */
-export function changedFiles(root: string, declared: unknown, written: string[]): string[] {
-  const named = Array.isArray(declared) ? declared.filter((f): f is string => typeof f === "string") : [];
-  return [...new Set([...written, ...named.filter((f) => !f.startsWith("/") && !f.includes("..") && existsSync(join(root, f)))])];
 }

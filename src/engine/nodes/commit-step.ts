@@ -1,4 +1,5 @@
-import type { AnyRole } from "../../tools/handoff.js";
+import { asRole } from "../../roles/registry.js";
+import type { AnyRole, RoleDefinition } from "../../roles/types.js";
 import type { EngineDeps } from "../deps.js";
 import type { PipelineStateType } from "../state.js";
 
@@ -9,14 +10,14 @@ import type { PipelineStateType } from "../state.js";
  */
 export async function commitIteration(input: {
   node: string;
-  role: AnyRole;
+  role: AnyRole | RoleDefinition;
   state: PipelineStateType;
   summary: string;
   threadId: string;
   deps: EngineDeps;
 }): Promise<string> {
   const { deps, role, state } = input;
-  if (!deps.workspace || (role !== "dev" && role !== "custom")) return "";
+  if (!deps.workspace || !asRole(role).writesCode) return "";
   const attempt = state.gateBlocked ? state.fixAttempts + 1 : 1;
   const { commit } = await deps.workspace.afterDev({
     threadId: input.threadId,

@@ -1,5 +1,6 @@
 import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { HumanNodeSpec, Workflow } from "../../workflow/schema.js";
+import type { RoleSource } from "../../roles/registry.js";
 import { applyEdit, artifactOf, reviewedRole, toReviewResponse } from "../review.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
 import { emitter, finish } from "./context.js";
@@ -23,9 +24,9 @@ export interface ApprovalPayload {
  * yolo's CLI checks an answer before resuming; a client that resumes with an unreadable answer or an edit that
  * cannot be applied (LangGraph's server, Studio) is asked again with the problem, never taken as a rejection.
  */
-export function humanNode(node: string, spec: HumanNodeSpec, workflow: Workflow) {
+export function humanNode(node: string, spec: HumanNodeSpec, workflow: Workflow, agents?: ReadonlyMap<string, RoleSource>) {
   const reviews = spec.reviews ?? null;
-  const role = reviewedRole(workflow, reviews);
+  const role = reviewedRole(workflow, reviews, agents);
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
     emitter(config)({ type: "node.started", node, fixAttempt: 0, step: state.steps ?? 0 });
     const payload: ApprovalPayload = { kind: "approval", node, prompt: spec.prompt, reviews, artifact: artifactOf(role, reviews, state) };

@@ -1,0 +1,35 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { plural } from "../text/plural.js";
+import { defineRole } from "./types.js";
+
+/** Files the agent said it changed that exist, plus the ones its tools really wrote. */
+export function changedFiles(root: string, declared: unknown, written: string[]): string[] {
+  const named = Array.isArray(declared) ? declared.filter((f): f is string => typeof f === "string") : [];
+  return [...new Set([...written, ...named.filter((f) => !f.startsWith("/") && !f.includes("..") && existsSync(join(root, f)))])];
+}
+
+/** dev: implements the change with tests; its output is the code itself. */
+export const dev = defineRole({
+  id: "dev",
+  kind: "dev",
+  fields: {
+    summary: z.string().min(1).describe("what you changed and why"),
+    files_changed: z.array(z.string()).describe("project-relative paths you created or modified"),
+  },
+  write: (h, ctx) => {
+    const files = changedFiles(ctx.root, h.files_changed, ctx.written);
+    return { update: { devSummary: h.summary, filesChanged: files }, summary: `${plural(files.length, "file")} changed` };
+  },
+  brief: {
+    reads: ["requirements", "stories", "decisions", "notes", "fix-attempt"],
+    expected: "Implement the change with tests, run the project's tests yourself, then call handoff with `summary` and `files_changed`.",
+  },
+  review: {
+    artifact: (state) => `${state.devSummary ?? ""}\n\nFiles changed:\n${state.filesChanged.map((f) => `- ${f}`).join("\n")}\n`,
+    apply: () => ({ error: "dev's output is the code itself: edit the files in the repository, then approve" }),
+  },
+  history: (v) => `${plural(v.filesChanged.length, "file")} changed: ${(v.devSummary ?? "").split("\n")[0]}`,
+  writesCode: true,
+});

@@ -1,0 +1,53 @@
+import type { HandoffFieldSpecs } from "./field-spec.js";
+import { analyst } from "./analyst.js";
+import { architect } from "./architect.js";
+import { custom } from "./custom.js";
+import { dev } from "./dev.js";
+import { pm } from "./pm.js";
+import { tea } from "./tea.js";
+import { ROLES, type AnyRole, type RoleDefinition } from "./types.js";
+import { userRole } from "./user-role.js";
+
+/** The built-in roles by id. Adding one: a module beside these, listed here (and in ROLES when it is a pipeline role). */
+export const BUILT_IN_ROLES = { analyst, pm, architect, dev, tea, custom } satisfies Record<AnyRole, RoleDefinition>;
+
+/** Whether an id names a built-in role (whose handoff an agent file cannot redeclare). */
+export function isBuiltInRole(id: string): id is AnyRole {
+  return Object.hasOwn(BUILT_IN_ROLES, id);
+}
+
+/** A role given by id (a built-in; anything else is `custom`) or already looked up. */
+export function asRole(role: string | RoleDefinition): RoleDefinition {
+  if (typeof role !== "string") return role;
+  return isBuiltInRole(role) ? BUILT_IN_ROLES[role] : custom;
+}
+
+/** The built-in role an agent id plays: an agent that judges gates is a tea; unknown agents are custom. */
+export function builtInRoleFor(agentId: string, judgesGates: boolean): AnyRole {
+  if (judgesGates) return "tea";
+  return (ROLES as readonly string[]).includes(agentId) ? (agentId as AnyRole) : "custom";
+}
+
+/** What the registry needs to know of an agent: its id and the handoff fields its file declares, if any. */
+export interface RoleSource {
+  id: string;
+  handoff?: HandoffFieldSpecs;
+}
+
+// One user role per loaded agent definition, so every node of that agent shares it.
+const userRoles = new WeakMap<RoleSource, RoleDefinition>();
+
+/**
+ * The role an agent node plays: a tea when it judges gates, the built-in role of a pipeline agent, the user
+ * role its file declares with `handoff:`, or else custom.
+ */
+export function roleOf(agentId: string, judgesGates: boolean, agent?: RoleSource): RoleDefinition {
+  const builtIn = builtInRoleFor(agentId, judgesGates);
+  if (builtIn !== "custom" || !agent?.handoff) return BUILT_IN_ROLES[builtIn];
+  let role = userRoles.get(agent);
+  if (!role) {
+    role = userRole(agent.id, agent.handoff);
+    userRoles.set(agent, role);
+  }
+  return role;
+}

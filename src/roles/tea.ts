@@ -1,0 +1,56 @@
+import { stringify } from "yaml";
+import { z } from "zod";
+import type { GateResult } from "../events/schema.js";
+import { gateBlocks } from "../gates/judge.js";
+import { defineRole } from "./types.js";
+import { parseYamlEdit } from "./yaml-edit.js";
+
+const fields = {
+  verdict: z.enum(["PASS", "CONCERNS", "FAIL"]).describe("PASS, CONCERNS or FAIL; a red required gate is never PASS"),
+  findings: z.array(z.string()).describe("what you found, most important first"),
+};
+
+const gateLine = (results: Pick<GateResult, "passed">[]) =>
+  results.length ? `gates ${results.filter((g) => g.passed).length}/${results.length} passed` : "no gates";
+
+/**
+ * tea (the test architect): judges the change against the acceptance criteria and the gate results yolo ran.
+ * A red required gate or a FAIL verdict blocks, whatever else the model says.
+ */
+export const tea = defineRole({
+  id: "tea",
+  kind: "tea",
+  fields,
+  write: (h, { state, gates, gateDecision }) => {
+    const { verdict } = h;
+    const findings = h.findings ?? [];
+    const gateText = gateLine(gates ?? state.lastGates);
+    if (gates) {
+      const blocked = gates.some(gateBlocks) || verdict === "FAIL";
+      return { update: { verdict, findings, ...gateDecision(gates, blocked) }, summary: `verdict ${verdict}, ${gateText}${blocked ? " — blocked" : ""}` };
+    }
+    // Judging the results of a gate node that ran before: it already counted a red gate as a fix attempt.
+    const failsGreen = verdict === "FAIL" && !state.gateBlocked;
+    const blocked = state.gateBlocked || verdict === "FAIL";
+    return {
+      update: { verdict, findings, gateBlocked: blocked, fixAttempts: failsGreen ? state.fixAttempts + 1 : state.fixAttempts },
+      summary: `verdict ${verdict}, ${gateText}${blocked ? " — blocked" : ""}`,
+    };
+  },
+  brief: {
+    reads: ["requirements", "stories", "decisions", "notes", "change", "files-changed", "gate-results"],
+    expected:
+      "Judge the change against the acceptance criteria and the gate results, then call handoff with `verdict` (PASS, CONCERNS or FAIL) and `findings`.",
+  },
+  review: {
+    artifact: (state) => stringify({ verdict: state.verdict, findings: state.findings }),
+    apply: (content) => {
+      const edit = parseYamlEdit({ fields }, content);
+      if ("error" in edit) return edit;
+      const h = edit.handoff;
+      return { update: { verdict: h.verdict, findings: h.findings } };
+    },
+  },
+  history: (v) => `verdict ${v.verdict}, ${gateLine(v.lastGates)}${v.lastGates.length && v.gateBlocked ? " — blocked" : ""}`,
+  judgesGates: true,
+});

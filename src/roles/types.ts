@@ -1,0 +1,91 @@
+import type { z } from "zod";
+import type { GateResult } from "../events/schema.js";
+import type { PipelineStateType, PipelineUpdate } from "../engine/state.js";
+
+/** The built-in pipeline roles whose `handoff` arguments are public API. */
+export const ROLES = ["analyst", "pm", "architect", "dev", "tea"] as const;
+export type Role = (typeof ROLES)[number];
+/** A role, or `custom` for an agent of a user-defined workflow (it hands off a summary and findings). */
+export type AnyRole = Role | "custom";
+
+/** The escalation fields every handoff accepts besides its role's own. */
+export interface Escalation {
+  escalate_to_human?: boolean;
+  question?: string;
+}
+
+/** A handoff as the role's fields validate it, plus escalation (any fields: a plain record, for roles looked up by id). */
+export type HandoffOf<F extends z.ZodRawShape> = string extends keyof F ? Record<string, unknown> & Escalation : z.output<z.ZodObject<F>> & Escalation;
+
+/** What a role's `write` needs besides the handoff: where it runs and what the node saw. */
+export interface RoleWriteContext {
+  node: string;
+  state: PipelineStateType;
+  /** The gate results yolo ran for this node just now (a node with `gates`), or null. */
+  gates: GateResult[] | null;
+  /** Files the agent's tools really wrote. */
+  written: string[];
+  root: string;
+  /** The engine's gate bookkeeping for results run by this node (history, fix attempts, an approved gate change). */
+  gateDecision: (gates: GateResult[], blocked: boolean) => PipelineUpdate;
+}
+
+/** The state a handoff writes and the one-line summary the views, hooks and `node.completed` show. */
+export interface RoleOutput {
+  update: PipelineUpdate;
+  summary: string;
+}
+
+/**
+ * The pieces of earlier work a node brief can show, in the order they appear (the prompt layer renders them).
+ * `fix-attempt` shows only while the gate blocks; the others only when there is something to show.
+ */
+export const BRIEF_SECTIONS = ["requirements", "stories", "decisions", "notes", "fix-attempt", "change", "files-changed", "gate-results"] as const;
+export type BriefSection = (typeof BRIEF_SECTIONS)[number];
+
+/** How a human review step shows a role's output and takes an edited one back. */
+export interface RoleReview {
+  /** The artifact shown to the reviewer, in the same format an edit must come back in. */
+  artifact(state: PipelineStateType, node: string): string;
+  /** The state update an edited artifact makes, or why it cannot be used (the thread then keeps waiting). */
+  apply(content: string, node: string): { update: PipelineUpdate } | { error: string };
+}
+
+/**
+ * A role: what its agent must hand off, what that writes to the state, how it is briefed, reviewed and summed
+ * up. Built-in roles are modules under src/roles/; a user role is built from an agent file's `handoff:` fields.
+ */
+export interface RoleDefinition<F extends z.ZodRawShape = z.ZodRawShape> {
+  /** `analyst` … `tea`, `custom`, or the agent id of a user role. */
+  id: string;
+  /** The built-in role whose per-role settings apply (`context.rolePermissions`, `commands.roles`): itself, or custom. */
+  kind: AnyRole;
+  /** The role's handoff fields (required unless the agent escalates). */
+  fields: F;
+  /** Bound on the JSON size of the declared outputs, checked with the fields (user roles: checkpoints stay small). */
+  maxOutputBytes?: number;
+  /** The state a handoff writes, and its one-line summary. */
+  write(handoff: HandoffOf<F>, ctx: RoleWriteContext): RoleOutput;
+  brief: {
+    /** Which earlier work the node brief shows this role. */
+    reads: readonly BriefSection[];
+    /** What it must deliver in its handoff, in words (the schema enforces it). */
+    expected: string;
+  };
+  review: RoleReview;
+  /** One line saying what the node's checkpoint holds (`yolo history`). */
+  history(state: PipelineStateType, node: string): string;
+  /** It judges the gates: yolo runs a node's `gates` before it, and it is never on a fix attempt itself. */
+  judgesGates?: boolean;
+  /** It writes code: the workspace commits its iteration (`--branch`). */
+  writesCode?: boolean;
+}
+
+/**
+ * Declares a role with its handoff typed from its fields, so `write` needs no casts. The registry holds roles of
+ * any fields; the schema has already checked a handoff against these fields before `write` sees it, which is
+ * why the one widening below is sound.
+ */
+export function defineRole<F extends z.ZodRawShape>(role: RoleDefinition<F>): RoleDefinition & { fields: F } {
+  return role as unknown as RoleDefinition & { fields: F };
+}

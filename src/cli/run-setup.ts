@@ -6,6 +6,7 @@ import { ConfigError } from "../errors.js";
 import { prepareWorkspace } from "../git/workspace.js";
 import type { FetchLike, RecordedExchange } from "../llm/recording.js";
 import type { McpRecordingSpec } from "../mcp/recording.js";
+import { shellQuote } from "./wording/shell-quote.js";
 
 /** The flags of run and resume that this module turns into engine inputs. */
 export interface RunSetupFlags {
@@ -120,10 +121,7 @@ export function resumeArgs(flags: RunSetupFlags): string {
     .join("");
 }
 
-/** A word for a POSIX shell: as is when it is safe, otherwise in single quotes. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote };
 
 function absolute(cwd: string, path: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path);

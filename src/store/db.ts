@@ -80,11 +80,8 @@ export function storageFault(error: unknown, path: string): YoloError | null {
     const found = FAULTS.find(([pattern]) => pattern.test(code))?.[1];
     const what = found === NOT_WRITABLE || found === READ_ONLY ? whyNotWritable(path) ?? found : found;
     if (what) {
-      return new YoloError(
-        "storage",
-        `yolo's database ${path} cannot be written: ${what} (${messageOf(e)}). Nothing saved in it is lost: free space or make it writable, then run again (\`yolo resume <thread>\` continues a stopped thread from its last completed step).`,
-        { cause: error },
-      );
+      const said = `yolo's database ${path} cannot be written: ${what} (${messageOf(e)}). Nothing saved in it is lost: free space or make it writable, then run again`;
+      return new YoloError("storage", `${said}; a stopped thread continues from its last completed step.`, { cause: error, fact: { kind: "storage", said } });
     }
   }
   return null;

@@ -24,6 +24,8 @@ import { hardExit } from "../hard-exit.js";
 import { loadPipelineAgents, loadResolvedConfig, type ConfigFlags } from "../prepare.js";
 import { engineDeps } from "../run-deps.js";
 import { isUnattended, loadReplay, prepareRunSetup, type RunSetup } from "../run-setup.js";
+import { inCliWords } from "../wording/error-text.js";
+import { cliRunWords } from "../wording/run-words.js";
 
 interface RunFlags extends ConfigFlags {
   json?: boolean;
@@ -200,7 +202,7 @@ async function runLeg(
   repo: string,
 ): Promise<{ result: RunResult; question: string | null }> {
   const start = leg.start ? { ...leg.start, ...setup.start, repo } : undefined;
-  const handle = startRun({ deps, session, threadId: leg.threadId, start, resume: leg.resume, logFile, resumeArgs: setup.resumeArgs });
+  const handle = startRun({ deps, session, threadId: leg.threadId, start, resume: leg.resume, logFile, words: cliRunWords(setup.resumeArgs) });
   let question: string | null = null;
   stops.attach(handle);
   try {
@@ -208,7 +210,9 @@ async function runLeg(
       if (event.type === "interrupt") question = (event.kind ?? "question") === "question" ? event.question : null;
       renderer.onEvent(event);
     }
-    return { result: await handle.result, question };
+    // A refusal (an unknown thread, a reply it does not wait for) is said with this command's thread and options.
+    const result = await handle.result.catch((error: unknown) => Promise.reject(inCliWords(error, { thread: leg.threadId, resumeArgs: setup.resumeArgs })));
+    return { result, question };
   } finally {
     stops.attach(null);
   }

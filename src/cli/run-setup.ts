@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
+import type { RunFlags } from "../config/run-flags.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import type { WorkspaceHook } from "../engine/deps.js";
 import type { Session } from "../engine/session.js";
@@ -8,19 +9,8 @@ import type { FetchLike, RecordedExchange } from "../llm/recording.js";
 import type { McpRecordingSpec } from "../mcp/recording.js";
 import { shellQuote } from "./wording/shell-quote.js";
 
-/** The flags of run and resume that this module turns into engine inputs. */
-export interface RunSetupFlags {
-  ci?: boolean;
-  json?: boolean;
-  record?: string;
-  replay?: string;
-  branch?: boolean;
-  allowDirty?: boolean;
-  db?: string;
-  model?: string;
-  baseUrl?: string;
-  testCmd?: string;
-}
+/** The flags of run and resume that this module turns into engine inputs (picked from the one RunFlags type). */
+export type RunSetupFlags = Pick<RunFlags, "ci" | "json" | "record" | "replay" | "branch" | "allowDirty" | "db" | "model" | "baseUrl" | "testCmd">;
 
 /**
  * Unattended: `--ci`, or `CI` set to anything non-empty (as CI services do). Never prompts, never reads stdin;

@@ -17,6 +17,7 @@ import { hasModel, lastThreadId, resumeNeedsModel } from "../resume-model.js";
 import { textFromStdin } from "../stdin-text.js";
 import { configForProfile, loadSoloAgents, readThreadProfile, type ThreadProfile } from "../../engine/modes.js";
 import type { AgentDefinition } from "../../agents/types.js";
+import type { RunFlags as AllRunFlags } from "../../config/run-flags.js";
 import type { ResolvedConfig } from "../../config/schema.js";
 import type { ReviewResponse } from "../../engine/review.js";
 import { askOnTerminal, loadAnswers, reviewFromFlags, takeAnswer, type HumanReply } from "../human-input.js";
@@ -27,22 +28,8 @@ import { isUnattended, loadReplay, prepareRunSetup, type RunSetup } from "../run
 import { inCliWords } from "../wording/error-text.js";
 import { cliRunWords } from "../wording/run-words.js";
 
-interface RunFlags extends ConfigFlags {
-  json?: boolean;
-  tui?: boolean;
-  verbose?: boolean;
-  answer?: string;
-  ci?: boolean;
-  record?: string;
-  replay?: string;
-  allowDirty?: boolean;
-  approve?: boolean;
-  reject?: string;
-  edit?: string;
-  from?: string;
-  answers?: string;
-  last?: boolean;
-}
+/** What commander gives a run, agent, chat or resume action: the one RunFlags type. */
+type RunFlags = ConfigFlags & AllRunFlags;
 
 /** `yolo run <requirement>`: a new thread. */
 export async function runCommand(input: { cwd: string; requirement: string; opts: RunFlags }): Promise<number> {

@@ -32,13 +32,11 @@ export const CLI_WORDS_ALLOWED = {
   "src/doctor/database-check.ts": { lines: 1, why: "doctor's fixes (not yet facts)" },
   "src/doctor/git-check.ts": { lines: 1, why: "doctor's fixes (not yet facts)" },
   "src/store/db.ts": { lines: 3, why: "a database that cannot be opened names --db / YOLO_DB (not yet a fact)" },
-  "src/llm/recording-replay.ts": { lines: 3, why: "a replay file the CLI loads before a run (not yet a fact)" },
-  "src/git/workspace.ts": { lines: 3, why: "--branch / --allow-dirty refusals, before a run (not yet facts)" },
+  "src/llm/recording-replay.ts": { lines: 1, why: "a replay mismatch travels as the replayed HTTP error's body, where no fact fits" },
   "src/agents/runner.ts": { lines: 1, why: "a warning pointing at yolo doctor (not yet a fact)" },
   "src/agents/text-tool-calls.ts": { lines: 1, why: "a provider's --jinja flag and yolo doctor, in advice (not yet a fact)" },
   "src/hooks/setup.ts": { lines: 1, why: "the untrusted-hooks notice names yolo hooks trust (not yet a fact)" },
   "src/gates/no-gate.ts": { lines: 1, why: "the no-gate warning names --require-gate (not yet a fact)" },
-  "src/report/markdown.ts": { lines: 1, why: "the report's resume command for a waiting thread (report is rendered for the CLI)" },
 };
 
 /** Every problem of the tree under `root`: cycles, then boundary violations, as readable lines. */

@@ -45,4 +45,9 @@ export type ErrorFact =
   | ThreadFact
   | ({ kind: "limit" } & { limit: LimitFact })
   | { kind: "gate-required"; missing: string }
-  | { kind: "storage"; said: string };
+  | { kind: "storage"; said: string }
+  | { kind: "branch-needs-git"; root: string }
+  | { kind: "dirty-tree-for-branch" }
+  | { kind: "thread-without-branch"; thread: string; branch: string }
+  | { kind: "replay-unreadable"; file: string; said: string }
+  | { kind: "replay-empty"; file: string };

@@ -9,6 +9,7 @@ import { threadDiffstat } from "../../git/thread-change.js";
 import { collectReport } from "../../report/data.js";
 import { renderJunit } from "../../report/junit.js";
 import { renderMarkdown } from "../../report/markdown.js";
+import { resumeCommandText } from "../wording/resume-command.js";
 import { loadResolvedConfig } from "../prepare.js";
 import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 import { writeOutputFile } from "../write-output.js";
@@ -48,7 +49,7 @@ export async function reportCommand(input: { cwd: string; thread: string; format
         return "file" in found ? tail(found.file) : `(${found.missing})`;
       },
     });
-    text = format === "junit" ? renderJunit(data) : renderMarkdown(data);
+    text = format === "junit" ? renderJunit(data) : renderMarkdown(data, (fact) => resumeCommandText(fact));
   } finally {
     await session.close();
   }

@@ -45,13 +45,24 @@ export function factText(fact: ErrorFact, ctx: WordingContext = {}): string {
       return `No gate: ${fact.missing}. requireGate (--require-gate) refuses a run without one; nothing ran. Add a test script or \`gates\` in yolo.config.ts.`;
     case "storage":
       return `${fact.said} (\`yolo resume ${ctx.thread ?? "<thread>"}\` continues a stopped thread from its last completed step).`;
+    case "branch-needs-git":
+      return `--branch needs a git repository, and ${fact.root} is not inside one. Run \`git init\` and commit, or run without --branch.`;
+    case "dirty-tree-for-branch":
+      return "The work tree has uncommitted changes, and --branch commits yolo's work: commit or stash them first, or pass --allow-dirty to carry them onto the branch:";
+    case "thread-without-branch":
+      return `Thread ${fact.thread} has no branch ${fact.branch}: it was started without --branch. Resume it without --branch.`;
+    case "replay-unreadable":
+      return `${fact.said} Record one with: yolo run --record ${fact.file} "…"`;
+    case "replay-empty":
+      return `${fact.file} holds no recorded exchanges; record a session with: yolo run --record ${fact.file} "…"`;
   }
 }
 
-/** The message the CLI prints for an error: its fact in the CLI's words, or the error's own message. */
+/** The message the CLI prints for an error: its fact in the CLI's words (a config error's problems below), or its own message. */
 export function errorText(error: unknown, ctx: WordingContext = {}): string {
-  if (error instanceof YoloError && error.fact) return factText(error.fact, ctx);
-  return (error as Error)?.message ?? String(error);
+  if (!(error instanceof YoloError) || !error.fact) return (error as Error)?.message ?? String(error);
+  const head = factText(error.fact, ctx);
+  return error instanceof ConfigError && error.problems.length ? `${head}\n${error.problems.map((p) => `  - ${p}`).join("\n")}` : head;
 }
 
 /**
@@ -62,7 +73,7 @@ export function inCliWords(error: unknown, ctx: WordingContext): unknown {
   if (!(error instanceof YoloError) || !error.fact) return error;
   const text = factText(error.fact, ctx);
   if (error instanceof ThreadError) return Object.assign(new ThreadError(text), { cause: error });
-  if (error instanceof ConfigError) return Object.assign(new ConfigError(text), { cause: error });
+  if (error instanceof ConfigError) return new ConfigError(text, error.problems, { cause: error });
   if (error instanceof LimitError) return new LimitError(error.kind, text, { cause: error });
   return new YoloError(error.code, text, { cause: error });
 }

@@ -31,7 +31,6 @@ export const CLI_WORDS_ALLOWED = {
   "src/doctor/endpoint-check.ts": { lines: 2, why: "doctor's fixes (not yet facts: src/doctor/types.ts)" },
   "src/doctor/database-check.ts": { lines: 1, why: "doctor's fixes (not yet facts)" },
   "src/doctor/git-check.ts": { lines: 1, why: "doctor's fixes (not yet facts)" },
-  "src/store/db.ts": { lines: 3, why: "a database that cannot be opened names --db / YOLO_DB (not yet a fact)" },
   "src/llm/recording-replay.ts": { lines: 1, why: "a replay mismatch travels as the replayed HTTP error's body, where no fact fits" },
   "src/agents/runner.ts": { lines: 1, why: "a warning pointing at yolo doctor (not yet a fact)" },
   "src/agents/text-tool-calls.ts": { lines: 1, why: "a provider's --jinja flag and yolo doctor, in advice (not yet a fact)" },

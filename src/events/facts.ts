@@ -50,4 +50,5 @@ export type ErrorFact =
   | { kind: "dirty-tree-for-branch" }
   | { kind: "thread-without-branch"; thread: string; branch: string }
   | { kind: "replay-unreadable"; file: string; said: string }
-  | { kind: "replay-empty"; file: string };
+  | { kind: "replay-empty"; file: string }
+  | { kind: "database-unusable"; said: string };

@@ -45,6 +45,8 @@ export function factText(fact: ErrorFact, ctx: WordingContext = {}): string {
       return `No gate: ${fact.missing}. requireGate (--require-gate) refuses a run without one; nothing ran. Add a test script or \`gates\` in yolo.config.ts.`;
     case "storage":
       return `${fact.said} (\`yolo resume ${ctx.thread ?? "<thread>"}\` continues a stopped thread from its last completed step).`;
+    case "database-unusable":
+      return `${fact.said}, or choose another file with --db / YOLO_DB.`;
     case "branch-needs-git":
       return `--branch needs a git repository, and ${fact.root} is not inside one. Run \`git init\` and commit, or run without --branch.`;
     case "dirty-tree-for-branch":

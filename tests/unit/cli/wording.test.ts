@@ -54,6 +54,9 @@ describe("the CLI words the engine's facts", () => {
     expect(factText({ kind: "fork-needs-one-node", thread: "t1", step: 0, node: "input" })).toBe("Cannot fork from step 0 (input); pick a checkpoint made by one node (see `yolo history t1`).");
     expect(factText({ kind: "invalid-thread-id", thread: "../x" })).toBe('"../x" is not a valid thread id; list threads with `yolo threads`.');
     expect(factText({ kind: "gate-required", missing: "no test script" })).toContain("requireGate (--require-gate) refuses a run without one");
+    expect(factText({ kind: "database-unusable", said: "yolo's database x is unusable: it cannot be opened (EACCES). Make sure it is writable" })).toBe(
+      "yolo's database x is unusable: it cannot be opened (EACCES). Make sure it is writable, or choose another file with --db / YOLO_DB.",
+    );
     expect(factText({ kind: "storage", said: "yolo's database x cannot be written: full. … then run again" }, { thread: "t1" })).toBe(
       "yolo's database x cannot be written: full. … then run again (`yolo resume t1` continues a stopped thread from its last completed step).",
     );

@@ -43,7 +43,7 @@ export type ThreadFact =
 /** Everything an error may carry for its front end to word. */
 export type ErrorFact =
   | ThreadFact
-  | ({ kind: "limit" } & { limit: LimitFact })
+  | { kind: "limit"; limit: LimitFact }
   | { kind: "gate-required"; missing: string }
   | { kind: "storage"; said: string }
   | { kind: "branch-needs-git"; root: string }

@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, ToolMessage, type AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { z } from "zod";
-import { LimitError } from "../errors.js";
+import { LimitError, limitError } from "../errors.js";
 import type { EventBody, Usage } from "../events/schema.js";
 import { addUsage, usageOfReply, ZERO_USAGE } from "../events/usage.js";
 import { isStreamCut } from "../llm/errors.js";
@@ -106,10 +106,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
 
   for (let turn = 1; ; turn++) {
     if (turn > options.maxTurns) {
-      throw new LimitError(
-        "turns",
-        `${node} used its ${options.maxTurns} turns without handing off. The thread is saved: resume it with a higher limit (yolo resume <thread> --max-turns N) or raise maxTurns in the agent file.`,
-      );
+      const said = `${node} used its ${options.maxTurns} turns without handing off.`;
+      throw limitError({ kind: "turns", setting: "maxTurns", said }, "The thread is saved: resume it with a higher maxTurns.");
     }
     const prepared = options.beforeCall ? await options.beforeCall(messages, usage) : null;
     if (prepared) {

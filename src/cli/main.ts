@@ -1,19 +1,18 @@
 import { Command, InvalidArgumentError, type Argument } from "commander";
-import { ConfigError, LimitError, ProviderError, ThreadError, YoloError } from "../errors.js";
+import { outcomeOfError, YoloError } from "../errors.js";
 import { exitCodeFor } from "../events/outcome.js";
 import { LIMIT_DEFAULTS } from "../config/defaults.js";
 import { packageVersion } from "../package-root.js";
 import { tolerateClosedPipes } from "./closed-pipes.js";
 import { installHardExit } from "./hard-exit.js";
+import { errorText } from "./wording/error-text.js";
 
 const VERSION = packageVersion();
 
-/** Exit codes for errors thrown before or outside a run (a run's own outcome carries its code). */
+/** Exit codes for errors thrown before or outside a run (a run's own outcome carries its code): the one table. */
 function exitCodeForError(error: unknown): number {
-  if (error instanceof ConfigError || error instanceof ThreadError) return 2;
-  if (error instanceof LimitError) return exitCodeFor("limit", error.kind);
-  if (error instanceof ProviderError) return 5;
-  return 70;
+  const { status, limit } = outcomeOfError(error);
+  return exitCodeFor(status, limit);
 }
 
 const positiveInt = (value: string) => {
@@ -268,7 +267,7 @@ function handleError(error: unknown): number {
     return 2;
   }
   if (error instanceof YoloError) {
-    process.stderr.write(`yolo: ${error.message}\n`);
+    process.stderr.write(`yolo: ${errorText(error)}\n`);
     return exitCodeForError(error);
   }
   process.stderr.write(`yolo: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);

@@ -2,31 +2,17 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { AgentDefinition } from "../agents/types.js";
 import { loadConfigFile, loadUserConfig } from "../config/load.js";
+import type { ConfigOverrideFlags } from "../config/run-flags.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { resolveConfig } from "../config/resolve.js";
 import { loadWorkflowAgents } from "../engine/workflow-agents.js";
 import { ConfigError } from "../errors.js";
 
-/** Flags that override config, shared by run and resume. */
-export interface ConfigFlags {
-  model?: string;
-  baseUrl?: string;
-  maxFixAttempts?: number;
-  maxTurns?: number;
-  db?: string;
-  /** `--branch` / `--no-branch`; undefined: yolo.config.ts decides. */
-  branch?: boolean;
-  /** `--require-gate`: refuse a run without a gate (exit 2). */
-  requireGate?: boolean;
-  maxTokens?: number;
-  maxCost?: number;
-  maxSteps?: number;
-  maxTime?: string;
-  /** `--test-cmd`: this run's only gate, instead of the configured or detected ones. */
-  testCmd?: string;
+/** Flags that override config, shared by run and resume (picked from the one RunFlags type). */
+export type ConfigFlags = ConfigOverrideFlags & {
   /** Used when nothing else names the model: `--replay` passes the model its session was recorded with. */
   defaultModel?: string;
-}
+};
 
 /** The project root: the directory yolo was started in (or -C), resolved through symlinks. */
 export function projectRoot(cwd: string): string {

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
+import type { RunFlags } from "../config/run-flags.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import type { WorkspaceHook } from "../engine/deps.js";
 import type { Session } from "../engine/session.js";
@@ -6,20 +7,10 @@ import { ConfigError } from "../errors.js";
 import { prepareWorkspace } from "../git/workspace.js";
 import type { FetchLike, RecordedExchange } from "../llm/recording.js";
 import type { McpRecordingSpec } from "../mcp/recording.js";
+import { shellQuote } from "./wording/shell-quote.js";
 
-/** The flags of run and resume that this module turns into engine inputs. */
-export interface RunSetupFlags {
-  ci?: boolean;
-  json?: boolean;
-  record?: string;
-  replay?: string;
-  branch?: boolean;
-  allowDirty?: boolean;
-  db?: string;
-  model?: string;
-  baseUrl?: string;
-  testCmd?: string;
-}
+/** The flags of run and resume that this module turns into engine inputs (picked from the one RunFlags type). */
+export type RunSetupFlags = Pick<RunFlags, "ci" | "json" | "record" | "replay" | "branch" | "allowDirty" | "db" | "model" | "baseUrl" | "testCmd">;
 
 /**
  * Unattended: `--ci`, or `CI` set to anything non-empty (as CI services do). Never prompts, never reads stdin;
@@ -120,10 +111,7 @@ export function resumeArgs(flags: RunSetupFlags): string {
     .join("");
 }
 
-/** A word for a POSIX shell: as is when it is safe, otherwise in single quotes. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote };
 
 function absolute(cwd: string, path: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path);

@@ -1,4 +1,5 @@
 import { basename, join, resolve } from "node:path";
+import type { ConfigOverrideFlags } from "./run-flags.js";
 import { ConfigError } from "../errors.js";
 import { defaultPolicy, narrowPolicy } from "../tools/command-policy.js";
 import { CI_ENV_ALLOW } from "../secrets/env.js";
@@ -9,24 +10,12 @@ import { gateSchema, type CommandRules, type ResolvedConfig, type SandboxMode, t
 import { withApprovals } from "../workflow/approve.js";
 import { DEFAULT_WORKFLOW } from "../workflow/default.js";
 
-/** Values from command-line flags; undefined means "not given". */
-export interface ConfigFlags {
-  model?: string;
+/** Values from command-line flags (picked from the one RunFlags type); undefined means "not given". */
+export type ConfigFlags = Omit<ConfigOverrideFlags, "baseUrl" | "testCmd"> & {
   baseURL?: string;
-  maxFixAttempts?: number;
-  db?: string;
-  maxTurns?: number;
-  branch?: boolean;
-  /** `--require-gate`: refuse a run without a gate. */
-  requireGate?: boolean;
-  maxTokens?: number;
-  maxCost?: number;
-  maxSteps?: number;
-  /** A duration as typed (`45m`, `1h30m`, seconds). */
-  maxTime?: string;
   /** The model to use when neither a flag, YOLO_MODEL nor the config file names one (a replay's recorded model). */
   defaultModel?: string;
-}
+};
 
 export interface ResolveConfigInput {
   root: string;

@@ -7,11 +7,16 @@ import type { Session } from "./session.js";
  * `interrupted`, and its reason says whether there is anything to resume (no checkpoint: the run was killed
  * before its first step). The stored row is left as it is: the next run of the thread rewrites it.
  */
-export async function currentRow(session: Session, row: ThreadRow): Promise<ThreadRow> {
+export async function currentRow(session: Session, row: ThreadRow, words: KilledWords = neutralKilled): Promise<ThreadRow> {
   if (row.status !== "running" || (await session.threads.isLive(row.id))) return row;
   const saved = await session.checkpointer.getTuple({ configurable: { thread_id: row.id } });
-  const reason = saved
-    ? `its process stopped without finishing (killed?); the last completed step is saved: yolo resume ${row.id}`
-    : "its process stopped before the first step was saved; nothing to resume: start it again with yolo run";
-  return { ...row, status: "interrupted", reason };
+  return { ...row, status: "interrupted", reason: words({ thread: row.id, saved: Boolean(saved) }) };
 }
+
+/** The reason of a killed thread's row from the facts (is a step saved?), as the front end words it. */
+export type KilledWords = (fact: { thread: string; saved: boolean }) => string;
+
+const neutralKilled: KilledWords = ({ saved }) =>
+  saved
+    ? "its process stopped without finishing (killed?); the last completed step is saved: resume the thread"
+    : "its process stopped before the first step was saved; nothing to resume: start it again";

@@ -16,24 +16,29 @@ export type RunStatus =
 export const LIMIT_KINDS = ["steps", "turns", "budget", "time", "loop"] as const;
 export type LimitKind = (typeof LIMIT_KINDS)[number];
 
-const EXIT_CODES: Record<RunStatus, number> = {
-  passed: 0,
-  failed: 1,
-  config_error: 2,
-  waiting: 3,
-  limit: 4,
-  provider_error: 5,
-  interrupted: 130,
-  error: 70,
-};
+/**
+ * The one table from outcomes to exit codes (README: "Exit codes"; tests/unit/events/exit-code-table.test.ts holds
+ * the two equal). A row with a `limit` is that limit kind's code; the `limit` row without one is the old code 4 of a
+ * thread row written before kinds existed.
+ */
+export const EXIT_CODE_TABLE: readonly { code: number; status: RunStatus; limit?: LimitKind }[] = [
+  { code: 0, status: "passed" },
+  { code: 1, status: "failed" },
+  { code: 2, status: "config_error" },
+  { code: 3, status: "waiting" },
+  { code: 4, status: "limit" },
+  { code: 4, status: "limit", limit: "steps" }, // graph steps of the thread (limits.maxSteps), or a node's maxVisits
+  { code: 5, status: "provider_error" },
+  { code: 6, status: "limit", limit: "turns" }, // an agent's model turns (maxTurns), or its replies without a tool call
+  { code: 7, status: "limit", limit: "budget" }, // the thread's tokens or cost (budget.maxTokens, budget.maxCost)
+  { code: 8, status: "limit", limit: "time" }, // the thread's active wall time (limits.maxTime)
+  { code: 9, status: "limit", limit: "loop" }, // the same tool call with the same arguments five times in a row
+  { code: 70, status: "error" },
+  { code: 130, status: "interrupted" },
+];
 
-const LIMIT_EXIT_CODES: Record<LimitKind, number> = {
-  steps: 4, // graph steps of the thread (limits.maxSteps), or a node's maxVisits
-  turns: 6, // an agent's model turns (maxTurns), or its replies without a tool call
-  budget: 7, // the thread's tokens or cost (budget.maxTokens, budget.maxCost)
-  time: 8, // the thread's active wall time (limits.maxTime)
-  loop: 9, // the same tool call with the same arguments five times in a row
-};
+const EXIT_CODES = Object.fromEntries(EXIT_CODE_TABLE.filter((r) => !r.limit).map((r) => [r.status, r.code])) as Record<RunStatus, number>;
+const LIMIT_EXIT_CODES = Object.fromEntries(EXIT_CODE_TABLE.flatMap((r) => (r.limit ? [[r.limit, r.code]] : []))) as Record<LimitKind, number>;
 
 const LIMIT_LABELS: Record<LimitKind, string> = {
   steps: "step limit",

@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from "../config/schema.js";
-import { LimitError } from "../errors.js";
+import { limitError } from "../errors.js";
 import type { Usage } from "../events/schema.js";
 
 /** The cost of some usage at the configured price, or null without a price. */
@@ -15,16 +15,12 @@ export function costOf(usage: Usage, price: ResolvedConfig["model"]["price"]): n
 export function checkBudget(usage: Usage, budget: ResolvedConfig["budget"], price: ResolvedConfig["model"]["price"]): void {
   const tokens = usage.promptTokens + usage.completionTokens;
   if (budget.maxTokens !== null && tokens >= budget.maxTokens) {
-    throw new LimitError(
-      "budget",
-      `The run reached its token budget: ${tokens} of ${budget.maxTokens} tokens used. The thread is saved and completed agents will not run again: resume it with a higher budget (yolo resume <thread> --max-tokens N).`,
-    );
+    const said = `The run reached its token budget: ${tokens} of ${budget.maxTokens} tokens used.`;
+    throw limitError({ kind: "budget", setting: "maxTokens", said }, "The thread is saved and completed agents will not run again: resume it with a higher budget.maxTokens.");
   }
   const cost = costOf(usage, price);
   if (budget.maxCost !== null && cost !== null && price && cost >= budget.maxCost) {
-    throw new LimitError(
-      "budget",
-      `The run reached its cost budget: ${cost.toFixed(4)} of ${budget.maxCost} ${price.currency} spent. The thread is saved and completed agents will not run again: resume it with a higher budget (yolo resume <thread> --max-cost N).`,
-    );
+    const said = `The run reached its cost budget: ${cost.toFixed(4)} of ${budget.maxCost} ${price.currency} spent.`;
+    throw limitError({ kind: "budget", setting: "maxCost", said }, "The thread is saved and completed agents will not run again: resume it with a higher budget.maxCost.");
   }
 }

@@ -12,7 +12,8 @@ export function loadSession(file: string): RecordedExchange[] {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new ConfigError(`Cannot read the session to replay, ${file} (${(error as Error).message}). Record one with: yolo run --record ${file} "…"`);
+    const said = `Cannot read the session to replay, ${file} (${(error as Error).message}).`;
+    throw new ConfigError(`${said} Record one first.`, [], { fact: { kind: "replay-unreadable", file, said } });
   }
   const problems: string[] = [];
   const exchanges: RecordedExchange[] = [];
@@ -29,7 +30,7 @@ export function loadSession(file: string): RecordedExchange[] {
     }
   });
   if (problems.length) throw new ConfigError(`${file} is not a usable yolo session:`, problems);
-  if (!exchanges.length) throw new ConfigError(`${file} holds no recorded exchanges; record a session with: yolo run --record ${file} "…"`);
+  if (!exchanges.length) throw new ConfigError(`${file} holds no recorded exchanges; record a session first.`, [], { fact: { kind: "replay-empty", file } });
   return exchanges;
 }
 

@@ -1,3 +1,4 @@
+import type { ResumeFact } from "../events/facts.js";
 import { limitKindForExitCode, limitLabel } from "../events/outcome.js";
 import { judgementNotes } from "../gates/judgement-words.js";
 import { plural } from "../text/plural.js";
@@ -8,8 +9,9 @@ const MARK: Record<string, string> = { passed: "✅", failed: "❌", waiting: "�
 /**
  * A thread as Markdown for a CI job summary or a pull-request comment: outcome, requirement, stories,
  * decisions, changed files with a diffstat, gate results, tokens (and cost, when a price is configured).
+ * `resumeCommand` words how to continue a waiting thread (the CLI's command); without it only the question is shown.
  */
-export function renderMarkdown(r: ReportData): string {
+export function renderMarkdown(r: ReportData, resumeCommand?: (fact: ResumeFact) => string): string {
   const out: string[] = [];
   out.push(`## ${MARK[r.status] ?? "⚠️"} yolo ${r.status} — thread \`${r.thread}\``, "");
   out.push(...quote(r.requirement), "");
@@ -23,8 +25,8 @@ export function renderMarkdown(r: ReportData): string {
   out.push("| | |", "|---|---|", ...facts.map(([k, v]) => `| ${k} | ${v} |`));
   if (r.waitingOn) {
     const { question, review } = r.waitingOn;
-    const command = review ? `yolo resume ${r.thread} --approve | --edit <file> | --reject "<why>"` : `yolo resume ${r.thread} --answer "<your answer>"`;
-    out.push("", `**Waiting for ${review ? "a review" : "an answer"}:** ${inline(question)}`, "", "```sh", command, "```");
+    out.push("", `**Waiting for ${review ? "a review" : "an answer"}:** ${inline(question)}`);
+    if (resumeCommand) out.push("", "```sh", resumeCommand({ thread: r.thread, awaits: review ? "approval" : "question" }), "```");
   }
 
   if (r.stories.length) {

@@ -39,13 +39,13 @@ export function openDatabase(path: string): Database {
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (cause) {
-    throw storageError(path, `its folder cannot be created (${messageOf(cause)})`, "Make sure the folder is writable, or choose another file with --db / YOLO_DB.", cause);
+    throw storageError(path, `its folder cannot be created (${messageOf(cause)})`, "Make sure the folder is writable", cause);
   }
   let db: Database;
   try {
     db = new (sqlite())(path, { timeout: 5000 });
   } catch (cause) {
-    throw storageError(path, `it cannot be opened (${messageOf(cause)})`, "Make sure the file and its folder are readable and writable, or choose another file with --db / YOLO_DB.", cause);
+    throw storageError(path, `it cannot be opened (${messageOf(cause)})`, "Make sure the file and its folder are readable and writable", cause);
   }
   try {
     db.pragma("busy_timeout = 5000");
@@ -80,11 +80,8 @@ export function storageFault(error: unknown, path: string): YoloError | null {
     const found = FAULTS.find(([pattern]) => pattern.test(code))?.[1];
     const what = found === NOT_WRITABLE || found === READ_ONLY ? whyNotWritable(path) ?? found : found;
     if (what) {
-      return new YoloError(
-        "storage",
-        `yolo's database ${path} cannot be written: ${what} (${messageOf(e)}). Nothing saved in it is lost: free space or make it writable, then run again (\`yolo resume <thread>\` continues a stopped thread from its last completed step).`,
-        { cause: error },
-      );
+      const said = `yolo's database ${path} cannot be written: ${what} (${messageOf(e)}). Nothing saved in it is lost: free space or make it writable, then run again`;
+      return new YoloError("storage", `${said}; a stopped thread continues from its last completed step.`, { cause: error, fact: { kind: "storage", said } });
     }
   }
   return null;
@@ -140,11 +137,13 @@ function immediateTransactions(db: Database): void {
 
 function recoveryHint(path: string): string {
   const kept = existsSync(path) ? "The file was left as it is. " : "";
-  return `${kept}Move it aside (it holds yolo's checkpoints) to start fresh, or choose another file with --db / YOLO_DB.`;
+  return `${kept}Move it aside (it holds yolo's checkpoints) to start fresh`;
 }
 
+// `todo` is what to do about the file; the front end adds how to choose another one.
 function storageError(path: string, what: string, todo: string, cause?: unknown): YoloError {
-  return new YoloError("storage", `yolo's database ${path} is unusable: ${what}. ${todo}`, { cause });
+  const said = `yolo's database ${path} is unusable: ${what}. ${todo}`;
+  return new YoloError("storage", `${said}, or choose another database file.`, { cause, fact: { kind: "database-unusable", said } });
 }
 
 function messageOf(error: unknown): string {

@@ -17,7 +17,7 @@ export interface DeletedThread {
  * (ThreadError) and no run can start on it while it goes.
  */
 export async function deleteThread(store: { checkpointer: BaseCheckpointSaver; threads: ThreadStore }, artifactsDir: string, id: string): Promise<DeletedThread> {
-  if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new ThreadError(`"${id}" is not a valid thread id; list threads with \`yolo threads\`.`);
+  if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new ThreadError(`"${id}" is not a valid thread id.`, { kind: "invalid-thread-id", thread: id });
   const lease = await store.threads.acquireLease(id);
   try {
     await store.checkpointer.deleteThread(id);

@@ -36,7 +36,7 @@ export function threadDir(root: string, threadId: string): string {
 /** `<artifacts>/threads/<id>`, created if missing. Rejects ids that could escape the directory. */
 export function threadArtifactsDir(artifactsDir: string, threadId: string): string {
   if (!/^[A-Za-z0-9_-]+$/.test(threadId)) {
-    throw new ThreadError(`"${threadId}" is not a valid thread id; list threads with \`yolo threads\`.`);
+    throw new ThreadError(`"${threadId}" is not a valid thread id.`, { kind: "invalid-thread-id", thread: threadId });
   }
   const dir = join(artifactsDir, "threads", threadId);
   withStorageError(dir, () => mkdirSync(dir, { recursive: true }));

@@ -5,6 +5,8 @@ import { createEngineDeps } from "../../src/engine/create-deps.js";
 import { inspectThread } from "../../src/engine/inspect.js";
 import type { ReviewResponse } from "../../src/engine/review.js";
 import { startRun, type RunResult } from "../../src/engine/run.js";
+import { cliRunWords } from "../../src/cli/wording/run-words.js";
+import { inCliWords } from "../../src/cli/wording/error-text.js";
 import { loadWorkflowAgents } from "../../src/engine/workflow-agents.js";
 import { configForProfile, loadSoloAgents, readThreadProfile, type ThreadProfile } from "../../src/engine/modes.js";
 import { openSession } from "../../src/engine/session.js";
@@ -53,10 +55,14 @@ export async function runEngine(opts: {
       start: opts.requirement !== undefined ? { requirement: opts.requirement, profile } : undefined,
       resume: opts.requirement === undefined ? { answer: opts.answer, review: opts.review, message: opts.message } : undefined,
       logFile,
+      // The CLI's words, so results and events read as `yolo run` prints them.
+      words: cliRunWords(),
     });
     const events: YoloEvent[] = [];
     for await (const e of handle.events) events.push(e);
-    return { result: await handle.result, events };
+    // A refusal reads as the CLI says it (the engine's error carries the facts).
+    const result = await handle.result.catch((error: unknown) => Promise.reject(inCliWords(error, { thread: opts.threadId })));
+    return { result, events };
   } finally {
     await session.close();
   }

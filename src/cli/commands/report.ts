@@ -3,11 +3,13 @@ import { isAbsolute, resolve } from "node:path";
 import { inspectThread } from "../../engine/inspect.js";
 import { databaseExists, databaseName, openSession } from "../../engine/session.js";
 import { currentRow } from "../../engine/thread-status.js";
+import { killedReason } from "../wording/run-words.js";
 import { ConfigError } from "../../errors.js";
 import { threadDiffstat } from "../../git/thread-change.js";
 import { collectReport } from "../../report/data.js";
 import { renderJunit } from "../../report/junit.js";
 import { renderMarkdown } from "../../report/markdown.js";
+import { resumeCommandText } from "../wording/resume-command.js";
 import { loadResolvedConfig } from "../prepare.js";
 import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 import { writeOutputFile } from "../write-output.js";
@@ -28,7 +30,7 @@ export async function reportCommand(input: { cwd: string; thread: string; format
   let text: string;
   try {
     const stored = await session.threads.get(input.thread);
-    const row = stored && (await currentRow(session, stored));
+    const row = stored && (await currentRow(session, stored, killedReason));
     const { values, position } = await inspectThread(config, session, input.thread);
     const change = await threadDiffstat({ root: config.root, startCommit: row?.startCommit ?? null, branch: row?.branch ?? null });
     const data = collectReport({
@@ -47,7 +49,7 @@ export async function reportCommand(input: { cwd: string; thread: string; format
         return "file" in found ? tail(found.file) : `(${found.missing})`;
       },
     });
-    text = format === "junit" ? renderJunit(data) : renderMarkdown(data);
+    text = format === "junit" ? renderJunit(data) : renderMarkdown(data, (fact) => resumeCommandText(fact));
   } finally {
     await session.close();
   }

@@ -17,6 +17,7 @@ import { hasModel, lastThreadId, resumeNeedsModel } from "../resume-model.js";
 import { textFromStdin } from "../stdin-text.js";
 import { configForProfile, loadSoloAgents, readThreadProfile, type ThreadProfile } from "../../engine/modes.js";
 import type { AgentDefinition } from "../../agents/types.js";
+import type { RunFlags as AllRunFlags } from "../../config/run-flags.js";
 import type { ResolvedConfig } from "../../config/schema.js";
 import type { ReviewResponse } from "../../engine/review.js";
 import { askOnTerminal, loadAnswers, reviewFromFlags, takeAnswer, type HumanReply } from "../human-input.js";
@@ -24,23 +25,11 @@ import { hardExit } from "../hard-exit.js";
 import { loadPipelineAgents, loadResolvedConfig, type ConfigFlags } from "../prepare.js";
 import { engineDeps } from "../run-deps.js";
 import { isUnattended, loadReplay, prepareRunSetup, type RunSetup } from "../run-setup.js";
+import { inCliWords } from "../wording/error-text.js";
+import { cliRunWords } from "../wording/run-words.js";
 
-interface RunFlags extends ConfigFlags {
-  json?: boolean;
-  tui?: boolean;
-  verbose?: boolean;
-  answer?: string;
-  ci?: boolean;
-  record?: string;
-  replay?: string;
-  allowDirty?: boolean;
-  approve?: boolean;
-  reject?: string;
-  edit?: string;
-  from?: string;
-  answers?: string;
-  last?: boolean;
-}
+/** What commander gives a run, agent, chat or resume action: the one RunFlags type. */
+type RunFlags = ConfigFlags & AllRunFlags;
 
 /** `yolo run <requirement>`: a new thread. */
 export async function runCommand(input: { cwd: string; requirement: string; opts: RunFlags }): Promise<number> {
@@ -200,7 +189,7 @@ async function runLeg(
   repo: string,
 ): Promise<{ result: RunResult; question: string | null }> {
   const start = leg.start ? { ...leg.start, ...setup.start, repo } : undefined;
-  const handle = startRun({ deps, session, threadId: leg.threadId, start, resume: leg.resume, logFile, resumeArgs: setup.resumeArgs });
+  const handle = startRun({ deps, session, threadId: leg.threadId, start, resume: leg.resume, logFile, words: cliRunWords(setup.resumeArgs) });
   let question: string | null = null;
   stops.attach(handle);
   try {
@@ -208,7 +197,9 @@ async function runLeg(
       if (event.type === "interrupt") question = (event.kind ?? "question") === "question" ? event.question : null;
       renderer.onEvent(event);
     }
-    return { result: await handle.result, question };
+    // A refusal (an unknown thread, a reply it does not wait for) is said with this command's thread and options.
+    const result = await handle.result.catch((error: unknown) => Promise.reject(inCliWords(error, { thread: leg.threadId, resumeArgs: setup.resumeArgs })));
+    return { result, question };
   } finally {
     stops.attach(null);
   }

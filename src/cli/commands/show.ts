@@ -1,6 +1,7 @@
 import { inspectThread } from "../../engine/inspect.js";
 import { databaseExists, databaseName, openSession } from "../../engine/session.js";
 import { currentRow } from "../../engine/thread-status.js";
+import { killedReason } from "../wording/run-words.js";
 import { fixAttemptsMade, type PipelineStateType } from "../../engine/state.js";
 import { ConfigError } from "../../errors.js";
 import { threadPatch } from "../../git/thread-change.js";
@@ -18,7 +19,7 @@ export async function showCommand(input: { cwd: string; thread: string; json: bo
   const session = await openSession(config);
   try {
     const stored = await session.threads.get(input.thread);
-    const row = stored && (await currentRow(session, stored));
+    const row = stored && (await currentRow(session, stored, killedReason));
     const { values, position } = await inspectThread(config, session, input.thread);
     if (input.diff) {
       process.stdout.write(await diffText(config.root, row));

@@ -1,5 +1,6 @@
 import { databaseExists, openSession } from "../../engine/session.js";
 import { currentRow } from "../../engine/thread-status.js";
+import { killedReason } from "../wording/run-words.js";
 import { limitKindForExitCode } from "../../events/outcome.js";
 import { repoIdentity } from "../../git/repo-identity.js";
 import type { ThreadRow } from "../../store/thread-store.js";
@@ -17,7 +18,7 @@ export async function threadsCommand(input: { cwd: string; json: boolean; all?: 
   const session = await openSession(config);
   try {
     const listed = await session.threads.list(input.all ? { all: true } : { repo: await repoIdentity(config.root), root: config.root });
-    const rows = await Promise.all(listed.map((row) => currentRow(session, row)));
+    const rows = await Promise.all(listed.map((row) => currentRow(session, row, killedReason)));
     if (input.json) {
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       return 0;

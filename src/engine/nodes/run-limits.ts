@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ResolvedConfig } from "../../config/schema.js";
 import { formatDuration } from "../../config/duration.js";
-import { LimitError } from "../../errors.js";
+import { limitError } from "../../errors.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
 
 type NodeFn = (state: PipelineStateType, config: LangGraphRunnableConfig) => Promise<PipelineUpdate>;
@@ -26,16 +26,12 @@ export function withRunLimits(node: string, fn: NodeFn, limits: Pick<ResolvedCon
 export function checkRunLimits(node: string, state: Pick<PipelineStateType, "steps" | "activeMs">, limits: Pick<ResolvedConfig["limits"], "maxSteps" | "maxTimeMs">): void {
   const steps = state.steps ?? 0;
   if (steps >= limits.maxSteps) {
-    throw new LimitError(
-      "steps",
-      `The run reached its step limit: ${steps} of ${limits.maxSteps} steps, resumes included, before ${node}. The thread is saved: resume it with a higher limit (yolo resume <thread> --max-steps N) or raise limits.maxSteps in yolo.config.ts.`,
-    );
+    const said = `The run reached its step limit: ${steps} of ${limits.maxSteps} steps, resumes included, before ${node}.`;
+    throw limitError({ kind: "steps", setting: "maxSteps", said }, "The thread is saved: resume it with a higher limits.maxSteps.");
   }
   const active = state.activeMs ?? 0;
   if (limits.maxTimeMs !== null && active >= limits.maxTimeMs) {
-    throw new LimitError(
-      "time",
-      `The run reached its time limit: ${formatDuration(active)} of ${formatDuration(limits.maxTimeMs)} active, resumes included, before ${node}. The thread is saved: resume it with more time (yolo resume <thread> --max-time 1h) or raise limits.maxTime in yolo.config.ts.`,
-    );
+    const said = `The run reached its time limit: ${formatDuration(active)} of ${formatDuration(limits.maxTimeMs)} active, resumes included, before ${node}.`;
+    throw limitError({ kind: "time", setting: "maxTime", said }, "The thread is saved: resume it with a higher limits.maxTime.");
   }
 }

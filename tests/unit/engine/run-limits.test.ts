@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkRunLimits, withRunLimits } from "../../../src/engine/nodes/run-limits.js";
 import type { PipelineStateType } from "../../../src/engine/state.js";
+import { errorText } from "../../../src/cli/wording/error-text.js";
 import { LimitError } from "../../../src/errors.js";
 
 const limits = { maxSteps: 3, maxTimeMs: 1_000 };
@@ -11,14 +12,17 @@ describe("the thread's step and time limits, checked before each node", () => {
     expect(() => checkRunLimits("dev", state(2, 999), limits)).not.toThrow();
   });
 
-  it("stops at the step limit with kind steps, naming the node and the flag that raises it", () => {
+  it("stops at the step limit with kind steps, naming the node; the CLI's words name the flag that raises it", () => {
     const stop = () => checkRunLimits("dev", state(3, 0), limits);
     expect(stop).toThrow(LimitError);
-    expect(stop).toThrow(/step limit: 3 of 3 steps, resumes included, before dev.*--max-steps/);
+    expect(stop).toThrow(/step limit: 3 of 3 steps, resumes included, before dev.*limits\.maxSteps/);
     try {
       stop();
+      expect.unreachable();
     } catch (error) {
       expect((error as LimitError).kind).toBe("steps");
+      expect((error as Error).message).not.toMatch(/yolo |--max/);
+      expect(errorText(error, { thread: "t1" })).toMatch(/before dev\. .*\(yolo resume t1 --max-steps N\)/);
     }
   });
 
@@ -28,7 +32,8 @@ describe("the thread's step and time limits, checked before each node", () => {
       expect.unreachable();
     } catch (error) {
       expect(error).toMatchObject({ kind: "time" });
-      expect((error as Error).message).toMatch(/time limit: 1s of 1s active, resumes included, before tea.*--max-time/);
+      expect((error as Error).message).toMatch(/time limit: 1s of 1s active, resumes included, before tea\./);
+      expect(errorText(error, { thread: "t1" })).toMatch(/before tea\. .*\(yolo resume t1 --max-time 1h\)/);
     }
   });
 

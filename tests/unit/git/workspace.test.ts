@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { errorText } from "../../../src/cli/wording/error-text.js";
 import { ConfigError } from "../../../src/errors.js";
 import { changeSince, parseNumstat } from "../../../src/git/repo.js";
 import { prepareWorkspace } from "../../../src/git/workspace.js";
@@ -91,7 +92,9 @@ describe("--branch: a thread works on yolo/<thread> and commits each dev iterati
     const ws = await prepareWorkspace({ root, threadId: "t1234567", branch: true, allowDirty: false, mode: "resume" });
     expect(ws.branch).toBe("yolo/t1234567");
     expect(git("branch", "--show-current").trim()).toBe("yolo/t1234567");
-    await expect(prepareWorkspace({ root, threadId: "other000", branch: true, allowDirty: false, mode: "resume" })).rejects.toThrow(/started without --branch/);
+    const refused = await prepareWorkspace({ root, threadId: "other000", branch: true, allowDirty: false, mode: "resume" }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ fact: { kind: "thread-without-branch", thread: "other000", branch: "yolo/other000" } });
+    expect(errorText(refused)).toMatch(/started without --branch/);
   });
 
   it("--branch outside a git repository is a usage error", async ({ onTestFinished }) => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { errorText } from "../../../src/cli/wording/error-text.js";
 import { LimitError } from "../../../src/errors.js";
 import { checkBudget, costOf } from "../../../src/llm/budget.js";
 
@@ -19,10 +20,25 @@ describe("budgets", () => {
   it("throws a resumable LimitError once the tokens reach the budget", () => {
     const run = () => checkBudget(usage(15, 5), { maxTokens: 20, maxCost: null }, price);
     expect(run).toThrow(LimitError);
-    expect(run).toThrow(/20 of 20 tokens used.*--max-tokens/);
+    expect(run).toThrow(/20 of 20 tokens used\. .*budget\.maxTokens/);
+    expect(() => {
+      try {
+        run();
+      } catch (error) {
+        throw new Error(errorText(error, { thread: "t1" }));
+      }
+    }).toThrow(/20 of 20 tokens used.*yolo resume t1 --max-tokens N/);
   });
 
   it("throws once the cost reaches the budget", () => {
-    expect(() => checkBudget(usage(500_000, 0), { maxTokens: null, maxCost: 1 }, price)).toThrow(/1\.0000 of 1 USD spent.*--max-cost/);
+    const run = () => checkBudget(usage(500_000, 0), { maxTokens: null, maxCost: 1 }, price);
+    expect(run).toThrow(/1\.0000 of 1 USD spent\. .*budget\.maxCost/);
+    expect(() => {
+      try {
+        run();
+      } catch (error) {
+        throw new Error(errorText(error));
+      }
+    }).toThrow(/1\.0000 of 1 USD spent.*yolo resume <thread> --max-cost N/);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { resumeCommandText } from "../../../src/cli/wording/resume-command.js";
 import type { GateResult } from "../../../src/events/schema.js";
 import { collectReport, costOf, type ReportData } from "../../../src/report/data.js";
 import { renderJunit } from "../../../src/report/junit.js";
@@ -86,7 +87,7 @@ describe("yolo report --format markdown", () => {
   });
 
   it("says what it waits on, and why there is no diffstat", () => {
-    const md = renderMarkdown(report({ status: "waiting", waitingOn: { question: "Floats too?", review: false }, diffstat: null, diffNote: "/p is not a git repository" }));
+    const md = renderMarkdown(report({ status: "waiting", waitingOn: { question: "Floats too?", review: false }, diffstat: null, diffNote: "/p is not a git repository" }), (f) => resumeCommandText(f));
     expect(md).toMatch(/^## ❓ yolo waiting/);
     expect(md).toContain('**Waiting for an answer:** Floats too?\n\n```sh\nyolo resume t1 --answer "<your answer>"\n```');
     expect(renderMarkdown(report({ waitingOn: { question: "Approve the requirements?", review: true } }))).toContain("**Waiting for a review:** Approve the requirements?");

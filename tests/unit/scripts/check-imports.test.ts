@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
-import { checkImports } from "../../../scripts/check-imports.mjs";
+import { CLI_WORDS_ALLOWED, checkImports } from "../../../scripts/check-imports.mjs";
 
 let root: string | null = null;
 afterEach(() => {
@@ -95,5 +95,27 @@ describe("the import check", () => {
       "src/state/types.ts": "export type StateView = { requirement: string };\n",
     });
     expect(await checkImports(dir)).toEqual([]);
+  });
+
+  it("fails when an engine-side module words a yolo command or flag, and passes the same words in src/cli or a comment", async () => {
+    const dir = tree({
+      "src/engine/stop.ts": 'export const hint = (t: string) => `resume it (yolo resume ${t} --max-steps N)`;\n',
+      "src/llm/flag.ts": 'export const hint = "raise it with --max-tokens";\n',
+      "src/gates/quiet.ts": '// yolo resume <thread> is how a user continues\nexport const x = 1; // --max-steps raises it\n',
+      "src/tools/git.ts": 'export const gitFlags = ["--no-edit", "--amend"];\n',
+      "src/cli/wording/stop.ts": 'export const hint = (t: string) => `yolo resume ${t} --max-steps N`;\n',
+    });
+    const problems = (await checkImports(dir)).sort();
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^src\/engine\/stop\.ts:1: words a CLI command or flag/);
+    expect(problems[1]).toMatch(/^src\/llm\/flag\.ts:1: words a CLI command or flag/);
+  });
+
+  it("lets an allow-listed file keep its counted lines, and fails one more", async () => {
+    const line = 'export const serve = ["--json", "--ci"];\n';
+    const allowed = CLI_WORDS_ALLOWED["src/mcp/serve.ts"].lines;
+    expect(await checkImports(tree({ "src/mcp/serve.ts": line.repeat(allowed) }))).toEqual([]);
+    const problems = await checkImports(tree({ "src/mcp/serve.ts": line.repeat(allowed + 1) }));
+    expect(problems[0]).toBe(`src/mcp/serve.ts: ${allowed + 1} lines word CLI commands or flags, ${allowed} allowed (CLI_WORDS_ALLOWED):`);
   });
 });

@@ -1,0 +1,151 @@
+import { isGraphDrained } from "@langchain/langgraph";
+import { ConfigError, limitError, outcomeOfError, YoloError } from "../../errors.js";
+import type { Awaits, ResumeFact } from "../../events/facts.js";
+import { exitCodeFor, type LimitKind, type RunStatus } from "../../events/outcome.js";
+import type { EventBody } from "../../events/schema.js";
+import { ZERO_USAGE } from "../../events/usage.js";
+import { runEndHooks } from "../../hooks/step-hooks.js";
+import { storageFault } from "../../store/db.js";
+import { plural } from "../../text/plural.js";
+import type { EngineDeps } from "../deps.js";
+import { fixAttemptsMade, type PipelineStateType } from "../state.js";
+import { modeOf } from "../thread-input.js";
+import type { ThreadPosition } from "../translate.js";
+import type { RunOptions, RunResult } from "./options.js";
+
+/** The outcome of a finished thread, from its state alone (the fix attempts it made, not the resuming command's limit). */
+export function finalOutcome(values: PipelineStateType): { status: RunStatus; reason: string } {
+  const mode = modeOf(values);
+  if (mode !== "run") {
+    // An agent or chat thread has no gate: it succeeded when its agent answered (exit 0).
+    const answer = values.conversation.at(-1);
+    const first = answer?.role === "agent" ? answer.text.trim().split("\n")[0] : "";
+    return { status: "passed", reason: `completed: ${values.agentId ?? mode} answered${first ? `: ${first.length > 100 ? `${first.slice(0, 99)}…` : first}` : ""}` };
+  }
+  const lastReview = values.reviews.at(-1);
+  if (lastReview?.action === "reject" && lastReview.node === null) {
+    return { status: "failed", reason: `rejected at ${lastReview.by}: ${lastReview.reason ?? "no reason given"}` };
+  }
+  if (!values.gateBlocked) {
+    // Never "gate passed" without a gate: the words say the change was not checked by tests.
+    if (!values.lastGates.length) return { status: "passed", reason: `completed without a gate${values.gateBaseline?.noGate ? ` (${values.gateBaseline.noGate})` : ""}, verdict ${values.verdict ?? "none"}` };
+    const gates = `${values.lastGates.filter((g) => g.passed).length}/${values.lastGates.length} gates passed`;
+    return { status: "passed", reason: `completed: ${gates}${preExistingNote(values.lastGates)}, verdict ${values.verdict ?? "none"}` };
+  }
+  const red = values.lastGates.filter((g) => g.blocking ?? (g.required && !g.passed)).map((g) => g.name);
+  const why = red.length ? `gate ${red.join(", ")} still ${blockingWords(values.lastGates)}` : `tea verdict ${values.verdict}`;
+  return { status: "failed", reason: `${why} after ${plural(fixAttemptsMade(values), "fix attempt")}` };
+}
+
+/** ` (1 pre-existing failure: …)`: failures the baseline already had, which did not block. */
+function preExistingNote(gates: PipelineStateType["lastGates"]): string {
+  const ids = gates.flatMap((g) => g.preExisting ?? []);
+  return ids.length ? ` (${plural(ids.length, "pre-existing failure")}: ${ids.slice(0, 3).join("; ")}${ids.length > 3 ? "; …" : ""})` : "";
+}
+
+/** What still blocks, in words: a refused gate change, regressions, or plain failures. */
+function blockingWords(gates: PipelineStateType["lastGates"]): string {
+  const change = gates.find((g) => g.gateChange?.length && !g.gateChangeApproved)?.gateChange;
+  if (change) return `changed by an agent, refused (${change[0]}${change.length > 1 ? `; ${change.length - 1} more` : ""})`;
+  const regressions = gates.flatMap((g) => g.regressions ?? []);
+  if (regressions.length) return `regressed (${regressions.slice(0, 3).join("; ")}${regressions.length > 3 ? "; …" : ""})`;
+  return "failing";
+}
+
+const RESUMABLE: ReadonlySet<RunStatus> = new Set(["waiting", "limit", "provider_error", "interrupted", "error"]);
+
+/** How to continue a thread that ended with `status`, as a fact; null when there is nothing to continue. */
+export function resumeFact(threadId: string, status: RunStatus, position: ThreadPosition): ResumeFact | null {
+  if (!RESUMABLE.has(status)) return null;
+  const awaits: Awaits = status === "waiting" && position.kind === "waiting" ? position.request.kind : null;
+  return { thread: threadId, awaits };
+}
+
+/** Ends a leg: the interrupt (when waiting), the thread row, the end hooks and `run.completed`; returns the result. */
+export async function complete(
+  options: RunOptions,
+  emit: (e: EventBody) => void,
+  status: RunStatus,
+  reason: string,
+  position: ThreadPosition,
+  limit: LimitKind | null = null,
+): Promise<RunResult> {
+  const { threadId, session } = options;
+  const exitCode = exitCodeFor(status, limit);
+  const resume = resumeFact(threadId, status, position);
+  const resumeCommand = resume ? options.words.resumeCommand(resume) : null;
+  const question = position.kind === "waiting" ? position.question : null;
+  const values = position.kind === "new" ? null : position.values;
+  if (position.kind === "waiting") {
+    const request = position.request;
+    emit({
+      type: "interrupt",
+      node: position.node,
+      askedBy: position.askedBy,
+      question: position.question,
+      resumeCommand: resumeCommand ?? "",
+      kind: request.kind,
+      artifact: request.kind === "approval" ? request.artifact : null,
+    });
+  }
+  try {
+    if (await session.threads.get(threadId)) await session.threads.update(threadId, { status, exitCode, reason });
+  } catch {
+    // A full or read-only disk: the outcome still reaches the caller; the index is brought up to date on resume.
+  }
+  await runEndHooks(options.deps.hooks, { status, exitCode, reason, mode: values ? modeOf(values) : (options.start?.profile?.mode ?? "run"), filesChanged: values?.filesChanged ?? [], usage: values?.usage ?? ZERO_USAGE, resumeCommand }, { emit, threadId: threadId });
+  emit({
+    type: "run.completed",
+    status,
+    ...(status === "limit" && limit ? { limit } : {}),
+    exitCode,
+    reason,
+    usage: values?.usage ?? ZERO_USAGE,
+    filesChanged: values?.filesChanged ?? [],
+    resumeCommand,
+  });
+  const request = position.kind === "waiting" ? position.request : null;
+  return { threadId, status, limit: status === "limit" ? limit : null, exitCode, reason, question, request, resume, resumeCommand };
+}
+
+/** Maps whatever stopped the run to a status, an event code and a message (worded by the front end when it has a fact). */
+export function classify(
+  error: unknown,
+  signal: AbortSignal,
+  options: Pick<RunOptions, "deps" | "logFile" | "threadId" | "words">,
+): { status: RunStatus; reason: string; code: string; limit: LimitKind | null } {
+  const { deps, logFile } = options;
+  const none = { limit: null };
+  if (signal.aborted) return { status: "interrupted", reason: "interrupted; the last completed step is saved", code: "interrupted", ...none };
+  if (isGraphDrained(error)) return { status: "interrupted", reason: "stopped on request once the running step had finished", code: "interrupted", ...none };
+  let known = sqliteFault(error, deps) ?? findYoloError(error) ?? deps.classifyError(error, deps.config.model.name);
+  if (!(known instanceof YoloError) && (error as Error)?.name === "GraphRecursionError") {
+    const max = deps.config.limits.maxSteps + 10;
+    known = limitError({ kind: "steps", setting: "graph-steps", said: `the run reached LangGraph's step limit (${max} steps in one leg).` }, "Raise limits.maxSteps and resume.");
+  }
+  if (known instanceof YoloError) {
+    const { status, limit } = outcomeOfError(known);
+    const said = known.fact ? options.words.errorReason(known, options.threadId) : known.message;
+    // An error nothing expected names the log, where its stack is.
+    const reason = status === "error" ? `${said} (log: ${logFile})` : said;
+    return { status, reason, code: known.code, limit: status === "limit" ? limit : null };
+  }
+  return { status: "error", reason: `unexpected error: ${(error as Error)?.message ?? String(error)} (log: ${logFile})`, code: "unexpected", ...none };
+}
+
+function findYoloError(error: unknown): YoloError | null {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof YoloError) return e;
+  }
+  return null;
+}
+
+/** A full, read-only or failing disk under the SQLite file, as a storage error naming it (PostgreSQL reports its own). */
+function sqliteFault(error: unknown, deps: EngineDeps): YoloError | null {
+  return deps.config.database.kind === "sqlite" ? storageFault(error, deps.config.database.path) : null;
+}
+
+/** The refusal of a run without a gate when one is required (nothing ran). */
+export function gateRequiredError(missing: string): ConfigError {
+  return new ConfigError(`No gate: ${missing}. requireGate refuses a run without one; nothing ran. Add a test script or \`gates\` in yolo.config.ts.`, [], { fact: { kind: "gate-required", missing } });
+}

@@ -17,7 +17,7 @@ const FAILURES_SHOWN = 3;
 
 /** Rows the frame takes besides the running agent's text and tool calls. */
 export function frameHeight(state: ViewState, parts: FrameParts): number {
-  let n = 2 + 1 + state.agents.length;
+  let n = 2 + 1 + state.agents.length + state.stories.length;
   if (state.gates.length) {
     n += 1;
     for (const { gate } of state.gates) {

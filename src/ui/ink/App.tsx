@@ -4,12 +4,12 @@ import type { EventSource } from "../event-source.js";
 import { formatDuration } from "../format.js";
 import { editLine } from "../line-edit.js";
 import type { StopMode } from "../renderer.js";
-import { streamLines, type FinalView, type StoryView } from "../view-state.js";
+import { storiesSummary, streamLines, type FinalView, type StoryView } from "../view-state.js";
 import { AgentRow } from "./AgentRow.js";
 import { FinalSummary } from "./FinalSummary.js";
 import { GateList } from "./GateList.js";
 import { Header } from "./Header.js";
-import { frameHeight, nestedLines } from "./layout.js";
+import { frameHeight, nestedLines, storyRows } from "./layout.js";
 import { Question, type AnswerState } from "./Question.js";
 import { StoryRow } from "./StoryRow.js";
 import { useRunEvents } from "./use-run-events.js";
@@ -201,12 +201,18 @@ export function App(props: AppProps) {
 /** The stories run in parallel, one line each, nested under their agent's row. */
 function StoryList({ stories, spinner }: { stories: StoryView[]; spinner: string }) {
   if (!stories.length) return null;
-  const idWidth = Math.min(STORY_ID_WIDTH, Math.max(4, ...stories.map((st) => Array.from(st.id).length + 2)));
+  const { shown, folded } = storyRows(stories);
+  const idWidth = Math.min(STORY_ID_WIDTH, Math.max(4, ...shown.map((st) => Array.from(st.id).length + 2)));
   return (
     <Box flexDirection="column" paddingLeft={2}>
-      {stories.map((st) => (
+      {shown.map((st) => (
         <StoryRow key={st.id} story={st} spinner={spinner} idWidth={idWidth} />
       ))}
+      {folded.length ? (
+        <Text wrap="truncate-end" dimColor>
+          {`+ ${storiesSummary(folded).replace(/^(\S+) /, "$1 more ")}`}
+        </Text>
+      ) : null}
     </Box>
   );
 }

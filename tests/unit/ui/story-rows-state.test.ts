@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { yoloEventSchema, type YoloEvent } from "../../../src/events/schema.js";
+import { frameHeight, STORY_ROWS } from "../../../src/ui/ink/layout.js";
 import { initialViewState, reduce, type ViewState } from "../../../src/ui/view-state.js";
 
 // Interleaved events of three stories whose dev runs share the node name `dev`, as the fan-out emits them.
@@ -120,5 +121,16 @@ describe("view state of stories run in parallel", () => {
 
   it("has no stories for a run without them", () => {
     expect(run(opening).stories).toEqual([]);
+  });
+});
+
+describe("frame height with stories", () => {
+  it("counts one row per story, at most STORY_ROWS", () => {
+    const parts = { showQuestion: false, showFinal: false, showStopping: false, inputOpen: false, columns: 80 };
+    const before = run(opening);
+    const three = run(fanOut, before);
+    expect(frameHeight(three, parts) - frameHeight(before, parts)).toBe(3);
+    const many = run(Array.from({ length: 40 }, (_, i) => story(`x${i}`, `Story ${i}`)), before);
+    expect(frameHeight(many, parts) - frameHeight(before, parts)).toBe(STORY_ROWS);
   });
 });

@@ -63,6 +63,26 @@ describe("Ink view of stories run in parallel", () => {
     expect(frame).toContain(" · 800 tokens · ");
   });
 
+  it("folds the finished stories into one row when pm planned more stories than the view has rows for", async () => {
+    const ids = Array.from({ length: 30 }, (_, i) => `s${i + 1}`);
+    const many: YoloEvent[] = [
+      ...events.slice(0, 4),
+      ...ids.map((id) => ev({ type: "story.started", story: id, title: `Story ${id}`, dependsOn: [], branch: `yolo/k3f9x2ab/${id}` })),
+      ...ids.flatMap((id, i) =>
+        i % 10 === 9
+          ? [inStory(id, { type: "node.started", node: "dev", fixAttempt: 0 }), inStory(id, { type: "tool.called", node: "dev", tool: "read_file", callId: "c", args: `{"path":"${id}.md"}` })]
+          : [ev({ type: "story.completed", story: id, status: "done", filesChanged: [], usage: usage(20), summary: "ok" }), ev({ type: "story.merged", story: id, conflicts: [] })],
+      ),
+    ];
+    const frame = await frameOf(many, "more stories");
+    for (const w of widths(frame)) expect(w).toBeLessThanOrEqual(80);
+    const storyLines = frame.split("\n").filter((l) => /^ {2}\S s\d+ /.test(l));
+    expect(storyLines).toHaveLength(7);
+    // The three at work are all shown, with their tool calls; the merged ones fill the rest, then one summary row.
+    for (const id of ["s10", "s20", "s30"]) expect(frame).toMatch(new RegExp(`${id} +Story ${id} +dev · read_file ${id}\\.md`));
+    expect(frame).toContain("  + 23 more stories: 23 merged");
+  });
+
   it("shows no story rows and the same agent rows for a run without stories", async () => {
     const plain = events.filter((e) => e.story === undefined && !e.type.startsWith("story."));
     const frame = await frameOf(plain, "PRD with 4 stories");

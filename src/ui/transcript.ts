@@ -38,7 +38,7 @@ export function createTranscript(): Transcript {
       if (rest.length > MAX_PARTIAL) out.push(...held());
       return tagged(out);
     }
-    if (e.type === "node.started" || e.type === "node.completed" || e.type === "run.completed") {
+    if (e.type === "node.started" || e.type === "node.completed") {
       const out = held();
       return tagged([...out, ...ownLines(e)]);
     }
@@ -101,8 +101,12 @@ export function createTranscript(): Transcript {
         }
         case "context.summarized":
           return [...flush(), `  ${summarizedLine(e)}`];
-        case "run.completed":
-          return flush();
+        case "run.completed": {
+          // What stories' runs streamed without ending the line is printed when the run ends, like the rest.
+          const held = [...storyPartials].filter(([, text]) => text.trim()).map(([story, text]) => `  ${storyTag(story)}${text.trimEnd()}`);
+          storyPartials.clear();
+          return [...flush(), ...held];
+        }
         case "story.started":
         case "story.completed":
         case "story.merged":

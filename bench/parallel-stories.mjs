@@ -34,22 +34,28 @@ const text = (content) => (typeof content === "string" ? content : Array.isArray
  * for a story's own dev run, all four for `--parallel 1`'s single dev. Anything else is a contract change the bench
  * must not guess around.
  */
-function storiesOf(req) {
+function storiesOf(req, parallel) {
   const found = (messages) => STORIES.filter((s) => messages.some((m) => text(m?.content).includes(s.title)));
   const inUser = found(req.messages.filter((m) => m?.role === "user"));
   const stories = inUser.length ? inUser : found(req.messages);
-  if (stories.length === 1 || stories.length === STORIES.length) return stories;
-  throw new Error(`a dev request names ${stories.length} of the ${STORIES.length} story titles; expected one (a story's dev run) or all (--parallel 1)`);
+  if (parallel > 1 ? stories.length === 1 : stories.length === STORIES.length) return stories;
+  throw new Error(
+    `a dev request of --parallel ${parallel} names ${stories.length} of the ${STORIES.length} story titles in its user messages; expected ${parallel > 1 ? "exactly its own story's" : "all of them"}`,
+  );
 }
 
 /** Every agent's next turn, computed from the request alone, so concurrent dev runs cannot take each other's turns. */
-function responder(roleOf, stats) {
+function responder(roleOf, stats, parallel) {
   return async (req) => {
     stats.calls++;
     stats.inFlight++;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
     try {
-      return { ...turn(roleOf(req), req), delayMs: LATENCY_MS };
+      return { ...turn(roleOf(req), req, parallel), delayMs: LATENCY_MS };
+    } catch (err) {
+      // Kept for the report: the run only sees a 500 from the server.
+      stats.errors.push(err.message);
+      return { status: 500, content: `bench: ${err.message}` };
     } finally {
       // Counted down when the latency has passed: the reply is sent right after the delay.
       setTimeout(() => stats.inFlight--, LATENCY_MS);
@@ -57,14 +63,14 @@ function responder(roleOf, stats) {
   };
 }
 
-function turn(role, req) {
+function turn(role, req, parallel) {
   switch (role) {
     case "analyst":
       return handoff({ requirements: `# Helpers\n${STORIES.map((s) => `- ${s.file}`).join("\n")}`, acceptance_criteria: STORIES.map((s) => s.acceptance_criteria[0]) });
     case "pm":
       return handoff({ stories: STORIES.map(({ file: _f, name: _n, ...s }) => s), needs_architecture: false });
     case "dev": {
-      const stories = storiesOf(req);
+      const stories = storiesOf(req, parallel);
       const done = req.messages.filter((m) => m?.role === "assistant").length;
       const story = stories[Math.floor(done / STORY_CALLS)];
       if (!story) return handoff({ summary: `added ${stories.map((s) => s.file).join(", ")}`, files_changed: stories.map((s) => s.file) });
@@ -92,8 +98,8 @@ async function requireParallelFlag() {
 async function measure(helpers, n) {
   const notes = Object.fromEntries(Array.from({ length: STORY_CALLS - 1 }, (_, i) => [`docs/note-${i + 1}.md`, `# Note ${i + 1}\n`]));
   const project = helpers.makeProject({ "yolo.config.mjs": CONFIG, ...notes });
-  const stats = { calls: 0, inFlight: 0, maxInFlight: 0 };
-  const mock = await helpers.startMockOpenAI(responder(helpers.roleOf, stats));
+  const stats = { calls: 0, inFlight: 0, maxInFlight: 0, errors: [] };
+  const mock = await helpers.startMockOpenAI(responder(helpers.roleOf, stats, n));
   try {
     const started = process.hrtime.bigint();
     const r = await execa(process.execPath, [BIN, "run", "--json", "--parallel", String(n), REQUIREMENT], {
@@ -106,6 +112,7 @@ async function measure(helpers, n) {
     });
     const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
     if (r.exitCode === 2 && /parallel/i.test(r.stderr)) throw new Error(`yolo run does not accept --parallel ${n}:\n${r.stderr.trim()}`);
+    if (stats.errors.length) throw new Error(`yolo run --parallel ${n}: the scripted model could not answer: ${stats.errors[0]}`);
     const events = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
     const end = events.find((e) => e.type === "run.completed");
     if (r.exitCode !== 0 || !end) throw new Error(`yolo run --parallel ${n} exited ${r.exitCode}: ${end?.reason ?? ""}\n${r.stderr.slice(-2000)}`);

@@ -4,6 +4,7 @@ import { benchCheckpointSavers } from "./checkpoint-savers.mjs";
 import { benchMcpToolCost } from "./mcp-tool-cost.mjs";
 import { benchHookCost } from "./hook-cost.mjs";
 import { benchLargeRepo } from "./large-repo.mjs";
+import { benchParallelStories } from "./parallel-stories.mjs";
 import { benchPipelineOverhead } from "./pipeline-overhead.mjs";
 import { benchPromptTokens } from "./prompt-tokens.mjs";
 import { benchSandboxCost } from "./sandbox-cost.mjs";
@@ -23,4 +24,6 @@ if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
   await benchMcpToolCost((line) => console.log(line));
   await benchHookCost((line) => console.log(line));
   await benchLargeRepo((line) => console.log(line));
+  // Last: it fails the bench loudly (non-zero) when the build has no `yolo run --parallel`.
+  await benchParallelStories((line) => console.log(line));
 }

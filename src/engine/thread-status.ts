@@ -1,5 +1,7 @@
 import type { ThreadRow } from "../store/thread-store.js";
 import type { Session } from "./session.js";
+import type { Story } from "./state.js";
+import type { StoryRun } from "./stories/types.js";
 
 /**
  * A thread row as it stands now. A row says `running` from the moment a run starts until it ends; when the
@@ -20,3 +22,14 @@ const neutralKilled: KilledWords = ({ saved }) =>
   saved
     ? "its process stopped without finishing (killed?); the last completed step is saved: resume the thread"
     : "its process stopped before the first step was saved; nothing to resume: start it again";
+
+/**
+ * A thread's story runs (issue 15) and pm's stories, from its latest checkpoint, without building its graph:
+ * cheap enough for every row of `yolo threads`. Empty for a thread that ran no stories in parallel.
+ */
+export async function threadStoryRuns(session: Session, threadId: string): Promise<{ runs: Record<string, StoryRun>; stories: Story[] }> {
+  const saved = await session.checkpointer.getTuple({ configurable: { thread_id: threadId } });
+  const values = (saved?.checkpoint.channel_values ?? {}) as { storyRuns?: unknown; stories?: unknown };
+  const runs = values.storyRuns && typeof values.storyRuns === "object" ? (values.storyRuns as Record<string, StoryRun>) : {};
+  return { runs, stories: Array.isArray(values.stories) ? (values.stories as Story[]) : [] };
+}

@@ -2,6 +2,8 @@ import type { GateResult, Usage } from "../events/schema.js";
 import { fixAttemptsMade, type AgentNote, type Decision, type GateBaselineRef, type GateSummary, type PipelineStateType, type Story } from "../engine/state.js";
 import type { FileStat } from "../git/repo.js";
 import type { ThreadRow } from "../store/thread-store.js";
+import type { StoryRun } from "../engine/stories/types.js";
+import { orderedStoryRuns } from "./stories.js";
 
 /** A price per million tokens, as configured (`model.price`). */
 export interface Price {
@@ -31,6 +33,8 @@ export interface ReportData {
   /** What the thread waits on, when it waits: an agent's question, or a human review step. */
   waitingOn: { question: string; review: boolean } | null;
   stories: Story[];
+  /** The stories run in parallel, in story order; empty (or absent) for a thread that ran none. */
+  storyRuns?: StoryRun[];
   decisions: Decision[];
   filesChanged: string[];
   /** Lines added and removed per file since the start commit; null when git could not tell (see diffNote). */
@@ -85,6 +89,7 @@ export function collectReport(input: CollectInput): ReportData {
     startCommit: row?.startCommit ?? null,
     waitingOn: input.waitingOn,
     stories: s.stories,
+    storyRuns: orderedStoryRuns(s.storyRuns, s.stories),
     decisions: s.decisions,
     filesChanged: s.filesChanged,
     diffstat: input.diffstat,

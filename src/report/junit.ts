@@ -1,3 +1,4 @@
+import type { StoryRun } from "../engine/stories/types.js";
 import type { ReportData, ReportGate } from "./data.js";
 import { judgementNotes } from "../gates/judgement-words.js";
 import { limitKindForExitCode } from "../events/outcome.js";
@@ -10,12 +11,13 @@ import { xmlAttr, xmlText } from "./xml.js";
  */
 export function renderJunit(r: ReportData): string {
   const attempts = [...new Set(r.gates.map((g) => g.attempt))].sort((a, b) => a - b);
-  const failed = r.gates.filter(isFailure).length;
+  const stories = r.storyRuns ?? [];
+  const failed = r.gates.filter(isFailure).length + stories.filter((s) => s.status === "failed").length;
   // Which limit stopped the thread (steps, turns, budget, time, loop), for a pipeline that reads the report.
   const limit = r.status === "limit" ? limitKindForExitCode(r.exitCode) : null;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlAttr(`yolo ${r.thread}`)}" tests="${r.gates.length}" failures="${failed}" errors="0" time="${secs(total(r.gates))}">`,
+    `<testsuites name="${xmlAttr(`yolo ${r.thread}`)}" tests="${r.gates.length + stories.length}" failures="${failed}" errors="0" time="${secs(total(r.gates))}">`,
   ];
   for (const attempt of attempts) {
     const gates = r.gates.filter((g) => g.attempt === attempt);
@@ -32,8 +34,42 @@ export function renderJunit(r: ReportData): string {
     for (const g of gates) lines.push(...testcase(g));
     lines.push("  </testsuite>");
   }
+  if (stories.length) lines.push(...storySuite(r.thread, stories));
   lines.push("</testsuites>");
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The stories run in parallel, one `<testcase>` each: a failed story is a `<failure>` with why it failed, a
+ * story that never finished (the thread stopped or waits) is `<skipped>`; files and usage are properties.
+ */
+function storySuite(thread: string, stories: StoryRun[]): string[] {
+  const failures = stories.filter((s) => s.status === "failed").length;
+  const skipped = stories.filter((s) => s.status === "pending" || s.status === "running").length;
+  const lines = [
+    `  <testsuite name="yolo stories" tests="${stories.length}" failures="${failures}" errors="0" skipped="${skipped}" time="0.000">`,
+    "    <properties>",
+    `      <property name="yolo.thread" value="${xmlAttr(thread)}"/>`,
+    "    </properties>",
+  ];
+  for (const s of stories) {
+    lines.push(`    <testcase classname="yolo.stories" name="${xmlAttr(`${s.id}: ${s.title ?? ""}`)}" time="0.000">`);
+    lines.push(
+      "      <properties>",
+      `        <property name="yolo.story.status" value="${xmlAttr(s.status)}"/>`,
+      `        <property name="yolo.story.branch" value="${xmlAttr(s.branch ?? "")}"/>`,
+      `        <property name="yolo.story.filesChanged" value="${xmlAttr((s.filesChanged ?? []).join(" "))}"/>`,
+      `        <property name="yolo.story.tokens" value="${s.usage?.totalTokens ?? 0}"/>`,
+      `        <property name="yolo.story.calls" value="${s.usage?.calls ?? 0}"/>`,
+      ...(s.conflicts?.length ? [`        <property name="yolo.story.conflicts" value="${xmlAttr(s.conflicts.join(" "))}"/>`] : []),
+      "      </properties>",
+    );
+    if (s.status === "failed") lines.push(`      <failure message="${xmlAttr(`story ${s.id} failed`)}" type="story">${xmlText(s.summary ?? "")}</failure>`);
+    else if (s.status === "pending" || s.status === "running") lines.push(`      <skipped message="${xmlAttr(`story ${s.id} did not finish: ${s.status} when the thread stopped`)}"/>`);
+    lines.push("    </testcase>");
+  }
+  lines.push("  </testsuite>");
+  return lines;
 }
 
 function testcase(g: ReportGate): string[] {

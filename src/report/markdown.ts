@@ -2,7 +2,9 @@ import type { ResumeFact } from "../events/facts.js";
 import { limitKindForExitCode, limitLabel } from "../events/outcome.js";
 import { judgementNotes } from "../gates/judgement-words.js";
 import { plural } from "../text/plural.js";
+import type { StoryRun } from "../engine/stories/types.js";
 import type { ReportData, ReportGate } from "./data.js";
+import { storyCounts } from "./stories.js";
 
 const MARK: Record<string, string> = { passed: "✅", failed: "❌", waiting: "❓", running: "⏳" };
 
@@ -36,6 +38,7 @@ export function renderMarkdown(r: ReportData, resumeCommand?: (fact: ResumeFact)
       for (const c of s.acceptance_criteria) out.push(`  - ${inline(c)}`);
     }
   }
+  if (r.storyRuns?.length) out.push("", "### Stories in parallel", ...storyRunRows(r.storyRuns));
   if (r.decisions.length) {
     out.push("", "### Decisions");
     for (const d of r.decisions) out.push(`- **${inline(d.title)}**: ${inline(d.decision)} — _${inline(d.rationale)}_`);
@@ -68,6 +71,29 @@ function agentOutputs(r: ReportData): string[] {
     }
   }
   return out;
+}
+
+const STORY_MARK: Record<string, string> = { merged: "✅ merged", done: "☑️ done, not merged", running: "⏳ running", pending: "⏸ pending", failed: "❌ failed" };
+// File names shown in a story's row; the rest are counted.
+const STORY_FILES_SHOWN = 5;
+
+/** Each story run: state, files (from git), usage, merge conflicts; then why each failed story failed. */
+function storyRunRows(runs: StoryRun[]): string[] {
+  const rows = runs.map((s) => {
+    const files = s.filesChanged ?? [];
+    const shown = files.slice(0, STORY_FILES_SHOWN).map(code).join(", ") + (files.length > STORY_FILES_SHOWN ? `, … (+${files.length - STORY_FILES_SHOWN} more)` : "");
+    const conflicts = s.conflicts?.length ? s.conflicts.map(code).join(", ") : "";
+    const u = s.usage;
+    return `| ${code(s.id)} | ${cell(s.title ?? "")} | ${STORY_MARK[s.status] ?? cell(String(s.status))} | ${shown || "none"} | ${u ? u.calls : 0} | ${count(u?.totalTokens ?? 0)} | ${conflicts} |`;
+  });
+  const out = [`${storyCounts(runs)}.`, "", "| story | title | state | files changed | calls | tokens | merge conflicts |", "|---|---|---|---|---:|---:|---|", ...rows];
+  for (const s of runs.filter((x) => x.status === "failed" && x.summary)) out.push("", `${code(s.id)} failed: ${inline(s.summary ?? "")}`);
+  return out;
+}
+
+// Model-written names in a code span inside a table cell: a backtick would end the span early.
+function code(text: string): string {
+  return `\`${cell(text).replace(/`/g, "'")}\``;
 }
 
 function changedFiles(r: ReportData): string[] {

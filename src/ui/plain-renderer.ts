@@ -1,5 +1,6 @@
 import type { YoloEvent } from "../events/schema.js";
 import type { Renderer } from "./renderer.js";
+import { storyEventLine, storyTag } from "./story-format.js";
 import { plural } from "../text/plural.js";
 import {
   argsBrief,
@@ -82,14 +83,14 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
       case "token":
         return [];
       case "tool.called": {
-        callArgs.set(e.callId, e.args);
+        callArgs.set(callKey(e), e.args);
         // The handoff shows as the agent's completion; only a refused one is worth a line.
         if (e.tool === HANDOFF) return [];
         return [{ text: `  ${e.tool} ${argsBrief(e.args)}`.trimEnd() }];
       }
       case "tool.result": {
-        const args = callArgs.get(e.callId);
-        callArgs.delete(e.callId);
+        const args = callArgs.get(callKey(e));
+        callArgs.delete(callKey(e));
         const summary = oneLine(e.summary);
         if (e.ok && e.tool === HANDOFF) return [];
         if (e.ok) return [{ text: `  ✓ ${e.tool} ${fit(summary, BODY - e.tool.length - 5)}`.trimEnd() }];
@@ -143,7 +144,7 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
       case "story.started":
       case "story.completed":
       case "story.merged":
-        return []; // drawn by the stories work (issue 15)
+        return [{ text: storyEventLine(e, BODY) }];
       case "warning":
         return [{ text: `! warning: ${fit(oneLine(e.message), BODY - 11)}` }];
       case "error":
@@ -188,6 +189,9 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
       held = null;
       const lines = linesFor(e);
       if (!lines.length) return;
+      // Several stories' lines interleave in a CI log: each line of a story's dev run says which story.
+      const tag = e.type.startsWith("story.") ? "" : storyTag(e.story);
+      if (tag) lines[0] = { ...lines[0], text: tag + lines[0].text };
       const text = format(lines, clockTime(e.ts, now));
       if (opts.answersInline && e.type === "run.completed" && e.status === "waiting") held = text;
       else write(text);
@@ -206,6 +210,11 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
 // Cleans a line body and keeps it within `max` characters by cutting its middle.
 function fit(s: string, max: number): string {
   return truncateMiddle(stripControl(s).replace(/\n/g, " "), Math.max(10, max));
+}
+
+// A tool call's key: call ids come from the model, and two stories' runs may use the same one.
+function callKey(e: { callId: string; story?: string }): string {
+  return e.story === undefined ? e.callId : `${e.story}\0${e.callId}`;
 }
 
 // "files changed (2): a, b" — as many names as fit, then a count of the rest.

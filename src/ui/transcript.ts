@@ -1,5 +1,6 @@
 import type { YoloEvent } from "../events/schema.js";
 import { gateLine, oneLine, stripControl, summarizedLine } from "./format.js";
+import { storyEventLine, storyTag } from "./story-format.js";
 
 /** The scrollback of the verbose view: every streamed token (as whole lines), agent starts and ends, tools and gates. */
 export interface Transcript {
@@ -10,11 +11,39 @@ export interface Transcript {
 // A line the model never ends is cut here, so the held text stays bounded.
 const MAX_PARTIAL = 1000;
 const TAIL_LINES = 10;
+// A story line is fitted to about a wide terminal's width (the scrollback wraps the rest).
+const STORY_LINE = 120;
 
 /** Turns events into scrollback lines; tokens are held until their line ends (or their agent stops). */
 export function createTranscript(): Transcript {
   let node: string | null = null;
   let partial = "";
+  // Each story's dev run streams at the same time as the others: its held text is kept apart, by story.
+  const storyPartials = new Map<string, string>();
+
+  // An event of one story's dev run: its lines carry the story's tag; its tokens never break another's line.
+  const storyPush = (e: YoloEvent, story: string): string[] => {
+    const tag = storyTag(story);
+    const tagged = (lines: string[]) => lines.map((l) => l.replace(/^( *)/, `$1${tag}`));
+    const held = (): string[] => {
+      const text = (storyPartials.get(story) ?? "").trimEnd();
+      storyPartials.delete(story);
+      return text ? [`  ${text}`] : [];
+    };
+    if (e.type === "token") {
+      const parts = ((storyPartials.get(story) ?? "") + stripControl(e.text)).split("\n");
+      const rest = parts.pop() ?? "";
+      const out = parts.map((line) => `  ${line.trimEnd()}`);
+      storyPartials.set(story, rest);
+      if (rest.length > MAX_PARTIAL) out.push(...held());
+      return tagged(out);
+    }
+    if (e.type === "node.started" || e.type === "node.completed") {
+      const out = held();
+      return tagged([...out, ...ownLines(e)]);
+    }
+    return tagged(ownLines(e));
+  };
 
   // The held text of the agent that streamed last, as a line, if any.
   const flush = (): string[] => {
@@ -23,8 +52,27 @@ export function createTranscript(): Transcript {
     return text ? [`  ${text}`] : [];
   };
 
-  return {
-    push(e) {
+  // The lines of an event other than a token, without flushing any held text.
+  const ownLines = (e: YoloEvent): string[] => {
+    switch (e.type) {
+      case "token":
+      case "run.completed":
+        return [];
+      case "story.started":
+      case "story.completed":
+      case "story.merged":
+        return [storyEventLine(e, STORY_LINE)];
+      default: {
+        const saved = { node, partial };
+        partial = "";
+        const out = push(e);
+        ({ node, partial } = saved);
+        return out;
+      }
+    }
+  };
+
+  const push = (e: YoloEvent): string[] => {
       switch (e.type) {
         case "token": {
           const out = e.node === node ? [] : flush();
@@ -53,11 +101,25 @@ export function createTranscript(): Transcript {
         }
         case "context.summarized":
           return [...flush(), `  ${summarizedLine(e)}`];
-        case "run.completed":
-          return flush();
+        case "run.completed": {
+          // What stories' runs streamed without ending the line is printed when the run ends, like the rest.
+          const held = [...storyPartials].filter(([, text]) => text.trim()).map(([story, text]) => `  ${storyTag(story)}${text.trimEnd()}`);
+          storyPartials.clear();
+          return [...flush(), ...held];
+        }
+        case "story.started":
+        case "story.completed":
+        case "story.merged":
+          return [...flush(), storyEventLine(e, STORY_LINE)];
         default:
           return [];
       }
+  };
+
+  return {
+    push(e) {
+      if (e.story !== undefined && !e.type.startsWith("story.")) return storyPush(e, e.story);
+      return push(e);
     },
   };
 }

@@ -1,6 +1,8 @@
 import type { LimitKind, RunStatus } from "../events/outcome.js";
 import type { GateResult, Usage, YoloEvent } from "../events/schema.js";
+import { plural } from "../text/plural.js";
 import { argsBrief, oneLine, stripControl, summarizedLine, type RunMode } from "./format.js";
+import { storyLabel } from "./story-format.js";
 import { hookNotice } from "./format.js";
 
 export type AgentStatus = "waiting" | "running" | "done" | "skipped" | "blocked" | "escalated" | "stopped";
@@ -42,6 +44,27 @@ export interface FinalView {
   usage: Usage;
   filesChanged: string[];
   resumeCommand: string | null;
+}
+
+/** A story's place in its run: the engine's StoryStatus, plus "stopped" for one still running when the run ended. */
+export type StoryViewStatus = "running" | "done" | "merged" | "failed" | "stopped";
+
+/** One story run in parallel (issue 15): kept per story, since several stories' dev runs share a node name. */
+export interface StoryView {
+  /** The story id, cleaned for the terminal (pm chose it: untrusted). */
+  id: string;
+  title: string;
+  status: StoryViewStatus;
+  /** The agent working on the story now (its dev run, or one resolving its merge conflict); null between runs. */
+  agent: string | null;
+  /** Its latest tool call (accepted handoffs left out). */
+  tool: ToolCallView | null;
+  tokens: number;
+  filesChanged: number;
+  /** Files that conflicted when its branch was merged. */
+  conflicts: number;
+  /** Its dev's summary, or why it failed, one line. */
+  summary: string;
 }
 
 export interface NoticeView {
@@ -86,6 +109,10 @@ export interface ViewState {
   final: FinalView | null;
   /** The answer of an `agent` / `chat` thread (`reply`), printed in full below the view when it closes. */
   reply: string | null;
+  /** Stories run in parallel, in the order they started; empty when the run has none. */
+  stories: StoryView[];
+  /** The agent whose row the stories are drawn under: the node their dev runs run in (null until one starts). */
+  storyAgent: string | null;
 }
 
 export const STREAM_LINES = 6;
@@ -119,10 +146,17 @@ export const initialViewState: ViewState = {
   question: null,
   final: null,
   reply: null,
+  stories: [],
+  storyAgent: null,
 };
 
 /** The view state after one more event. Pure: never mutates `state`. */
 export function reduce(state: ViewState, e: YoloEvent): ViewState {
+  // A story's dev run shares its node name with the others: its events go to its story, not to the running node.
+  if (e.story !== undefined && !e.type.startsWith("story.")) {
+    const next = storyEvent(state, storyKey(e.story), e);
+    if (next) return next;
+  }
   switch (e.type) {
     case "run.started":
       return started(state, e);
@@ -215,9 +249,27 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
       return notice ? { ...state, notices: [...state.notices, { level: "warning" as const, text: notice }].slice(-NOTICE_LIMIT) } : state;
     }
     case "story.started":
+      return {
+        ...state,
+        stories: updateStory(state.stories, storyKey(e.story), (st) => ({ ...st, title: oneLine(e.title), status: "running", summary: "" })),
+      };
     case "story.completed":
+      return settleStories({
+        ...state,
+        stories: updateStory(state.stories, storyKey(e.story), (st) => ({
+          ...st,
+          status: e.status,
+          agent: null,
+          tokens: e.usage.totalTokens,
+          filesChanged: e.filesChanged.length,
+          summary: oneLine(e.summary),
+        })),
+      });
     case "story.merged":
-      return state; // drawn by the stories work (issue 15)
+      return settleStories({
+        ...state,
+        stories: updateStory(state.stories, storyKey(e.story), (st) => ({ ...st, status: "merged", agent: null, conflicts: e.conflicts.length })),
+      });
     case "warning":
     case "error": {
       const text = e.type === "error" ? `${e.code}: ${oneLine(e.message)}` : oneLine(e.message);
@@ -235,6 +287,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
         tokens: e.usage.totalTokens,
         cost: addCost(null, state.price, e.usage),
         agents: state.agents.map((a) => settle(a, e.status, red)),
+        stories: state.stories.map((st) => (st.status === "running" ? { ...st, status: "stopped" as const, agent: null } : st)),
         running: null,
         gateRunning: null,
         final: {
@@ -375,4 +428,89 @@ function settle(a: AgentView, status: RunStatus, red: Set<string>): AgentView {
     default:
       return a.status === "running" ? { ...a, status: "blocked" } : a;
   }
+}
+
+// Story ids come from pm (the model): one clean line, bounded, so a hostile id cannot break or flood a row.
+const storyKey = storyLabel;
+
+// Applies `fn` to the story `id`, adding it (running, untitled) when its first event is not `story.started`.
+function updateStory(stories: StoryView[], id: string, fn: (st: StoryView) => StoryView): StoryView[] {
+  const i = stories.findIndex((st) => st.id === id);
+  if (i < 0) {
+    const fresh: StoryView = { id, title: "", status: "running", agent: null, tool: null, tokens: 0, filesChanged: 0, conflicts: 0, summary: "" };
+    return [...stories, fn(fresh)];
+  }
+  const next = stories.slice();
+  next[i] = fn(stories[i]);
+  return next;
+}
+
+/**
+ * An event of one story's dev run: it updates that story's row and the totals, never the single running node's
+ * text and tool calls; null for the events that mean the same with or without a story (questions, notices, …).
+ */
+function storyEvent(state: ViewState, id: string, e: YoloEvent): ViewState | null {
+  switch (e.type) {
+    case "node.started":
+      return {
+        ...state,
+        storyAgent: state.storyAgent ?? e.node,
+        fixAttempt: Math.max(state.fixAttempt, e.fixAttempt),
+        agents: updateAgent(state.agents, e.node, (a) => ({ ...a, status: "running", fixAttempt: e.fixAttempt })),
+        stories: updateStory(state.stories, id, (st) => ({ ...st, agent: e.node, tool: null, status: st.status === "stopped" ? "running" : st.status })),
+      };
+    case "node.completed":
+      return settleStories({
+        ...state,
+        storyAgent: state.storyAgent ?? e.node,
+        stories: updateStory(state.stories, id, (st) => ({ ...st, agent: null, summary: st.summary || oneLine(e.summary) })),
+      });
+    case "token":
+      return state;
+    case "tool.called": {
+      if (e.tool === HANDOFF) return state;
+      const call: ToolCallView = { callId: e.callId, node: e.node, tool: e.tool, args: argsBrief(e.args), ok: null, summary: "" };
+      return { ...state, stories: updateStory(state.stories, id, (st) => ({ ...st, tool: call })) };
+    }
+    case "tool.result": {
+      if (e.tool === HANDOFF && e.ok) return state;
+      const summary = oneLine(e.summary);
+      return {
+        ...state,
+        stories: updateStory(state.stories, id, (st) => ({
+          ...st,
+          tool: st.tool?.callId === e.callId ? { ...st.tool, ok: e.ok, summary } : { callId: e.callId, node: e.node, tool: e.tool, args: "", ok: e.ok, summary },
+        })),
+      };
+    }
+    case "usage":
+      return {
+        ...state,
+        tokens: state.tokens + e.usage.totalTokens,
+        cost: addCost(state.cost, state.price, e.usage),
+        agents: updateAgent(state.agents, e.node, (a) => ({ ...a, tokens: a.tokens + e.usage.totalTokens })),
+        stories: updateStory(state.stories, id, (st) => ({ ...st, tokens: st.tokens + e.usage.totalTokens })),
+      };
+    default:
+      return null;
+  }
+}
+
+// The stories' agent row stays running while any story runs; then it sums them up (blocked when one failed).
+function settleStories(state: ViewState): ViewState {
+  const node = state.storyAgent;
+  if (node === null || state.running === node) return state;
+  if (state.stories.some((st) => st.agent === node || (st.status === "running" && st.agent === null))) return state;
+  const failed = state.stories.some((st) => st.status === "failed");
+  return {
+    ...state,
+    agents: updateAgent(state.agents, node, (a) => ({ ...a, status: failed ? "blocked" : "done", summary: storiesSummary(state.stories) })),
+  };
+}
+
+/** "4 stories: 2 merged, 1 done, 1 failed": the stories' row summary. */
+export function storiesSummary(stories: StoryView[]): string {
+  const order: StoryViewStatus[] = ["merged", "done", "running", "stopped", "failed"];
+  const counts = order.map((status) => [status, stories.filter((st) => st.status === status).length] as const).filter(([, n]) => n > 0);
+  return `${plural(stories.length, "story", "stories")}: ${counts.map(([status, n]) => `${n} ${status}`).join(", ")}`;
 }

@@ -11,6 +11,7 @@ import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 import { plural } from "../../text/plural.js";
 import { judgementNotes } from "../../gates/judgement-words.js";
 import { outputLines } from "../../roles/outputs.js";
+import { orderedStoryRuns, storyCounts, storyTextLines } from "../../report/stories.js";
 
 /** `yolo show <thread>`: what a thread produced, read from its checkpoints. */
 export async function showCommand(input: { cwd: string; thread: string; json: boolean; diff?: boolean }): Promise<number> {
@@ -59,6 +60,8 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
     "Stories",
     s.stories.map((st) => `- ${st.title}: as ${st.as_a}, I want ${st.i_want}, so that ${st.so_that}`),
   );
+  const storyRuns = orderedStoryRuns(s.storyRuns, s.stories);
+  if (storyRuns.length) section(out, `Stories in parallel (${storyCounts(storyRuns)})`, storyRuns.flatMap((run) => storyTextLines(run)));
   section(out, "Decisions", s.decisions.map((d) => `- ${d.title}: ${d.decision} (${d.rationale})`));
   section(
     out,

@@ -1,11 +1,13 @@
 import { databaseExists, openSession } from "../../engine/session.js";
-import { currentRow } from "../../engine/thread-status.js";
+import { currentRow, threadStoryRuns } from "../../engine/thread-status.js";
 import { killedReason } from "../wording/run-words.js";
 import { limitKindForExitCode } from "../../events/outcome.js";
 import { repoIdentity } from "../../git/repo-identity.js";
 import type { ThreadRow } from "../../store/thread-store.js";
 import { loadResolvedConfig } from "../prepare.js";
 import { oneLine, statusText, truncateEnd } from "../../ui/format.js";
+import type { StoryRun } from "../../engine/stories/types.js";
+import { orderedStoryRuns, storyCounts, storyUsage } from "../../report/stories.js";
 
 /** `yolo threads [--all]`: this repository's threads (every working copy of it), or all in the database, newest first. */
 export async function threadsCommand(input: { cwd: string; json: boolean; all?: boolean }): Promise<number> {
@@ -19,15 +21,24 @@ export async function threadsCommand(input: { cwd: string; json: boolean; all?: 
   try {
     const listed = await session.threads.list(input.all ? { all: true } : { repo: await repoIdentity(config.root), root: config.root });
     const rows = await Promise.all(listed.map((row) => currentRow(session, row, killedReason)));
+    // Each thread's stories run in parallel; a thread without any lists exactly as before.
+    const stories = new Map<string, StoryRun[]>();
+    for (const row of rows) {
+      const { runs, stories: planned } = await threadStoryRuns(session, row.id);
+      const ordered = orderedStoryRuns(runs, planned);
+      if (ordered.length) stories.set(row.id, ordered);
+    }
     if (input.json) {
-      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      const withStories = rows.map((row) => (stories.has(row.id) ? { ...row, stories: stories.get(row.id) } : row));
+      process.stdout.write(`${JSON.stringify(withStories, null, 2)}\n`);
       return 0;
     }
     if (!rows.length) {
       process.stdout.write(input.all ? "No threads yet in this database.\n" : "No threads yet in this project.\n");
       return 0;
     }
-    process.stdout.write(input.all ? allTable(rows) : projectTable(rows));
+    const table = input.all ? allTable(rows) : projectTable(rows);
+    process.stdout.write(stories.size ? withStoryLines(table, rows, stories) : table);
     return 0;
   } finally {
     await session.close();
@@ -50,6 +61,24 @@ function projectTable(rows: ThreadRow[]): string {
 function allTable(rows: ThreadRow[]): string {
   const table = rows.map((r) => [r.id, r.mode, status(r), updated(r), r.host ?? "-", r.user ?? "-", r.root, truncateEnd(oneLine(r.requirement), 40)]);
   return formatTable(["THREAD", "MODE", "STATUS", "UPDATED", "HOST", "USER", "ROOT", "REQUIREMENT"], table);
+}
+
+// Under each thread that ran stories in parallel: a count, then each story's state, title, files and usage.
+function withStoryLines(table: string, rows: ThreadRow[], stories: Map<string, StoryRun[]>): string {
+  const [head, ...lines] = table.trimEnd().split("\n");
+  const out = [head];
+  lines.forEach((line, i) => {
+    out.push(line);
+    const runs = stories.get(rows[i].id);
+    if (runs) out.push(`  ${storyCounts(runs)}`, ...runs.map((run) => `    ${storyRowText(run)}`));
+  });
+  return `${out.join("\n")}\n`;
+}
+
+// "s1  merged  2 files  1,234 tokens in 3 calls  Add a login form": one story under its thread's row.
+function storyRowText(run: StoryRun): string {
+  const files = run.filesChanged?.length ?? 0;
+  return [oneLine(run.id), run.status, `${files} ${files === 1 ? "file" : "files"}`, storyUsage(run), truncateEnd(oneLine(run.title ?? ""), 50)].join("  ");
 }
 
 /** Left-aligned columns separated by two spaces. */

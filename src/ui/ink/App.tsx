@@ -4,13 +4,14 @@ import type { EventSource } from "../event-source.js";
 import { formatDuration } from "../format.js";
 import { editLine } from "../line-edit.js";
 import type { StopMode } from "../renderer.js";
-import { streamLines, type FinalView } from "../view-state.js";
+import { storiesSummary, streamLines, type FinalView, type StoryView } from "../view-state.js";
 import { AgentRow } from "./AgentRow.js";
 import { FinalSummary } from "./FinalSummary.js";
 import { GateList } from "./GateList.js";
 import { Header } from "./Header.js";
-import { frameHeight, nestedLines } from "./layout.js";
+import { frameHeight, nestedLines, storyRows } from "./layout.js";
 import { Question, type AnswerState } from "./Question.js";
+import { StoryRow } from "./StoryRow.js";
 import { useRunEvents } from "./use-run-events.js";
 
 export interface AppProps {
@@ -38,6 +39,8 @@ const SPINNER_MS = 120;
 // Under the running agent: its latest text lines and tool calls (fewer when the terminal is short).
 const STREAM_SHOWN = 3;
 const TOOLS_SHOWN = 4;
+// Columns for a story's id; longer ids are cut (the title and tool call need the room).
+const STORY_ID_WIDTH = 12;
 
 /** The live view of a run: it keeps drawing across the legs of one thread until the renderer closes. */
 export function App(props: AppProps) {
@@ -117,6 +120,8 @@ export function App(props: AppProps) {
   // The error that ended the run is the final summary's reason, shown whole there: not twice, cut short, here.
   const notices = showFinal ? state.notices.filter((n) => !(n.level === "error" && n.text.endsWith(state.final!.reason))) : state.notices;
   const nameWidth = Math.min(16, Math.max(11, ...state.agents.map((a) => a.id.length + 2)));
+  // Stories are drawn under the row of the agent their dev runs run in, else below every agent.
+  const storiesUnder = state.stories.length && state.agents.some((a) => a.id === state.storyAgent) ? state.storyAgent : null;
 
   const height = frameHeight(state, { showQuestion, showFinal, showStopping, inputOpen: inline && answer.kind === "open", columns });
   const runningTools = state.tools.filter((t) => t.node === state.running);
@@ -143,17 +148,20 @@ export function App(props: AppProps) {
         <Header state={state} now={now} />
         <Box flexDirection="column" marginTop={1}>
           {state.agents.map((a) => (
-            <AgentRow
-              key={a.id}
-              agent={a}
-              nameWidth={nameWidth}
-              spinner={SPINNER[tick % SPINNER.length]}
-              stream={a.id === state.running ? stream : undefined}
-              gateCommand={a.id === state.running && state.gateRunning?.node === a.id ? state.gateRunning.command : undefined}
-              tools={a.id === state.running ? tools : undefined}
-              verbose={verbose}
-            />
+            <Box key={a.id} flexDirection="column">
+              <AgentRow
+                agent={a}
+                nameWidth={nameWidth}
+                spinner={SPINNER[tick % SPINNER.length]}
+                stream={a.id === state.running ? stream : undefined}
+                gateCommand={a.id === state.running && state.gateRunning?.node === a.id ? state.gateRunning.command : undefined}
+                tools={a.id === state.running ? tools : undefined}
+                verbose={verbose}
+              />
+              {a.id === storiesUnder ? <StoryList stories={state.stories} spinner={SPINNER[tick % SPINNER.length]} /> : null}
+            </Box>
           ))}
+          {storiesUnder === null ? <StoryList stories={state.stories} spinner={SPINNER[tick % SPINNER.length]} /> : null}
         </Box>
         <GateList gates={state.gates} />
         {notices.length ? (
@@ -187,5 +195,24 @@ export function App(props: AppProps) {
         ) : null}
       </Box>
     </>
+  );
+}
+
+/** The stories run in parallel, one line each, nested under their agent's row. */
+function StoryList({ stories, spinner }: { stories: StoryView[]; spinner: string }) {
+  if (!stories.length) return null;
+  const { shown, folded } = storyRows(stories);
+  const idWidth = Math.min(STORY_ID_WIDTH, Math.max(4, ...shown.map((st) => Array.from(st.id).length + 2)));
+  return (
+    <Box flexDirection="column" paddingLeft={2}>
+      {shown.map((st) => (
+        <StoryRow key={st.id} story={st} spinner={spinner} idWidth={idWidth} />
+      ))}
+      {folded.length ? (
+        <Text wrap="truncate-end" dimColor>
+          {`+ ${storiesSummary(folded).replace(/^(\S+) /, "$1 more ")}`}
+        </Text>
+      ) : null}
+    </Box>
   );
 }

@@ -1,4 +1,4 @@
-import type { ViewState } from "../view-state.js";
+import type { StoryView, ViewState } from "../view-state.js";
 
 /** What the frame shows besides the agents, as the App decided it. */
 export interface FrameParts {
@@ -17,7 +17,7 @@ const FAILURES_SHOWN = 3;
 
 /** Rows the frame takes besides the running agent's text and tool calls. */
 export function frameHeight(state: ViewState, parts: FrameParts): number {
-  let n = 2 + 1 + state.agents.length;
+  let n = 2 + 1 + state.agents.length + Math.min(state.stories.length, STORY_ROWS);
   if (state.gates.length) {
     n += 1;
     for (const { gate } of state.gates) {
@@ -33,6 +33,21 @@ export function frameHeight(state: ViewState, parts: FrameParts): number {
   }
   if (parts.showFinal && state.final) n += FINAL_LINES + wrappedLines(state.final.reason, width);
   return n;
+}
+
+/** Story rows the view draws at most: pm may plan dozens of stories, the live view must stay below the terminal. */
+export const STORY_ROWS = 8;
+
+/**
+ * The stories drawn one per row, in the order they started — those with an agent at work first, then the
+ * unfinished and failed ones, then the rest — and the ones folded into a single summary row when there are more
+ * than `max`.
+ */
+export function storyRows(stories: StoryView[], max = STORY_ROWS): { shown: StoryView[]; folded: StoryView[] } {
+  if (stories.length <= max) return { shown: stories, folded: [] };
+  const rank = (st: StoryView) => (st.agent ? 0 : st.status === "running" ? 1 : st.status === "failed" || st.status === "stopped" ? 2 : 3);
+  const picked = new Set([...stories].sort((a, b) => rank(a) - rank(b)).slice(0, Math.max(0, max - 1)));
+  return { shown: stories.filter((st) => picked.has(st)), folded: stories.filter((st) => !picked.has(st)) };
 }
 
 /** How many tool-call and text lines fit under the running agent in `rows` (no limit when rows is unknown). */

@@ -17,7 +17,7 @@ const write = (rel: string, text: string) => {
 const pkg = (name: string, deps: Record<string, string> = {}) => JSON.stringify({ name, scripts: { test: "node --test" }, dependencies: deps });
 const scoped = (changed: string[]) => {
   const r = scopeGate(defaultGates(root)[0], root, changed);
-  return [r.scope, r.gate.command];
+  return [r.scope?.kind === "changed" ? `workspace:${r.scope.units.join(",")}` : "all", r.gate.command];
 };
 
 describe("narrowing a monorepo's test gate to what the change touches", () => {
@@ -39,7 +39,12 @@ describe("narrowing a monorepo's test gate to what the change touches", () => {
     write("packages/b/package.json", pkg("b"));
     expect(scoped(["package-lock.json", "packages/a/x.ts"])).toEqual(["all", "npm test"]);
     expect(scoped([])).toEqual(["all", "npm test"]);
-    expect(scopeGate({ name: "t", command: "npm test -- --ci", required: true, timeoutS: 1 }, root, ["packages/a/x.ts"]).scope).toBe("all");
+    expect(scopeGate({ name: "t", command: "npm test -- --ci", required: true, timeoutS: 1 }, root, ["packages/a/x.ts"]).scope?.kind).toBe("all");
+    // Each fallback says why.
+    const why = (changed: string[]) => scopeGate(defaultGates(root)[0], root, changed).scope?.reason;
+    expect(why(["package-lock.json", "packages/a/x.ts"])).toBe("package-lock.json is outside every workspace");
+    expect(why([])).toBe("no file changed since the thread started");
+    expect(why(["packages/a/x.ts", "packages/b/y.ts"])).toBe("the change touches every workspace");
   });
 
   it("a hostile file name cannot inject into the narrowed command", () => {

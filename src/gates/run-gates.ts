@@ -88,7 +88,8 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
   const { tests: parsed, ...counts } = parseTestOutput(output);
   // A JUnit report the command wrote during this run is the most precise source; then a parser's own list; then the text.
   const reported = gate.reports?.length ? await readJUnitReports(opts.root, gate.reports, startedAt - 2000) : null;
-  const tests = reported ?? parsed ?? workspaceTestCases(output, opts.root) ?? testCasesFromOutput(output, opts.root);
+  // In a monorepo each test is named by its workspace or crate first (see workspace-cases.ts).
+  const tests = reported ?? workspaceTestCases(output, opts.root) ?? parsed ?? testCasesFromOutput(output, opts.root);
   if (tests && counts.passedCount === null && counts.failedCount === null) {
     counts.passedCount = tests.filter((t) => t.status === "passed").length;
     counts.failedCount = tests.filter((t) => t.status === "failed").length;

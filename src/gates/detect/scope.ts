@@ -47,7 +47,8 @@ const NARROWERS: Record<string, { what: string; layout: (root: string) => Worksp
   // `--if-present`: a package without a test script is skipped rather than failing the gate.
   "npm test": { what: "no npm workspaces", layout: nodeWorkspaces, command: (ps) => `npm run test --if-present ${ps.map((p) => `--workspace=${quote(p.name)}`).join(" ")}` },
   "pnpm test": { what: "no pnpm workspace", layout: nodeWorkspaces, command: (ps) => `pnpm ${ps.map((p) => `--filter=${quote(p.name)}`).join(" ")} run --if-present test` },
-  "cargo test --workspace": { what: "no Cargo workspace members", layout: cargoWorkspace, command: (ps) => `cargo test ${ps.map((p) => `-p ${quote(p.name)}`).join(" ")}` },
+  // `--no-fail-fast`: every affected crate reports, so none of its tests looks missing after another crate failed.
+  "cargo test --workspace": { what: "no Cargo workspace members", layout: cargoWorkspace, command: (ps) => `cargo test --no-fail-fast ${ps.map((p) => `-p ${quote(p.name)}`).join(" ")}` },
 };
 
 /** Go modules in subfolders: the loop over every module becomes a loop over the affected ones. */

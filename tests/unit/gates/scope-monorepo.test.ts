@@ -61,7 +61,7 @@ describe("narrowing a monorepo's test gate to what the change touches", () => {
     write("crates/core/Cargo.toml", '[package]\nname = "core"\nversion = "0.1.0"\n');
     write("crates/cli/Cargo.toml", '[package]\nname = "cli"\nversion = "0.1.0"\n\n[dependencies]\ncore = { path = "../core" }\n');
     write("crates/other/Cargo.toml", '[package]\nname = "other"\nversion = "0.1.0"\n');
-    expect(scoped(["crates/core/src/lib.rs"])).toEqual(["workspace:cli,core", "cargo test -p 'cli' -p 'core'"]);
+    expect(scoped(["crates/core/src/lib.rs"])).toEqual(["workspace:cli,core", "cargo test --no-fail-fast -p 'cli' -p 'core'"]);
   });
 
   it("Go modules in subfolders: the loop runs only the touched modules and their users", () => {

@@ -5,6 +5,7 @@ import type { GateConfig } from "../../../src/config/schema.js";
 import type { GateResult } from "../../../src/events/schema.js";
 import { judgeGate } from "../../../src/gates/judge.js";
 import { inScopeOf, planGateScope, unitOfTest, type ScopeInput } from "../../../src/gates/scope-plan.js";
+import { reportingCommand } from "../../../src/gates/test-cases.js";
 import { workspaceTestCases } from "../../../src/gates/workspace-cases.js";
 import { tempDir } from "../../helpers/per-test.js";
 
@@ -100,5 +101,19 @@ describe("judging a narrowed run against a whole-suite baseline", () => {
       { id: "@m/core › works", status: "passed" },
     ]);
     expect(workspaceTestCases(tap("works"), root)).toBeNull();
+  });
+
+  it("cargo's test binaries name their crate (with _ for -); yolo runs cargo test with stderr in stdout to keep that order", ({ expect, onTestFinished }) => {
+    const root = tempDir(onTestFinished);
+    fs.mkdirSync(path.join(root, "crates/core-lib"), { recursive: true });
+    fs.writeFileSync(path.join(root, "Cargo.toml"), '[workspace]\nmembers = ["crates/*"]\n');
+    fs.writeFileSync(path.join(root, "crates/core-lib/Cargo.toml"), '[package]\nname = "core-lib"\n');
+    const out = "     Running unittests src/lib.rs (target/debug/deps/core_lib-0a1b2c)\n\nrunning 1 test\ntest tests::works ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored\n   Doc-tests core_lib\n\nrunning 1 test\ntest src/lib.rs - add (line 3) ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored\n";
+    expect(workspaceTestCases(out, root)).toEqual([
+      { id: "core-lib › src/lib.rs tests::works", status: "passed" },
+      { id: "core-lib › doc core_lib src/lib.rs - add (line 3)", status: "passed" },
+    ]);
+    expect(reportingCommand("cargo test --no-fail-fast -p 'core-lib'", {})).toBe("cargo test --no-fail-fast -p 'core-lib' 2>&1");
+    expect(reportingCommand("cargo test | tee out.txt", {})).toBe("cargo test | tee out.txt");
   });
 });

@@ -40,7 +40,7 @@ async function narrowedAfter(root: string, change: () => void) {
   change();
   const plan = planGateScope(gate, { root, mode: "changed", configured: false, change: await changeReader(root, start).changedFiles() });
   const narrowed = await run(root, plan.gate, 1);
-  const judged = judgeGate(narrowed.result, narrowed.tests, { name: gate.name, ...baseline.result, tests: baseline.tests }, { strict: false, changes: [], approved: false, inScope: inScopeOf(plan) });
+  const judged = judgeGate(narrowed.result, narrowed.tests, { ...baseline.result, tests: baseline.tests }, { strict: false, changes: [], approved: false, inScope: inScopeOf(plan) });
   return { gate, baseline, plan, narrowed, judged };
 }
 

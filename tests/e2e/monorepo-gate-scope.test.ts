@@ -16,8 +16,9 @@ const testOf = (name: string, body: string, from: string) =>
  * An npm workspaces monorepo: @m/app uses @m/core (declared in its manifest), @m/util stands alone. node_modules
  * holds the links `npm install` would make (no network); it is ignored by git.
  */
-function monorepo(onTestFinished: Parameters<typeof project>[0]): string {
+function monorepo(onTestFinished: Parameters<typeof project>[0], extra: Record<string, string> = {}): string {
   const root = project(onTestFinished, {
+    ...extra,
     "package.json": JSON.stringify({ name: "mono", version: "1.0.0", private: true, workspaces: ["packages/*"], scripts: { test: "npm test --workspaces --if-present" } }),
     ".gitignore": "node_modules/\n",
     "packages/core/package.json": pkg("@m/core"),
@@ -96,5 +97,25 @@ describe.concurrent("an npm workspaces monorepo: the gate runs what the change t
     const r = await runYolo(["run", "--json", REQ], { cwd: root, baseURL: (await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev, tea: [teaSays("PASS")] }))).url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(teaGates(parseEvents(r.stdout))[0]).toMatchObject({ type: "gate.started", command: "npm test", scope: { kind: "all", units: [], reason: "CHANGELOG.md is outside every workspace" } });
+  });
+
+  it("gateScope \"all\" and --test-cmd run the whole suite as written; a configured gate with scope: \"changed\" is narrowed", async ({ expect, onTestFinished }) => {
+    const good = "export const add = (a, b) => a + b;\nexport const sub = (a, b) => a - b;\n";
+    const runWith = async (extra: Record<string, string>, args: string[]) => {
+      const script = director({ analyst: [analystDone], pm: [pmDone(false)], dev: devTouchesCore(good), tea: [teaSays("PASS")] });
+      const r = await runYolo(["run", "--json", ...args, REQ], { cwd: monorepo(onTestFinished, extra), baseURL: (await mockWith(onTestFinished, script)).url });
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      return teaGates(parseEvents(r.stdout));
+    };
+    const [all, testCmd, optedIn] = await Promise.all([
+      runWith({ "yolo.config.ts": 'export default { gateScope: "all" };\n' }, []),
+      runWith({}, ["--test-cmd", "npm test"]),
+      runWith({ "yolo.config.ts": 'export default { gates: [{ name: "test", command: "npm test", scope: "changed" }] };\n' }, []),
+    ]);
+    expect(all).toHaveLength(2);
+    expect(all[0]).toMatchObject({ type: "gate.started", command: "npm test", scope: { kind: "all", reason: 'gateScope is "all"' } });
+    expect(testCmd).toHaveLength(2);
+    expect(testCmd[0]).toMatchObject({ type: "gate.started", command: "npm test", scope: { kind: "all", reason: expect.stringMatching(/configured gate \(yolo.config.ts or --test-cmd\) runs as written/) } });
+    expect(optedIn.map((e) => (e.type === "gate.started" ? e.scope?.kind : null))).toEqual(["changed", null, "all", null]);
   });
 });

@@ -118,4 +118,23 @@ describe.concurrent("an npm workspaces monorepo: the gate runs what the change t
     expect(testCmd[0]).toMatchObject({ type: "gate.started", command: "npm test", scope: { kind: "all", reason: expect.stringMatching(/configured gate \(yolo.config.ts or --test-cmd\) runs as written/) } });
     expect(optedIn.map((e) => (e.type === "gate.started" ? e.scope?.kind : null))).toEqual(["changed", null, "all", null]);
   });
+
+  it("a dev that empties a workspace's own test script inside the scope: that workspace's tests are missing from the narrowed run, and it blocks", async ({ expect, onTestFinished }) => {
+    const root = monorepo(onTestFinished);
+    const dev = [
+      call("write_file", { path: "packages/core/index.js", content: "export const add = (a, b) => a - b;\n" }),
+      call("write_file", { path: "packages/core/package.json", content: JSON.stringify({ name: "@m/core", version: "1.0.0", type: "module", main: "index.js", scripts: { test: "exit 0" } }) }),
+      handoff({ summary: "done", files_changed: ["packages/util/index.js"] }),
+    ];
+    const script = director({ analyst: [analystDone], pm: [pmDone(false)], dev, tea: [teaSays("PASS")] });
+    const r = await runYolo(["run", "--json", "--max-fix-attempts", "0", REQ], { cwd: root, baseURL: (await mockWith(onTestFinished, script)).url });
+    expect(r.exitCode, describeResult(r)).toBe(1);
+    const gates = teaGates(parseEvents(r.stdout));
+    expect(gates).toHaveLength(2);
+    const result = gates[1];
+    expect(result).toMatchObject({ type: "gate.result", gate: { blocking: true, scope: { kind: "changed", units: ["@m/app", "@m/core"] } } });
+    // app's test ran and failed; core's vanished: missing, in the scope, so a regression. util's is not missing.
+    expect(result?.type === "gate.result" && result.gate.missing).toEqual(["@m/core › core adds"]);
+    expect(result?.type === "gate.result" && [...(result.gate.regressions ?? [])].sort()).toEqual(["@m/app › app twice", "@m/core › core adds"]);
+  });
 });

@@ -41,6 +41,14 @@ function narrowTo(gate: GateConfig, packages: WorkspacePackage[], changed: strin
   return { gate: { ...gate, command: command(affected) }, scope: { kind: "changed", units: affected.map((p) => p.name) }, packages };
 }
 
+/** Whether yolo can narrow this gate's command in this repository (`yolo init` marks such gates `scope: "changed"`). */
+export function narrowable(gate: GateConfig, root: string): boolean {
+  const narrow = NARROWERS[gate.command];
+  if (narrow) return narrow.layout(root) !== null;
+  const modules = goModules(root);
+  return modules !== null && gate.command === eachModule(modules.map((m) => m.dir), "go test -v ./...");
+}
+
 const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 
 const NARROWERS: Record<string, { what: string; layout: (root: string) => WorkspacePackage[] | null; command: (p: WorkspacePackage[]) => string }> = {

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultGates } from "../../../src/gates/detect.js";
-import { scopeGate } from "../../../src/gates/detect/scope.js";
+import { narrowable, scopeGate } from "../../../src/gates/detect/scope.js";
 
 let root: string;
 beforeEach(() => {
@@ -40,6 +40,9 @@ describe("narrowing a monorepo's test gate to what the change touches", () => {
     expect(scoped(["package-lock.json", "packages/a/x.ts"])).toEqual(["all", "npm test"]);
     expect(scoped([])).toEqual(["all", "npm test"]);
     expect(scopeGate({ name: "t", command: "npm test -- --ci", required: true, timeoutS: 1 }, root, ["packages/a/x.ts"]).scope?.kind).toBe("all");
+    // What yolo init marks scope: "changed": the detected command of a layout yolo reads, nothing hand-written.
+    expect(narrowable(defaultGates(root)[0], root)).toBe(true);
+    expect(narrowable({ name: "t", command: "npm test -- --ci", required: true, timeoutS: 1 }, root)).toBe(false);
     // Each fallback says why.
     const why = (changed: string[]) => scopeGate(defaultGates(root)[0], root, changed).scope?.reason;
     expect(why(["package-lock.json", "packages/a/x.ts"])).toBe("package-lock.json is outside every workspace");

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import type { GateConfig } from "../../config/schema.js";
 import type { GateResult, GateScope } from "../../events/schema.js";
 import type { ScopedGate } from "../../gates/detect/scope.js";
-import { inScopeOf, planGateScope } from "../../gates/scope-plan.js";
+import { inScopeOf, isMonorepo, planGateScope } from "../../gates/scope-plan.js";
 import { readRecord, writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { diffGateDefinition, resolveGateDefinition, type GateDefinition } from "../../gates/definition.js";
 import { gateBlocks, judgeGate } from "../../gates/judge.js";
@@ -101,8 +101,9 @@ export async function runGateCheck(
 async function planScopes(gates: GateConfig[], deps: EngineDeps): Promise<ScopedGate[]> {
   const mode = deps.config.gateScope ?? "changed";
   const configured = deps.config.gates !== null;
-  if (mode === "all" || gates.length === 0) return gates.map((g) => planGateScope(g, { root: deps.config.root, mode, configured, change: { ok: false, note: "not read" } }));
-  const change = deps.changes ? await deps.changes.changedFiles() : { ok: false as const, note: "the project is not in a git repository" };
+  // Git is asked only when the answer can narrow something (a large tree makes the read cost seconds).
+  if (mode === "all" || gates.length === 0 || !isMonorepo(deps.config.root)) return gates.map((g) => planGateScope(g, { root: deps.config.root, mode, configured, change: { ok: false, note: "not read" } }));
+  const change = deps.changes ? await deps.changes.changedFiles() : { ok: false as const, note: "no record of the thread's start in git (not a git repository, or a run not started by the CLI)" };
   return gates.map((g) => planGateScope(g, { root: deps.config.root, mode, configured, change }));
 }
 

@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from "node:path";
 import type { RunFlags } from "../config/run-flags.js";
 import type { ResolvedConfig } from "../config/schema.js";
-import type { WorkspaceHook } from "../engine/deps.js";
+import type { ChangeReader, WorkspaceHook } from "../engine/deps.js";
+import { changeReader } from "../git/changed-files.js";
 import type { Session } from "../engine/session.js";
 import { ConfigError } from "../errors.js";
 import { prepareWorkspace } from "../git/workspace.js";
@@ -32,7 +33,7 @@ export async function loadReplay(cwd: string, flags: RunSetupFlags): Promise<{ f
 
 export interface RunSetup {
   /** What the engine's dependencies get: the model transport and the git hook. */
-  deps: { transport?: { fetch: FetchLike; replay: boolean }; workspace?: WorkspaceHook; mcpRecording?: McpRecordingSpec };
+  deps: { transport?: { fetch: FetchLike; replay: boolean }; workspace?: WorkspaceHook; mcpRecording?: McpRecordingSpec; changes?: ChangeReader };
   /** For a new thread: where it starts in git, recorded in the thread index. */
   start: { startCommit: string | null; branch: string | null };
   /** Options the printed resume command repeats so that it finds and continues the same thread the same way. */
@@ -64,6 +65,8 @@ export async function prepareRunSetup(input: {
   const branch = mode === "resume" ? (flags.branch ?? row?.branch != null) : config.branch;
   const ws = await prepareWorkspace({ root: config.root, threadId, branch, allowDirty: flags.allowDirty === true, mode });
   const workspace: WorkspaceHook | undefined = ws.commit ? { afterDev: ws.commit } : undefined;
+  // A resumed thread's start is the one recorded when it started (a snapshot ref for a dirty tree).
+  const changes = ws.inRepo ? changeReader(config.root, mode === "start" ? ws.startCommit : (row?.startCommit ?? null)) : undefined;
 
   const context = { root: config.root, threadId };
   let transport: RunSetup["deps"]["transport"];
@@ -80,7 +83,7 @@ export async function prepareRunSetup(input: {
     finish = recorder.flush;
   }
   return {
-    deps: { ...(transport ? { transport } : {}), ...(workspace ? { workspace } : {}), ...mcpRecording(input.cwd, flags, mode) },
+    deps: { ...(transport ? { transport } : {}), ...(workspace ? { workspace } : {}), ...(changes ? { changes } : {}), ...mcpRecording(input.cwd, flags, mode) },
     start: { startCommit: ws.startCommit, branch: ws.branch },
     resumeArgs: resumeArgs(flags),
     notices: workspaceNotices(ws, mode),

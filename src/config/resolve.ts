@@ -111,6 +111,7 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
     // Parsing again fills gate defaults whether the caller passed schema input or output.
     gates: fileConfig.gates ? fileConfig.gates.map((gate) => gateSchema.parse(gate)) : null,
     requireGate: flags.requireGate ?? fileConfig.requireGate ?? false,
+    gateScope: fileConfig.gateScope ?? "changed",
     agentsDir: resolve(absRoot, fileConfig.agentsDir ?? DEFAULTS.agentsDir),
     dbPath: resolve(absRoot, dbPath),
     database,

@@ -20,6 +20,12 @@ const gateSchema = z.strictObject({
    * lets them pass; "strict" makes them block like new ones.
    */
   baseline: z.enum(["report", "strict"]).optional(),
+  /**
+   * A configured gate runs as written unless this is "changed": then, in a monorepo and when the command is one
+   * yolo detects (`npm test`, `pnpm test`, `cargo test --workspace`, the Go per-module loop), a gate run covers only
+   * the workspaces a change touches (README, "Monorepos"). Absent or "all": the whole suite.
+   */
+  scope: z.enum(["changed", "all"]).optional(),
 });
 
 const patterns = z.array(z.string().trim().min(1));
@@ -99,6 +105,11 @@ export const configSchema = z.strictObject({
   gates: z.array(gateSchema).optional(),
   /** Refuse to run (exit 2, before anything runs) when the project has no gate: nothing configured or detected. */
   requireGate: z.boolean().optional(),
+  /**
+   * Monorepos: "changed" (default) runs a detected gate on the workspaces, Go modules or crates the change touches
+   * (and their dependents), confirmed on the whole suite before it passes; "all" always runs the whole suite.
+   */
+  gateScope: z.enum(["changed", "all"]).optional(),
   agentsDir: z.string().min(1).optional(),
   dbPath: z.string().min(1).optional(),
   /** Where checkpoints and the thread index live: the SQLite file (`dbPath`, the default) or a shared PostgreSQL database. */
@@ -190,6 +201,8 @@ export interface ResolvedConfig {
   gates: GateConfig[] | null;
   /** `requireGate` / `--require-gate`: a run with no gate exits 2 before anything runs. */
   requireGate: boolean;
+  /** `gateScope`: narrow monorepo gates to what a change touches ("changed", the default when absent) or not ("all"). */
+  gateScope?: "changed" | "all";
   agentsDir: string;
   /** The SQLite file (used when `database.kind` is "sqlite"). */
   dbPath: string;

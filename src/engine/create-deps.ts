@@ -11,7 +11,7 @@ import { findProtectedPaths } from "../exec/protected-paths.js";
 import { collectProjectSecrets } from "../secrets/project-files.js";
 import { collectSecrets, registerSecrets } from "../secrets/scrub.js";
 import type { FetchLike } from "../llm/recording.js";
-import type { EngineDeps, WorkspaceHook } from "./deps.js";
+import type { ChangeReader, EngineDeps, WorkspaceHook } from "./deps.js";
 import { createMcpHub } from "../mcp/hub.js";
 import type { McpRecordingSpec } from "../mcp/recording.js";
 import { setUpHooks } from "../hooks/setup.js";
@@ -27,6 +27,8 @@ export function createEngineDeps(input: {
   transport?: { fetch: FetchLike; replay: boolean };
   /** Commits for `--branch`. */
   workspace?: WorkspaceHook;
+  /** What the thread changed, from git (narrows monorepo gates). */
+  changes?: ChangeReader;
   /** `--record` / `--replay`: MCP tool calls are stored beside the model's exchanges, or served from there. */
   mcpRecording?: McpRecordingSpec;
 }): EngineDeps {
@@ -70,6 +72,7 @@ export function createEngineDeps(input: {
     sandboxStatus: status,
     ...(hookSetup.hooks ? { hooks: hookSetup.hooks } : {}),
     ...(input.workspace ? { workspace: input.workspace } : {}),
+    ...(input.changes ? { changes: input.changes } : {}),
     mcp: mcpHub(config, input, logger),
   };
 }

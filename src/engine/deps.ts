@@ -40,6 +40,14 @@ export interface EngineDeps {
   workspace?: WorkspaceHook;
   /** The run's MCP servers: started when a leg starts, stopped when it ends; absent: no MCP tools. */
   mcp?: McpHub;
+  /** What the thread changed, read from git (for narrowing monorepo gates); absent: not known, gates run whole. */
+  changes?: ChangeReader;
+}
+
+/** Reads what a thread changed from version control, never from the model's own account of it. */
+export interface ChangeReader {
+  /** Paths relative to the project root changed since the thread started (work tree, untracked included); or why not known. */
+  changedFiles(): Promise<{ ok: true; files: string[] } | { ok: false; note: string }>;
 }
 
 /** What the engine asks of version control. Implemented in src/git; injected so the engine stays testable. */

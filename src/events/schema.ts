@@ -28,6 +28,16 @@ const usage = z.object({
   estimated: z.boolean().optional(),
 });
 
+/**
+ * What a gate run covered (optional within version 1): the whole suite (`all`), or only the workspaces, modules or
+ * crates a change touches and their dependents (`changed`, named in `units`); `reason` says why it ran the whole suite.
+ */
+const gateScope = z.object({
+  kind: z.enum(["changed", "all"]),
+  units: z.array(z.string()),
+  reason: z.string().optional(),
+});
+
 const gateResult = z.object({
   name: z.string(),
   command: z.string(),
@@ -62,6 +72,8 @@ const gateResult = z.object({
   gateChangeApproved: z.boolean().optional(),
   /** yolo's verdict with the baseline applied: true when this gate blocks the change. */
   blocking: z.boolean().optional(),
+  /** What this run covered: the changed workspaces only, or the whole suite and why (optional within version 1). */
+  scope: gateScope.optional(),
 });
 
 export const yoloEventSchema = z.discriminatedUnion("type", [
@@ -131,6 +143,8 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     attempt: z.number(),
     /** The thread's baseline run, before any agent changed a file (optional within version 1). */
     baseline: z.boolean().optional(),
+    /** What this run covers: the changed workspaces only, or the whole suite and why (optional within version 1). */
+    scope: gateScope.optional(),
   }),
   z.object({ ...base, type: z.literal("gate.result"), node: z.string(), gate: gateResult }),
   z.object({ ...base, type: z.literal("route"), from: z.string(), to: z.string(), reason: z.string() }),
@@ -222,6 +236,7 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
 export type YoloEvent = z.infer<typeof yoloEventSchema>;
 export type YoloEventType = YoloEvent["type"];
 export type GateResult = z.infer<typeof gateResult>;
+export type GateScope = z.infer<typeof gateScope>;
 export type Usage = z.infer<typeof usage>;
 /** An event as the engine emits it, before the envelope (`v`, `thread`, `ts`) is stamped on. */
 export type EventBody = YoloEvent extends infer E ? (E extends YoloEvent ? Omit<E, "v" | "thread" | "ts"> : never) : never;

@@ -29,6 +29,11 @@ export interface JudgeOptions {
   changes: string[];
   /** A human approved `changes`: they do not block, and tests that went missing with them are a finding only. */
   approved: boolean;
+  /**
+   * A narrowed run (only the workspaces a change touches): whether a baseline test is among those it runs. Tests
+   * outside it are not missing (the baseline ran the whole suite); absent, every baseline test is in scope.
+   */
+  inScope?: (id: string) => boolean;
 }
 
 const LIST_MAX = 50;
@@ -45,7 +50,9 @@ export function judgeGate(result: GateResult, tests: TestCase[] | null, base: Ba
   const changeBlocks = opts.changes.length > 0 && !opts.approved;
   const out: GateJudgement = { regressions: [], preExisting: [], newFailures: [], missing: [], findings: [], gateChange: opts.changes, blocking: false };
   const nowTotal = tests ? tests.length : total(result.passedCount, result.failedCount);
-  const baseTotal = base?.tests ? base.tests.length : base ? total(base.passedCount, base.failedCount) : null;
+  const inScope = opts.inScope ?? (() => true);
+  // A narrowed run is compared with the baseline's tests in its scope; with counts only, it cannot be compared.
+  const baseTotal = base?.tests ? base.tests.filter((t) => inScope(t.id)).length : base && !opts.inScope ? total(base.passedCount, base.failedCount) : null;
   if (baseTotal !== null && nowTotal !== null && nowTotal < baseTotal) out.findings.push(`fewer tests than the baseline: ${nowTotal}, was ${baseTotal}`);
   const red = !result.passed;
   if (!base?.tests) {
@@ -57,7 +64,9 @@ export function judgeGate(result: GateResult, tests: TestCase[] | null, base: Ba
   for (const [id, status] of before) {
     if (status !== "passed") continue;
     const after = now.get(id);
-    if (after === undefined) out.missing.push(id);
+    if (after === undefined) {
+      if (inScope(id)) out.missing.push(id);
+    }
     else if (after === "failed") out.regressions.push(id);
   }
   for (const [id, status] of now) {

@@ -10,6 +10,7 @@ import { readJUnitReports } from "./junit-reports.js";
 import { parseTestOutput } from "./parse.js";
 import type { TestCase } from "./parsers/types.js";
 import { reportingCommand, testCasesFromOutput } from "./test-cases.js";
+import { workspaceTestCases } from "./workspace-cases.js";
 
 export interface RunGatesOptions {
   /** Project root, absolute: the commands' working directory and the base of `logFile`. */
@@ -28,6 +29,8 @@ export interface RunGatesOptions {
   signal?: AbortSignal;
   /** The environment allow-list and sandbox (the command policy is for the model's commands, not configured gates). */
   commands?: ExecSettings;
+  /** Added to each log file's name (`attempt-1-test-changed.log`), so a narrowed run and its confirmation keep both logs. */
+  logSuffix?: string;
   /** Called just before each gate's command starts, so a slow test suite shows as running. */
   onStart?(gate: GateConfig): void;
 }
@@ -85,7 +88,8 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
   const { tests: parsed, ...counts } = parseTestOutput(output);
   // A JUnit report the command wrote during this run is the most precise source; then a parser's own list; then the text.
   const reported = gate.reports?.length ? await readJUnitReports(opts.root, gate.reports, startedAt - 2000) : null;
-  const tests = reported ?? parsed ?? testCasesFromOutput(output, opts.root);
+  // In a monorepo each test is named by its workspace or crate first (see workspace-cases.ts).
+  const tests = reported ?? workspaceTestCases(output, opts.root) ?? parsed ?? testCasesFromOutput(output, opts.root);
   if (tests && counts.passedCount === null && counts.failedCount === null) {
     counts.passedCount = tests.filter((t) => t.status === "passed").length;
     counts.failedCount = tests.filter((t) => t.status === "failed").length;
@@ -116,7 +120,7 @@ async function writeLog(
   output: string,
   run: { exitCode: number | null; timedOut: boolean; durationMs: number },
 ): Promise<string | null> {
-  const file = path.join(opts.logDir, `${opts.baseline ? "baseline" : `attempt-${opts.attempt}`}-${safeName(gate.name)}.log`);
+  const file = path.join(opts.logDir, `${opts.baseline ? "baseline" : `attempt-${opts.attempt}`}-${safeName(gate.name)}${opts.logSuffix ?? ""}.log`);
   const outcome = run.timedOut ? `timed out after ${gate.timeoutS}s` : `exit code ${run.exitCode ?? "none (killed)"}`;
   try {
     await fs.mkdir(opts.logDir, { recursive: true });

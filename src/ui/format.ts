@@ -1,6 +1,6 @@
 import { limitLabel, type LimitKind, type RunStatus } from "../events/outcome.js";
 import { judgedVerdict, judgementNotes } from "../gates/judgement-words.js";
-import type { GateResult, YoloEvent } from "../events/schema.js";
+import type { GateResult, GateScope, YoloEvent } from "../events/schema.js";
 import { plural } from "../text/plural.js";
 
 // Text helpers shared by the plain and Ink renderers: all engine-supplied text reaching a terminal goes through them.
@@ -163,7 +163,15 @@ export function gateHeadline(g: GateResult): string {
   let line = parts.join(" ");
   if (counts.length) line += ` (${counts.join(", ")})`;
   if (g.attempt > 1) line += ` · attempt ${g.attempt}`;
+  if (g.scope?.kind === "changed") line += ` · ${scopeWords(g.scope)}`;
+  else if (g.scope) line += " · whole suite";
   return line;
+}
+
+/** "changed: @x/api, @x/web" or "whole suite: <why>" — what a monorepo gate run covers, for one line. */
+export function scopeWords(scope: GateScope): string {
+  if (scope.kind === "changed") return `changed: ${scope.units.map(oneLine).join(", ")}`;
+  return `whole suite${scope.reason ? `: ${oneLine(scope.reason)}` : ""}`;
 }
 
 /** The thread's mode, from `run.started` (a workflow when not said). */

@@ -12,6 +12,7 @@ import {
   hookNotice,
   type RunMode,
   oneLine,
+  scopeWords,
   statusWords,
   stripControl,
   summarizedLine,
@@ -99,7 +100,7 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         return [{ text: summary ? `${head}: ${fit(summary, BODY - Array.from(head).length - 2)}` : head }];
       }
       case "gate.started":
-        return [{ text: `  running ${e.baseline ? "the baseline of " : ""}gate ${oneLine(e.name)}: ${oneLine(e.command)}…` }];
+        return [{ text: `  running ${e.baseline ? "the baseline of " : ""}gate ${oneLine(e.name)}: ${oneLine(e.command)}…${e.scope ? ` [${scopeWords(e.scope)}]` : ""}` }];
       case "gate.result": {
         const out: Line[] = [{ text: `gate ${gateLine(e.gate)}` }];
         if (verbose && !e.gate.passed) {

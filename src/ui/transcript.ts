@@ -1,5 +1,5 @@
 import type { YoloEvent } from "../events/schema.js";
-import { gateLine, oneLine, stripControl, summarizedLine } from "./format.js";
+import { gateLine, oneLine, scopeWords, stripControl, summarizedLine } from "./format.js";
 import { storyEventLine, storyTag } from "./story-format.js";
 
 /** The scrollback of the verbose view: every streamed token (as whole lines), agent starts and ends, tools and gates. */
@@ -93,7 +93,7 @@ export function createTranscript(): Transcript {
           if (e.ok && e.tool === "handoff") return [];
           return [...flush(), `  ${e.ok ? "✓" : "✗"} ${e.tool} ${oneLine(e.summary)}`.trimEnd()];
         case "gate.started":
-          return [...flush(), `  running ${e.baseline ? "the baseline of " : ""}gate ${oneLine(e.name)}: ${oneLine(e.command)}…`];
+          return [...flush(), `  running ${e.baseline ? "the baseline of " : ""}gate ${oneLine(e.name)}: ${oneLine(e.command)}…${e.scope ? ` [${scopeWords(e.scope)}]` : ""}`];
         case "gate.result": {
           // A failing gate's last output lines, as the plain renderer shows them with --verbose.
           const tail = e.gate.passed ? [] : stripControl(e.gate.tail).split("\n").filter((l) => l.trim() !== "").slice(-TAIL_LINES);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { probeBwrap } from "../../src/exec/sandbox.js";
 
 /** What a test may need from the machine: a program, or (`mount`) root with a working mount(2). */
-export type Tool = "bwrap" | "tmux" | "script" | "setsid" | "runuser" | "mount";
+export type Tool = "bwrap" | "tmux" | "script" | "setsid" | "runuser" | "mount" | "go" | "cargo";
 
 const INSTALL: Record<Tool, string> = {
   bwrap: "apt-get install bubblewrap (and allow unprivileged user namespaces)",
@@ -14,6 +14,8 @@ const INSTALL: Record<Tool, string> = {
   setsid: "apt-get install util-linux",
   runuser: "apt-get install util-linux",
   mount: "run the tests as root where mount(2) is allowed (CI runs as root)",
+  go: "apt-get install golang-go",
+  cargo: "apt-get install cargo (or rustup)",
 };
 
 // `cmd args` run to the end with exit code 0 on this PATH, or why not.
@@ -50,6 +52,8 @@ const PROBES: Record<Tool, (pathVar: string | undefined) => string | null> = {
   setsid: (p) => runs("setsid", ["true"], p),
   runuser: (p) => runs("runuser", ["--help"], p),
   mount: () => canMount(),
+  go: (p) => runs("go", ["version"], p),
+  cargo: (p) => runs("cargo", ["--version"], p),
 };
 
 const seen = new Map<string, string | null>();

@@ -4,6 +4,7 @@ import { DEFAULT_AGENTS_DIR } from "../../agents/loader.js";
 import type { GateConfig } from "../../config/schema.js";
 import { defaultGates } from "../../gates/detect.js";
 import { DEFAULT_GATE_TIMEOUT_S } from "../../gates/detect/files.js";
+import { narrowable } from "../../gates/detect/scope.js";
 import { DEFAULT_WORKFLOW } from "../../workflow/default.js";
 import { projectRoot } from "../prepare.js";
 
@@ -22,7 +23,8 @@ export async function initCommand(input: { cwd: string }): Promise<number> {
       written.push(relative(root, path));
     }
   };
-  const gates = defaultGates(root);
+  // A detected monorepo gate keeps its narrowing once written down (a configured gate runs as written otherwise).
+  const gates = defaultGates(root).map((g): GateConfig => (narrowable(g, root) ? { ...g, scope: "changed" } : g));
   place(join(root, "yolo.config.ts"), () => writeFileSync(join(root, "yolo.config.ts"), configTemplate(gates)));
   mkdirSync(join(root, "agents"), { recursive: true });
   for (const file of readdirSync(DEFAULT_AGENTS_DIR).filter((f) => f.endsWith(".md")).sort()) {

@@ -12,6 +12,7 @@ import { plural } from "../../text/plural.js";
 import { judgementNotes } from "../../gates/judgement-words.js";
 import { outputLines } from "../../roles/outputs.js";
 import { orderedStoryRuns, storyCounts, storyTextLines } from "../../report/stories.js";
+import { scopeWords } from "../../ui/format.js";
 
 /** `yolo show <thread>`: what a thread produced, read from its checkpoints. */
 export async function showCommand(input: { cwd: string; thread: string; json: boolean; diff?: boolean }): Promise<number> {
@@ -86,6 +87,7 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
       (g) =>
         `- attempt ${g.attempt} ${g.name} (${g.command}): ${g.passed ? "passed" : g.timedOut ? "timed out" : `failed, exit ${g.exitCode}`}` +
         (g.passedCount !== null || g.failedCount !== null ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "") +
+        (g.scope ? ` — ${scopeWords(g.scope)}` : "") +
         (g.logFile ? ` — log ${g.logFile}` : "") +
         judgementNotes(g, 10).map((n) => `\n  ${n}`).join(""),
     ),

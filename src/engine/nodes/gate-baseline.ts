@@ -5,6 +5,7 @@ import { writeRecord, type BaselineRecord } from "../../gates/baseline-record.js
 import { resolveGateDefinition } from "../../gates/definition.js";
 import { noGateReason, noGateWarning } from "../../gates/no-gate.js";
 import { runGatesWithTests } from "../../gates/run-gates.js";
+import { isMonorepo } from "../../gates/scope-plan.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
 import type { Workflow } from "../../workflow/schema.js";
@@ -51,6 +52,8 @@ export function gateBaselineNode(deps: EngineDeps) {
     const gates = workflowGates(deps.config.workflow, deps.gates);
     const dir = threadArtifactsDir(deps.config.stateDir, threadIdOf(config));
     const definition = await resolveGateDefinition(deps.config.root, deps.gates, [deps.config.stateDir]);
+    // In a monorepo the baseline says it ran everything: later runs may cover only the changed workspaces.
+    const said = isMonorepo(deps.config.root) ? { scope: { kind: "all" as const, units: [], reason: "the baseline runs the whole suite" } } : {};
     const runs = await runGatesWithTests(gates, {
       root: deps.config.root,
       env: scrubEnv(deps.baseEnv, deps.secretEnvNames),
@@ -60,11 +63,11 @@ export function gateBaselineNode(deps: EngineDeps) {
       logDir: join(dir, "gates"),
       signal: config.signal,
       commands: deps.commands,
-      onStart: (gate) => emit({ type: "gate.started", node: BASELINE_NODE, name: gate.name, command: gate.command, attempt: 0, baseline: true }),
+      onStart: (gate) => emit({ type: "gate.started", node: BASELINE_NODE, name: gate.name, command: gate.command, attempt: 0, baseline: true, ...said }),
     });
     // A stopped baseline is not a baseline: leave no checkpoint, so a resume takes it again whole.
     if (config.signal?.aborted || runs.length < gates.length) throw new Error("the gate baseline was interrupted");
-    for (const run of runs) emit({ type: "gate.result", node: BASELINE_NODE, gate: run.result });
+    for (const run of runs) emit({ type: "gate.result", node: BASELINE_NODE, gate: { ...run.result, ...said } });
     const record: BaselineRecord = {
       definition,
       gates: runs.map(({ result, tests }) => ({ name: result.name, passed: result.passed, passedCount: result.passedCount, failedCount: result.failedCount, tests })),

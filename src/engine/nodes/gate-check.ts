@@ -1,11 +1,14 @@
 import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { dirname, join } from "node:path";
-import type { GateResult } from "../../events/schema.js";
+import type { GateConfig } from "../../config/schema.js";
+import type { GateResult, GateScope } from "../../events/schema.js";
+import type { ScopedGate } from "../../gates/detect/scope.js";
+import { inScopeOf, isMonorepo, planGateScope } from "../../gates/scope-plan.js";
 import { readRecord, writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { diffGateDefinition, resolveGateDefinition, type GateDefinition } from "../../gates/definition.js";
 import { gateBlocks, judgeGate } from "../../gates/judge.js";
 import { noGateWarning } from "../../gates/no-gate.js";
-import { runGatesWithTests } from "../../gates/run-gates.js";
+import { runGatesWithTests, type GateRun } from "../../gates/run-gates.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
 import type { EngineDeps } from "../deps.js";
@@ -42,7 +45,7 @@ export async function runGateCheck(
     emit({ type: "warning", message: `The gate baseline record ${state.gateBaseline.file} cannot be read (another machine's artifacts folder?): this gate run is judged by its exit code alone, with no check for regressions or gate changes.` });
   }
   const attempt = state.fixAttempts + 1;
-  const runs = await runGatesWithTests(selected, {
+  const runOpts = {
     root: deps.config.root,
     env: scrubEnv(deps.baseEnv, deps.secretEnvNames),
     capBytes: deps.config.limits.outputCapBytes,
@@ -50,19 +53,58 @@ export async function runGateCheck(
     logDir: join(threadArtifactsDir(deps.config.stateDir, threadIdOf(config)), "gates"),
     signal: config.signal,
     commands: deps.commands,
-    onStart: (gate) => emit({ type: "gate.started", node, name: gate.name, command: gate.command, attempt }),
-  });
-  const gates = runs.map(({ result, tests }) => {
-    if (!check.record) return result;
-    const strict = selected.find((g) => g.name === result.name)?.baseline === "strict";
-    const base = check.record.gates.find((g) => g.name === result.name);
-    const judged = judgeGate(result, tests, base, { strict, changes: check.changes, approved: check.approved });
-    return withJudgement(result, judged, check.approved);
-  });
-  for (const gate of gates) emit({ type: "gate.result", node, gate });
+  };
+  const judge = (run: GateRun, inScope?: (id: string) => boolean): GateResult => {
+    if (!check.record) return run.result;
+    const strict = selected.find((g) => g.name === run.result.name)?.baseline === "strict";
+    const base = check.record.gates.find((g) => g.name === run.result.name);
+    return withJudgement(run.result, judgeGate(run.result, run.tests, base, { strict, changes: check.changes, approved: check.approved, inScope }), check.approved);
+  };
+  // Each gate once, narrowed to what the change touches where it can be; a narrowed run that does not block is
+  // confirmed on the whole suite before it counts, so "passed" always means the whole suite passed.
+  const plans = await planScopes(selected, deps);
+  const gates: GateResult[] = [];
+  for (const [i, plan] of plans.entries()) {
+    const narrowed = plan.scope?.kind === "changed";
+    const first = await runScoped(plan.gate, plan.scope, narrowed ? "-changed" : "");
+    if (!first) break;
+    const result = judge(first, inScopeOf(plan));
+    emit({ type: "gate.result", node, gate: result });
+    if (!narrowed || gateBlocks(result)) {
+      gates.push(result);
+      continue;
+    }
+    const reason = `confirms the passing run on ${plan.scope?.units.join(", ")} with the whole suite before the gate passes`;
+    const whole = await runScoped(selected[i], { kind: "all", units: [], reason }, "");
+    if (!whole) break;
+    const confirmed = judge(whole);
+    emit({ type: "gate.result", node, gate: confirmed });
+    gates.push(confirmed);
+  }
   if (check.approval) approvals.set(gates, check.approval);
   await gateEndHooks(deps.hooks, node, attempt, gates, hookScope(config, deps, node));
+
+  // One gate run, its scope said in gate.started and in the result (nothing said outside a monorepo).
+  async function runScoped(gate: GateConfig, scope: GateScope | null, logSuffix: string): Promise<GateRun | null> {
+    const said = scope ? { scope } : {};
+    const [run] = await runGatesWithTests([gate], {
+      ...runOpts,
+      logSuffix,
+      onStart: (g) => emit({ type: "gate.started", node, name: g.name, command: g.command, attempt, ...said }),
+    });
+    return run ? { ...run, result: { ...run.result, ...said } } : null;
+  }
   return gates;
+}
+
+/** What each gate covers this time: git says what changed since the thread started (never the model's handoff). */
+async function planScopes(gates: GateConfig[], deps: EngineDeps): Promise<ScopedGate[]> {
+  const mode = deps.config.gateScope ?? "changed";
+  const configured = deps.config.gates !== null;
+  // Git is asked only when the answer can narrow something (a large tree makes the read cost seconds).
+  if (mode === "all" || gates.length === 0 || !isMonorepo(deps.config.root)) return gates.map((g) => planGateScope(g, { root: deps.config.root, mode, configured, change: { ok: false, note: "not read" } }));
+  const change = deps.changes ? await deps.changes.changedFiles() : { ok: false as const, note: "no record of the thread's start in git (not a git repository, or a run not started by the CLI)" };
+  return gates.map((g) => planGateScope(g, { root: deps.config.root, mode, configured, change }));
 }
 
 // Only the non-empty judgement fields go into the result, so events and checkpoints stay small.

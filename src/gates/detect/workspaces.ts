@@ -79,6 +79,15 @@ function linkSiblings(found: WorkspacePackage[]): WorkspacePackage[] | null {
   return found.map((p) => ({ ...p, uses: p.uses.filter((u) => names.has(u) && u !== p.name) }));
 }
 
+/** The first changed file that lies outside every package (the root manifest, a lockfile, CI files), or null. */
+export function outsideEveryPackage(packages: WorkspacePackage[], changed: string[]): string | null {
+  for (const file of changed) {
+    const rel = path.posix.normalize(file.replace(/\\/g, "/"));
+    if (!packages.some((p) => rel.startsWith(`${p.dir}/`))) return file;
+  }
+  return null;
+}
+
 /**
  * The packages a change touches, plus every package that uses one of them (transitively), so a change to a library
  * also tests its users. Null when a changed file lies outside every package (the root manifest, a lockfile, shared

@@ -42,6 +42,7 @@ describe("resolveConfig", () => {
       customWorkflow: false,
       gates: null,
       requireGate: false,
+      gateScope: "changed",
       agentsDir: join(root, "agents"),
       dbPath: join(root, ".yolo", "yolo.db"),
       database: { kind: "sqlite", path: join(root, ".yolo", "yolo.db") },

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultGates } from "../../../src/gates/detect.js";
-import { scopeGate } from "../../../src/gates/detect/scope.js";
+import { narrowable, scopeGate } from "../../../src/gates/detect/scope.js";
 
 let root: string;
 beforeEach(() => {
@@ -17,7 +17,7 @@ const write = (rel: string, text: string) => {
 const pkg = (name: string, deps: Record<string, string> = {}) => JSON.stringify({ name, scripts: { test: "node --test" }, dependencies: deps });
 const scoped = (changed: string[]) => {
   const r = scopeGate(defaultGates(root)[0], root, changed);
-  return [r.scope, r.gate.command];
+  return [r.scope?.kind === "changed" ? `workspace:${r.scope.units.join(",")}` : "all", r.gate.command];
 };
 
 describe("narrowing a monorepo's test gate to what the change touches", () => {
@@ -39,7 +39,15 @@ describe("narrowing a monorepo's test gate to what the change touches", () => {
     write("packages/b/package.json", pkg("b"));
     expect(scoped(["package-lock.json", "packages/a/x.ts"])).toEqual(["all", "npm test"]);
     expect(scoped([])).toEqual(["all", "npm test"]);
-    expect(scopeGate({ name: "t", command: "npm test -- --ci", required: true, timeoutS: 1 }, root, ["packages/a/x.ts"]).scope).toBe("all");
+    expect(scopeGate({ name: "t", command: "npm test -- --ci", required: true, timeoutS: 1 }, root, ["packages/a/x.ts"]).scope?.kind).toBe("all");
+    // What yolo init marks scope: "changed": the detected command of a layout yolo reads, nothing hand-written.
+    expect(narrowable(defaultGates(root)[0], root)).toBe(true);
+    expect(narrowable({ name: "t", command: "npm test -- --ci", required: true, timeoutS: 1 }, root)).toBe(false);
+    // Each fallback says why.
+    const why = (changed: string[]) => scopeGate(defaultGates(root)[0], root, changed).scope?.reason;
+    expect(why(["package-lock.json", "packages/a/x.ts"])).toBe("package-lock.json is outside every workspace");
+    expect(why([])).toBe("no file changed since the thread started");
+    expect(why(["packages/a/x.ts", "packages/b/y.ts"])).toBe("the change touches every workspace");
   });
 
   it("a hostile file name cannot inject into the narrowed command", () => {
@@ -56,7 +64,7 @@ describe("narrowing a monorepo's test gate to what the change touches", () => {
     write("crates/core/Cargo.toml", '[package]\nname = "core"\nversion = "0.1.0"\n');
     write("crates/cli/Cargo.toml", '[package]\nname = "cli"\nversion = "0.1.0"\n\n[dependencies]\ncore = { path = "../core" }\n');
     write("crates/other/Cargo.toml", '[package]\nname = "other"\nversion = "0.1.0"\n');
-    expect(scoped(["crates/core/src/lib.rs"])).toEqual(["workspace:cli,core", "cargo test -p 'cli' -p 'core'"]);
+    expect(scoped(["crates/core/src/lib.rs"])).toEqual(["workspace:cli,core", "cargo test --no-fail-fast -p 'cli' -p 'core'"]);
   });
 
   it("Go modules in subfolders: the loop runs only the touched modules and their users", () => {

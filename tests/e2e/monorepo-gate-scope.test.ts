@@ -115,7 +115,7 @@ describe.concurrent("an npm workspaces monorepo: the gate runs what the change t
     expect(all).toHaveLength(2);
     expect(all[0]).toMatchObject({ type: "gate.started", command: "npm test", scope: { kind: "all", reason: 'gateScope is "all"' } });
     expect(testCmd).toHaveLength(2);
-    expect(testCmd[0]).toMatchObject({ type: "gate.started", command: "npm test", scope: { kind: "all", reason: expect.stringMatching(/configured gate \(yolo.config.ts or --test-cmd\) runs as written/) } });
+    expect(testCmd[0]).toMatchObject({ type: "gate.started", command: "npm test", scope: { kind: "all", reason: expect.stringMatching(/configured gate \(in yolo.config.ts or given as the test command\) runs as written/) } });
     expect(optedIn.map((e) => (e.type === "gate.started" ? e.scope?.kind : null))).toEqual(["changed", null, "all", null]);
   });
 

@@ -45,7 +45,7 @@ describe("deciding what a gate run covers", () => {
     const root = monorepo(tempDir(onTestFinished));
     const asWritten = planGateScope(npmTest, input(root, { configured: true }));
     expect(asWritten.gate.command).toBe("npm test");
-    expect(asWritten.scope?.reason).toMatch(/configured gate \(yolo.config.ts or --test-cmd\) runs as written/);
+    expect(asWritten.scope?.reason).toMatch(/configured gate \(in yolo.config.ts or given as the test command\) runs as written/);
     const optedIn = planGateScope({ ...npmTest, scope: "changed" }, input(root, { configured: true }));
     expect(optedIn.gate.command).toBe("npm run test --if-present --workspace='@m/app' --workspace='@m/core'");
     // gateScope "all" switches narrowing off even for a gate that opted in.

@@ -66,9 +66,21 @@ describe("yolo --version and --help load only the CLI shell", () => {
   it.each([
     ["--help", "help"],
     ["help run", "help-run"],
-    ["help agent", "help-agent"],
-    ["help chat", "help-chat"],
-  ])("`yolo %s` exits 0 without loading LangGraph, LangChain, Ink, React or the engine", async (args, name) => {
+    ["run --help", "run-help"],
+    ["threads rm -h", "threads-rm-help"],
+  ])("`yolo %s` is answered by the shim from dist/help.json: no module of dist/ is loaded", async (args, name) => {
+    const { r, modules } = await modulesLoadedBy(args.split(" "), name);
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(r.stdout).toContain("Usage: yolo");
+    expect(modules.filter((m) => m.includes("/dist/"))).toEqual([]);
+  });
+
+  it.each([
+    ["-C . --help", "c-help"],
+    ["-C . help run", "c-help-run"],
+    ["-C . help agent", "c-help-agent"],
+    ["-C . help chat", "c-help-chat"],
+  ])("`yolo %s` (answered by the CLI) exits 0 without loading LangGraph, LangChain, Ink, React or the engine", async (args, name) => {
     const { r, modules } = await modulesLoadedBy(args.split(" "), name);
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(r.stdout).not.toBe("");

@@ -1,4 +1,5 @@
 import type { ThreadRow } from "../store/thread-store.js";
+import type { ThreadIndex } from "../store/thread-index.js";
 import type { Session } from "./session.js";
 
 /**
@@ -7,9 +8,10 @@ import type { Session } from "./session.js";
  * `interrupted`, and its reason says whether there is anything to resume (no checkpoint: the run was killed
  * before its first step). The stored row is left as it is: the next run of the thread rewrites it.
  */
-export async function currentRow(session: Session, row: ThreadRow): Promise<ThreadRow> {
+export async function currentRow(session: Session | ThreadIndex, row: ThreadRow): Promise<ThreadRow> {
   if (row.status !== "running" || (await session.threads.isLive(row.id))) return row;
-  const saved = await session.checkpointer.getTuple({ configurable: { thread_id: row.id } });
+  const saved =
+    "hasCheckpoint" in session ? await session.hasCheckpoint(row.id) : (await session.checkpointer.getTuple({ configurable: { thread_id: row.id } })) !== undefined;
   const reason = saved
     ? `its process stopped without finishing (killed?); the last completed step is saved: yolo resume ${row.id}`
     : "its process stopped before the first step was saved; nothing to resume: start it again with yolo run";

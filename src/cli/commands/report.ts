@@ -8,7 +8,7 @@ import { threadDiffstat } from "../../git/thread-change.js";
 import { collectReport } from "../../report/data.js";
 import { renderJunit } from "../../report/junit.js";
 import { renderMarkdown } from "../../report/markdown.js";
-import { loadResolvedConfig } from "../prepare.js";
+import { loadResolvedConfig } from "../load-config.js";
 import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 import { writeOutputFile } from "../write-output.js";
 

@@ -26,8 +26,8 @@ function precomputedHelp() {
   } catch {
     return null;
   }
-  const answer = help.answers[args.join("\u0000")];
-  if (!answer) return null;
+  const answer = help?.answers?.[args.join("\u0000")];
+  if (typeof answer?.text !== "string") return null;
   const stream = answer.stream === "stderr" ? process.stderr : process.stdout;
   return stream.isTTY && stream.columns < help.width ? null : { ...answer, stream };
 }

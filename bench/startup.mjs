@@ -2,7 +2,7 @@
 // and compared by medians. For `run` and `resume` the time is to the first line on stdout (the first JSON event);
 // the rest run to their exit. The project is the recorded example, replayed, so no model or network is involved.
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,10 +49,13 @@ export async function benchStartup(print) {
   const dir = mkdtempSync(join(tmpdir(), "yolo-bench-startup-"));
   const project = join(dir, "project");
   const empty = join(dir, "empty");
+  const configured = join(dir, "configured");
   try {
     cpSync(join(EXAMPLE, "project"), project, { recursive: true });
     cpSync(join(EXAMPLE, "project"), empty, { recursive: true });
-    for (const root of [project, empty]) {
+    cpSync(join(EXAMPLE, "project"), configured, { recursive: true });
+    writeFileSync(join(configured, "yolo.config.ts"), "export default { maxFixAttempts: 2 };\n");
+    for (const root of [project, empty, configured]) {
       execFileSync("git", ["init", "-q"], { cwd: root });
       execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qam", "init", "--allow-empty"], { cwd: root });
     }
@@ -63,7 +66,12 @@ export async function benchStartup(print) {
     const cases = [
       ["--version", [BIN, "--version"], empty],
       ["--help", [BIN, "--help"], empty],
+      // Help forms are printed from dist/help.json by the CommonJS shim; `-C .` makes the CLI itself answer.
+      ["run --help", [BIN, "run", "--help"], empty],
+      ["-C . --help (CLI)", [BIN, "-C", ".", "--help"], empty],
       ["threads (empty)", [BIN, "threads"], empty],
+      // A config file brings in its loader and validator (jiti, zod); without one, neither is imported.
+      ["threads (config)", [BIN, "threads"], configured],
       ["threads", [BIN, "threads"], project],
       ["show", [BIN, "show", thread], project],
       ["history", [BIN, "history", thread], project],
@@ -85,10 +93,10 @@ export async function benchStartup(print) {
       });
     }
     const b = median(base);
-    print(`  node -e 0          : ${b.toFixed(0)} ms (1.00×)`);
+    print(`  node -e 0            : ${b.toFixed(0)} ms (1.00×)`);
     cases.forEach(([label], i) => {
       const t = median(times[i]);
-      print(`  ${label.padEnd(19)}: ${t.toFixed(0)} ms (${(t / b).toFixed(2)}×)`);
+      print(`  ${label.padEnd(21)}: ${t.toFixed(0)} ms (${(t / b).toFixed(2)}×)`);
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -8,6 +8,7 @@
 import { build } from "esbuild";
 import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { spawnSync } from "node:child_process";
 
 function sources(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -47,6 +48,9 @@ const cli = await build({
 });
 // Which packages and source folders each output file holds, for tests that check what a command loads.
 writeFileSync(join(next, "chunks.json"), JSON.stringify(contents(cli.metafile), null, 1));
+// The help texts, captured from the CLI just built, for bin/yolo.js to print without loading it.
+const help = spawnSync(process.execPath, ["scripts/help-text.mjs", next], { stdio: ["ignore", "pipe", "inherit"] });
+if (help.status !== 0) throw new Error(`scripts/help-text.mjs failed (exit ${help.status})`);
 if (existsSync("dist")) renameSync("dist", old);
 renameSync(next, "dist");
 rmSync(old, { recursive: true, force: true });

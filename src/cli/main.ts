@@ -109,6 +109,8 @@ export async function main(argv: string[]): Promise<void> {
     // The command list shows each command's arguments without "[options]", so descriptions fit 80 columns.
     .configureHelp({ subcommandTerm: (cmd) => [cmd.name(), ...cmd.registeredArguments.map(argumentTerm)].join(" ") })
     .addHelpText("after", HELP_FOOTER)
+    // Help is laid out for at most 80 columns, so bin/yolo.js can print the text the build captured (dist/help.json).
+    .configureOutput({ getOutHelpWidth: () => helpWidth(process.stdout), getErrHelpWidth: () => helpWidth(process.stderr) })
     .exitOverride();
 
   let code = 0;
@@ -246,6 +248,11 @@ export async function main(argv: string[]): Promise<void> {
   }
   finished = true;
   process.exitCode = code;
+}
+
+/** Commander's help width for a stream (its columns on a terminal, else commander's default 80), capped at 80. */
+function helpWidth(stream: NodeJS.WriteStream): number {
+  return stream.isTTY ? Math.min(stream.columns, 80) : 80;
 }
 
 /** `<name>`, `[name]`, `<name...>` as commander writes an argument in usage lines. */

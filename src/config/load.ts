@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
@@ -7,21 +6,13 @@ import { ConfigError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
 import { configSchema, userConfigSchema, type UserLevelConfig } from "./schema.js";
 import { keysAt, nearestKey } from "./did-you-mean.js";
+import { findConfigFile, findUserConfigFile } from "./find.js";
+
+// Finding a config file needs neither zod nor jiti: find.ts, which commands use to skip loading this module.
+export { CONFIG_FILE_NAMES, findConfigFile, findUserConfigFile, USER_CONFIG_FILE_NAMES } from "./find.js";
 
 /** A config file after validation: defaults inside the schema (gate `required`, `timeoutS`) are applied. */
 export type FileConfig = z.output<typeof configSchema>;
-
-/** Config file names, in the order they are looked for. */
-export const CONFIG_FILE_NAMES = ["yolo.config.ts", "yolo.config.mts", "yolo.config.js", "yolo.config.mjs"] as const;
-
-/** Finds the first config file in `root`, or null. */
-export function findConfigFile(root: string): string | null {
-  for (const name of CONFIG_FILE_NAMES) {
-    const file = join(root, name);
-    if (existsSync(file)) return file;
-  }
-  return null;
-}
 
 /**
  * Loads and validates `yolo.config.{ts,mts,js,mjs}` from `root`.
@@ -32,28 +23,6 @@ export async function loadConfigFile(root: string): Promise<{ file: string | nul
   if (!file) return { file: null, config: {} };
   const exported = await importConfigModule(file);
   return { file, config: validateConfig(exported, file) };
-}
-
-/** User-level config file names, looked for in `$XDG_CONFIG_HOME/yolo/` (default `~/.config/yolo/`). */
-export const USER_CONFIG_FILE_NAMES = ["config.ts", "config.mts", "config.js", "config.mjs", "config.json"] as const;
-
-/**
- * The user-level config file: `YOLO_USER_CONFIG` when set (empty: none), else the first of
- * `$XDG_CONFIG_HOME/yolo/config.{ts,mts,js,mjs,json}` (XDG_CONFIG_HOME defaults to `~/.config`), else null.
- */
-export function findUserConfigFile(env: Readonly<Record<string, string | undefined>>): string | null {
-  const explicit = env.YOLO_USER_CONFIG;
-  if (explicit !== undefined) {
-    if (explicit.trim() === "") return null;
-    if (!existsSync(explicit)) throw new ConfigError(`YOLO_USER_CONFIG names ${explicit}, which does not exist; fix the path or unset it.`);
-    return explicit;
-  }
-  const base = env.XDG_CONFIG_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".config");
-  for (const name of USER_CONFIG_FILE_NAMES) {
-    const file = join(base, "yolo", name);
-    if (existsSync(file)) return file;
-  }
-  return null;
 }
 
 /** Loads and validates the user-level config (commands, env, sandbox); none → `{ file: null, config: {} }`. */

@@ -6,7 +6,8 @@ import { CI_ENV_ALLOW } from "../secrets/env.js";
 import { execFileAllowed } from "../exec/exec-files.js";
 import { LIMIT_DEFAULTS } from "./defaults.js";
 import { parseDuration } from "./duration.js";
-import { gateSchema, type CommandRules, type ResolvedConfig, type SandboxMode, type UserConfig, type UserLevelConfig } from "./schema.js";
+import type { CommandRules, ResolvedConfig, SandboxMode, UserConfig, UserLevelConfig } from "./schema.js";
+import { withGateDefaults } from "./gate-defaults.js";
 import { withApprovals } from "../workflow/approve.js";
 import { DEFAULT_WORKFLOW } from "../workflow/default.js";
 
@@ -108,8 +109,8 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
     workflow: withApprovals(structuredClone(fileConfig.workflow ?? DEFAULT_WORKFLOW), fileConfig.approve ?? []),
     approve: [...(fileConfig.approve ?? [])],
     customWorkflow: fileConfig.workflow !== undefined,
-    // Parsing again fills gate defaults whether the caller passed schema input or output.
-    gates: fileConfig.gates ? fileConfig.gates.map((gate) => gateSchema.parse(gate)) : null,
+    // Gate defaults are filled whether the caller passed schema input or output.
+    gates: fileConfig.gates ? fileConfig.gates.map(withGateDefaults) : null,
     requireGate: flags.requireGate ?? fileConfig.requireGate ?? false,
     gateScope: fileConfig.gateScope ?? "changed",
     agentsDir: resolve(absRoot, fileConfig.agentsDir ?? DEFAULTS.agentsDir),

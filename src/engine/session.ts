@@ -6,6 +6,7 @@ import { openStorage } from "../store/open-storage.js";
 import { describePostgresUrl } from "../store/pg-pool.js";
 import { ensureArtifactsDir, STATE_DIR_NAME } from "../store/state-dir.js";
 import type { ThreadStore } from "../store/thread-store.js";
+import { openThreadIndex, type ThreadIndex } from "../store/thread-index.js";
 
 /** The durable side of a project: LangGraph's checkpoints and yolo's thread index (SQLite or PostgreSQL). */
 export interface Session {
@@ -16,12 +17,22 @@ export interface Session {
 
 /** Opens (creating if needed) the artifacts folder and the configured database. */
 export async function openSession(config: ResolvedConfig): Promise<Session> {
+  ensureStateDirs(config);
+  return openStorage(config.database);
+}
+
+/** Like openSession, for commands that only list threads: the thread index, without LangGraph's checkpointer. */
+export async function openIndex(config: ResolvedConfig): Promise<ThreadIndex> {
+  ensureStateDirs(config);
+  return openThreadIndex(config.database);
+}
+
+function ensureStateDirs(config: ResolvedConfig): void {
   ensureArtifactsDir(config.stateDir);
   // A SQLite file in the default place gets the same self-ignoring folder, wherever artifacts go.
   if (config.database.kind === "sqlite" && dirname(config.database.path) === join(config.root, STATE_DIR_NAME)) {
     ensureArtifactsDir(join(config.root, STATE_DIR_NAME));
   }
-  return openStorage(config.database);
 }
 
 /** False only for a SQLite file that does not exist yet (a PostgreSQL database is asked instead). */

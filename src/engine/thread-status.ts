@@ -1,4 +1,5 @@
 import type { ThreadRow } from "../store/thread-store.js";
+import type { ThreadIndex } from "../store/thread-index.js";
 import type { Session } from "./session.js";
 import type { Story } from "./state.js";
 import type { StoryRun } from "./stories/types.js";
@@ -9,10 +10,11 @@ import type { StoryRun } from "./stories/types.js";
  * `interrupted`, and its reason says whether there is anything to resume (no checkpoint: the run was killed
  * before its first step). The stored row is left as it is: the next run of the thread rewrites it.
  */
-export async function currentRow(session: Session, row: ThreadRow, words: KilledWords = neutralKilled): Promise<ThreadRow> {
+export async function currentRow(session: Session | ThreadIndex, row: ThreadRow, words: KilledWords = neutralKilled): Promise<ThreadRow> {
   if (row.status !== "running" || (await session.threads.isLive(row.id))) return row;
-  const saved = await session.checkpointer.getTuple({ configurable: { thread_id: row.id } });
-  return { ...row, status: "interrupted", reason: words({ thread: row.id, saved: Boolean(saved) }) };
+  const saved =
+    "hasCheckpoint" in session ? await session.hasCheckpoint(row.id) : (await session.checkpointer.getTuple({ configurable: { thread_id: row.id } })) !== undefined;
+  return { ...row, status: "interrupted", reason: words({ thread: row.id, saved }) };
 }
 
 /** The reason of a killed thread's row from the facts (is a step saved?), as the front end words it. */
@@ -25,11 +27,13 @@ const neutralKilled: KilledWords = ({ saved }) =>
 
 /**
  * A thread's story runs (issue 15) and pm's stories, from its latest checkpoint, without building its graph:
- * cheap enough for every row of `yolo threads`. Empty for a thread that ran no stories in parallel.
+ * cheap enough for every row of `yolo threads` (on SQLite the thread index reads the checkpoint row itself).
  */
-export async function threadStoryRuns(session: Session, threadId: string): Promise<{ runs: Record<string, StoryRun>; stories: Story[] }> {
-  const saved = await session.checkpointer.getTuple({ configurable: { thread_id: threadId } });
-  const values = (saved?.checkpoint.channel_values ?? {}) as { storyRuns?: unknown; stories?: unknown };
+export async function threadStoryRuns(session: Session | ThreadIndex, threadId: string): Promise<{ runs: Record<string, StoryRun>; stories: Story[] }> {
+  const values: { storyRuns?: unknown; stories?: unknown } =
+    "latestValues" in session
+      ? await session.latestValues(threadId)
+      : ((await session.checkpointer.getTuple({ configurable: { thread_id: threadId } }))?.checkpoint.channel_values ?? {});
   const runs = values.storyRuns && typeof values.storyRuns === "object" ? (values.storyRuns as Record<string, StoryRun>) : {};
   return { runs, stories: Array.isArray(values.stories) ? (values.stories as Story[]) : [] };
 }

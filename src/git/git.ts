@@ -1,6 +1,6 @@
-import { execa } from "execa";
 import { YoloError } from "../errors.js";
 import { gitEnv, hardenArgs, touchesContent, untrustedFilters } from "./hardened.js";
+import { spawnGit, type GitResult } from "./spawn-git.js";
 
 /** A git command that failed where yolo needed it to work (exit 70 unless a caller maps it to something better). */
 export class GitError extends YoloError {
@@ -9,11 +9,7 @@ export class GitError extends YoloError {
   }
 }
 
-export interface GitResult {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
+export type { GitResult } from "./spawn-git.js";
 
 /** Pathspec for "the project, without yolo's own state folder" (it ignores itself; this makes sure). */
 export const PROJECT_PATHS = ["--", ".", ":(exclude).yolo"];
@@ -28,15 +24,7 @@ export async function git(root: string, args: string[], env: Record<string, stri
   try {
     const base = gitEnv(process.env);
     const filters = touchesContent(args) ? await untrustedFilters(root, base) : [];
-    const r = await execa("git", hardenArgs(args), {
-      cwd: root,
-      reject: false,
-      stdin: "ignore",
-      env: { ...(filters.length ? gitEnv(process.env, filters) : base), ...env },
-      extendEnv: false,
-      stripFinalNewline: false,
-    });
-    return { exitCode: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
+    return await spawnGit(hardenArgs(args), root, { ...(filters.length ? gitEnv(process.env, filters) : base), ...env });
   } catch (error) {
     return { exitCode: 127, stdout: "", stderr: (error as Error).message };
   }

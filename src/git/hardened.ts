@@ -1,5 +1,5 @@
-import { execa } from "execa";
 import { isSecretName } from "../secrets/env.js";
+import { spawnGit } from "./spawn-git.js";
 
 /**
  * How yolo runs git: every setting through which a repository's config, attributes or hooks could make git run a
@@ -109,10 +109,7 @@ export function hardenArgs(args: readonly string[]): string[] {
 export async function untrustedFilters(root: string, env: Record<string, string>): Promise<[string, string][]> {
   let out: string;
   try {
-    const r = await execa("git", ["--no-pager", "config", "-z", "--show-scope", "--name-only", "--get-regexp", "^filter\\."], {
-      cwd: root, env, extendEnv: false, reject: false, stdin: "ignore", stripFinalNewline: false,
-    });
-    out = String(r.stdout);
+    out = (await spawnGit(["--no-pager", "config", "-z", "--show-scope", "--name-only", "--get-regexp", "^filter\\."], root, env)).stdout;
   } catch {
     return [];
   }

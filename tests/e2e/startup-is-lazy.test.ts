@@ -30,6 +30,10 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 // Heavy dependencies that only a run needs: packages, and yolo's own engine-side folders.
 const HEAVY = /^(@langchain\/.*|ink|react|react-reconciler|better-sqlite3|jiti|src\/(engine|ui|agents|llm))$/;
 
+// What listing threads never needs: LangGraph and LangChain, the config validator and loader (no config file), the
+// agents' YAML, execa (git runs through node:child_process), the model client, the live view.
+const LISTING_NEVER = /^(@langchain\/.*|ink|react|react-reconciler|jiti|zod|yaml|execa|src\/(agents|llm))$/;
+
 // The CLI is bundled into chunks (scripts/build.mjs), so a loaded file can hold many packages: the build's
 // dist/chunks.json says which. A file outside the bundle stands for its own package or source folder.
 const CHUNKS = JSON.parse(readFileSync(new URL("../../dist/chunks.json", import.meta.url), "utf8")) as Record<string, string[]>;
@@ -51,11 +55,11 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Runs the real binary with the hook and returns the modules it loaded.
-async function modulesLoadedBy(args: string[], name: string) {
+async function modulesLoadedBy(args: string[], name: string, cwd = dir) {
   const log = join(dir, `${name}.log`);
   writeFileSync(log, "");
   const r = await runYolo(args, {
-    cwd: dir,
+    cwd,
     nodeArgs: ["--import", pathToFileURL(join(dir, "register.mjs")).href],
     env: { YOLO_TEST_MODULE_LOG: log },
   });
@@ -66,9 +70,21 @@ describe("yolo --version and --help load only the CLI shell", () => {
   it.each([
     ["--help", "help"],
     ["help run", "help-run"],
-    ["help agent", "help-agent"],
-    ["help chat", "help-chat"],
-  ])("`yolo %s` exits 0 without loading LangGraph, LangChain, Ink, React or the engine", async (args, name) => {
+    ["run --help", "run-help"],
+    ["threads rm -h", "threads-rm-help"],
+  ])("`yolo %s` is answered by the shim from dist/help.json: no module of dist/ is loaded", async (args, name) => {
+    const { r, modules } = await modulesLoadedBy(args.split(" "), name);
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(r.stdout).toContain("Usage: yolo");
+    expect(modules.filter((m) => m.includes("/dist/"))).toEqual([]);
+  });
+
+  it.each([
+    ["-C . --help", "c-help"],
+    ["-C . help run", "c-help-run"],
+    ["-C . help agent", "c-help-agent"],
+    ["-C . help chat", "c-help-chat"],
+  ])("`yolo %s` (answered by the CLI) exits 0 without loading LangGraph, LangChain, Ink, React or the engine", async (args, name) => {
     const { r, modules } = await modulesLoadedBy(args.split(" "), name);
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(r.stdout).not.toBe("");
@@ -125,14 +141,26 @@ describe("a run loads Ink and React only for the live view, and --tui / --no-tui
       : await runYolo(args, { cwd: project.root, baseURL: mock.url, nodeArgs: ["--import", register], env });
     const modules = readFileSync(log, "utf8").split("\n").filter(Boolean);
     const loaded = loadedPackages(modules);
-    return { r, stdout: String(r.stdout), ink: loaded.has("ink") || loaded.has("react"), loaded };
+    return { r, stdout: String(r.stdout), ink: loaded.has("ink") || loaded.has("react"), loaded, root: project.root };
   }
 
-  it("--json loads neither Ink nor React", async () => {
-    const { r, ink, loaded } = await runLoading("json", ["--json"]);
+  it("--json loads neither Ink nor React; `yolo threads` then lists the thread without LangGraph, zod, yaml or execa", async () => {
+    const { r, ink, loaded, root } = await runLoading("json", ["--json"]);
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(loaded.has("@langchain/langgraph")).toBe(true);
     expect(ink).toBe(false);
+
+    const threads = await modulesLoadedBy(["threads"], "threads-listed", root);
+    expect(threads.r.exitCode, describeResult(threads.r)).toBe(0);
+    expect(threads.r.stdout).toMatch(/passed/);
+    expect(threads.modules.some((m) => /\/dist\/_\/sqlite-threads-/.test(m))).toBe(true);
+    expect([...loadedPackages(threads.modules)].filter((p) => LISTING_NEVER.test(p))).toEqual([]);
+
+    // A config file is loaded and validated (zod, jiti) when there is one: the control for the absence above.
+    writeFileSync(join(root, "yolo.config.ts"), "export default {};\n");
+    const configured = await modulesLoadedBy(["threads"], "threads-configured", root);
+    expect(configured.r.exitCode, describeResult(configured.r)).toBe(0);
+    expect(loadedPackages(configured.modules).has("zod")).toBe(true);
   });
 
   it("--no-tui on a terminal prints plain lines and loads neither Ink nor React", async (ctx) => {

@@ -1,5 +1,5 @@
 import type { CheckResult, DoctorReport } from "../../doctor/checks.js";
-import { loadResolvedConfig } from "../prepare.js";
+import { loadResolvedConfig } from "../load-config.js";
 
 /** Longest any network probe of the doctor may take, whatever model.timeoutS says: the doctor answers in seconds. */
 const DOCTOR_PROBE_TIMEOUT_S = 30;

@@ -1,6 +1,6 @@
 import { threadHistory } from "../../engine/history.js";
 import { databaseExists, databaseName, openSession } from "../../engine/session.js";
-import { loadResolvedConfig } from "../prepare.js";
+import { loadResolvedConfig } from "../load-config.js";
 import { noDatabaseYet } from "../thread-home.js";
 import { formatTable } from "./threads.js";
 import { oneLine, truncateEnd } from "../../ui/format.js";

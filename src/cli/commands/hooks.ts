@@ -2,7 +2,7 @@ import { ConfigError } from "../../errors.js";
 import { label } from "../../hooks/hooks.js";
 import { hookCommands, projectHookTrust } from "../../hooks/setup.js";
 import { trustHooks, trustStoreFile, untrustHooks } from "../../hooks/trust.js";
-import { loadResolvedConfig } from "../prepare.js";
+import { loadResolvedConfig } from "../load-config.js";
 
 const TRUST_WORDS = {
   none: "",

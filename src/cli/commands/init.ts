@@ -6,7 +6,7 @@ import { defaultGates } from "../../gates/detect.js";
 import { DEFAULT_GATE_TIMEOUT_S } from "../../gates/detect/files.js";
 import { narrowable } from "../../gates/detect/scope.js";
 import { DEFAULT_WORKFLOW } from "../../workflow/default.js";
-import { projectRoot } from "../prepare.js";
+import { projectRoot } from "../load-config.js";
 
 /**
  * `yolo init`: a commented yolo.config.ts holding the default workflow and the gates detected from the repository

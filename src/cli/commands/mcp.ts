@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { packageRoot, packageVersion } from "../../package-root.js";
-import { projectRoot } from "../prepare.js";
+import { projectRoot } from "../load-config.js";
 
 /**
  * `yolo mcp`: serves yolo over stdio to an MCP client (Claude Code, Codex, Cursor, …) until the client closes the

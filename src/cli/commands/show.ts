@@ -6,7 +6,7 @@ import { fixAttemptsMade, type PipelineStateType } from "../../engine/state.js";
 import { ConfigError } from "../../errors.js";
 import { threadPatch } from "../../git/thread-change.js";
 import type { ThreadRow } from "../../store/thread-store.js";
-import { loadResolvedConfig } from "../prepare.js";
+import { loadResolvedConfig } from "../load-config.js";
 import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 import { plural } from "../../text/plural.js";
 import { judgementNotes } from "../../gates/judgement-words.js";

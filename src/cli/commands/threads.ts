@@ -1,10 +1,10 @@
-import { databaseExists, openSession } from "../../engine/session.js";
+import { databaseExists, openIndex } from "../../engine/session.js";
 import { currentRow, threadStoryRuns } from "../../engine/thread-status.js";
 import { killedReason } from "../wording/run-words.js";
 import { limitKindForExitCode } from "../../events/outcome.js";
 import { repoIdentity } from "../../git/repo-identity.js";
 import type { ThreadRow } from "../../store/thread-store.js";
-import { loadResolvedConfig } from "../prepare.js";
+import { loadResolvedConfig } from "../load-config.js";
 import { oneLine, statusText, truncateEnd } from "../../ui/format.js";
 import type { StoryRun } from "../../engine/stories/types.js";
 import { orderedStoryRuns, storyCounts, storyUsage } from "../../report/stories.js";
@@ -17,7 +17,7 @@ export async function threadsCommand(input: { cwd: string; json: boolean; all?: 
     else process.stdout.write("No threads yet in this project. Start one with: yolo run \"what to build\"\n");
     return 0;
   }
-  const session = await openSession(config);
+  const session = await openIndex(config);
   try {
     const listed = await session.threads.list(input.all ? { all: true } : { repo: await repoIdentity(config.root), root: config.root });
     const rows = await Promise.all(listed.map((row) => currentRow(session, row, killedReason)));

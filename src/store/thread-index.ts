@@ -1,0 +1,55 @@
+import type { ResolvedConfig } from "../config/schema.js";
+import type { Database } from "./db.js";
+import type { ThreadStore } from "./thread-store.js";
+
+/**
+ * yolo's thread index and whether a thread has a checkpoint, without LangGraph: what `yolo threads` needs. On
+ * SQLite it reads the checkpoint table directly, so listing threads loads neither LangGraph nor @langchain/core.
+ */
+export interface ThreadIndex {
+  threads: ThreadStore;
+  /** Whether LangGraph saved any checkpoint of the thread (in the root namespace, as `getTuple` reads it). */
+  hasCheckpoint(threadId: string): Promise<boolean>;
+  /** The channel values of the thread's latest checkpoint (root namespace), or {} without one. */
+  latestValues(threadId: string): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/** Opens the configured database's thread index; PostgreSQL opens the whole storage and asks its checkpointer. */
+export async function openThreadIndex(database: ResolvedConfig["database"]): Promise<ThreadIndex> {
+  if (database.kind === "sqlite") {
+    const [{ openDatabase }, { SqliteThreadStore }] = await Promise.all([import("./db.js"), import("./sqlite-threads.js")]);
+    const db = openDatabase(database.path);
+    return { threads: new SqliteThreadStore(db), hasCheckpoint: async (id) => sqliteHasCheckpoint(db, id), latestValues: async (id) => sqliteLatestValues(db, id), close: async () => void db.close() };
+  }
+  const storage = await (await import("./open-storage.js")).openStorage(database);
+  return {
+    threads: storage.threads,
+    hasCheckpoint: async (id) => (await storage.checkpointer.getTuple({ configurable: { thread_id: id } })) !== undefined,
+    latestValues: async (id) => (await storage.checkpointer.getTuple({ configurable: { thread_id: id } }))?.checkpoint.channel_values ?? {},
+    close: () => storage.close(),
+  };
+}
+
+// SqliteSaver's table (created on its first use, so a database only ever listed may not have it yet).
+function sqliteHasCheckpoint(db: Database, threadId: string): boolean {
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get()) return false;
+  return db.prepare("SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' LIMIT 1").get(threadId) !== undefined;
+}
+
+// The latest checkpoint's channel values as SqliteSaver wrote them (JsonPlusSerializer's "json" type is JSON text;
+// the plain data read here needs none of its revivers). Anything else reads as no values.
+function sqliteLatestValues(db: Database, threadId: string): Record<string, unknown> {
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get()) return {};
+  const row = db.prepare("SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1").get(threadId) as
+    | { type: string; checkpoint: Uint8Array | string }
+    | undefined;
+  if (row?.type !== "json") return {};
+  try {
+    const text = typeof row.checkpoint === "string" ? row.checkpoint : Buffer.from(row.checkpoint).toString("utf8");
+    const values = (JSON.parse(text) as { channel_values?: unknown }).channel_values;
+    return values && typeof values === "object" ? (values as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

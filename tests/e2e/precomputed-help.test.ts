@@ -1,0 +1,77 @@
+import { execa } from "execa";
+import { readFileSync } from "node:fs";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { BIN, cleanEnv, describeResult, runYolo } from "../helpers/cli.js";
+import { tempDir } from "../helpers/per-test.js";
+import { requireTool } from "../helpers/requires.js";
+
+// bin/yolo.js prints the help texts the build captured (dist/help.json) without loading the CLI. They must be
+// exactly what the CLI itself prints, exit code and stream included, for every form the file holds.
+interface Answer {
+  stream: "stdout" | "stderr";
+  text: string;
+  exitCode: number;
+}
+const HELP = JSON.parse(readFileSync(new URL("../../dist/help.json", import.meta.url), "utf8")) as { width: number; answers: Record<string, Answer> };
+const FORMS = Object.keys(HELP.answers).map((key) => (key === "" ? [] : key.split("\u0000")));
+const MAIN = new URL("../../dist/cli/main.js", import.meta.url).href;
+
+// The CLI's own answer, with the shim bypassed: main() imported and called on the arguments.
+function realCli(args: string[], cwd: string) {
+  return execa(process.execPath, ["--input-type=module", "-e", `const { main } = await import(${JSON.stringify(MAIN)}); await main([process.execPath, "yolo", ...process.argv.slice(1)]);`, "--", ...args], {
+    cwd,
+    env: cleanEnv({}),
+    extendEnv: false,
+    stdin: "ignore",
+    reject: false,
+    encoding: "utf8",
+    stripFinalNewline: false,
+  });
+}
+
+describe("the precomputed help is the CLI's own", () => {
+  it("covers the top-level help, every command and the threads subcommands", () => {
+    const keys = Object.keys(HELP.answers);
+    for (const command of ["run", "agent", "chat", "resume", "threads", "show", "report", "history", "init", "hooks", "graph", "doctor", "mcp"]) {
+      expect(keys).toContain(`${command}\u0000--help`);
+      expect(keys).toContain(`help\u0000${command}`);
+    }
+    expect(keys).toEqual(expect.arrayContaining(["", "--help", "-h", "help", "threads\u0000rm\u0000--help", "threads\u0000prune\u0000-h"]));
+  });
+
+  it.each(FORMS.map((args) => [args.join(" ") || "(no arguments)", args]))("`yolo %s` prints what the CLI prints", async (_, args) => {
+    const dir = tempDir(onTestFinished);
+    const [shim, real] = await Promise.all([runYolo(args as string[], { cwd: dir }), realCli(args as string[], dir)]);
+    expect({ exitCode: shim.exitCode, stdout: shim.stdout, stderr: shim.stderr }, describeResult(shim)).toEqual({
+      exitCode: real.exitCode,
+      stdout: real.stdout,
+      stderr: real.stderr,
+    });
+    expect(shim.stdout + shim.stderr).toContain("Usage: yolo");
+  });
+});
+
+describe("help on a terminal", () => {
+  // Runs the shim on a pseudo-terminal `columns` wide and returns what it printed, line endings normalised.
+  async function helpAt(columns: number, args = ["run", "--help"]) {
+    const command = `stty cols ${columns}; ${process.execPath} ${BIN} ${args.join(" ")}`;
+    const r = await execa("script", ["-qec", command, "/dev/null"], { cwd: tempDir(onTestFinished), env: { ...cleanEnv({}), SHELL: "/bin/sh", TERM: "xterm" }, extendEnv: false, reject: false, encoding: "utf8", stripFinalNewline: false, timeout: 30_000 });
+    return { r, text: String(r.stdout).replace(/\r\n/g, "\n") };
+  }
+
+  it("a wide terminal gets the 80-column text; a narrow one gets commander's wrapping to its width", async (ctx) => {
+    requireTool(ctx, "script", "a pseudo-terminal for yolo");
+    const wide = await helpAt(120);
+    expect(wide.r.exitCode, wide.text).toBe(0);
+    expect(wide.text).toBe(HELP.answers["run\u0000--help"].text);
+    // The CLI itself caps its help at 80 columns too, so the precomputed text is what it would print here.
+    expect((await helpAt(120, ["-C", ".", "run", "--help"])).text).toBe(wide.text);
+    const narrow = await helpAt(60);
+    expect(narrow.r.exitCode, narrow.text).toBe(0);
+    expect(narrow.text).toContain("Usage: yolo run");
+    expect(narrow.text).not.toBe(wide.text);
+    // `-C .` is a form the shim does not precompute: the CLI itself answers, as it does at this width.
+    const real = await helpAt(60, ["-C", ".", "run", "--help"]);
+    expect(narrow.text).toBe(real.text);
+  });
+});

@@ -24,7 +24,7 @@ type BriefState = Pick<
 /** What each role must deliver in its handoff, in words (the schema enforces it). */
 const EXPECTED: Record<AnyRole, string> = {
   analyst: "Call handoff with `requirements` (Markdown) and `acceptance_criteria` (a list of testable statements).",
-  pm: "Call handoff with `stories` (title, as_a, i_want, so_that, acceptance_criteria) and `needs_architecture`.",
+  pm: "Call handoff with `stories` (id, depends_on, title, as_a, i_want, so_that, acceptance_criteria) and `needs_architecture`. `depends_on` lists the ids of the stories a story needs built first ([] when it is independent): independent stories may be built in parallel.",
   architect: "Call handoff with `decisions` (title, decision, rationale).",
   dev: "Implement the change with tests, run the project's tests yourself, then call handoff with `summary` and `files_changed`.",
   tea: "Judge the change against the acceptance criteria and the gate results, then call handoff with `verdict` (PASS, CONCERNS or FAIL) and `findings`.",

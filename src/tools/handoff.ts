@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { planProblems } from "../engine/stories/plan.js";
 
 /** The pipeline roles whose `handoff` arguments are public API. */
 export const ROLES = ["analyst", "pm", "architect", "dev", "tea"] as const;
@@ -21,6 +22,11 @@ const escalation = {
 };
 
 const story = z.object({
+  id: z.string().optional().describe("a short id for the story (lowercase letters, digits, - or _), e.g. \"parse-args\"; default s1, s2, … by position"),
+  depends_on: z
+    .array(z.string())
+    .optional()
+    .describe("ids of the stories that must be built before this one; [] when it is independent. Omitted everywhere: each story depends on all before it"),
   title: z.string().min(1),
   as_a: z.string().min(1),
   i_want: z.string().min(1),
@@ -34,6 +40,11 @@ const decision = z.object({
   rationale: z.string().min(1),
 });
 
+/** Story ids and depends_on must make a plan the fan-out can run: unique, valid ids, known dependencies, no cycle. */
+function checkPlan(stories: z.output<typeof story>[], ctx: z.RefinementCtx): void {
+  for (const p of planProblems(stories)) ctx.addIssue({ code: "custom", path: [p.index, p.field], message: p.message });
+}
+
 /** Each role's output fields; they are required unless the agent escalates. */
 const ROLE_FIELDS = {
   analyst: {
@@ -41,7 +52,7 @@ const ROLE_FIELDS = {
     acceptance_criteria: z.array(z.string().min(1)).min(1).describe("testable acceptance criteria"),
   },
   pm: {
-    stories: z.array(story).min(1).describe("user stories with their acceptance criteria"),
+    stories: z.array(story).min(1).superRefine(checkPlan).describe("user stories with their acceptance criteria"),
     needs_architecture: z.boolean().describe("true when the change needs design decisions before coding"),
   },
   architect: {

@@ -16,6 +16,8 @@ export interface ConfigFlags {
   db?: string;
   /** `--branch` / `--no-branch`; undefined: yolo.config.ts decides. */
   branch?: boolean;
+  /** `--parallel N`: stories built at the same time (default pipeline). */
+  parallel?: number;
   /** `--require-gate`: refuse a run without a gate (exit 2). */
   requireGate?: boolean;
   maxTokens?: number;
@@ -48,7 +50,7 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
     fileConfig: config,
     file,
     env: process.env,
-    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch, maxTokens: flags.maxTokens, maxCost: flags.maxCost, maxSteps: flags.maxSteps, maxTime: flags.maxTime, requireGate: flags.requireGate, defaultModel: flags.defaultModel },
+    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch, maxTokens: flags.maxTokens, maxCost: flags.maxCost, maxSteps: flags.maxSteps, maxTime: flags.maxTime, requireGate: flags.requireGate, defaultModel: flags.defaultModel, parallel: flags.parallel },
   });
   return flags.testCmd === undefined ? resolved : withTestCommand(resolved, flags.testCmd);
 }

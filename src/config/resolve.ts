@@ -3,7 +3,7 @@ import { ConfigError } from "../errors.js";
 import { defaultPolicy, narrowPolicy } from "../tools/command-policy.js";
 import { CI_ENV_ALLOW } from "../tools/env.js";
 import { execFileAllowed } from "../tools/exec-files.js";
-import { LIMIT_DEFAULTS } from "./defaults.js";
+import { LIMIT_DEFAULTS, PARALLEL_DEFAULT } from "./defaults.js";
 import { parseDuration } from "./duration.js";
 import { gateSchema, type CommandRules, type ResolvedConfig, type SandboxMode, type UserConfig, type UserLevelConfig } from "./schema.js";
 import { withApprovals } from "../workflow/approve.js";
@@ -17,6 +17,8 @@ export interface ConfigFlags {
   db?: string;
   maxTurns?: number;
   branch?: boolean;
+  /** `--parallel N`: stories built at the same time. */
+  parallel?: number;
   /** `--require-gate`: refuse a run without a gate. */
   requireGate?: boolean;
   maxTokens?: number;
@@ -77,6 +79,7 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
   const flagBaseURL = checkURL(nonEmpty(flags.baseURL), "--base-url", problems);
   const flagMaxFix = checkInt(flags.maxFixAttempts, "--max-fix-attempts", 0, 50, problems);
   const flagMaxTurns = checkInt(flags.maxTurns, "--max-turns", 1, Number.MAX_SAFE_INTEGER, problems);
+  const flagParallel = checkInt(flags.parallel, "--parallel", 1, 16, problems);
   const flagMaxSteps = checkInt(flags.maxSteps, "--max-steps", 1, Number.MAX_SAFE_INTEGER, problems);
   const flagMaxTime = checkDuration(flags.maxTime, "--max-time", problems);
   const fileMaxTime = checkDuration(fileLimits.maxTime, "limits.maxTime", problems);
@@ -127,6 +130,8 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
     database,
     stateDir: resolve(absRoot, artifacts),
     branch: flags.branch ?? fileConfig.branch ?? false,
+    parallel: flagParallel ?? fileConfig.parallel ?? PARALLEL_DEFAULT,
+    ...(flagParallel !== undefined ? { parallelFromFlag: true } : {}),
     context: {
       summarizeAt: fileConfig.context?.summarizeAt ?? DEFAULTS.summarizeAt,
       contextWindows: { ...(fileConfig.context?.contextWindows ?? {}) },

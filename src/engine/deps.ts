@@ -1,5 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AgentDefinition } from "../agents/types.js";
+import type { Usage } from "../events/schema.js";
 import type { GateConfig, ResolvedConfig } from "../config/schema.js";
 import type { SandboxStatus } from "../tools/sandbox.js";
 import type { CommandSettings } from "../tools/types.js";
@@ -40,6 +41,8 @@ export interface EngineDeps {
   workspace?: WorkspaceHook;
   /** The run's MCP servers: started when a leg starts, stopped when it ends; absent: no MCP tools. */
   mcp?: McpHub;
+  /** Usage of the stories running beside this agent, not in state yet: the budget counts it too (stories in parallel). */
+  spentElsewhere?: () => Usage;
 }
 
 /** What the engine asks of version control. Implemented in src/git; injected so the engine stays testable. */

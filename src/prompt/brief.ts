@@ -32,7 +32,7 @@ const EXPECTED: Record<AnyRole, string> = {
 };
 
 /** The node brief: the inputs this role needs from earlier agents, and what it must hand off. */
-export function nodeBrief(role: AnyRole, state: BriefState, maxFixAttempts: number, node: string = role, flags: string[] = []): string {
+export function nodeBrief(role: AnyRole, state: BriefState & { task?: string }, maxFixAttempts: number, node: string = role, flags: string[] = []): string {
   const parts: string[] = [];
   if (role !== "analyst" && state.requirements) parts.push(`## Requirements (from analyst)\n${state.requirements}`);
   if (role !== "analyst" && state.acceptanceCriteria.length) parts.push(`## Acceptance criteria\n${list(state.acceptanceCriteria)}`);
@@ -69,6 +69,8 @@ export function nodeBrief(role: AnyRole, state: BriefState, maxFixAttempts: numb
     if (state.filesChanged.length) parts.push(`## Files changed\n${list(state.filesChanged)}`);
     parts.push(state.lastGates.length ? `## Gate results (run by yolo just now)${gateSection(state)}` : "## Gate results\nNo gate commands are configured for this project; judge from the code and tests you can read.");
   }
+  // A part of the work yolo gives this run alone (one story of several built in parallel, a merge conflict).
+  if (state.task) parts.push(state.task);
   const decide = flags.length ? ` Also decide ${flags.map((f) => `\`${f}\``).join(", ")} (true or false): the workflow branches on ${flags.length === 1 ? "it" : "them"}.` : "";
   parts.push(`## Your output\n${EXPECTED[role]}${decide}`);
   return parts.join("\n\n");

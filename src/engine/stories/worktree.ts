@@ -1,0 +1,165 @@
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { git, gitOk } from "../../git/git.js";
+import { headCommit } from "../../git/repo.js";
+import { threadArtifactsDir } from "../../store/state-dir.js";
+import { STORY_ID } from "./plan.js";
+
+/**
+ * A story's git worktree: its own checkout on its own branch, under the thread's folder in `.yolo/`, made and
+ * committed by yolo (never by the model). Every git command goes through yolo's hardened git (src/git/git.ts).
+ */
+
+/**
+ * A story's branch. Not `yolo/<thread>/<story>`: with `--branch` the thread's own branch `yolo/<thread>` is a ref,
+ * and git refuses a ref below another (`yolo/<thread>/…`), so stories live in a namespace of their own.
+ */
+export function storyBranch(threadId: string, storyId: string): string {
+  return `yolo/stories/${threadId}/${checkedId(storyId)}`;
+}
+
+/** The ref that keeps the commit a story started from (what its change is measured and merged against). */
+function baseRef(threadId: string, storyId: string): string {
+  return `refs/yolo/${threadId}/story-base/${checkedId(storyId)}`;
+}
+
+/** Where a thread's story worktrees live: `<artifacts>/threads/<thread>/worktrees/`. */
+export function worktreesDir(stateDir: string, threadId: string): string {
+  return join(threadArtifactsDir(stateDir, threadId), "worktrees");
+}
+
+// Ids come from the model: checked again here, where they become paths and refs.
+function checkedId(storyId: string): string {
+  if (!STORY_ID.test(storyId)) throw new Error(`refusing story id "${storyId}": not a valid story id`);
+  return storyId;
+}
+
+export interface StoryWorktree {
+  /** The worktree's top folder. */
+  path: string;
+  /** The project root inside it (the project may be a sub-folder of its repository). */
+  root: string;
+  branch: string;
+  /** The commit the story started from. */
+  base: string;
+}
+
+/**
+ * The story's worktree, found again when it exists (a resumed thread continues in it) or created from a snapshot
+ * of the thread's working tree as it is now (merged stories and uncommitted work included, `.yolo/` not).
+ */
+export async function ensureStoryWorktree(input: { root: string; stateDir: string; threadId: string; storyId: string }): Promise<StoryWorktree> {
+  const { root, threadId, storyId } = input;
+  const path = join(worktreesDir(input.stateDir, threadId), checkedId(storyId));
+  const branch = storyBranch(threadId, storyId);
+  const prefix = (await gitOk(root, ["rev-parse", "--show-prefix"])).trim();
+  const existingBase = (await git(root, ["rev-parse", "--verify", "-q", `${baseRef(threadId, storyId)}^{commit}`])).stdout.trim();
+  if (existingBase && existsSync(join(path, ".git")) && (await git(path, ["symbolic-ref", "--short", "-q", "HEAD"])).stdout.trim() === branch) {
+    return { path, root: join(path, prefix), branch, base: existingBase };
+  }
+  // A half-made worktree (killed while it was being added) is made again; its registration is pruned first.
+  rmSync(path, { recursive: true, force: true });
+  await git(root, ["worktree", "prune"]);
+  const base = existingBase || (await snapshotTree(root, threadId, storyId));
+  await gitOk(root, ["update-ref", baseRef(threadId, storyId), base]);
+  mkdirSync(join(path, ".."), { recursive: true });
+  const hasBranch = (await git(root, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`])).exitCode === 0;
+  await gitOk(root, ["worktree", "add", "-q", ...(hasBranch ? [path, branch] : ["-b", branch, path, base])]);
+  linkDependencies(root, join(path, prefix));
+  return { path: realpathSync(path), root: join(realpathSync(path), prefix), branch, base };
+}
+
+/**
+ * The project's installed dependencies (`node_modules`, ignored by git, so not in a fresh checkout) linked into the
+ * worktree, so the story's dev can run the tests. The sandbox keeps the linked folder read-only (it is outside the
+ * worktree), and yolo's commit never takes it.
+ */
+function linkDependencies(root: string, storyRoot: string): void {
+  const source = join(root, "node_modules");
+  const target = join(storyRoot, "node_modules");
+  if (existsSync(source) && !existsSync(target) && !isLink(target)) symlinkSync(source, target, "dir");
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** What yolo commits of a worktree: the project, never `.yolo/` nor the linked dependencies. */
+const STORY_PATHS = ["--", ".", ":(exclude).yolo", ":(exclude)node_modules"];
+
+/**
+ * Commits the story's work on its branch (yolo's commit, not the model's: no hooks, no signing) and returns the
+ * project-relative files it changed since its base, from git. Nothing to commit is fine (a story may change nothing).
+ */
+export async function commitStory(wt: StoryWorktree, message: string): Promise<string[]> {
+  await gitOk(wt.root, ["add", "-A", ...STORY_PATHS]);
+  const staged = await git(wt.root, ["diff", "--cached", "--quiet"]);
+  if (staged.exitCode !== 0) {
+    const identity = (await git(wt.root, ["var", "GIT_AUTHOR_IDENT"])).exitCode === 0 ? [] : ["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"];
+    await gitOk(wt.root, [...identity, "commit", "-q", "--no-verify", "-m", message]);
+  }
+  return storyFiles(wt.root, wt.base, "HEAD");
+}
+
+/** Project-relative files changed between two commits, from git. */
+export async function storyFiles(root: string, from: string, to: string): Promise<string[]> {
+  const out = await gitOk(root, ["diff", "--name-only", "--no-renames", "--relative", from, to, "--", "."]);
+  return out.split("\n").filter((l) => l.trim() !== "");
+}
+
+/** The tip of a story's branch and the commit it started from (for the merge), read in the thread's working tree. */
+export async function storyCommits(root: string, threadId: string, storyId: string): Promise<{ base: string; tip: string }> {
+  const base = (await gitOk(root, ["rev-parse", "--verify", `${baseRef(threadId, storyId)}^{commit}`])).trim();
+  const tip = (await gitOk(root, ["rev-parse", "--verify", `refs/heads/${storyBranch(threadId, storyId)}^{commit}`])).trim();
+  return { base, tip };
+}
+
+/**
+ * Removes a thread's story worktrees, their `git worktree` entries, branches and base refs (the thread ended, or
+ * `threads rm`). Branches of stories are yolo's scratch: their work is in the thread's tree (and branch) by then.
+ */
+export async function removeStoryWorktrees(root: string, stateDir: string, threadId: string): Promise<void> {
+  const dir = worktreesDir(stateDir, threadId);
+  if (existsSync(dir)) {
+    for (const line of (await git(root, ["worktree", "list", "--porcelain"])).stdout.split("\n")) {
+      const path = line.startsWith("worktree ") ? line.slice("worktree ".length) : null;
+      if (path && (path === dir || path.startsWith(`${dir}/`))) await git(root, ["worktree", "remove", "--force", path]);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  await git(root, ["worktree", "prune"]);
+  const refs = (await git(root, ["for-each-ref", "--format=%(refname)", `refs/heads/yolo/stories/${threadId}/`, `refs/yolo/${threadId}/story-base/`])).stdout;
+  for (const ref of refs.split("\n").filter(Boolean)) await git(root, ["update-ref", "-d", ref]);
+}
+
+/**
+ * A commit of the working tree as it is now (uncommitted and untracked files included, ignored ones and `.yolo/`
+ * not), parent HEAD, made in a throwaway index: the user's index, HEAD and branches are untouched.
+ */
+async function snapshotTree(root: string, threadId: string, storyId: string): Promise<string> {
+  const head = await headCommit(root);
+  const dir = mkdtempSync(join(tmpdir(), "yolo-index-"));
+  try {
+    const env = { GIT_INDEX_FILE: join(dir, "index") };
+    if (head) await gitOk(root, ["read-tree", head], env);
+    await gitOk(root, ["add", "-A", "--", ".", ":(exclude).yolo"], env);
+    const tree = (await gitOk(root, ["write-tree"], env)).trim();
+    const identity = (await git(root, ["var", "GIT_COMMITTER_IDENT"])).exitCode === 0 ? [] : ["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"];
+    const message = `yolo(${threadId}): the working tree story ${storyId} starts from\n\nYolo-Thread: ${threadId}\nYolo-Snapshot: story ${storyId}\n`;
+    return (await gitOk(root, [...identity, "commit-tree", tree, ...(head ? ["-p", head] : []), "-m", message])).trim();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Removes one story's worktree and its `git worktree` entry once it is merged (its branch stays until the thread ends). */
+export async function removeStoryWorktree(root: string, wt: Pick<StoryWorktree, "path">): Promise<void> {
+  await git(root, ["worktree", "remove", "--force", wt.path]);
+  rmSync(wt.path, { recursive: true, force: true });
+  await git(root, ["worktree", "prune"]);
+}

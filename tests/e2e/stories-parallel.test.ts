@@ -1,0 +1,81 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "vitest";
+import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/cli.js";
+import { analystDone, call, GOOD_ADD, handoff, teaSays } from "../helpers/director.js";
+import { lastToolResults, type RecordedRequest, type ScriptedReply } from "../helpers/mock-openai.js";
+import { mockWith, project } from "../helpers/per-test.js";
+import { pmStories, storyDirector, until } from "../helpers/stories.js";
+
+const MUL = "export function mul(a, b) {\n  return a * b;\n}\n";
+const CALC = 'import { add } from "./add.js";\nimport { mul } from "./mul.js";\nexport const calc = (a, b) => add(mul(a, b), 1);\n';
+
+/** A turn that first waits until `other` has sent a request: it can only be answered if both runs are alive at once. */
+function afterSeen(log: string[], other: string, reply: ScriptedReply): (req: RecordedRequest) => Promise<ScriptedReply> {
+  return async () => {
+    try {
+      await until(() => log.includes(other), `a request of ${other}`);
+      return reply;
+    } catch (error) {
+      return { status: 400, content: String(error) };
+    }
+  };
+}
+
+describe.concurrent("stories in parallel: one dev per story, in its own worktree, merged and gated", { timeout: 120_000 }, () => {
+  it("runs independent stories at the same time; the dependent one waits and sees their files; tea gates the merged tree", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const log: string[] = [];
+    const director = storyDirector({
+      analyst: [analystDone],
+      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "mul", title: "Multiply numbers", depends_on: [] }, { id: "calc", title: "Calculator", depends_on: ["add", "mul"] }])],
+      "dev:add": [afterSeen(log, "dev:mul", call("write_file", { path: "src/add.js", content: GOOD_ADD })), handoff({ summary: "add", files_changed: ["src/add.js"] })],
+      "dev:mul": [afterSeen(log, "dev:add", call("write_file", { path: "src/mul.js", content: MUL })), handoff({ summary: "mul", files_changed: ["src/mul.js"] })],
+      "dev:calc": [
+        call("read_file", { path: "src/mul.js" }),
+        (req) => (String(lastToolResults(req)[0]?.content).includes("a * b") ? call("write_file", { path: "src/calc.js", content: CALC }) : { status: 400, content: "calc did not see mul.js" }),
+        handoff({ summary: "calc", files_changed: ["src/calc.js"] }),
+      ],
+      tea: [teaSays("PASS")],
+    });
+    const mock = await mockWith(onTestFinished, (req, i) => {
+      const reply = director(req, i);
+      log.splice(0, log.length, ...director.log);
+      return reply;
+    });
+    const r = await runYolo(["run", "--ci", "--json", "--parallel", "3", "Add, multiply and a calculator"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    const runs = director.log;
+    // Overlap, from the request log: each story's first request came before the other's last.
+    expect(runs.indexOf("dev:mul")).toBeLessThan(runs.lastIndexOf("dev:add"));
+    expect(runs.indexOf("dev:add")).toBeLessThan(runs.lastIndexOf("dev:mul"));
+    // The dependent story started after both were done, and tea came last.
+    expect(runs.indexOf("dev:calc")).toBeGreaterThan(Math.max(runs.lastIndexOf("dev:add"), runs.lastIndexOf("dev:mul")));
+    expect(runs.at(-1)).toBe("tea");
+    expect(runs.filter((x) => x === "dev")).toEqual([]);
+
+    const events = parseEvents(r.stdout);
+    const thread = threadIdFrom(r.stdout);
+    expect(events.filter((e) => e.type === "story.started").map((e) => [e.story, (e as { branch: string }).branch])).toEqual(
+      expect.arrayContaining([["add", `yolo/stories/${thread}/add`], ["mul", `yolo/stories/${thread}/mul`], ["calc", `yolo/stories/${thread}/calc`]]),
+    );
+    const completed = events.filter((e) => e.type === "story.completed") as Array<{ story: string; status: string; filesChanged: string[] }>;
+    expect(Object.fromEntries(completed.map((e) => [e.story, [e.status, e.filesChanged]]))).toEqual({ add: ["done", ["src/add.js"]], mul: ["done", ["src/mul.js"]], calc: ["done", ["src/calc.js"]] });
+    expect(events.filter((e) => e.type === "story.merged").map((e) => [e.story, (e as { conflicts: string[] }).conflicts])).toEqual([["add", []], ["mul", []], ["calc", []]]);
+    // Every event of a story's run carries its id.
+    const storyTools = events.filter((e) => e.type === "tool.called" && e.node === "dev");
+    expect(storyTools.length).toBe(7);
+    for (const e of storyTools) expect(["add", "mul", "calc"]).toContain(e.story);
+
+    expect(readFileSync(join(root, "src/calc.js"), "utf8")).toBe(CALC);
+    expect(readFileSync(join(root, "src/add.js"), "utf8")).toBe(GOOD_ADD);
+    // Each story's dev saw only its own story; worktrees are gone when the thread ends.
+    const transcript = readFileSync(join(root, ".yolo/threads", thread, "transcripts/dev.add.jsonl"), "utf8");
+    expect(transcript).toContain("Add numbers");
+    expect(transcript).not.toContain("Multiply numbers");
+    expect(execFileSync("git", ["worktree", "list"], { cwd: root, encoding: "utf8" }).trim().split("\n")).toHaveLength(1);
+    const wts = join(root, ".yolo/threads", thread, "worktrees");
+    expect(existsSync(wts) ? readdirSync(wts) : []).toEqual([]);
+  });
+});

@@ -78,4 +78,52 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     const wts = join(root, ".yolo/threads", thread, "worktrees");
     expect(existsSync(wts) ? readdirSync(wts) : []).toEqual([]);
   });
+
+  it("a merge conflict is not a failure: dev resolves it in the thread's tree, yolo checks the markers are gone, then tea gates the merged tree", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const director = storyDirector({
+      analyst: [analystDone],
+      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "docs", title: "Document it", depends_on: [] }])],
+      "dev:add": [call("write_file", { path: "README.md", content: "# demo: adds\n" }), call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "add", files_changed: [] })],
+      "dev:docs": [call("write_file", { path: "README.md", content: "# demo: documented\n" }), handoff({ summary: "docs", files_changed: ["README.md"] })],
+      "dev:merge": [
+        (req) => {
+          const brief = req.messages.map((m) => String(m.content)).join("\n");
+          const sawBoth = brief.includes("# demo: adds") && brief.includes("# demo: documented") && brief.includes("README.md");
+          return sawBoth ? call("write_file", { path: "README.md", content: "# demo: adds, documented\n" }) : { status: 400, content: "the conflict brief lacks a side" };
+        },
+        handoff({ summary: "merged both titles", files_changed: ["README.md"] }),
+      ],
+      tea: [teaSays("PASS")],
+    });
+    const mock = await mockWith(onTestFinished, director);
+    const r = await runYolo(["run", "--ci", "--json", "Add numbers and document them"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(readFileSync(join(root, "README.md"), "utf8")).toBe("# demo: adds, documented\n");
+    expect(director.log.slice(-2)).toEqual(["dev:merge", "tea"]);
+    const events = parseEvents(r.stdout);
+    expect(events.filter((e) => e.type === "story.merged").map((e) => [e.story, (e as { conflicts: string[] }).conflicts])).toEqual([["add", []], ["docs", ["README.md"]]]);
+    const gates = events.filter((e) => e.type === "gate.result" && e.node === "tea");
+    expect(gates.length).toBeGreaterThan(0);
+    expect(gates.every((g) => (g as { gate: { passed: boolean } }).gate.passed)).toBe(true);
+  });
+
+  it("conflict markers left behind by the resolving dev never reach the gate: after two tries a human is asked (exit 3 under --ci)", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const leave = [call("write_file", { path: "README.md", content: "<<<<<<< merged stories\n# a\n=======\n# b\n>>>>>>> story docs\n" }), handoff({ summary: "done (not really)", files_changed: ["README.md"] })];
+    const director = storyDirector({
+      analyst: [analystDone],
+      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "docs", title: "Document it", depends_on: [] }])],
+      "dev:add": [call("write_file", { path: "README.md", content: "# demo: adds\n" }), handoff({ summary: "add", files_changed: [] })],
+      "dev:docs": [call("write_file", { path: "README.md", content: "# demo: documented\n" }), handoff({ summary: "docs", files_changed: [] })],
+      "dev:merge": [...leave, ...leave],
+      tea: [],
+    });
+    const mock = await mockWith(onTestFinished, director);
+    const r = await runYolo(["run", "--ci", "--json", "Add numbers and document them"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(3);
+    expect(director.log).not.toContain("tea");
+    expect(director.log.filter((x) => x === "dev:merge")).toHaveLength(4);
+    expect(r.stdout + r.stderr).toContain("conflict markers are still in README.md");
+  });
 });

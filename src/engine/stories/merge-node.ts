@@ -14,7 +14,7 @@ import { filesWithMarkers, mergeStory } from "./merge.js";
 import { type PlannedStory, storyPlan } from "./plan.js";
 import { clearSpend } from "./shared-spend.js";
 import type { StoryRun } from "./types.js";
-import { ensureStoryWorktree, removeStoryWorktree, storyCommits } from "./worktree.js";
+import { ensureStoryWorktree, removeStoryWorktree, removeStoryWorktrees, storyCommits } from "./worktree.js";
 
 /** The graph node that merges finished stories into the thread's working tree. */
 export const MERGE_NODE = "story_merge";
@@ -75,6 +75,8 @@ export function storyMergeNode(deps: EngineDeps) {
     const batch = escalation || state.escalateToHuman ? [] : nextBatch(plan, statuses, parallelOf(state, deps));
     for (const id of batch) runs[id] = { id, status: "running" };
     const allMerged = plan.every((s) => statuses[s.id].status === "merged");
+    // Every story is in the thread's tree: their worktrees, `git worktree` entries, branches and base refs go.
+    if (allMerged) await removeStoryWorktrees(root, deps.config.stateDir, threadId);
     const update: PipelineUpdate = {
       storyRuns: runs,
       storiesActive: !allMerged,

@@ -1,4 +1,3 @@
-import Database from "better-sqlite3";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,10 +7,11 @@ import { analystDone, call, GOOD_ADD, handoff, teaSays } from "../helpers/direct
 import { lastToolResults } from "../helpers/mock-openai.js";
 import { mockWith, project } from "../helpers/per-test.js";
 import { pmStories, storyDirector } from "../helpers/stories.js";
+import { openDatabase } from "../../src/store/db.js";
 
 /** How many story runs have their completed writes in the checkpoint database (LangGraph's pending writes). */
 function storiesSaved(root: string): number {
-  const db = new Database(join(root, ".yolo/yolo.db"), { readonly: true, fileMustExist: true });
+  const db = openDatabase(join(root, ".yolo/yolo.db"));
   try {
     return (db.prepare("SELECT count(DISTINCT task_id) AS n FROM writes WHERE channel = 'storyWallMs'").get() as { n: number }).n;
   } catch {

@@ -14,7 +14,7 @@ import { filesWithMarkers, mergeStory } from "./merge.js";
 import { type PlannedStory, storyPlan } from "./plan.js";
 import { clearSpend } from "./shared-spend.js";
 import type { StoryRun } from "./types.js";
-import { ensureStoryWorktree, removeStoryWorktree, removeStoryWorktrees, storyCommits } from "./worktree.js";
+import { assertWorktreeLink, ensureStoryWorktree, removeStoryWorktree, removeStoryWorktrees, storyCommits } from "./worktree.js";
 
 /** The graph node that merges finished stories into the thread's working tree. */
 export const MERGE_NODE = "story_merge";
@@ -50,6 +50,7 @@ export function storyMergeNode(deps: EngineDeps) {
       if (run?.status === "merged") mergedFiles.set(s.id, run.filesChanged);
       if (run?.status !== "done" || escalation) continue;
       const wt = await ensureStoryWorktree({ root, stateDir: deps.config.stateDir, threadId, storyId: s.id });
+      await assertWorktreeLink(root, wt);
       const { conflicts } = await mergeStory(root, wt.root, await storyCommits(root, threadId, s.id), { ours: "merged stories", theirs: `story ${s.id}` });
       if (conflicts.length) {
         const others = plan.filter((o) => mergedFiles.get(o.id)?.some((f) => conflicts.includes(f)));

@@ -70,7 +70,7 @@ export function storyDevNode(deps: EngineDeps) {
     const h = out.handoff;
     const escalated = h.escalate_to_human === true;
     const summary = escalated ? `asks a human: ${String(h.question ?? "")}` : String(h.summary ?? "");
-    const files = await commitStory(wt, `yolo(${threadId}): ${planned.title} (story ${id})\n\n${summary}\n\nYolo-Thread: ${threadId}\nYolo-Story: ${id}\n`);
+    const files = await commitStory(deps.config.root, wt, `yolo(${threadId}): ${planned.title} (story ${id})\n\n${summary}\n\nYolo-Thread: ${threadId}\nYolo-Story: ${id}\n`);
     emit({ type: "story.completed", story: id, status: escalated ? "failed" : "done", filesChanged: files, usage: out.usage, summary });
     emit({ type: "node.completed", node: "dev", summary: escalated ? summary : `story ${id}: ${files.length} file${files.length === 1 ? "" : "s"} changed` });
     const update: PipelineUpdate = {

@@ -1,7 +1,7 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { git, gitOk } from "../../git/git.js";
+import { dirname, join, resolve } from "node:path";
+import { git, GitError, gitOk } from "../../git/git.js";
 import { headCommit } from "../../git/repo.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { STORY_ID } from "./plan.js";
@@ -49,7 +49,23 @@ export interface StoryWorktree {
  * The story's worktree, found again when it exists (a resumed thread continues in it) or created from a snapshot
  * of the thread's working tree as it is now (merged stories and uncommitted work included, `.yolo/` not).
  */
-export async function ensureStoryWorktree(input: { root: string; stateDir: string; threadId: string; storyId: string }): Promise<StoryWorktree> {
+export function ensureStoryWorktree(input: { root: string; stateDir: string; threadId: string; storyId: string }): Promise<StoryWorktree> {
+  return serial(input.root, () => addStoryWorktree(input));
+}
+
+const queues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs git's worktree bookkeeping for one repository one call at a time: stories start together, and two
+ * `git worktree add` (or a prune beside an add) at once race on `.git/worktrees/`.
+ */
+function serial<T>(root: string, fn: () => Promise<T>): Promise<T> {
+  const run = (queues.get(root) ?? Promise.resolve()).then(fn, fn);
+  queues.set(root, run.catch(() => {}));
+  return run;
+}
+
+async function addStoryWorktree(input: { root: string; stateDir: string; threadId: string; storyId: string }): Promise<StoryWorktree> {
   const { root, threadId, storyId } = input;
   const path = join(worktreesDir(input.stateDir, threadId), checkedId(storyId));
   const branch = storyBranch(threadId, storyId);
@@ -96,7 +112,8 @@ const STORY_PATHS = ["--", ".", ":(exclude).yolo", ":(exclude)node_modules"];
  * Commits the story's work on its branch (yolo's commit, not the model's: no hooks, no signing) and returns the
  * project-relative files it changed since its base, from git. Nothing to commit is fine (a story may change nothing).
  */
-export async function commitStory(wt: StoryWorktree, message: string): Promise<string[]> {
+export async function commitStory(mainRoot: string, wt: StoryWorktree, message: string): Promise<string[]> {
+  await assertWorktreeLink(mainRoot, wt);
   await gitOk(wt.root, ["add", "-A", ...STORY_PATHS]);
   const staged = await git(wt.root, ["diff", "--cached", "--quiet"]);
   if (staged.exitCode !== 0) {
@@ -104,6 +121,27 @@ export async function commitStory(wt: StoryWorktree, message: string): Promise<s
     await gitOk(wt.root, [...identity, "commit", "-q", "--no-verify", "-m", message]);
   }
   return storyFiles(wt.root, wt.base, "HEAD");
+}
+
+/**
+ * Refuses to run yolo's git in a worktree whose `.git` link no longer points at its own registration in the
+ * thread's repository (a model that rewrote it, with the sandbox off, could aim yolo's commit at another repository
+ * or at the thread's own branch).
+ */
+export async function assertWorktreeLink(mainRoot: string, wt: Pick<StoryWorktree, "path">): Promise<void> {
+  const common = realpathSync(resolve(mainRoot, (await gitOk(mainRoot, ["rev-parse", "--git-common-dir"])).trim()));
+  const dotGit = join(wt.path, ".git");
+  let ok = false;
+  try {
+    const gitDir = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim();
+    if (gitDir && lstatSync(dotGit).isFile()) {
+      const real = realpathSync(resolve(wt.path, gitDir));
+      ok = dirname(real) === join(common, "worktrees") && realpathSync(readFileSync(join(real, "gitdir"), "utf8").trim()) === realpathSync(dotGit);
+    }
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new GitError(`The story worktree ${wt.path} no longer links to its own entry in the repository (its .git was changed): yolo does not commit from it. Delete the thread (yolo threads rm) or remove the worktree and resume.`);
 }
 
 /** Project-relative files changed between two commits, from git. */
@@ -123,7 +161,11 @@ export async function storyCommits(root: string, threadId: string, storyId: stri
  * Removes a thread's story worktrees, their `git worktree` entries, branches and base refs (the thread ended, or
  * `threads rm`). Branches of stories are yolo's scratch: their work is in the thread's tree (and branch) by then.
  */
-export async function removeStoryWorktrees(root: string, stateDir: string, threadId: string): Promise<void> {
+export function removeStoryWorktrees(root: string, stateDir: string, threadId: string): Promise<void> {
+  return serial(root, () => removeAll(root, stateDir, threadId));
+}
+
+async function removeAll(root: string, stateDir: string, threadId: string): Promise<void> {
   const dir = worktreesDir(stateDir, threadId);
   if (existsSync(dir)) {
     for (const line of (await git(root, ["worktree", "list", "--porcelain"])).stdout.split("\n")) {
@@ -158,8 +200,10 @@ async function snapshotTree(root: string, threadId: string, storyId: string): Pr
 }
 
 /** Removes one story's worktree and its `git worktree` entry once it is merged (its branch stays until the thread ends). */
-export async function removeStoryWorktree(root: string, wt: Pick<StoryWorktree, "path">): Promise<void> {
-  await git(root, ["worktree", "remove", "--force", wt.path]);
-  rmSync(wt.path, { recursive: true, force: true });
-  await git(root, ["worktree", "prune"]);
+export function removeStoryWorktree(root: string, wt: Pick<StoryWorktree, "path">): Promise<void> {
+  return serial(root, async () => {
+    await git(root, ["worktree", "remove", "--force", wt.path]);
+    rmSync(wt.path, { recursive: true, force: true });
+    await git(root, ["worktree", "prune"]);
+  });
 }

@@ -126,4 +126,44 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     expect(director.log.filter((x) => x === "dev:merge")).toHaveLength(4);
     expect(r.stdout + r.stderr).toContain("conflict markers are still in README.md");
   });
+
+  it("--branch: one commit per story on the thread's branch, in story order, a linear history", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const director = storyDirector({
+      analyst: [analystDone],
+      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "mul", title: "Multiply numbers", depends_on: [] }])],
+      "dev:add": [call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "wrote add", files_changed: [] })],
+      "dev:mul": [call("write_file", { path: "src/mul.js", content: MUL }), handoff({ summary: "wrote mul", files_changed: [] })],
+      tea: [teaSays("PASS")],
+    });
+    const mock = await mockWith(onTestFinished, director);
+    const r = await runYolo(["run", "--ci", "--json", "--branch", "Add and multiply"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    const thread = threadIdFrom(r.stdout);
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" });
+    expect(git("branch", "--show-current").trim()).toBe(`yolo/${thread}`);
+    expect(git("log", "--format=%s", "--first-parent").trim().split("\n")).toEqual([`yolo(${thread}): Multiply numbers (attempt 1)`, `yolo(${thread}): Add numbers (attempt 1)`, "init"]);
+    expect(git("log", "--merges", "--format=%s").trim()).toBe("");
+    expect(git("show", "--name-only", "--format=", "HEAD~1").trim()).toBe("src/add.js");
+    expect(git("show", "--name-only", "--format=", "HEAD").trim()).toBe("src/mul.js");
+    expect(git("log", "-1", "--format=%B", "HEAD~1")).toContain("Yolo-Node: dev.add");
+    expect(git("status", "--porcelain")).toBe("");
+    expect(git("branch", "--list", "yolo/stories/*")).toBe("");
+  });
+
+  it("--parallel 1 keeps one dev for all stories, as before", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const director = storyDirector({
+      analyst: [analystDone],
+      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "mul", title: "Multiply numbers", depends_on: [] }])],
+      dev: [call("write_file", { path: "src/add.js", content: GOOD_ADD }), call("write_file", { path: "src/mul.js", content: MUL }), handoff({ summary: "both", files_changed: [] })],
+      tea: [teaSays("PASS")],
+    });
+    const mock = await mockWith(onTestFinished, director);
+    const r = await runYolo(["run", "--ci", "--json", "--parallel", "1", "Add and multiply"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(director.log).toEqual(["analyst", "pm", "dev", "dev", "dev", "tea"]);
+    expect(parseEvents(r.stdout).filter((e) => e.type.startsWith("story."))).toEqual([]);
+    expect(existsSync(join(root, ".yolo/threads", threadIdFrom(r.stdout), "worktrees"))).toBe(false);
+  });
 });

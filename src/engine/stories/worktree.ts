@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { git, GitError, gitOk } from "../../git/git.js";
 import { headCommit } from "../../git/repo.js";
-import { threadArtifactsDir } from "../../store/state-dir.js";
 import { STORY_ID } from "./plan.js";
 
 /**
@@ -24,9 +23,10 @@ function baseRef(threadId: string, storyId: string): string {
   return `refs/yolo/${threadId}/story-base/${checkedId(storyId)}`;
 }
 
-/** Where a thread's story worktrees live: `<artifacts>/threads/<thread>/worktrees/`. */
+/** Where a thread's story worktrees live: `<artifacts>/threads/<thread>/worktrees/` (nothing is created). */
 export function worktreesDir(stateDir: string, threadId: string): string {
-  return join(threadArtifactsDir(stateDir, threadId), "worktrees");
+  if (!/^[A-Za-z0-9_-]+$/.test(threadId)) throw new Error(`"${threadId}" is not a valid thread id`);
+  return join(stateDir, "threads", threadId, "worktrees");
 }
 
 // Ids come from the model: checked again here, where they become paths and refs.

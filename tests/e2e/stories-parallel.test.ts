@@ -166,4 +166,36 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     expect(parseEvents(r.stdout).filter((e) => e.type.startsWith("story."))).toEqual([]);
     expect(existsSync(join(root, ".yolo/threads", threadIdFrom(r.stdout), "worktrees"))).toBe(false);
   });
+
+  it("a story's question goes to a human; the answer reaches that story's dev, which continues in its worktree", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const director = storyDirector({
+      analyst: [analystDone],
+      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "mul", title: "Multiply numbers", depends_on: [] }])],
+      "dev:add": [call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "add", files_changed: [] })],
+      "dev:mul": [
+        call("write_file", { path: "src/mul.js", content: "// draft\n" }),
+        handoff({ escalate_to_human: true, question: "Integers only?" }),
+        (req) => {
+          const text = req.messages.map((m) => String(m.content)).join("\n");
+          return text.includes("Yes, integers") ? call("read_file", { path: "src/mul.js" }) : { status: 400, content: "the answer did not reach the story" };
+        },
+        (req) => (String(lastToolResults(req)[0]?.content).includes("// draft") ? call("write_file", { path: "src/mul.js", content: MUL }) : { status: 400, content: "worktree lost" }),
+        handoff({ summary: "mul", files_changed: [] }),
+      ],
+      tea: [teaSays("PASS")],
+    });
+    const mock = await mockWith(onTestFinished, director);
+    const first = await runYolo(["run", "--ci", "--json", "Add and multiply"], { cwd: root, baseURL: mock.url });
+    expect(first.exitCode, describeResult(first)).toBe(3);
+    expect(first.stdout).toContain("Story mul (Multiply numbers): Integers only?");
+    const thread = threadIdFrom(first.stdout);
+    // The finished story is merged already; the question waits.
+    expect(readFileSync(join(root, "src/add.js"), "utf8")).toBe(GOOD_ADD);
+    const seen = director.log.length;
+    const resumed = await runYolo(["resume", "--json", thread, "--answer", "Yes, integers"], { cwd: root, baseURL: mock.url });
+    expect(resumed.exitCode, describeResult(resumed)).toBe(0);
+    expect(director.log.slice(seen)).toEqual(["dev:mul", "dev:mul", "dev:mul", "tea"]);
+    expect(readFileSync(join(root, "src/mul.js"), "utf8")).toBe(MUL);
+  });
 });

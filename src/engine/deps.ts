@@ -41,8 +41,12 @@ export interface EngineDeps {
   workspace?: WorkspaceHook;
   /** The run's MCP servers: started when a leg starts, stopped when it ends; absent: no MCP tools. */
   mcp?: McpHub;
-  /** Usage of the stories running beside this agent, not in state yet: the budget counts it too (stories in parallel). */
-  spentElsewhere?: () => Usage;
+  /**
+   * Called once before each model call of an agent that shares the thread's limits with runs beside it (stories in
+   * parallel): may throw a LimitError (their turns together), and returns their usage not in state yet, which the
+   * budget counts too.
+   */
+  sharedLimits?: () => Usage;
 }
 
 /** What the engine asks of version control. Implemented in src/git; injected so the engine stays testable. */

@@ -48,4 +48,32 @@ describe("limits count across all stories", { timeout: 120_000 }, () => {
     expect(after.at(-1)).toBe("tea");
     expect(parseEvents(resumed.stdout).filter((e) => e.type === "story.merged").map((e) => e.story)).toEqual(["a", "b"]);
   });
+
+  it("dev's turn limit holds for the stories' devs together: it stops the fan-out (exit 6), and a resume with more turns finishes", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const log: string[] = [];
+    const first = (other: string, path: string) => async () => {
+      await until(() => log.includes(other), other).catch(() => {});
+      return call("write_file", { path, content: `// ${path}\n` });
+    };
+    const director = storyDirector({
+      analyst: [handoff({ requirements: "Two files", acceptance_criteria: ["both exist"] })],
+      pm: [pmStories([{ id: "a", title: "File A", depends_on: [] }, { id: "b", title: "File B", depends_on: [] }])],
+      "dev:a": [first("dev:b", "a.js"), handoff({ summary: "a", files_changed: [] }), handoff({ summary: "a", files_changed: [] })],
+      "dev:b": [first("dev:a", "b.js"), handoff({ summary: "b", files_changed: [] }), handoff({ summary: "b", files_changed: [] })],
+      tea: [teaSays("PASS")],
+    });
+    const mock = await mockWith(onTestFinished, (req, i) => {
+      const reply = director(req, i);
+      log.splice(0, log.length, ...director.log);
+      return reply;
+    });
+    // Each story needs 2 turns: alone within 3, together 4.
+    const r = await runYolo(["run", "--ci", "--json", "--max-turns", "3", "Two files"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(6);
+    expect(r.stdout).toContain("used dev's 3 turns between them");
+    const resumed = await runYolo(["resume", "--json", "--max-turns", "10", threadIdFrom(r.stdout)], { cwd: root, baseURL: mock.url });
+    expect(resumed.exitCode, describeResult(resumed)).toBe(0);
+    expect(director.log.at(-1)).toBe("tea");
+  });
 });

@@ -1,3 +1,4 @@
+import { LimitError } from "../../errors.js";
 import type { Usage } from "../../events/schema.js";
 import { addUsage, ZERO_USAGE } from "../../events/usage.js";
 
@@ -25,4 +26,22 @@ export function spentByOthers(threadId: string, storyId: string): Usage {
 /** Forgets a thread's tallies (their usage is in state now). */
 export function clearSpend(threadId: string): void {
   spending.delete(threadId);
+}
+
+const turns = new Map<string, number>();
+
+/**
+ * Counts one model turn of a thread's story devs and stops the run when together they pass dev's turn limit: the
+ * bound one dev had for all the stories holds for the stories in parallel too. Counted per process, like an agent
+ * loop's own turns (a resume starts again).
+ */
+export function takeTurn(threadId: string, limit: number): void {
+  const used = (turns.get(threadId) ?? 0) + 1;
+  turns.set(threadId, used);
+  if (used > limit) {
+    throw new LimitError(
+      "turns",
+      `The stories' devs used dev's ${limit} turns between them without all handing off. The thread is saved: resume it with a higher limit (yolo resume <thread> --max-turns N) or raise maxTurns in the agent file.`,
+    );
+  }
 }

@@ -6,7 +6,7 @@ import { runRole } from "../nodes/agent-node.js";
 import { checkRunLimits } from "../nodes/run-limits.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
 import { storyPlan } from "./plan.js";
-import { recordSpend, spentByOthers } from "./shared-spend.js";
+import { recordSpend, spentByOthers, takeTurn } from "./shared-spend.js";
 import { commitStory, ensureStoryWorktree } from "./worktree.js";
 
 /** The graph node one story's dev run is sent to (LangGraph `Send`), several at once. */
@@ -60,10 +60,15 @@ export function storyDevNode(deps: EngineDeps) {
     const storyDeps: EngineDeps = {
       ...deps,
       config: Object.freeze({ ...deps.config, root: wt.root }),
-      spentElsewhere: () => spentByOthers(threadId, id),
+      sharedLimits: () => {
+        takeTurn(threadId, turnLimit);
+        return spentByOthers(threadId, id);
+      },
       // The story's commit is yolo's, on the story's branch; the thread's branch gets it when it is merged.
       workspace: undefined,
     };
+    const agent = deps.agents.get("dev");
+    const turnLimit = deps.config.limits.maxTurnsOverride ?? agent?.maxTurns ?? deps.config.limits.maxTurns;
     const running = Object.values(input.storyRuns).filter((r) => r.status === "running" && r.id !== id).length;
     const state = { ...input, stories: [input.stories[index]], task: storyTask(id, running) } as PipelineStateType;
     const out = await runRole({ node: "dev", agentId: "dev", role: "dev", flags: [], transcript: storyTranscript(id) }, state, storyConfig, storyDeps);

@@ -1,7 +1,10 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { EventBody } from "../../events/schema.js";
 import type { EngineDeps } from "../deps.js";
-import { emitter, threadIdOf } from "../nodes/context.js";
+import { nodeEndHooks, nodeStartHooks } from "../../hooks/step-hooks.js";
+import { transcriptPath } from "../../store/artifacts.js";
+import { threadArtifactsDir } from "../../store/state-dir.js";
+import { emitter, hookScope, threadIdOf } from "../nodes/context.js";
 import { runRole } from "../nodes/agent-node.js";
 import { checkRunLimits } from "../nodes/run-limits.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
@@ -71,10 +74,15 @@ export function storyDevNode(deps: EngineDeps) {
     const turnLimit = deps.config.limits.maxTurnsOverride ?? agent?.maxTurns ?? deps.config.limits.maxTurns;
     const running = Object.values(input.storyRuns).filter((r) => r.status === "running" && r.id !== id).length;
     const state = { ...input, stories: [input.stories[index]], task: storyTask(id, running) } as PipelineStateType;
+    // The user's step hooks run for each story's dev as for any dev step, in the story's worktree.
+    const subject = { node: "dev", agent: "dev", role: "dev" as const, mode: input.mode };
+    const scope = { ...hookScope(storyConfig, storyDeps, "dev"), transcriptPath: transcriptPath(threadArtifactsDir(deps.config.stateDir, threadId), storyTranscript(id)) };
+    await nodeStartHooks(deps.hooks, subject, { fixAttempt: 0, step: input.steps ?? 0 }, scope);
     const out = await runRole({ node: "dev", agentId: "dev", role: "dev", flags: [], transcript: storyTranscript(id) }, state, storyConfig, storyDeps);
     const h = out.handoff;
     const escalated = h.escalate_to_human === true;
     const summary = escalated ? `asks a human: ${String(h.question ?? "")}` : String(h.summary ?? "");
+    await nodeEndHooks(deps.hooks, subject, { outcome: escalated ? "escalated" : "handoff", summary, filesChanged: out.filesChanged, usage: out.usage }, scope);
     const files = await commitStory(deps.config.root, wt, `yolo(${threadId}): ${planned.title} (story ${id})\n\n${summary}\n\nYolo-Thread: ${threadId}\nYolo-Story: ${id}\n`);
     emit({ type: "story.completed", story: id, status: escalated ? "failed" : "done", filesChanged: files, usage: out.usage, summary });
     emit({ type: "node.completed", node: "dev", summary: escalated ? summary : `story ${id}: ${files.length} file${files.length === 1 ? "" : "s"} changed` });

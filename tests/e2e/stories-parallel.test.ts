@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/cli.js";
 import { analystDone, call, GOOD_ADD, handoff, teaSays } from "../helpers/director.js";
 import { lastToolResults, type RecordedRequest, type ScriptedReply } from "../helpers/mock-openai.js";
-import { mockWith, project } from "../helpers/per-test.js";
+import { mockWith, project, tempDir } from "../helpers/per-test.js";
 import { pmStories, storyDirector, until } from "../helpers/stories.js";
 
 const MUL = "export function mul(a, b) {\n  return a * b;\n}\n";
@@ -197,5 +197,34 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     expect(resumed.exitCode, describeResult(resumed)).toBe(0);
     expect(director.log.slice(seen)).toEqual(["dev:mul", "dev:mul", "dev:mul", "tea"]);
     expect(readFileSync(join(root, "src/mul.js"), "utf8")).toBe(MUL);
+  });
+
+  it("the user's NodeStart and NodeEnd hooks run for each story's dev, naming its transcript", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const home = tempDir(onTestFinished);
+    const log = join(home, "hooks.jsonl");
+    const logHook = { type: "command", command: `cat >> ${log}; echo >> ${log}` };
+    writeFileSync(join(home, "config.json"), JSON.stringify({ hooks: { NodeStart: [{ matcher: "dev", hooks: [logHook] }], NodeEnd: [{ matcher: "dev", hooks: [logHook] }] } }));
+    const director = storyDirector({
+      analyst: [analystDone],
+      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "mul", title: "Multiply numbers", depends_on: [] }])],
+      "dev:add": [call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "add", files_changed: [] })],
+      "dev:mul": [call("write_file", { path: "src/mul.js", content: MUL }), handoff({ summary: "mul", files_changed: [] })],
+      tea: [teaSays("PASS")],
+    });
+    const mock = await mockWith(onTestFinished, director);
+    const r = await runYolo(["run", "--ci", "--json", "Add and multiply"], { cwd: root, baseURL: mock.url, env: { YOLO_USER_CONFIG: join(home, "config.json"), XDG_STATE_HOME: join(home, "state") } });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    const thread = threadIdFrom(r.stdout);
+    const payloads = readFileSync(log, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const seen = payloads.map((p) => [p.hook_event_name, p.cwd, p.transcript_path]).sort();
+    const transcript = (id: string) => join(root, ".yolo/threads", thread, "transcripts", `dev.${id}.jsonl`);
+    // Hooks run from the thread's project root, as every hook does.
+    expect(seen).toEqual([
+      ["NodeEnd", root, transcript("add")],
+      ["NodeEnd", root, transcript("mul")],
+      ["NodeStart", root, transcript("add")],
+      ["NodeStart", root, transcript("mul")],
+    ]);
   });
 });

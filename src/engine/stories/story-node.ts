@@ -74,7 +74,7 @@ export function storyDevNode(deps: EngineDeps) {
     const turnLimit = deps.config.limits.maxTurnsOverride ?? agent?.maxTurns ?? deps.config.limits.maxTurns;
     const running = Object.values(input.storyRuns).filter((r) => r.status === "running" && r.id !== id).length;
     const state = { ...input, stories: [input.stories[index]], task: storyTask(id, running) } as PipelineStateType;
-    // The user's step hooks run for each story's dev as for any dev step, in the story's worktree.
+    // The user's step hooks run for each story's dev as for any dev step, with the story's transcript.
     const subject = { node: "dev", agent: "dev", role: "dev" as const, mode: input.mode };
     const scope = { ...hookScope(storyConfig, storyDeps, "dev"), transcriptPath: transcriptPath(threadArtifactsDir(deps.config.stateDir, threadId), storyTranscript(id)) };
     await nodeStartHooks(deps.hooks, subject, { fixAttempt: 0, step: input.steps ?? 0 }, scope);

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/cli.js";
-import { analystDone, call, GOOD_ADD, handoff, teaSays } from "../helpers/director.js";
+import { analystDone, BAD_ADD, call, GOOD_ADD, handoff, teaSays } from "../helpers/director.js";
 import { lastToolResults, type RecordedRequest, type ScriptedReply } from "../helpers/mock-openai.js";
 import { mockWith, project, tempDir } from "../helpers/per-test.js";
 import { pmStories, storyDirector, until } from "../helpers/stories.js";
@@ -226,5 +226,30 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
       ["NodeStart", root, transcript("add")],
       ["NodeStart", root, transcript("mul")],
     ]);
+  });
+
+  it("a blocked gate on the merged tree goes to one dev on that tree, not to every story", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const director = storyDirector({
+      analyst: [analystDone],
+      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "mul", title: "Multiply numbers", depends_on: [] }])],
+      "dev:add": [call("write_file", { path: "src/add.js", content: BAD_ADD }), handoff({ summary: "add", files_changed: [] })],
+      "dev:mul": [call("write_file", { path: "src/mul.js", content: MUL }), handoff({ summary: "mul", files_changed: [] })],
+      dev: [
+        (req) => {
+          const text = req.messages.map((m) => String(m.content)).join("\n");
+          return text.includes("Fix attempt 1") && text.includes("Add numbers") && text.includes("Multiply numbers") ? call("write_file", { path: "src/add.js", content: GOOD_ADD }) : { status: 400, content: "not a fix brief with both stories" };
+        },
+        handoff({ summary: "fixed add", files_changed: ["src/add.js"] }),
+      ],
+      tea: [teaSays("FAIL", ["add subtracts"]), teaSays("PASS")],
+    });
+    const mock = await mockWith(onTestFinished, director);
+    const r = await runYolo(["run", "--ci", "--json", "Add and multiply"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(director.log.slice(-4)).toEqual(["tea", "dev", "dev", "tea"]);
+    expect(director.log.filter((x) => x.startsWith("dev:"))).toHaveLength(4);
+    expect(readFileSync(join(root, "src/add.js"), "utf8")).toBe(GOOD_ADD);
+    expect(readFileSync(join(root, "src/mul.js"), "utf8")).toBe(MUL);
   });
 });

@@ -31,6 +31,9 @@ export default defineConfig({
   // storage: { artifacts: ".yolo" },
   // Work on a new branch yolo/<thread> and commit after each dev iteration, like --branch (--no-branch overrides).
   branch: false,
+  // Stories pm marks independent (depends_on) built at the same time, each by its own dev in its own git worktree,
+  // then merged and gated together; 1: one dev builds them all (like --parallel N).
+  parallel: 3,
   // What each agent sees, assembled before every model call (context loader → workflow router → tool selector → summarization).
   context: {
     summarizeAt: 0.7, // summarize older turns once an agent's transcript passes this fraction of the context window

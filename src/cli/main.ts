@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, type Argument } from "commander";
 import { outcomeOfError, YoloError } from "../errors.js";
 import { exitCodeFor } from "../events/outcome.js";
-import { LIMIT_DEFAULTS } from "../config/defaults.js";
+import { LIMIT_DEFAULTS, PARALLEL_DEFAULT } from "../config/defaults.js";
 import { packageVersion } from "../package-root.js";
 import { tolerateClosedPipes } from "./closed-pipes.js";
 import { installHardExit } from "./hard-exit.js";
@@ -41,6 +41,7 @@ function runOptions(cmd: Command, { pipeline = true, writes = true } = {}): Comm
   if (pipeline) {
     cmd.option("--max-fix-attempts <n>", `how many times a blocked gate sends the change back to dev (default: ${LIMIT_DEFAULTS.maxFixAttempts})`, positiveInt);
     cmd.option("--test-cmd <command>", "the gate for this run: one required gate running <command>, instead of the configured or detected gates");
+    cmd.option("--parallel <n>", `stories built at the same time, each by its own dev in its own git worktree (default: ${PARALLEL_DEFAULT}; 1: one dev builds them all; resume keeps the thread's value unless given)`, positiveInt);
   }
   cmd
     .option("--max-turns <n>", `model turns an agent may take before the run stops, resumable (default: ${LIMIT_DEFAULTS.maxTurns})`, positiveInt)

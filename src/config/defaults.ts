@@ -3,3 +3,6 @@
  * without loading the config resolver.
  */
 export const LIMIT_DEFAULTS = Object.freeze({ maxFixAttempts: 3, maxTurns: 30, maxSteps: 200 });
+
+/** Stories built at the same time by default (README, "Stories in parallel", says why 3). */
+export const PARALLEL_DEFAULT = 3;

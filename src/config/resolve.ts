@@ -4,7 +4,7 @@ import { ConfigError } from "../errors.js";
 import { defaultPolicy, narrowPolicy } from "../tools/command-policy.js";
 import { CI_ENV_ALLOW } from "../secrets/env.js";
 import { execFileAllowed } from "../exec/exec-files.js";
-import { LIMIT_DEFAULTS } from "./defaults.js";
+import { LIMIT_DEFAULTS, PARALLEL_DEFAULT } from "./defaults.js";
 import { parseDuration } from "./duration.js";
 import type { CommandRules, ResolvedConfig, SandboxMode, UserConfig, UserLevelConfig } from "./schema.js";
 import { withGateDefaults } from "./gate-defaults.js";
@@ -67,6 +67,7 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
   const flagBaseURL = checkURL(nonEmpty(flags.baseURL), "--base-url", problems);
   const flagMaxFix = checkInt(flags.maxFixAttempts, "--max-fix-attempts", 0, 50, problems);
   const flagMaxTurns = checkInt(flags.maxTurns, "--max-turns", 1, Number.MAX_SAFE_INTEGER, problems);
+  const flagParallel = checkInt(flags.parallel, "--parallel", 1, 16, problems);
   const flagMaxSteps = checkInt(flags.maxSteps, "--max-steps", 1, Number.MAX_SAFE_INTEGER, problems);
   const flagMaxTime = checkDuration(flags.maxTime, "--max-time", problems);
   const fileMaxTime = checkDuration(fileLimits.maxTime, "limits.maxTime", problems);
@@ -118,6 +119,8 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
     database,
     stateDir: resolve(absRoot, artifacts),
     branch: flags.branch ?? fileConfig.branch ?? false,
+    parallel: flagParallel ?? fileConfig.parallel ?? PARALLEL_DEFAULT,
+    ...(flagParallel !== undefined ? { parallelFromFlag: true } : {}),
     context: {
       summarizeAt: fileConfig.context?.summarizeAt ?? DEFAULTS.summarizeAt,
       contextWindows: { ...(fileConfig.context?.contextWindows ?? {}) },

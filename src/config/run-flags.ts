@@ -25,6 +25,8 @@ export const runFlagsSchema = z
     db: z.string(),
     /** true / false: given on or off; absent: yolo.config.ts decides. */
     branch: z.boolean(),
+    /** Stories built at the same time (default pipeline); absent: the thread's value, else the config's. */
+    parallel: z.number(),
     allowDirty: z.boolean(),
     /** Refuse a run without a gate (exit 2). */
     requireGate: z.boolean(),
@@ -46,5 +48,5 @@ export type RunFlags = z.infer<typeof runFlagsSchema>;
 /** The flags that override configuration (defaults < config file < environment < flags). */
 export type ConfigOverrideFlags = Pick<
   RunFlags,
-  "model" | "baseUrl" | "maxFixAttempts" | "db" | "maxTurns" | "branch" | "requireGate" | "maxTokens" | "maxCost" | "maxSteps" | "maxTime" | "testCmd"
+  "model" | "baseUrl" | "maxFixAttempts" | "db" | "maxTurns" | "branch" | "requireGate" | "maxTokens" | "maxCost" | "maxSteps" | "maxTime" | "testCmd" | "parallel"
 >;

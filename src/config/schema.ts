@@ -127,6 +127,11 @@ export const configSchema = z.strictObject({
     .optional(),
   /** Work on a new branch `yolo/<thread>` and commit after each dev iteration (the `--branch` flag). */
   branch: z.boolean().optional(),
+  /**
+   * Stories built at the same time, each by its own dev in its own git worktree (the `--parallel` flag; README,
+   * "Stories in parallel"). 1: one dev builds all stories, one after another.
+   */
+  parallel: z.number().int().min(1).max(16).optional(),
   /** What each agent sees: summarization threshold, context windows, role tool permissions, disabled tools. */
   context: z
     .strictObject({
@@ -212,6 +217,10 @@ export interface ResolvedConfig {
   stateDir: string;
   /** Commit each dev iteration on `yolo/<thread>`. */
   branch: boolean;
+  /** Stories built at the same time (default pipeline only); 1: one dev for all stories. */
+  parallel: number;
+  /** Whether `--parallel` was given: a resumed thread keeps the value it started with unless it was. */
+  parallelFromFlag?: boolean;
   context: {
     summarizeAt: number;
     contextWindows: Record<string, number>;

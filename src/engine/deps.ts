@@ -1,5 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AgentDefinition } from "../agents/types.js";
+import type { Usage } from "../events/schema.js";
 import type { GateConfig, ResolvedConfig } from "../config/schema.js";
 import type { SandboxStatus } from "../exec/sandbox.js";
 import type { CommandSettings } from "../tools/types.js";
@@ -42,6 +43,12 @@ export interface EngineDeps {
   mcp?: McpHub;
   /** What the thread changed, read from git (for narrowing monorepo gates); absent: not known, gates run whole. */
   changes?: ChangeReader;
+  /**
+   * Called once before each model call of an agent that shares the thread's limits with runs beside it (stories in
+   * parallel): may throw a LimitError (their turns together), and returns their usage not in state yet, which the
+   * budget counts too.
+   */
+  sharedLimits?: () => Usage;
 }
 
 /** Reads what a thread changed from version control, never from the model's own account of it. */

@@ -10,11 +10,30 @@ import { withRunLimits } from "./nodes/run-limits.js";
 import { switchNode } from "./nodes/switch-node.js";
 import { routeFrom, type Route } from "./routing.js";
 import { PipelineState, type PipelineStateType } from "./state.js";
+import { devOrDispatch, storySends } from "./stories/dispatch.js";
+import { MERGE_NODE, storyMergeNode } from "./stories/merge-node.js";
+import { STORY_NODE, storyDevNode } from "./stories/story-node.js";
+
+/** Whether the graph can build pm's stories in parallel: the default pipeline's dev (custom workflows keep one dev). */
+export function fansOutStories(deps: Pick<EngineDeps, "config">): boolean {
+  return !deps.config.customWorkflow && deps.config.workflow.nodes.dev?.kind === "agent";
+}
 
 /** Each node's router, shared by the compiled graph and the `route` events, so both always agree. */
 export function workflowRouters(workflow: Workflow, maxFixAttempts: number): Record<string, (state: PipelineStateType) => Route> {
   const ids = [...Object.keys(workflow.nodes), "escalate"];
-  return Object.fromEntries(ids.map((id) => [id, (state: PipelineStateType) => routeFrom(id, workflow, state, maxFixAttempts)]));
+  const routers: Record<string, (state: PipelineStateType) => Route> = Object.fromEntries(ids.map((id) => [id, (state: PipelineStateType) => routeFrom(id, workflow, state, maxFixAttempts)]));
+  // Stories in parallel (only ever active in the default pipeline): dev and the merge step send the running stories.
+  if (workflow.nodes.dev) {
+    const afterDev = routers.dev;
+    const stories = (state: PipelineStateType): Route => {
+      const sends = storySends(state);
+      return sends ? { to: STORY_NODE, reason: `${sends.length} ${sends.length === 1 ? "story" : "stories"} running` } : afterDev(state);
+    };
+    routers.dev = stories;
+    routers[MERGE_NODE] = stories;
+  }
+  return routers;
 }
 
 /** Every node a router of `id` may return: its edges' targets, plus escalate, the reviewed node, and end. */
@@ -40,7 +59,9 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
   for (const [id, spec] of Object.entries(workflow.nodes)) {
     const fn =
       spec.kind === "agent"
-        ? agentNode(id, spec, deps)
+        ? id === "dev" && fansOutStories(deps)
+          ? devOrDispatch(agentNode(id, spec, deps), deps)
+          : agentNode(id, spec, deps)
         : spec.kind === "gate"
           ? gateNode(id, spec, deps)
           : spec.kind === "switch"
@@ -55,8 +76,20 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
   graph.addEdge(START, BASELINE_NODE as never);
   graph.addEdge(BASELINE_NODE as never, graphName(first) as never);
   const routers = workflowRouters(workflow, maxFixAttempts);
+  const stories = fansOutStories(deps);
   for (const id of Object.keys(workflow.nodes)) {
+    if (stories && id === "dev") continue;
     graph.addConditionalEdges(id as never, ((state: PipelineStateType) => graphName(routers[id](state).to)) as never, targetsOf(id, workflow).map(graphName) as never);
+  }
+  if (stories) {
+    // dev (the dispatcher) and the merge step send each running story to its own story node, several in one superstep.
+    graph.addNode(STORY_NODE, storyDevNode(deps) as never);
+    graph.addNode(MERGE_NODE, storyMergeNode(deps) as never);
+    graph.addEdge(STORY_NODE as never, MERGE_NODE as never);
+    const targets = [...new Set([...targetsOf("dev", workflow), STORY_NODE])].map(graphName);
+    const route = (state: PipelineStateType) => storySends(state) ?? graphName(routers.dev(state).to);
+    graph.addConditionalEdges("dev" as never, route as never, targets as never);
+    graph.addConditionalEdges(MERGE_NODE as never, route as never, targets as never);
   }
   const agents = Object.entries(workflow.nodes).filter(([, s]) => s.kind === "agent").map(([id]) => id);
   graph.addConditionalEdges("escalate" as never, ((state: PipelineStateType) => routers.escalate(state).to) as never, agents as never);

@@ -32,6 +32,15 @@ export const PipelineState = Annotation.Root({
   needsArchitecture: last<boolean>(() => false),
   /** Each story's run when stories are implemented in parallel (issue 15); keyed by story id, merged per story. */
   storyRuns: Annotation<Record<string, StoryRun>, Record<string, Partial<StoryRun> & { id: string }>>({ reducer: mergeStoryRuns, default: () => ({}) }),
+  /** True while pm's stories are being built in parallel (dev dispatched them; the merge step clears it when all are merged). */
+  storiesActive: last<boolean>(() => false),
+  /** The thread's `parallel` (recorded at its first dispatch; a resume keeps it unless `--parallel` is given); null before. */
+  storyParallel: last<number | null>(() => null),
+  /**
+   * The wall time of the stories running in one superstep: each story writes its duration, the longest is kept, and
+   * the merge step adds it to `activeMs` (summing concurrent stories would count the same minutes several times).
+   */
+  storyWallMs: Annotation<number>({ reducer: (old, next) => (next < 0 ? 0 : Math.max(old, next)), default: () => 0 }),
   // architect
   decisions: append<Decision>(),
   // dev

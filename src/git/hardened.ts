@@ -38,7 +38,7 @@ const GIT_ENV_ALLOW = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "L
   "GIT_CONFIG_GLOBAL"];
 
 /** Subcommands that read or write work-tree content, where attribute filters could run. */
-const CONTENT_COMMANDS = new Set(["add", "status", "diff", "checkout", "switch", "commit", "stash", "reset", "restore", "read-tree", "apply", "merge", "cherry-pick", "rebase"]);
+const CONTENT_COMMANDS = new Set(["add", "worktree", "status", "diff", "checkout", "switch", "commit", "stash", "reset", "restore", "read-tree", "apply", "merge", "cherry-pick", "rebase"]);
 /** Subcommands that may render a diff: never through an external program or a textconv filter. */
 const DIFF_COMMANDS = new Set(["diff", "log", "show"]);
 

@@ -16,15 +16,17 @@ function escapeRegExp(text: string): string {
 
 /**
  * Replaces real absolute paths (also as `file://` URLs, as stack traces and test reporters print them) with
- * `@state/…` and `@project/…`. The run folder is replaced first: it lies inside the project.
+ * `@state/…` and `@project/…`. The deeper folder is replaced first: the run folder lies inside the project, and a
+ * story's worktree (its dev's project) inside the run folder.
  */
 export function toAliases(text: string, roots: AliasRoots): string {
   if (!text.includes(roots.project) && !text.includes(roots.state)) return text;
   let out = text;
-  for (const [real, alias] of [
+  const pairs = [
     [roots.state, STATE_ALIAS],
     [roots.project, PROJECT_ALIAS],
-  ] as const) {
+  ] as const;
+  for (const [real, alias] of roots.project.startsWith(`${roots.state}/`) ? [...pairs].reverse() : pairs) {
     if (!real || real === "/") continue;
     out = out.replace(new RegExp(`(?:file://)?${escapeRegExp(real)}(?![\\w.-])`, "g"), alias);
   }

@@ -60,13 +60,15 @@ const SECTIONS: Record<BriefSection, Section> = {
 };
 
 /** The node brief: the inputs this role needs from earlier agents (its `brief.reads`), and what it must hand off. */
-export function nodeBrief(roleRef: AnyRole | RoleDefinition, state: BriefState, maxFixAttempts: number, node?: string, flags: string[] = []): string {
+export function nodeBrief(roleRef: AnyRole | RoleDefinition, state: BriefState & { task?: string }, maxFixAttempts: number, node?: string, flags: string[] = []): string {
   const role = asRole(roleRef);
   const ctx = { node: node ?? role.id, maxFixAttempts };
   const reads = new Set(role.brief.reads);
   const parts = BRIEF_SECTIONS.filter((s) => reads.has(s))
     .map((s) => SECTIONS[s](state, ctx))
     .filter((p): p is string => p !== null);
+  // A part of the work yolo gives this run alone (one story of several built in parallel, a merge conflict).
+  if (state.task) parts.push(state.task);
   const decide = flags.length ? ` Also decide ${flags.map((f) => `\`${f}\``).join(", ")} (true or false): the workflow branches on ${flags.length === 1 ? "it" : "them"}.` : "";
   parts.push(`## Your output\n${role.brief.expected}${decide}`);
   return parts.join("\n\n");

@@ -1,10 +1,16 @@
 import { stringify } from "yaml";
 import { z } from "zod";
+import { planProblems } from "../engine/stories/plan.js";
 import { plural } from "../text/plural.js";
 import { defineRole } from "./types.js";
 import { parseYamlEdit } from "./yaml-edit.js";
 
 const story = z.object({
+  id: z.string().optional().describe("a short id for the story (lowercase letters, digits, - or _), e.g. \"parse-args\"; default s1, s2, … by position"),
+  depends_on: z
+    .array(z.string())
+    .optional()
+    .describe("ids of the stories that must be built before this one; [] when it is independent. Omitted everywhere: each story depends on all before it"),
   title: z.string().min(1),
   as_a: z.string().min(1),
   i_want: z.string().min(1),
@@ -12,8 +18,13 @@ const story = z.object({
   acceptance_criteria: z.array(z.string().min(1)).min(1),
 });
 
+/** Story ids and depends_on must make a plan the fan-out can run: unique, valid ids, known dependencies, no cycle. */
+function checkPlan(stories: z.output<typeof story>[], ctx: z.RefinementCtx): void {
+  for (const p of planProblems(stories)) ctx.addIssue({ code: "custom", path: [p.index, p.field], message: p.message });
+}
+
 const fields = {
-  stories: z.array(story).min(1).describe("user stories with their acceptance criteria"),
+  stories: z.array(story).min(1).superRefine(checkPlan).describe("user stories with their acceptance criteria"),
   needs_architecture: z.boolean().describe("true when the change needs design decisions before coding"),
 };
 
@@ -30,7 +41,8 @@ export const pm = defineRole({
   }),
   brief: {
     reads: ["requirements", "notes"],
-    expected: "Call handoff with `stories` (title, as_a, i_want, so_that, acceptance_criteria) and `needs_architecture`.",
+    expected:
+      "Call handoff with `stories` (id, depends_on, title, as_a, i_want, so_that, acceptance_criteria) and `needs_architecture`. `depends_on` lists the ids of the stories a story needs built first ([] when it is independent): independent stories may be built in parallel.",
   },
   review: {
     artifact: (state) => stringify({ stories: state.stories, needs_architecture: state.needsArchitecture }),

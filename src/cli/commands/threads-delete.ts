@@ -6,6 +6,7 @@ import { repoIdentity } from "../../git/repo-identity.js";
 import { branchExists, dropSnapshotRef, isGitRepo } from "../../git/repo.js";
 import { threadBranch } from "../../git/workspace.js";
 import { deleteThread } from "../../store/delete-thread.js";
+import { removeStoryWorktrees } from "../../engine/stories/worktree.js";
 import { plural } from "../../text/plural.js";
 import { loadResolvedConfig } from "../load-config.js";
 import { assertSameRepository } from "../thread-home.js";
@@ -75,6 +76,8 @@ async function removeOne(config: ResolvedConfig, session: Session, id: string): 
   const deleted = await deleteThread(session, config.stateDir, id);
   const inGit = await isGitRepo(config.root);
   if (inGit) await dropSnapshotRef(config.root, id);
+  // Its stories' worktrees went with its folder; their `git worktree` entries, branches and base refs go too.
+  if (inGit) await removeStoryWorktrees(config.root, config.stateDir, id);
   const branch = threadBranch(id);
   const keptBranch = inGit && (await branchExists(config.root, branch)) ? `; its branch ${branch} is kept (git branch -D ${branch} deletes it)` : "";
   process.stdout.write(`Deleted thread ${id}: checkpoints, index row${deleted.files.length ? ", transcripts, gate logs and run log" : ""}${keptBranch}.\n`);

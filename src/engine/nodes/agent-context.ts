@@ -79,7 +79,7 @@ export function beforeEachCall(
   const { budget, model: modelCfg, root, stateDir } = deps.config;
   const roots = { project: root, state: stateDir };
   return async (current, usage) => {
-    const spent = addUsage(middleware.run.usage ?? ZERO_USAGE, usage);
+    const spent = addUsage(addUsage(middleware.run.usage ?? ZERO_USAGE, deps.sharedLimits?.() ?? ZERO_USAGE), usage);
     checkBudget(spent, budget, modelCfg.price);
     // Real paths never reach the model: prompts, tool results, errors and command output all pass through here.
     const messages = aliasMessages(current, roots);

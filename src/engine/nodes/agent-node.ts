@@ -18,15 +18,17 @@ import { gateDecision, runGateCheck } from "./gate-check.js";
 
 export { changedFiles } from "../../roles/dev.js";
 
-interface RoleRun {
+export interface RoleRun {
   node: string;
   agentId: string;
   role: RoleDefinition;
   flags: string[];
+  /** The transcript file's name when it is not the node's (a story's dev run: `dev.<story>`). */
+  transcript?: string;
 }
 
 /** Runs one agent (persona + tools) to its handoff. */
-async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraphRunnableConfig, deps: EngineDeps): Promise<AgentLoopResult> {
+export async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraphRunnableConfig, deps: EngineDeps): Promise<AgentLoopResult> {
   const agent = deps.agents.get(run.agentId);
   if (!agent) throw new Error(`agent ${run.agentId} is not loaded`);
   const { config: cfg } = deps;
@@ -40,7 +42,7 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
   const onRetry = (reason: string, count: { retry: number; of: number }) =>
     emit({ type: "warning", message: `${run.node}: the model call failed (${reason}); retry ${count.retry} of ${count.of}` });
   const model = deps.createModel({ name: modelName, temperature: agent.temperature ?? cfg.model.temperature, onRetry });
-  const record = (entry: Record<string, unknown>) => appendTranscript(dir, run.node, { run: runId, ...entry });
+  const record = (entry: Record<string, unknown>) => appendTranscript(dir, run.transcript ?? run.node, { run: runId, ...entry });
   return runAgentLoop({
     node: run.node,
     model,

@@ -22,7 +22,7 @@ export interface StoryRun {
   /** Ids of the stories it waits for (pm's `depends_on`; absent in old handoffs means "every story before it"). */
   dependsOn: string[];
   status: StoryStatus;
-  /** `yolo/<thread>/<story>`. */
+  /** `yolo/stories/<thread>/<story>` (git keeps no branch below `--branch`'s `yolo/<thread>`). */
   branch: string;
   /** The worktree's absolute path while it exists; null once cleaned up. */
   worktree: string | null;

@@ -48,6 +48,7 @@ describe("resolveConfig", () => {
       database: { kind: "sqlite", path: join(root, ".yolo", "yolo.db") },
       stateDir: join(root, ".yolo"),
       branch: false,
+      parallel: 3,
       context: { summarizeAt: 0.7, contextWindows: {}, disabledTools: [], rolePermissions: {} },
       userConfigFile: null,
       commands: { policy: defaultPolicy(), roles: {} },

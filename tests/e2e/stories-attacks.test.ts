@@ -1,0 +1,89 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "vitest";
+import { describeResult, parseEvents, runYolo } from "../helpers/cli.js";
+import { analystDone, call, GOOD_ADD, handoff, teaSays } from "../helpers/director.js";
+import { lastToolResults } from "../helpers/mock-openai.js";
+import { mockWith, project } from "../helpers/per-test.js";
+import { requireTool } from "../helpers/requires.js";
+import { pmStories, storyDirector } from "../helpers/stories.js";
+
+const TWO = pmStories([{ id: "a", title: "Story A", depends_on: [] }, { id: "b", title: "Story B", depends_on: [] }]);
+// A story's worktree is <root>/.yolo/threads/<thread>/worktrees/<story>: five levels below the thread's tree.
+const UP = "../../../../..";
+
+describe.concurrent("a story's dev is confined to its own worktree (the model is untrusted)", { timeout: 120_000 }, () => {
+  it("cannot write to the thread's tree, another story's worktree, or the worktree's git link (sandboxed)", async ({ expect, onTestFinished, skip }) => {
+    requireTool({ skip }, "bwrap", "confining a story's commands to its worktree");
+    const root = project(onTestFinished);
+    const director = storyDirector({
+      analyst: [analystDone],
+      pm: [TWO],
+      "dev:a": [
+        call("write_file", { path: `${UP}/pwned-by-tool.txt`, content: "x" }),
+        call("run_command", { command: `echo pwned > ${UP}/pwned-by-command.txt` }),
+        call("run_command", { command: "echo pwned > ../b/pwned.txt" }),
+        call("run_command", { command: `printf 'gitdir: ${UP}/.git\\n' > .git` }),
+        call("write_file", { path: ".git", content: "gitdir: ../../../../../.git\n" }),
+        call("write_file", { path: "src/add.js", content: GOOD_ADD }),
+        handoff({ summary: "a", files_changed: ["src/add.js", "../../../../../pwned-by-tool.txt"] }),
+      ],
+      "dev:b": [call("write_file", { path: "b.txt", content: "b\n" }), handoff({ summary: "b", files_changed: ["b.txt"] })],
+      tea: [teaSays("PASS")],
+    });
+    const mock = await mockWith(onTestFinished, director);
+    const r = await runYolo(["run", "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    for (const f of ["pwned-by-tool.txt", "pwned-by-command.txt", "pwned.txt"]) expect(existsSync(join(root, f)), f).toBe(false);
+    const results = parseEvents(r.stdout).filter((e) => e.type === "tool.result" && e.story === "a").map((e) => (e as { ok: boolean }).ok);
+    // The file tools refuse outright; a command's writes land nowhere on the host (read-only, or the sandbox's own /tmp).
+    expect([results[0], results[4]]).toEqual([false, false]);
+    const completed = Object.fromEntries(parseEvents(r.stdout).filter((e) => e.type === "story.completed").map((e) => [e.story, (e as { filesChanged: string[] }).filesChanged]));
+    // What a story changed comes from git, not from its handoff's claims.
+    expect(completed).toEqual({ a: ["src/add.js"], b: ["b.txt"] });
+    expect(execFileSync("git", ["log", "--format=%s"], { cwd: root, encoding: "utf8" }).trim()).toBe("init");
+    expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("b\n");
+  });
+
+  it("yolo refuses to commit from a worktree whose git link was rewritten (sandbox off), so the thread's branch is never written", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const director = storyDirector({
+      analyst: [analystDone],
+      pm: [TWO],
+      "dev:a": [call("run_command", { command: `printf 'gitdir: ${UP}/.git\\n' > .git && cat .git` }), handoff({ summary: "a", files_changed: [] })],
+      "dev:b": [handoff({ summary: "b", files_changed: [] })],
+    });
+    const mock = await mockWith(onTestFinished, director);
+    const r = await runYolo(["run", "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url, env: { YOLO_SANDBOX: "off" } });
+    expect(r.exitCode, describeResult(r)).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain("no longer links to its own entry");
+    expect(execFileSync("git", ["log", "--all", "--format=%s", "HEAD"], { cwd: root, encoding: "utf8" })).not.toContain("Story A");
+    expect(execFileSync("git", ["status", "--porcelain"], { cwd: root, encoding: "utf8" })).toBe("");
+  });
+
+  it("pm's story ids that would escape as a branch or folder name, and depends_on cycles, go back to pm as handoff errors", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished);
+    const director = storyDirector({
+      analyst: [analystDone],
+      pm: [
+        pmStories([{ id: "../../x", title: "Escape", depends_on: [] }, { id: "a;rm -rf ~", title: "Shell", depends_on: [] }]),
+        (req) => {
+          const error = String(lastToolResults(req)[0]?.content);
+          return error.includes('"../../x" is not a valid story id') && error.includes('"a;rm -rf ~" is not a valid story id')
+            ? pmStories([{ id: "a", title: "A", depends_on: ["b"] }, { id: "b", title: "B", depends_on: ["a"] }])
+            : { status: 400, content: `unexpected: ${error}` };
+        },
+        (req) => (String(lastToolResults(req)[0]?.content).includes("cycle: a → b → a") ? TWO : { status: 400, content: "no cycle error" }),
+      ],
+      "dev:a": [handoff({ summary: "a", files_changed: [] })],
+      "dev:b": [handoff({ summary: "b", files_changed: [] })],
+      tea: [teaSays("PASS")],
+    });
+    const mock = await mockWith(onTestFinished, director);
+    const r = await runYolo(["run", "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(director.log.filter((x) => x === "pm")).toHaveLength(3);
+    expect(execFileSync("git", ["for-each-ref", "--format=%(refname)"], { cwd: root, encoding: "utf8" })).not.toMatch(/\.\.|;/);
+  });
+});

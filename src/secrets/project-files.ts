@@ -18,6 +18,10 @@ export interface SecretFiles {
   maskedDirs: readonly string[];
 }
 
+// Folders masked from the model that hold no secrets of the user's: yolo's own state (its logs and transcripts
+// would otherwise turn every line of an earlier gate run into a "secret" and scrub the next run's output blank).
+const NOT_SECRET_SOURCES = new Set([".yolo", ".git"]);
+
 /**
  * Secret values found in the project's own sensitive files (`.env*`, `.npmrc`, private keys, `.aws/`, …). The file
  * tools refuse those files and the sandbox shows them empty, but a command run without the sandbox can still print
@@ -25,7 +29,7 @@ export interface SecretFiles {
  */
 export function collectProjectSecrets(secretFiles: SecretFiles): string[] {
   const files = [...secretFiles.maskedFiles];
-  for (const dir of secretFiles.maskedDirs) filesIn(dir, 0, files);
+  for (const dir of secretFiles.maskedDirs) if (!NOT_SECRET_SOURCES.has(path.basename(dir))) filesIn(dir, 0, files);
   const found = new Set<string>();
   for (const file of files.slice(0, MAX_FILES)) for (const value of secretValuesOf(file)) found.add(value);
   return [...found];

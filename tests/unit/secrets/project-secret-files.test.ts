@@ -64,4 +64,17 @@ describe("the project's secret files", () => {
     expect(result.output).not.toContain(Buffer.from(`DB_PASSWORD=${SECRETS.devcontainer}`).toString("base64").slice(0, 12));
     expect(fs.readFileSync(path.join(root, ".devcontainer/.env"), "utf8")).toContain(SECRETS.devcontainer);
   });
+
+  it("never reads yolo's own state folder as secrets: an earlier gate log's lines must not be scrubbed from the next run", ({ onTestFinished }) => {
+    const root = project(onTestFinished, {
+      ".yolo/threads/t1/gates/baseline-test.log": "TAP version 13\nnot ok 1 - test/add.test.js\n",
+      ".yolo/logs/t1.log": "token = not-a-secret-of-the-user\n",
+      ".env": "API_TOKEN=real-secret-0123456789\n",
+    });
+    const found = findProtectedPaths(root);
+    expect(found.maskedDirs.map((p) => path.relative(root, p))).toContain(".yolo");
+    const values = collectProjectSecrets(found);
+    expect(values).toContain("real-secret-0123456789");
+    expect(values.some((v) => v.includes("TAP version") || v.includes("not ok") || v.includes("not-a-secret"))).toBe(false);
+  });
 });

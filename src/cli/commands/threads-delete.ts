@@ -10,6 +10,7 @@ import { removeStoryWorktrees } from "../../engine/stories/worktree.js";
 import { plural } from "../../text/plural.js";
 import { loadResolvedConfig } from "../load-config.js";
 import { assertSameRepository } from "../thread-home.js";
+import { errorText } from "../wording/error-text.js";
 
 /** `yolo threads rm <id…>`: deletes the named threads of this repository; a running one is refused. Exit 2 if any could not be. */
 export async function threadsRemoveCommand(input: { cwd: string; ids: string[] }): Promise<number> {
@@ -27,7 +28,7 @@ export async function threadsRemoveCommand(input: { cwd: string; ids: string[] }
       } catch (error) {
         if (!(error instanceof YoloError)) throw error;
         failed++;
-        process.stderr.write(`yolo: ${error.message}\n`);
+        process.stderr.write(`yolo: ${errorText(error)}\n`);
       }
     }
     return failed ? 2 : 0;
@@ -60,7 +61,7 @@ export async function threadsPruneCommand(input: { cwd: string; olderThan: strin
       } catch (error) {
         if (!(error instanceof YoloError)) throw error;
         kept++;
-        process.stderr.write(`yolo: kept ${row.id}: ${error.message}\n`);
+        process.stderr.write(`yolo: kept ${row.id}: ${errorText(error)}\n`);
       }
     }
     const done = input.dryRun ? "would be deleted" : "deleted";

@@ -22,6 +22,8 @@ interface RoleRun {
   agentId: string;
   role: AnyRole;
   flags: string[];
+  /** The role's handoff schemas, built once per node (zod and its JSON schema cost about a millisecond a step). */
+  handoff?: { schema: ReturnType<typeof handoffSchema>; jsonSchema: Record<string, unknown> };
 }
 
 /** Runs one agent (persona + tools) to its handoff. */
@@ -45,7 +47,7 @@ async function runRole(run: RoleRun, state: PipelineStateType, config: LangGraph
     model,
     messages,
     tools,
-    handoff: { schema: handoffSchema(run.role, run.flags), jsonSchema: handoffJsonSchema(run.role, run.flags) },
+    handoff: run.handoff ?? { schema: handoffSchema(run.role, run.flags), jsonSchema: handoffJsonSchema(run.role, run.flags) },
     toolContext: {
       root: cfg.root,
       commandTimeoutS: cfg.limits.commandTimeoutS,
@@ -100,6 +102,7 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
   const agentId = spec.agent ?? node;
   const role = roleFor(agentId, spec.gates !== undefined && spec.gates !== false);
   const flags = spec.sets ?? [];
+  const handoff = { schema: handoffSchema(role, flags), jsonSchema: handoffJsonSchema(role, flags) };
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
     checkVisits(node, state, spec.maxVisits);
     emitter(config)({ type: "node.started", node, fixAttempt: state.gateBlocked && role !== "tea" ? state.fixAttempts : 0, step: state.steps ?? 0 });
@@ -107,7 +110,7 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
     await nodeStartHooks(deps.hooks, subject, { fixAttempt: state.gateBlocked && role !== "tea" ? state.fixAttempts : 0, step: state.steps ?? 0 }, hookScope(config, deps, node));
     const gates = role === "tea" && spec.gates ? await runGateCheck(node, spec.gates, state, config, deps) : null;
     const inputs = gates ? { ...state, lastGates: gates } : state;
-    const out = await runRole({ node, agentId, role, flags }, inputs, config, deps);
+    const out = await runRole({ node, agentId, role, flags, handoff }, inputs, config, deps);
     const h = out.handoff;
     if (h.escalate_to_human === true) {
       const update: PipelineUpdate = { escalateToHuman: true, question: String(h.question ?? ""), askedBy: node };

@@ -91,7 +91,8 @@ async function yoloRun(supersteps, { rowWrites = true } = {}) {
   const session = await openSession(config);
   if (!rowWrites) {
     const update = session.threads.update.bind(session.threads);
-    session.threads.update = (id, patch, options) => (options?.progress ? Promise.resolve(true) : update(id, patch, options));
+    const progress = (patch) => patch.status === undefined && ("currentNode" in patch || "unsettledUsage" in patch);
+    session.threads.update = (id, patch, options) => (progress(patch) ? Promise.resolve(true) : update(id, patch, options));
   }
   const started = now();
   const handle = startRun({ deps, session, threadId: "bench", start: { requirement: "add" }, logFile: join(root, "bench.log") });

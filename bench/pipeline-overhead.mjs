@@ -71,24 +71,48 @@ export function benchDeps(config) {
   };
 }
 
-/** yolo's pipeline: analyst, pm, then dev/tea pairs until the fix attempts run out. supersteps = 2 + 2 (k + 1). */
-async function yoloRun(supersteps) {
+/** Wall and CPU milliseconds since `from` (a `now()`). */
+const now = () => ({ wall: process.hrtime.bigint(), cpu: process.cpuUsage() });
+function since(from) {
+  const cpu = process.cpuUsage(from.cpu);
+  return { ms: Number(process.hrtime.bigint() - from.wall) / 1e6, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+/**
+ * yolo's pipeline: analyst, pm, then dev/tea pairs until the fix attempts run out. supersteps = 2 + 2 (k + 1).
+ * `gateMs` sums the gate commands' own durations (from their `gate.result` events): the child processes, which a
+ * bare graph does not have. `rowWrites: false` turns the thread row's progress writes into no-ops, to show their share.
+ */
+async function yoloRun(supersteps, { rowWrites = true } = {}) {
   const root = project();
   const maxFixAttempts = (supersteps - 2) / 2 - 1;
   const config = resolveConfig({ root, fileConfig: { maxFixAttempts, gates: [{ name: "test", command: "true" }], limits: { maxSteps: 10_000 } }, file: null, env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }, flags: {} });
   const deps = benchDeps(config);
   const session = await openSession(config);
-  const started = process.hrtime.bigint();
+  if (!rowWrites) {
+    const update = session.threads.update.bind(session.threads);
+    const progress = (patch) => patch.status === undefined && ("currentNode" in patch || "unsettledUsage" in patch);
+    session.threads.update = (id, patch, options) => (progress(patch) ? Promise.resolve(true) : update(id, patch, options));
+  }
+  const started = now();
   const handle = startRun({ deps, session, threadId: "bench", start: { requirement: "add" }, logFile: join(root, "bench.log") });
   let steps = 0;
-  for await (const e of handle.events) if (e.type === "node.completed") steps++;
+  let gateMs = 0;
+  let gates = 0;
+  for await (const e of handle.events) {
+    if (e.type === "node.completed") steps++;
+    if (e.type === "gate.result") {
+      gateMs += e.gate.durationMs;
+      gates++;
+    }
+  }
   const result = await handle.result;
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const { ms, cpuMs } = since(started);
   await session.close();
   const bytes = dbBytes(config.dbPath);
   rmSync(root, { recursive: true, force: true });
   if (steps !== supersteps || result.status !== "failed") throw new Error(`yolo run took ${steps} steps (${result.status}), expected ${supersteps}`);
-  return { ms, bytes };
+  return { ms, cpuMs, bytes, gateMs, gates };
 }
 
 /** A bare graph with the same number of supersteps: one trivial node looping on a counter. */
@@ -102,31 +126,50 @@ async function bareRun(supersteps) {
     .addEdge(START, "step")
     .addConditionalEdges("step", (s) => (s.n >= supersteps ? END : "step"), ["step", END])
     .compile({ checkpointer: createCheckpointer(db) });
-  const started = process.hrtime.bigint();
+  const started = now();
   const stream = await graph.stream({ n: 0 }, { configurable: { thread_id: "bare" }, durability: "sync", recursionLimit: 10_000, streamMode: ["updates", "custom", "values"] });
   let steps = 0;
   for await (const [mode] of stream) if (mode === "updates") steps++;
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const { ms, cpuMs } = since(started);
   db.close();
   const bytes = dbBytes(dbPath);
   rmSync(root, { recursive: true, force: true });
   if (steps !== supersteps) throw new Error(`bare graph took ${steps} steps, expected ${supersteps}`);
-  return { ms, bytes };
+  return { ms, cpuMs, bytes };
 }
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ROUNDS = 3;
+const STEPS = 200;
 
 export async function benchPipelineOverhead(print) {
   await yoloRun(20); // warm up both paths (module loading, JIT)
   await bareRun(20);
-  const bare200 = await bareRun(200);
-  const yolo200 = await yoloRun(200);
+  // Interleaved rounds, so drift on a shared machine hits every variant alike; medians per step.
+  const runs = { bare: [], yolo: [], noRows: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    runs.bare.push(await bareRun(STEPS));
+    runs.yolo.push(await yoloRun(STEPS));
+    runs.noRows.push(await yoloRun(STEPS, { rowWrites: false }));
+  }
   const yolo20 = await yoloRun(20);
-  const perStepYolo = yolo200.ms / 200;
-  const perStepBare = bare200.ms / 200;
-  print("Pipeline overhead (200 supersteps, SQLite, durability sync, in-process model)");
-  print(`  bare LangGraph graph : ${perStepBare.toFixed(2)} ms / superstep (baseline)`);
-  print(`  yolo pipeline        : ${perStepYolo.toFixed(2)} ms / superstep  → ${(perStepYolo / perStepBare).toFixed(2)}× the bare graph`);
+  const per = (name, field) => median(runs[name].map((r) => r[field])) / STEPS;
+  const bare = per("bare", "ms");
+  const bareCpu = per("bare", "cpuMs");
+  const gate = per("yolo", "gateMs");
+  const gatesRun = runs.yolo[0].gates;
+  const rest = median(runs.yolo.map((r) => r.ms - r.gateMs)) / STEPS;
+  const line = (label, ms, cpuMs) =>
+    `  ${label.padEnd(42)}: ${ms.toFixed(2).padStart(6)} ms / superstep → ${(ms / bare).toFixed(2)}× the bare graph${cpuMs === undefined ? "" : `; CPU ${cpuMs.toFixed(2)} ms → ${(cpuMs / bareCpu).toFixed(2)}×`}`;
+  print(`Pipeline overhead (${STEPS} supersteps, SQLite, durability sync, in-process model; median of ${ROUNDS} interleaved runs)`);
+  print(`  ${"bare LangGraph graph".padEnd(42)}: ${bare.toFixed(2).padStart(6)} ms / superstep (baseline); CPU ${bareCpu.toFixed(2)} ms`);
+  print(line("yolo pipeline, in total", per("yolo", "ms"), per("yolo", "cpuMs")));
+  print(`  ${"of which the gate processes".padEnd(42)}: ${gate.toFixed(2).padStart(6)} ms / superstep (${gatesRun} runs of \`true\`, ${((gate * STEPS) / gatesRun).toFixed(1)} ms each)`);
+  print(line("yolo pipeline without the gate processes", rest));
+  print(line("same, thread-row progress writes off", median(runs.noRows.map((r) => r.ms - r.gateMs)) / STEPS, per("noRows", "cpuMs")));
+  const yolo200 = runs.yolo[0];
   print("Checkpoint database size");
   print(`  yolo after  20 supersteps: ${(yolo20.bytes / 1024).toFixed(0)} KiB`);
   print(`  yolo after 200 supersteps: ${(yolo200.bytes / 1024).toFixed(0)} KiB  → ${(yolo200.bytes / yolo20.bytes).toFixed(1)}× for 10× the steps (linear ≈ 10×)`);
-  print(`  bare after 200 supersteps: ${(bare200.bytes / 1024).toFixed(0)} KiB (baseline)`);
+  print(`  bare after 200 supersteps: ${(runs.bare[0].bytes / 1024).toFixed(0)} KiB (baseline)`);
 }

@@ -1,5 +1,5 @@
 import { ThreadError } from "../errors.js";
-import type { Database } from "./db.js";
+import { withoutFsync, type Database } from "./db.js";
 import { acquireSqliteLease, sqliteLeaseIsLive } from "./lease.js";
 import {
   duplicateThreadMessage,
@@ -14,6 +14,7 @@ import {
   type ThreadPatch,
   type ThreadRow,
   type ThreadStore,
+  type UpdateOptions,
 } from "./thread-store.js";
 
 /** Columns added after the table's first version; databases created before them get them on open. */
@@ -62,7 +63,7 @@ export class SqliteThreadStore implements ThreadStore {
     return (await this.get(input.id)) as ThreadRow;
   }
 
-  async update(id: string, patch: ThreadPatch): Promise<boolean> {
+  async update(id: string, patch: ThreadPatch, options: UpdateOptions = {}): Promise<boolean> {
     const sets: string[] = ["updated_at = ?"];
     const values: unknown[] = [new Date().toISOString()];
     for (const key of Object.keys(PATCH_COLUMNS) as (keyof ThreadPatch)[]) {
@@ -70,7 +71,8 @@ export class SqliteThreadStore implements ThreadStore {
       sets.push(`${PATCH_COLUMNS[key]} = ?`);
       values.push(patch[key]);
     }
-    return this.db.prepare(`UPDATE yolo_threads SET ${sets.join(", ")} WHERE id = ?`).run(...values, id).changes > 0;
+    const write = () => this.db.prepare(`UPDATE yolo_threads SET ${sets.join(", ")} WHERE id = ?`).run(...values, id).changes > 0;
+    return options.progress ? withoutFsync(this.db, write) : write();
   }
 
   async remove(id: string): Promise<boolean> {

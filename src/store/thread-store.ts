@@ -79,11 +79,20 @@ export interface Lease {
  * yolo's own tables next to LangGraph's checkpoints: the thread index and the per-thread leases.
  * SQLite (sqlite-threads.ts) and PostgreSQL (pg-threads.ts) implement it with the same behaviour.
  */
+export interface UpdateOptions {
+  /**
+   * A progress note written while a run goes on (the current node, unsettled usage): the store may return before
+   * the disk has it. SQLite then skips the fsync: a killed process still leaves it in the file, and the next
+   * checkpoint's synced commit makes it durable against a power cut too. PostgreSQL writes it as any other.
+   */
+  progress?: boolean;
+}
+
 export interface ThreadStore {
   /** Records a new thread (running unless told otherwise). An id already in the index is a ThreadError. */
   create(input: NewThread): Promise<ThreadRow>;
   /** Changes the given fields and bumps `updatedAt`. False when the thread is not in the index. */
-  update(id: string, patch: ThreadPatch): Promise<boolean>;
+  update(id: string, patch: ThreadPatch, options?: UpdateOptions): Promise<boolean>;
   get(id: string): Promise<ThreadRow | null>;
   /** Threads, newest first. */
   list(filter: ThreadFilter): Promise<ThreadRow[]>;

@@ -1,5 +1,6 @@
 import { createEventSource } from "./event-source.js";
 import { wrapKeepingIndent } from "./format.js";
+import { frameWrites } from "./ink/frame-writes.js";
 import type { Renderer, StopMode } from "./renderer.js";
 
 export interface InkRendererOptions {
@@ -49,11 +50,15 @@ export async function createInkRenderer(opts: InkRendererOptions = {}): Promise<
       onInterrupt: opts.onInterrupt,
       stopping,
     });
+  const out = opts.stdout ?? process.stdout;
+  const frames = frameWrites(out);
   const instance = render(element(), {
-    ...(opts.stdout ? { stdout: opts.stdout } : {}),
+    stdout: frames.stdout,
     stdin,
     // Ctrl+C belongs to the CLI, which stops the run and still gets a run.completed to show.
     exitOnCtrlC: false,
+    // The README's "at most about 30 redraws a second"; use-run-events applies events at the same pace.
+    maxFps: 30,
   });
   let closing: Promise<void> | null = null;
   // The answer of an agent or chat thread, printed whole under the last frame (the view shows one line of it).
@@ -77,9 +82,9 @@ export async function createInkRenderer(opts: InkRendererOptions = {}): Promise<
         for (const asker of askers.splice(0)) asker(null);
         stop.abort();
         await instance.waitUntilExit();
+        frames.close();
         if (reply !== null) {
           // Wrapped at word boundaries here: the terminal would break its long lines mid-word.
-          const out = opts.stdout ?? process.stdout;
           const lines = wrapKeepingIndent(reply.trimEnd(), Math.max(20, out.columns || 80));
           out.write(`\n${lines.join("\n")}\n`);
         }

@@ -25,6 +25,8 @@ export interface RoleRun {
   flags: string[];
   /** The transcript file's name when it is not the node's (a story's dev run: `dev.<story>`). */
   transcript?: string;
+  /** The role's handoff schemas, built once per node (zod and its JSON schema cost about a millisecond a step). */
+  handoff?: { schema: ReturnType<typeof roleHandoffSchema>; jsonSchema: Record<string, unknown> };
 }
 
 /** Runs one agent (persona + tools) to its handoff. */
@@ -48,7 +50,7 @@ export async function runRole(run: RoleRun, state: PipelineStateType, config: La
     model,
     messages,
     tools,
-    handoff: { schema: roleHandoffSchema(run.role, run.flags), jsonSchema: roleHandoffJsonSchema(run.role, run.flags) },
+    handoff: run.handoff ?? { schema: roleHandoffSchema(run.role, run.flags), jsonSchema: roleHandoffJsonSchema(run.role, run.flags) },
     toolContext: {
       root: cfg.root,
       commandTimeoutS: cfg.limits.commandTimeoutS,
@@ -104,6 +106,7 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
   // The role is looked up, not switched on: built-in, declared by the agent file's `handoff:` fields, or custom.
   const role = roleOf(agentId, spec.gates !== undefined && spec.gates !== false, deps.agents.get(agentId));
   const flags = spec.sets ?? [];
+  const handoff = { schema: roleHandoffSchema(role, flags), jsonSchema: roleHandoffJsonSchema(role, flags) };
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
     checkVisits(node, state, spec.maxVisits);
     emitter(config)({ type: "node.started", node, fixAttempt: state.gateBlocked && !role.judgesGates ? state.fixAttempts : 0, step: state.steps ?? 0 });
@@ -111,7 +114,7 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
     await nodeStartHooks(deps.hooks, subject, { fixAttempt: state.gateBlocked && !role.judgesGates ? state.fixAttempts : 0, step: state.steps ?? 0 }, hookScope(config, deps, node));
     const gates = role.judgesGates && spec.gates ? await runGateCheck(node, spec.gates, state, config, deps) : null;
     const inputs = gates ? { ...state, lastGates: gates } : state;
-    const out = await runRole({ node, agentId, role, flags }, inputs, config, deps);
+    const out = await runRole({ node, agentId, role, flags, handoff }, inputs, config, deps);
     const h = out.handoff;
     if (h.escalate_to_human === true) {
       const update: PipelineUpdate = { escalateToHuman: true, question: String(h.question ?? ""), askedBy: node };

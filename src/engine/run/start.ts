@@ -110,7 +110,13 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
       signal,
       control,
     });
-    const setNode = (node: string) => queueRowWrite(() => session.threads.update(threadId, { currentNode: node }));
+    // Progress notes: unsynced on SQLite (see UpdateOptions), and a node already in the row is not written again.
+    let rowNode: string | null = null;
+    const setNode = (node: string) => {
+      if (node === rowNode) return;
+      rowNode = node;
+      queueRowWrite(() => session.threads.update(threadId, { currentNode: node }, { progress: true }));
+    };
     for await (const event of translate(stream, workflowRouters(deps.config.workflow, deps.config.maxFixAttempts), setNode)) {
       if (event.type === "node.started") {
         setNode(event.node);
@@ -122,7 +128,7 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
         // (settleKilledUsage counts them on resume). Cleared once no node has unsettled calls.
         const record = unsettledRecord(startedAtStep, unsettled.peek());
         kept = record !== null;
-        queueRowWrite(() => session.threads.update(threadId, { unsettledUsage: record }));
+        queueRowWrite(() => session.threads.update(threadId, { unsettledUsage: record }, { progress: true }));
       }
       emit(event);
     }

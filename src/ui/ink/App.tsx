@@ -50,7 +50,12 @@ export function App(props: AppProps) {
   const { isRawModeSupported } = useStdin();
   const canType = isRawModeSupported === true;
   const { state, log, stopped } = useRunEvents(events, verbose, stopSignal);
-  const [tick, setTick] = useState(0);
+  const [, setTick] = useState(0);
+  // When the view last committed: under a stream of events it redraws anyway, and the spinner needs no commit of its own.
+  const drawnAt = useRef(0);
+  useEffect(() => {
+    drawnAt.current = performance.now();
+  });
   // The answer given to one waiting end of a leg; a new leg (another `final`) starts with the input open.
   const [answerFor, setAnswerFor] = useState<{ final: FinalView | null; answer: AnswerState }>({ final: null, answer: { kind: "open" } });
   // The line being typed lives in a ref (keys can arrive faster than renders); the state redraws it.
@@ -65,7 +70,9 @@ export function App(props: AppProps) {
   const live = state.final === null && !stopped;
   useEffect(() => {
     if (!live) return;
-    const timer = setInterval(() => setTick((n) => n + 1), SPINNER_MS);
+    const timer = setInterval(() => {
+      if (performance.now() - drawnAt.current >= SPINNER_MS / 2) setTick((n) => n + 1);
+    }, SPINNER_MS);
     return () => clearInterval(timer);
   }, [live]);
 
@@ -152,16 +159,16 @@ export function App(props: AppProps) {
               <AgentRow
                 agent={a}
                 nameWidth={nameWidth}
-                spinner={SPINNER[tick % SPINNER.length]}
+                spinner={SPINNER[Math.floor(performance.now() / SPINNER_MS) % SPINNER.length]}
                 stream={a.id === state.running ? stream : undefined}
                 gateCommand={a.id === state.running && state.gateRunning?.node === a.id ? state.gateRunning.command : undefined}
                 tools={a.id === state.running ? tools : undefined}
                 verbose={verbose}
               />
-              {a.id === storiesUnder ? <StoryList stories={state.stories} spinner={SPINNER[tick % SPINNER.length]} /> : null}
+              {a.id === storiesUnder ? <StoryList stories={state.stories} spinner={SPINNER[Math.floor(performance.now() / SPINNER_MS) % SPINNER.length]} /> : null}
             </Box>
           ))}
-          {storiesUnder === null ? <StoryList stories={state.stories} spinner={SPINNER[tick % SPINNER.length]} /> : null}
+          {storiesUnder === null ? <StoryList stories={state.stories} spinner={SPINNER[Math.floor(performance.now() / SPINNER_MS) % SPINNER.length]} /> : null}
         </Box>
         <GateList gates={state.gates} />
         {notices.length ? (

@@ -4,8 +4,9 @@ import type { EventSource } from "../event-source.js";
 import { createTranscript, type Transcript } from "../transcript.js";
 import { initialViewState, reduce, type ViewState } from "../view-state.js";
 
-// Events are applied to React state in batches at most this often (Ink then draws at most 30 frames a second).
-const FLUSH_MS = 16;
+// Events are applied to React state in batches at most this often: Ink draws at most 30 frames a second, and each
+// batch costs a React commit and a layout even when Ink skips drawing it (16 ms batches made twice the commits).
+const FLUSH_MS = 33;
 
 export type LogLine = { key: number; text: string };
 

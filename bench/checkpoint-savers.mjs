@@ -41,7 +41,9 @@ async function pgBytes(url) {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const { rows } = await c.query(`SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c WHERE c.relname = ANY($1) AND c.relkind = 'r'`, [CHECKPOINT_TABLES]);
+    const { rows } = await c.query(`SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c WHERE c.relname = ANY($1) AND c.relkind = 'r'`, [
+      CHECKPOINT_TABLES,
+    ]);
     return Number(rows[0].bytes);
   } finally {
     await c.end();
@@ -100,7 +102,13 @@ async function run(supersteps, serverUrl) {
   }
   const maxFixAttempts = (supersteps - 2) / 2 - 1;
   const env = { OPENAI_BASE_URL: "http://127.0.0.1:9/v1", ...(url ? { YOLO_DATABASE_URL: url } : {}) };
-  const config = resolveConfig({ root, fileConfig: { maxFixAttempts, gates: [{ name: "test", command: "true" }], limits: { maxSteps: 10_000 } }, file: null, env, flags: {} });
+  const config = resolveConfig({
+    root,
+    fileConfig: { maxFixAttempts, gates: [{ name: "test", command: "true" }], limits: { maxSteps: 10_000 } },
+    file: null,
+    env,
+    flags: {},
+  });
   const deps = benchDeps(config);
   const session = await openSession(config);
   const started = process.hrtime.bigint();
@@ -121,7 +129,7 @@ export async function benchCheckpointSavers(print) {
   const serverUrl = process.env.YOLO_BENCH_DATABASE_URL?.trim() || process.env.YOLO_TEST_DATABASE_URL?.trim() || null;
   print("Checkpoint savers (yolo pipeline, durability sync, in-process model)");
   if (!serverUrl) {
-    print("  PostgreSQL: skipped — set YOLO_TEST_DATABASE_URL (e.g. export YOLO_TEST_DATABASE_URL=\"$(bash scripts/pg-test-server.sh)\")");
+    print('  PostgreSQL: skipped — set YOLO_TEST_DATABASE_URL (e.g. export YOLO_TEST_DATABASE_URL="$(bash scripts/pg-test-server.sh)")');
     return;
   }
   await run(20, null); // warm up both paths
@@ -135,7 +143,9 @@ export async function benchCheckpointSavers(print) {
   const sqlite = { 20: await run(20, null), 200: await run(200, null) };
   const postgres = { 20: await run(20, serverUrl), 200: await run(200, serverUrl) };
   const kib = (b) => `${(b / 1024).toFixed(0)} KiB`;
-  print(`  pipeline, SQLite     : ${sqlite[200].perStep.toFixed(2)} ms / superstep (baseline); ${kib(sqlite[20].bytes)} after 20, ${kib(sqlite[200].bytes)} after 200 → ${(sqlite[200].bytes / 200 / 1024).toFixed(1)} KiB / superstep`);
+  print(
+    `  pipeline, SQLite     : ${sqlite[200].perStep.toFixed(2)} ms / superstep (baseline); ${kib(sqlite[20].bytes)} after 20, ${kib(sqlite[200].bytes)} after 200 → ${(sqlite[200].bytes / 200 / 1024).toFixed(1)} KiB / superstep`,
+  );
   print(
     `  pipeline, PostgreSQL : ${postgres[200].perStep.toFixed(2)} ms / superstep → ${(postgres[200].perStep / sqlite[200].perStep).toFixed(2)}× SQLite; ` +
       `${kib(postgres[20].bytes)} after 20, ${kib(postgres[200].bytes)} after 200 → ${(postgres[200].bytes / 200 / 1024).toFixed(1)} KiB / superstep, ${(postgres[200].bytes / sqlite[200].bytes).toFixed(2)}× SQLite`,

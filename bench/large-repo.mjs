@@ -68,7 +68,9 @@ export async function benchLargeRepo(print) {
     const base = list[0];
     for (const r of list) {
       const ratio = (k) => `${r[k].toFixed(0)} ms (×${(r[k] / base[k]).toFixed(1)})`;
-      print(`  ${mode.padEnd(5)} ${String(r.n).padStart(7)} files: before request ${ratio("before")}, list_files ${ratio("list")}, search_files ${ratio("search")}${r.capped ? " [capped]" : ""}`);
+      print(
+        `  ${mode.padEnd(5)} ${String(r.n).padStart(7)} files: before request ${ratio("before")}, list_files ${ratio("list")}, search_files ${ratio("search")}${r.capped ? " [capped]" : ""}`,
+      );
     }
   }
 }

@@ -68,7 +68,10 @@ function responder(roleOf, stats, parallel) {
 function turn(role, req, parallel) {
   switch (role) {
     case "analyst":
-      return handoff({ requirements: `# Helpers\n${STORIES.map((s) => `- ${s.file}`).join("\n")}`, acceptance_criteria: STORIES.map((s) => s.acceptance_criteria[0]) });
+      return handoff({
+        requirements: `# Helpers\n${STORIES.map((s) => `- ${s.file}`).join("\n")}`,
+        acceptance_criteria: STORIES.map((s) => s.acceptance_criteria[0]),
+      });
     case "pm":
       return handoff({ stories: STORIES.map(({ file: _f, name: _n, ...s }) => s), needs_architecture: false });
     case "dev": {
@@ -90,9 +93,16 @@ function turn(role, req, parallel) {
 
 /** Fails loudly when the built binary has no `--parallel` (the engine of issue 15 is not in this build). */
 async function requireParallelFlag() {
-  const help = await execa(process.execPath, [BIN, "run", "--help"], { reject: false, encoding: "utf8", env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: "true" }, extendEnv: false });
+  const help = await execa(process.execPath, [BIN, "run", "--help"], {
+    reject: false,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: "true" },
+    extendEnv: false,
+  });
   if (!`${help.stdout}${help.stderr}`.includes("--parallel")) {
-    throw new Error("`yolo run --help` lists no --parallel: this build has no stories-in-parallel engine (issue 15); build the branch that has it, then run the bench again.");
+    throw new Error(
+      "`yolo run --help` lists no --parallel: this build has no stories-in-parallel engine (issue 15); build the branch that has it, then run the bench again.",
+    );
   }
 }
 
@@ -115,13 +125,23 @@ async function measure(helpers, n) {
     const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
     if (r.exitCode === 2 && /parallel/i.test(r.stderr)) throw new Error(`yolo run does not accept --parallel ${n}:\n${r.stderr.trim()}`);
     if (stats.errors.length) throw new Error(`yolo run --parallel ${n}: the scripted model could not answer: ${stats.errors[0]}`);
-    const events = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const events = r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const end = events.find((e) => e.type === "run.completed");
     if (r.exitCode !== 0 || !end) throw new Error(`yolo run --parallel ${n} exited ${r.exitCode}: ${end?.reason ?? ""}\n${r.stderr.slice(-2000)}`);
     // The stories' part of the run, from the events' own timestamps: dev's first start to tea's (merges included).
     const at = (node) => Date.parse(events.find((e) => e.type === "node.started" && e.node === node && e.story === undefined)?.ts ?? "");
     const devMs = at("tea") - at("dev");
-    return { wallMs, devMs, usage: end.usage, stories: events.filter((e) => e.type === "story.started").length, calls: stats.calls, concurrent: stats.maxInFlight };
+    return {
+      wallMs,
+      devMs,
+      usage: end.usage,
+      stories: events.filter((e) => e.type === "story.started").length,
+      calls: stats.calls,
+      concurrent: stats.maxInFlight,
+    };
   } finally {
     await mock.close();
     project.cleanup();
@@ -151,11 +171,19 @@ export async function benchParallelStories(log) {
   const four = medianRun(rounds[4]);
   const ratio = four.wallMs / one.wallMs;
   const tokens = (u) => u.promptTokens.toLocaleString("en-US");
-  log(`Stories in parallel: 4 independent stories of ${STORY_CALLS} tool calls + a handoff each, model latency ${LATENCY_MS} ms a call; median of ${ROUNDS} alternated runs`);
+  log(
+    `Stories in parallel: 4 independent stories of ${STORY_CALLS} tool calls + a handoff each, model latency ${LATENCY_MS} ms a call; median of ${ROUNDS} alternated runs`,
+  );
   log(`  --parallel 1 : ${(one.wallMs / 1000).toFixed(1)} s, ${one.calls} model calls, ${tokens(one.usage)} prompt tokens (baseline)`);
-  log(`  --parallel 4 : ${(four.wallMs / 1000).toFixed(1)} s, ${four.calls} model calls (${four.concurrent} at once at most), ${tokens(four.usage)} prompt tokens`);
-  log(`  wall time ${ratio.toFixed(2)}× the baseline (goal ≤ ${GOAL}${ratio <= GOAL ? ", met" : ", NOT met"}); prompt tokens ${(four.usage.promptTokens / one.usage.promptTokens).toFixed(2)}× the baseline`);
-  log(`  dev to tea (the stories, worktrees and merges): ${(four.devMs / 1000).toFixed(1)} s against ${(one.devMs / 1000).toFixed(1)} s, ${(four.devMs / one.devMs).toFixed(2)}×`);
+  log(
+    `  --parallel 4 : ${(four.wallMs / 1000).toFixed(1)} s, ${four.calls} model calls (${four.concurrent} at once at most), ${tokens(four.usage)} prompt tokens`,
+  );
+  log(
+    `  wall time ${ratio.toFixed(2)}× the baseline (goal ≤ ${GOAL}${ratio <= GOAL ? ", met" : ", NOT met"}); prompt tokens ${(four.usage.promptTokens / one.usage.promptTokens).toFixed(2)}× the baseline`,
+  );
+  log(
+    `  dev to tea (the stories, worktrees and merges): ${(four.devMs / 1000).toFixed(1)} s against ${(one.devMs / 1000).toFixed(1)} s, ${(four.devMs / one.devMs).toFixed(2)}×`,
+  );
 }
 
 // `node bench/parallel-stories.mjs` runs this case alone (after `npm run build`).

@@ -86,7 +86,13 @@ function since(from) {
 async function yoloRun(supersteps, { rowWrites = true } = {}) {
   const root = project();
   const maxFixAttempts = (supersteps - 2) / 2 - 1;
-  const config = resolveConfig({ root, fileConfig: { maxFixAttempts, gates: [{ name: "test", command: "true" }], limits: { maxSteps: 10_000 } }, file: null, env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }, flags: {} });
+  const config = resolveConfig({
+    root,
+    fileConfig: { maxFixAttempts, gates: [{ name: "test", command: "true" }], limits: { maxSteps: 10_000 } },
+    file: null,
+    env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
+    flags: {},
+  });
   const deps = benchDeps(config);
   const session = await openSession(config);
   if (!rowWrites) {
@@ -127,7 +133,10 @@ async function bareRun(supersteps) {
     .addConditionalEdges("step", (s) => (s.n >= supersteps ? END : "step"), ["step", END])
     .compile({ checkpointer: createCheckpointer(db) });
   const started = now();
-  const stream = await graph.stream({ n: 0 }, { configurable: { thread_id: "bare" }, durability: "sync", recursionLimit: 10_000, streamMode: ["updates", "custom", "values"] });
+  const stream = await graph.stream(
+    { n: 0 },
+    { configurable: { thread_id: "bare" }, durability: "sync", recursionLimit: 10_000, streamMode: ["updates", "custom", "values"] },
+  );
   let steps = 0;
   for await (const [mode] of stream) if (mode === "updates") steps++;
   const { ms, cpuMs } = since(started);
@@ -164,12 +173,16 @@ export async function benchPipelineOverhead(print) {
   print(`Pipeline overhead (${STEPS} supersteps, SQLite, durability sync, in-process model; median of ${ROUNDS} interleaved runs)`);
   print(`  ${"bare LangGraph graph".padEnd(42)}: ${bare.toFixed(2).padStart(6)} ms / superstep (baseline); CPU ${bareCpu.toFixed(2)} ms`);
   print(line("yolo pipeline, in total", per("yolo", "ms"), per("yolo", "cpuMs")));
-  print(`  ${"of which the gate processes".padEnd(42)}: ${gate.toFixed(2).padStart(6)} ms / superstep (${gatesRun} runs of \`true\`, ${((gate * STEPS) / gatesRun).toFixed(1)} ms each)`);
+  print(
+    `  ${"of which the gate processes".padEnd(42)}: ${gate.toFixed(2).padStart(6)} ms / superstep (${gatesRun} runs of \`true\`, ${((gate * STEPS) / gatesRun).toFixed(1)} ms each)`,
+  );
   print(line("yolo pipeline without the gate processes", rest));
   print(line("same, thread-row progress writes off", median(runs.noRows.map((r) => r.ms - r.gateMs)) / STEPS, per("noRows", "cpuMs")));
   const yolo200 = runs.yolo[0];
   print("Checkpoint database size");
   print(`  yolo after  20 supersteps: ${(yolo20.bytes / 1024).toFixed(0)} KiB`);
-  print(`  yolo after 200 supersteps: ${(yolo200.bytes / 1024).toFixed(0)} KiB  → ${(yolo200.bytes / yolo20.bytes).toFixed(1)}× for 10× the steps (linear ≈ 10×)`);
+  print(
+    `  yolo after 200 supersteps: ${(yolo200.bytes / 1024).toFixed(0)} KiB  → ${(yolo200.bytes / yolo20.bytes).toFixed(1)}× for 10× the steps (linear ≈ 10×)`,
+  );
   print(`  bare after 200 supersteps: ${(runs.bare[0].bytes / 1024).toFixed(0)} KiB (baseline)`);
 }

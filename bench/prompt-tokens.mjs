@@ -26,11 +26,27 @@ function script() {
     [call("run_command", { command: "node -e \"console.log('ok')\"" })],
     [call("handoff", { summary: `attempt ${i}`, files_changed: ["src/add.js"] })],
   ];
-  const teaRun = (verdict) => [[call("read_file", { path: "src/add.js" })], [call("handoff", { verdict, findings: verdict === "PASS" ? [] : ["needs another pass"] })]];
+  const teaRun = (verdict) => [
+    [call("read_file", { path: "src/add.js" })],
+    [call("handoff", { verdict, findings: verdict === "PASS" ? [] : ["needs another pass"] })],
+  ];
   return {
-    analyst: [[call("read_file", { path: "README.md" })], [call("handoff", { requirements: "# Add\nProvide add(a, b).", acceptance_criteria: ["add(2, 3) is 5", "add(-1, 1) is 0"] })]],
-    pm: [[call("handoff", { stories: [{ title: "Add", as_a: "dev", i_want: "add(a, b)", so_that: "I can sum", acceptance_criteria: ["add(2, 3) is 5"] }], needs_architecture: true })]],
-    architect: [[call("list_files", { path: "src" })], [call("handoff", { decisions: [{ title: "Module", decision: "src/add.js exports add", rationale: "ESM project" }] })]],
+    analyst: [
+      [call("read_file", { path: "README.md" })],
+      [call("handoff", { requirements: "# Add\nProvide add(a, b).", acceptance_criteria: ["add(2, 3) is 5", "add(-1, 1) is 0"] })],
+    ],
+    pm: [
+      [
+        call("handoff", {
+          stories: [{ title: "Add", as_a: "dev", i_want: "add(a, b)", so_that: "I can sum", acceptance_criteria: ["add(2, 3) is 5"] }],
+          needs_architecture: true,
+        }),
+      ],
+    ],
+    architect: [
+      [call("list_files", { path: "src" })],
+      [call("handoff", { decisions: [{ title: "Module", decision: "src/add.js exports add", rationale: "ESM project" }] })],
+    ],
     dev: [...devAttempt(1), ...devAttempt(2), ...devAttempt(3)],
     tea: [...teaRun("FAIL"), ...teaRun("FAIL"), ...teaRun("PASS")],
   };
@@ -92,7 +108,13 @@ export async function benchPromptTokens(print) {
     logger: { info() {}, warn() {}, error() {} },
   };
   const session = await openSession(config);
-  const handle = startRun({ deps, session, threadId: "bench-tokens", start: { requirement: "Add an add(a, b) function in src/add.js" }, logFile: join(root, "bench.log") });
+  const handle = startRun({
+    deps,
+    session,
+    threadId: "bench-tokens",
+    start: { requirement: "Add an add(a, b) function in src/add.js" },
+    logFile: join(root, "bench.log"),
+  });
   for await (const _ of handle.events);
   const result = await handle.result;
   await session.close();

@@ -22,7 +22,11 @@ function median(values) {
 function timeCommand(args, cwd, { firstLine = false } = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: "true" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: "true" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
     let done = false;
     let err = "";
@@ -61,7 +65,11 @@ export async function benchStartup(print) {
     }
     const replay = ["--replay", join(EXAMPLE, "session.jsonl")];
     // One finished thread for show, history and resume.
-    const out = execFileSync(process.execPath, [BIN, "run", "--json", ...replay, REQUIREMENT], { cwd: project, encoding: "utf8", env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: "true" } });
+    const out = execFileSync(process.execPath, [BIN, "run", "--json", ...replay, REQUIREMENT], {
+      cwd: project,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: "true" },
+    });
     const thread = JSON.parse(out.split("\n")[0]).thread;
     const cases = [
       ["--version", [BIN, "--version"], empty],

@@ -72,7 +72,15 @@ async function measure(helpers, dir, flags) {
       .join(" ");
     const r = await execa("script", ["-qec", `stty cols 100 rows 30; exec ${command}`, "/dev/null"], {
       cwd: project.root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, OPENAI_BASE_URL: mock.url, YOLO_BENCH_REPORT: report, TERM: "xterm-256color", SHELL: "/bin/sh", LANG: "C.UTF-8" },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        OPENAI_BASE_URL: mock.url,
+        YOLO_BENCH_REPORT: report,
+        TERM: "xterm-256color",
+        SHELL: "/bin/sh",
+        LANG: "C.UTF-8",
+      },
       extendEnv: false,
       reject: false,
       encoding: "utf8",
@@ -112,7 +120,9 @@ export async function benchTuiRenderCost(log) {
     const view = (mode) =>
       `${cpu(mode).toFixed(0).padStart(6)} ms CPU = ${(cpu(mode) / cpu("json")).toFixed(2)}× --json; renders ${fps(mode).toFixed(1)}/s over the run, ${peak(mode)}/s at most; ${kb(mode).toFixed(0)} kB drawn`;
     const tokens = FLOOD_TOKENS * 4;
-    log(`TUI under a token flood (${tokens.toLocaleString("en-US")} tokens over 4 agents at ${FLOOD_RATE.toLocaleString("en-US")} tokens/s, each its own chunk); median of ${ROUNDS} runs, CPU of the yolo process:`);
+    log(
+      `TUI under a token flood (${tokens.toLocaleString("en-US")} tokens over 4 agents at ${FLOOD_RATE.toLocaleString("en-US")} tokens/s, each its own chunk); median of ${ROUNDS} runs, CPU of the yolo process:`,
+    );
     log(`  --json          ${cpu("json").toFixed(0).padStart(6)} ms CPU`);
     log(`  Ink view        ${view("ink")}`);
     log(`  Ink --verbose   ${view("verbose")}`);

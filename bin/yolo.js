@@ -42,9 +42,11 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
     help.stream.write(help.text);
     process.exitCode = help.exitCode;
   } else {
-    import("../dist/cli/main.js").then((m) => m.main(process.argv)).catch((error) => {
-      process.stderr.write(`yolo: could not start: ${error?.stack ?? error}\nIs the package built? Run \`npm run build\`.\n`);
-      process.exitCode = 70;
-    });
+    import("../dist/cli/main.js")
+      .then((m) => m.main(process.argv))
+      .catch((error) => {
+        process.stderr.write(`yolo: could not start: ${error?.stack ?? error}\nIs the package built? Run \`npm run build\`.\n`);
+        process.exitCode = 70;
+      });
   }
 }

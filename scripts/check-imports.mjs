@@ -64,8 +64,7 @@ export async function checkImports(root) {
   const entries = ["src/**/*.ts", "src/**/*.tsx"];
   // The tsconfig maps the `.js` suffixes of ESM imports back to the `.ts` sources.
   const tsconfig = existsSync(join(root, "tsconfig.json")) ? join(root, "tsconfig.json") : undefined;
-  const parse = (transform) =>
-    parseDependencyTree(entries, { context: root, cwd: root, tsconfig, transform, skipDynamicImports: false });
+  const parse = (transform) => parseDependencyTree(entries, { context: root, cwd: root, tsconfig, transform, skipDynamicImports: false });
   const [runtime, all] = [await parse(true), await parse(false)];
   const problems = parseCircular(runtime).map((cycle) => `import cycle: ${[...cycle, cycle[0]].join(" -> ")}`);
   for (const [file, deps] of Object.entries(all)) {
@@ -96,10 +95,12 @@ export async function checkImports(root) {
         if (!allowed && rule.re.test(line)) problems.push(`${file}:${i + 1}: ${rule.why}: ${line.trim()}`);
       }
       // A trailing comment is not text the engine returns.
-      if (engineSide && CLI_WORDS.test(line.replace(/\s\/\/ .*$/, ""))) worded.push(`${file}:${i + 1}: words a CLI command or flag (return a fact; src/cli/wording words it): ${line.trim().slice(0, 160)}`);
+      if (engineSide && CLI_WORDS.test(line.replace(/\s\/\/ .*$/, "")))
+        worded.push(`${file}:${i + 1}: words a CLI command or flag (return a fact; src/cli/wording words it): ${line.trim().slice(0, 160)}`);
     });
     const allowed = CLI_WORDS_ALLOWED[file]?.lines ?? 0;
-    if (worded.length > allowed) problems.push(...(allowed ? [`${file}: ${worded.length} lines word CLI commands or flags, ${allowed} allowed (CLI_WORDS_ALLOWED):`] : []), ...worded);
+    if (worded.length > allowed)
+      problems.push(...(allowed ? [`${file}: ${worded.length} lines word CLI commands or flags, ${allowed} allowed (CLI_WORDS_ALLOWED):`] : []), ...worded);
   }
   return problems;
 }

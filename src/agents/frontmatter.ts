@@ -60,16 +60,8 @@ const frontmatterSchema = z.strictObject({
   description: text("a string"),
   tools: toolsSchema,
   model: text("a model name").optional(),
-  temperature: z
-    .number({ error: "expected a number from 0 to 2" })
-    .min(0, "expected a number from 0 to 2")
-    .max(2, "expected a number from 0 to 2")
-    .optional(),
-  maxTurns: z
-    .number({ error: "expected a positive integer" })
-    .int("expected a positive integer")
-    .positive("expected a positive integer")
-    .optional(),
+  temperature: z.number({ error: "expected a number from 0 to 2" }).min(0, "expected a number from 0 to 2").max(2, "expected a number from 0 to 2").optional(),
+  maxTurns: z.number({ error: "expected a positive integer" }).int("expected a positive integer").positive("expected a positive integer").optional(),
   handoff: z
     .unknown()
     .transform((value, ctx) => {
@@ -121,9 +113,7 @@ function splitFrontmatter(source: string): Split {
   if (!FENCE.test(lines[0])) {
     return {
       ok: false,
-      problems: [
-        "frontmatter: missing; the file must start with a `---` line, then the YAML fields (name, description, tools), then a closing `---` line",
-      ],
+      problems: ["frontmatter: missing; the file must start with a `---` line, then the YAML fields (name, description, tools), then a closing `---` line"],
     };
   }
   const end = lines.findIndex((line, i) => i > 0 && FENCE.test(line));
@@ -134,7 +124,11 @@ function splitFrontmatter(source: string): Split {
     ok: true,
     yaml: lines.slice(1, end).join("\n"),
     yamlLine: 2,
-    body: lines.slice(end + 1).join("\n").replace(/^\s*\n/, "").trimEnd(),
+    body: lines
+      .slice(end + 1)
+      .join("\n")
+      .replace(/^\s*\n/, "")
+      .trimEnd(),
   };
 }
 
@@ -149,9 +143,7 @@ function issueProblems(issue: z.core.$ZodIssue): string[] {
     return issue.keys.map((key) => {
       const path = formatPath([...issue.path, key]);
       const near = KNOWN_KEYS.find((k) => normalize(k) === normalize(key));
-      return near
-        ? `${path}: unknown key; did you mean "${near}"?`
-        : `${path}: unknown key; known keys: ${KNOWN_KEYS.join(", ")}`;
+      return near ? `${path}: unknown key; did you mean "${near}"?` : `${path}: unknown key; known keys: ${KNOWN_KEYS.join(", ")}`;
     });
   }
   return [`${formatPath(issue.path)}: ${issue.message}`];
@@ -167,7 +159,8 @@ function formatPath(path: readonly PropertyKey[]): string {
 function toolProblem(tool: unknown, duplicate: boolean): string | null {
   if (typeof tool !== "string") return `expected a tool name, got ${describe(tool)}`;
   if (tool === "handoff") return '"handoff" is always available to every agent; remove it from the list';
-  if (tool.startsWith("mcp__") && !MCP_ENTRY.test(tool)) return `${JSON.stringify(tool)} is not an MCP tool name; write mcp__<server> (all its tools) or mcp__<server>__<tool>`;
+  if (tool.startsWith("mcp__") && !MCP_ENTRY.test(tool))
+    return `${JSON.stringify(tool)} is not an MCP tool name; write mcp__<server> (all its tools) or mcp__<server>__<tool>`;
   if (!(TOOL_NAMES as readonly string[]).includes(tool) && !tool.startsWith("mcp__")) return `${JSON.stringify(tool)} is not a tool; known tools: ${TOOL_LIST}`;
   return duplicate ? `"${tool}" is listed twice` : null;
 }

@@ -38,9 +38,7 @@ export function loadAgents(opts: LoadAgentsOptions): LoadAgentsResult {
   const show = (path: string) => displayPath(path, cwd);
 
   const defaultsDir = resolve(cwd, opts.defaultsDir ?? DEFAULT_AGENTS_DIR);
-  const sources: Array<{ dir: string; source: AgentDefinition["source"]; optional: boolean }> = [
-    { dir: defaultsDir, source: "default", optional: false },
-  ];
+  const sources: Array<{ dir: string; source: AgentDefinition["source"]; optional: boolean }> = [{ dir: defaultsDir, source: "default", optional: false }];
   if (opts.projectAgentsDir !== null) {
     sources.push({ dir: resolve(cwd, opts.projectAgentsDir), source: "project", optional: true });
   }
@@ -66,10 +64,7 @@ export function loadAgents(opts: LoadAgentsOptions): LoadAgentsResult {
  */
 export function requireAgents(result: LoadAgentsResult, ids: string[]): Map<string, AgentDefinition> {
   const missing = ids.filter((id) => !result.agents.has(id));
-  const problems = [
-    ...result.errors,
-    ...missing.map((id) => `agent "${id}" is needed but not defined; add ${id}.md to the project's agents folder`),
-  ];
+  const problems = [...result.errors, ...missing.map((id) => `agent "${id}" is needed but not defined; add ${id}.md to the project's agents folder`)];
   if (problems.length > 0) {
     throw new ConfigError(
       `Agent definitions are invalid (${problems.length} ${problems.length === 1 ? "problem" : "problems"}); nothing was run. Fix these and try again:`,
@@ -127,7 +122,9 @@ function loadFile(file: string, source: AgentDefinition["source"]): Loaded {
   if (!parsed.ok) return { ok: false, problems: [...problems, ...parsed.problems] };
   const { frontmatter, body } = parsed.value;
   if (frontmatter.handoff && (ROLES as readonly string[]).includes(id)) {
-    problems.push(`handoff: "${id}" is a built-in role whose handoff fields are fixed (src/roles/${id}.ts); remove \`handoff:\` or give the agent another file name`);
+    problems.push(
+      `handoff: "${id}" is a built-in role whose handoff fields are fixed (src/roles/${id}.ts); remove \`handoff:\` or give the agent another file name`,
+    );
   }
   if (body.trim() === "") {
     problems.push("body: empty; the body is the persona (the agent's system prompt): write it below the closing `---`");

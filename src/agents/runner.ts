@@ -74,7 +74,10 @@ export class RepeatDetector {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
@@ -315,14 +318,11 @@ export interface CallOutcome {
   handoff?: Record<string, unknown>;
 }
 
-async function executeCall(
-  call: Call,
-  tools: Map<string, ToolDef>,
-  options: AgentLoopOptions,
-  alreadyHandedOff: boolean,
-): Promise<CallOutcome> {
+async function executeCall(call: Call, tools: Map<string, ToolDef>, options: AgentLoopOptions, alreadyHandedOff: boolean): Promise<CallOutcome> {
   if (call.parseError || !call.args) {
-    return fail(`the arguments of ${call.name || "this call"} are not valid JSON (${call.parseError}). Received: ${preview(call.raw, 300)}. Call the tool again with a JSON object.`);
+    return fail(
+      `the arguments of ${call.name || "this call"} are not valid JSON (${call.parseError}). Received: ${preview(call.raw, 300)}. Call the tool again with a JSON object.`,
+    );
   }
   if (call.name === "handoff") {
     if (alreadyHandedOff) return fail("handoff was already accepted in this reply; it is called once.");

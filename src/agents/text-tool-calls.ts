@@ -131,10 +131,7 @@ export function noCallError(input: { node: string; model: string; replies: numbe
     return new ProviderError(`${head} Its replies hold tool-call syntax the server did not turn into tool calls. ${noToolCallingAdvice(input.model)}${last}`);
   }
   const advice = input.sawCall ? "" : ` If this model never calls tools: ${noToolCallingAdvice(input.model)}`;
-  return new LimitError(
-    "turns",
-    `${head} The thread is saved: resume it to try again, or use a model that supports tool calls.${advice}${last}`,
-  );
+  return new LimitError("turns", `${head} The thread is saved: resume it to try again, or use a model that supports tool calls.${advice}${last}`);
 }
 
 /** A model's reply quoted in a message: what it said is often the answer the user wanted, so it is not lost. */

@@ -19,7 +19,5 @@ export function toOpenAiTool(tool: ToolDef) {
 
 /** zod issues as one line a model can act on: `path: message; path: message`. */
 export function toolErrorText(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}`)
-    .join("; ");
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}`).join("; ");
 }

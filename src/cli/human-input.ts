@@ -14,11 +14,18 @@ export type HumanReply = { answer: string } | { review: ReviewResponse };
 
 /** `--approve`, `--reject <why>`, `--edit <file>` as one review, or null; more than one is a usage error. */
 export function reviewFromFlags(opts: { approve?: boolean; reject?: string; edit?: string; answer?: string }): ReviewResponse | null {
-  const given = [opts.approve ? "--approve" : null, opts.reject !== undefined ? "--reject" : null, opts.edit !== undefined ? "--edit" : null, opts.answer !== undefined ? "--answer" : null].filter(Boolean);
+  const given = [
+    opts.approve ? "--approve" : null,
+    opts.reject !== undefined ? "--reject" : null,
+    opts.edit !== undefined ? "--edit" : null,
+    opts.answer !== undefined ? "--answer" : null,
+  ].filter(Boolean);
   if (given.length > 1) throw new ConfigError(`Use one of ${given.join(", ")}, not several.`);
   // An unset shell variable (`--answer "$ANSWER"`) must not answer with nothing: refuse before anything runs.
   if (opts.answer !== undefined && !opts.answer.trim()) {
-    throw new ConfigError("--answer is empty; the thread is still waiting. Give the answer in words (an unset variable in `--answer \"$VAR\"` gives an empty one).");
+    throw new ConfigError(
+      '--answer is empty; the thread is still waiting. Give the answer in words (an unset variable in `--answer "$VAR"` gives an empty one).',
+    );
   }
   if (opts.approve) return { action: "approve" };
   if (opts.reject !== undefined) {
@@ -32,7 +39,8 @@ export function reviewFromFlags(opts: { approve?: boolean; reject?: string; edit
     } catch (error) {
       throw new ConfigError(`Cannot read the edited artifact ${opts.edit}: ${(error as Error).message}`);
     }
-    if (!content.trim()) throw new ConfigError(`The edited artifact ${opts.edit} is empty; the thread is still waiting. Save the edited text in it, or use --approve / --reject.`);
+    if (!content.trim())
+      throw new ConfigError(`The edited artifact ${opts.edit} is empty; the thread is still waiting. Save the edited text in it, or use --approve / --reject.`);
     return { action: "edit", content };
   }
   return null;

@@ -32,7 +32,21 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
     fileConfig: config,
     file,
     env: process.env,
-    flags: { model: flags.model, baseURL: flags.baseUrl, maxFixAttempts: flags.maxFixAttempts, db: flags.db, maxTurns: flags.maxTurns, branch: flags.branch, maxTokens: flags.maxTokens, maxCost: flags.maxCost, maxSteps: flags.maxSteps, maxTime: flags.maxTime, requireGate: flags.requireGate, defaultModel: flags.defaultModel, parallel: flags.parallel },
+    flags: {
+      model: flags.model,
+      baseURL: flags.baseUrl,
+      maxFixAttempts: flags.maxFixAttempts,
+      db: flags.db,
+      maxTurns: flags.maxTurns,
+      branch: flags.branch,
+      maxTokens: flags.maxTokens,
+      maxCost: flags.maxCost,
+      maxSteps: flags.maxSteps,
+      maxTime: flags.maxTime,
+      requireGate: flags.requireGate,
+      defaultModel: flags.defaultModel,
+      parallel: flags.parallel,
+    },
   });
   return flags.testCmd === undefined ? resolved : withTestCommand(resolved, flags.testCmd);
 }
@@ -44,14 +58,19 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
 export function withTestCommand(config: ResolvedConfig, command: string): ResolvedConfig {
   if (!command.trim()) throw new ConfigError('--test-cmd is empty: give the command that runs the tests, e.g. --test-cmd "npm test".');
   const timeoutS = config.gates?.find((g) => g.name === "test")?.timeoutS ?? 600;
-  return Object.freeze({ ...config, gates: Object.freeze([Object.freeze({ name: "test", command: command.trim(), required: true, timeoutS })]) }) as ResolvedConfig;
+  return Object.freeze({
+    ...config,
+    gates: Object.freeze([Object.freeze({ name: "test", command: command.trim(), required: true, timeoutS })]),
+  }) as ResolvedConfig;
 }
 
 /**
  * The project's and the user's config files, loaded and validated. Without either (the common case) the loader is
  * not even imported: zod, the schemas and jiti cost more than the rest of a read-only command.
  */
-async function loadConfigFiles(root: string): Promise<{ file: string | null; config: FileConfig; userConfig: { file: string | null; config: UserLevelConfig } }> {
+async function loadConfigFiles(
+  root: string,
+): Promise<{ file: string | null; config: FileConfig; userConfig: { file: string | null; config: UserLevelConfig } }> {
   if (!findConfigFile(root) && !findUserConfigFile(process.env)) return { file: null, config: {}, userConfig: { file: null, config: {} } };
   const { loadConfigFile, loadUserConfig } = await import("../config/load.js");
   const { file, config } = await loadConfigFile(root);

@@ -41,14 +41,29 @@ function runOptions(cmd: Command, { pipeline = true, writes = true } = {}): Comm
   if (pipeline) {
     cmd.option("--max-fix-attempts <n>", `how many times a blocked gate sends the change back to dev (default: ${LIMIT_DEFAULTS.maxFixAttempts})`, positiveInt);
     cmd.option("--test-cmd <command>", "the gate for this run: one required gate running <command>, instead of the configured or detected gates");
-    cmd.option("--parallel <n>", `stories built at the same time, each by its own dev in its own git worktree (default: ${PARALLEL_DEFAULT}; 1: one dev builds them all; resume keeps the thread's value unless given)`, positiveInt);
+    cmd.option(
+      "--parallel <n>",
+      `stories built at the same time, each by its own dev in its own git worktree (default: ${PARALLEL_DEFAULT}; 1: one dev builds them all; resume keeps the thread's value unless given)`,
+      positiveInt,
+    );
   }
   cmd
     .option("--max-turns <n>", `model turns an agent may take before the run stops, resumable (default: ${LIMIT_DEFAULTS.maxTurns})`, positiveInt)
-    .option("--max-tokens <n>", "token budget for the whole run, resumes included (prompt + completion); reaching it stops the run resumably (exit 7)", positiveInt)
+    .option(
+      "--max-tokens <n>",
+      "token budget for the whole run, resumes included (prompt + completion); reaching it stops the run resumably (exit 7)",
+      positiveInt,
+    )
     .option("--max-cost <amount>", "cost budget for the whole run at model.price; reaching it stops the run resumably (exit 7)", positiveNumber)
-    .option("--max-steps <n>", `graph steps for the whole run, resumes included (default: ${LIMIT_DEFAULTS.maxSteps}); reaching it stops the run resumably (exit 4)`, positiveInt)
-    .option("--max-time <duration>", "active wall time for the whole run, resumes included (90s, 45m, 1h30m); reaching it stops the run resumably after the running step (exit 8)")
+    .option(
+      "--max-steps <n>",
+      `graph steps for the whole run, resumes included (default: ${LIMIT_DEFAULTS.maxSteps}); reaching it stops the run resumably (exit 4)`,
+      positiveInt,
+    )
+    .option(
+      "--max-time <duration>",
+      "active wall time for the whole run, resumes included (90s, 45m, 1h30m); reaching it stops the run resumably after the running step (exit 8)",
+    )
     .option("--db <path>", "checkpoint database (default: .yolo/yolo.db)")
     .option("--verbose", "show more detail (every token in the live view)")
     .option("--ci", "unattended (also when CI is set): never prompt or read stdin; a question exits 3");
@@ -62,7 +77,11 @@ function runOptions(cmd: Command, { pipeline = true, writes = true } = {}): Comm
   cmd
     .option("--record <file>", "store every model request and response of the run in <file> (JSON Lines)")
     .option("--replay <file>", "answer model requests from a recorded session instead of a model (offline, no key)");
-  if (writes) cmd.option("--answers <file>", "answers for unattended runs (YAML or JSON list of {node, question?, answer | approve | reject | edit}); a missing one exits 3");
+  if (writes)
+    cmd.option(
+      "--answers <file>",
+      "answers for unattended runs (YAML or JSON list of {node, question?, answer | approve | reject | edit}); a missing one exits 3",
+    );
   return cmd;
 }
 
@@ -120,8 +139,10 @@ export async function main(argv: string[]): Promise<void> {
   };
   const cwdOf = () => (program.opts().cwd as string | undefined) ?? process.cwd();
 
-  runOptions(program.command("run").description("run the pipeline on a requirement").argument("<requirement...>", "what to build, in words; - reads it from stdin")).action(
-    async (words: string[], opts) => setCode(await (await import("./commands/run.js")).runCommand({ cwd: cwdOf(), requirement: words.join(" "), opts })),
+  runOptions(
+    program.command("run").description("run the pipeline on a requirement").argument("<requirement...>", "what to build, in words; - reads it from stdin"),
+  ).action(async (words: string[], opts) =>
+    setCode(await (await import("./commands/run.js")).runCommand({ cwd: cwdOf(), requirement: words.join(" "), opts })),
   );
   runOptions(
     program
@@ -136,12 +157,19 @@ export async function main(argv: string[]): Promise<void> {
   runOptions(
     program
       .command("chat")
-      .description("ask about the project: no persona, read-only tools; a thread you can continue with yolo resume <thread> \"…\"")
+      .description('ask about the project: no persona, read-only tools; a thread you can continue with yolo resume <thread> "…"')
       .argument("<message...>", "your question; - reads it from stdin"),
     { pipeline: false, writes: false },
   ).action(async (words: string[], opts) =>
     // A chat only reads: it never starts a branch, whatever `branch` says in yolo.config.ts.
-    setCode(await (await import("./commands/run.js")).soloCommand({ cwd: cwdOf(), profile: { mode: "chat" }, message: words.join(" "), opts: { ...opts, branch: false } })),
+    setCode(
+      await (await import("./commands/run.js")).soloCommand({
+        cwd: cwdOf(),
+        profile: { mode: "chat" },
+        message: words.join(" "),
+        opts: { ...opts, branch: false },
+      }),
+    ),
   );
   runOptions(
     program
@@ -178,7 +206,9 @@ export async function main(argv: string[]): Promise<void> {
     .requiredOption("--older-than <duration>", "last run longer ago than this: 30d, 12h, 90m")
     .option("--dry-run", "list what would be deleted, delete nothing")
     .action(async (opts) =>
-      setCode(await (await import("./commands/threads-delete.js")).threadsPruneCommand({ cwd: cwdOf(), olderThan: String(opts.olderThan), dryRun: !!opts.dryRun })),
+      setCode(
+        await (await import("./commands/threads-delete.js")).threadsPruneCommand({ cwd: cwdOf(), olderThan: String(opts.olderThan), dryRun: !!opts.dryRun }),
+      ),
     );
   program
     .command("show")
@@ -217,7 +247,13 @@ export async function main(argv: string[]): Promise<void> {
     .command("graph")
     .description("print the configured workflow as a Mermaid flowchart")
     .action(async () => setCode(await (await import("./commands/graph.js")).graphCommand({ cwd: cwdOf() })));
-  program.command("doctor").description("check the model endpoint (reachable, key, model, a tool-call round trip, usage, context window), the sandbox, git, the database and the gates").option("--json", "print the checks as JSON").action(async (opts) => setCode(await (await import("./commands/doctor.js")).doctorCommand({ cwd: cwdOf(), json: !!opts.json })));
+  program
+    .command("doctor")
+    .description(
+      "check the model endpoint (reachable, key, model, a tool-call round trip, usage, context window), the sandbox, git, the database and the gates",
+    )
+    .option("--json", "print the checks as JSON")
+    .action(async (opts) => setCode(await (await import("./commands/doctor.js")).doctorCommand({ cwd: cwdOf(), json: !!opts.json })));
 
   program
     .command("mcp")

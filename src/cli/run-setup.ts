@@ -83,7 +83,12 @@ export async function prepareRunSetup(input: {
     finish = recorder.flush;
   }
   return {
-    deps: { ...(transport ? { transport } : {}), ...(workspace ? { workspace } : {}), ...(changes ? { changes } : {}), ...mcpRecording(input.cwd, flags, mode) },
+    deps: {
+      ...(transport ? { transport } : {}),
+      ...(workspace ? { workspace } : {}),
+      ...(changes ? { changes } : {}),
+      ...mcpRecording(input.cwd, flags, mode),
+    },
     start: { startCommit: ws.startCommit, branch: ws.branch },
     resumeArgs: resumeArgs(flags),
     notices: workspaceNotices(ws, mode),
@@ -122,7 +127,9 @@ function absolute(cwd: string, path: string): string {
 
 /** The transport of a run that must not call a model (none is configured): a request is refused, never sent. */
 const noModel: FetchLike = async () => {
-  throw new ConfigError("this thread needs a model to continue, and none is configured: set OPENAI_API_KEY, or point OPENAI_BASE_URL (or --base-url) at an OpenAI-compatible server.");
+  throw new ConfigError(
+    "this thread needs a model to continue, and none is configured: set OPENAI_API_KEY, or point OPENAI_BASE_URL (or --base-url) at an OpenAI-compatible server.",
+  );
 };
 
 /**

@@ -6,7 +6,9 @@ import { ConfigError } from "../errors.js";
  */
 export async function textFromStdin(usage: string, stdin: NodeJS.ReadStream = process.stdin): Promise<string> {
   if (stdin.isTTY) {
-    throw new ConfigError(`"-" reads the text from stdin, but stdin is a terminal. Pipe it in (${usage.replace('"…"', "- < requirement.md")}) or give it as words.`);
+    throw new ConfigError(
+      `"-" reads the text from stdin, but stdin is a terminal. Pipe it in (${usage.replace('"…"', "- < requirement.md")}) or give it as words.`,
+    );
   }
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);

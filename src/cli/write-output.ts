@@ -28,7 +28,10 @@ export function writeOutputFile(file: string, text: string, flag = "--output"): 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "";
     const why = WHY[code] ?? (error as Error).message.replace(/^[A-Z]+: /, "");
-    if (BAD_PATH_CODES.has(code)) throw new ConfigError(`Cannot write ${flag} ${file}: ${why}. Nothing was written; choose a path you can write to.`, [], { cause: error });
-    throw new YoloError("io", `Could not write ${flag} ${file}: ${why}. The file may be incomplete; check the disk and run the command again.`, { cause: error });
+    if (BAD_PATH_CODES.has(code))
+      throw new ConfigError(`Cannot write ${flag} ${file}: ${why}. Nothing was written; choose a path you can write to.`, [], { cause: error });
+    throw new YoloError("io", `Could not write ${flag} ${file}: ${why}. The file may be incomplete; check the disk and run the command again.`, {
+      cause: error,
+    });
   }
 }

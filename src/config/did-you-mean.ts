@@ -42,7 +42,8 @@ function unwrap(node: unknown): unknown {
   for (let i = 0; i < 20; i++) {
     const def = defOf(node);
     if (!def) return node;
-    if (def.innerType !== undefined && ["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"].includes(def.type)) node = def.innerType;
+    if (def.innerType !== undefined && ["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"].includes(def.type))
+      node = def.innerType;
     else if (def.type === "pipe") node = def.in;
     else if (def.type === "lazy" && def.getter) node = def.getter();
     else return node;

@@ -26,5 +26,8 @@ export function formatDuration(ms: number): string {
     [Math.floor((s % 3600) / 60), "m"],
     [s % 60, "s"],
   ].filter(([n]) => (n as number) > 0);
-  return parts.slice(0, 2).map(([n, u]) => `${n}${u}`).join(" ");
+  return parts
+    .slice(0, 2)
+    .map(([n, u]) => `${n}${u}`)
+    .join(" ");
 }

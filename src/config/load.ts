@@ -45,9 +45,7 @@ export function validateConfig(value: unknown, file: string): FileConfig;
 export function validateConfig<T>(value: unknown, file: string, schema: z.ZodType<T>): T;
 export function validateConfig(value: unknown, file: string, schema: z.ZodType = configSchema): unknown {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new ConfigError(
-      `${file} must export a config object as its default export (export default defineConfig({ ... })).`,
-    );
+    throw new ConfigError(`${file} must export a config object as its default export (export default defineConfig({ ... })).`);
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;

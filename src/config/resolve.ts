@@ -72,19 +72,25 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
   const flagMaxTime = checkDuration(flags.maxTime, "--max-time", problems);
   const fileMaxTime = checkDuration(fileLimits.maxTime, "limits.maxTime", problems);
   const flagMaxTokens = checkInt(flags.maxTokens, "--max-tokens", 1, Number.MAX_SAFE_INTEGER, problems);
-  if (flags.maxCost !== undefined && !(Number.isFinite(flags.maxCost) && flags.maxCost > 0)) problems.push(`--max-cost: must be a positive number, got ${String(flags.maxCost)}`);
+  if (flags.maxCost !== undefined && !(Number.isFinite(flags.maxCost) && flags.maxCost > 0))
+    problems.push(`--max-cost: must be a positive number, got ${String(flags.maxCost)}`);
   const flagMaxCost = flags.maxCost !== undefined && flags.maxCost > 0 ? flags.maxCost : undefined;
   if ((flagMaxCost ?? fileConfig.budget?.maxCost) !== undefined && !fileModel.price) {
     problems.push("--max-cost / budget.maxCost: needs model.price ({ inputPerMillion, outputPerMillion }) in yolo.config.ts to count cost");
   }
   const envDatabaseUrl = nonEmpty(env.YOLO_DATABASE_URL);
-  if (envDatabaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(envDatabaseUrl)) problems.push("YOLO_DATABASE_URL: must be a postgres:// or postgresql:// URL");
-  if (envDatabaseUrl !== undefined && nonEmpty(env.YOLO_DB) !== undefined) problems.push("YOLO_DB and YOLO_DATABASE_URL are both set: keep one (a SQLite file or a PostgreSQL database)");
-  if (fileConfig.checkpointer?.postgres !== undefined && fileConfig.dbPath !== undefined) problems.push("yolo.config.ts sets both dbPath and checkpointer.postgres: keep one");
+  if (envDatabaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(envDatabaseUrl))
+    problems.push("YOLO_DATABASE_URL: must be a postgres:// or postgresql:// URL");
+  if (envDatabaseUrl !== undefined && nonEmpty(env.YOLO_DB) !== undefined)
+    problems.push("YOLO_DB and YOLO_DATABASE_URL are both set: keep one (a SQLite file or a PostgreSQL database)");
+  if (fileConfig.checkpointer?.postgres !== undefined && fileConfig.dbPath !== undefined)
+    problems.push("yolo.config.ts sets both dbPath and checkpointer.postgres: keep one");
   const envSandbox = nonEmpty(env.YOLO_SANDBOX);
-  if (envSandbox !== undefined && !SANDBOX_RANK.has(envSandbox as SandboxMode)) problems.push(`YOLO_SANDBOX: must be auto, required (or bwrap), or off, got "${envSandbox}"`);
+  if (envSandbox !== undefined && !SANDBOX_RANK.has(envSandbox as SandboxMode))
+    problems.push(`YOLO_SANDBOX: must be auto, required (or bwrap), or off, got "${envSandbox}"`);
   const trustProject = nonEmpty(env.YOLO_TRUST_PROJECT_HOOKS);
-  if (trustProject !== undefined && !["1", "0", "true", "false"].includes(trustProject)) problems.push(`YOLO_TRUST_PROJECT_HOOKS: must be 1 or 0, got "${trustProject}"`);
+  if (trustProject !== undefined && !["1", "0", "true", "false"].includes(trustProject))
+    problems.push(`YOLO_TRUST_PROJECT_HOOKS: must be 1 or 0, got "${trustProject}"`);
   if (problems.length) throw new ConfigError("Invalid settings in the environment or on the command line; fix them and run again:", problems);
 
   const dbPath = nonEmpty(flags.db) ?? nonEmpty(env.YOLO_DB) ?? fileConfig.dbPath ?? DEFAULTS.dbPath;
@@ -168,7 +174,12 @@ function resolveDatabase(flags: ConfigFlags, env: ResolveConfigInput["env"], fil
   return sqlite;
 }
 
-const SANDBOX_RANK = new Map<SandboxMode, number>([["off", 0], ["auto", 1], ["bwrap", 2], ["required", 2]]);
+const SANDBOX_RANK = new Map<SandboxMode, number>([
+  ["off", 0],
+  ["auto", 1],
+  ["bwrap", 2],
+  ["required", 2],
+]);
 
 /**
  * Commands policy, CI environment allow-list and sandbox from both config files. The repository's file can only
@@ -186,7 +197,10 @@ function commandSettings(
   const repoSource = repoFile ? basename(repoFile) : "yolo.config.ts";
   const policy = narrowPolicy(narrowPolicy(defaultPolicy(), user.config.commands, userSource), repo.commands, repoSource);
   const roles: Record<string, { source: string; rules: CommandRules }[]> = {};
-  for (const [source, byRole] of [[userSource, user.config.commands?.roles], [repoSource, repo.commands?.roles]] as const) {
+  for (const [source, byRole] of [
+    [userSource, user.config.commands?.roles],
+    [repoSource, repo.commands?.roles],
+  ] as const) {
     for (const [role, rules] of Object.entries(byRole ?? {})) (roles[role] ??= []).push({ source: `${source}, role ${role}`, rules });
   }
   const userSandbox = envSandbox ?? user.config.sandbox ?? "auto";

@@ -48,5 +48,17 @@ export type RunFlags = z.infer<typeof runFlagsSchema>;
 /** The flags that override configuration (defaults < config file < environment < flags). */
 export type ConfigOverrideFlags = Pick<
   RunFlags,
-  "model" | "baseUrl" | "maxFixAttempts" | "db" | "maxTurns" | "branch" | "requireGate" | "maxTokens" | "maxCost" | "maxSteps" | "maxTime" | "testCmd" | "parallel"
+  | "model"
+  | "baseUrl"
+  | "maxFixAttempts"
+  | "db"
+  | "maxTurns"
+  | "branch"
+  | "requireGate"
+  | "maxTokens"
+  | "maxCost"
+  | "maxSteps"
+  | "maxTime"
+  | "testCmd"
+  | "parallel"
 >;

@@ -19,7 +19,11 @@ export interface DoctorReport {
 export async function runDoctor(ctx: DoctorContext, checks: readonly DoctorCheck[] = DOCTOR_CHECKS): Promise<DoctorReport> {
   const groups = await Promise.all(
     checks.map((check) =>
-      check.run(ctx).catch((error: unknown): CheckResult[] => [{ id: check.id, title: check.id, status: "fail", detail: `the check itself failed: ${(error as Error).message}` }]),
+      check
+        .run(ctx)
+        .catch((error: unknown): CheckResult[] => [
+          { id: check.id, title: check.id, status: "fail", detail: `the check itself failed: ${(error as Error).message}` },
+        ]),
     ),
   );
   const results = groups.flat();

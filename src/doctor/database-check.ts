@@ -24,7 +24,15 @@ export const databaseCheck: DoctorCheck = {
       openDatabase(db.path).close();
       return [{ id: "database", title, status: "ok", detail: `${db.path} opens and is writable` }];
     } catch (error) {
-      return [{ id: "database", title, status: "fail", detail: (error as Error).message.split("\n")[0], fix: "Fix the database named above, or choose another with --db / YOLO_DB / YOLO_DATABASE_URL." }];
+      return [
+        {
+          id: "database",
+          title,
+          status: "fail",
+          detail: (error as Error).message.split("\n")[0],
+          fix: "Fix the database named above, or choose another with --db / YOLO_DB / YOLO_DATABASE_URL.",
+        },
+      ];
     }
   },
 };

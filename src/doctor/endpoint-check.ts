@@ -16,20 +16,27 @@ export const endpointCheck: DoctorCheck = {
     const { model } = ctx.config;
     const base = model.baseURL ?? OPENAI;
     const out: CheckResult[] = [];
-    const push = (id: string, title: string, status: CheckResult["status"], detail: string, fix?: string) => out.push({ id, title, status, detail, ...(fix ? { fix } : {}) });
+    const push = (id: string, title: string, status: CheckResult["status"], detail: string, fix?: string) =>
+      out.push({ id, title, status, detail, ...(fix ? { fix } : {}) });
     const skipRest = (from: string[], why: string) => {
       for (const [id, title] of REST.filter(([id]) => from.includes(id))) push(id, title, "skip", why);
       return [...out, contextResult(ctx)];
     };
     if (!model.apiKey && !model.baseURL) {
-      push("endpoint", "endpoint reachable", "fail", `${model.apiKeyEnv} is not set and no base URL is configured`, `Set ${model.apiKeyEnv}, or point OPENAI_BASE_URL (or model.baseURL) at a local server: Ollama http://localhost:11434/v1, LM Studio http://localhost:1234/v1, vLLM http://localhost:8000/v1, llama.cpp http://localhost:8080/v1.`);
+      push(
+        "endpoint",
+        "endpoint reachable",
+        "fail",
+        `${model.apiKeyEnv} is not set and no base URL is configured`,
+        `Set ${model.apiKeyEnv}, or point OPENAI_BASE_URL (or model.baseURL) at a local server: Ollama http://localhost:11434/v1, LM Studio http://localhost:1234/v1, vLLM http://localhost:8000/v1, llama.cpp http://localhost:8080/v1.`,
+      );
       return skipRest(["key", "model", "tools", "usage"], "no endpoint");
     }
 
     const listed = await probeModels(base, model.apiKey, ctx.timeoutS * 1000, ctx.fetch as typeof fetch | undefined);
     if (listed.kind === "unreachable") {
       const fix = listed.badPort
-        ? "Node refuses this port (\"bad port\"): run the server on another port and update the base URL."
+        ? 'Node refuses this port ("bad port"): run the server on another port and update the base URL.'
         : "Start the server, or fix the base URL (it usually ends in /v1).";
       push("endpoint", "endpoint reachable", "fail", `${base}: ${listed.reason}`, fix);
       return skipRest(["key", "model", "tools", "usage"], "endpoint unreachable");
@@ -42,24 +49,51 @@ export const endpointCheck: DoctorCheck = {
     const served = listed.kind === "list" ? listed.ids : null;
     if (served && !served.includes(model.name)) {
       push("key", "API key accepted", "ok", model.apiKey ? "accepted (GET /models)" : "none needed (GET /models)");
-      push("model", "model exists", "fail", `"${model.name}" is not among the ${served.length} models served${served.length ? `: ${served.slice(0, 8).join(", ")}${served.length > 8 ? ", …" : ""}` : ""}`, "Set model.name in yolo.config.ts (or YOLO_MODEL, --model) to a served model, or pull/load it on the server.");
+      push(
+        "model",
+        "model exists",
+        "fail",
+        `"${model.name}" is not among the ${served.length} models served${served.length ? `: ${served.slice(0, 8).join(", ")}${served.length > 8 ? ", …" : ""}` : ""}`,
+        "Set model.name in yolo.config.ts (or YOLO_MODEL, --model) to a served model, or pull/load it on the server.",
+      );
       return skipRest(["tools", "usage"], "model not served");
     }
 
     let probe: ToolProbe;
     try {
-      probe = await probeToolCall({ name: model.name, baseURL: model.baseURL, apiKey: model.apiKey, temperature: model.temperature, timeoutS: ctx.timeoutS, api: model.api, reasoningEffort: model.reasoningEffort, fetch: ctx.fetch });
+      probe = await probeToolCall({
+        name: model.name,
+        baseURL: model.baseURL,
+        apiKey: model.apiKey,
+        temperature: model.temperature,
+        timeoutS: ctx.timeoutS,
+        api: model.api,
+        reasoningEffort: model.reasoningEffort,
+        fetch: ctx.fetch,
+      });
     } catch (error) {
       const mapped = toProviderError(error, { apiKeyEnv: model.apiKeyEnv, baseURL: model.baseURL, model: model.name });
       const message = mapped?.message ?? (error as Error).message;
       const status = mapped?.status;
       if (status === 401 || status === 403) {
-        push("key", "API key accepted", "fail", `rejected by the chat request (HTTP ${status})`, `Check ${model.apiKeyEnv}: it must hold a valid key for ${base}.`);
+        push(
+          "key",
+          "API key accepted",
+          "fail",
+          `rejected by the chat request (HTTP ${status})`,
+          `Check ${model.apiKeyEnv}: it must hold a valid key for ${base}.`,
+        );
         return skipRest(["model", "tools", "usage"], "key rejected");
       }
       push("key", "API key accepted", served ? "ok" : "skip", served ? "accepted (GET /models)" : "not decided: the chat request failed");
       if (status === 404) {
-        push("model", "model exists", "fail", `"${model.name}" was not found (HTTP 404)`, "Check the model name and that the base URL ends with the API prefix (usually /v1).");
+        push(
+          "model",
+          "model exists",
+          "fail",
+          `"${model.name}" was not found (HTTP 404)`,
+          "Check the model name and that the base URL ends with the API prefix (usually /v1).",
+        );
         return skipRest(["tools", "usage"], "model not found");
       }
       push("model", "model exists", served ? "ok" : "skip", served ? `"${model.name}" is served` : "not decided");
@@ -99,7 +133,12 @@ function toolsResult(probe: ToolProbe, model: string): CheckResult {
       fix: "vLLM: --enable-auto-tool-choice --tool-call-parser hermes; llama.cpp: llama-server --jinja.",
     };
   }
-  return { ...base, status: "fail", detail: `no tool call came back${probe.text ? ` (it answered: ${JSON.stringify(probe.text.slice(0, 120))})` : ""}`, fix: noToolCallingAdvice(model) };
+  return {
+    ...base,
+    status: "fail",
+    detail: `no tool call came back${probe.text ? ` (it answered: ${JSON.stringify(probe.text.slice(0, 120))})` : ""}`,
+    fix: noToolCallingAdvice(model),
+  };
 }
 
 function contextResult(ctx: DoctorContext): CheckResult {

@@ -8,7 +8,15 @@ export const gatesCheck: DoctorCheck = {
     const gates = config.gates ?? defaultGates(config.root);
     const source = config.gates ? "configured" : "detected";
     if (!gates.length) {
-      return [{ id: "gates", title: "gates", status: "warn", detail: "no gate configured or detected: tea's verdict alone decides", fix: "Add gates: [{ name: \"test\", command: \"…\" }] to yolo.config.ts." }];
+      return [
+        {
+          id: "gates",
+          title: "gates",
+          status: "warn",
+          detail: "no gate configured or detected: tea's verdict alone decides",
+          fix: 'Add gates: [{ name: "test", command: "…" }] to yolo.config.ts.',
+        },
+      ];
     }
     return [{ id: "gates", title: "gates", status: "ok", detail: `${source}: ${gates.map((g) => `${g.name} (${g.command})`).join(", ")}` }];
   },

@@ -11,6 +11,14 @@ export const gitCheck: DoctorCheck = {
       );
     });
     if (out.ok) return [{ id: "git", title: "git", status: "ok", detail: `repository at ${out.text}` }];
-    return [{ id: "git", title: "git", status: "warn", detail: `not a git repository (${out.text})`, fix: "Run yolo inside a git repository (git init) so its changes can be diffed, reviewed and committed with --branch." }];
+    return [
+      {
+        id: "git",
+        title: "git",
+        status: "warn",
+        detail: `not a git repository (${out.text})`,
+        fix: "Run yolo inside a git repository (git init) so its changes can be diffed, reviewed and committed with --branch.",
+      },
+    ];
   },
 };

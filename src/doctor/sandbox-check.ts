@@ -6,7 +6,16 @@ export const sandboxCheck: DoctorCheck = {
   id: "sandbox",
   async run({ config, env }): Promise<CheckResult[]> {
     const title = "sandbox";
-    if (config.sandbox === "off") return [{ id: "sandbox", title, status: "warn", detail: 'sandbox is "off": commands run unconfined', fix: 'Set sandbox: "auto" to use bubblewrap where it works.' }];
+    if (config.sandbox === "off")
+      return [
+        {
+          id: "sandbox",
+          title,
+          status: "warn",
+          detail: 'sandbox is "off": commands run unconfined',
+          fix: 'Set sandbox: "auto" to use bubblewrap where it works.',
+        },
+      ];
     const probe = probeBwrap(env.PATH);
     if (probe.available) return [{ id: "sandbox", title, status: "ok", detail: `bubblewrap works (${probe.binary})` }];
     const fix = "Install bubblewrap (apt-get install bubblewrap) and allow unprivileged user namespaces.";

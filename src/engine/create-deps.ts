@@ -80,7 +80,12 @@ export function createEngineDeps(input: {
 /** The run's MCP servers (src/mcp): nothing starts until a run leg does, and only when servers are configured. */
 function mcpHub(config: ResolvedConfig, input: { env: NodeJS.ProcessEnv; mcpRecording?: McpRecordingSpec }, logger: EngineDeps["logger"]) {
   const envAllow = config.env.strict ? config.env.allow : null;
-  return createMcpHub({ config, connect: { root: config.root, env: input.env, secretEnvNames: [config.model.apiKeyEnv], envAllow }, logger, recording: input.mcpRecording });
+  return createMcpHub({
+    config,
+    connect: { root: config.root, env: input.env, secretEnvNames: [config.model.apiKeyEnv], envAllow },
+    logger,
+    recording: input.mcpRecording,
+  });
 }
 
 function databasePassword(config: ResolvedConfig): string | undefined {
@@ -103,11 +108,15 @@ function chooseSandbox(config: ResolvedConfig, env: NodeJS.ProcessEnv): { sandbo
   if (probe.available) return { sandbox: { kind: "bwrap", binary: probe.binary }, notices: [], status: { kind: "bwrap" } };
   const fix = probe.fix ? ` Fix: ${probe.fix}.` : "";
   if (config.sandbox === "bwrap" || config.sandbox === "required") {
-    throw new ConfigError(`sandbox is "${config.sandbox}" but ${probe.reason}.${fix || " Install bubblewrap (apt-get install bubblewrap)."} Or set sandbox: "auto" to run commands without it.`);
+    throw new ConfigError(
+      `sandbox is "${config.sandbox}" but ${probe.reason}.${fix || " Install bubblewrap (apt-get install bubblewrap)."} Or set sandbox: "auto" to run commands without it.`,
+    );
   }
   return {
     sandbox: { kind: "none" },
-    notices: [`Commands and gates run without a sandbox: ${probe.reason}.${fix} Install bubblewrap to confine them to the project with no network, or set sandbox: "off" in ~/.config/yolo/config.ts to silence this.`],
+    notices: [
+      `Commands and gates run without a sandbox: ${probe.reason}.${fix} Install bubblewrap to confine them to the project with no network, or set sandbox: "off" in ~/.config/yolo/config.ts to silence this.`,
+    ],
     status: { kind: "none", reason: probe.reason, ...(probe.fix ? { fix: probe.fix } : {}) },
   };
 }

@@ -22,7 +22,9 @@ export function fansOutStories(deps: Pick<EngineDeps, "config">): boolean {
 /** Each node's router, shared by the compiled graph and the `route` events, so both always agree. */
 export function workflowRouters(workflow: Workflow, maxFixAttempts: number): Record<string, (state: PipelineStateType) => Route> {
   const ids = [...Object.keys(workflow.nodes), "escalate"];
-  const routers: Record<string, (state: PipelineStateType) => Route> = Object.fromEntries(ids.map((id) => [id, (state: PipelineStateType) => routeFrom(id, workflow, state, maxFixAttempts)]));
+  const routers: Record<string, (state: PipelineStateType) => Route> = Object.fromEntries(
+    ids.map((id) => [id, (state: PipelineStateType) => routeFrom(id, workflow, state, maxFixAttempts)]),
+  );
   // Stories in parallel (only ever active in the default pipeline): dev and the merge step send the running stories.
   if (workflow.nodes.dev) {
     const afterDev = routers.dev;
@@ -79,7 +81,11 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
   const stories = fansOutStories(deps);
   for (const id of Object.keys(workflow.nodes)) {
     if (stories && id === "dev") continue;
-    graph.addConditionalEdges(id as never, ((state: PipelineStateType) => graphName(routers[id](state).to)) as never, targetsOf(id, workflow).map(graphName) as never);
+    graph.addConditionalEdges(
+      id as never,
+      ((state: PipelineStateType) => graphName(routers[id](state).to)) as never,
+      targetsOf(id, workflow).map(graphName) as never,
+    );
   }
   if (stories) {
     // dev (the dispatcher) and the merge step send each running story to its own story node, several in one superstep.
@@ -91,7 +97,9 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
     graph.addConditionalEdges("dev" as never, route as never, targets as never);
     graph.addConditionalEdges(MERGE_NODE as never, route as never, targets as never);
   }
-  const agents = Object.entries(workflow.nodes).filter(([, s]) => s.kind === "agent").map(([id]) => id);
+  const agents = Object.entries(workflow.nodes)
+    .filter(([, s]) => s.kind === "agent")
+    .map(([id]) => id);
   graph.addConditionalEdges("escalate" as never, ((state: PipelineStateType) => routers.escalate(state).to) as never, agents as never);
   return graph.compile({ checkpointer });
 }

@@ -106,10 +106,15 @@ export async function forkThread(baseConfig: ResolvedConfig, session: Session, t
   const history = await threadHistory(baseConfig, session, threadId);
   const entry = /^-?\d+$/.test(from)
     ? history.filter((h) => h.step === Number(from)).at(-1)
-    : history.find((h) => h.checkpointId === from) ?? uniqueSuffix(history, from);
+    : (history.find((h) => h.checkpointId === from) ?? uniqueSuffix(history, from));
   if (!entry) throw new ThreadError(`Thread ${threadId} has no checkpoint "${from}".`, { kind: "no-such-checkpoint", thread: threadId, from });
   if (entry.node === "input" || entry.node === "?" || entry.node.includes(",")) {
-    throw new ThreadError(`Cannot fork from step ${entry.step} (${entry.node}); pick a checkpoint made by one node.`, { kind: "fork-needs-one-node", thread: threadId, step: entry.step, node: entry.node });
+    throw new ThreadError(`Cannot fork from step ${entry.step} (${entry.node}); pick a checkpoint made by one node.`, {
+      kind: "fork-needs-one-node",
+      thread: threadId,
+      step: entry.step,
+      node: entry.node,
+    });
   }
   const graph = buildWorkflowGraph(inertDeps(config), session.checkpointer);
   const source = await graph.getState({ configurable: { thread_id: threadId, checkpoint_id: entry.checkpointId } });

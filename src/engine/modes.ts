@@ -63,7 +63,10 @@ export const CHAT_AGENT: AgentDefinition = Object.freeze({
 export function loadSoloAgents(config: ResolvedConfig, profile: Exclude<ThreadProfile, { mode: "run" }>): Map<string, AgentDefinition> {
   const loaded = loadAgents({ projectAgentsDir: config.agentsDir, cwd: config.root });
   if (loaded.errors.length) {
-    throw new ConfigError(`Nothing was run: ${loaded.errors.length === 1 ? "1 problem" : `${loaded.errors.length} problems`} in the agent files. Fix these and try again:`, loaded.errors);
+    throw new ConfigError(
+      `Nothing was run: ${loaded.errors.length === 1 ? "1 problem" : `${loaded.errors.length} problems`} in the agent files. Fix these and try again:`,
+      loaded.errors,
+    );
   }
   if (profile.mode === "chat") return new Map([[CHAT_NODE, CHAT_AGENT]]);
   const agent = loaded.agents.get(profile.agentId);

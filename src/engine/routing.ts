@@ -70,7 +70,11 @@ function describe(flag: string, value: boolean): string {
 function conditionReason(edge: WorkflowEdge, state: RoutingState, max: number): string {
   const terms = parseCondition(edge.when!) ?? [];
   return terms
-    .map((t) => (t.flag === "fix_attempts_remain" && !t.negated && state.gateBlocked ? `fix attempt ${state.fixAttempts}/${max}` : ungated(describe(t.flag, !t.negated), state)))
+    .map((t) =>
+      t.flag === "fix_attempts_remain" && !t.negated && state.gateBlocked
+        ? `fix attempt ${state.fixAttempts}/${max}`
+        : ungated(describe(t.flag, !t.negated), state),
+    )
     .join(", ");
 }
 

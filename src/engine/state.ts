@@ -2,11 +2,34 @@ import { Annotation, DeltaChannel } from "@langchain/langgraph";
 import type { GateResult, Usage } from "../events/schema.js";
 import { addUsage, ZERO_USAGE } from "../events/usage.js";
 import { mergeStoryRuns, type StoryRun } from "./stories/types.js";
-import type { AgentNote, Decision, GateApproval, GateBaselineRef, GateSummary, HumanAnswer, Review, Story, SwitchDecision, Turn, Verdict } from "../state/types.js";
+import type {
+  AgentNote,
+  Decision,
+  GateApproval,
+  GateBaselineRef,
+  GateSummary,
+  HumanAnswer,
+  Review,
+  Story,
+  SwitchDecision,
+  Turn,
+  Verdict,
+} from "../state/types.js";
 
 // The state's data shapes live below the engine, so prompt and middleware can read them without importing it.
-export type { AgentNote, Decision, GateApproval, GateBaselineRef, GateSummary, HumanAnswer, Review, Story, SwitchDecision, Turn, Verdict } from "../state/types.js";
-
+export type {
+  AgentNote,
+  Decision,
+  GateApproval,
+  GateBaselineRef,
+  GateSummary,
+  HumanAnswer,
+  Review,
+  Story,
+  SwitchDecision,
+  Turn,
+  Verdict,
+} from "../state/types.js";
 
 const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_old: T, next: T) => next, default: initial });
 const append = <T>() => Annotation<T[]>({ reducer: (old: T[], next: T[]) => old.concat(next), default: () => [] });

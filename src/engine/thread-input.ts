@@ -18,10 +18,18 @@ export function followUp(threadId: string, position: ThreadPosition, message: st
   if (!message.trim()) throw new ThreadError("The follow-up message is empty.");
   if (position.kind === "new") throw unknownThreadError(threadId);
   if (modeOf(position.values) === "run") {
-    throw new ThreadError(`Thread ${threadId} runs a workflow: follow-up messages are for agent and chat threads. Start a new run instead.`, { kind: "follow-up-to-workflow", thread: threadId });
+    throw new ThreadError(`Thread ${threadId} runs a workflow: follow-up messages are for agent and chat threads. Start a new run instead.`, {
+      kind: "follow-up-to-workflow",
+      thread: threadId,
+    });
   }
-  if (position.kind === "waiting") throw new ThreadError(`Thread ${threadId} waits for an answer first.`, { kind: "follow-up-while-waiting", thread: threadId });
-  if (position.kind === "pending") throw new ThreadError(`Thread ${threadId} has not finished its last message: resume it without a message first.`, { kind: "follow-up-while-pending", thread: threadId });
+  if (position.kind === "waiting")
+    throw new ThreadError(`Thread ${threadId} waits for an answer first.`, { kind: "follow-up-while-waiting", thread: threadId });
+  if (position.kind === "pending")
+    throw new ThreadError(`Thread ${threadId} has not finished its last message: resume it without a message first.`, {
+      kind: "follow-up-while-pending",
+      thread: threadId,
+    });
   return { value: { conversation: [{ role: "user", text: message }] } };
 }
 

@@ -13,7 +13,9 @@ import type { StoryRun } from "./stories/types.js";
 export async function currentRow(session: Session | ThreadIndex, row: ThreadRow, words: KilledWords = neutralKilled): Promise<ThreadRow> {
   if (row.status !== "running" || (await session.threads.isLive(row.id))) return row;
   const saved =
-    "hasCheckpoint" in session ? await session.hasCheckpoint(row.id) : (await session.checkpointer.getTuple({ configurable: { thread_id: row.id } })) !== undefined;
+    "hasCheckpoint" in session
+      ? await session.hasCheckpoint(row.id)
+      : (await session.checkpointer.getTuple({ configurable: { thread_id: row.id } })) !== undefined;
   return { ...row, status: "interrupted", reason: words({ thread: row.id, saved }) };
 }
 

@@ -21,7 +21,10 @@ export function loadWorkflowAgents(config: ResolvedConfig): Map<string, AgentDef
       .map((p) => (config.configFile ? `${config.configFile}: ${p}` : p)),
   ];
   if (problems.length) {
-    throw new ConfigError(`Nothing was run: ${problems.length === 1 ? "1 problem" : `${problems.length} problems`} in the agent files or the workflow. Fix these and try again:`, problems);
+    throw new ConfigError(
+      `Nothing was run: ${problems.length === 1 ? "1 problem" : `${problems.length} problems`} in the agent files or the workflow. Fix these and try again:`,
+      problems,
+    );
   }
   return loaded.agents;
 }
@@ -33,7 +36,8 @@ function flagClashes(config: ResolvedConfig, agents: Map<string, AgentDefinition
     if (spec.kind !== "agent") continue;
     const fields = agents.get(spec.agent ?? id)?.handoff ?? {};
     (spec.sets ?? []).forEach((flag, i) => {
-      if (Object.hasOwn(fields, flag)) problems.push(`workflow.nodes.${id}.sets[${i}]: "${flag}" is also a handoff field of agent "${spec.agent ?? id}"; rename the flag or the field`);
+      if (Object.hasOwn(fields, flag))
+        problems.push(`workflow.nodes.${id}.sets[${i}]: "${flag}" is also a handoff field of agent "${spec.agent ?? id}"; rename the flag or the field`);
     });
   }
   return problems;

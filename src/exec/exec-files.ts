@@ -12,24 +12,73 @@ import { normaliseName } from "../secrets/sensitive.js";
 /** Names that make a path such a file, wherever they appear (a directory name covers its whole subtree). */
 const EXEC_NAMES = new Set([
   // git: its folder (or the `.git` file of a worktree or submodule), attributes (filter/diff drivers), submodules
-  ".git", ".gitattributes", ".gitmodules",
+  ".git",
+  ".gitattributes",
+  ".gitmodules",
   // editors: tasks, launch configs, workspace settings that name programs
-  ".vscode", ".idea", ".zed", ".fleet", ".theia", ".devcontainer", ".devcontainer.json",
+  ".vscode",
+  ".idea",
+  ".zed",
+  ".fleet",
+  ".theia",
+  ".devcontainer",
+  ".devcontainer.json",
   // direnv and other run-on-cd tools
-  ".envrc", ".direnv", ".mise.toml", "mise.toml", ".mise.local.toml",
+  ".envrc",
+  ".direnv",
+  ".mise.toml",
+  "mise.toml",
+  ".mise.local.toml",
   // CI configs: run with the repository's credentials (of `.github`, its workflows and actions: see below), and
   // composite actions wherever a workflow's `uses: ./path` finds them
-  "action.yml", "action.yaml", ".gitlab-ci.yml", ".gitlab", ".circleci", ".travis.yml", ".buildkite", "azure-pipelines.yml",
-  "bitbucket-pipelines.yml", "jenkinsfile", ".woodpecker", ".woodpecker.yml", ".drone.yml",
+  "action.yml",
+  "action.yaml",
+  ".gitlab-ci.yml",
+  ".gitlab",
+  ".circleci",
+  ".travis.yml",
+  ".buildkite",
+  "azure-pipelines.yml",
+  "bitbucket-pipelines.yml",
+  "jenkinsfile",
+  ".woodpecker",
+  ".woodpecker.yml",
+  ".drone.yml",
   // hook managers
-  ".husky", ".githooks", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "lefthook.yml", "lefthook.yaml",
-  ".lefthook.yml", ".lefthook.yaml", "lefthook-local.yml", ".lefthook-local.yml", ".lefthook", ".overcommit.yml",
-  ".simple-git-hooks.json", ".simple-git-hooks.js", ".simple-git-hooks.cjs", "simple-git-hooks.json",
-  ".huskyrc", ".huskyrc.json", ".huskyrc.js", ".lintstagedrc", ".lintstagedrc.json", ".lintstagedrc.js",
-  ".lintstagedrc.cjs", ".lintstagedrc.mjs", ".lintstagedrc.yml", ".lintstagedrc.yaml", "lint-staged.config.js",
-  "lint-staged.config.cjs", "lint-staged.config.mjs",
+  ".husky",
+  ".githooks",
+  ".pre-commit-config.yaml",
+  ".pre-commit-hooks.yaml",
+  "lefthook.yml",
+  "lefthook.yaml",
+  ".lefthook.yml",
+  ".lefthook.yaml",
+  "lefthook-local.yml",
+  ".lefthook-local.yml",
+  ".lefthook",
+  ".overcommit.yml",
+  ".simple-git-hooks.json",
+  ".simple-git-hooks.js",
+  ".simple-git-hooks.cjs",
+  "simple-git-hooks.json",
+  ".huskyrc",
+  ".huskyrc.json",
+  ".huskyrc.js",
+  ".lintstagedrc",
+  ".lintstagedrc.json",
+  ".lintstagedrc.js",
+  ".lintstagedrc.cjs",
+  ".lintstagedrc.mjs",
+  ".lintstagedrc.yml",
+  ".lintstagedrc.yaml",
+  "lint-staged.config.js",
+  "lint-staged.config.cjs",
+  "lint-staged.config.mjs",
   // package managers: a yarn release run by every `yarn`, pnpm's install hooks
-  ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".pnpmfile.mjs",
+  ".yarnrc",
+  ".yarnrc.yml",
+  ".pnpmfile.cjs",
+  ".pnpmfile.mjs",
 ]);
 
 /** Name endings of such files (VS Code workspace files carry tasks and launch configs). */
@@ -37,7 +86,10 @@ const EXEC_SUFFIXES = [".code-workspace"];
 
 /** Why a project-relative path runs code outside yolo, or null. Names are normalised as secrets/sensitive.ts does. */
 export function execFileReason(rel: string): string | null {
-  const segments = rel.split(/[\\/]+/).filter((s) => s !== "" && s !== ".").map(normaliseName);
+  const segments = rel
+    .split(/[\\/]+/)
+    .filter((s) => s !== "" && s !== ".")
+    .map(normaliseName);
   for (let i = 0; i < segments.length; i++) {
     const name = segments[i];
     if (EXEC_NAMES.has(name) || EXEC_SUFFIXES.some((suffix) => name.endsWith(suffix))) {
@@ -58,9 +110,15 @@ export function execFileReason(rel: string): string | null {
  * itself or a folder above it, compared after normalisation.
  */
 export function execFileAllowed(rel: string, allowed: readonly string[]): boolean {
-  const target = rel.split(/[\\/]+/).filter((s) => s !== "" && s !== ".").map(normaliseName);
+  const target = rel
+    .split(/[\\/]+/)
+    .filter((s) => s !== "" && s !== ".")
+    .map(normaliseName);
   return allowed.some((entry) => {
-    const prefix = entry.split(/[\\/]+/).filter((s) => s !== "" && s !== ".").map(normaliseName);
+    const prefix = entry
+      .split(/[\\/]+/)
+      .filter((s) => s !== "" && s !== ".")
+      .map(normaliseName);
     return prefix.length > 0 && prefix.length <= target.length && prefix.every((seg, i) => seg === target[i]);
   });
 }
@@ -91,7 +149,10 @@ function realRelative(root: string, abs: string): string | null {
     existing = parent;
   }
   try {
-    return path.relative(fs.realpathSync(root), path.join(fs.realpathSync(existing), ...missing)).split(path.sep).join("/");
+    return path
+      .relative(fs.realpathSync(root), path.join(fs.realpathSync(existing), ...missing))
+      .split(path.sep)
+      .join("/");
   } catch {
     return null;
   }

@@ -60,7 +60,10 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   const finish = (exitCode: number | null, timedOut: boolean, aborted: boolean): ShellResult => {
     // A file that runs code outside yolo, created by this command (so no read-only bind could cover it), goes again.
     const removed = guard ? removeNewExecFiles(options.cwd, guard) : [];
-    if (removed.length) collected.push(`\n[yolo removed ${removed.map((r) => `\`${r}\``).join(", ")}: files that run code outside yolo (git, editors, direnv, CI, hook managers) may not be created by commands]\n`);
+    if (removed.length)
+      collected.push(
+        `\n[yolo removed ${removed.map((r) => `\`${r}\``).join(", ")}: files that run code outside yolo (git, editors, direnv, CI, hook managers) may not be created by commands]\n`,
+      );
     return {
       exitCode,
       timedOut,
@@ -101,10 +104,13 @@ export async function runShell(command: string, options: RunShellOptions): Promi
     killGroup(pid, "SIGTERM");
     graceTimer = setTimeout(() => killGroup(pid, "SIGKILL"), options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
   };
-  const timeoutTimer = setTimeout(() => {
-    timedOut = true;
-    stop();
-  }, Math.max(0, options.timeoutS * 1000));
+  const timeoutTimer = setTimeout(
+    () => {
+      timedOut = true;
+      stop();
+    },
+    Math.max(0, options.timeoutS * 1000),
+  );
   const onAbort = () => {
     aborted = true;
     stop();

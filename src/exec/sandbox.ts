@@ -48,11 +48,21 @@ function runProbe(pathVar: string | undefined): SandboxProbe {
  * Why bubblewrap cannot sandbox here, and the fix: not Linux (none), not installed (install it), or the kernel refuses
  * unprivileged user namespaces — AppArmor on Ubuntu 24.04 and GitHub's runners, Debian's old switch, a zero limit.
  */
-export function diagnose(facts: { platform: string; installed: boolean; stderr: string; read: (path: string) => string | null; binary?: string }): SandboxProbe {
+export function diagnose(facts: {
+  platform: string;
+  installed: boolean;
+  stderr: string;
+  read: (path: string) => string | null;
+  binary?: string;
+}): SandboxProbe {
   if (facts.platform !== "linux") {
-    return { available: false, reason: `bubblewrap sandboxes only on Linux, and this is ${facts.platform === "darwin" ? "macOS" : facts.platform}: there is no sandbox for commands here` };
+    return {
+      available: false,
+      reason: `bubblewrap sandboxes only on Linux, and this is ${facts.platform === "darwin" ? "macOS" : facts.platform}: there is no sandbox for commands here`,
+    };
   }
-  if (!facts.installed) return { available: false, reason: "bwrap (bubblewrap) is not installed", fix: "sudo apt install bubblewrap (or dnf install bubblewrap)" };
+  if (!facts.installed)
+    return { available: false, reason: "bwrap (bubblewrap) is not installed", fix: "sudo apt install bubblewrap (or dnf install bubblewrap)" };
   const bwrapSays = facts.stderr ? ` (bwrap: ${facts.stderr})` : "";
   if (facts.read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") === "1") {
     return {
@@ -62,10 +72,18 @@ export function diagnose(facts: { platform: string; installed: boolean; stderr: 
     };
   }
   if (facts.read("/proc/sys/kernel/unprivileged_userns_clone") === "0") {
-    return { available: false, reason: `unprivileged user namespaces are switched off (kernel.unprivileged_userns_clone=0)${bwrapSays}`, fix: "sudo sysctl -w kernel.unprivileged_userns_clone=1" };
+    return {
+      available: false,
+      reason: `unprivileged user namespaces are switched off (kernel.unprivileged_userns_clone=0)${bwrapSays}`,
+      fix: "sudo sysctl -w kernel.unprivileged_userns_clone=1",
+    };
   }
   if (facts.read("/proc/sys/user/max_user_namespaces") === "0") {
-    return { available: false, reason: `user namespaces are limited to none (user.max_user_namespaces=0)${bwrapSays}`, fix: "sudo sysctl -w user.max_user_namespaces=15000" };
+    return {
+      available: false,
+      reason: `user namespaces are limited to none (user.max_user_namespaces=0)${bwrapSays}`,
+      fix: "sudo sysctl -w user.max_user_namespaces=15000",
+    };
   }
   return { available: false, reason: `${facts.binary ?? "bwrap"} cannot create its sandbox here: ${facts.stderr || "unknown error"}` };
 }
@@ -82,13 +100,18 @@ function readProc(path: string): string | null {
 /** The bubblewrap options every sandbox uses: the whole filesystem read-only, fresh /dev, /proc and /tmp, no network. */
 function isolation(): string[] {
   return [
-    "--ro-bind", "/", "/",
-    "--dev", "/dev",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
     // A PID namespace of its own: the command cannot read yolo's /proc/<pid>/environ, and when the sandbox's
     // first process dies the kernel kills everything left inside, background jobs included.
     "--unshare-pid",
-    "--proc", "/proc",
-    "--tmpfs", "/tmp",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
     "--unshare-net",
     "--unshare-ipc",
     "--die-with-parent",
@@ -107,11 +130,17 @@ export function bwrapArgv(binary: string, root: string, command: string, guard?:
   return [
     binary,
     ...isolation(),
-    "--bind", root, root,
+    "--bind",
+    root,
+    root,
     ...(existsSync(state) ? ["--ro-bind", state, state] : []),
     ...(guard ? guardArgs(guard) : []),
-    "--chdir", root,
-    "--", "/bin/sh", "-c", command,
+    "--chdir",
+    root,
+    "--",
+    "/bin/sh",
+    "-c",
+    command,
   ];
 }
 

@@ -32,7 +32,8 @@ const MAX_TEST_FILE_BYTES = 2_000_000;
 const CASE = /\b(?:it|test|describe|suite)(?:\.each\b[^(]*)?\s*\(|\bdef test_|\bfunc Test|#\[test\]|@Test\b|@pytest\.mark\.parametrize/g;
 
 // `npm run x`, `npm run-script x`, `npm test`, `npm t`, `yarn [run] x`, `pnpm [run] x`, `bun run x`: the scripts a command line runs.
-const SCRIPT_CALL = /\b(?:npm|pnpm|yarn|bun)(?:\s+--?[\w-]+(?:=\S+)?)*\s+(?:run(?:-script)?\s+([\w:.@/-]+)|(test|t|start)\b|(?!install|add|remove|exec|dlx|x\b)([\w:.-]+))/g;
+const SCRIPT_CALL =
+  /\b(?:npm|pnpm|yarn|bun)(?:\s+--?[\w-]+(?:=\S+)?)*\s+(?:run(?:-script)?\s+([\w:.@/-]+)|(test|t|start)\b|(?!install|add|remove|exec|dlx|x\b)([\w:.-]+))/g;
 
 /** The package scripts `command` runs, following `npm run x` chains and pre/post scripts, with their text. */
 export function scriptsRun(command: string, scripts: Record<string, string>): Record<string, string> {
@@ -58,7 +59,10 @@ export function scriptsRun(command: string, scripts: Record<string, string>): Re
 async function readPackage(root: string): Promise<{ scripts: Record<string, string>; keys: Record<string, unknown> }> {
   try {
     const pkg = JSON.parse(await fs.readFile(path.join(root, "package.json"), "utf8")) as Record<string, unknown>;
-    const scripts = Object.fromEntries(Object.entries((pkg.scripts as Record<string, unknown>) ?? {}).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+    const scripts = Object.fromEntries(Object.entries((pkg.scripts as Record<string, unknown>) ?? {}).filter(([, v]) => typeof v === "string")) as Record<
+      string,
+      string
+    >;
     const keys = Object.fromEntries(PACKAGE_JSON_RUNNER_KEYS.filter((k) => pkg[k] !== undefined).map((k) => [k, pkg[k]]));
     return { scripts, keys };
   } catch {

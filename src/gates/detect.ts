@@ -25,8 +25,5 @@ export function defaultGates(root: string): GateConfig[] {
   }
   const prefix = found.length > 1;
   const named = (eco: EcosystemGates, gate: GateConfig): GateConfig => (prefix ? { ...gate, name: `${eco.ecosystem}-${gate.name}` } : gate);
-  return [
-    ...found.flatMap((eco) => (eco.test ? [named(eco, eco.test)] : [])),
-    ...found.flatMap((eco) => eco.checks.map((gate) => named(eco, gate))),
-  ];
+  return [...found.flatMap((eco) => (eco.test ? [named(eco, eco.test)] : [])), ...found.flatMap((eco) => eco.checks.map((gate) => named(eco, gate)))];
 }

@@ -66,8 +66,7 @@ export function judgeGate(result: GateResult, tests: TestCase[] | null, base: Ba
     const after = now.get(id);
     if (after === undefined) {
       if (inScope(id)) out.missing.push(id);
-    }
-    else if (after === "failed") out.regressions.push(id);
+    } else if (after === "failed") out.regressions.push(id);
   }
   for (const [id, status] of now) {
     if (status !== "failed" || before.get(id) === "passed") continue;

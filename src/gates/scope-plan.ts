@@ -22,7 +22,10 @@ export function planGateScope(gate: GateConfig, input: ScopeInput): ScopedGate {
   if (input.mode === "all") return wholeSuite(gate, 'gateScope is "all"');
   if (gate.scope === "all") return wholeSuite(gate, 'the gate\'s scope is "all"');
   if (input.configured && gate.scope !== "changed") {
-    return wholeSuite(gate, 'a configured gate (in yolo.config.ts or given as the test command) runs as written; scope: "changed" on a gate in yolo.config.ts lets yolo narrow it');
+    return wholeSuite(
+      gate,
+      'a configured gate (in yolo.config.ts or given as the test command) runs as written; scope: "changed" on a gate in yolo.config.ts lets yolo narrow it',
+    );
   }
   if (!input.change.ok) return wholeSuite(gate, `the change is not known: ${input.change.note}`);
   return scopeGate(gate, input.root, input.change.files);

@@ -17,7 +17,10 @@ export function workspaceTestCases(output: string, root: string): TestCase[] | n
   const lines = output.replace(/\r\n?/g, "\n").split("\n");
   if (lines.some((l) => NPM_BANNER.test(l))) {
     const names = new Set((nodeWorkspaces(root) ?? []).map((p) => p.name));
-    return prefixed(segments(lines, (l) => NPM_BANNER.exec(l)?.[1], names), (text) => testCasesFromOutput(text, root));
+    return prefixed(
+      segments(lines, (l) => NPM_BANNER.exec(l)?.[1], names),
+      (text) => testCasesFromOutput(text, root),
+    );
   }
   if (lines.some((l) => CARGO_BANNER.test(l))) {
     // A test binary's file name spells the crate with `_` for `-`.

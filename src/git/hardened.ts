@@ -33,12 +33,45 @@ export const HARDENED_CONFIG: readonly (readonly [string, string])[] = [
 ];
 
 /** Variables git gets from yolo's environment (names, `*` at the end for a prefix); secret-looking ones never pass. */
-const GIT_ENV_ALLOW = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "LC_", "TZ", "TMPDIR", "XDG_CONFIG_HOME", "SYSTEMROOT",
-  "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE",
-  "GIT_CONFIG_GLOBAL"];
+const GIT_ENV_ALLOW = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "LANG",
+  "LANGUAGE",
+  "LC_",
+  "TZ",
+  "TMPDIR",
+  "XDG_CONFIG_HOME",
+  "SYSTEMROOT",
+  "GIT_AUTHOR_NAME",
+  "GIT_AUTHOR_EMAIL",
+  "GIT_AUTHOR_DATE",
+  "GIT_COMMITTER_NAME",
+  "GIT_COMMITTER_EMAIL",
+  "GIT_COMMITTER_DATE",
+  "GIT_CONFIG_GLOBAL",
+];
 
 /** Subcommands that read or write work-tree content, where attribute filters could run. */
-const CONTENT_COMMANDS = new Set(["add", "worktree", "status", "diff", "checkout", "switch", "commit", "stash", "reset", "restore", "read-tree", "apply", "merge", "cherry-pick", "rebase"]);
+const CONTENT_COMMANDS = new Set([
+  "add",
+  "worktree",
+  "status",
+  "diff",
+  "checkout",
+  "switch",
+  "commit",
+  "stash",
+  "reset",
+  "restore",
+  "read-tree",
+  "apply",
+  "merge",
+  "cherry-pick",
+  "rebase",
+]);
 /** Subcommands that may render a diff: never through an external program or a textconv filter. */
 const DIFF_COMMANDS = new Set(["diff", "log", "show"]);
 
@@ -121,12 +154,15 @@ export async function untrustedFilters(root: string, env: Record<string, string>
     const match = /^filter\.(.+)\.[^.]+$/s.exec(name);
     if (match) drivers.add(match[1]);
   }
-  return [...drivers].flatMap((d) => [
-    [`filter.${d}.clean`, ""],
-    [`filter.${d}.smudge`, ""],
-    [`filter.${d}.process`, ""],
-    [`filter.${d}.required`, "false"],
-  ] as [string, string][]);
+  return [...drivers].flatMap(
+    (d) =>
+      [
+        [`filter.${d}.clean`, ""],
+        [`filter.${d}.smudge`, ""],
+        [`filter.${d}.process`, ""],
+        [`filter.${d}.required`, "false"],
+      ] as [string, string][],
+  );
 }
 
 /** Whether a subcommand reads or writes work-tree content (so attribute filters must be neutralised first). */

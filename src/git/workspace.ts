@@ -45,7 +45,10 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
   const { root } = opts;
   const inRepo = await isGitRepo(root);
   if (!inRepo) {
-    if (opts.branch) throw new ConfigError(`Branch mode needs a git repository, and ${root} is not inside one. Run \`git init\` and commit, or run without a branch.`, [], { fact: { kind: "branch-needs-git", root } });
+    if (opts.branch)
+      throw new ConfigError(`Branch mode needs a git repository, and ${root} is not inside one. Run \`git init\` and commit, or run without a branch.`, [], {
+        fact: { kind: "branch-needs-git", root },
+      });
     return { startCommit: null, inRepo: false, dirty: [], branch: null, commit: null };
   }
   const dirty = opts.mode === "start" ? await uncommittedChanges(root) : [];
@@ -62,9 +65,13 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
     if (refused) {
       const shown = dirty.slice(0, 10).map((l) => l.trim());
       if (dirty.length > shown.length) shown.push(`… and ${dirty.length - shown.length} more`);
-      throw new ConfigError("The work tree has uncommitted changes, and branch mode commits yolo's work: commit or stash them first, or allow a dirty tree to carry them onto the branch:", shown, {
-        fact: { kind: "dirty-tree-for-branch" },
-      });
+      throw new ConfigError(
+        "The work tree has uncommitted changes, and branch mode commits yolo's work: commit or stash them first, or allow a dirty tree to carry them onto the branch:",
+        shown,
+        {
+          fact: { kind: "dirty-tree-for-branch" },
+        },
+      );
     }
     await gitOk(root, ["checkout", "-q", "-b", branch]);
   } else if (current !== branch) {
@@ -74,7 +81,9 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
       });
     }
     if ((await uncommittedChanges(root)).length) {
-      throw new ConfigError(`Thread ${opts.threadId} works on ${branch}, but ${current ?? "a detached HEAD"} is checked out with uncommitted changes. Commit or stash them, then resume.`);
+      throw new ConfigError(
+        `Thread ${opts.threadId} works on ${branch}, but ${current ?? "a detached HEAD"} is checked out with uncommitted changes. Commit or stash them, then resume.`,
+      );
     }
     await gitOk(root, ["checkout", "-q", branch]);
   }

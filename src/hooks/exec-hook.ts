@@ -29,7 +29,6 @@ const KILL_GRACE_MS = 500;
 /** After the shell exits, output still in the pipes is read this long (a background job may hold them open). */
 const DRAIN_MS = 500;
 
-
 /**
  * Runs one hook command with `sh -c` in its own process group, writes the payload to its stdin, and collects
  * stdout and stderr. At its timeout (or on abort) the whole group gets SIGTERM then SIGKILL, so a hook that

@@ -110,7 +110,13 @@ export class HookRunner {
         ...fields,
       }),
     );
-    const env = { ...this.base.env, YOLO_PROJECT_DIR: this.base.root, CLAUDE_PROJECT_DIR: this.base.root, YOLO_THREAD_ID: scope.threadId, YOLO_HOOK_EVENT: event };
+    const env = {
+      ...this.base.env,
+      YOLO_PROJECT_DIR: this.base.root,
+      CLAUDE_PROJECT_DIR: this.base.root,
+      YOLO_THREAD_ID: scope.threadId,
+      YOLO_HOOK_EVENT: event,
+    };
     const verdicts = await Promise.all(selected.map((hook) => this.runOne(hook, payload, env, scope)));
     verdicts.forEach((verdict, i) => {
       const hook = selected[i];
@@ -138,7 +144,12 @@ export class HookRunner {
   }
 
   // One hook: refused when a script it names changed during the run, otherwise run and read.
-  private async runOne(hook: RegisteredHook, payload: string, env: NodeJS.ProcessEnv, scope: HookScope): Promise<HookVerdict & { exitCode: number | null; durationMs: number }> {
+  private async runOne(
+    hook: RegisteredHook,
+    payload: string,
+    env: NodeJS.ProcessEnv,
+    scope: HookScope,
+  ): Promise<HookVerdict & { exitCode: number | null; durationMs: number }> {
     const changed = changedPin(hook.pins);
     if (changed) {
       return {

@@ -35,7 +35,12 @@ export function readVerdict(event: HookEventName, run: HookExecResult, failClose
   if (run.timedOut) return failed("timeout", `did not finish within ${timeoutS}s and was killed${tailOf(run.stderr, ": ")}`);
   if (run.aborted) return { ...base, decision: "error", blocked: true, reason: "stopped with the run" };
   if (run.exitCode === 2 && BLOCKABLE.has(event)) {
-    return { ...base, decision: event === "PreToolUse" ? "deny" : "block", blocked: true, reason: tail(run.stderr) || `a ${event} hook blocked this (exit 2, no message)` };
+    return {
+      ...base,
+      decision: event === "PreToolUse" ? "deny" : "block",
+      blocked: true,
+      reason: tail(run.stderr) || `a ${event} hook blocked this (exit 2, no message)`,
+    };
   }
   if (run.exitCode !== 0) return failed("error", `exit ${run.exitCode ?? "by signal"}${tailOf(run.stderr, ": ")}`);
   const json = parseJson(run.stdout);
@@ -47,7 +52,8 @@ export function readVerdict(event: HookEventName, run: HookExecResult, failClose
   const specific = isObject(json.hookSpecificOutput) ? json.hookSpecificOutput : {};
   verdict.context = text(specific.additionalContext);
   if (event === "PreToolUse") return preToolUse(verdict, json, specific);
-  if (BLOCKABLE.has(event) && json.decision === "block") return { ...verdict, decision: "block", blocked: true, reason: text(json.reason) ?? `a ${event} hook blocked this` };
+  if (BLOCKABLE.has(event) && json.decision === "block")
+    return { ...verdict, decision: "block", blocked: true, reason: text(json.reason) ?? `a ${event} hook blocked this` };
   return verdict;
 }
 
@@ -62,7 +68,12 @@ function preToolUse(verdict: HookVerdict, json: Record<string, unknown>, specifi
       return { ...verdict, decision: "deny", blocked: true, reason: reason ?? "refused by a PreToolUse hook" };
     case "ask":
       // Nobody is there to ask in the middle of a run: a call that needs a person's consent is refused.
-      return { ...verdict, decision: "deny", blocked: true, reason: `a PreToolUse hook asks for a person's approval, which yolo cannot ask for during a run${reason ? `: ${reason}` : ""}` };
+      return {
+        ...verdict,
+        decision: "deny",
+        blocked: true,
+        reason: `a PreToolUse hook asks for a person's approval, which yolo cannot ask for during a run${reason ? `: ${reason}` : ""}`,
+      };
     case "allow":
       return { ...verdict, decision: "allow", reason, updatedInput };
     default:

@@ -46,7 +46,12 @@ export const hooksConfigSchema = z
     // The run is over when RunEnd hooks run: there is nothing left for them to block.
     for (const [g, group] of (value.RunEnd ?? []).entries()) {
       for (const [h, hook] of group.hooks.entries()) {
-        if (hook.failClosed) ctx.addIssue({ code: "custom", path: ["RunEnd", g, "hooks", h, "failClosed"], message: "RunEnd hooks cannot block (the run is already over); remove failClosed" });
+        if (hook.failClosed)
+          ctx.addIssue({
+            code: "custom",
+            path: ["RunEnd", g, "hooks", h, "failClosed"],
+            message: "RunEnd hooks cannot block (the run is already over); remove failClosed",
+          });
       }
     }
   });

@@ -26,7 +26,9 @@ export function setUpHooks(config: ResolvedConfig, env: NodeJS.ProcessEnv): { ho
   const notices: string[] = [];
   if (trust === "trusted" || trust === "trusted-by-env") registered.push(...registerHooks(config.hooks.project ?? undefined, "project", config.root));
   else if (trust === "untrusted" && config.hooks.project) {
-    const listed = hookCommands(config.hooks.project).map(([event, command]) => `${event} \`${label(command)}\``).join(", ");
+    const listed = hookCommands(config.hooks.project)
+      .map(([event, command]) => `${event} \`${label(command)}\``)
+      .join(", ");
     // What to do comes first: the live view cuts a long notice at its end, the plain view in its middle.
     notices.push(
       `${basename(config.configFile ?? "yolo.config.ts")} hooks are not trusted, so they do not run: read them, then \`yolo hooks trust\` ` +

@@ -14,7 +14,12 @@ export interface NodeSubject {
  * NodeStart hooks, before an agent node's model work: exit 2, `decision: "block"`, `continue: false` or a
  * fail-closed failure stops the run before the node (resumable).
  */
-export async function nodeStartHooks(hooks: HookRunner | undefined, subject: NodeSubject, extra: { fixAttempt: number; step: number }, scope: HookScope): Promise<void> {
+export async function nodeStartHooks(
+  hooks: HookRunner | undefined,
+  subject: NodeSubject,
+  extra: { fixAttempt: number; step: number },
+  scope: HookScope,
+): Promise<void> {
   if (!hooks) return;
   const outcome = await hooks.run("NodeStart", subject.node, { ...subject, fix_attempt: extra.fixAttempt, step: extra.step }, scope);
   stopIf(outcome, `before ${subject.node}`);
@@ -33,7 +38,13 @@ export async function nodeEndHooks(
 }
 
 /** GateEnd hooks, once a node has run its gate commands: the results (output tail included, secrets scrubbed). */
-export async function gateEndHooks(hooks: HookRunner | undefined, node: string, attempt: number, gates: readonly GateResult[], scope: HookScope): Promise<void> {
+export async function gateEndHooks(
+  hooks: HookRunner | undefined,
+  node: string,
+  attempt: number,
+  gates: readonly GateResult[],
+  scope: HookScope,
+): Promise<void> {
   if (!hooks) return;
   const fields = {
     node,

@@ -22,7 +22,11 @@ export function toolHooks(hooks: HookRunner | undefined, tools: readonly string[
     const input = call.args;
     if (FILE_WRITERS.has(call.name) && typeof input.path === "string" && hooks.runsFile(input.path)) {
       // A hook runs outside the sandbox: a script it runs is not the agent's to change (a change is caught anyway).
-      return { ok: false, content: `Error: ${input.path} is run by a hook outside the sandbox; agents may not change it. Nothing was written.`, summary: `${input.path} → refused: run by a hook` };
+      return {
+        ok: false,
+        content: `Error: ${input.path} is run by a hook outside the sandbox; agents may not change it. Nothing was written.`,
+        summary: `${input.path} → refused: run by a hook`,
+      };
     }
     const base = { tool_name: call.name, tool_input: input, tool_use_id: call.id };
     const pre = await hooks.run("PreToolUse", call.name, base, scope);
@@ -40,7 +44,11 @@ export function toolHooks(hooks: HookRunner | undefined, tools: readonly string[
     const post = await hooks.run(
       "PostToolUse",
       call.name,
-      { ...base, tool_input: args ?? input, tool_response: { success: result.ok, output: result.content.slice(0, RESPONSE_CHARS), files_changed: result.filesChanged ?? [] } },
+      {
+        ...base,
+        tool_input: args ?? input,
+        tool_response: { success: result.ok, output: result.content.slice(0, RESPONSE_CHARS), files_changed: result.filesChanged ?? [] },
+      },
       scope,
     );
     if (post.stop !== null) throw new HookStopError(`a PostToolUse hook stopped the run after ${scope.node ?? "a"} ${call.name} call: ${post.stop}`);

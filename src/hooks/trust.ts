@@ -41,7 +41,11 @@ export function changedPin(pins: readonly Pin[]): string | null {
 export function hookSetHash(hooks: HooksConfig, root: string): string {
   const commands = Object.values(hooks).flatMap((groups) => (groups ?? []).flatMap((g) => g.hooks.map((h) => h.command)));
   const pins = commands.flatMap((c) => pinFiles(c, root)).map((p) => `${relative(root, p.path)}:${p.sha256}`);
-  return createHash("sha256").update(canonical(hooks)).update("\0").update([...new Set(pins)].sort().join("\n")).digest("hex");
+  return createHash("sha256")
+    .update(canonical(hooks))
+    .update("\0")
+    .update([...new Set(pins)].sort().join("\n"))
+    .digest("hex");
 }
 
 /** `$XDG_STATE_HOME/yolo/trusted-hooks.json` (XDG_STATE_HOME defaults to `~/.local/state`): the user's, never the project's. */
@@ -107,7 +111,11 @@ function fileHash(path: string): string | null {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
-    return `{${Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }

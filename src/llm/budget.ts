@@ -16,11 +16,17 @@ export function checkBudget(usage: Usage, budget: ResolvedConfig["budget"], pric
   const tokens = usage.promptTokens + usage.completionTokens;
   if (budget.maxTokens !== null && tokens >= budget.maxTokens) {
     const said = `The run reached its token budget: ${tokens} of ${budget.maxTokens} tokens used.`;
-    throw limitError({ kind: "budget", setting: "maxTokens", said }, "The thread is saved and completed agents will not run again: resume it with a higher budget.maxTokens.");
+    throw limitError(
+      { kind: "budget", setting: "maxTokens", said },
+      "The thread is saved and completed agents will not run again: resume it with a higher budget.maxTokens.",
+    );
   }
   const cost = costOf(usage, price);
   if (budget.maxCost !== null && cost !== null && price && cost >= budget.maxCost) {
     const said = `The run reached its cost budget: ${cost.toFixed(4)} of ${budget.maxCost} ${price.currency} spent.`;
-    throw limitError({ kind: "budget", setting: "maxCost", said }, "The thread is saved and completed agents will not run again: resume it with a higher budget.maxCost.");
+    throw limitError(
+      { kind: "budget", setting: "maxCost", said },
+      "The thread is saved and completed agents will not run again: resume it with a higher budget.maxCost.",
+    );
   }
 }

@@ -58,7 +58,14 @@ export const PING_TOOL = "yolo_doctor_ping";
 export async function probeToolCall(opts: Omit<ChatModelOptions, "maxRetries" | "onRetry">): Promise<ToolProbe> {
   const model = createChatModel({ ...opts, maxRetries: 0 });
   const bound = model.bindTools([
-    { type: "function", function: { name: PING_TOOL, description: "Connectivity check: call it with value \"pong\".", parameters: { type: "object", properties: { value: { type: "string" } }, required: ["value"] } } },
+    {
+      type: "function",
+      function: {
+        name: PING_TOOL,
+        description: 'Connectivity check: call it with value "pong".',
+        parameters: { type: "object", properties: { value: { type: "string" } }, required: ["value"] },
+      },
+    },
   ]);
   const messages = [
     new SystemMessage(`You are a connectivity check. Call the tool ${PING_TOOL} with {"value": "pong"}. Do not answer in text.`),
@@ -66,11 +73,18 @@ export async function probeToolCall(opts: Omit<ChatModelOptions, "maxRetries" | 
   ];
   const first = await collect(bound.stream(messages));
   const calls = first.tool_call_chunks ?? [];
-  const text = typeof first.content === "string" ? first.content : first.content.map((p) => (p.type === "text" && typeof p.text === "string" ? p.text : "")).join("");
+  const text =
+    typeof first.content === "string" ? first.content : first.content.map((p) => (p.type === "text" && typeof p.text === "string" ? p.text : "")).join("");
   const base = { nativeCalls: calls.length, text, usageReported: first.usage_metadata !== undefined };
   if (!calls.length) return { ...base, roundTrip: null };
   const id = calls[0].id ?? "call_doctor";
-  await collect(bound.stream([...messages, new AIMessage({ content: "", tool_calls: [{ id, name: calls[0].name ?? PING_TOOL, args: { value: "pong" }, type: "tool_call" }] }), new ToolMessage({ tool_call_id: id, content: "pong received; answer with the word done" })]));
+  await collect(
+    bound.stream([
+      ...messages,
+      new AIMessage({ content: "", tool_calls: [{ id, name: calls[0].name ?? PING_TOOL, args: { value: "pong" }, type: "tool_call" }] }),
+      new ToolMessage({ tool_call_id: id, content: "pong received; answer with the word done" }),
+    ]),
+  );
   return { ...base, roundTrip: true };
 }
 

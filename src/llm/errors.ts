@@ -99,24 +99,18 @@ export function toProviderError(err: unknown, ctx: ProviderContext): ProviderErr
         );
       }
       return make(
-        `Could not connect to the model provider at ${where}${code ? ` (${code})` : ""}. ` +
-          "Check that the server is running and the base URL is right.",
+        `Could not connect to the model provider at ${where}${code ? ` (${code})` : ""}. ` + "Check that the server is running and the base URL is right.",
       );
     }
     return null;
   }
 
   if (status === 401 || status === 403 || e.lc_error_code === "MODEL_AUTHENTICATION") {
-    return make(
-      `The model provider rejected the API key (${status})${detail}. ` +
-        `Check ${ctx.apiKeyEnv}: it must hold a valid key for ${where}.`,
-      status,
-    );
+    return make(`The model provider rejected the API key (${status})${detail}. ` + `Check ${ctx.apiKeyEnv}: it must hold a valid key for ${where}.`, status);
   }
   if (status === 404 || e.lc_error_code === "MODEL_NOT_FOUND") {
     return make(
-      `Model "${ctx.model}" was not found at ${where} (404)${detail}. ` +
-        "Check the model name, and that the base URL ends with the API prefix (usually /v1).",
+      `Model "${ctx.model}" was not found at ${where} (404)${detail}. ` + "Check the model name, and that the base URL ends with the API prefix (usually /v1).",
       status,
     );
   }
@@ -137,10 +131,7 @@ function rateLimitMessage(e: ClientErrorLike, where: string, detail: string): st
   const quota = reason === "insufficient_quota" || reason === "quota_message" || isQuotaError(e);
   if (quota) return `The model provider at ${where} reports the account's quota is used up (429)${detail}. Check the plan or billing, or use another key.`;
   if (reason === "retry_after_too_large" && typeof e.retryAfterMs === "number") {
-    return (
-      `The model provider at ${where} is rate limiting (429) and asks to wait ${Math.ceil(e.retryAfterMs / 1000)} s${detail}. ` +
-      "Resume the run later."
-    );
+    return `The model provider at ${where} is rate limiting (429) and asks to wait ${Math.ceil(e.retryAfterMs / 1000)} s${detail}. ` + "Resume the run later.";
   }
   const retried = reason === "retry_after_hint" ? ", even after retries" : "";
   return `The model provider at ${where} is rate limiting requests (429)${retried}${detail}. Wait and resume the run, or lower the request rate.`;

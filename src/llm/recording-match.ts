@@ -43,7 +43,10 @@ export const TAIL_LINES_COMPARED = 15;
  */
 export function maskVolatile(text: string): string {
   return text
-    .replace(/(<data source="[^"\n]*\(tail\)">\n(`{3,})\n)([\s\S]*?)(\n\2\n<\/data>)/g, (_m, open: string, _ticks, body: string, close: string) => open + lastLines(body) + close)
+    .replace(
+      /(<data source="[^"\n]*\(tail\)">\n(`{3,})\n)([\s\S]*?)(\n\2\n<\/data>)/g,
+      (_m, open: string, _ticks, body: string, close: string) => open + lastLines(body) + close,
+    )
     .replace(/\[… \d+ bytes omitted …\]\n([\s\S]*)$/, (_m, rest: string) => `[… <n> bytes omitted …]\n${lastLines(rest)}`)
     .replace(/\bduration_ms[ :=]+\d+(?:\.\d+)?/g, "duration_ms <duration>")
     .replace(/\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|milliseconds)\b/g, "<duration>")
@@ -145,7 +148,12 @@ function mapStrings(value: unknown, fn: (s: string) => string): unknown {
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (isObject(value)) return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
+  if (isObject(value))
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys(value[k])]),
+    );
   return value;
 }
 

@@ -64,7 +64,11 @@ export function createReplayer(opts: { exchanges: RecordedExchange[]; context: N
   const fetch: FetchLike = async (input, init) => {
     const body = parseBody(init?.body);
     if (!body || !isModelRequest(input)) {
-      return errorResponse(404, `replay: yolo only replays model requests (chat completions, responses); no recording for ${String(input)}`, "replay_unsupported");
+      return errorResponse(
+        404,
+        `replay: yolo only replays model requests (chat completions, responses); no recording for ${String(input)}`,
+        "replay_unsupported",
+      );
     }
     requests++;
     const request = normalizeRequest(body, opts.context);

@@ -60,7 +60,8 @@ export function isQuotaError(error: unknown): boolean {
 
 function retryAfterMs(headers: ErrorLike["headers"]): number | null {
   if (!headers) return null;
-  const raw = typeof (headers as Headers).get === "function" ? (headers as Headers).get("retry-after") : (headers as Record<string, string | undefined>)["retry-after"];
+  const raw =
+    typeof (headers as Headers).get === "function" ? (headers as Headers).get("retry-after") : (headers as Record<string, string | undefined>)["retry-after"];
   if (raw == null || raw === "") return null;
   const seconds = Number(raw);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);

@@ -38,10 +38,7 @@ export interface LoggerOptions {
 /** A pino logger writing synchronously to `file`, censoring known secret fields and every given secret value. */
 export function createLogger({ file, level = "info", secrets = [] }: LoggerOptions): Logger {
   const destination = pino.destination({ dest: file, mkdir: true, sync: true });
-  return pino(
-    { level, redact: { paths: REDACT_PATHS, censor: CENSOR }, base: { pid: process.pid } },
-    scrubbingStream(destination, secrets),
-  );
+  return pino({ level, redact: { paths: REDACT_PATHS, censor: CENSOR }, base: { pid: process.pid } }, scrubbingStream(destination, secrets));
 }
 
 /** A logger that drops everything, for tests and for code paths without a log file. */
@@ -58,7 +55,5 @@ function scrubbingStream(destination: DestinationStream, secrets: readonly strin
 }
 
 function usableSecrets(secrets: readonly string[]): string[] {
-  return [...new Set(secrets.filter((s) => typeof s === "string" && s.length >= MIN_SECRET_LENGTH))].sort(
-    (a, b) => b.length - a.length,
-  );
+  return [...new Set(secrets.filter((s) => typeof s === "string" && s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
 }

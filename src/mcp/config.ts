@@ -44,7 +44,8 @@ export const mcpServerSchema = z.union([stdioServer, remoteServer]);
 export const mcpServersSchema = z.record(z.string(), mcpServerSchema).superRefine((servers, ctx) => {
   // Checked here rather than as the record's key schema, whose own message ("Invalid key in record") says nothing.
   for (const name of Object.keys(servers)) {
-    if (!SERVER_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "a server name is letters, digits, - and single _ (no __, no spaces, no dots)" });
+    if (!SERVER_NAME.test(name))
+      ctx.addIssue({ code: "custom", path: [name], message: "a server name is letters, digits, - and single _ (no __, no spaces, no dots)" });
   }
 });
 

@@ -66,7 +66,15 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
     try {
       const client = await open(transport, timeoutMs, () => onSpawn?.(transport.pid!));
       const listed = await listTools(client, timeoutMs);
-      return { transport: "stdio", ...listed, caller: caller(client), pid: transport.pid ?? null, kill: () => transport.kill("SIGKILL"), close: () => client.close(), secrets };
+      return {
+        transport: "stdio",
+        ...listed,
+        caller: caller(client),
+        pid: transport.pid ?? null,
+        kill: () => transport.kill("SIGKILL"),
+        close: () => client.close(),
+        secrets,
+      };
     } catch (error) {
       await transport.close().catch(() => {});
       throw new ServerStartError(startFailure(error, timeoutMs, missing), transport.stderrTail());
@@ -76,7 +84,14 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
   const url = new URL(server.url);
   const attempts: ["http" | "sse", () => Transport][] = [];
   if (server.type === "http") attempts.push(["http", () => new StreamableHTTPClientTransport(url, { requestInit: { headers } })]);
-  attempts.push(["sse", () => new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }) } })]);
+  attempts.push([
+    "sse",
+    () =>
+      new SSEClientTransport(url, {
+        requestInit: { headers },
+        eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }) },
+      }),
+  ]);
   const failures: string[] = [];
   for (const [kind, make] of attempts) {
     try {
@@ -120,7 +135,11 @@ async function listTools(client: Client, timeoutMs: number): Promise<{ tools: Li
 function caller(client: Client): McpCaller {
   return {
     call: async (tool, args, opts) =>
-      (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: opts.timeoutMs, signal: opts.signal })) as { content?: unknown; structuredContent?: unknown; isError?: unknown },
+      (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: opts.timeoutMs, signal: opts.signal })) as {
+        content?: unknown;
+        structuredContent?: unknown;
+        isError?: unknown;
+      },
   };
 }
 
@@ -133,7 +152,7 @@ function secretValues(map: Record<string, string>): string[] {
 
 function startFailure(error: unknown, timeoutMs: number, missing: string[]): string {
   const code = (error as { code?: unknown }).code;
-  let text = code === -32001 ? `it did not answer within ${timeoutMs} ms (its \`timeout\`)` : (error as Error).message ?? String(error);
+  let text = code === -32001 ? `it did not answer within ${timeoutMs} ms (its \`timeout\`)` : ((error as Error).message ?? String(error));
   if ((error as NodeJS.ErrnoException).code === "ENOENT") text = `the command was not found (${text})`;
   if (missing.length) text += `; note: ${[...new Set(missing)].join(", ")} ${missing.length === 1 ? "is" : "are"} not set in yolo's environment`;
   return text;

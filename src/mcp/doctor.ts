@@ -39,4 +39,3 @@ export async function checkMcpServers(config: ResolvedConfig, env: NodeJS.Proces
     }),
   );
 }
-

@@ -12,6 +12,10 @@ export function expandVars(value: string, env: Readonly<Record<string, string | 
 }
 
 /** Every value of a map expanded; the names of variables that were unset are added to `missing`. */
-export function expandMap(map: Record<string, string> | undefined, env: Readonly<Record<string, string | undefined>>, missing: string[]): Record<string, string> {
+export function expandMap(
+  map: Record<string, string> | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  missing: string[],
+): Record<string, string> {
   return Object.fromEntries(Object.entries(map ?? {}).map(([k, v]) => [k, expandVars(v, env, missing)]));
 }

@@ -60,7 +60,9 @@ export function createMcpHub(options: McpHubOptions): McpHub {
     for (const tool of listed) {
       const name = typeof tool?.name === "string" ? modelToolName(server, tool.name) : null;
       if (!name) {
-        warn(`MCP server "${server}": tool ${JSON.stringify(String(tool?.name).slice(0, 80))} is left out: its name does not fit the model's tool-name rules (letters, digits, _ and -, 64 characters with the mcp__${server}__ prefix)`);
+        warn(
+          `MCP server "${server}": tool ${JSON.stringify(String(tool?.name).slice(0, 80))} is left out: its name does not fit the model's tool-name rules (letters, digits, _ and -, 64 characters with the mcp__${server}__ prefix)`,
+        );
         continue;
       }
       if (tools.has(name)) {
@@ -78,7 +80,8 @@ export function createMcpHub(options: McpHubOptions): McpHub {
       const servers = configuredServers(config);
       started = true;
       // Before the check for servers: a server removed from the config after a kill -9 is stopped all the same.
-      for (const r of sweepLeftovers(config.stateDir)) logger.warn({ ...r }, `stopped MCP server ${r.server} (pid ${r.pid}) left running by a yolo that was killed`);
+      for (const r of sweepLeftovers(config.stateDir))
+        logger.warn({ ...r }, `stopped MCP server ${r.server} (pid ${r.pid}) left running by a yolo that was killed`);
       if (servers.length === 0) return;
       const warn = (message: string) => {
         logger.warn({ threadId }, message);
@@ -102,7 +105,13 @@ export function createMcpHub(options: McpHubOptions): McpHub {
         servers.map(async (entry) => {
           let pidfile: string | null = null;
           const onSpawn = (pid: number) => {
-            pidfile = writePidfile(dir, { server: entry.name, pid, started: processStartTime(pid), owner: process.pid, ownerStarted: processStartTime(process.pid) });
+            pidfile = writePidfile(dir, {
+              server: entry.name,
+              pid,
+              started: processStartTime(pid),
+              owner: process.pid,
+              ownerStarted: processStartTime(process.pid),
+            });
           };
           try {
             const c = await connectServer(entry, options.connect, onSpawn);

@@ -30,7 +30,10 @@ function portable<T>(value: T, roots: AliasRoots): T {
 /** Writes each server's tool list and every call (arguments and result or error) as JSON Lines, secrets scrubbed. */
 export class McpRecorder {
   private readonly file: string;
-  constructor(spec: McpRecordingSpec, private readonly roots: AliasRoots) {
+  constructor(
+    spec: McpRecordingSpec,
+    private readonly roots: AliasRoots,
+  ) {
     this.file = mcpRecordingFile(spec.file);
     if (!spec.append || !existsSync(this.file)) writeFileSync(this.file, "");
   }
@@ -65,7 +68,10 @@ export class McpReplayer {
   private readonly lists = new Map<string, ListedTool[]>();
   private readonly calls = new Map<string, Line[]>();
 
-  constructor(spec: McpRecordingSpec, private readonly roots: AliasRoots) {
+  constructor(
+    spec: McpRecordingSpec,
+    private readonly roots: AliasRoots,
+  ) {
     const file = mcpRecordingFile(spec.file);
     if (!existsSync(file)) return;
     readFileSync(file, "utf8")
@@ -111,7 +117,10 @@ function keyOf(server: string, tool: string, args: unknown): string {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }

@@ -24,7 +24,12 @@ export interface ChildOutcome {
  * the outcome comes from `run.completed`. A child that crashes or is refused before any event (exit 2) is an
  * outcome too, with its stderr as the reason. Aborting the signal sends SIGTERM (yolo stops, resumable).
  */
-export function runYoloChild(binary: YoloBinary, args: string[], onEvent: (event: Record<string, unknown>) => void, signal?: AbortSignal): Promise<ChildOutcome> {
+export function runYoloChild(
+  binary: YoloBinary,
+  args: string[],
+  onEvent: (event: Record<string, unknown>) => void,
+  signal?: AbortSignal,
+): Promise<ChildOutcome> {
   return new Promise((resolve) => {
     const child = spawn(binary.node, [binary.bin, ...args], { cwd: binary.cwd, env: binary.env, stdio: ["ignore", "pipe", "pipe"] });
     const outcome: ChildOutcome = { threadId: null, status: "error", exitCode: 70, reason: "", resumeCommand: null, question: null };
@@ -48,7 +53,12 @@ export function runYoloChild(binary: YoloBinary, args: string[], onEvent: (event
         if (event.type === "interrupt") outcome.question = String(event.question ?? "");
         if (event.type === "run.completed") {
           completed = true;
-          Object.assign(outcome, { status: String(event.status), exitCode: Number(event.exitCode), reason: String(event.reason ?? ""), resumeCommand: (event.resumeCommand as string | null) ?? null });
+          Object.assign(outcome, {
+            status: String(event.status),
+            exitCode: Number(event.exitCode),
+            reason: String(event.reason ?? ""),
+            resumeCommand: (event.resumeCommand as string | null) ?? null,
+          });
         }
         onEvent(event);
       }

@@ -53,7 +53,12 @@ export function createYoloMcpServer(binary: YoloBinary, version: string, shutdow
   const server = new McpServer({ name: "yolo", version });
   // Runs a child run and relays its events as progress notifications.
   // Options before `--`, words after it: a requirement that starts with "-" stays a requirement.
-  const follow = async (command: string, options: string[], words: string[], extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification: (n: never) => Promise<void> }) => {
+  const follow = async (
+    command: string,
+    options: string[],
+    words: string[],
+    extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification: (n: never) => Promise<void> },
+  ) => {
     const token = extra._meta?.progressToken;
     let progress = 0;
     const outcome = await runYoloChild(
@@ -115,7 +120,12 @@ export function createYoloMcpServer(binary: YoloBinary, version: string, shutdow
       return { content: [{ type: "text" as const, text: r.text }], isError: !r.ok };
     });
   read("threads", "List this project's threads (JSON): id, mode, status, exit code, requirement.", () => ["threads", "--json"], {});
-  read("show", "A thread's state (JSON): requirements, stories, decisions, files changed, gates, usage, what it waits on.", ({ thread }) => ["show", thread!, "--json"], { thread: z.string().min(1) });
+  read(
+    "show",
+    "A thread's state (JSON): requirements, stories, decisions, files changed, gates, usage, what it waits on.",
+    ({ thread }) => ["show", thread!, "--json"],
+    { thread: z.string().min(1) },
+  );
   read(
     "report",
     "A thread's report: markdown (for a PR comment) or the gate results as JUnit XML.",

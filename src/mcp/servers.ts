@@ -41,8 +41,13 @@ export function readMcpJson(root: string): Record<string, McpServerConfig> {
   }
   const parsed = mcpJsonSchema.safeParse(data);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.map(String).join(".") || "(file)"}: ${i.code === "unrecognized_keys" ? `unknown key ${i.keys.join(", ")}` : i.message}`);
-    throw new ConfigError(`${file} has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}; fix it (same shape as mcpServers in yolo.config.ts) and run again:`, problems);
+    const problems = parsed.error.issues.map(
+      (i) => `${i.path.map(String).join(".") || "(file)"}: ${i.code === "unrecognized_keys" ? `unknown key ${i.keys.join(", ")}` : i.message}`,
+    );
+    throw new ConfigError(
+      `${file} has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}; fix it (same shape as mcpServers in yolo.config.ts) and run again:`,
+      problems,
+    );
   }
   return parsed.data.mcpServers;
 }

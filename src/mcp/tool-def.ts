@@ -16,7 +16,11 @@ export interface ListedTool {
 
 /** What answering a call takes: the live client (maybe recording) or a recording being replayed. */
 export interface McpCaller {
-  call(tool: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<{ content?: unknown; structuredContent?: unknown; isError?: unknown }>;
+  call(
+    tool: string,
+    args: Record<string, unknown>,
+    opts: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<{ content?: unknown; structuredContent?: unknown; isError?: unknown }>;
 }
 
 /** Longest tool description passed on to the model: a server's description is third-party text. */

@@ -87,9 +87,10 @@ export function applySummary(messages: readonly BaseMessage[], c: Compaction, su
 
 function render(m: BaseMessage): string {
   const content = typeof m.content === "string" ? m.content : JSON.stringify(m.content);
-  const calls = "tool_calls" in m && Array.isArray(m.tool_calls) && m.tool_calls.length
-    ? `\ncalls: ${m.tool_calls.map((c) => `${c.name}(${JSON.stringify(c.args)})`).join("; ")}`
-    : "";
+  const calls =
+    "tool_calls" in m && Array.isArray(m.tool_calls) && m.tool_calls.length
+      ? `\ncalls: ${m.tool_calls.map((c) => `${c.name}(${JSON.stringify(c.args)})`).join("; ")}`
+      : "";
   const text = `[${m.getType()}] ${content}${calls}`;
   return text.length > RENDER_CAP ? `${text.slice(0, RENDER_CAP - 1)}…` : text;
 }

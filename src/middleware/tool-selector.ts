@@ -33,7 +33,8 @@ export function toolSelector(state: MiddlewareState): MiddlewareState {
   );
   const { names: mcp, warnings } = selectMcp(state, mode, permitted);
   const tools = [...available.map((name) => TOOLS[name]), ...mcp.map((name) => ({ name }))];
-  const policy = toolPolicy({ tools: tools as Parameters<typeof toolPolicy>[0]["tools"], limits: state.settings.limits }) + (mcp.length ? `\n${MCP_POLICY}` : "");
+  const policy =
+    toolPolicy({ tools: tools as Parameters<typeof toolPolicy>[0]["tools"], limits: state.settings.limits }) + (mcp.length ? `\n${MCP_POLICY}` : "");
   const prompt = state.prompt?.map((m) => (m.layer === "tool-policy" ? { ...m, content: policy } : m));
   return { ...state, availableTools: [...available, ...mcp], prompt, warnings: warnings.length ? [...state.warnings, ...warnings] : state.warnings };
 }
@@ -45,15 +46,25 @@ function selectMcp(state: MiddlewareState, mode: Mode, permitted: readonly strin
   const warnings: string[] = [];
   for (const entry of state.agent.mcp ?? []) {
     if (!catalog.some((t) => entryAllows(entry, t.name))) {
-      warnings.push(`${state.agentId} lists ${entry}, but no started MCP server "${serverOf(entry)}" offers it: check mcpServers in yolo.config.ts or .mcp.json`);
+      warnings.push(
+        `${state.agentId} lists ${entry}, but no started MCP server "${serverOf(entry)}" offers it: check mcpServers in yolo.config.ts or .mcp.json`,
+      );
     }
   }
   const allowed = (list: readonly string[], name: string) => list.some((e) => entryAllows(e, name));
   let names = catalog
-    .filter((t) => allowed(entries, t.name) && (mode !== "chat" || t.readOnly) && (permitted === undefined || allowed(permitted, t.name)) && !allowed(state.settings.context.disabledTools, t.name))
+    .filter(
+      (t) =>
+        allowed(entries, t.name) &&
+        (mode !== "chat" || t.readOnly) &&
+        (permitted === undefined || allowed(permitted, t.name)) &&
+        !allowed(state.settings.context.disabledTools, t.name),
+    )
     .map((t) => t.name);
   if (names.length > MAX_MCP_TOOLS_PER_AGENT) {
-    warnings.push(`${state.agentId} would get ${names.length} MCP tools; only the first ${MAX_MCP_TOOLS_PER_AGENT} are offered. Name the tools it needs (mcp__<server>__<tool>) in its tools: list.`);
+    warnings.push(
+      `${state.agentId} would get ${names.length} MCP tools; only the first ${MAX_MCP_TOOLS_PER_AGENT} are offered. Name the tools it needs (mcp__<server>__<tool>) in its tools: list.`,
+    );
     names = names.slice(0, MAX_MCP_TOOLS_PER_AGENT);
   }
   return { names, warnings };

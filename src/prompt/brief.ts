@@ -27,7 +27,10 @@ type Section = (state: BriefState, ctx: { node: string; maxFixAttempts: number }
 /** How each piece of earlier work reads in a brief; a role's `brief.reads` picks them (src/roles/). */
 const SECTIONS: Record<BriefSection, Section> = {
   requirements: (state) =>
-    [state.requirements ? `## Requirements (from analyst)\n${state.requirements}` : null, state.acceptanceCriteria.length ? `## Acceptance criteria\n${list(state.acceptanceCriteria)}` : null]
+    [
+      state.requirements ? `## Requirements (from analyst)\n${state.requirements}` : null,
+      state.acceptanceCriteria.length ? `## Acceptance criteria\n${list(state.acceptanceCriteria)}` : null,
+    ]
       .filter(Boolean)
       .join("\n\n") || null,
   stories: (state) =>
@@ -36,7 +39,8 @@ const SECTIONS: Record<BriefSection, Section> = {
           .map((s) => `- **${s.title}**: as ${s.as_a}, I want ${s.i_want}, so that ${s.so_that}\n${s.acceptance_criteria.map((c) => `  - ${c}`).join("\n")}`)
           .join("\n")}`
       : null,
-  decisions: (state) => (state.decisions.length ? `## Architecture decisions\n${state.decisions.map((d) => `- **${d.title}**: ${d.decision} (${d.rationale})`).join("\n")}` : null),
+  decisions: (state) =>
+    state.decisions.length ? `## Architecture decisions\n${state.decisions.map((d) => `- **${d.title}**: ${d.decision} (${d.rationale})`).join("\n")}` : null,
   notes: (state, { node }) => {
     const others = Object.entries(state.notes).filter(([from]) => from !== node);
     if (!others.length) return null;
@@ -60,7 +64,13 @@ const SECTIONS: Record<BriefSection, Section> = {
 };
 
 /** The node brief: the inputs this role needs from earlier agents (its `brief.reads`), and what it must hand off. */
-export function nodeBrief(roleRef: AnyRole | RoleDefinition, state: BriefState & { task?: string }, maxFixAttempts: number, node?: string, flags: string[] = []): string {
+export function nodeBrief(
+  roleRef: AnyRole | RoleDefinition,
+  state: BriefState & { task?: string },
+  maxFixAttempts: number,
+  node?: string,
+  flags: string[] = [],
+): string {
   const role = asRole(roleRef);
   const ctx = { node: node ?? role.id, maxFixAttempts };
   const reads = new Set(role.brief.reads);
@@ -69,7 +79,9 @@ export function nodeBrief(roleRef: AnyRole | RoleDefinition, state: BriefState &
     .filter((p): p is string => p !== null);
   // A part of the work yolo gives this run alone (one story of several built in parallel, a merge conflict).
   if (state.task) parts.push(state.task);
-  const decide = flags.length ? ` Also decide ${flags.map((f) => `\`${f}\``).join(", ")} (true or false): the workflow branches on ${flags.length === 1 ? "it" : "them"}.` : "";
+  const decide = flags.length
+    ? ` Also decide ${flags.map((f) => `\`${f}\``).join(", ")} (true or false): the workflow branches on ${flags.length === 1 ? "it" : "them"}.`
+    : "";
   parts.push(`## Your output\n${role.brief.expected}${decide}`);
   return parts.join("\n\n");
 }
@@ -88,7 +100,9 @@ function gateSection(state: Pick<BriefState, "lastGates">): string {
       const counts = g.passedCount !== null || g.failedCount !== null ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "";
       const failures = g.failures.length ? `\nFailing: ${g.failures.join("; ")}` : "";
       // yolo's comparison with the baseline: what blocks (a refused gate change must be reverted) and what does not.
-      const judged = judgementNotes(g, 10).map((n) => `\n${n}`).join("");
+      const judged = judgementNotes(g, 10)
+        .map((n) => `\n${n}`)
+        .join("");
       const tail = g.passed ? "" : `\n${fence(`output of \`${g.command}\` (tail)`, g.tail)}`;
       return `\n### ${g.name}${g.required ? "" : " (optional)"}: \`${g.command}\` ${status}${counts}${failures}${judged}${tail}`;
     })

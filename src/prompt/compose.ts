@@ -69,7 +69,8 @@ export function composePrompt(input: ComposeInput): PromptMessage[] {
     { role: "system", layer: "persona", content: input.persona.trim() },
   ];
   if (keep.has("run-directive")) layers.push({ role: "user", layer: "run-directive", content: runDirective(input, node) });
-  if (keep.has("node-brief")) layers.push({ role: "user", layer: "node-brief", content: nodeBrief(input.role, input.state, input.maxFixAttempts, node, input.flags ?? []) });
+  if (keep.has("node-brief"))
+    layers.push({ role: "user", layer: "node-brief", content: nodeBrief(input.role, input.state, input.maxFixAttempts, node, input.flags ?? []) });
   const userInput = mode === "run" ? runInput(input.state, node) : directInput(input);
   if (userInput.trim()) layers.push({ role: "user", layer: "user-input", content: userInput });
   return layers.filter((m) => keep.has(m.layer) && m.content !== "");
@@ -136,10 +137,12 @@ function runDirective(input: ComposeInput, node: string): string {
   const review = [...state.reviews].reverse().find((r) => r.node === node);
   let directive: string;
   if (input.runCompleted) directive = "The run has completed. Answer the follow-up below in the light of what the run did.";
-  else if (review?.action === "reject") directive = `A human reviewer rejected your previous output: "${review.reason ?? "no reason given"}". Do your part again, addressing that.`;
+  else if (review?.action === "reject")
+    directive = `A human reviewer rejected your previous output: "${review.reason ?? "no reason given"}". Do your part again, addressing that.`;
   else if (answered) directive = "A human answered your question (below). Continue your work with the answer in mind.";
   // The roles briefed on a fix attempt (dev, custom and user roles) are the ones told they are on one.
-  else if (asRole(role).brief.reads.includes("fix-attempt") && state.gateBlocked) directive = `The quality gate blocked the change. This is fix attempt ${state.fixAttempts} of ${input.maxFixAttempts}.`;
+  else if (asRole(role).brief.reads.includes("fix-attempt") && state.gateBlocked)
+    directive = `The quality gate blocked the change. This is fix attempt ${state.fixAttempts} of ${input.maxFixAttempts}.`;
   else directive = "Start your part of the run.";
   const summary = input.projectSummary ? `\n\n## Project\n${input.projectSummary}` : "";
   return `${directive}${summary}`;

@@ -65,7 +65,8 @@ function storySuite(thread: string, stories: StoryRun[]): string[] {
       "      </properties>",
     );
     if (s.status === "failed") lines.push(`      <failure message="${xmlAttr(`story ${s.id} failed`)}" type="story">${xmlText(s.summary ?? "")}</failure>`);
-    else if (s.status === "pending" || s.status === "running") lines.push(`      <skipped message="${xmlAttr(`story ${s.id} did not finish: ${s.status} when the thread stopped`)}"/>`);
+    else if (s.status === "pending" || s.status === "running")
+      lines.push(`      <skipped message="${xmlAttr(`story ${s.id} did not finish: ${s.status} when the thread stopped`)}"/>`);
     lines.push("    </testcase>");
   }
   lines.push("  </testsuite>");
@@ -91,11 +92,7 @@ function testcase(g: ReportGate): string[] {
     g.output ?? "(output no longer available)",
     ...(g.logFile ? ["", `Full output: ${g.logFile}`] : []),
   ].join("\n");
-  return [
-    `${open}>`,
-    `      <failure message="${xmlAttr(message)}" type="${g.timedOut ? "timeout" : "gate"}">${xmlText(body)}</failure>`,
-    "    </testcase>",
-  ];
+  return [`${open}>`, `      <failure message="${xmlAttr(message)}" type="${g.timedOut ? "timeout" : "gate"}">${xmlText(body)}</failure>`, "    </testcase>"];
 }
 
 // A testcase is a failure when the gate was red, or green but blocked by yolo (a regression, a refused gate change).

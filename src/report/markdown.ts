@@ -18,7 +18,12 @@ export function renderMarkdown(r: ReportData, resumeCommand?: (fact: ResumeFact)
   out.push(`## ${MARK[r.status] ?? "⚠️"} yolo ${r.status} — thread \`${r.thread}\``, "");
   out.push(...quote(r.requirement), "");
   const limit = r.status === "limit" ? limitKindForExitCode(r.exitCode) : null;
-  const facts: [string, string][] = [["Outcome", `**${r.status}**${limit ? ` — ${limitLabel(limit)}` : ""}${r.exitCode !== null ? ` (exit ${r.exitCode})` : ""}${r.reason ? `: ${inline(r.reason)}` : ""}`]];
+  const facts: [string, string][] = [
+    [
+      "Outcome",
+      `**${r.status}**${limit ? ` — ${limitLabel(limit)}` : ""}${r.exitCode !== null ? ` (exit ${r.exitCode})` : ""}${r.reason ? `: ${inline(r.reason)}` : ""}`,
+    ],
+  ];
   if (r.model) facts.push(["Model", `\`${inline(r.model)}\``]);
   if (r.branch) facts.push(["Branch", `\`${r.branch}\`${r.startCommit ? ` from \`${r.startCommit.slice(0, 12)}\`` : ""}`]);
   else if (r.startCommit) facts.push(["Started from", `\`${r.startCommit.slice(0, 12)}\``]);
@@ -73,7 +78,13 @@ function agentOutputs(r: ReportData): string[] {
   return out;
 }
 
-const STORY_MARK: Record<string, string> = { merged: "✅ merged", done: "☑️ done, not merged", running: "⏳ running", pending: "⏸ pending", failed: "❌ failed" };
+const STORY_MARK: Record<string, string> = {
+  merged: "✅ merged",
+  done: "☑️ done, not merged",
+  running: "⏳ running",
+  pending: "⏸ pending",
+  failed: "❌ failed",
+};
 // File names shown in a story's row; the rest are counted.
 const STORY_FILES_SHOWN = 5;
 
@@ -81,12 +92,19 @@ const STORY_FILES_SHOWN = 5;
 function storyRunRows(runs: StoryRun[]): string[] {
   const rows = runs.map((s) => {
     const files = s.filesChanged ?? [];
-    const shown = files.slice(0, STORY_FILES_SHOWN).map(code).join(", ") + (files.length > STORY_FILES_SHOWN ? `, … (+${files.length - STORY_FILES_SHOWN} more)` : "");
+    const shown =
+      files.slice(0, STORY_FILES_SHOWN).map(code).join(", ") + (files.length > STORY_FILES_SHOWN ? `, … (+${files.length - STORY_FILES_SHOWN} more)` : "");
     const conflicts = s.conflicts?.length ? s.conflicts.map(code).join(", ") : "";
     const u = s.usage;
     return `| ${code(s.id)} | ${cell(s.title ?? "")} | ${STORY_MARK[s.status] ?? cell(String(s.status))} | ${shown || "none"} | ${u ? u.calls : 0} | ${count(u?.totalTokens ?? 0)} | ${conflicts} |`;
   });
-  const out = [`${storyCounts(runs)}.`, "", "| story | title | state | files changed | calls | tokens | merge conflicts |", "|---|---|---|---|---:|---:|---|", ...rows];
+  const out = [
+    `${storyCounts(runs)}.`,
+    "",
+    "| story | title | state | files changed | calls | tokens | merge conflicts |",
+    "|---|---|---|---|---:|---:|---|",
+    ...rows,
+  ];
   for (const s of runs.filter((x) => x.status === "failed" && x.summary)) out.push("", `${code(s.id)} failed: ${inline(s.summary ?? "")}`);
   return out;
 }
@@ -101,7 +119,9 @@ function changedFiles(r: ReportData): string[] {
     const rows = r.diffstat.map((f) => `| \`${cell(f.path)}\` | ${f.added ?? "bin"} | ${f.removed ?? "bin"} |`);
     const added = r.diffstat.reduce((n, f) => n + (f.added ?? 0), 0);
     const removed = r.diffstat.reduce((n, f) => n + (f.removed ?? 0), 0);
-    const note = r.startCommit ? `Against the start commit \`${r.startCommit.slice(0, 12)}\`.` : "Against an empty repository (the thread started before the first commit).";
+    const note = r.startCommit
+      ? `Against the start commit \`${r.startCommit.slice(0, 12)}\`.`
+      : "Against an empty repository (the thread started before the first commit).";
     return ["| file | + | − |", "|---|---:|---:|", ...rows, `| **${plural(r.diffstat.length, "file")}** | **+${added}** | **−${removed}** |`, "", note];
   }
   if (r.diffstat) return ["No changes since the start commit."];
@@ -135,7 +155,12 @@ function baselineLines(r: ReportData): string[] {
   if (!b) return [];
   if (b.noGate) return [`**No gate:** ${inline(b.noGate)}. The run completed without a gate: no test decided whether the change works.`, ""];
   const each = b.gates.map((g) => {
-    const tests = g.tests !== null ? `${g.tests} tests` : g.passedCount !== null || g.failedCount !== null ? `${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "counts unknown";
+    const tests =
+      g.tests !== null
+        ? `${g.tests} tests`
+        : g.passedCount !== null || g.failedCount !== null
+          ? `${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed`
+          : "counts unknown";
     return `${inline(g.name)} ${g.passed ? "passed" : "failed"} (${tests})`;
   });
   return [`Baseline before any agent changed a file: ${each.join("; ")}.`, ""];
@@ -156,7 +181,9 @@ function usage(r: ReportData): string[] {
   if (u.cachedTokens) out.push(`Of the prompt tokens, ${count(u.cachedTokens)} were served from the provider's prompt cache.`, "");
   if (r.cost) {
     const p = r.cost.price;
-    out.push(`Cost: **${money(r.cost.amount)} ${r.cost.currency}** at ${p.inputPerMillion} / ${p.outputPerMillion} ${r.cost.currency} per million prompt / completion tokens (\`model.price\`; every agent counted at that price).`);
+    out.push(
+      `Cost: **${money(r.cost.amount)} ${r.cost.currency}** at ${p.inputPerMillion} / ${p.outputPerMillion} ${r.cost.currency} per million prompt / completion tokens (\`model.price\`; every agent counted at that price).`,
+    );
   } else {
     out.push("Cost: not computed, tokens only (no `model.price` in yolo.config.ts).");
   }
@@ -169,7 +196,10 @@ function quote(text: string): string[] {
 
 // Text inside a line of Markdown: one line, no HTML tags taken literally.
 function inline(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").replace(/</g, "&lt;").trim();
+  return text
+    .replace(/\s*\n\s*/g, " ")
+    .replace(/</g, "&lt;")
+    .trim();
 }
 
 // Text inside a table cell: also no pipes, which would split the cell.

@@ -11,10 +11,15 @@ import { plural } from "../text/plural.js";
  */
 export function orderedStoryRuns(runs: Record<string, StoryRun> | null | undefined, stories: Story[] | null | undefined): StoryRun[] {
   if (!runs || typeof runs !== "object") return [];
-  const all = Object.entries(runs).filter(([, run]) => run && typeof run === "object").map(([id, run]) => ({ ...run, id: run.id ?? id }));
+  const all = Object.entries(runs)
+    .filter(([, run]) => run && typeof run === "object")
+    .map(([id, run]) => ({ ...run, id: run.id ?? id }));
   const position = new Map((stories ?? []).map((s, i) => [s.id ?? `s${i + 1}`, i]));
   const rank = (run: StoryRun, i: number) => position.get(run.id) ?? (stories?.length ?? 0) + i;
-  return all.map((run, i) => ({ run, i })).sort((a, b) => rank(a.run, a.i) - rank(b.run, b.i) || a.i - b.i).map(({ run }) => run);
+  return all
+    .map((run, i) => ({ run, i }))
+    .sort((a, b) => rank(a.run, a.i) - rank(b.run, b.i) || a.i - b.i)
+    .map(({ run }) => run);
 }
 
 const ORDER: StoryStatus[] = ["merged", "done", "running", "pending", "failed"];
@@ -50,7 +55,10 @@ export function storyTextLines(run: StoryRun, indent = ""): string[] {
 
 // Model-written text (ids, titles, summaries, file names) on one line: no control characters, no line breaks.
 function oneLine(s: string): string {
-  return String(s).replace(/[\x00-\x1f\x7f-\x9f]+/g, " ").replace(/\s+/g, " ").trim();
+  return String(s)
+    .replace(/[\x00-\x1f\x7f-\x9f]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 function truncateEnd(s: string, max: number): string {

@@ -24,7 +24,10 @@ export const analyst = defineRole({
     artifact: (state) => `${state.requirements ?? ""}\n\n## Acceptance criteria\n${state.acceptanceCriteria.map((c) => `- ${c}`).join("\n")}\n`,
     apply: (content) => {
       const [requirements, criteria] = content.split(/^## Acceptance criteria\s*$/m);
-      const acceptanceCriteria = (criteria ?? "").split("\n").map((l) => l.replace(/^\s*[-*]\s*/, "").trim()).filter(Boolean);
+      const acceptanceCriteria = (criteria ?? "")
+        .split("\n")
+        .map((l) => l.replace(/^\s*[-*]\s*/, "").trim())
+        .filter(Boolean);
       if (!acceptanceCriteria.length) return { error: 'keep a "## Acceptance criteria" section with at least one "- criterion" line' };
       return { update: { requirements: requirements.trim(), acceptanceCriteria } };
     },

@@ -21,11 +21,16 @@ export const MAX_FIELDS = 16;
 const MAX_VALUES = 50;
 
 /** Checks the `handoff:` block of an agent file: the fields, or every problem with its path under `handoff`. */
-export function checkFieldSpecs(value: unknown): { ok: true; specs: HandoffFieldSpecs } | { ok: false; problems: { path: (string | number)[]; message: string }[] } {
+export function checkFieldSpecs(
+  value: unknown,
+): { ok: true; specs: HandoffFieldSpecs } | { ok: false; problems: { path: (string | number)[]; message: string }[] } {
   const problems: { path: (string | number)[]; message: string }[] = [];
   const at = (path: (string | number)[], message: string) => problems.push({ path, message });
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { ok: false, problems: [{ path: [], message: 'expected a mapping of field names to their type, such as "risk: { type: enum, values: [low, high] }"' }] };
+    return {
+      ok: false,
+      problems: [{ path: [], message: 'expected a mapping of field names to their type, such as "risk: { type: enum, values: [low, high] }"' }],
+    };
   }
   const entries = Object.entries(value);
   if (!entries.length) at([], "declares no fields; remove `handoff:` or declare at least one field");
@@ -72,7 +77,8 @@ function checkSpec(raw: unknown, at: (path: (string | number)[], message: string
       });
     }
   } else if (r.values !== undefined) fail(["values"], "only an enum has `values`; use type: enum or remove them");
-  if (r.description !== undefined && (typeof r.description !== "string" || r.description.length > 500)) fail(["description"], "expected a string of at most 500 characters");
+  if (r.description !== undefined && (typeof r.description !== "string" || r.description.length > 500))
+    fail(["description"], "expected a string of at most 500 characters");
   if (r.required !== undefined && typeof r.required !== "boolean") fail(["required"], "expected true or false");
   if (bad) return null;
   return {

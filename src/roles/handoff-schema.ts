@@ -2,10 +2,7 @@ import { z } from "zod";
 import type { RoleDefinition } from "./types.js";
 
 const escalation = {
-  escalate_to_human: z
-    .boolean()
-    .optional()
-    .describe("true only when you cannot continue without a human decision; then `question` is required"),
+  escalate_to_human: z.boolean().optional().describe("true only when you cannot continue without a human decision; then `question` is required"),
   question: z.string().optional().describe("the question for the human, when escalate_to_human is true"),
 };
 
@@ -36,7 +33,12 @@ export function roleHandoffSchema(role: HandoffShape, flags: string[] = []): z.Z
     // Each field is bounded, but many full fields together could still bloat every later checkpoint.
     complete = complete.superRefine((h, ctx) => {
       const size = Buffer.byteLength(JSON.stringify(Object.fromEntries(fieldNames.map((k) => [k, h[k]]))));
-      if (size > max) ctx.addIssue({ code: "custom", path: [], message: `the handoff is ${size} bytes; keep its fields under ${max} bytes together (put long text in files and name them)` });
+      if (size > max)
+        ctx.addIssue({
+          code: "custom",
+          path: [],
+          message: `the handoff is ${size} bytes; keep its fields under ${max} bytes together (put long text in files and name them)`,
+        });
     });
   }
   const escalating = z.looseObject({

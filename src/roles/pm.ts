@@ -6,7 +6,7 @@ import { defineRole } from "./types.js";
 import { parseYamlEdit } from "./yaml-edit.js";
 
 const story = z.object({
-  id: z.string().optional().describe("a short id for the story (lowercase letters, digits, - or _), e.g. \"parse-args\"; default s1, s2, … by position"),
+  id: z.string().optional().describe('a short id for the story (lowercase letters, digits, - or _), e.g. "parse-args"; default s1, s2, … by position'),
   depends_on: z
     .array(z.string())
     .optional()

@@ -3,9 +3,29 @@
  * and camelCase), so `OPENAI_API_KEY` and `MY_TOKEN` go while `MONKEY`, `KEYBOARD_LAYOUT` and `GIT_AUTHOR_NAME` stay.
  */
 const SECRET_PARTS = new Set([
-  "TOKEN", "TOKENS", "SECRET", "SECRETS", "KEY", "KEYS", "APIKEY", "PASSWORD", "PASSWORDS", "PASSWD", "PASS",
-  "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH", "OAUTH", "PRIVATE", "COOKIE", "COOKIES", "SESSION",
-  "PAT", "DSN",
+  "TOKEN",
+  "TOKENS",
+  "SECRET",
+  "SECRETS",
+  "KEY",
+  "KEYS",
+  "APIKEY",
+  "PASSWORD",
+  "PASSWORDS",
+  "PASSWD",
+  "PASS",
+  "PASSPHRASE",
+  "CREDENTIAL",
+  "CREDENTIALS",
+  "CREDS",
+  "AUTH",
+  "OAUTH",
+  "PRIVATE",
+  "COOKIE",
+  "COOKIES",
+  "SESSION",
+  "PAT",
+  "DSN",
 ]);
 
 /** Fragments that are secret wherever they appear inside one part (`AUTHTOKEN`, `DBPASSWORD`, `XSECRET`). */
@@ -30,9 +50,7 @@ export function scrubEnv(env: NodeJS.ProcessEnv, extraNames: string[]): NodeJS.P
 
 /** Whether a variable name looks like it holds a secret (exported for tests and for log redaction). */
 export function isSecretName(name: string): boolean {
-  return nameParts(name).some(
-    (part) => SECRET_PARTS.has(part) || SECRET_FRAGMENTS.some((fragment) => part.includes(fragment)),
-  );
+  return nameParts(name).some((part) => SECRET_PARTS.has(part) || SECRET_FRAGMENTS.some((fragment) => part.includes(fragment)));
 }
 
 // Splits on separators and camelCase humps, and also keeps each separator-delimited chunk whole so that
@@ -52,8 +70,26 @@ function nameParts(name: string): string[] {
  * a CI job's environment is full of deploy credentials under names no pattern can guess. `*` matches any characters.
  */
 export const CI_ENV_ALLOW: readonly string[] = [
-  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_*", "TERM", "TZ", "TMPDIR", "TMP", "TEMP", "CI",
-  "NODE_ENV", "NODE_OPTIONS", "NODE_PATH", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR",
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LANGUAGE",
+  "LC_*",
+  "TERM",
+  "TZ",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  "CI",
+  "NODE_ENV",
+  "NODE_OPTIONS",
+  "NODE_PATH",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
 ];
 
 /**

@@ -9,10 +9,32 @@ const SENSITIVE_DIRS = new Set([".git", ".yolo", ".ssh", ".gnupg", ".aws"]);
 
 /** Exact file names (after normalisation). */
 const SENSITIVE_FILES = new Set([
-  ".npmrc", ".netrc", "_netrc", ".pypirc", ".git-credentials", ".pgpass",
-  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
-  ".zlogout", ".cshrc", ".tcshrc", ".kshrc", ".mkshrc",
-  "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk",
+  ".npmrc",
+  ".netrc",
+  "_netrc",
+  ".pypirc",
+  ".git-credentials",
+  ".pgpass",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".cshrc",
+  ".tcshrc",
+  ".kshrc",
+  ".mkshrc",
+  "id_rsa",
+  "id_dsa",
+  "id_ecdsa",
+  "id_ed25519",
+  "id_ecdsa_sk",
+  "id_ed25519_sk",
 ]);
 
 /** Extensions of private keys and key stores. */
@@ -23,7 +45,10 @@ const ENV_TEMPLATES = new Set([".env.example", ".env.sample", ".env.template", "
 
 /** A name as the filesystem may treat it: lower case, without trailing dots and spaces. */
 export function normaliseName(name: string): string {
-  return name.normalize("NFKC").toLowerCase().replace(/[. ]+$/, "");
+  return name
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[. ]+$/, "");
 }
 
 /** Why a project-relative path (segments, POSIX or native separators) is sensitive, or null when it is not. */

@@ -93,7 +93,7 @@ export function storageFault(error: unknown, path: string): YoloError | null {
     if (e instanceof YoloError && e.code === "storage") return e;
     const code = String((e as { code?: unknown }).code ?? "");
     const found = FAULTS.find(([pattern]) => pattern.test(code))?.[1];
-    const what = found === NOT_WRITABLE || found === READ_ONLY ? whyNotWritable(path) ?? found : found;
+    const what = found === NOT_WRITABLE || found === READ_ONLY ? (whyNotWritable(path) ?? found) : found;
     if (what) {
       const said = `yolo's database ${path} cannot be written: ${what} (${messageOf(e)}). Nothing saved in it is lost: free space or make it writable, then run again`;
       return new YoloError("storage", `${said}; a stopped thread continues from its last completed step.`, { cause: error, fact: { kind: "storage", said } });

@@ -16,7 +16,11 @@ export interface DeletedThread {
  * in `artifactsDir`. Takes the thread's lease first, so a thread another process is running is refused
  * (ThreadError) and no run can start on it while it goes.
  */
-export async function deleteThread(store: { checkpointer: BaseCheckpointSaver; threads: ThreadStore }, artifactsDir: string, id: string): Promise<DeletedThread> {
+export async function deleteThread(
+  store: { checkpointer: BaseCheckpointSaver; threads: ThreadStore },
+  artifactsDir: string,
+  id: string,
+): Promise<DeletedThread> {
   if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new ThreadError(`"${id}" is not a valid thread id.`, { kind: "invalid-thread-id", thread: id });
   const lease = await store.threads.acquireLease(id);
   try {

@@ -9,7 +9,9 @@ import { holderAlive, LEASE_TTL_MS, leaseHeldMessage, type Lease } from "./threa
  * process on this host that no longer exists — is taken over.
  */
 export function acquireSqliteLease(db: Database, threadId: string, ttlMs = LEASE_TTL_MS): Lease {
-  db.exec(`CREATE TABLE IF NOT EXISTS yolo_leases (thread_id TEXT PRIMARY KEY, holder TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL, expires_at INTEGER NOT NULL)`);
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS yolo_leases (thread_id TEXT PRIMARY KEY, holder TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL, expires_at INTEGER NOT NULL)`,
+  );
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const take = db.transaction(() => {
     const row = db.prepare("SELECT holder, host, pid, expires_at FROM yolo_leases WHERE thread_id = ?").get(threadId) as
@@ -19,17 +21,24 @@ export function acquireSqliteLease(db: Database, threadId: string, ttlMs = LEASE
       throw new ThreadError(leaseHeldMessage(threadId, row, Math.ceil((row.expires_at - Date.now()) / 1000)));
     }
     db.prepare("INSERT OR REPLACE INTO yolo_leases (thread_id, holder, host, pid, expires_at) VALUES (?, ?, ?, ?, ?)").run(
-      threadId, holder, hostname(), process.pid, Date.now() + ttlMs,
+      threadId,
+      holder,
+      hostname(),
+      process.pid,
+      Date.now() + ttlMs,
     );
   });
   take();
-  const renew = setInterval(() => {
-    try {
-      db.prepare("UPDATE yolo_leases SET expires_at = ? WHERE thread_id = ? AND holder = ?").run(Date.now() + ttlMs, threadId, holder);
-    } catch {
-      // A busy or closed database: the next renewal tries again; the run itself reports storage errors.
-    }
-  }, Math.max(50, Math.floor(ttlMs / 3)));
+  const renew = setInterval(
+    () => {
+      try {
+        db.prepare("UPDATE yolo_leases SET expires_at = ? WHERE thread_id = ? AND holder = ?").run(Date.now() + ttlMs, threadId, holder);
+      } catch {
+        // A busy or closed database: the next renewal tries again; the run itself reports storage errors.
+      }
+    },
+    Math.max(50, Math.floor(ttlMs / 3)),
+  );
   renew.unref();
   return {
     threadId,
@@ -48,6 +57,8 @@ export function acquireSqliteLease(db: Database, threadId: string, ttlMs = LEASE
 export function sqliteLeaseIsLive(db: Database, threadId: string): boolean {
   const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'yolo_leases'").get();
   if (!table) return false;
-  const row = db.prepare("SELECT host, pid, expires_at FROM yolo_leases WHERE thread_id = ?").get(threadId) as { host: string; pid: number; expires_at: number } | undefined;
+  const row = db.prepare("SELECT host, pid, expires_at FROM yolo_leases WHERE thread_id = ?").get(threadId) as
+    | { host: string; pid: number; expires_at: number }
+    | undefined;
   return !!row && row.expires_at > Date.now() && holderAlive(row.host, row.pid);
 }

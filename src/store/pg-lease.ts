@@ -46,13 +46,20 @@ export async function acquirePostgresLease(pool: Pool, threadId: string, ttlMs =
   } finally {
     client.release();
   }
-  const renew = setInterval(() => {
-    pool
-      .query("UPDATE yolo_leases SET expires_at = clock_timestamp() + $3 * interval '1 millisecond' WHERE thread_id = $1 AND holder = $2", [threadId, holder, ttlMs])
-      .catch(() => {
-        // A lost connection: the next renewal tries again; the run itself reports storage errors.
-      });
-  }, Math.max(50, Math.floor(ttlMs / 3)));
+  const renew = setInterval(
+    () => {
+      pool
+        .query("UPDATE yolo_leases SET expires_at = clock_timestamp() + $3 * interval '1 millisecond' WHERE thread_id = $1 AND holder = $2", [
+          threadId,
+          holder,
+          ttlMs,
+        ])
+        .catch(() => {
+          // A lost connection: the next renewal tries again; the run itself reports storage errors.
+        });
+    },
+    Math.max(50, Math.floor(ttlMs / 3)),
+  );
   renew.unref();
   return {
     threadId,

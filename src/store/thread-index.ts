@@ -20,7 +20,12 @@ export async function openThreadIndex(database: ResolvedConfig["database"]): Pro
   if (database.kind === "sqlite") {
     const [{ openDatabase }, { SqliteThreadStore }] = await Promise.all([import("./db.js"), import("./sqlite-threads.js")]);
     const db = openDatabase(database.path);
-    return { threads: new SqliteThreadStore(db), hasCheckpoint: async (id) => sqliteHasCheckpoint(db, id), latestValues: async (id) => sqliteLatestValues(db, id), close: async () => void db.close() };
+    return {
+      threads: new SqliteThreadStore(db),
+      hasCheckpoint: async (id) => sqliteHasCheckpoint(db, id),
+      latestValues: async (id) => sqliteLatestValues(db, id),
+      close: async () => void db.close(),
+    };
   }
   const storage = await (await import("./open-storage.js")).openStorage(database);
   return {
@@ -41,9 +46,9 @@ function sqliteHasCheckpoint(db: Database, threadId: string): boolean {
 // the plain data read here needs none of its revivers). Anything else reads as no values.
 function sqliteLatestValues(db: Database, threadId: string): Record<string, unknown> {
   if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get()) return {};
-  const row = db.prepare("SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1").get(threadId) as
-    | { type: string; checkpoint: Uint8Array | string }
-    | undefined;
+  const row = db
+    .prepare("SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1")
+    .get(threadId) as { type: string; checkpoint: Uint8Array | string } | undefined;
   if (row?.type !== "json") return {};
   try {
     const text = typeof row.checkpoint === "string" ? row.checkpoint : Buffer.from(row.checkpoint).toString("utf8");

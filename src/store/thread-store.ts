@@ -200,16 +200,45 @@ export function toThreadRow(raw: RawThreadRow): ThreadRow {
 
 /** The values of a new row, in the column order of INSERT_COLUMNS. */
 export const INSERT_COLUMNS = [
-  "id", "requirement", "status", "current_node", "created_at", "updated_at", "root", "model", "exit_code", "reason",
-  "start_commit", "branch", "host", "user_name", "repo", "artifacts", "mode",
+  "id",
+  "requirement",
+  "status",
+  "current_node",
+  "created_at",
+  "updated_at",
+  "root",
+  "model",
+  "exit_code",
+  "reason",
+  "start_commit",
+  "branch",
+  "host",
+  "user_name",
+  "repo",
+  "artifacts",
+  "mode",
 ] as const;
 
 export function insertValues(input: NewThread, now: string): unknown[] {
   const me = whoAmI();
   return [
-    input.id, input.requirement, input.status ?? "running", null, now, now, input.root, input.model, null, null,
-    input.startCommit ?? null, input.branch ?? null, input.host === undefined ? me.host : input.host,
-    input.user === undefined ? me.user : input.user, input.repo ?? null, input.artifacts ?? null, input.mode ?? "run",
+    input.id,
+    input.requirement,
+    input.status ?? "running",
+    null,
+    now,
+    now,
+    input.root,
+    input.model,
+    null,
+    null,
+    input.startCommit ?? null,
+    input.branch ?? null,
+    input.host === undefined ? me.host : input.host,
+    input.user === undefined ? me.user : input.user,
+    input.repo ?? null,
+    input.artifacts ?? null,
+    input.mode ?? "run",
   ];
 }
 

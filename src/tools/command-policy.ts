@@ -34,11 +34,32 @@ export interface CommandPolicy {
  * runs (`npm test`) is not looked into; bubblewrap is what contains that.
  */
 export const DEFAULT_DENY: readonly string[] = [
-  "sudo", "su", "doas", "pkexec", "runuser",
-  "rm ** /", "rm ** /*", "rm ** ~", "rm ** ~/**", "rm ** $HOME", "rm ** $HOME/**", "rm ** ${HOME}", "rm ** ${HOME}/**",
-  "rm ** ..", "rm ** ../**",
-  "mkfs*", "dd ** of=/dev/*", "shutdown", "reboot", "halt", "poweroff",
-  "| sh", "| bash", "| zsh", "| dash", "| ksh",
+  "sudo",
+  "su",
+  "doas",
+  "pkexec",
+  "runuser",
+  "rm ** /",
+  "rm ** /*",
+  "rm ** ~",
+  "rm ** ~/**",
+  "rm ** $HOME",
+  "rm ** $HOME/**",
+  "rm ** ${HOME}",
+  "rm ** ${HOME}/**",
+  "rm ** ..",
+  "rm ** ../**",
+  "mkfs*",
+  "dd ** of=/dev/*",
+  "shutdown",
+  "reboot",
+  "halt",
+  "poweroff",
+  "| sh",
+  "| bash",
+  "| zsh",
+  "| dash",
+  "| ksh",
 ];
 
 /** Programs an allow-list need not name: they only print, test or move the shell around. */
@@ -48,7 +69,25 @@ const HARMLESS = new Set(["cd", "pwd", "echo", "printf", "true", "false", "test"
 const MAX_NESTING = 10;
 
 /** Environment variables whose value is a command some program runs (`GIT_PAGER='curl …' git log`). */
-const COMMAND_ENV = new Set(["PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "PROMPT_COMMAND", "BROWSER", "LESSOPEN", "LESSCLOSE"]);
+const COMMAND_ENV = new Set([
+  "PAGER",
+  "GIT_PAGER",
+  "MANPAGER",
+  "EDITOR",
+  "VISUAL",
+  "GIT_EDITOR",
+  "GIT_SEQUENCE_EDITOR",
+  "GIT_SSH_COMMAND",
+  "GIT_SSH",
+  "GIT_EXTERNAL_DIFF",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS",
+  "SUDO_ASKPASS",
+  "PROMPT_COMMAND",
+  "BROWSER",
+  "LESSOPEN",
+  "LESSCLOSE",
+]);
 /** Environment variables that hand git settings or programs no command line shows. */
 const GIT_CONFIG_ENV = /^(GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_EXEC_PATH)$/;
 /** Builtins whose `NAME=value` arguments set variables as an assignment does. */
@@ -100,7 +139,10 @@ export function checkCommand(command: string, policy: CommandPolicy, options: Ch
 function checkShell(command: string, check: Check): PolicyDecision {
   const parsed = parseShell(command);
   if (!parsed.ok) {
-    return { ok: false, reason: `the command cannot be checked against the command policy: ${parsed.reason} (built-in rule "uncheckable shell syntax"). Run plain commands (pipes, &&, ;, redirections and quotes are fine), one at a time if needed.` };
+    return {
+      ok: false,
+      reason: `the command cannot be checked against the command policy: ${parsed.reason} (built-in rule "uncheckable shell syntax"). Run plain commands (pipes, &&, ;, redirections and quotes are fine), one at a time if needed.`,
+    };
   }
   for (const simple of parsed.commands) {
     const decision = checkSimple(check.piped ? { ...simple, piped: true } : simple, { ...check, piped: false });
@@ -131,7 +173,8 @@ function checkSimple(cmd: SimpleCommand, check: Check): PolicyDecision {
   const git = gitSubcommand(cmd.argv);
   const views = git && git.index > 1 ? [cmd, { ...cmd, argv: ["git", ...cmd.argv.slice(git.index)] }] : [cmd];
   for (const rule of check.policy.deny) {
-    if (views.some((v) => matchesPattern(rule.pattern, v))) return { ok: false, reason: `\`${shown}\` is refused by the command policy: it matches deny rule "${rule.pattern}" (${rule.source}).` };
+    if (views.some((v) => matchesPattern(rule.pattern, v)))
+      return { ok: false, reason: `\`${shown}\` is refused by the command policy: it matches deny rule "${rule.pattern}" (${rule.source}).` };
   }
   if (check.depth >= MAX_NESTING) return refused(shown, "it nests commands too deeply to be checked", "nesting too deep");
   const wrapped = unwrap(cmd.argv, cmd.flags);
@@ -174,14 +217,21 @@ function nestedCheck(n: Nested, outer: SimpleCommand, check: Check, shown: strin
     case "shell":
       return checkShell(n.script, { ...deeper, piped: check.piped || outer.piped });
     case "argv":
-      return checkSimple(n.inherit ? { argv: n.argv, flags: n.flags, piped: outer.piped, stdin: outer.stdin } : { argv: n.argv, flags: n.flags, piped: false }, deeper);
+      return checkSimple(
+        n.inherit ? { argv: n.argv, flags: n.flags, piped: outer.piped, stdin: outer.stdin } : { argv: n.argv, flags: n.flags, piped: false },
+        deeper,
+      );
     case "code": {
       if (check.depth >= MAX_NESTING) return refused(shown, "it nests commands too deeply to be checked", "nesting too deep");
       for (const literal of codeLiterals(n.code)) {
         const parsed = parseShell(literal);
         if (!parsed.ok) continue;
         const decision = checkShell(literal, { ...deeper, piped: check.piped || outer.piped });
-        if (!decision.ok) return { ok: false, reason: `${decision.reason.replace(/\.$/, "")}, in the code \`${shown}\` runs (code strings are checked as a best effort; the sandbox is the real line).` };
+        if (!decision.ok)
+          return {
+            ok: false,
+            reason: `${decision.reason.replace(/\.$/, "")}, in the code \`${shown}\` runs (code strings are checked as a best effort; the sandbox is the real line).`,
+          };
       }
       return { ok: true };
     }
@@ -196,15 +246,30 @@ function assignmentRuns(cmd: SimpleCommand): Nested[] {
   // `read GIT_PAGER <<< …`, `printf -v GIT_PAGER …`: a command-valued variable set to a value the policy cannot see.
   if (cmd.argv.length && /^(read|printf|mapfile|readarray)$/.test(baseName(cmd.argv[0]))) {
     const target = cmd.argv.slice(1).find((w) => COMMAND_ENV.has(w) || GIT_CONFIG_ENV.test(w));
-    if (target) nested.push({ kind: "refuse", rule: "command-valued variable", why: `\`${target}\` names a command some program runs; set it with a plain assignment the policy can check` });
+    if (target)
+      nested.push({
+        kind: "refuse",
+        rule: "command-valued variable",
+        why: `\`${target}\` names a command some program runs; set it with a plain assignment the policy can check`,
+      });
   }
   for (const word of words) {
     const eq = word.indexOf("=");
     const name = word.slice(0, eq).replace(/\+$/, "");
     const value = word.slice(eq + 1);
     if (COMMAND_ENV.has(name) && value !== "") nested.push({ kind: "shell", script: value });
-    if (SUBSCRIPT_PAYLOAD.test(value)) nested.push({ kind: "refuse", rule: "array subscript evaluation", why: `the value of \`${name}\` holds an array subscript with a command substitution, which bash runs when the value is used in arithmetic` });
-    if (GIT_CONFIG_ENV.test(name)) nested.push({ kind: "refuse", rule: "git config that runs programs", why: `\`${name}\` hands git settings or programs the policy cannot see; pass nothing of the kind` });
+    if (SUBSCRIPT_PAYLOAD.test(value))
+      nested.push({
+        kind: "refuse",
+        rule: "array subscript evaluation",
+        why: `the value of \`${name}\` holds an array subscript with a command substitution, which bash runs when the value is used in arithmetic`,
+      });
+    if (GIT_CONFIG_ENV.test(name))
+      nested.push({
+        kind: "refuse",
+        rule: "git config that runs programs",
+        why: `\`${name}\` hands git settings or programs the policy cannot see; pass nothing of the kind`,
+      });
   }
   return nested;
 }

@@ -10,7 +10,9 @@ const schema = z.object({
   path: z.string().describe("Path of an existing file, relative to the project root."),
   old_string: z
     .string()
-    .describe("Exact text to replace, including whitespace and indentation. It must occur exactly once in the file; include surrounding lines to make it unique."),
+    .describe(
+      "Exact text to replace, including whitespace and indentation. It must occur exactly once in the file; include surrounding lines to make it unique.",
+    ),
   new_string: z.string().describe("Text that replaces old_string."),
 });
 
@@ -104,7 +106,10 @@ function notFound(rel: string, content: string, oldText: string): ToolOutcome {
 
 // Line where old_string's text starts when runs of whitespace are treated as equal; null when there is none.
 function looseMatchLine(content: string, oldText: string): number | null {
-  const firstLine = oldText.split("\n").find((l) => l.trim() !== "")?.trim();
+  const firstLine = oldText
+    .split("\n")
+    .find((l) => l.trim() !== "")
+    ?.trim();
   if (!firstLine) return null;
   const squash = (s: string) => s.replace(/\s+/g, " ").trim();
   const want = squash(oldText);

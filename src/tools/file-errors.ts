@@ -25,7 +25,11 @@ export function fsFailure(error: unknown, rel: string): ToolOutcome {
     case "ENOSPC":
     case "EROFS":
     case "EDQUOT":
-      return toolError(shown, code === "EROFS" ? "read-only filesystem" : "disk full", `Could not write \`${shown}\`: the disk is ${code === "EROFS" ? "read-only" : "full"} (${code}); nothing was changed.`);
+      return toolError(
+        shown,
+        code === "EROFS" ? "read-only filesystem" : "disk full",
+        `Could not write \`${shown}\`: the disk is ${code === "EROFS" ? "read-only" : "full"} (${code}); nothing was changed.`,
+      );
     default:
       return toolError(shown, "failed", `Could not access \`${shown}\` (${code ?? String(error)}).`);
   }

@@ -30,7 +30,11 @@ export async function loadWritableTarget(root: string, userPath: string): Promis
     if (stat.isDirectory()) return fsFailure("EISDIR", target.rel);
     if (!stat.isFile()) return toolError(rel, "not a file", `\`${rel}\` is not a regular file; choose another path.`);
     if (stat.nlink > 1) {
-      return toolError(rel, "refused (hard link)", `\`${rel}\` has ${stat.nlink} hard links, so changing it would change files elsewhere; write a new file instead.`);
+      return toolError(
+        rel,
+        "refused (hard link)",
+        `\`${rel}\` has ${stat.nlink} hard links, so changing it would change files elsewhere; write a new file instead.`,
+      );
     }
     return { abs: target.abs, rel, before: await fs.readFile(target.abs, "utf8"), mode: stat.mode };
   } catch (error) {

@@ -53,7 +53,10 @@ function parseLine(raw: string): Rule | null {
   if (line === "") return null;
   // No slash before the end: the pattern matches at any depth below the .gitignore's folder.
   const anchored = line.includes("/");
-  const parts = line.replace(/^\//, "").split("/").filter((p) => p !== "");
+  const parts = line
+    .replace(/^\//, "")
+    .split("/")
+    .filter((p) => p !== "");
   if (!anchored) parts.unshift("**");
   const globstar = parts.map((p) => p === "**");
   return { segments: parts.map((p) => (p === "**" ? null : tokenize(p))), globstar, negated, dirOnly };

@@ -6,10 +6,7 @@ import type { ToolDef } from "./types.js";
 import { walkFiles, type WalkStats } from "./walk.js";
 
 const schema = z.object({
-  path: z
-    .string()
-    .optional()
-    .describe("Folder to list, relative to the project root. Omit (or `.`) for the whole project."),
+  path: z.string().optional().describe("Folder to list, relative to the project root. Omit (or `.`) for the whole project."),
 });
 
 /** Entries shown; the rest are only counted (up to COUNT_LIMIT) so the model knows to narrow the path. */
@@ -21,8 +18,7 @@ const TIME_LIMIT_MS = 10_000;
 /** list_files: every file under a folder, recursively, as project-relative paths. */
 export const listFilesTool: ToolDef<typeof schema> = {
   name: "list_files",
-  description:
-    "List the files under a folder of the project, recursively, as paths relative to the project root. Skips .git, .yolo and node_modules.",
+  description: "List the files under a folder of the project, recursively, as paths relative to the project root. Skips .git, .yolo and node_modules.",
   schema,
   async run(args, ctx) {
     const target = resolveInside(ctx.root, args.path ?? ".");
@@ -45,7 +41,9 @@ export const listFilesTool: ToolDef<typeof schema> = {
     if (total === 0 && !capped) return { ok: true, content: `No files under \`${rel}\`.`, summary: `${rel} (0 files)` };
     const hidden = total - shown.length;
     const more = hidden > 0 ? `\n… ${hidden}${capped ? "+" : ""} more files not shown; list a subfolder to see them.` : "";
-    const stop = capped ? `\n(listing capped: stopped after ${total} files${stats.capped && total < COUNT_LIMIT ? " at the time or size limit" : ""}; list a subfolder for a complete list)` : "";
+    const stop = capped
+      ? `\n(listing capped: stopped after ${total} files${stats.capped && total < COUNT_LIMIT ? " at the time or size limit" : ""}; list a subfolder for a complete list)`
+      : "";
     return { ok: true, content: shown.join("\n") + more + stop, summary: `${rel} (${total}${capped ? "+" : ""} files)` };
   },
 };

@@ -64,7 +64,9 @@ export function resolveInside(root: string, userPath: string): ResolvedPath {
 
   const realRel = realRelative(root, abs);
   if (realRel === null || isOutside(realRel)) {
-    return refuse(`\`${userPath}\` goes through a symbolic link that points outside the project root (or to nothing); use a path whose real location is inside the project.`);
+    return refuse(
+      `\`${userPath}\` goes through a symbolic link that points outside the project root (or to nothing); use a path whose real location is inside the project.`,
+    );
   }
   const realProtected = sensitiveReason(realRel);
   if (realProtected) return refuseProtected(userPath, realProtected);

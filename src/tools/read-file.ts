@@ -28,7 +28,11 @@ export const readFileTool: ToolDef<typeof schema> = {
       if (stat.isDirectory()) return fsFailure("EISDIR", target.rel);
       if (!stat.isFile()) return toolError(rel, "not a file", `\`${rel}\` is not a regular file (a device, socket or pipe); it cannot be read.`);
       if (stat.nlink > 1) {
-        return toolError(rel, "refused (hard link)", `\`${rel}\` has ${stat.nlink} hard links (it may be a file outside the project under a second name); it cannot be read.`);
+        return toolError(
+          rel,
+          "refused (hard link)",
+          `\`${rel}\` has ${stat.nlink} hard links (it may be a file outside the project under a second name); it cannot be read.`,
+        );
       }
       handle = await fs.open(target.abs, "r");
       const buf = Buffer.alloc(Math.min(stat.size, ctx.readCapBytes));

@@ -24,9 +24,48 @@ export const SEARCH_LIMITS = { maxFiles: 20_000, maxBytes: 64 * 1024 * 1024, tim
 const READ_BATCH = 32;
 /** Extensions of files that are never text: skipped without reading them. */
 const BINARY_EXTENSIONS = new Set([
-  "png", "jpg", "jpeg", "gif", "webp", "ico", "bmp", "tiff", "pdf", "zip", "gz", "tgz", "bz2", "xz", "7z", "rar",
-  "jar", "war", "class", "so", "dylib", "dll", "exe", "o", "a", "lib", "wasm", "pyc", "woff", "woff2", "ttf", "otf",
-  "mp3", "mp4", "mov", "avi", "webm", "ogg", "wav", "sqlite", "db", "bin",
+  "png",
+  "jpg",
+  "jpeg",
+  "gif",
+  "webp",
+  "ico",
+  "bmp",
+  "tiff",
+  "pdf",
+  "zip",
+  "gz",
+  "tgz",
+  "bz2",
+  "xz",
+  "7z",
+  "rar",
+  "jar",
+  "war",
+  "class",
+  "so",
+  "dylib",
+  "dll",
+  "exe",
+  "o",
+  "a",
+  "lib",
+  "wasm",
+  "pyc",
+  "woff",
+  "woff2",
+  "ttf",
+  "otf",
+  "mp3",
+  "mp4",
+  "mov",
+  "avi",
+  "webm",
+  "ogg",
+  "wav",
+  "sqlite",
+  "db",
+  "bin",
 ]);
 
 /** search_files: `file:line: text` for every line matching a regex, over the project's text files. */
@@ -40,7 +79,11 @@ export const searchFilesTool: ToolDef<typeof schema> = {
     try {
       regex = new RegExp(args.pattern);
     } catch (error) {
-      return toolError(`/${args.pattern}/`, "invalid regex", `Invalid regular expression: ${(error as Error).message}. Escape special characters such as ( [ { . * + ? with a backslash.`);
+      return toolError(
+        `/${args.pattern}/`,
+        "invalid regex",
+        `Invalid regular expression: ${(error as Error).message}. Escape special characters such as ( [ { . * + ? with a backslash.`,
+      );
     }
     const target = resolveInside(ctx.root, args.path ?? ".");
     if (!target.ok) return toolError(args.path ?? ".", "refused", target.reason);

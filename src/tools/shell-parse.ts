@@ -64,7 +64,8 @@ export function parseShell(source: string): ParseResult {
       assignments.push(word);
     } else {
       if (words.length === 0 && wordFlags & WORD_VAR) error ??= `the program is a variable (\`${word}\`), so it cannot be checked`;
-      else if (words.length === 0 && wordFlags & (WORD_GLOB | WORD_BRACE)) error ??= `the program name is a glob or brace pattern (\`${word}\`), so it cannot be checked`;
+      else if (words.length === 0 && wordFlags & (WORD_GLOB | WORD_BRACE))
+        error ??= `the program name is a glob or brace pattern (\`${word}\`), so it cannot be checked`;
       words.push(word);
       flags.push(wordFlags);
     }

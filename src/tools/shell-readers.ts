@@ -1,6 +1,20 @@
 // Readers for the quoted and delimited pieces of a shell string, used by shell-parse.ts.
 
-const ANSI_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+const ANSI_ESCAPES: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
+};
 
 // Reads a `$'…'` string from `start` (just after the quote), decoding its escapes as bash does (`$'\x63url'` is
 // `curl`), so an escaped program name is checked as what it runs.

@@ -73,13 +73,15 @@ export function wrapText(s: string, width: number): string[] {
  * lines as they are: for an answer printed whole, whose code blocks and lists must keep their shape.
  */
 export function wrapKeepingIndent(s: string, width: number): string[] {
-  return stripControl(s).split("\n").flatMap((line) => {
-    const trimmed = line.trimEnd();
-    if (Array.from(trimmed).length <= width) return [trimmed];
-    const indent = /^ */.exec(trimmed)![0];
-    if (indent.length > width / 2) return wrapText(trimmed, width);
-    return wrapText(trimmed.slice(indent.length), width - indent.length).map((l) => indent + l);
-  });
+  return stripControl(s)
+    .split("\n")
+    .flatMap((line) => {
+      const trimmed = line.trimEnd();
+      if (Array.from(trimmed).length <= width) return [trimmed];
+      const indent = /^ */.exec(trimmed)![0];
+      if (indent.length > width / 2) return wrapText(trimmed, width);
+      return wrapText(trimmed.slice(indent.length), width - indent.length).map((l) => indent + l);
+    });
 }
 
 /** 12345 → "12,345". */
@@ -156,10 +158,7 @@ export function gateHeadline(g: GateResult): string {
   const parts = [`${oneLine(g.name)}: ${gateVerdict(g)}`];
   if (g.timedOut) parts.push(`timed out after ${formatDuration(g.durationMs)}`);
   else parts.push(g.exitCode === null ? "no exit code" : `exit ${g.exitCode}`);
-  const counts = [
-    g.passedCount !== null ? `${g.passedCount} passed` : null,
-    g.failedCount !== null ? `${g.failedCount} failed` : null,
-  ].filter(Boolean);
+  const counts = [g.passedCount !== null ? `${g.passedCount} passed` : null, g.failedCount !== null ? `${g.failedCount} failed` : null].filter(Boolean);
   let line = parts.join(" ");
   if (counts.length) line += ` (${counts.join(", ")})`;
   if (g.attempt > 1) line += ` · attempt ${g.attempt}`;
@@ -262,7 +261,14 @@ export function summarizedLine(e: { node: string; tokensBefore: number; tokensAf
 }
 
 /** A run's token line: `tokens 12,100 (in 10,500, 4,000 cached / out 1,600) in 9 model calls`. */
-export function tokensLine(u: { totalTokens: number; promptTokens: number; completionTokens: number; calls: number; cachedTokens?: number; estimated?: boolean }): string {
+export function tokensLine(u: {
+  totalTokens: number;
+  promptTokens: number;
+  completionTokens: number;
+  calls: number;
+  cachedTokens?: number;
+  estimated?: boolean;
+}): string {
   const cached = u.cachedTokens ? `, ${formatCount(u.cachedTokens)} cached` : "";
   // `~`: the server reported no usage for some calls; the counts include yolo's estimate.
   return `tokens ${u.estimated ? "~" : ""}${formatCount(u.totalTokens)} (in ${formatCount(u.promptTokens)}${cached} / out ${formatCount(u.completionTokens)}) in ${plural(u.calls, "model call")}`;

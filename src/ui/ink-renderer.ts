@@ -93,8 +93,7 @@ export async function createInkRenderer(opts: InkRendererOptions = {}): Promise<
     },
   };
   if (answersInline) {
-    renderer.ask = () =>
-      answers.length ? Promise.resolve(answers.shift() ?? null) : new Promise<string | null>((resolve) => askers.push(resolve));
+    renderer.ask = () => (answers.length ? Promise.resolve(answers.shift() ?? null) : new Promise<string | null>((resolve) => askers.push(resolve)));
   }
   return renderer;
 }

@@ -65,12 +65,13 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         mode = e.mode ?? "run";
         // A follow-up shows the message it answers, not the thread's first one.
         const req = truncateEnd(oneLine(e.message ?? e.requirement), 60);
-        const out: Line[] = [
-          { text: `yolo thread ${e.thread} · ${req} · model ${oneLine(e.model)}${e.resumed ? " · resumed" : ""}` },
-        ];
+        const out: Line[] = [{ text: `yolo thread ${e.thread} · ${req} · model ${oneLine(e.model)}${e.resumed ? " · resumed" : ""}` }];
         if (verbose) {
           out.push({ text: `pipeline ${e.nodes.join(" → ")}` }, { text: `log ${e.logFile}`, keep: true });
-          if (e.sandbox) out.push({ text: `sandbox ${e.sandbox.kind}${e.sandbox.reason ? `: ${oneLine(e.sandbox.reason)}` : ""}${e.sandbox.fix ? ` (fix: ${oneLine(e.sandbox.fix)})` : ""}` });
+          if (e.sandbox)
+            out.push({
+              text: `sandbox ${e.sandbox.kind}${e.sandbox.reason ? `: ${oneLine(e.sandbox.reason)}` : ""}${e.sandbox.fix ? ` (fix: ${oneLine(e.sandbox.fix)})` : ""}`,
+            });
         }
         return out;
       }
@@ -100,11 +101,18 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         return [{ text: summary ? `${head}: ${fit(summary, BODY - Array.from(head).length - 2)}` : head }];
       }
       case "gate.started":
-        return [{ text: `  running ${e.baseline ? "the baseline of " : ""}gate ${oneLine(e.name)}: ${oneLine(e.command)}…${e.scope ? ` [${scopeWords(e.scope)}]` : ""}` }];
+        return [
+          {
+            text: `  running ${e.baseline ? "the baseline of " : ""}gate ${oneLine(e.name)}: ${oneLine(e.command)}…${e.scope ? ` [${scopeWords(e.scope)}]` : ""}`,
+          },
+        ];
       case "gate.result": {
         const out: Line[] = [{ text: `gate ${gateLine(e.gate)}` }];
         if (verbose && !e.gate.passed) {
-          const tail = stripControl(e.gate.tail).split("\n").filter((l) => l.trim() !== "").slice(-10);
+          const tail = stripControl(e.gate.tail)
+            .split("\n")
+            .filter((l) => l.trim() !== "")
+            .slice(-10);
           for (const l of tail) out.push({ text: `  │ ${fit(l.trimEnd(), BODY - 4)}` });
           if (e.gate.logFile) out.push({ text: `  full output: ${e.gate.logFile}`, keep: true });
         }
@@ -116,11 +124,7 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
       }
       case "interrupt": {
         const question = wrapText(e.question, BODY - 4).map((l) => ({ text: `    ${l}` }));
-        return [
-          { text: `? ${e.askedBy} asks:` },
-          ...question,
-          ...(opts.answersInline ? [] : [{ text: `  Answer with: ${e.resumeCommand}`, keep: true }]),
-        ];
+        return [{ text: `? ${e.askedBy} asks:` }, ...question, ...(opts.answersInline ? [] : [{ text: `  Answer with: ${e.resumeCommand}`, keep: true }])];
       }
       case "usage": {
         if (!verbose) return [];
@@ -135,7 +139,10 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
         return [{ text: `~ ${summarizedLine(e)}` }];
       case "reply": {
         // The answer of an agent or chat thread is what the user asked for: printed whole, line by line.
-        const lines = stripControl(e.text).trimEnd().split("\n").flatMap((l) => (l.trim() === "" ? [""] : wrapText(l, BODY - 2)));
+        const lines = stripControl(e.text)
+          .trimEnd()
+          .split("\n")
+          .flatMap((l) => (l.trim() === "" ? [""] : wrapText(l, BODY - 2)));
         return [{ text: `◆ ${e.node} answers:` }, ...lines.map((l) => ({ text: `  ${l}`, keep: true }))];
       }
       case "hook.result": {
@@ -153,9 +160,7 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
       case "run.completed": {
         const mark = e.status === "passed" ? "✔" : e.status === "waiting" ? "?" : e.status === "interrupted" ? "■" : "✗";
         const ended = Date.parse(e.ts);
-        const took = startedAt !== null && !Number.isNaN(startedAt) && !Number.isNaN(ended)
-          ? ` in ${formatDuration(ended - startedAt)}`
-          : "";
+        const took = startedAt !== null && !Number.isNaN(startedAt) && !Number.isNaN(ended) ? ` in ${formatDuration(ended - startedAt)}` : "";
         const reason = oneLine(e.reason);
         const head = `${mark} ${mode} ${statusWords(e.status, e.limit, mode, e.reason)} (exit ${e.exitCode})${took}`;
         // The reason says what to do next (which limit, which server): wrapped whole, never cut.

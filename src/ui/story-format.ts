@@ -33,8 +33,6 @@ export function storyEventLine(e: StoryEvent, width: number): string {
       return `${head}${summary ? `: ${truncateMiddle(summary, 70)}` : ""} · ${plural(e.filesChanged.length, "file")} · ${formatCount(e.usage.totalTokens)} tokens`;
     }
     case "story.merged":
-      return e.conflicts.length
-        ? fitList(`⇄ story ${id} merged, conflicts resolved in `, e.conflicts.map(oneLine), width)
-        : `⇄ story ${id} merged`;
+      return e.conflicts.length ? fitList(`⇄ story ${id} merged, conflicts resolved in `, e.conflicts.map(oneLine), width) : `⇄ story ${id} merged`;
   }
 }

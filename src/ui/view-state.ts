@@ -305,11 +305,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
 }
 
 /** Adds the cost of some usage at the run's price; null when no price is configured. */
-function addCost(
-  cost: ViewState["cost"],
-  price: ViewState["price"],
-  usage: { promptTokens: number; completionTokens: number },
-): ViewState["cost"] {
+function addCost(cost: ViewState["cost"], price: ViewState["price"], usage: { promptTokens: number; completionTokens: number }): ViewState["cost"] {
   if (!price) return null;
   const amount = (usage.promptTokens * price.inputPerMillion + usage.completionTokens * price.outputPerMillion) / 1_000_000;
   return { amount: (cost?.amount ?? 0) + amount, currency: price.currency };
@@ -318,7 +314,9 @@ function addCost(
 /** The last `n` lines of the running agent's streamed text, cleaned for the terminal. */
 export function streamLines(state: ViewState, n = STREAM_LINES): string[] {
   if (n <= 0 || !state.stream || state.stream.node !== state.running) return [];
-  const lines = stripControl(state.stream.text).split("\n").map((l) => l.trimEnd());
+  const lines = stripControl(state.stream.text)
+    .split("\n")
+    .map((l) => l.trimEnd());
   while (lines.length && lines[lines.length - 1] === "") lines.pop();
   return lines.slice(-n);
 }
@@ -479,7 +477,8 @@ function storyEvent(state: ViewState, id: string, e: YoloEvent): ViewState | nul
         ...state,
         stories: updateStory(state.stories, id, (st) => ({
           ...st,
-          tool: st.tool?.callId === e.callId ? { ...st.tool, ok: e.ok, summary } : { callId: e.callId, node: e.node, tool: e.tool, args: "", ok: e.ok, summary },
+          tool:
+            st.tool?.callId === e.callId ? { ...st.tool, ok: e.ok, summary } : { callId: e.callId, node: e.node, tool: e.tool, args: "", ok: e.ok, summary },
         })),
       };
     }

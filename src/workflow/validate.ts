@@ -30,7 +30,9 @@ export function validateWorkflow(workflow: Workflow, ctx: ValidationContext): st
     if (spec.kind === "agent") {
       const agent = spec.agent ?? id;
       if (!ctx.agentIds.has(agent)) {
-        problems.push(`${at}${spec.agent ? ".agent" : ""}: unknown agent "${agent}"; add agents/${agent}.md or use one of: ${[...ctx.agentIds].sort().join(", ")}`);
+        problems.push(
+          `${at}${spec.agent ? ".agent" : ""}: unknown agent "${agent}"; add agents/${agent}.md or use one of: ${[...ctx.agentIds].sort().join(", ")}`,
+        );
       }
       if (Array.isArray(spec.gates)) checkGates(spec.gates, `${at}.gates`, ctx, problems);
       for (const [i, f] of (spec.sets ?? []).entries()) {
@@ -78,7 +80,10 @@ export function validateWorkflow(workflow: Workflow, ctx: ValidationContext): st
       const terms = parseCondition(edge.when);
       if (!terms) problems.push(`${at}.when: cannot read "${edge.when}"; write flags joined with &&, each optionally negated with !`);
       for (const t of terms ?? []) {
-        if (!declaredFlags.has(t.flag)) problems.push(`${at}.when: flag "${t.flag}" is not declared; built-in flags: ${BUILT_IN_FLAGS.join(", ")}; other flags must be in an agent node's \`sets\``);
+        if (!declaredFlags.has(t.flag))
+          problems.push(
+            `${at}.when: flag "${t.flag}" is not declared; built-in flags: ${BUILT_IN_FLAGS.join(", ")}; other flags must be in an agent node's \`sets\``,
+          );
       }
     }
   });
@@ -104,7 +109,8 @@ export function validateWorkflow(workflow: Workflow, ctx: ValidationContext): st
       cycle.some((id) => workflow.nodes[id]?.maxVisits !== undefined) ||
       (countsAttempts &&
         workflow.edges.some(
-          (e) => cycle.includes(e.from) && cycle.includes(e.to) && (parseCondition(e.when ?? "") ?? []).some((t) => t.flag === "fix_attempts_remain" && !t.negated),
+          (e) =>
+            cycle.includes(e.from) && cycle.includes(e.to) && (parseCondition(e.when ?? "") ?? []).some((t) => t.flag === "fix_attempts_remain" && !t.negated),
         )) ||
       cycle.some((id) => workflow.nodes[id]?.kind === "human");
     if (!bounded) {

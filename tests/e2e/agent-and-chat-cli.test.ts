@@ -64,7 +64,9 @@ describe("yolo agent and yolo chat through the binary", () => {
     const show = await runYolo(["show", chatThread], { cwd: root });
     expect(show.exitCode, describeResult(show)).toBe(0);
     expect(show.stdout).toContain("Mode: chat");
-    expect(show.stdout).toMatch(/Conversation:\n> What is this project\?\nThis is demo[^\n]*\n> Is there an add function now\?\nYes, src\/add\.js exports add\./);
+    expect(show.stdout).toMatch(
+      /Conversation:\n> What is this project\?\nThis is demo[^\n]*\n> Is there an add function now\?\nYes, src\/add\.js exports add\./,
+    );
     expect(show.stdout).toMatch(/total: \d+ tokens .* in 3 calls/);
     const showAgent = await runYolo(["show", agentThread], { cwd: root });
     expect(showAgent.stdout).toContain("Mode: agent (agent dev)");

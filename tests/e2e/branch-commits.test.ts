@@ -10,7 +10,11 @@ import { mockWith, project } from "../helpers/per-test.js";
 type Finally = TestContext["onTestFinished"];
 const REQ = "Add an add(a, b) function to src/add.js";
 
-async function setup(onTestFinished: Finally, files: Record<string, string> = {}, fixLoop = false): Promise<{ root: string; mock: MockOpenAI; git: (...a: string[]) => string }> {
+async function setup(
+  onTestFinished: Finally,
+  files: Record<string, string> = {},
+  fixLoop = false,
+): Promise<{ root: string; mock: MockOpenAI; git: (...a: string[]) => string }> {
   const root = project(onTestFinished, files);
   const mock = await mockWith(
     onTestFinished,
@@ -29,12 +33,27 @@ describe.concurrent("--branch: yolo/<thread> with a commit per dev iteration", {
     expect(r.exitCode, describeResult(r)).toBe(0);
     const thread = threadIdFrom(r.stdout);
     expect(git("branch", "--show-current").trim()).toBe(`yolo/${thread}`);
-    expect(git("log", "--format=%s", "HEAD").trim().split("\n")).toEqual([`yolo(${thread}): Add numbers (attempt 2)`, `yolo(${thread}): Add numbers (attempt 1)`, "init"]);
-    expect(git("log", "-1", "--format=%B").trim()).toBe(`yolo(${thread}): Add numbers (attempt 2)\n\nwrote add\n\nYolo-Thread: ${thread}\nYolo-Node: dev\nYolo-Attempt: 2`);
-    expect(git("log", "--name-only", "--format=").split("\n").filter(Boolean)).toEqual(["src/add.js", "src/add.js", "README.md", "package.json", "test/add.test.js"]);
+    expect(git("log", "--format=%s", "HEAD").trim().split("\n")).toEqual([
+      `yolo(${thread}): Add numbers (attempt 2)`,
+      `yolo(${thread}): Add numbers (attempt 1)`,
+      "init",
+    ]);
+    expect(git("log", "-1", "--format=%B").trim()).toBe(
+      `yolo(${thread}): Add numbers (attempt 2)\n\nwrote add\n\nYolo-Thread: ${thread}\nYolo-Node: dev\nYolo-Attempt: 2`,
+    );
+    expect(git("log", "--name-only", "--format=").split("\n").filter(Boolean)).toEqual([
+      "src/add.js",
+      "src/add.js",
+      "README.md",
+      "package.json",
+      "test/add.test.js",
+    ]);
     expect(git("status", "--porcelain")).toBe("");
     const devDone = parseEvents(r.stdout).filter((e) => e.type === "node.completed" && e.node === "dev");
-    expect(devDone.map((e) => (e as { summary: string }).summary)).toEqual([expect.stringMatching(/^1 file changed, committed [0-9a-f]{7}$/), expect.stringMatching(/committed/)]);
+    expect(devDone.map((e) => (e as { summary: string }).summary)).toEqual([
+      expect.stringMatching(/^1 file changed, committed [0-9a-f]{7}$/),
+      expect.stringMatching(/committed/),
+    ]);
     const show = await runYolo(["show", thread, "--json"], { cwd: root });
     expect(JSON.parse(show.stdout).thread).toMatchObject({ branch: `yolo/${thread}`, startCommit: git("rev-list", "--max-parents=0", "HEAD").trim() });
   });

@@ -49,7 +49,12 @@ describe.concurrent("yolo run --ci: every exit code, repeated by the run.complet
     const question = "Integers only, or floats too?";
     const mock = await mockWith(
       onTestFinished,
-      director({ analyst: [call("handoff", { escalate_to_human: true, question }), analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }),
+      director({
+        analyst: [call("handoff", { escalate_to_human: true, question }), analystDone],
+        pm: [pmDone(false)],
+        dev: devWrites(GOOD_ADD),
+        tea: [teaSays("PASS")],
+      }),
     );
     const r = await runYolo(["run", "--ci", REQ], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(3);

@@ -53,10 +53,7 @@ describe("--ci on a real terminal", { timeout: 90_000 }, () => {
     requireTool(ctx, "script", NEED);
     const project = makeProject();
     onTestFinished(project.cleanup);
-    const mock = await mockWith(
-      onTestFinished,
-      director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }),
-    );
+    const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
     const env = { ...cleanEnv({ baseURL: mock.url }), CI: "true" };
     const r = await onATerminal(`${quote(process.execPath)} ${quote(BIN)} run --tui ${quote("Add an add(a, b) function")}`, project.root, env);
     expect(r.exitCode, String(r.stdout)).toBe(0);

@@ -12,7 +12,10 @@ const REQ = "Add an add(a, b) function to src/add.js";
 const script = () => director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] });
 
 describe.concurrent("a run on a dirty tree without --branch records the tree as its start", { timeout: 120_000 }, () => {
-  it("the user's staged, unstaged and untracked edits are not listed as yolo's; index, HEAD and stash untouched; a warning says so", async ({ expect, onTestFinished }) => {
+  it("the user's staged, unstaged and untracked edits are not listed as yolo's; index, HEAD and stash untouched; a warning says so", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished);
     const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" });
     writeFileSync(join(root, "README.md"), "# demo\nmy own edit\n");

@@ -11,12 +11,14 @@ const healthy = (req: RecordedRequest): ScriptedReply =>
   req.messages.some((m) => m.role === "tool") ? { content: "done" } : { toolCalls: [{ name: PING, args: { value: "pong" } }] };
 
 type Check = { id: string; status: string; detail: string; fix?: string };
-const checks = (stdout: string) => (JSON.parse(stdout) as { ok: boolean; checks: Check[] });
+const checks = (stdout: string) => JSON.parse(stdout) as { ok: boolean; checks: Check[] };
 const byId = (stdout: string, id: string) => checks(stdout).checks.find((c) => c.id === id);
 
-
 describe.concurrent("yolo doctor", { timeout: 60_000 }, () => {
-  it("MCP servers: a working one is listed with its tools, a broken required one fails naming its stderr, an optional one warns", async ({ expect, onTestFinished }) => {
+  it("MCP servers: a working one is listed with its tools, a broken required one fails naming its stderr, an optional one warns", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const mock = await mockWith(onTestFinished, healthy);
     const everything = fileURLToPath(new URL("../../node_modules/.bin/mcp-server-everything", import.meta.url));
     const mcp = {
@@ -57,7 +59,11 @@ describe.concurrent("yolo doctor", { timeout: 60_000 }, () => {
 
   it("401: the key check fails, naming the variable; exit 1", async ({ expect, onTestFinished }) => {
     const mock = await mockWith(onTestFinished, () => ({ status: 401 }));
-    const r = await runYolo(["doctor", "--json"], { cwd: project(onTestFinished), baseURL: mock.url, env: { YOLO_MODEL: "mock-model", OPENAI_API_KEY: "sk-wrong" } });
+    const r = await runYolo(["doctor", "--json"], {
+      cwd: project(onTestFinished),
+      baseURL: mock.url,
+      env: { YOLO_MODEL: "mock-model", OPENAI_API_KEY: "sk-wrong" },
+    });
     expect(r.exitCode, describeResult(r)).toBe(1);
     expect(byId(r.stdout, "key")).toMatchObject({ status: "fail", fix: expect.stringContaining("OPENAI_API_KEY") });
     expect(byId(r.stdout, "tools")?.status).toBe("skip");

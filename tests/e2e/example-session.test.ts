@@ -11,7 +11,8 @@ import { tempDir } from "../helpers/per-test.js";
 const EXAMPLE = fileURLToPath(new URL("../../examples/add-numbers/", import.meta.url));
 const SESSION = join(EXAMPLE, "session.jsonl");
 const REQUIREMENT = readFileSync(join(EXAMPLE, "requirement.txt"), "utf8").trim();
-const STALE = "The shipped example session no longer matches yolo's requests (prompts, agents or tools changed): regenerate it with `npm run build && npm run example:record` and commit examples/add-numbers/session.jsonl.";
+const STALE =
+  "The shipped example session no longer matches yolo's requests (prompts, agents or tools changed): regenerate it with `npm run build && npm run example:record` and commit examples/add-numbers/session.jsonl.";
 
 const scratch = (prefix: string): string => tempDir(onTestFinished, prefix);
 

@@ -14,7 +14,10 @@ const CHEAT = [
 const cheat = () => director({ analyst: [analystDone], pm: [pmDone(false)], dev: CHEAT, tea: [teaSays("PASS"), teaSays("PASS")] });
 
 describe.concurrent("the built binary: a gate an agent rewrote", { timeout: 120_000 }, () => {
-  it('--ci: dev sets "test": "exit 0" → exit 3, the change named in the events, the plain output and yolo show; --approve then proceeds', async ({ expect, onTestFinished }) => {
+  it('--ci: dev sets "test": "exit 0" → exit 3, the change named in the events, the plain output and yolo show; --approve then proceeds', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, cheat());
     const r = await runYolo(["run", "--ci", "--json", REQ], { cwd: root, baseURL: mock.url });
@@ -58,7 +61,10 @@ describe.concurrent("the built binary: a gate an agent rewrote", { timeout: 120_
 
   it("no gate: the plain output warns at the start and ends 'completed without a gate'", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished, { "package.json": JSON.stringify({ name: "demo" }) });
-    const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: CHEAT.slice(0, 1).concat(CHEAT.slice(2)), tea: [teaSays("PASS")] }));
+    const mock = await mockWith(
+      onTestFinished,
+      director({ analyst: [analystDone], pm: [pmDone(false)], dev: CHEAT.slice(0, 1).concat(CHEAT.slice(2)), tea: [teaSays("PASS")] }),
+    );
     const r = await runYolo(["run", "--ci", "--no-tui", REQ], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     const all = r.stdout + r.stderr;

@@ -92,7 +92,9 @@ const readLines = (file: string) =>
     : [];
 
 describe("PreToolUse and PostToolUse hooks from the user's config", () => {
-  it("exit 2 refuses a call with stderr as the tool error; JSON deny, ask, the older block, allow, additionalContext and updatedInput all reach the model", async ({ onTestFinished }) => {
+  it("exit 2 refuses a call with stderr as the tool error; JSON deny, ask, the older block, allow, additionalContext and updatedInput all reach the model", async ({
+    onTestFinished,
+  }) => {
     const dir = home(onTestFinished);
     writeFileSync(join(dir, "policy.mjs"), POLICY);
     writeFileSync(join(dir, "log.mjs"), LOG_PAYLOAD);
@@ -121,7 +123,9 @@ describe("PreToolUse and PostToolUse hooks from the user's config", () => {
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(readFileSync(join(root, "src/keep.txt"), "utf8")).toBe("keep me\n");
 
-    expect(toolReply(mock, "c_rm")).toMatch(/^Error: a PreToolUse hook refused this run_command call; nothing was run\.\nrm is not allowed in this repository: use git rm/);
+    expect(toolReply(mock, "c_rm")).toMatch(
+      /^Error: a PreToolUse hook refused this run_command call; nothing was run\.\nrm is not allowed in this repository: use git rm/,
+    );
     expect(toolReply(mock, "c_curl")).toContain("agents have no network here");
     expect(toolReply(mock, "c_ask")).toMatch(/asks for a person's approval[\s\S]*root needs a person/);
     expect(toolReply(mock, "c_touch")).toContain("the older block shape works too");
@@ -168,7 +172,10 @@ describe("PreToolUse and PostToolUse hooks from the user's config", () => {
     writeUserConfig(dir, {
       PostToolUse: [
         { matcher: "write_file|edit_file", hooks: [hook(`node ${join(dir, "log.mjs")} ${log}; echo "lint: missing semicolon in src/add.js" >&2; exit 2`)] },
-        { matcher: "run_command", hooks: [hook(`echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"The output was checked by the team hook."}}'`)] },
+        {
+          matcher: "run_command",
+          hooks: [hook(`echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"The output was checked by the team hook."}}'`)],
+        },
       ],
     });
     const root = project(onTestFinished);
@@ -212,8 +219,15 @@ describe("the README's example", () => {
     const dir = home(onTestFinished);
     writeFileSync(join(dir, "config.ts"), example!);
     const root = project(onTestFinished);
-    const mock = await mockWith(onTestFinished, director({ dev: [runs("c_push", "git push origin main"), runs("c_status", "git status --short"), handoff({ summary: "x", files_changed: [] })] }));
-    const r = await runYolo(["agent", "dev", "--json", "push it"], { cwd: root, baseURL: mock.url, env: { YOLO_USER_CONFIG: join(dir, "config.ts"), XDG_STATE_HOME: join(dir, "state") } });
+    const mock = await mockWith(
+      onTestFinished,
+      director({ dev: [runs("c_push", "git push origin main"), runs("c_status", "git status --short"), handoff({ summary: "x", files_changed: [] })] }),
+    );
+    const r = await runYolo(["agent", "dev", "--json", "push it"], {
+      cwd: root,
+      baseURL: mock.url,
+      env: { YOLO_USER_CONFIG: join(dir, "config.ts"), XDG_STATE_HOME: join(dir, "state") },
+    });
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(toolReply(mock, "c_push")).toBe(
       "Error: a PreToolUse hook refused this run_command call; nothing was run.\ngit push is for people: commit, and say in your handoff what to push",
@@ -347,7 +361,9 @@ describe("NodeStart, NodeEnd, GateEnd and RunEnd hooks", () => {
       node: "tea",
       attempt: 1,
       passed: true,
-      gates: [{ name: "test", command: "npm test", required: true, passed: true, exit_code: 0, timed_out: false, passed_count: 2, failed_count: 0, failures: [] }],
+      gates: [
+        { name: "test", command: "npm test", required: true, passed: true, exit_code: 0, timed_out: false, passed_count: 2, failed_count: 0, failures: [] },
+      ],
     });
     expect(payloads[6]).toEqual({
       session_id: thread,
@@ -366,7 +382,8 @@ describe("NodeStart, NodeEnd, GateEnd and RunEnd hooks", () => {
 });
 
 describe("a repository's hooks need the user's consent", () => {
-  const repoConfig = (command: string) => `export default { hooks: { PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: ${JSON.stringify(command)} }] }] } };\n`;
+  const repoConfig = (command: string) =>
+    `export default { hooks: { PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: ${JSON.stringify(command)} }] }] } };\n`;
 
   /** A repository whose yolo.config.ts runs hooks/guard.sh before each run_command, and a user home outside it. */
   function guarded(onTestFinished: Finally) {
@@ -375,13 +392,19 @@ describe("a repository's hooks need the user's consent", () => {
       "yolo.config.ts": repoConfig("sh hooks/guard.sh"),
       "hooks/guard.sh": `echo ran >> "$YOLO_PROJECT_DIR/guard-ran.txt"\n`,
     });
-    const opts = (mock?: MockOpenAI, extra: Record<string, string> = {}) => ({ cwd: root, baseURL: mock?.url, env: { XDG_STATE_HOME: join(dir, "state"), ...extra } });
+    const opts = (mock?: MockOpenAI, extra: Record<string, string> = {}) => ({
+      cwd: root,
+      baseURL: mock?.url,
+      env: { XDG_STATE_HOME: join(dir, "state"), ...extra },
+    });
     const ran = () => (existsSync(join(root, "guard-ran.txt")) ? readFileSync(join(root, "guard-ran.txt"), "utf8").split("\n").filter(Boolean).length : 0);
     return { dir, root, opts, ran };
   }
   const script = () => director({ dev: [runs("c_1", "echo hi"), handoff({ summary: "x", files_changed: [] })] });
 
-  it("untrusted: not run, named in a warning with the command that trusts them; trusted: run; changed: untrusted again; YOLO_TRUST_PROJECT_HOOKS=1 trusts them", async ({ onTestFinished }) => {
+  it("untrusted: not run, named in a warning with the command that trusts them; trusted: run; changed: untrusted again; YOLO_TRUST_PROJECT_HOOKS=1 trusts them", async ({
+    onTestFinished,
+  }) => {
     const { dir, root, opts, ran } = guarded(onTestFinished);
 
     const first = await mockWith(onTestFinished, script());

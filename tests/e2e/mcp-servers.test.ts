@@ -38,17 +38,23 @@ describe("MCP servers through the built binary", () => {
       // Read as Claude Code reads it: the project's .mcp.json.
       ".mcp.json": JSON.stringify({ mcpServers: { fs: { command: process.execPath, args: [FILESYSTEM, "."] } } }),
     });
-    const mock = await mockWith(onTestFinished, (_req, i) =>
-      [
-        call("mcp__everything__echo", { message: "hi from yolo" }),
-        call("mcp__everything__get-sum", { a: 2, b: 40 }),
-        call("mcp__fs__read_text_file", { path: "@project/notes.txt" }),
-        call("mcp__web__shout", { text: "quiet" }),
-        call("mcp__everything__get-env", {}),
-        handoff({ summary: "used the tools" }),
-      ][i] ?? { status: 400, content: "no more turns" },
+    const mock = await mockWith(
+      onTestFinished,
+      (_req, i) =>
+        [
+          call("mcp__everything__echo", { message: "hi from yolo" }),
+          call("mcp__everything__get-sum", { a: 2, b: 40 }),
+          call("mcp__fs__read_text_file", { path: "@project/notes.txt" }),
+          call("mcp__web__shout", { text: "quiet" }),
+          call("mcp__everything__get-env", {}),
+          handoff({ summary: "used the tools" }),
+        ][i] ?? { status: 400, content: "no more turns" },
     );
-    const r = await runYolo(["agent", "--json", "helper", "use your tools"], { cwd: root, baseURL: mock.url, env: { WEB_TOKEN: "web-token-0123456789", OPENAI_API_KEY: "sk-e2e-key-0123456789" } });
+    const r = await runYolo(["agent", "--json", "helper", "use your tools"], {
+      cwd: root,
+      baseURL: mock.url,
+      env: { WEB_TOKEN: "web-token-0123456789", OPENAI_API_KEY: "sk-e2e-key-0123456789" },
+    });
     expect(r.exitCode, describeResult(r)).toBe(0);
 
     // The model was offered the allowed tools, named as the other CLIs name them, and nothing else from the servers.
@@ -73,7 +79,14 @@ describe("MCP servers through the built binary", () => {
 
     const events = parseEvents(r.stdout);
     const called = events.filter((e) => e.type === "tool.called").map((e) => (e as { tool: string }).tool);
-    expect(called).toEqual(["mcp__everything__echo", "mcp__everything__get-sum", "mcp__fs__read_text_file", "mcp__web__shout", "mcp__everything__get-env", "handoff"]);
+    expect(called).toEqual([
+      "mcp__everything__echo",
+      "mcp__everything__get-sum",
+      "mcp__fs__read_text_file",
+      "mcp__web__shout",
+      "mcp__everything__get-env",
+      "handoff",
+    ]);
     expect(events.filter((e) => e.type === "tool.result" && !e.ok)).toEqual([]);
   });
 
@@ -118,7 +131,10 @@ describe("MCP servers through the built binary", () => {
     expect(events.at(-1)).toMatchObject({ type: "run.completed", exitCode: 2 });
     expect(mock.requests).toHaveLength(0);
 
-    writeFileSync(join(root, "yolo.config.ts"), `export default { mcpServers: { db: { command: ${node}, args: [${JSON.stringify(SCRIPTED)}, "crash"], optional: true } } };\n`);
+    writeFileSync(
+      join(root, "yolo.config.ts"),
+      `export default { mcpServers: { db: { command: ${node}, args: [${JSON.stringify(SCRIPTED)}, "crash"], optional: true } } };\n`,
+    );
     const ok = await runYolo(["chat", "--json", "hi"], { cwd: root, baseURL: mock.url });
     expect(ok.exitCode, describeResult(ok)).toBe(0);
     expect(parseEvents(ok.stdout)).toContainEqual(expect.objectContaining({ type: "warning", message: expect.stringContaining("It is optional") }));

@@ -19,7 +19,13 @@ const testOf = (name: string, body: string, from: string) =>
 function monorepo(onTestFinished: Parameters<typeof project>[0], extra: Record<string, string> = {}): string {
   const root = project(onTestFinished, {
     ...extra,
-    "package.json": JSON.stringify({ name: "mono", version: "1.0.0", private: true, workspaces: ["packages/*"], scripts: { test: "npm test --workspaces --if-present" } }),
+    "package.json": JSON.stringify({
+      name: "mono",
+      version: "1.0.0",
+      private: true,
+      workspaces: ["packages/*"],
+      scripts: { test: "npm test --workspaces --if-present" },
+    }),
     ".gitignore": "node_modules/\n",
     "packages/core/package.json": pkg("@m/core"),
     "packages/core/index.js": "export const add = (a, b) => a + b;\n",
@@ -45,9 +51,17 @@ const devTouchesCore = (core: string) => [
 const teaGates = (events: YoloEvent[]) => events.filter((e) => (e.type === "gate.started" && !e.baseline) || (e.type === "gate.result" && !e.gate.baseline));
 
 describe.concurrent("an npm workspaces monorepo: the gate runs what the change touches, read from git", { timeout: 120_000 }, () => {
-  it("runs the changed package and the one that depends on it (not the one the handoff names), then confirms on the whole suite", async ({ expect, onTestFinished }) => {
+  it("runs the changed package and the one that depends on it (not the one the handoff names), then confirms on the whole suite", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = monorepo(onTestFinished);
-    const script = director({ analyst: [analystDone], pm: [pmDone(false)], dev: devTouchesCore("export const add = (a, b) => a + b;\nexport const sub = (a, b) => a - b;\n"), tea: [teaSays("PASS")] });
+    const script = director({
+      analyst: [analystDone],
+      pm: [pmDone(false)],
+      dev: devTouchesCore("export const add = (a, b) => a + b;\nexport const sub = (a, b) => a - b;\n"),
+      tea: [teaSays("PASS")],
+    });
     const r = await runYolo(["run", "--json", REQ], { cwd: root, baseURL: (await mockWith(onTestFinished, script)).url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     const events = parseEvents(r.stdout);
@@ -56,11 +70,19 @@ describe.concurrent("an npm workspaces monorepo: the gate runs what the change t
     expect(baseline).toMatchObject({ command: "npm test", scope: { kind: "all", units: [], reason: "the baseline runs the whole suite" } });
     const [narrowStart, narrowResult, wholeStart, wholeResult, ...rest] = teaGates(events);
     expect(rest).toEqual([]);
-    expect(narrowStart).toMatchObject({ type: "gate.started", command: "npm run test --if-present --workspace='@m/app' --workspace='@m/core'", scope: { kind: "changed", units: ["@m/app", "@m/core"] } });
+    expect(narrowStart).toMatchObject({
+      type: "gate.started",
+      command: "npm run test --if-present --workspace='@m/app' --workspace='@m/core'",
+      scope: { kind: "changed", units: ["@m/app", "@m/core"] },
+    });
     // Tests are tied to their workspace; util's test is outside the scope, so it is not "missing".
     expect(narrowResult).toMatchObject({ type: "gate.result", gate: { passed: true, blocking: false, tests: 2, scope: { kind: "changed" } } });
     expect(narrowResult?.type === "gate.result" && narrowResult.gate.missing).toBeUndefined();
-    expect(wholeStart).toMatchObject({ type: "gate.started", command: "npm test", scope: { kind: "all", reason: expect.stringMatching(/confirms .*@m\/app, @m\/core.* whole suite/) } });
+    expect(wholeStart).toMatchObject({
+      type: "gate.started",
+      command: "npm test",
+      scope: { kind: "all", reason: expect.stringMatching(/confirms .*@m\/app, @m\/core.* whole suite/) },
+    });
     expect(wholeResult).toMatchObject({ type: "gate.result", gate: { passed: true, blocking: false, tests: 3, scope: { kind: "all" } } });
 
     // show: the gate that decided is the whole-suite run, and it names the run it confirmed.
@@ -68,9 +90,17 @@ describe.concurrent("an npm workspaces monorepo: the gate runs what the change t
     expect(shown.stdout).toMatch(/attempt 1 test \(npm test\): passed — 3 passed, 0 failed — whole suite: confirms the passing run on @m\/app, @m\/core/);
   });
 
-  it("a change that breaks the shared library fails its dependent's test in the narrowed run; no whole-suite run follows a red one", async ({ expect, onTestFinished }) => {
+  it("a change that breaks the shared library fails its dependent's test in the narrowed run; no whole-suite run follows a red one", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = monorepo(onTestFinished);
-    const script = director({ analyst: [analystDone], pm: [pmDone(false)], dev: devTouchesCore("export const add = (a, b) => a - b;\n"), tea: [teaSays("FAIL", ["add subtracts"])] });
+    const script = director({
+      analyst: [analystDone],
+      pm: [pmDone(false)],
+      dev: devTouchesCore("export const add = (a, b) => a - b;\n"),
+      tea: [teaSays("FAIL", ["add subtracts"])],
+    });
     const r = await runYolo(["run", "--no-tui", "--max-fix-attempts", "0", REQ], { cwd: root, baseURL: (await mockWith(onTestFinished, script)).url });
     expect(r.exitCode, describeResult(r)).toBe(1);
     expect(r.stdout).toContain("running gate test: npm run test --if-present --workspace='@m/app' --workspace='@m/core'… [changed: @m/app, @m/core]");
@@ -78,11 +108,18 @@ describe.concurrent("an npm workspaces monorepo: the gate runs what the change t
     expect(r.stdout).not.toMatch(/running gate test: npm test…/);
     const [{ id: thread }] = JSON.parse((await runYolo(["threads", "--json"], { cwd: root })).stdout) as { id: string }[];
     const shown = await runYolo(["show", thread], { cwd: root });
-    expect(shown.stdout).toMatch(/attempt 1 test \(npm run test --if-present --workspace='@m\/app' --workspace='@m\/core'\): failed, exit 1 .*— changed: @m\/app, @m\/core/);
+    expect(shown.stdout).toMatch(
+      /attempt 1 test \(npm run test --if-present --workspace='@m\/app' --workspace='@m\/core'\): failed, exit 1 .*— changed: @m\/app, @m\/core/,
+    );
 
     const json = await runYolo(["run", "--json", "--max-fix-attempts", "0", REQ], {
       cwd: monorepo(onTestFinished),
-      baseURL: (await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devTouchesCore("export const add = (a, b) => a - b;\n"), tea: [teaSays("FAIL")] }))).url,
+      baseURL: (
+        await mockWith(
+          onTestFinished,
+          director({ analyst: [analystDone], pm: [pmDone(false)], dev: devTouchesCore("export const add = (a, b) => a - b;\n"), tea: [teaSays("FAIL")] }),
+        )
+      ).url,
     });
     const gates = teaGates(parseEvents(json.stdout));
     expect(gates).toHaveLength(2);
@@ -93,13 +130,27 @@ describe.concurrent("an npm workspaces monorepo: the gate runs what the change t
 
   it("a change outside every workspace (here a root CHANGELOG.md) runs the whole suite and says why", async ({ expect, onTestFinished }) => {
     const root = monorepo(onTestFinished);
-    const dev = [call("write_file", { path: "packages/core/notes.md", content: "x\n" }), call("write_file", { path: "CHANGELOG.md", content: "- sub\n" }), handoff({ summary: "notes", files_changed: ["packages/core/notes.md"] })];
-    const r = await runYolo(["run", "--json", REQ], { cwd: root, baseURL: (await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev, tea: [teaSays("PASS")] }))).url });
+    const dev = [
+      call("write_file", { path: "packages/core/notes.md", content: "x\n" }),
+      call("write_file", { path: "CHANGELOG.md", content: "- sub\n" }),
+      handoff({ summary: "notes", files_changed: ["packages/core/notes.md"] }),
+    ];
+    const r = await runYolo(["run", "--json", REQ], {
+      cwd: root,
+      baseURL: (await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev, tea: [teaSays("PASS")] }))).url,
+    });
     expect(r.exitCode, describeResult(r)).toBe(0);
-    expect(teaGates(parseEvents(r.stdout))[0]).toMatchObject({ type: "gate.started", command: "npm test", scope: { kind: "all", units: [], reason: "CHANGELOG.md is outside every workspace" } });
+    expect(teaGates(parseEvents(r.stdout))[0]).toMatchObject({
+      type: "gate.started",
+      command: "npm test",
+      scope: { kind: "all", units: [], reason: "CHANGELOG.md is outside every workspace" },
+    });
   });
 
-  it("gateScope \"all\" and --test-cmd run the whole suite as written; a configured gate with scope: \"changed\" is narrowed", async ({ expect, onTestFinished }) => {
+  it('gateScope "all" and --test-cmd run the whole suite as written; a configured gate with scope: "changed" is narrowed', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const good = "export const add = (a, b) => a + b;\nexport const sub = (a, b) => a - b;\n";
     const runWith = async (extra: Record<string, string>, args: string[]) => {
       const script = director({ analyst: [analystDone], pm: [pmDone(false)], dev: devTouchesCore(good), tea: [teaSays("PASS")] });
@@ -115,15 +166,25 @@ describe.concurrent("an npm workspaces monorepo: the gate runs what the change t
     expect(all).toHaveLength(2);
     expect(all[0]).toMatchObject({ type: "gate.started", command: "npm test", scope: { kind: "all", reason: 'gateScope is "all"' } });
     expect(testCmd).toHaveLength(2);
-    expect(testCmd[0]).toMatchObject({ type: "gate.started", command: "npm test", scope: { kind: "all", reason: expect.stringMatching(/configured gate \(in yolo.config.ts or given as the test command\) runs as written/) } });
+    expect(testCmd[0]).toMatchObject({
+      type: "gate.started",
+      command: "npm test",
+      scope: { kind: "all", reason: expect.stringMatching(/configured gate \(in yolo.config.ts or given as the test command\) runs as written/) },
+    });
     expect(optedIn.map((e) => (e.type === "gate.started" ? e.scope?.kind : null))).toEqual(["changed", null, "all", null]);
   });
 
-  it("a dev that empties a workspace's own test script inside the scope: that workspace's tests are missing from the narrowed run, and it blocks", async ({ expect, onTestFinished }) => {
+  it("a dev that empties a workspace's own test script inside the scope: that workspace's tests are missing from the narrowed run, and it blocks", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = monorepo(onTestFinished);
     const dev = [
       call("write_file", { path: "packages/core/index.js", content: "export const add = (a, b) => a - b;\n" }),
-      call("write_file", { path: "packages/core/package.json", content: JSON.stringify({ name: "@m/core", version: "1.0.0", type: "module", main: "index.js", scripts: { test: "exit 0" } }) }),
+      call("write_file", {
+        path: "packages/core/package.json",
+        content: JSON.stringify({ name: "@m/core", version: "1.0.0", type: "module", main: "index.js", scripts: { test: "exit 0" } }),
+      }),
       handoff({ summary: "done", files_changed: ["packages/util/index.js"] }),
     ];
     const script = director({ analyst: [analystDone], pm: [pmDone(false)], dev, tea: [teaSays("PASS")] });

@@ -31,7 +31,12 @@ describe("a team shares threads through PostgreSQL", () => {
         tea: [teaSays("PASS")],
       }),
     );
-    cleanups.push(a.cleanup, other.cleanup, () => rmSync(bParent, { recursive: true, force: true }), () => mock.close());
+    cleanups.push(
+      a.cleanup,
+      other.cleanup,
+      () => rmSync(bParent, { recursive: true, force: true }),
+      () => mock.close(),
+    );
     const env = db.env();
 
     // A: the analyst asks; the process ends waiting (exit 3), its checkpoints in PostgreSQL.
@@ -44,7 +49,9 @@ describe("a team shares threads through PostgreSQL", () => {
     // B lists A's thread as this repository's.
     const listed = await runYolo(["threads", "--json"], { cwd: b, env });
     expect(listed.exitCode, describeResult(listed)).toBe(0);
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: thread, status: "waiting", root: a.root, host: hostname(), user: userInfo().username, mode: "run" })]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ id: thread, status: "waiting", root: a.root, host: hostname(), user: userInfo().username, mode: "run" }),
+    ]);
 
     // Another repository neither lists it nor may resume it.
     const elsewhere = await runYolo(["threads", "--json"], { cwd: other.root, env });

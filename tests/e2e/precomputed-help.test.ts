@@ -18,15 +18,25 @@ const MAIN = new URL("../../dist/cli/main.js", import.meta.url).href;
 
 // The CLI's own answer, with the shim bypassed: main() imported and called on the arguments.
 function realCli(args: string[], cwd: string) {
-  return execa(process.execPath, ["--input-type=module", "-e", `const { main } = await import(${JSON.stringify(MAIN)}); await main([process.execPath, "yolo", ...process.argv.slice(1)]);`, "--", ...args], {
-    cwd,
-    env: cleanEnv({}),
-    extendEnv: false,
-    stdin: "ignore",
-    reject: false,
-    encoding: "utf8",
-    stripFinalNewline: false,
-  });
+  return execa(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `const { main } = await import(${JSON.stringify(MAIN)}); await main([process.execPath, "yolo", ...process.argv.slice(1)]);`,
+      "--",
+      ...args,
+    ],
+    {
+      cwd,
+      env: cleanEnv({}),
+      extendEnv: false,
+      stdin: "ignore",
+      reject: false,
+      encoding: "utf8",
+      stripFinalNewline: false,
+    },
+  );
 }
 
 describe("the precomputed help is the CLI's own", () => {
@@ -55,7 +65,15 @@ describe("help on a terminal", () => {
   // Runs the shim on a pseudo-terminal `columns` wide and returns what it printed, line endings normalised.
   async function helpAt(columns: number, args = ["run", "--help"]) {
     const command = `stty cols ${columns}; ${process.execPath} ${BIN} ${args.join(" ")}`;
-    const r = await execa("script", ["-qec", command, "/dev/null"], { cwd: tempDir(onTestFinished), env: { ...cleanEnv({}), SHELL: "/bin/sh", TERM: "xterm" }, extendEnv: false, reject: false, encoding: "utf8", stripFinalNewline: false, timeout: 30_000 });
+    const r = await execa("script", ["-qec", command, "/dev/null"], {
+      cwd: tempDir(onTestFinished),
+      env: { ...cleanEnv({}), SHELL: "/bin/sh", TERM: "xterm" },
+      extendEnv: false,
+      reject: false,
+      encoding: "utf8",
+      stripFinalNewline: false,
+      timeout: 30_000,
+    });
     return { r, text: String(r.stdout).replace(/\r\n/g, "\n") };
   }
 

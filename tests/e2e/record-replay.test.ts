@@ -46,7 +46,10 @@ function comparable(e: YoloEvent, root: string): unknown {
 }
 
 describe.concurrent("--record and --replay", { timeout: 120_000 }, () => {
-  it("a replay in another copy of the project, with no model configured, writes the same files and emits the same events", async ({ expect, onTestFinished }) => {
+  it("a replay in another copy of the project, with no model configured, writes the same files and emits the same events", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const dir = scratch(onTestFinished);
     const session = join(dir, "session.jsonl");
     const recordedIn = project(onTestFinished, MANY_TESTS);
@@ -90,10 +93,16 @@ describe.concurrent("--record and --replay", { timeout: 120_000 }, () => {
     expect(done).toMatchObject({ type: "run.completed", status: "provider_error", exitCode: 5 });
     const reason = done?.type === "run.completed" ? done.reason : "";
     expect(reason).toMatch(/^replay mismatch: the dev agent's request \(model call 4 of this run\) is not in the recorded session/);
-    expect(reason).toMatch(/first difference: messages\[\d\] \(system\)\.content differs at character \d+: recorded .*, now .*You write small, careful changes/);
+    expect(reason).toMatch(
+      /first difference: messages\[\d\] \(system\)\.content differs at character \d+: recorded .*, now .*You write small, careful changes/,
+    );
     expect(r.stderr).toContain("replay mismatch: the dev agent's request");
     // The agents before dev were served from the recording; nothing was written.
-    expect(parseEvents(r.stdout).filter((e) => e.type === "node.completed").map((e) => (e as { node: string }).node)).toEqual(["analyst", "pm", "architect"]);
+    expect(
+      parseEvents(r.stdout)
+        .filter((e) => e.type === "node.completed")
+        .map((e) => (e as { node: string }).node),
+    ).toEqual(["analyst", "pm", "architect"]);
     expect(existsSync(join(changed, "src/add.js"))).toBe(false);
   });
 

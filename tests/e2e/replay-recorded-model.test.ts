@@ -14,7 +14,10 @@ describe.concurrent("--replay and the model name", { timeout: 120_000 }, () => {
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const session = join(dir, "session.jsonl");
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
-    const recorded = await runYolo(["run", "--ci", "--json", "--record", session, "--model", "qwen2.5-coder:7b", REQ], { cwd: project(onTestFinished), baseURL: mock.url });
+    const recorded = await runYolo(["run", "--ci", "--json", "--record", session, "--model", "qwen2.5-coder:7b", REQ], {
+      cwd: project(onTestFinished),
+      baseURL: mock.url,
+    });
     expect(recorded.exitCode, describeResult(recorded)).toBe(0);
     expect(mock.requests[0].model).toBe("qwen2.5-coder:7b");
 

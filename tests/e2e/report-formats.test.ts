@@ -16,7 +16,12 @@ describe("yolo report and yolo show --diff on a finished thread", { timeout: 120
     onTestFinished(project.cleanup);
     const mock = await mockWith(
       onTestFinished,
-      director({ analyst: [analystDone], pm: [pmDone(false)], dev: [...devWrites(BAD_ADD), ...devWrites(GOOD_ADD)], tea: [teaSays("FAIL", ["subtracts"]), teaSays("PASS")] }),
+      director({
+        analyst: [analystDone],
+        pm: [pmDone(false)],
+        dev: [...devWrites(BAD_ADD), ...devWrites(GOOD_ADD)],
+        tea: [teaSays("FAIL", ["subtracts"]), teaSays("PASS")],
+      }),
     );
     const cwd = project.root;
     const run = await runYolo(["run", "--ci", "--json", REQ], { cwd, baseURL: mock.url });

@@ -12,14 +12,20 @@ describe.concurrent("resume finds the thread before it asks for a model", { time
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
     expect((await runYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url })).exitCode).toBe(0);
 
-    for (const args of [["resume", "nosuchthread"], ["resume", "nosuchthread", "--from", "1"]]) {
+    for (const args of [
+      ["resume", "nosuchthread"],
+      ["resume", "nosuchthread", "--from", "1"],
+    ]) {
       const r = await runYolo(args, { cwd: root });
       expect(r.exitCode, describeResult(r)).toBe(2);
       expect(r.stderr).toBe("yolo: No thread nosuchthread in this project. List threads with `yolo threads`.\n");
     }
   });
 
-  it("a thread that failed after --max-fix-attempts 1, resumed with no key by a command whose default is 3: exit 1, '1 fix attempt'", async ({ expect, onTestFinished }) => {
+  it("a thread that failed after --max-fix-attempts 1, resumed with no key by a command whose default is 3: exit 1, '1 fix attempt'", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(
       onTestFinished,

@@ -78,7 +78,10 @@ describe.concurrent("yolo run exits with a code that tells the outcome", { timeo
     expect(mock.requests).toHaveLength(0);
   });
 
-  it("3: the analyst escalates; stdout shows the question and the exact resume command, and a closed stdin does not hang", async ({ expect, onTestFinished }) => {
+  it("3: the analyst escalates; stdout shows the question and the exact resume command, and a closed stdin does not hang", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished);
     const question = "Integers only, or floats too?";
     const mock = await mockWith(onTestFinished, director({ analyst: [call("handoff", { escalate_to_human: true, question })] }));
@@ -115,10 +118,15 @@ describe.concurrent("yolo run exits with a code that tells the outcome", { timeo
     const r = await runYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(6);
     const done = parseEvents(r.stdout).at(-1);
-    expect(done?.type === "run.completed" && done.reason).toMatch(/dev answered \d times without calling a tool or handing off.*Its last reply: "I would add add\(a, b\) to src\/add\.js \(reply \d\)\."/s);
+    expect(done?.type === "run.completed" && done.reason).toMatch(
+      /dev answered \d times without calling a tool or handing off.*Its last reply: "I would add add\(a, b\) to src\/add\.js \(reply \d\)\."/s,
+    );
   });
 
-  it("5: the provider answers 401; the message names OPENAI_API_KEY, exactly one request is made, the key is not printed", async ({ expect, onTestFinished }) => {
+  it("5: the provider answers 401; the message names OPENAI_API_KEY, exactly one request is made, the key is not printed", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, () => ({ status: 401 }));
     const key = "sk-test-e2e-secret-0123456789";
@@ -170,7 +178,11 @@ describe.concurrent("yolo run exits with a code that tells the outcome", { timeo
     const first = await child;
 
     expect(first.exitCode, `${first.stdout}\n${first.stderr}`).toBe(130);
-    expect(parseEvents(String(first.stdout)).filter((e) => e.type === "node.completed").map((e) => (e.type === "node.completed" ? e.node : ""))).toEqual(["analyst", "pm", "dev"]);
+    expect(
+      parseEvents(String(first.stdout))
+        .filter((e) => e.type === "node.completed")
+        .map((e) => (e.type === "node.completed" ? e.node : "")),
+    ).toEqual(["analyst", "pm", "dev"]);
     const thread = threadIdFrom(String(first.stdout));
     expect(parseEvents(String(first.stdout)).at(-1)).toMatchObject({
       type: "run.completed",

@@ -116,9 +116,7 @@ describe("a run loads Ink and React only for the live view, and --tui / --no-tui
   // A whole passing run against the scripted model, with the module hook; `wrap` runs it on a terminal.
   async function runLoading(name: string, flags: string[], onTerminal = false) {
     const project = makeProject();
-    const mock = await startMockOpenAI(
-      director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }),
-    );
+    const mock = await startMockOpenAI(director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
     onTestFinished(async () => {
       await mock.close();
       project.cleanup();

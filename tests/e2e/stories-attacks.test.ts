@@ -9,7 +9,10 @@ import { mockWith, project } from "../helpers/per-test.js";
 import { requireTool } from "../helpers/requires.js";
 import { pmStories, storyDirector } from "../helpers/stories.js";
 
-const TWO = pmStories([{ id: "a", title: "Story A", depends_on: [] }, { id: "b", title: "Story B", depends_on: [] }]);
+const TWO = pmStories([
+  { id: "a", title: "Story A", depends_on: [] },
+  { id: "b", title: "Story B", depends_on: [] },
+]);
 // A story's worktree is <root>/.yolo/threads/<thread>/worktrees/<story>: five levels below the thread's tree.
 const UP = "../../../../..";
 
@@ -36,17 +39,26 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
     const r = await runYolo(["run", "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     for (const f of ["pwned-by-tool.txt", "pwned-by-command.txt", "pwned.txt"]) expect(existsSync(join(root, f)), f).toBe(false);
-    const results = parseEvents(r.stdout).filter((e) => e.type === "tool.result" && e.story === "a").map((e) => (e as { ok: boolean }).ok);
+    const results = parseEvents(r.stdout)
+      .filter((e) => e.type === "tool.result" && e.story === "a")
+      .map((e) => (e as { ok: boolean }).ok);
     // The file tools refuse outright; a command's writes land nowhere on the host (read-only, or the sandbox's own /tmp).
     expect([results[0], results[4]]).toEqual([false, false]);
-    const completed = Object.fromEntries(parseEvents(r.stdout).filter((e) => e.type === "story.completed").map((e) => [e.story, (e as { filesChanged: string[] }).filesChanged]));
+    const completed = Object.fromEntries(
+      parseEvents(r.stdout)
+        .filter((e) => e.type === "story.completed")
+        .map((e) => [e.story, (e as { filesChanged: string[] }).filesChanged]),
+    );
     // What a story changed comes from git, not from its handoff's claims.
     expect(completed).toEqual({ a: ["src/add.js"], b: ["b.txt"] });
     expect(execFileSync("git", ["log", "--format=%s"], { cwd: root, encoding: "utf8" }).trim()).toBe("init");
     expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("b\n");
   });
 
-  it("yolo refuses to commit from a worktree whose git link was rewritten (sandbox off), so the thread's branch is never written", async ({ expect, onTestFinished }) => {
+  it("yolo refuses to commit from a worktree whose git link was rewritten (sandbox off), so the thread's branch is never written", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished);
     const director = storyDirector({
       analyst: [analystDone],
@@ -62,16 +74,25 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
     expect(execFileSync("git", ["status", "--porcelain"], { cwd: root, encoding: "utf8" })).toBe("");
   });
 
-  it("pm's story ids that would escape as a branch or folder name, and depends_on cycles, go back to pm as handoff errors", async ({ expect, onTestFinished }) => {
+  it("pm's story ids that would escape as a branch or folder name, and depends_on cycles, go back to pm as handoff errors", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished);
     const director = storyDirector({
       analyst: [analystDone],
       pm: [
-        pmStories([{ id: "../../x", title: "Escape", depends_on: [] }, { id: "a;rm -rf ~", title: "Shell", depends_on: [] }]),
+        pmStories([
+          { id: "../../x", title: "Escape", depends_on: [] },
+          { id: "a;rm -rf ~", title: "Shell", depends_on: [] },
+        ]),
         (req) => {
           const error = String(lastToolResults(req)[0]?.content);
           return error.includes('"../../x" is not a valid story id') && error.includes('"a;rm -rf ~" is not a valid story id')
-            ? pmStories([{ id: "a", title: "A", depends_on: ["b"] }, { id: "b", title: "B", depends_on: ["a"] }])
+            ? pmStories([
+                { id: "a", title: "A", depends_on: ["b"] },
+                { id: "b", title: "B", depends_on: ["a"] },
+              ])
             : { status: 400, content: `unexpected: ${error}` };
         },
         (req) => (String(lastToolResults(req)[0]?.content).includes("cycle: a → b → a") ? TWO : { status: 400, content: "no cycle error" }),

@@ -28,7 +28,13 @@ describe("stories in parallel survive kill -9", { timeout: 120_000 }, () => {
     onTestFinished(held.release);
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "one", title: "One", depends_on: [] }, { id: "slow", title: "Slow", depends_on: [] }])],
+      pm: [
+        pmStories([
+          { id: "add", title: "Add numbers", depends_on: [] },
+          { id: "one", title: "One", depends_on: [] },
+          { id: "slow", title: "Slow", depends_on: [] },
+        ]),
+      ],
       "dev:add": [call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "add", files_changed: [] })],
       "dev:one": [call("write_file", { path: "src/one.js", content: "export const one = 1;\n" }), handoff({ summary: "one", files_changed: [] })],
       "dev:slow": [
@@ -37,7 +43,10 @@ describe("stories in parallel survive kill -9", { timeout: 120_000 }, () => {
         { ...handoff({ summary: "never", files_changed: [] }), hold: held.promise },
         // After the resume: the story's dev starts again, in the same worktree, and finds its earlier file.
         call("read_file", { path: "src/slow.js" }),
-        (req) => (String(lastToolResults(req)[0]?.content).includes("// partial") ? call("write_file", { path: "src/slow.js", content: "export const slow = 2;\n" }) : { status: 400, content: "the worktree was not found again" }),
+        (req) =>
+          String(lastToolResults(req)[0]?.content).includes("// partial")
+            ? call("write_file", { path: "src/slow.js", content: "export const slow = 2;\n" })
+            : { status: 400, content: "the worktree was not found again" },
         handoff({ summary: "slow", files_changed: ["src/slow.js"] }),
       ],
       tea: [teaSays("PASS")],
@@ -76,7 +85,12 @@ describe("stories in parallel survive kill -9", { timeout: 120_000 }, () => {
     const wait = { ...handoff({ summary: "never", files_changed: [] }), hold: held.promise };
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [pmStories([{ id: "a", title: "A", depends_on: [] }, { id: "b", title: "B", depends_on: [] }])],
+      pm: [
+        pmStories([
+          { id: "a", title: "A", depends_on: [] },
+          { id: "b", title: "B", depends_on: [] },
+        ]),
+      ],
       "dev:a": [wait],
       "dev:b": [wait],
     });

@@ -9,7 +9,10 @@ const usage = { prompt_tokens: 1000, completion_tokens: 0 };
 const costly = (reply: ScriptedReply): ScriptedReply => ({ ...reply, usage });
 
 describe("limits count across all stories", { timeout: 120_000 }, () => {
-  it("the token budget is the thread's: stories running side by side add up, the run stops (exit 7) and resumes with a higher budget", async ({ expect, onTestFinished }) => {
+  it("the token budget is the thread's: stories running side by side add up, the run stops (exit 7) and resumes with a higher budget", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished);
     const log: string[] = [];
     // Each story's first call waits until the other story's first call arrived: both have spent 1000 tokens before either checks again.
@@ -19,9 +22,26 @@ describe("limits count across all stories", { timeout: 120_000 }, () => {
     };
     const director = storyDirector({
       analyst: [costly(handoff({ requirements: "Two files", acceptance_criteria: ["both exist"] }))],
-      pm: [costly(pmStories([{ id: "a", title: "File A", depends_on: [] }, { id: "b", title: "File B", depends_on: [] }]))],
-      "dev:a": [first("dev:b", "a.js"), costly(handoff({ summary: "a", files_changed: [] })), costly(call("write_file", { path: "a.js", content: "// a\n" })), costly(handoff({ summary: "a", files_changed: [] }))],
-      "dev:b": [first("dev:a", "b.js"), costly(handoff({ summary: "b", files_changed: [] })), costly(call("write_file", { path: "b.js", content: "// b\n" })), costly(handoff({ summary: "b", files_changed: [] }))],
+      pm: [
+        costly(
+          pmStories([
+            { id: "a", title: "File A", depends_on: [] },
+            { id: "b", title: "File B", depends_on: [] },
+          ]),
+        ),
+      ],
+      "dev:a": [
+        first("dev:b", "a.js"),
+        costly(handoff({ summary: "a", files_changed: [] })),
+        costly(call("write_file", { path: "a.js", content: "// a\n" })),
+        costly(handoff({ summary: "a", files_changed: [] })),
+      ],
+      "dev:b": [
+        first("dev:a", "b.js"),
+        costly(handoff({ summary: "b", files_changed: [] })),
+        costly(call("write_file", { path: "b.js", content: "// b\n" })),
+        costly(handoff({ summary: "b", files_changed: [] })),
+      ],
       tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, (req, i) => {
@@ -35,7 +55,9 @@ describe("limits count across all stories", { timeout: 120_000 }, () => {
     expect(r.exitCode, describeResult(r)).toBe(7);
     expect(r.stdout).toContain("token budget");
     expect(director.log).not.toContain("tea");
-    const done = parseEvents(r.stdout).filter((e) => e.type === "story.completed").map((e) => e.story);
+    const done = parseEvents(r.stdout)
+      .filter((e) => e.type === "story.completed")
+      .map((e) => e.story);
     // At most one story got its second call in before the other's spending was counted: never both.
     expect(done.length).toBeLessThan(2);
     const thread = threadIdFrom(r.stdout);
@@ -46,10 +68,17 @@ describe("limits count across all stories", { timeout: 120_000 }, () => {
     const after = director.log.slice(seen);
     for (const story of done) expect(after).not.toContain(`dev:${story}`);
     expect(after.at(-1)).toBe("tea");
-    expect(parseEvents(resumed.stdout).filter((e) => e.type === "story.merged").map((e) => e.story)).toEqual(["a", "b"]);
+    expect(
+      parseEvents(resumed.stdout)
+        .filter((e) => e.type === "story.merged")
+        .map((e) => e.story),
+    ).toEqual(["a", "b"]);
   });
 
-  it("dev's turn limit holds for the stories' devs together: it stops the fan-out (exit 6), and a resume with more turns finishes", async ({ expect, onTestFinished }) => {
+  it("dev's turn limit holds for the stories' devs together: it stops the fan-out (exit 6), and a resume with more turns finishes", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished);
     const log: string[] = [];
     const first = (other: string, path: string) => async () => {
@@ -58,7 +87,12 @@ describe("limits count across all stories", { timeout: 120_000 }, () => {
     };
     const director = storyDirector({
       analyst: [handoff({ requirements: "Two files", acceptance_criteria: ["both exist"] })],
-      pm: [pmStories([{ id: "a", title: "File A", depends_on: [] }, { id: "b", title: "File B", depends_on: [] }])],
+      pm: [
+        pmStories([
+          { id: "a", title: "File A", depends_on: [] },
+          { id: "b", title: "File B", depends_on: [] },
+        ]),
+      ],
       "dev:a": [first("dev:b", "a.js"), handoff({ summary: "a", files_changed: [] }), handoff({ summary: "a", files_changed: [] })],
       "dev:b": [first("dev:a", "b.js"), handoff({ summary: "b", files_changed: [] }), handoff({ summary: "b", files_changed: [] })],
       tea: [teaSays("PASS")],

@@ -24,17 +24,35 @@ function afterSeen(log: string[], other: string, reply: ScriptedReply): (req: Re
 }
 
 describe.concurrent("stories in parallel: one dev per story, in its own worktree, merged and gated", { timeout: 120_000 }, () => {
-  it("runs independent stories at the same time; the dependent one waits and sees their files; tea gates the merged tree", async ({ expect, onTestFinished }) => {
+  it("runs independent stories at the same time; the dependent one waits and sees their files; tea gates the merged tree", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished);
     const log: string[] = [];
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "mul", title: "Multiply numbers", depends_on: [] }, { id: "calc", title: "Calculator", depends_on: ["add", "mul"] }])],
-      "dev:add": [afterSeen(log, "dev:mul", call("write_file", { path: "src/add.js", content: GOOD_ADD })), handoff({ summary: "add", files_changed: ["src/add.js"] })],
-      "dev:mul": [afterSeen(log, "dev:add", call("write_file", { path: "src/mul.js", content: MUL })), handoff({ summary: "mul", files_changed: ["src/mul.js"] })],
+      pm: [
+        pmStories([
+          { id: "add", title: "Add numbers", depends_on: [] },
+          { id: "mul", title: "Multiply numbers", depends_on: [] },
+          { id: "calc", title: "Calculator", depends_on: ["add", "mul"] },
+        ]),
+      ],
+      "dev:add": [
+        afterSeen(log, "dev:mul", call("write_file", { path: "src/add.js", content: GOOD_ADD })),
+        handoff({ summary: "add", files_changed: ["src/add.js"] }),
+      ],
+      "dev:mul": [
+        afterSeen(log, "dev:add", call("write_file", { path: "src/mul.js", content: MUL })),
+        handoff({ summary: "mul", files_changed: ["src/mul.js"] }),
+      ],
       "dev:calc": [
         call("read_file", { path: "src/mul.js" }),
-        (req) => (String(lastToolResults(req)[0]?.content).includes("a * b") ? call("write_file", { path: "src/calc.js", content: CALC }) : { status: 400, content: "calc did not see mul.js" }),
+        (req) =>
+          String(lastToolResults(req)[0]?.content).includes("a * b")
+            ? call("write_file", { path: "src/calc.js", content: CALC })
+            : { status: 400, content: "calc did not see mul.js" },
         handoff({ summary: "calc", files_changed: ["src/calc.js"] }),
       ],
       tea: [teaSays("PASS")],
@@ -58,11 +76,23 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     const events = parseEvents(r.stdout);
     const thread = threadIdFrom(r.stdout);
     expect(events.filter((e) => e.type === "story.started").map((e) => [e.story, (e as { branch: string }).branch])).toEqual(
-      expect.arrayContaining([["add", `yolo/stories/${thread}/add`], ["mul", `yolo/stories/${thread}/mul`], ["calc", `yolo/stories/${thread}/calc`]]),
+      expect.arrayContaining([
+        ["add", `yolo/stories/${thread}/add`],
+        ["mul", `yolo/stories/${thread}/mul`],
+        ["calc", `yolo/stories/${thread}/calc`],
+      ]),
     );
     const completed = events.filter((e) => e.type === "story.completed") as Array<{ story: string; status: string; filesChanged: string[] }>;
-    expect(Object.fromEntries(completed.map((e) => [e.story, [e.status, e.filesChanged]]))).toEqual({ add: ["done", ["src/add.js"]], mul: ["done", ["src/mul.js"]], calc: ["done", ["src/calc.js"]] });
-    expect(events.filter((e) => e.type === "story.merged").map((e) => [e.story, (e as { conflicts: string[] }).conflicts])).toEqual([["add", []], ["mul", []], ["calc", []]]);
+    expect(Object.fromEntries(completed.map((e) => [e.story, [e.status, e.filesChanged]]))).toEqual({
+      add: ["done", ["src/add.js"]],
+      mul: ["done", ["src/mul.js"]],
+      calc: ["done", ["src/calc.js"]],
+    });
+    expect(events.filter((e) => e.type === "story.merged").map((e) => [e.story, (e as { conflicts: string[] }).conflicts])).toEqual([
+      ["add", []],
+      ["mul", []],
+      ["calc", []],
+    ]);
     // Every event of a story's run carries its id.
     const storyTools = events.filter((e) => e.type === "tool.called" && e.node === "dev");
     expect(storyTools.length).toBe(7);
@@ -79,18 +109,32 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     expect(existsSync(wts) ? readdirSync(wts) : []).toEqual([]);
   });
 
-  it("a merge conflict is not a failure: dev resolves it in the thread's tree, yolo checks the markers are gone, then tea gates the merged tree", async ({ expect, onTestFinished }) => {
+  it("a merge conflict is not a failure: dev resolves it in the thread's tree, yolo checks the markers are gone, then tea gates the merged tree", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished);
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "docs", title: "Document it", depends_on: [] }])],
-      "dev:add": [call("write_file", { path: "README.md", content: "# demo: adds\n" }), call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "add", files_changed: [] })],
+      pm: [
+        pmStories([
+          { id: "add", title: "Add numbers", depends_on: [] },
+          { id: "docs", title: "Document it", depends_on: [] },
+        ]),
+      ],
+      "dev:add": [
+        call("write_file", { path: "README.md", content: "# demo: adds\n" }),
+        call("write_file", { path: "src/add.js", content: GOOD_ADD }),
+        handoff({ summary: "add", files_changed: [] }),
+      ],
       "dev:docs": [call("write_file", { path: "README.md", content: "# demo: documented\n" }), handoff({ summary: "docs", files_changed: ["README.md"] })],
       "dev:merge": [
         (req) => {
           const brief = req.messages.map((m) => String(m.content)).join("\n");
           const sawBoth = brief.includes("# demo: adds") && brief.includes("# demo: documented") && brief.includes("README.md");
-          return sawBoth ? call("write_file", { path: "README.md", content: "# demo: adds, documented\n" }) : { status: 400, content: "the conflict brief lacks a side" };
+          return sawBoth
+            ? call("write_file", { path: "README.md", content: "# demo: adds, documented\n" })
+            : { status: 400, content: "the conflict brief lacks a side" };
         },
         handoff({ summary: "merged both titles", files_changed: ["README.md"] }),
       ],
@@ -102,18 +146,32 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     expect(readFileSync(join(root, "README.md"), "utf8")).toBe("# demo: adds, documented\n");
     expect(director.log.slice(-2)).toEqual(["dev:merge", "tea"]);
     const events = parseEvents(r.stdout);
-    expect(events.filter((e) => e.type === "story.merged").map((e) => [e.story, (e as { conflicts: string[] }).conflicts])).toEqual([["add", []], ["docs", ["README.md"]]]);
+    expect(events.filter((e) => e.type === "story.merged").map((e) => [e.story, (e as { conflicts: string[] }).conflicts])).toEqual([
+      ["add", []],
+      ["docs", ["README.md"]],
+    ]);
     const gates = events.filter((e) => e.type === "gate.result" && e.node === "tea");
     expect(gates.length).toBeGreaterThan(0);
     expect(gates.every((g) => (g as { gate: { passed: boolean } }).gate.passed)).toBe(true);
   });
 
-  it("conflict markers left behind by the resolving dev never reach the gate: after two tries a human is asked (exit 3 under --ci)", async ({ expect, onTestFinished }) => {
+  it("conflict markers left behind by the resolving dev never reach the gate: after two tries a human is asked (exit 3 under --ci)", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished);
-    const leave = [call("write_file", { path: "README.md", content: "<<<<<<< merged stories\n# a\n=======\n# b\n>>>>>>> story docs\n" }), handoff({ summary: "done (not really)", files_changed: ["README.md"] })];
+    const leave = [
+      call("write_file", { path: "README.md", content: "<<<<<<< merged stories\n# a\n=======\n# b\n>>>>>>> story docs\n" }),
+      handoff({ summary: "done (not really)", files_changed: ["README.md"] }),
+    ];
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "docs", title: "Document it", depends_on: [] }])],
+      pm: [
+        pmStories([
+          { id: "add", title: "Add numbers", depends_on: [] },
+          { id: "docs", title: "Document it", depends_on: [] },
+        ]),
+      ],
       "dev:add": [call("write_file", { path: "README.md", content: "# demo: adds\n" }), handoff({ summary: "add", files_changed: [] })],
       "dev:docs": [call("write_file", { path: "README.md", content: "# demo: documented\n" }), handoff({ summary: "docs", files_changed: [] })],
       "dev:merge": [...leave, ...leave],
@@ -131,7 +189,12 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     const root = project(onTestFinished);
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "mul", title: "Multiply numbers", depends_on: [] }])],
+      pm: [
+        pmStories([
+          { id: "add", title: "Add numbers", depends_on: [] },
+          { id: "mul", title: "Multiply numbers", depends_on: [] },
+        ]),
+      ],
       "dev:add": [call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "wrote add", files_changed: [] })],
       "dev:mul": [call("write_file", { path: "src/mul.js", content: MUL }), handoff({ summary: "wrote mul", files_changed: [] })],
       tea: [teaSays("PASS")],
@@ -142,7 +205,11 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     const thread = threadIdFrom(r.stdout);
     const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" });
     expect(git("branch", "--show-current").trim()).toBe(`yolo/${thread}`);
-    expect(git("log", "--format=%s", "--first-parent").trim().split("\n")).toEqual([`yolo(${thread}): Multiply numbers (attempt 1)`, `yolo(${thread}): Add numbers (attempt 1)`, "init"]);
+    expect(git("log", "--format=%s", "--first-parent").trim().split("\n")).toEqual([
+      `yolo(${thread}): Multiply numbers (attempt 1)`,
+      `yolo(${thread}): Add numbers (attempt 1)`,
+      "init",
+    ]);
     expect(git("log", "--merges", "--format=%s").trim()).toBe("");
     expect(git("show", "--name-only", "--format=", "HEAD~1").trim()).toBe("src/add.js");
     expect(git("show", "--name-only", "--format=", "HEAD").trim()).toBe("src/mul.js");
@@ -155,8 +222,17 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     const root = project(onTestFinished);
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "mul", title: "Multiply numbers", depends_on: [] }])],
-      dev: [call("write_file", { path: "src/add.js", content: GOOD_ADD }), call("write_file", { path: "src/mul.js", content: MUL }), handoff({ summary: "both", files_changed: [] })],
+      pm: [
+        pmStories([
+          { id: "add", title: "Add numbers", depends_on: [] },
+          { id: "mul", title: "Multiply numbers", depends_on: [] },
+        ]),
+      ],
+      dev: [
+        call("write_file", { path: "src/add.js", content: GOOD_ADD }),
+        call("write_file", { path: "src/mul.js", content: MUL }),
+        handoff({ summary: "both", files_changed: [] }),
+      ],
       tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
@@ -171,7 +247,12 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     const root = project(onTestFinished);
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "mul", title: "Multiply numbers", depends_on: [] }])],
+      pm: [
+        pmStories([
+          { id: "add", title: "Add numbers", depends_on: [] },
+          { id: "mul", title: "Multiply numbers", depends_on: [] },
+        ]),
+      ],
       "dev:add": [call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "add", files_changed: [] })],
       "dev:mul": [
         call("write_file", { path: "src/mul.js", content: "// draft\n" }),
@@ -180,7 +261,10 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
           const text = req.messages.map((m) => String(m.content)).join("\n");
           return text.includes("Yes, integers") ? call("read_file", { path: "src/mul.js" }) : { status: 400, content: "the answer did not reach the story" };
         },
-        (req) => (String(lastToolResults(req)[0]?.content).includes("// draft") ? call("write_file", { path: "src/mul.js", content: MUL }) : { status: 400, content: "worktree lost" }),
+        (req) =>
+          String(lastToolResults(req)[0]?.content).includes("// draft")
+            ? call("write_file", { path: "src/mul.js", content: MUL })
+            : { status: 400, content: "worktree lost" },
         handoff({ summary: "mul", files_changed: [] }),
       ],
       tea: [teaSays("PASS")],
@@ -204,19 +288,34 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     const home = tempDir(onTestFinished);
     const log = join(home, "hooks.jsonl");
     const logHook = { type: "command", command: `cat >> ${log}; echo >> ${log}` };
-    writeFileSync(join(home, "config.json"), JSON.stringify({ hooks: { NodeStart: [{ matcher: "dev", hooks: [logHook] }], NodeEnd: [{ matcher: "dev", hooks: [logHook] }] } }));
+    writeFileSync(
+      join(home, "config.json"),
+      JSON.stringify({ hooks: { NodeStart: [{ matcher: "dev", hooks: [logHook] }], NodeEnd: [{ matcher: "dev", hooks: [logHook] }] } }),
+    );
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "mul", title: "Multiply numbers", depends_on: [] }])],
+      pm: [
+        pmStories([
+          { id: "add", title: "Add numbers", depends_on: [] },
+          { id: "mul", title: "Multiply numbers", depends_on: [] },
+        ]),
+      ],
       "dev:add": [call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "add", files_changed: [] })],
       "dev:mul": [call("write_file", { path: "src/mul.js", content: MUL }), handoff({ summary: "mul", files_changed: [] })],
       tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
-    const r = await runYolo(["run", "--ci", "--json", "Add and multiply"], { cwd: root, baseURL: mock.url, env: { YOLO_USER_CONFIG: join(home, "config.json"), XDG_STATE_HOME: join(home, "state") } });
+    const r = await runYolo(["run", "--ci", "--json", "Add and multiply"], {
+      cwd: root,
+      baseURL: mock.url,
+      env: { YOLO_USER_CONFIG: join(home, "config.json"), XDG_STATE_HOME: join(home, "state") },
+    });
     expect(r.exitCode, describeResult(r)).toBe(0);
     const thread = threadIdFrom(r.stdout);
-    const payloads = readFileSync(log, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const payloads = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l));
     const seen = payloads.map((p) => [p.hook_event_name, p.cwd, p.transcript_path]).sort();
     const transcript = (id: string) => join(root, ".yolo/threads", thread, "transcripts", `dev.${id}.jsonl`);
     // Hooks run from the thread's project root, as every hook does.
@@ -232,13 +331,20 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     const root = project(onTestFinished);
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }, { id: "mul", title: "Multiply numbers", depends_on: [] }])],
+      pm: [
+        pmStories([
+          { id: "add", title: "Add numbers", depends_on: [] },
+          { id: "mul", title: "Multiply numbers", depends_on: [] },
+        ]),
+      ],
       "dev:add": [call("write_file", { path: "src/add.js", content: BAD_ADD }), handoff({ summary: "add", files_changed: [] })],
       "dev:mul": [call("write_file", { path: "src/mul.js", content: MUL }), handoff({ summary: "mul", files_changed: [] })],
       dev: [
         (req) => {
           const text = req.messages.map((m) => String(m.content)).join("\n");
-          return text.includes("Fix attempt 1") && text.includes("Add numbers") && text.includes("Multiply numbers") ? call("write_file", { path: "src/add.js", content: GOOD_ADD }) : { status: 400, content: "not a fix brief with both stories" };
+          return text.includes("Fix attempt 1") && text.includes("Add numbers") && text.includes("Multiply numbers")
+            ? call("write_file", { path: "src/add.js", content: GOOD_ADD })
+            : { status: 400, content: "not a fix brief with both stories" };
         },
         handoff({ summary: "fixed add", files_changed: ["src/add.js"] }),
       ],

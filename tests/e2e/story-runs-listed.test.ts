@@ -11,7 +11,12 @@ import { readThread, runEngine } from "../helpers/engine.js";
 import { mockWith, project } from "../helpers/per-test.js";
 import { findAll, parseXml } from "../helpers/xml.js";
 
-const usage = (prompt: number, completion: number, calls: number) => ({ promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion, calls });
+const usage = (prompt: number, completion: number, calls: number) => ({
+  promptTokens: prompt,
+  completionTokens: completion,
+  totalTokens: prompt + completion,
+  calls,
+});
 const story = (id: string, title: string, depends_on: string[]): Story => ({
   id,
   depends_on,
@@ -50,7 +55,15 @@ async function threadWithStories(root: string, threadId: string, runs: StoryRun[
     const stories = [story("login", "Add a login form", []), story("logout", "Add a logout button", []), story("audit", "Audit | log", ["login"])];
     // Two updates, as the fan-out writes them: each carries only the stories it changes.
     await graph.updateState(cfg, { stories, storyRuns: Object.fromEntries(runs.map((r) => [r.id, { ...r, status: "running", filesChanged: [] }])) }, "dev");
-    await graph.updateState(cfg, { storyRuns: Object.fromEntries(runs.map((r) => [r.id, { id: r.id, status: r.status, filesChanged: r.filesChanged, usage: r.usage, summary: r.summary, conflicts: r.conflicts }])) }, "dev");
+    await graph.updateState(
+      cfg,
+      {
+        storyRuns: Object.fromEntries(
+          runs.map((r) => [r.id, { id: r.id, status: r.status, filesChanged: r.filesChanged, usage: r.usage, summary: r.summary, conflicts: r.conflicts }]),
+        ),
+      },
+      "dev",
+    );
   } finally {
     await session.close();
   }
@@ -59,7 +72,14 @@ async function threadWithStories(root: string, threadId: string, runs: StoryRun[
 // Stored out of story order on purpose: the listings follow pm's order (login, logout, audit).
 const RUNS: StoryRun[] = [
   run("audit", { title: "Audit | log", dependsOn: ["login"], status: "failed", usage: usage(300, 20, 2), summary: "escalated: no audit table\nin the schema" }),
-  run("login", { title: "Add a login form", status: "merged", filesChanged: ["src/login.js", "test/login.test.js"], usage: usage(1200, 34, 3), summary: "Login form added", conflicts: ["src/app.js"] }),
+  run("login", {
+    title: "Add a login form",
+    status: "merged",
+    filesChanged: ["src/login.js", "test/login.test.js"],
+    usage: usage(1200, 34, 3),
+    summary: "Login form added",
+    conflicts: ["src/app.js"],
+  }),
   run("logout", { title: "Add a logout button", status: "running", usage: usage(500, 10, 1) }),
 ];
 

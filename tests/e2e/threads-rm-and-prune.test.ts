@@ -14,7 +14,10 @@ const REQ = "Add an add(a, b) function to src/add.js";
 const passing = () => director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] });
 
 describe.concurrent("deleting old threads", { timeout: 120_000 }, () => {
-  it("threads rm: checkpoints, index row, artifacts and the start snapshot's ref go; the other thread stays; an unknown id is exit 2", async ({ expect, onTestFinished }) => {
+  it("threads rm: checkpoints, index row, artifacts and the start snapshot's ref go; the other thread stays; an unknown id is exit 2", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished);
     writeFileSync(join(root, "notes.txt"), "dirty\n");
     const a = threadIdFrom((await runYolo(["run", "--json", REQ], { cwd: root, baseURL: (await mockWith(onTestFinished, passing())).url })).stdout);

@@ -26,8 +26,27 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 async function tmuxSession(cwd: string, env: Record<string, string>) {
   const socket = `yolo-tui-${process.pid}-${randomBytes(4).toString("hex")}`;
   const tmux = (...args: string[]) =>
-    execa("tmux", ["-L", socket, "-u", ...args], { env: { ...env, LANG: "C.UTF-8", TERM: "xterm-256color" }, extendEnv: false, reject: false, encoding: "utf8" });
-  const started = await tmux("-f", "/dev/null", "new-session", "-d", "-s", "yolo", "-x", "100", "-y", "30", "-c", cwd, "env -u CI -u CONTINUOUS_INTEGRATION bash --norc --noprofile");
+    execa("tmux", ["-L", socket, "-u", ...args], {
+      env: { ...env, LANG: "C.UTF-8", TERM: "xterm-256color" },
+      extendEnv: false,
+      reject: false,
+      encoding: "utf8",
+    });
+  const started = await tmux(
+    "-f",
+    "/dev/null",
+    "new-session",
+    "-d",
+    "-s",
+    "yolo",
+    "-x",
+    "100",
+    "-y",
+    "30",
+    "-c",
+    cwd,
+    "env -u CI -u CONTINUOUS_INTEGRATION bash --norc --noprofile",
+  );
   if (started.exitCode !== 0) throw new Error(`tmux did not start (is it installed? apt-get install tmux): ${started.stderr}`);
   await tmux("set-option", "-t", "yolo", "history-limit", "5000");
   let screen = "";

@@ -17,7 +17,9 @@ describe("show, report, history and resume say the same about an unknown thread 
     for (const cmd of COMMANDS) {
       const r = await runYolo([...cmd, "nosuch"], { cwd: project.root, baseURL: "http://127.0.0.1:9/v1" });
       expect(r.exitCode, describeResult(r)).toBe(2);
-      expect(r.stderr, cmd[0]).toBe(`yolo: No thread nosuch: this project has no yolo database yet (${join(project.root, ".yolo/yolo.db")}). Start a run with: yolo run "what to build"\n`);
+      expect(r.stderr, cmd[0]).toBe(
+        `yolo: No thread nosuch: this project has no yolo database yet (${join(project.root, ".yolo/yolo.db")}). Start a run with: yolo run "what to build"\n`,
+      );
     }
     await (await openSession(resolveConfig({ root: project.root, fileConfig: {}, file: null, env: {} }))).close();
     for (const cmd of COMMANDS) {

@@ -5,7 +5,6 @@ import { closedPort } from "../helpers/closed-port.js";
 
 const REQ = "Add an add(a, b) function to src/add.js";
 
-
 const warnings = (stdout: string) => parseEvents(stdout).flatMap((e) => (e.type === "warning" && /model call failed/.test(e.message) ? [e.message] : []));
 
 describe.concurrent("a model endpoint that cannot be used", { timeout: 60_000 }, () => {

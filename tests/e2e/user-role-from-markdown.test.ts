@@ -30,7 +30,9 @@ export default defineConfig({
 `;
 
 describe("a user-defined role from agents/<id>.md through the built binary", { timeout: 120_000 }, () => {
-  it("checks the hostile handoff, takes the corrected one, and shows its fields in the events, show, show --json and the report", async ({ onTestFinished }) => {
+  it("checks the hostile handoff, takes the corrected one, and shows its fields in the events, show, show --json and the report", async ({
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished, { "agents/security-auditor.md": AUDITOR, "yolo.config.ts": CONFIG });
     let errorSeen = "";
     const mock = await mockWith(
@@ -57,15 +59,23 @@ describe("a user-defined role from agents/<id>.md through the built binary", { t
 
     const show = await runYolo(["show", thread], { cwd: root });
     expect(show.exitCode, describeResult(show)).toBe(0);
-    expect(show.stdout).toContain("- security-auditor:\n  risk: high\n  issues:\n    - password compared with ==\n    - token written to the log\n  blocking: true");
+    expect(show.stdout).toContain(
+      "- security-auditor:\n  risk: high\n  issues:\n    - password compared with ==\n    - token written to the log\n  blocking: true",
+    );
 
     const json = await runYolo(["show", thread, "--json"], { cwd: root });
     const state = JSON.parse(json.stdout).state as { notes: Record<string, { outputs: unknown }> };
-    expect(state.notes["security-auditor"].outputs).toEqual({ risk: "high", issues: ["password compared with ==", "token written to the log"], blocking: true });
+    expect(state.notes["security-auditor"].outputs).toEqual({
+      risk: "high",
+      issues: ["password compared with ==", "token written to the log"],
+      blocking: true,
+    });
 
     const report = await runYolo(["report", thread, "--format", "markdown"], { cwd: root });
     expect(report.exitCode, describeResult(report)).toBe(0);
-    expect(report.stdout).toContain("### Agent outputs\n- **security-auditor**\n  - risk: high\n  - issues:\n    - password compared with ==\n    - token written to the log\n  - blocking: true");
+    expect(report.stdout).toContain(
+      "### Agent outputs\n- **security-auditor**\n  - risk: high\n  - issues:\n    - password compared with ==\n    - token written to the log\n  - blocking: true",
+    );
   });
 
   it("refuses bad handoff frontmatter before any model call: exit 2 naming the file and the field", async ({ onTestFinished }) => {

@@ -67,7 +67,11 @@ export default defineConfig({ workflow: { nodes: { dev: { kind: "agent" }, triag
     expect(first.exitCode, describeResult(first)).toBe(3);
     const thread = threadIdFrom(first.stdout);
     const interrupt = parseEvents(first.stdout).find((e) => e.type === "interrupt");
-    expect(interrupt).toMatchObject({ kind: "approval", node: "approve_pm", resumeCommand: `yolo resume ${thread} --approve | --edit <file> | --reject "<why>"` });
+    expect(interrupt).toMatchObject({
+      kind: "approval",
+      node: "approve_pm",
+      resumeCommand: `yolo resume ${thread} --approve | --edit <file> | --reject "<why>"`,
+    });
 
     writeFileSync(join(root, "bad.yml"), "stories: nope\n");
     const bad = await runYolo(["resume", thread, "--json", "--edit", "bad.yml"], { cwd: root, baseURL: mock.url });

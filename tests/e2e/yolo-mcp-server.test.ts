@@ -26,7 +26,13 @@ describe("yolo mcp: yolo as an MCP server, driven by the SDK's client", () => {
     const root = project(onTestFinished);
     const mock = await mockWith(
       onTestFinished,
-      director({ dev: [handoff({ escalate_to_human: true, question }), call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "Wrote add.", files_changed: ["src/add.js"] })] }),
+      director({
+        dev: [
+          handoff({ escalate_to_human: true, question }),
+          call("write_file", { path: "src/add.js", content: GOOD_ADD }),
+          handoff({ summary: "Wrote add.", files_changed: ["src/add.js"] }),
+        ],
+      }),
     );
     const { client, stderr } = await connect(root, mock.url);
     const { tools } = await client.listTools();
@@ -81,7 +87,9 @@ describe("yolo mcp: yolo as an MCP server, driven by the SDK's client", () => {
     const mock = await mockWith(onTestFinished, () => ({ hold: hold.promise, content: "late" }));
     const { client } = await connect(root, mock.url);
     const cancel = new AbortController();
-    const pending = client.callTool({ name: "run", arguments: { requirement: "anything", mode: "chat" } }, undefined, { signal: cancel.signal }).catch((e: Error) => e);
+    const pending = client
+      .callTool({ name: "run", arguments: { requirement: "anything", mode: "chat" } }, undefined, { signal: cancel.signal })
+      .catch((e: Error) => e);
     await waitFor(() => mock.requests.length > 0, "the run to call the model");
     cancel.abort();
     expect(await pending).toBeInstanceOf(Error);

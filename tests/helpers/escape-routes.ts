@@ -30,12 +30,24 @@ export const GIT_ESCAPE_ROUTES: EscapeRoute[] = [
   { name: "pager.diff", kind: "git config", command: `git config pager.diff "$P pagerdiff"` },
   { name: "core.editor", kind: "git config", command: `git config core.editor "$P editor"` },
   { name: "sequence.editor", kind: "git config", command: `git config sequence.editor "$P seqeditor"` },
-  { name: "alias.status/add/commit/diff", kind: "git config", command: `for a in status add commit diff checkout log; do git config alias.$a "!$P alias-$a"; done` },
+  {
+    name: "alias.status/add/commit/diff",
+    kind: "git config",
+    command: `for a in status add commit diff checkout log; do git config alias.$a "!$P alias-$a"; done`,
+  },
   { name: "include.path", kind: "git config", command: `printf '[core]\\n\\tfsmonitor = %s include\\n' "$P" > inc.cfg && git config include.path ../inc.cfg` },
-  { name: "includeIf.gitdir", kind: "git config", command: `printf '[core]\\n\\tfsmonitor = %s includeif\\n' "$P" > inc2.cfg && git config 'includeIf.gitdir:/.path' ../inc2.cfg` },
+  {
+    name: "includeIf.gitdir",
+    kind: "git config",
+    command: `printf '[core]\\n\\tfsmonitor = %s includeif\\n' "$P" > inc2.cfg && git config 'includeIf.gitdir:/.path' ../inc2.cfg`,
+  },
   { name: "commit.gpgSign + gpg.program", kind: "git config", command: `git config commit.gpgSign true && git config gpg.program "$P gpg"` },
   { name: "log.showSignature + gpg.program", kind: "git config", command: `git config log.showSignature true && git config gpg.program "$P gpgverify"` },
-  { name: "core.hooksPath (project folder)", kind: "hook", command: `mkdir -p hk && for h in pre-commit post-commit post-checkout; do printf '#!/bin/sh\\n%s hookspath-'$h'\\n' "$P" > hk/$h; chmod +x hk/$h; done && git config core.hooksPath hk` },
+  {
+    name: "core.hooksPath (project folder)",
+    kind: "hook",
+    command: `mkdir -p hk && for h in pre-commit post-commit post-checkout; do printf '#!/bin/sh\\n%s hookspath-'$h'\\n' "$P" > hk/$h; chmod +x hk/$h; done && git config core.hooksPath hk`,
+  },
   { name: ".git/hooks/pre-commit", kind: "hook", command: hook("pre-commit") },
   { name: ".git/hooks/post-commit", kind: "hook", command: hook("post-commit") },
   { name: ".git/hooks/commit-msg", kind: "hook", command: hook("commit-msg") },
@@ -44,15 +56,39 @@ export const GIT_ESCAPE_ROUTES: EscapeRoute[] = [
   { name: ".git/hooks/reference-transaction", kind: "hook", command: hook("reference-transaction") },
   { name: ".git/hooks/post-index-change", kind: "hook", command: hook("post-index-change") },
   { name: ".git/hooks/pre-auto-gc", kind: "hook", command: `git config gc.auto 1 && ${hook("pre-auto-gc")}` },
-  { name: ".gitattributes filter clean/smudge", kind: "attributes", command: `echo '* filter=x' > .gitattributes && git config filter.x.clean "$P clean" && git config filter.x.smudge "$P smudge" && git config filter.x.required true` },
+  {
+    name: ".gitattributes filter clean/smudge",
+    kind: "attributes",
+    command: `echo '* filter=x' > .gitattributes && git config filter.x.clean "$P clean" && git config filter.x.smudge "$P smudge" && git config filter.x.required true`,
+  },
   { name: ".gitattributes filter process", kind: "attributes", command: `echo '* filter=p' > .gitattributes && git config filter.p.process "$P process"` },
-  { name: ".gitattributes macro filter", kind: "attributes", command: `printf '[attr]m filter=mm\\n* m\\n' > .gitattributes && git config filter.mm.clean "$P macro"` },
-  { name: ".git/info/attributes filter", kind: "attributes", command: `mkdir -p .git/info && echo '* filter=i' > .git/info/attributes && git config filter.i.clean "$P infoattr"` },
-  { name: "sub/.gitattributes filter", kind: "attributes", command: `mkdir -p sub && echo '* filter=s' > sub/.gitattributes && echo x > sub/f.txt && git config filter.s.clean "$P subattr"` },
+  {
+    name: ".gitattributes macro filter",
+    kind: "attributes",
+    command: `printf '[attr]m filter=mm\\n* m\\n' > .gitattributes && git config filter.mm.clean "$P macro"`,
+  },
+  {
+    name: ".git/info/attributes filter",
+    kind: "attributes",
+    command: `mkdir -p .git/info && echo '* filter=i' > .git/info/attributes && git config filter.i.clean "$P infoattr"`,
+  },
+  {
+    name: "sub/.gitattributes filter",
+    kind: "attributes",
+    command: `mkdir -p sub && echo '* filter=s' > sub/.gitattributes && echo x > sub/f.txt && git config filter.s.clean "$P subattr"`,
+  },
   { name: ".gitattributes diff textconv", kind: "attributes", command: `echo '* diff=t' > .gitattributes && git config diff.t.textconv "$P textconv"` },
   { name: ".gitattributes diff command", kind: "attributes", command: `echo '* diff=c' > .gitattributes && git config diff.c.command "$P diffcmd"` },
-  { name: "config.worktree core.fsmonitor", kind: "worktree", command: `git config extensions.worktreeConfig true && git config --worktree core.fsmonitor "$P wtfsmonitor"` },
-  { name: "submodule core.fsmonitor", kind: "worktree", command: `git init -q ../subsrc && git -C ../subsrc -c user.name=t -c user.email=t@t commit -q --allow-empty -m x && git -c protocol.file.allow=always submodule add -q ../subsrc sub 2>/dev/null && git -C sub config core.fsmonitor "$P submodule" && echo x > sub/dirty.txt` },
+  {
+    name: "config.worktree core.fsmonitor",
+    kind: "worktree",
+    command: `git config extensions.worktreeConfig true && git config --worktree core.fsmonitor "$P wtfsmonitor"`,
+  },
+  {
+    name: "submodule core.fsmonitor",
+    kind: "worktree",
+    command: `git init -q ../subsrc && git -C ../subsrc -c user.name=t -c user.email=t@t commit -q --allow-empty -m x && git -c protocol.file.allow=always submodule add -q ../subsrc sub 2>/dev/null && git -C sub config core.fsmonitor "$P submodule" && echo x > sub/dirty.txt`,
+  },
   { name: "linked worktree hooks", kind: "worktree", command: `git worktree add -q ../wt-x 2>/dev/null; ${hook("post-commit")}` },
 ];
 
@@ -83,7 +119,13 @@ export function planted(root: string, payload: string, command: string): void {
 
 /** The model's command, run as run_command runs it (in or out of bubblewrap). */
 export async function modelRuns(root: string, payload: string, command: string, sandbox: Sandbox): Promise<string> {
-  const r = await runShell(command, { cwd: root, timeoutS: 30, env: { PATH: process.env.PATH, HOME: process.env.HOME, P: payload }, capBytes: 20_000, sandbox });
+  const r = await runShell(command, {
+    cwd: root,
+    timeoutS: 30,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, P: payload },
+    capBytes: 20_000,
+    sandbox,
+  });
   return r.output;
 }
 
@@ -117,11 +159,32 @@ export function leaked(leaks: string, secrets: string[]): { files: string[]; sec
 
 /** Files that run code outside yolo: the sandbox keeps existing ones read-only and removes new ones. */
 export const EXEC_FILE_CASES: string[] = [
-  ".git/config", ".git/hooks/pre-commit", ".git/info/attributes", ".gitattributes", "src/.gitattributes", ".gitmodules",
-  ".vscode/tasks.json", ".vscode/launch.json", ".vscode/settings.json", ".idea/workspace.xml", ".zed/tasks.json",
-  "app.code-workspace", ".devcontainer/devcontainer.json", ".envrc", "mise.toml", ".github/workflows/ci.yml",
-  ".github/actions/setup/action.yml", ".gitlab-ci.yml", ".circleci/config.yml", ".husky/pre-commit",
-  ".pre-commit-config.yaml", "lefthook.yml", ".lintstagedrc", ".simple-git-hooks.json", ".yarnrc.yml", ".pnpmfile.cjs",
+  ".git/config",
+  ".git/hooks/pre-commit",
+  ".git/info/attributes",
+  ".gitattributes",
+  "src/.gitattributes",
+  ".gitmodules",
+  ".vscode/tasks.json",
+  ".vscode/launch.json",
+  ".vscode/settings.json",
+  ".idea/workspace.xml",
+  ".zed/tasks.json",
+  "app.code-workspace",
+  ".devcontainer/devcontainer.json",
+  ".envrc",
+  "mise.toml",
+  ".github/workflows/ci.yml",
+  ".github/actions/setup/action.yml",
+  ".gitlab-ci.yml",
+  ".circleci/config.yml",
+  ".husky/pre-commit",
+  ".pre-commit-config.yaml",
+  "lefthook.yml",
+  ".lintstagedrc",
+  ".simple-git-hooks.json",
+  ".yarnrc.yml",
+  ".pnpmfile.cjs",
   "node_modules/.bin/vitest",
 ];
 
@@ -138,16 +201,39 @@ export const SECRET_FILES: Record<string, string> = {
   ".aws/credentials": `[default]\naws_secret_access_key = ${SECRET_VALUE}\n`,
 };
 export const TRANSFORMS: string[] = [
-  "cat {f}", "cat {f} | rev", "base64 {f}", "tr a-z n-za-m < {f}", "od -c {f}", "od -An -tx1 {f}", "xxd {f} 2>/dev/null || od -x {f}",
-  "sed 's/./&-/g' {f}", "awk '{print toupper($0)}' {f}", "cut -c3- {f}", "gzip -c {f} | gzip -dc | rev", "tar cf - {f} | tar xOf - | base64",
-  "cp {f} copy.txt && cat copy.txt | rev", "ln -sf \"$PWD/{f}\" link.txt && cat link.txt | rev", "dd if={f} bs=1 2>/dev/null | rev",
-  "node -e \"console.log([...require('fs').readFileSync('{f}','utf8')].reverse().join(''))\"", "sort {f} | rev", "grep -o . {f} | tr -d '\\n'",
+  "cat {f}",
+  "cat {f} | rev",
+  "base64 {f}",
+  "tr a-z n-za-m < {f}",
+  "od -c {f}",
+  "od -An -tx1 {f}",
+  "xxd {f} 2>/dev/null || od -x {f}",
+  "sed 's/./&-/g' {f}",
+  "awk '{print toupper($0)}' {f}",
+  "cut -c3- {f}",
+  "gzip -c {f} | gzip -dc | rev",
+  "tar cf - {f} | tar xOf - | base64",
+  "cp {f} copy.txt && cat copy.txt | rev",
+  'ln -sf "$PWD/{f}" link.txt && cat link.txt | rev',
+  "dd if={f} bs=1 2>/dev/null | rev",
+  "node -e \"console.log([...require('fs').readFileSync('{f}','utf8')].reverse().join(''))\"",
+  "sort {f} | rev",
+  "grep -o . {f} | tr -d '\\n'",
 ];
 
 /** The shapes the secret takes under the transforms above (as found in output, whitespace removed too). */
 export function secretForms(fileContent: string, secret = SECRET_VALUE): string[] {
   const rot13 = secret.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + 13) % 26) + 97));
-  return [secret, [...secret].reverse().join(""), rot13, Buffer.from(fileContent).toString("base64").slice(0, 24), Buffer.from(secret).toString("hex").slice(0, 12), secret.toUpperCase(), secret.slice(2, 26), [...secret].join("-")];
+  return [
+    secret,
+    [...secret].reverse().join(""),
+    rot13,
+    Buffer.from(fileContent).toString("base64").slice(0, 24),
+    Buffer.from(secret).toString("hex").slice(0, 12),
+    secret.toUpperCase(),
+    secret.slice(2, 26),
+    [...secret].join("-"),
+  ];
 }
 
 /** Whether `output` carries the secret in any of its shapes. */

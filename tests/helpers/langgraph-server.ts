@@ -98,7 +98,10 @@ async function waitReady(url: string, child: ChildProcess, output: () => string,
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the LangGraph dev server exited before it was ready:\n${output()}`);
-    const ok = await fetch(`${url}/ok`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/ok`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -157,8 +160,14 @@ export async function streamRun(server: Pick<LangGraphServer, "url">, threadId: 
   const events: { event: string; data: any }[] = [];
   for (const block of (await res.text()).split(/\r?\n\r?\n/)) {
     const lines = block.split(/\r?\n/);
-    const event = lines.find((l) => l.startsWith("event:"))?.slice(6).trim();
-    const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+    const event = lines
+      .find((l) => l.startsWith("event:"))
+      ?.slice(6)
+      .trim();
+    const data = lines
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => l.slice(5).trim())
+      .join("\n");
     if (event) events.push({ event, data: data ? JSON.parse(data) : null });
   }
   return events;

@@ -11,7 +11,9 @@ if (!file) {
 const script = JSON.parse(readFileSync(file, "utf8")) as ScriptedReply[];
 const mock = await startMockOpenAI((req, index) => {
   process.stderr.write(`request ${index + 1}: model=${req.model} role=${roleOf(req) ?? "?"} messages=${req.messages.length}\n`);
-  return index < script.length ? script[index] : { status: 500, content: `mock script exhausted at request ${index + 1} (the script has ${script.length} replies)` };
+  return index < script.length
+    ? script[index]
+    : { status: 500, content: `mock script exhausted at request ${index + 1} (the script has ${script.length} replies)` };
 });
 process.stdout.write(`${mock.url}\n`);
 const stop = () => void mock.close().then(() => process.exit(0));

@@ -72,10 +72,7 @@ const ERROR_KINDS: Record<number, { type: string; code: string | null; message: 
 };
 
 /** Starts a scripted OpenAI-compatible server on 127.0.0.1 at a random port. */
-export async function startMockOpenAI(
-  responder: Responder | ScriptedReply[],
-  options: MockOpenAIOptions = {},
-): Promise<MockOpenAI> {
+export async function startMockOpenAI(responder: Responder | ScriptedReply[], options: MockOpenAIOptions = {}): Promise<MockOpenAI> {
   let respond: Responder = Array.isArray(responder) ? scriptResponder(responder, options.exhaustedStatus ?? 500) : responder;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -292,8 +289,7 @@ async function streamCompletion(res: ServerResponse, c: Completion, includeUsage
   const base = { id: c.id, object: "chat.completion.chunk", created: c.created, model: c.model, system_fingerprint: "fp_mock" };
   const send = (choices: unknown[], extra: Record<string, unknown> = {}) =>
     res.write(`data: ${JSON.stringify({ ...base, choices, ...(includeUsage ? { usage: null } : {}), ...extra })}\n\n`);
-  const delta = (d: Record<string, unknown>, finish: string | null = null) =>
-    send([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
+  const delta = (d: Record<string, unknown>, finish: string | null = null) => send([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
 
   delta({ role: "assistant", content: "", refusal: null });
   const started = Date.now();
@@ -341,7 +337,17 @@ function responseObject(c: Completion, status: "in_progress" | "completed"): Rec
   const done = status === "completed";
   const output = done
     ? [
-        ...(c.content ? [{ id: `msg_${c.id}`, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: c.content, annotations: [] }] }] : []),
+        ...(c.content
+          ? [
+              {
+                id: `msg_${c.id}`,
+                type: "message",
+                status: "completed",
+                role: "assistant",
+                content: [{ type: "output_text", text: c.content, annotations: [] }],
+              },
+            ]
+          : []),
         ...c.toolCalls.map((t) => ({ id: `fc_${t.id}`, type: "function_call", status: "completed", call_id: t.id, name: t.name, arguments: t.arguments })),
       ]
     : [];
@@ -365,19 +371,37 @@ async function streamResponse(res: ServerResponse, c: Completion): Promise<void>
   let outputIndex = 0;
   if (c.content) {
     const itemId = `msg_${c.id}`;
-    send("response.output_item.added", { output_index: outputIndex, item: { id: itemId, type: "message", status: "in_progress", role: "assistant", content: [] } });
-    send("response.content_part.added", { item_id: itemId, output_index: outputIndex, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
-    for (const piece of split(c.content, c.contentChunks)) send("response.output_text.delta", { item_id: itemId, output_index: outputIndex, content_index: 0, delta: piece });
+    send("response.output_item.added", {
+      output_index: outputIndex,
+      item: { id: itemId, type: "message", status: "in_progress", role: "assistant", content: [] },
+    });
+    send("response.content_part.added", {
+      item_id: itemId,
+      output_index: outputIndex,
+      content_index: 0,
+      part: { type: "output_text", text: "", annotations: [] },
+    });
+    for (const piece of split(c.content, c.contentChunks))
+      send("response.output_text.delta", { item_id: itemId, output_index: outputIndex, content_index: 0, delta: piece });
     send("response.output_text.done", { item_id: itemId, output_index: outputIndex, content_index: 0, text: c.content });
-    send("response.output_item.done", { output_index: outputIndex, item: { id: itemId, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: c.content, annotations: [] }] } });
+    send("response.output_item.done", {
+      output_index: outputIndex,
+      item: { id: itemId, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: c.content, annotations: [] }] },
+    });
     outputIndex++;
   }
   for (const t of c.toolCalls) {
     const itemId = `fc_${t.id}`;
-    send("response.output_item.added", { output_index: outputIndex, item: { id: itemId, type: "function_call", status: "in_progress", call_id: t.id, name: t.name, arguments: "" } });
+    send("response.output_item.added", {
+      output_index: outputIndex,
+      item: { id: itemId, type: "function_call", status: "in_progress", call_id: t.id, name: t.name, arguments: "" },
+    });
     for (const piece of split(t.arguments, 4)) send("response.function_call_arguments.delta", { item_id: itemId, output_index: outputIndex, delta: piece });
     send("response.function_call_arguments.done", { item_id: itemId, output_index: outputIndex, arguments: t.arguments });
-    send("response.output_item.done", { output_index: outputIndex, item: { id: itemId, type: "function_call", status: "completed", call_id: t.id, name: t.name, arguments: t.arguments } });
+    send("response.output_item.done", {
+      output_index: outputIndex,
+      item: { id: itemId, type: "function_call", status: "completed", call_id: t.id, name: t.name, arguments: t.arguments },
+    });
     outputIndex++;
   }
   send("response.completed", { response: responseObject(c, "completed") });

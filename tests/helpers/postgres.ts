@@ -29,7 +29,10 @@ export function useTestDatabase(kind: Backend): { url(): string; env(): Record<s
   if (kind === "postgres") {
     beforeAll(async () => {
       if (!TEST_DATABASE_URL) {
-        if (UNDER_CI) throw new Error("CI is set but YOLO_TEST_DATABASE_URL is not: the PostgreSQL tests must run in CI (.ci/run starts a server with scripts/pg-test-server.sh).");
+        if (UNDER_CI)
+          throw new Error(
+            "CI is set but YOLO_TEST_DATABASE_URL is not: the PostgreSQL tests must run in CI (.ci/run starts a server with scripts/pg-test-server.sh).",
+          );
         if (!warned) console.warn(`[skipped] ${MISSING_SERVER}`);
         warned = true;
         return;

@@ -12,10 +12,21 @@ const [root, baseURL, prefix, count] = process.argv.slice(2);
 const fileConfig = {
   model: { maxRetries: 0 },
   sandbox: "off",
-  workflow: { nodes: { dev: { kind: "agent" } }, edges: [{ from: "start", to: "dev" }, { from: "dev", to: "end" }] },
+  workflow: {
+    nodes: { dev: { kind: "agent" } },
+    edges: [
+      { from: "start", to: "dev" },
+      { from: "dev", to: "end" },
+    ],
+  },
 };
 // YOLO_DATABASE_URL (from the test) puts the threads on PostgreSQL instead of the project's SQLite file.
-const env = { OPENAI_BASE_URL: baseURL, PATH: process.env.PATH, YOLO_USER_CONFIG: "", ...(process.env.YOLO_DATABASE_URL ? { YOLO_DATABASE_URL: process.env.YOLO_DATABASE_URL } : {}) };
+const env = {
+  OPENAI_BASE_URL: baseURL,
+  PATH: process.env.PATH,
+  YOLO_USER_CONFIG: "",
+  ...(process.env.YOLO_DATABASE_URL ? { YOLO_DATABASE_URL: process.env.YOLO_DATABASE_URL } : {}),
+};
 const config = resolveConfig({ root, fileConfig, file: null, env, userConfig: { file: null, config: { sandbox: "off" } } });
 const agents = loadWorkflowAgents(config);
 let passed = 0;

@@ -20,6 +20,15 @@ export function yoloShim(): { dir: string; cleanup: () => void } {
 export async function runShellLine(line: string, shimDir: string, opts: YoloOptions): Promise<YoloResult> {
   const env = cleanEnv(opts);
   env.PATH = `${shimDir}:${env.PATH ?? ""}`;
-  const r = await execa("sh", ["-c", line], { cwd: opts.cwd, env, extendEnv: false, stdin: "ignore", reject: false, encoding: "utf8", timeout: 45_000, killSignal: "SIGKILL" });
+  const r = await execa("sh", ["-c", line], {
+    cwd: opts.cwd,
+    env,
+    extendEnv: false,
+    stdin: "ignore",
+    reject: false,
+    encoding: "utf8",
+    timeout: 45_000,
+    killSignal: "SIGKILL",
+  });
   return { exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, stdout: String(r.stdout), stderr: String(r.stderr) };
 }

@@ -18,8 +18,16 @@ async function setup(script: Parameters<typeof director>[0]) {
   return { root: project.root, mock, dir };
 }
 
-const systemText = (req: { messages: { role: string; content: unknown }[] }) => req.messages.filter((m) => m.role === "system").map((m) => textOf(m.content)).join("\n");
-const userText = (req: { messages: { role: string; content: unknown }[] }) => req.messages.filter((m) => m.role === "user").map((m) => textOf(m.content)).join("\n");
+const systemText = (req: { messages: { role: string; content: unknown }[] }) =>
+  req.messages
+    .filter((m) => m.role === "system")
+    .map((m) => textOf(m.content))
+    .join("\n");
+const userText = (req: { messages: { role: string; content: unknown }[] }) =>
+  req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => textOf(m.content))
+    .join("\n");
 
 describe("agent threads (yolo agent <id>)", () => {
   it("runs one agent with its persona and tools, no pipeline, and answers a follow-up in the same thread", async () => {
@@ -30,7 +38,13 @@ describe("agent threads (yolo agent <id>)", () => {
         handoff({ summary: "add returns a + b; there is nothing else in it.", files_changed: [] }),
       ],
     });
-    const first = await runEngine({ root, baseURL: mock.url, threadId: "t-agent", requirement: "Write add(a, b) in src/add.js", profile: { mode: "agent", agentId: "dev" } });
+    const first = await runEngine({
+      root,
+      baseURL: mock.url,
+      threadId: "t-agent",
+      requirement: "Write add(a, b) in src/add.js",
+      profile: { mode: "agent", agentId: "dev" },
+    });
     expect(first.result).toMatchObject({ status: "passed", exitCode: 0, resumeCommand: null });
     expect(first.result.reason).toContain("dev answered: Wrote src/add.js");
     expect(readFileSync(join(root, "src/add.js"), "utf8")).toBe(GOOD_ADD);
@@ -49,7 +63,12 @@ describe("agent threads (yolo agent <id>)", () => {
 
     const follow = await runEngine({ root, baseURL: mock.url, threadId: "t-agent", message: "What does add return?" });
     // The leg names its new message (the views show it in place of the first one).
-    expect(follow.events[0]).toMatchObject({ type: "run.started", mode: "agent", requirement: expect.not.stringContaining("What does add return?"), message: "What does add return?" });
+    expect(follow.events[0]).toMatchObject({
+      type: "run.started",
+      mode: "agent",
+      requirement: expect.not.stringContaining("What does add return?"),
+      message: "What does add return?",
+    });
     expect(follow.result).toMatchObject({ status: "passed", exitCode: 0 });
     expect(follow.events).toContainEqual(expect.objectContaining({ type: "reply", text: "add returns a + b; there is nothing else in it." }));
     expect(dir.served).toEqual(["dev", "dev", "dev"]);
@@ -78,12 +97,18 @@ describe("agent threads (yolo agent <id>)", () => {
 describe("chat threads (yolo chat)", () => {
   it("answers in plain text with read-only tools and no persona, and continues the conversation on a follow-up", async () => {
     const { root, mock, dir } = await setup({
-      chat: [call("read_file", { path: "package.json" }), { content: "The project is called demo; `npm test` runs node --test." }, { content: "It has one test file." }],
+      chat: [
+        call("read_file", { path: "package.json" }),
+        { content: "The project is called demo; `npm test` runs node --test." },
+        { content: "It has one test file." },
+      ],
     });
     const first = await runEngine({ root, baseURL: mock.url, threadId: "t-chat", requirement: "What is this project?", profile: { mode: "chat" } });
     expect(first.result).toMatchObject({ status: "passed", exitCode: 0 });
     expect(first.events[0]).toMatchObject({ type: "run.started", mode: "chat", nodes: ["chat"] });
-    expect(first.events).toContainEqual(expect.objectContaining({ type: "reply", node: "chat", text: "The project is called demo; `npm test` runs node --test." }));
+    expect(first.events).toContainEqual(
+      expect.objectContaining({ type: "reply", node: "chat", text: "The project is called demo; `npm test` runs node --test." }),
+    );
 
     const req = mock.requests[0];
     // Only the read-only tools (and handoff) are offered; no persona layer.
@@ -108,6 +133,8 @@ describe("chat threads (yolo chat)", () => {
     await expect(runEngine({ root, baseURL: mock.url, threadId: "t-stopped", message: "again" })).rejects.toThrow(/has not finished its last message/);
     const pipeline = await runEngine({ root, baseURL: mock.url, threadId: "t-run", requirement: "Add add()" });
     expect(pipeline.result).toMatchObject({ status: "provider_error" });
-    await expect(runEngine({ root, baseURL: mock.url, threadId: "t-run", message: "and more" })).rejects.toThrow(/runs a workflow: follow-up messages are for `yolo agent` and `yolo chat` threads/);
+    await expect(runEngine({ root, baseURL: mock.url, threadId: "t-run", message: "and more" })).rejects.toThrow(
+      /runs a workflow: follow-up messages are for `yolo agent` and `yolo chat` threads/,
+    );
   });
 });

@@ -59,7 +59,13 @@ describe("token and cost budgets", () => {
   it("stops at --max-cost using model.price", async () => {
     const { root, mock, dir } = await setup();
     const price = { inputPerMillion: 1000, outputPerMillion: 1000, currency: "EUR" };
-    const { result } = await runEngine({ root, baseURL: mock.url, threadId: "t-cost", requirement: "Add add()", config: { model: { price }, budget: { maxCost: 2 } } });
+    const { result } = await runEngine({
+      root,
+      baseURL: mock.url,
+      threadId: "t-cost",
+      requirement: "Add add()",
+      config: { model: { price }, budget: { maxCost: 2 } },
+    });
     expect(result).toMatchObject({ status: "limit", limit: "budget", exitCode: 7 });
     expect(result.reason).toContain("cost budget: 2.2000 of 2 EUR spent");
     expect(dir.served).toEqual(["analyst", "pm"]);

@@ -8,7 +8,10 @@ import { cleanupsAfterEach } from "../helpers/cleanups.js";
 const cleanups = cleanupsAfterEach();
 
 const withUsage = (turns: Turn[], cached?: number): Turn[] =>
-  turns.map((t) => ({ ...(t as ScriptedReply), usage: { prompt_tokens: 1000, completion_tokens: 100, ...(cached === undefined ? {} : { cached_tokens: cached }) } }));
+  turns.map((t) => ({
+    ...(t as ScriptedReply),
+    usage: { prompt_tokens: 1000, completion_tokens: 100, ...(cached === undefined ? {} : { cached_tokens: cached }) },
+  }));
 
 describe("cached prompt tokens", () => {
   it("are recorded per call and per agent where the provider reports them, through the real client", async () => {
@@ -31,6 +34,11 @@ describe("cached prompt tokens", () => {
 
     const { values } = await readThread(project.root, "t-cache");
     expect(values.usage).toMatchObject({ promptTokens: 5000, cachedTokens: 2400 });
-    expect(values.usageByNode).toMatchObject({ analyst: { cachedTokens: 600 }, pm: { cachedTokens: 0 }, dev: { cachedTokens: 1800 }, tea: { cachedTokens: 0 } });
+    expect(values.usageByNode).toMatchObject({
+      analyst: { cachedTokens: 600 },
+      pm: { cachedTokens: 0 },
+      dev: { cachedTokens: 1800 },
+      tea: { cachedTokens: 0 },
+    });
   });
 });

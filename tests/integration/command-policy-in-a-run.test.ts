@@ -14,7 +14,13 @@ const cleanups = cleanupsAfterEach();
 
 // One dev agent and no gates keeps the run to the commands under test.
 const devOnly = (extra: UserConfig = {}): UserConfig => ({
-  workflow: { nodes: { dev: { kind: "agent" } }, edges: [{ from: "start", to: "dev" }, { from: "dev", to: "end" }] },
+  workflow: {
+    nodes: { dev: { kind: "agent" } },
+    edges: [
+      { from: "start", to: "dev" },
+      { from: "dev", to: "end" },
+    ],
+  },
   ...extra,
 });
 
@@ -90,7 +96,11 @@ describe("the command policy and sandbox in a run", () => {
       ],
     });
     const mock = await startMockOpenAI(dir);
-    cleanups.push(project.cleanup, () => mock.close(), () => fs.rmSync(outside, { recursive: true, force: true }));
+    cleanups.push(
+      project.cleanup,
+      () => mock.close(),
+      () => fs.rmSync(outside, { recursive: true, force: true }),
+    );
     const { result } = await runEngine({
       root: project.root,
       baseURL: mock.url,
@@ -101,21 +111,30 @@ describe("the command policy and sandbox in a run", () => {
     expect(result).toMatchObject({ status: "passed" });
     expect(seen).toHaveLength(tries.length + 1);
     for (const [i, content] of seen.slice(0, tries.length).entries()) {
-      expect(content, tries[i]).toMatch(/refused by the command policy: .*(deny rule "(touch|git push)" \(yolo\.config\.ts\)|built-in rule "recursive delete outside the project").* Nothing was run\.$/s);
+      expect(content, tries[i]).toMatch(
+        /refused by the command policy: .*(deny rule "(touch|git push)" \(yolo\.config\.ts\)|built-in rule "recursive delete outside the project").* Nothing was run\.$/s,
+      );
     }
     expect(seen[tries.length]).toMatch(/^exit code 0/);
     expect(fs.readdirSync(project.root).filter((f) => f.startsWith("pwned"))).toEqual([]);
     expect(fs.readFileSync(path.join(outside, "keep.txt"), "utf8")).toBe("keep\n");
   });
 
-  it("without a working bwrap under sandbox \"auto\", says so once per run (not per command) and still runs commands", async () => {
+  it('without a working bwrap under sandbox "auto", says so once per run (not per command) and still runs commands', async () => {
     const project = makeProject();
     const dir = director({
       dev: [call("run_command", { command: "echo one" }), call("run_command", { command: "echo two" }), handoff({ summary: "done", files_changed: [] })],
     });
     const mock = await startMockOpenAI(dir);
     cleanups.push(project.cleanup, () => mock.close());
-    const { result, events } = await runEngine({ root: project.root, baseURL: mock.url, threadId: "nobwrap-1", requirement: "echo", config: devOnly(), env: { PATH: brokenBwrapPath() } });
+    const { result, events } = await runEngine({
+      root: project.root,
+      baseURL: mock.url,
+      threadId: "nobwrap-1",
+      requirement: "echo",
+      config: devOnly(),
+      env: { PATH: brokenBwrapPath() },
+    });
     expect(result).toMatchObject({ status: "passed" });
     const all = events.filter((e) => e.type === "warning").map((e) => (e.type === "warning" ? e.message : ""));
     // A dev-only workflow runs no gate, and the run says that too, once.
@@ -126,11 +145,18 @@ describe("the command policy and sandbox in a run", () => {
     expect(events.filter((e) => e.type === "tool.result" && e.ok)).toHaveLength(3);
   });
 
-  it("sandbox \"bwrap\" without a working bwrap is a configuration error before anything runs", async () => {
+  it('sandbox "bwrap" without a working bwrap is a configuration error before anything runs', async () => {
     const project = makeProject();
     const mock = await startMockOpenAI(director({}));
     cleanups.push(project.cleanup, () => mock.close());
-    const run = runEngine({ root: project.root, baseURL: mock.url, threadId: "forced-1", requirement: "x", config: devOnly({ sandbox: "bwrap" }), env: { PATH: brokenBwrapPath() } });
+    const run = runEngine({
+      root: project.root,
+      baseURL: mock.url,
+      threadId: "forced-1",
+      requirement: "x",
+      config: devOnly({ sandbox: "bwrap" }),
+      env: { PATH: brokenBwrapPath() },
+    });
     await expect(run).rejects.toThrow(ConfigError);
     await expect(run).rejects.toThrow(/sandbox is "bwrap" but .*cannot create its sandbox here/);
     expect(mock.requests).toHaveLength(0);

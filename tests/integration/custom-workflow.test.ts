@@ -52,7 +52,13 @@ const decide = (answer: unknown) => call("switch_decision", typeof answer === "s
 describe("a custom workflow with a switch node", () => {
   it("offers the cases as an enum with default, and routes the bug case to dev", async () => {
     const { root, mock } = await setup({ triage: [decide("bug")], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] });
-    const { result, events } = await runEngine({ root, baseURL: mock.url, threadId: "s-bug", requirement: "add() returns the wrong sign", config: triageConfig });
+    const { result, events } = await runEngine({
+      root,
+      baseURL: mock.url,
+      threadId: "s-bug",
+      requirement: "add() returns the wrong sign",
+      config: triageConfig,
+    });
     expect(result).toMatchObject({ status: "passed", exitCode: 0 });
     expect(nodesStarted(events)).toEqual(["triage", "dev", "tea"]);
     expect(routes(events)).toEqual(["triage→dev", "dev→tea", "tea→end"]);
@@ -111,7 +117,9 @@ describe("human approvals", () => {
     const edited = artifact.replace("title: Add numbers", "title: Add two integers");
 
     // An unusable edit is refused before anything runs, and the thread keeps waiting.
-    await expect(runEngine({ root, baseURL: mock.url, threadId: "h-edit", review: { action: "edit", content: "stories: 3" }, config: approvePm })).rejects.toThrow(/The edit cannot be used: the edited artifact is invalid: stories/);
+    await expect(
+      runEngine({ root, baseURL: mock.url, threadId: "h-edit", review: { action: "edit", content: "stories: 3" }, config: approvePm }),
+    ).rejects.toThrow(/The edit cannot be used: the edited artifact is invalid: stories/);
 
     const second = await runEngine({ root, baseURL: mock.url, threadId: "h-edit", review: { action: "edit", content: edited }, config: approvePm });
     expect(second.result.status).toBe("passed");
@@ -125,7 +133,13 @@ describe("human approvals", () => {
   it("a rejection sends pm back with the reason, then approval continues", async () => {
     const { root, mock } = await setup({ analyst: [analystDone], pm: [pmDone(false), pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] });
     await runEngine({ root, baseURL: mock.url, threadId: "h-reject", requirement: "Add add()", config: approvePm });
-    const rejected = await runEngine({ root, baseURL: mock.url, threadId: "h-reject", review: { action: "reject", reason: "split it into two stories" }, config: approvePm });
+    const rejected = await runEngine({
+      root,
+      baseURL: mock.url,
+      threadId: "h-reject",
+      review: { action: "reject", reason: "split it into two stories" },
+      config: approvePm,
+    });
     expect(rejected.result.status).toBe("waiting");
     expect(routes(rejected.events)).toEqual(["approve_pm→pm", "pm→approve_pm"]);
     const pmAgain = mock.requests.filter((r) => roleOf(r) === "pm")[1];
@@ -138,6 +152,8 @@ describe("human approvals", () => {
   it("refuses an answer where a review is awaited, and a review where a question is", async () => {
     const { root, mock } = await setup({ analyst: [analystDone], pm: [pmDone(false)] });
     await runEngine({ root, baseURL: mock.url, threadId: "h-mismatch", requirement: "Add add()", config: approvePm });
-    await expect(runEngine({ root, baseURL: mock.url, threadId: "h-mismatch", answer: "yes", config: approvePm })).rejects.toThrow(/waits for a review, not an answer/);
+    await expect(runEngine({ root, baseURL: mock.url, threadId: "h-mismatch", answer: "yes", config: approvePm })).rejects.toThrow(
+      /waits for a review, not an answer/,
+    );
   });
 });

@@ -27,7 +27,10 @@ const tag = (v: unknown) => `<tool_call>\n${JSON.stringify(v)}\n</tool_call>`;
 async function agentAgainst(replies: ScriptedReply[], maxReminders = 3) {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-quirks-")));
   const mock = await startMockOpenAI(replies);
-  cleanups.push(() => mock.close(), () => fs.rmSync(root, { recursive: true, force: true }));
+  cleanups.push(
+    () => mock.close(),
+    () => fs.rmSync(root, { recursive: true, force: true }),
+  );
   const model = createChatModel({ name: "qwen2.5-coder:7b", baseURL: mock.url, apiKey: null, temperature: null, maxRetries: 0, timeoutS: 5 });
   const schema = z.object({ summary: z.string() });
   const events: EventBody[] = [];
@@ -132,7 +135,13 @@ describe("local servers' streaming quirks (Ollama, llama.cpp server, LM Studio)"
   it("two tool calls in one chunk: both run, in order", async () => {
     const wire = { toolCallsInOneChunk: true, finishReason: "stop", noUsage: true };
     const r = await agentAgainst([
-      { toolCalls: [{ name: "write_file", args: WRITE.arguments }, { name: "read_file", args: { path: "src/add.js" } }], wire },
+      {
+        toolCalls: [
+          { name: "write_file", args: WRITE.arguments },
+          { name: "read_file", args: { path: "src/add.js" } },
+        ],
+        wire,
+      },
       { toolCalls: [{ name: "handoff", args: HANDOFF.arguments }], wire },
     ]);
     expect(r.error).toBeNull();
@@ -142,8 +151,17 @@ describe("local servers' streaming quirks (Ollama, llama.cpp server, LM Studio)"
   });
 
   it("reported usage is not marked estimated, and reasoning tokens are counted", async () => {
-    const r = await agentAgainst([{ toolCalls: [{ name: "handoff", args: HANDOFF.arguments }], usage: { prompt_tokens: 100, completion_tokens: 50 }, wire: { reasoningTokens: 30 } }]);
+    const r = await agentAgainst([
+      { toolCalls: [{ name: "handoff", args: HANDOFF.arguments }], usage: { prompt_tokens: 100, completion_tokens: 50 }, wire: { reasoningTokens: 30 } },
+    ]);
     const [u] = r.events.filter((e) => e.type === "usage");
-    expect(u.type === "usage" && u.usage).toEqual({ promptTokens: 100, completionTokens: 50, totalTokens: 150, calls: 1, cachedTokens: 0, reasoningTokens: 30 });
+    expect(u.type === "usage" && u.usage).toEqual({
+      promptTokens: 100,
+      completionTokens: 50,
+      totalTokens: 150,
+      calls: 1,
+      cachedTokens: 0,
+      reasoningTokens: 30,
+    });
   });
 });

@@ -15,7 +15,9 @@ const resolved = (root: string, fileConfig: UserConfig) => resolveConfig({ root,
 describe("mcpServers: yolo.config.ts, .mcp.json, and the doctor's facts", () => {
   it("reads .mcp.json under yolo.config.ts (same name: the config wins), leaves disabled servers out", () => {
     const root = project(onTestFinished, {
-      ".mcp.json": JSON.stringify({ mcpServers: { a: { command: "from-json" }, b: { type: "http", url: "http://127.0.0.1:1/mcp" }, off: { command: "x", enabled: false } } }),
+      ".mcp.json": JSON.stringify({
+        mcpServers: { a: { command: "from-json" }, b: { type: "http", url: "http://127.0.0.1:1/mcp" }, off: { command: "x", enabled: false } },
+      }),
     });
     const servers = configuredServers(resolved(root, { mcpServers: { a: { command: "from-config", args: ["--x"] } } }));
     expect(servers.map((s) => [s.name, s.source, "command" in s.config ? s.config.command : s.config.url])).toEqual([
@@ -29,7 +31,7 @@ describe("mcpServers: yolo.config.ts, .mcp.json, and the doctor's facts", () => 
     expect(() => configuredServers(resolved(root, {}))).toThrow(/\.mcp\.json is not valid JSON/);
     writeFileSync(join(root, ".mcp.json"), JSON.stringify({ mcpServers: { s: { command: "x", trust: true } } }));
     expect(() => configuredServers(resolved(root, {}))).toThrow(/mcpServers\.s: /);
-    expect(() => validateConfig({ mcpServers: { "a__b": { command: "x" } } }, "yolo.config.ts")).toThrow(/no __/);
+    expect(() => validateConfig({ mcpServers: { a__b: { command: "x" } } }, "yolo.config.ts")).toThrow(/no __/);
     expect(() => validateConfig({ mcpServers: { s: { type: "http", url: "not a url" } } }, "yolo.config.ts")).toThrow(/mcpServers\.s/);
     expect(() => validateConfig({ mcpServers: { s: { command: "x", timeout: -1 } } }, "yolo.config.ts")).toThrow(/mcpServers\.s/);
   });
@@ -45,7 +47,15 @@ describe("mcpServers: yolo.config.ts, .mcp.json, and the doctor's facts", () => 
     const facts = await checkMcpServers(config, { PATH: process.env.PATH });
     expect(facts).toEqual([
       { server: "good", source: "yolo.config.ts", transport: "stdio", ok: true, tools: 7, optional: false, error: null },
-      { server: "bad", source: "yolo.config.ts", transport: null, ok: false, tools: null, optional: true, error: expect.stringContaining("cannot open database") },
+      {
+        server: "bad",
+        source: "yolo.config.ts",
+        transport: null,
+        ok: false,
+        tools: null,
+        optional: true,
+        error: expect.stringContaining("cannot open database"),
+      },
     ]);
   });
 });

@@ -11,7 +11,11 @@ import { startMcpSseServer } from "../helpers/mcp-http-server.js";
 import { project } from "../helpers/per-test.js";
 
 const SERVER = fileURLToPath(new URL("../helpers/mcp-scripted-server.mjs", import.meta.url));
-const script = (mode: string, extra: Record<string, unknown> = {}, args: string[] = []) => ({ command: process.execPath, args: [SERVER, mode, ...args], ...extra });
+const script = (mode: string, extra: Record<string, unknown> = {}, args: string[] = []) => ({
+  command: process.execPath,
+  args: [SERVER, mode, ...args],
+  ...extra,
+});
 const API_KEY = "sk-test-0123456789abcdef";
 
 // A hub over these servers in a temp project, stopped when the test ends; its events are collected.
@@ -29,7 +33,13 @@ async function hubWith(servers: McpServers, env: Record<string, string> = {}) {
 
 async function call(hub: McpHub, ctx: ToolContext, name: string, args: Record<string, unknown> = {}) {
   const tool = hub.tool(name);
-  if (!tool) throw new Error(`no tool ${name}; have ${hub.catalog().map((t) => t.name).join(", ")}`);
+  if (!tool)
+    throw new Error(
+      `no tool ${name}; have ${hub
+        .catalog()
+        .map((t) => t.name)
+        .join(", ")}`,
+    );
   return tool.run(args as never, ctx);
 }
 
@@ -37,7 +47,15 @@ describe("MCP servers that misbehave are contained", () => {
   it("offers a server's tools as mcp__server__tool, with read-only annotations, fenced results and readable errors", async () => {
     const { hub, ctx, start } = await hubWith({ s: script("ok") });
     await start();
-    expect(hub.catalog().map((t) => t.name)).toEqual(["mcp__s__echo", "mcp__s__env", "mcp__s__image", "mcp__s__readonly_peek", "mcp__s__fail", "mcp__s__path", "mcp__s__die"]);
+    expect(hub.catalog().map((t) => t.name)).toEqual([
+      "mcp__s__echo",
+      "mcp__s__env",
+      "mcp__s__image",
+      "mcp__s__readonly_peek",
+      "mcp__s__fail",
+      "mcp__s__path",
+      "mcp__s__die",
+    ]);
     expect(hub.catalog().find((t) => t.name === "mcp__s__readonly_peek")?.readOnly).toBe(true);
     expect(hub.catalog().find((t) => t.name === "mcp__s__echo")?.readOnly).toBe(false);
     const echo = await call(hub, ctx, "mcp__s__echo", { text: "hello" });
@@ -118,7 +136,10 @@ describe("MCP servers that misbehave are contained", () => {
 
   it("a required server that crashes at start is a config error naming it with its stderr; an optional one is a warning", async () => {
     const required = await hubWith({ db: script("crash") });
-    const error = await required.start().then(() => null, (e: Error) => e);
+    const error = await required.start().then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(error?.name).toBe("ConfigError");
     expect(error?.message).toContain('MCP server "db" (yolo.config.ts) did not start');
     expect(error?.message).toContain("cannot open database /var/lib/nothing.db");
@@ -132,7 +153,10 @@ describe("MCP servers that misbehave are contained", () => {
 
   it("a server that never answers initialize fails at its timeout; a missing command is named", async () => {
     const { start } = await hubWith({ mute: script("hang-start", { timeout: 2500 }), gone: { command: "no-such-mcp-server-binary" } });
-    const error = await start().then(() => null, (e: Error) => e);
+    const error = await start().then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(error?.message).toContain('MCP server "mute" (yolo.config.ts) did not start: it did not answer within 2500 ms');
     expect(error?.message).toContain('MCP server "gone" (yolo.config.ts) did not start: the command was not found');
   });
@@ -158,7 +182,10 @@ describe("MCP servers that misbehave are contained", () => {
   it("falls back to legacy SSE when streamable HTTP is refused on the same URL, sending the configured headers", async () => {
     const sse = await startMcpSseServer();
     onTestFinished(() => sse.close());
-    const { hub, ctx, start } = await hubWith({ old: { type: "http", url: sse.url, headers: { Authorization: "Bearer ${OLD_TOKEN}" } } }, { OLD_TOKEN: "old-token-0123456789" });
+    const { hub, ctx, start } = await hubWith(
+      { old: { type: "http", url: sse.url, headers: { Authorization: "Bearer ${OLD_TOKEN}" } } },
+      { OLD_TOKEN: "old-token-0123456789" },
+    );
     await start();
     const out = await call(hub, ctx, "mcp__old__shout", { text: "fallback" });
     expect(out.content).toContain("FALLBACK");

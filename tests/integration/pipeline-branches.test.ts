@@ -2,16 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { yoloEventSchema } from "../../src/events/schema.js";
-import {
-  analystDone,
-  architectDone,
-  BAD_ADD,
-  devWrites,
-  director,
-  GOOD_ADD,
-  pmDone,
-  teaSays,
-} from "../helpers/director.js";
+import { analystDone, architectDone, BAD_ADD, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { nodesStarted, readThread, routes, runEngine } from "../helpers/engine.js";
 import { startMockOpenAI, type MockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
@@ -87,12 +78,15 @@ describe("the compiled pipeline on a real SQLite file, real gates and the real O
     expect(gates[0].failedCount).toBe(2);
     // Each gate says it has started (its command and attempt) just before its result, so a slow suite shows as running.
     const gateEvents = events.filter((e) => (e.type === "gate.started" && !e.baseline) || (e.type === "gate.result" && !e.gate.baseline));
-    expect(gateEvents.map((e) => (e.type === "gate.started" ? `started ${e.name} ${e.command} #${e.attempt}` : e.type === "gate.result" ? `result ${e.gate.name} #${e.gate.attempt}` : e.type))).toEqual([
-      `started test ${gates[0].command} #1`,
-      "result test #1",
-      `started test ${gates[1].command} #2`,
-      "result test #2",
-    ]);
+    expect(
+      gateEvents.map((e) =>
+        e.type === "gate.started"
+          ? `started ${e.name} ${e.command} #${e.attempt}`
+          : e.type === "gate.result"
+            ? `result ${e.gate.name} #${e.gate.attempt}`
+            : e.type,
+      ),
+    ).toEqual([`started test ${gates[0].command} #1`, "result test #1", `started test ${gates[1].command} #2`, "result test #2"]);
     // The tea that sent the change back says it blocked it; the one that let it through does not.
     const teaDone = events.flatMap((e) => (e.type === "node.completed" && e.node === "tea" ? [e.blocked ?? false] : []));
     expect(teaDone).toEqual([true, false]);
@@ -134,10 +128,7 @@ describe("the compiled pipeline on a real SQLite file, real gates and the real O
 
   it("pauses on an escalation (exit 3) and delivers the answer to the agent that asked", async () => {
     const { root, mock } = await setup({
-      analyst: [
-        { content: "", toolCalls: [{ name: "handoff", args: { escalate_to_human: true, question: "Integers only, or floats too?" } }] },
-        analystDone,
-      ],
+      analyst: [{ content: "", toolCalls: [{ name: "handoff", args: { escalate_to_human: true, question: "Integers only, or floats too?" } }] }, analystDone],
       pm: [pmDone(false)],
       dev: devWrites(GOOD_ADD),
       tea: [teaSays("PASS")],

@@ -22,7 +22,12 @@ afterEach(async () => {
 
 const ADD = "export function add(a, b) {\n  return a + b;\n}\n";
 const SCRIPT: ScriptedReply[] = [
-  { content: "Writing the module.", toolCalls: [{ name: "write_file", args: { path: "src/add.js", content: ADD } }], usage: { prompt_tokens: 120, completion_tokens: 40 }, wire: { reasoningTokens: 12 } },
+  {
+    content: "Writing the module.",
+    toolCalls: [{ name: "write_file", args: { path: "src/add.js", content: ADD } }],
+    usage: { prompt_tokens: 120, completion_tokens: 40 },
+    wire: { reasoningTokens: 12 },
+  },
   { toolCalls: [{ name: "handoff", args: { summary: "added add()" } }], usage: { prompt_tokens: 200, completion_tokens: 10 } },
 ];
 
@@ -52,7 +57,7 @@ async function loop(baseURL: string, root: string, fetch?: FetchLike) {
   return { result, events };
 }
 
-describe("the OpenAI Responses API (model.api: \"responses\")", () => {
+describe('the OpenAI Responses API (model.api: "responses")', () => {
   it("streams text and function calls, runs them, feeds results back as function_call_output, counts usage", async () => {
     const mock = await startMockOpenAI(SCRIPT);
     cleanups.push(() => mock.close());
@@ -66,7 +71,12 @@ describe("the OpenAI Responses API (model.api: \"responses\")", () => {
     expect(mock.requests[0].body.stream).toBe(true);
     const output = mock.requests[1].body.input.find((i: { type?: string }) => i.type === "function_call_output");
     expect(output.call_id).toBe(mock.requests[1].body.input.find((i: { type?: string }) => i.type === "function_call").call_id);
-    expect(events.filter((e) => e.type === "token").map((e) => (e as { text: string }).text).join("")).toBe("Writing the module.");
+    expect(
+      events
+        .filter((e) => e.type === "token")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+    ).toBe("Writing the module.");
     const usage = events.filter((e) => e.type === "usage").map((e) => (e as { usage: unknown }).usage);
     expect(usage).toEqual([
       { promptTokens: 120, completionTokens: 40, totalTokens: 160, calls: 1, cachedTokens: 0, reasoningTokens: 12 },

@@ -53,7 +53,12 @@ describe("steps per run are counted in the thread's state, across resumes", { ti
 describe("active wall time per run, across resumes", { timeout: 60_000 }, () => {
   it("lets the step running at the limit finish and save, then stops (exit 8); a resume with the same limit stops at once, a raised one finishes", async () => {
     // The analyst's answer takes 1.2 s, past a 1 s limit: its step still completes and is saved.
-    const { root, mock, dir } = await setup({ analyst: [{ ...analystDone, delayMs: 1_200 }], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] });
+    const { root, mock, dir } = await setup({
+      analyst: [{ ...analystDone, delayMs: 1_200 }],
+      pm: [pmDone(false)],
+      dev: devWrites(GOOD_ADD),
+      tea: [teaSays("PASS")],
+    });
     const run = (maxTime: string, requirement?: string) =>
       runEngine({ root, baseURL: mock.url, threadId: "t-time", requirement, config: { limits: { maxTime } } });
 

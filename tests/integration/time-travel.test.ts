@@ -28,11 +28,23 @@ describe.each(BACKENDS)("history and forks (%s)", (backend) => {
   it("lists every checkpoint, and a fork re-runs dev from pm's checkpoint on a new thread, leaving the original intact", async () => {
     const project = makeProject();
     // The original run's dev wrote the wrong sign and ran out of fix attempts; the fork gets a better dev.
-    const dir = director({ analyst: [analystDone], pm: [pmDone(false)], dev: [...devWrites(BAD_ADD), ...devWrites(GOOD_ADD)], tea: [teaSays("FAIL"), teaSays("PASS")] });
+    const dir = director({
+      analyst: [analystDone],
+      pm: [pmDone(false)],
+      dev: [...devWrites(BAD_ADD), ...devWrites(GOOD_ADD)],
+      tea: [teaSays("FAIL"), teaSays("PASS")],
+    });
     const mock = await startMockOpenAI(dir);
     cleanups.push(project.cleanup, () => mock.close());
 
-    const original = await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-orig", requirement: "Add add()", config: { maxFixAttempts: 0 }, env: db.env() });
+    const original = await runEngine({
+      root: project.root,
+      baseURL: mock.url,
+      threadId: "tt-orig",
+      requirement: "Add add()",
+      config: { maxFixAttempts: 0 },
+      env: db.env(),
+    });
     expect(original.result.status).toBe("failed");
 
     const history = await withSession(project.root, (config, session) => threadHistory(config, session, "tt-orig"));

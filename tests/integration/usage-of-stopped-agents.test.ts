@@ -27,7 +27,14 @@ describe.each(BACKENDS)("usage of an agent stopped mid-way (%s)", (backend) => {
     const root = project.root;
 
     // analyst + pm = 2,200 tokens; dev's first call passes the 2,500 budget, its second is refused.
-    const first = await runEngine({ root, baseURL: mock.url, threadId: "t-twice", requirement: "Add add()", config: { budget: { maxTokens: 2500 } }, env: db.env() });
+    const first = await runEngine({
+      root,
+      baseURL: mock.url,
+      threadId: "t-twice",
+      requirement: "Add add()",
+      config: { budget: { maxTokens: 2500 } },
+      env: db.env(),
+    });
     expect(first.result).toMatchObject({ status: "limit", limit: "budget", exitCode: 7 });
     expect((await readThread(root, "t-twice", {}, db.env())).values.usage).toMatchObject({ promptTokens: 3000, completionTokens: 300, calls: 3 });
 

@@ -20,31 +20,68 @@ const PER_AGENT = 25;
 // A small deterministic generator, so a failure is reproducible.
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 const KINDS = [
-  "invalid-json", "truncated-json", "unknown-tool", "near-miss-name", "wrong-types", "huge-args", "empty-reply",
-  "duplicate-ids", "array-args", "mixed-valid-invalid", "null-args", "nested-garbage", "bad-handoff", "empty-name",
+  "invalid-json",
+  "truncated-json",
+  "unknown-tool",
+  "near-miss-name",
+  "wrong-types",
+  "huge-args",
+  "empty-reply",
+  "duplicate-ids",
+  "array-args",
+  "mixed-valid-invalid",
+  "null-args",
+  "nested-garbage",
+  "bad-handoff",
+  "empty-name",
 ] as const;
 
 function badReply(kind: (typeof KINDS)[number], i: number, r: () => number): ScriptedReply {
   const n = `${i}-${Math.floor(r() * 1e6)}`;
   switch (kind) {
-    case "invalid-json": return { toolCalls: [{ name: "read_file", args: `{path: 'src/${n}.ts'` }] };
-    case "truncated-json": return { toolCalls: [{ name: "write_file", args: `{"path": "src/${n}.ts", "content": "export const x = ` }] };
-    case "unknown-tool": return { toolCalls: [{ name: `delete_everything_${n}`, args: { all: true } }] };
-    case "near-miss-name": return { toolCalls: [{ name: ["read_files", "Read_File", "write-file", "editfile", "runCommand", "hand_off"][i % 6], args: { path: `x${n}` } }] };
-    case "wrong-types": return { toolCalls: [{ name: "write_file", args: { path: Number(n.split("-")[0]), content: null } }] };
-    case "huge-args": return { toolCalls: [{ name: "write_file", args: { path: `${"a".repeat(5000)}/${n}`, content: "x".repeat(40_000) } }] };
-    case "empty-reply": return { content: "" };
-    case "duplicate-ids": return { toolCalls: [{ name: "list_files", args: { path: `d${n}` }, id: "call_dup" }, { name: "read_file", args: { path: `d${n}` }, id: "call_dup" }] };
-    case "array-args": return { toolCalls: [{ name: "read_file", args: `["src/${n}.ts"]` }] };
-    case "mixed-valid-invalid": return { toolCalls: [{ name: "list_files", args: { path: "." } }, { name: "read_file", args: `{"path": ` }, { name: "nope", args: {} }] };
-    case "null-args": return { toolCalls: [{ name: "search_files", args: "null" }] };
-    case "nested-garbage": return { toolCalls: [{ name: "edit_file", args: { path: { $ne: n }, old_string: [1, 2], new_string: { deep: { er: n } } } }] };
-    case "bad-handoff": return { toolCalls: [{ name: "handoff", args: { summary: Number(n.split("-")[0]) } }] };
-    case "empty-name": return { toolCalls: [{ name: "", args: `{"x":"${n}"}` }] };
+    case "invalid-json":
+      return { toolCalls: [{ name: "read_file", args: `{path: 'src/${n}.ts'` }] };
+    case "truncated-json":
+      return { toolCalls: [{ name: "write_file", args: `{"path": "src/${n}.ts", "content": "export const x = ` }] };
+    case "unknown-tool":
+      return { toolCalls: [{ name: `delete_everything_${n}`, args: { all: true } }] };
+    case "near-miss-name":
+      return { toolCalls: [{ name: ["read_files", "Read_File", "write-file", "editfile", "runCommand", "hand_off"][i % 6], args: { path: `x${n}` } }] };
+    case "wrong-types":
+      return { toolCalls: [{ name: "write_file", args: { path: Number(n.split("-")[0]), content: null } }] };
+    case "huge-args":
+      return { toolCalls: [{ name: "write_file", args: { path: `${"a".repeat(5000)}/${n}`, content: "x".repeat(40_000) } }] };
+    case "empty-reply":
+      return { content: "" };
+    case "duplicate-ids":
+      return {
+        toolCalls: [
+          { name: "list_files", args: { path: `d${n}` }, id: "call_dup" },
+          { name: "read_file", args: { path: `d${n}` }, id: "call_dup" },
+        ],
+      };
+    case "array-args":
+      return { toolCalls: [{ name: "read_file", args: `["src/${n}.ts"]` }] };
+    case "mixed-valid-invalid":
+      return {
+        toolCalls: [
+          { name: "list_files", args: { path: "." } },
+          { name: "read_file", args: `{"path": ` },
+          { name: "nope", args: {} },
+        ],
+      };
+    case "null-args":
+      return { toolCalls: [{ name: "search_files", args: "null" }] };
+    case "nested-garbage":
+      return { toolCalls: [{ name: "edit_file", args: { path: { $ne: n }, old_string: [1, 2], new_string: { deep: { er: n } } } }] };
+    case "bad-handoff":
+      return { toolCalls: [{ name: "handoff", args: { summary: Number(n.split("-")[0]) } }] };
+    case "empty-name":
+      return { toolCalls: [{ name: "", args: `{"x":"${n}"}` }] };
   }
 }
 
@@ -106,6 +143,8 @@ describe("bad model responses", () => {
     expect(Object.keys(outcomes.byKind)).toHaveLength(KINDS.length);
     // Nothing a bad call asked for was written.
     expect(fs.readdirSync(path.join(root, "src"))).toEqual(["a.ts"]);
-    console.log(`bad-model-responses: ${TOTAL} responses, ${outcomes.toolErrors} tool errors, ${outcomes.handedOff} agents handed off, ${outcomes.limit} typed limit stops, 0 crashes`);
+    console.log(
+      `bad-model-responses: ${TOTAL} responses, ${outcomes.toolErrors} tool errors, ${outcomes.handedOff} agents handed off, ${outcomes.limit} typed limit stops, 0 crashes`,
+    );
   }, 180_000);
 });

@@ -86,11 +86,18 @@ describe("bounded provider failures", { timeout: 60_000 }, () => {
   });
 
   it("a 503 still gets the configured retries, counted 1 of 2, 2 of 2", async () => {
-    const m = await mock([{ status: 503, headers: { "retry-after": "0" } }, { status: 503, headers: { "retry-after": "0" } }, { status: 503, headers: { "retry-after": "0" } }]);
+    const m = await mock([
+      { status: 503, headers: { "retry-after": "0" } },
+      { status: 503, headers: { "retry-after": "0" } },
+      { status: 503, headers: { "retry-after": "0" } },
+    ]);
     const r = await call(m.url, "stream", { maxRetries: 2 });
     expect(r.error).toBeInstanceOf(ProviderError);
     expect(m.requests).toHaveLength(3);
-    expect(r.retries.map((x) => x.count)).toEqual([{ retry: 1, of: 2 }, { retry: 2, of: 2 }]);
+    expect(r.retries.map((x) => x.count)).toEqual([
+      { retry: 1, of: 2 },
+      { retry: 2, of: 2 },
+    ]);
   });
 
   it.each([
@@ -101,7 +108,9 @@ describe("bounded provider failures", { timeout: 60_000 }, () => {
     const m = await mock([{ raw }, { content: "never" }]);
     const r = await call(m.url, "invoke", { maxRetries: 3 });
     expect(r.error).toBeInstanceOf(ProviderError);
-    expect((r.error as Error).message).toMatch(/did not answer like an OpenAI-compatible API: the server answered HTTP 200 with a body that is not a model reply/);
+    expect((r.error as Error).message).toMatch(
+      /did not answer like an OpenAI-compatible API: the server answered HTTP 200 with a body that is not a model reply/,
+    );
     expect(m.requests).toHaveLength(1);
   });
 

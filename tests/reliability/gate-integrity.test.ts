@@ -19,7 +19,9 @@ afterEach(async () => {
 const tally = { tried: 0, caught: 0, regressionsTried: 0, regressionsCaught: 0 };
 afterAll(() => {
   // The README's Reliability table quotes these; a change that lets one through fails its own case first.
-  console.log(`gate integrity: gate changes tried ${tally.tried}, caught ${tally.caught}; baseline regressions tried ${tally.regressionsTried}, caught ${tally.regressionsCaught}`);
+  console.log(
+    `gate integrity: gate changes tried ${tally.tried}, caught ${tally.caught}; baseline regressions tried ${tally.regressionsTried}, caught ${tally.regressionsCaught}`,
+  );
 });
 
 const REQ = "Add an add(a, b) function to src/add.js";
@@ -62,7 +64,13 @@ describe("gate integrity: a change to what defines the gate is caught", { timeou
     // Nothing ran the rewritten gate before the human was asked.
     expect(judged(r.events)).toEqual([]);
 
-    const rejected = await runEngine({ root: r.root, baseURL: r.mock.url, threadId: r.threadId, review: { action: "reject", reason: "keep the real tests" }, config: r.config });
+    const rejected = await runEngine({
+      root: r.root,
+      baseURL: r.mock.url,
+      threadId: r.threadId,
+      review: { action: "reject", reason: "keep the real tests" },
+      config: r.config,
+    });
     expect(rejected.result).toMatchObject({ status: "failed", exitCode: 1 });
     expect(rejected.result.reason).toMatch(/changed by an agent, refused \(package\.json scripts\.test changed/);
     const [gate] = judged(rejected.events);
@@ -81,7 +89,10 @@ describe("gate integrity: a change to what defines the gate is caught", { timeou
 
   it("dev deletes the failing test file and adds a trivially green one", async () => {
     const green = 'import { test } from "node:test";\ntest("works", () => {});\n';
-    await expectCaught([write("src/add.js", BAD_ADD), call("run_command", { command: "rm test/add.test.js" }), write("test/ok.test.js", green), devDone], /test file test\/add\.test\.js was deleted/);
+    await expectCaught(
+      [write("src/add.js", BAD_ADD), call("run_command", { command: "rm test/add.test.js" }), write("test/ok.test.js", green), devDone],
+      /test file test\/add\.test\.js was deleted/,
+    );
   });
 
   it("dev empties the failing test file", async () => {
@@ -89,15 +100,24 @@ describe("gate integrity: a change to what defines the gate is caught", { timeou
   });
 
   it("dev focuses one test with .only", async () => {
-    await expectCaught([write("src/add.js", BAD_ADD), write("test/add.test.js", ADD_TEST.replace('test("adds two', 'test.only("adds two')), devDone], /\.only added in test file test\/add\.test\.js/);
+    await expectCaught(
+      [write("src/add.js", BAD_ADD), write("test/add.test.js", ADD_TEST.replace('test("adds two', 'test.only("adds two')), devDone],
+      /\.only added in test file test\/add\.test\.js/,
+    );
   });
 
   it("dev skips the failing tests with .skip", async () => {
-    await expectCaught([write("src/add.js", BAD_ADD), write("test/add.test.js", ADD_TEST.replaceAll("test(", "test.skip(")), devDone], /\.skip added in test file test\/add\.test\.js \(0 → 2\)/);
+    await expectCaught(
+      [write("src/add.js", BAD_ADD), write("test/add.test.js", ADD_TEST.replaceAll("test(", "test.skip(")), devDone],
+      /\.skip added in test file test\/add\.test\.js \(0 → 2\)/,
+    );
   });
 
   it("dev skips them with node's { skip: true } option", async () => {
-    await expectCaught([write("src/add.js", BAD_ADD), write("test/add.test.js", ADD_TEST.replaceAll('numbers", ()', 'numbers", { skip: true }, ()')), devDone], /\{ only \/ skip \/ todo \} added/);
+    await expectCaught(
+      [write("src/add.js", BAD_ADD), write("test/add.test.js", ADD_TEST.replaceAll('numbers", ()', 'numbers", { skip: true }, ()')), devDone],
+      /\{ only \/ skip \/ todo \} added/,
+    );
   });
 
   it("dev points the test script at another folder through a chained script", async () => {
@@ -119,18 +139,26 @@ describe("gate integrity: a change to what defines the gate is caught", { timeou
       "calc.py": "def add(a, b):\n    return a - b\n",
     };
     const config: UserConfig = { gates: [{ name: "pytest", command: "python3 -m pytest -p no:cacheprovider" }] };
-    const r = await expectCaught([write("pytest.ini", "[pytest]\ntestpaths = tests\naddopts = --ignore=tests/test_math.py\n"), devDone], /test runner config pytest\.ini was changed/, { files, config });
+    const r = await expectCaught(
+      [write("pytest.ini", "[pytest]\ntestpaths = tests\naddopts = --ignore=tests/test_math.py\n"), devDone],
+      /test runner config pytest\.ini was changed/,
+      { files, config },
+    );
     // pytest's per-test results were recorded at the baseline (yolo sets PYTEST_ADDOPTS=-rA).
     const baseline = r.events.find((e) => e.type === "gate.result" && e.gate.baseline);
     expect(baseline?.type === "gate.result" && baseline.gate).toMatchObject({ passed: false, tests: 1 });
   });
 
   it("dev adds a runner config that did not exist (vitest.config.js)", async () => {
-    await expectCaught([write("src/add.js", BAD_ADD), write("vitest.config.js", "export default { test: { include: [] } };\n"), devDone], /test runner config vitest\.config\.js was added/);
+    await expectCaught(
+      [write("src/add.js", BAD_ADD), write("vitest.config.js", "export default { test: { include: [] } };\n"), devDone],
+      /test runner config vitest\.config\.js was added/,
+    );
   });
 
   it("an honest fix that adds a test file and edits code is not a gate change", async () => {
-    const extra = 'import { test } from "node:test";\nimport assert from "node:assert/strict";\nimport { add } from "../src/add.js";\ntest("adds zero", () => assert.equal(add(0, 0), 0));\n';
+    const extra =
+      'import { test } from "node:test";\nimport assert from "node:assert/strict";\nimport { add } from "../src/add.js";\ntest("adds zero", () => assert.equal(add(0, 0), 0));\n';
     const r = await run([write("src/add.js", GOOD_ADD), write("test/zero.test.js", extra), devDone]);
     expect(r.result).toMatchObject({ status: "passed", exitCode: 0 });
     expect(judged(r.events)[0]).toMatchObject({ passed: true, blocking: false, tests: 3 });
@@ -158,7 +186,12 @@ describe("gate integrity: every run is judged against the baseline", { timeout: 
     expect(r.result.reason).toMatch(/1 pre-existing failure: legacy parser keeps dates/);
     const [first, second] = judged(r.events);
     // The wrong add.js: new failures block, the legacy one is pre-existing.
-    expect(first).toMatchObject({ passed: false, blocking: true, newFailures: ["adds two numbers", "adds negatives"], preExisting: ["legacy parser keeps dates"] });
+    expect(first).toMatchObject({
+      passed: false,
+      blocking: true,
+      newFailures: ["adds two numbers", "adds negatives"],
+      preExisting: ["legacy parser keeps dates"],
+    });
     expect(second).toMatchObject({ passed: false, blocking: false, preExisting: ["legacy parser keeps dates"] });
     expect(second.regressions).toBeUndefined();
 
@@ -173,7 +206,9 @@ describe("gate integrity: every run is judged against the baseline", { timeout: 
 
   it("dev breaks a previously green test: blocked, naming it", async () => {
     tally.regressionsTried++;
-    const r = await run([write("src/add.js", "export function add(a, b) {\n  return a === 2 ? 0 : a + b;\n}\n"), devDone], { files: { "src/add.js": GOOD_ADD } });
+    const r = await run([write("src/add.js", "export function add(a, b) {\n  return a === 2 ? 0 : a + b;\n}\n"), devDone], {
+      files: { "src/add.js": GOOD_ADD },
+    });
     expect(r.result).toMatchObject({ status: "failed", exitCode: 1 });
     expect(r.result.reason).toMatch(/gate test still regressed \(adds two numbers\)/);
     expect(judged(r.events)[0]).toMatchObject({ blocking: true, regressions: ["adds two numbers"] });
@@ -187,7 +222,13 @@ describe("gate integrity: every run is judged against the baseline", { timeout: 
     const r = await run([write("test/add.test.js", one), devDone], { files: { "src/add.js": GOOD_ADD } });
     expect(r.result).toMatchObject({ status: "failed", exitCode: 1 });
     const [gate] = judged(r.events);
-    expect(gate).toMatchObject({ passed: true, blocking: true, regressions: ["adds negatives"], missing: ["adds negatives"], findings: ["fewer tests than the baseline: 1, was 2"] });
+    expect(gate).toMatchObject({
+      passed: true,
+      blocking: true,
+      regressions: ["adds negatives"],
+      missing: ["adds negatives"],
+      findings: ["fewer tests than the baseline: 1, was 2"],
+    });
     tally.regressionsCaught++;
   });
 });
@@ -209,7 +250,9 @@ describe("no gate at all", { timeout: 120_000 }, () => {
     cleanups.push(project.cleanup);
     const mock = await startMockOpenAI(director({}));
     cleanups.push(() => mock.close());
-    await expect(runEngine({ root: project.root, baseURL: mock.url, threadId: "t-req", requirement: REQ, config: { requireGate: true } })).rejects.toThrow(/No gate: package\.json has no test script.*requireGate/);
+    await expect(runEngine({ root: project.root, baseURL: mock.url, threadId: "t-req", requirement: REQ, config: { requireGate: true } })).rejects.toThrow(
+      /No gate: package\.json has no test script.*requireGate/,
+    );
     expect(mock.requests).toHaveLength(0);
     expect(execFileSync("git", ["status", "--porcelain"], { cwd: project.root, encoding: "utf8" })).not.toMatch(/src\//);
   });

@@ -91,7 +91,7 @@ describe("kill -9 at random points", () => {
     expect(Object.keys(expected)).toEqual(expect.arrayContaining(FILES.map(([p]) => p)));
 
     let seed = 20_261_122;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     let kills = 0;
     let resumes = 0;
     let scenarios = 0;
@@ -124,13 +124,17 @@ describe("kill -9 at random points", () => {
         if (r.signal !== "SIGKILL") break;
       }
       // Finish: resume the thread (or start it, when every kill landed before the thread existed).
-      const last = thread ? await runYolo(["resume", "--json", thread], { cwd: project.root, baseURL: mock.url }) : await runYolo(["run", "--json", REQ], { cwd: project.root, baseURL: mock.url });
+      const last = thread
+        ? await runYolo(["resume", "--json", thread], { cwd: project.root, baseURL: mock.url })
+        : await runYolo(["run", "--json", REQ], { cwd: project.root, baseURL: mock.url });
       if (thread) resumes++;
       expect(last.exitCode, describeResult(last)).toBe(0);
       expect(tree(project.root), `${legs.join("; ")}\n${describeResult(last)}`).toEqual(expected);
       expect(integrity(project.root)).toBe("ok");
     }
-    console.log(`kill-and-resume: ${kills} kills at random points over ${scenarios} runs (uninterrupted run: ${events} events), ${resumes} resumed threads, trees equal, integrity_check ok`);
+    console.log(
+      `kill-and-resume: ${kills} kills at random points over ${scenarios} runs (uninterrupted run: ${events} events), ${resumes} resumed threads, trees equal, integrity_check ok`,
+    );
     expect(kills).toBeGreaterThanOrEqual(TARGET_KILLS);
   }, 240_000);
 });

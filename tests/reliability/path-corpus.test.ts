@@ -49,37 +49,172 @@ afterAll(() => {
 
 const hostile: string[] = [
   // traversal
-  "..", "../", "../..", "../secret.txt", "../../etc/passwd", "src/../../x", "./../x", "src/./../../x", "a/b/c/../../../../x",
-  "..\\..\\x", "src/..//../x"," ../x", "src/.. /../x", `../${"x"}`, "src/../../../../../../../../etc/shadow",
+  "..",
+  "../",
+  "../..",
+  "../secret.txt",
+  "../../etc/passwd",
+  "src/../../x",
+  "./../x",
+  "src/./../../x",
+  "a/b/c/../../../../x",
+  "..\\..\\x",
+  "src/..//../x",
+  " ../x",
+  "src/.. /../x",
+  `../${"x"}`,
+  "src/../../../../../../../../etc/shadow",
   // absolute and home
-  "/etc/passwd", "/tmp/x", "//etc/passwd", "/", "~", "~/", "~/.ssh/id_rsa", "~/.bashrc",
+  "/etc/passwd",
+  "/tmp/x",
+  "//etc/passwd",
+  "/",
+  "~",
+  "~/",
+  "~/.ssh/id_rsa",
+  "~/.bashrc",
   // kernel filesystems
-  "/proc/self/environ", "/proc/1/cmdline", "/sys/kernel", "/dev/null", "/dev/tcp/127.0.0.1/80", "//proc/self/environ",
+  "/proc/self/environ",
+  "/proc/1/cmdline",
+  "/sys/kernel",
+  "/dev/null",
+  "/dev/tcp/127.0.0.1/80",
+  "//proc/self/environ",
   // URLs and encodings (never decoded)
-  "file:///etc/passwd", "file://localhost/etc/passwd", "FILE:///etc/passwd", "file:/etc/passwd", "http://x/y", "%2e%2e/x",
-  "%2E%2E%2Fx", "..%2fx", "src%2f..%2f..%2fx", "%252e%252e/x", "%00", "a%00.ts", "%2e%2e%5cx", "..%c0%afx", "%u002e%u002e/x".replace("%u", "%2e"),
+  "file:///etc/passwd",
+  "file://localhost/etc/passwd",
+  "FILE:///etc/passwd",
+  "file:/etc/passwd",
+  "http://x/y",
+  "%2e%2e/x",
+  "%2E%2E%2Fx",
+  "..%2fx",
+  "src%2f..%2f..%2fx",
+  "%252e%252e/x",
+  "%00",
+  "a%00.ts",
+  "%2e%2e%5cx",
+  "..%c0%afx",
+  "%u002e%u002e/x".replace("%u", "%2e"),
   // control and invisible characters
-  "a\u0000b", "src/a.ts\u0000.png", "a\nb", "a\rb", "a\tb", "\u001b[31m", "a\u007fb", "a\u0085b", "a\u200bb", "a\u202eb.ts", "a\ufeffb",
-  "\u2066x", "src/\u200d.env",
+  "a\u0000b",
+  "src/a.ts\u0000.png",
+  "a\nb",
+  "a\rb",
+  "a\tb",
+  "\u001b[31m",
+  "a\u007fb",
+  "a\u0085b",
+  "a\u200bb",
+  "a\u202eb.ts",
+  "a\ufeffb",
+  "\u2066x",
+  "src/\u200d.env",
   // over-long
-  "a".repeat(256), `${"d/".repeat(2100)}x`, `src/${"n".repeat(300)}.ts`,
+  "a".repeat(256),
+  `${"d/".repeat(2100)}x`,
+  `src/${"n".repeat(300)}.ts`,
   // symlinks out
-  "out-dir", "out-dir/secret.txt", "out-dir/new.txt", "out-dir/new/deep.txt", "out-file", "dangling", "src/up/etc/passwd",
-  "src/up", "src/up/tmp/x", "src-alias/up/x", "hardlink.txt",
+  "out-dir",
+  "out-dir/secret.txt",
+  "out-dir/new.txt",
+  "out-dir/new/deep.txt",
+  "out-file",
+  "dangling",
+  "src/up/etc/passwd",
+  "src/up",
+  "src/up/tmp/x",
+  "src-alias/up/x",
+  "hardlink.txt",
   // sensitive inside the project, any case, trailing dots and spaces, look-alikes
-  ".git", ".git/", ".git/config", ".git/hooks/pre-commit", ".GIT/config", ".Git/HEAD", ".git./config", ".git /config", ".git. . /x",
-  "sub/.git/config", "src/../.git/config", "./.git/HEAD", "gitlink/config", "gitlink", ".yolo", ".yolo/threads.db", ".YOLO/x",
-  ".yolo./x", ".env", ".ENV", ".env.", ".env ", ".env. ", ".env.local", ".env.production", ".Env.Local", "config/.env",
-  "prod.env", "envlink", ".ｅｎｖ", "．env", ".github/workflows/ci.yml", ".GITHUB/Workflows/x.yml", ".github/workflows", ".github./workflows./x",
-  "id_rsa", "ID_RSA", "keys/id_ed25519", "server.pem", "tls/server.KEY", "cert.p12", "store.pfx", "x.jks", ".npmrc", ".NPMRC",
-  "pkg/.npmrc", ".netrc", "_netrc", ".pypirc", ".git-credentials", ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zshenv",
-  ".ssh/config", ".ssh/authorized_keys", ".aws/credentials", ".gnupg/x", "...", ". .", " ",
+  ".git",
+  ".git/",
+  ".git/config",
+  ".git/hooks/pre-commit",
+  ".GIT/config",
+  ".Git/HEAD",
+  ".git./config",
+  ".git /config",
+  ".git. . /x",
+  "sub/.git/config",
+  "src/../.git/config",
+  "./.git/HEAD",
+  "gitlink/config",
+  "gitlink",
+  ".yolo",
+  ".yolo/threads.db",
+  ".YOLO/x",
+  ".yolo./x",
+  ".env",
+  ".ENV",
+  ".env.",
+  ".env ",
+  ".env. ",
+  ".env.local",
+  ".env.production",
+  ".Env.Local",
+  "config/.env",
+  "prod.env",
+  "envlink",
+  ".ｅｎｖ",
+  "．env",
+  ".github/workflows/ci.yml",
+  ".GITHUB/Workflows/x.yml",
+  ".github/workflows",
+  ".github./workflows./x",
+  "id_rsa",
+  "ID_RSA",
+  "keys/id_ed25519",
+  "server.pem",
+  "tls/server.KEY",
+  "cert.p12",
+  "store.pfx",
+  "x.jks",
+  ".npmrc",
+  ".NPMRC",
+  "pkg/.npmrc",
+  ".netrc",
+  "_netrc",
+  ".pypirc",
+  ".git-credentials",
+  ".bashrc",
+  ".zshrc",
+  ".profile",
+  ".bash_profile",
+  ".zshenv",
+  ".ssh/config",
+  ".ssh/authorized_keys",
+  ".aws/credentials",
+  ".gnupg/x",
+  "...",
+  ". .",
+  " ",
 ];
 
 const controls: string[] = [
-  "src/a.ts", "README.md", "./README.md", "src/./a.ts", "src/../README.md", ".env.example", ".ENV.EXAMPLE", ".gitignore",
-  ".github/ISSUE_TEMPLATE/bug.md", ".github/dependabot.yml", "..foo", "foo..", "src-alias/a.ts", "docs/100%.md", "a b.txt",
-  "ünïcödé.txt", "日本語.md", "environment.ts", "env/config.ts", "keyboard.ts", "src/monkey.ts", "pem.md", "a.pem.md",
+  "src/a.ts",
+  "README.md",
+  "./README.md",
+  "src/./a.ts",
+  "src/../README.md",
+  ".env.example",
+  ".ENV.EXAMPLE",
+  ".gitignore",
+  ".github/ISSUE_TEMPLATE/bug.md",
+  ".github/dependabot.yml",
+  "..foo",
+  "foo..",
+  "src-alias/a.ts",
+  "docs/100%.md",
+  "a b.txt",
+  "ünïcödé.txt",
+  "日本語.md",
+  "environment.ts",
+  "env/config.ts",
+  "keyboard.ts",
+  "src/monkey.ts",
+  "pem.md",
+  "a.pem.md",
 ];
 
 const fileTools = ["read_file", "write_file", "edit_file", "list_files", "search_files"] as const;
@@ -87,15 +222,22 @@ const fileTools = ["read_file", "write_file", "edit_file", "list_files", "search
 async function run(tool: (typeof fileTools)[number], userPath: string): Promise<ToolOutcome> {
   const def = getTool(tool)!;
   const args: Record<string, unknown> =
-    tool === "write_file" ? { path: userPath, content: "PWNED\n" }
-    : tool === "edit_file" ? { path: userPath, old_string: "a", new_string: "PWNED" }
-    : tool === "search_files" ? { path: userPath, pattern: "." }
-    : { path: userPath };
+    tool === "write_file"
+      ? { path: userPath, content: "PWNED\n" }
+      : tool === "edit_file"
+        ? { path: userPath, old_string: "a", new_string: "PWNED" }
+        : tool === "search_files"
+          ? { path: userPath, pattern: "." }
+          : { path: userPath };
   return def.run(def.schema.parse(args), ctx);
 }
 
 function snapshotOutside(): string {
-  return fs.readdirSync(outside).sort().map((f) => `${f}:${fs.readFileSync(path.join(outside, f), "utf8")}`).join("|");
+  return fs
+    .readdirSync(outside)
+    .sort()
+    .map((f) => `${f}:${fs.readFileSync(path.join(outside, f), "utf8")}`)
+    .join("|");
 }
 
 describe("path corpus", () => {

@@ -13,7 +13,11 @@ const servers: (Server | MockOpenAI)[] = [];
 afterEach(async () => {
   for (const s of servers.splice(0)) {
     if ("url" in s) await s.close();
-    else await new Promise((r) => { s.closeAllConnections(); s.close(r); });
+    else
+      await new Promise((r) => {
+        s.closeAllConnections();
+        s.close(r);
+      });
   }
 });
 
@@ -21,7 +25,9 @@ const OK_SSE = `${[
   { choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] },
   { choices: [{ index: 0, delta: { content: "hello" }, finish_reason: null }] },
   { choices: [{ index: 0, delta: {}, finish_reason: "stop" }] },
-].map((c) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", ...c })}\n\n`).join("")}data: [DONE]\n\n`;
+]
+  .map((c) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", ...c })}\n\n`)
+  .join("")}data: [DONE]\n\n`;
 
 // A raw server whose n-th request gets the n-th behaviour (the last one repeats).
 async function faulty(behaviours: ("reset" | "idle" | "ok")[]): Promise<{ url: string; count: () => number }> {

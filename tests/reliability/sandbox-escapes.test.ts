@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runShell } from "../../src/exec/run-shell.js";
 import { probeBwrap, type Sandbox } from "../../src/exec/sandbox.js";
 import {
-  carriesSecret, escapeFixture, EXEC_FILE_CASES, GIT_ESCAPE_ROUTES, leaked, modelRuns, planted, SECRET_FILES, TRANSFORMS, yoloGitCommands,
+  carriesSecret,
+  escapeFixture,
+  EXEC_FILE_CASES,
+  GIT_ESCAPE_ROUTES,
+  leaked,
+  modelRuns,
+  planted,
+  SECRET_FILES,
+  TRANSFORMS,
+  yoloGitCommands,
 } from "../helpers/escape-routes.js";
 
 // The escape corpus of issue 12: every way found for the model to run code on the host through yolo's own git
@@ -28,12 +37,14 @@ afterAll(() => vi.unstubAllEnvs());
 async function pool<T>(jobs: (() => Promise<T>)[], width = 2): Promise<T[]> {
   const out: T[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      out[i] = await jobs[i]();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        out[i] = await jobs[i]();
+      }
+    }),
+  );
   return out;
 }
 
@@ -41,18 +52,20 @@ describe("sandbox and git escape corpus", { timeout: 600_000 }, () => {
   it(`git: ${GIT_ESCAPE_ROUTES.length} routes (config keys, hooks, attributes, worktrees) planted or written by a command, then every git command yolo runs`, async () => {
     // Planted: yolo's git hardening alone (sandbox off, or a repository that came that way); in bwrap: both lines.
     const modes: ("planted" | Sandbox)[] = ["planted", ...(probe.available ? [BWRAP] : [])];
-    const jobs = GIT_ESCAPE_ROUTES.flatMap((route) => modes.map((mode) => async () => {
-      const f = escapeFixture();
-      try {
-        if (mode === "planted") planted(f.root, f.payload, route.command);
-        else await modelRuns(f.root, f.payload, route.command, mode);
-        await yoloGitCommands(f.root);
-        const leak = leaked(f.leaks, Object.values(SECRETS));
-        return leak.files.length ? `${route.name} (${mode === "planted" ? "planted" : mode.kind}): ${leak.files.join(", ")}` : null;
-      } finally {
-        f.cleanup();
-      }
-    }));
+    const jobs = GIT_ESCAPE_ROUTES.flatMap((route) =>
+      modes.map((mode) => async () => {
+        const f = escapeFixture();
+        try {
+          if (mode === "planted") planted(f.root, f.payload, route.command);
+          else await modelRuns(f.root, f.payload, route.command, mode);
+          await yoloGitCommands(f.root);
+          const leak = leaked(f.leaks, Object.values(SECRETS));
+          return leak.files.length ? `${route.name} (${mode === "planted" ? "planted" : mode.kind}): ${leak.files.join(", ")}` : null;
+        } finally {
+          f.cleanup();
+        }
+      }),
+    );
     const escapes = (await pool(jobs)).filter((e) => e !== null);
     const counts = new Map<string, number>();
     for (const r of GIT_ESCAPE_ROUTES) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
@@ -80,7 +93,13 @@ describe("sandbox and git escape corpus", { timeout: 600_000 }, () => {
           fs.mkdirSync(path.dirname(abs), { recursive: true });
           if (existing) fs.writeFileSync(abs, "original\n");
           const before = existing ? fs.readFileSync(abs, "utf8") : null;
-          await runShell(`mkdir -p "$(dirname '${rel}')"; echo evil >> '${rel}'; echo evil > '${rel}.n' && mv -f '${rel}.n' '${rel}'`, { cwd: root, timeoutS: 20, env: { PATH: process.env.PATH, HOME: process.env.HOME }, capBytes: 4096, sandbox });
+          await runShell(`mkdir -p "$(dirname '${rel}')"; echo evil >> '${rel}'; echo evil > '${rel}.n' && mv -f '${rel}.n' '${rel}'`, {
+            cwd: root,
+            timeoutS: 20,
+            env: { PATH: process.env.PATH, HOME: process.env.HOME },
+            capBytes: 4096,
+            sandbox,
+          });
           const after = fs.existsSync(abs) ? fs.readFileSync(abs, "utf8") : null;
           if (after !== before) escapes.push(`${rel} (${label})`);
         } finally {
@@ -89,7 +108,9 @@ describe("sandbox and git escape corpus", { timeout: 600_000 }, () => {
       });
     });
     await pool(jobs);
-    console.log(`sandbox-escapes: exec files ${EXEC_FILE_CASES.length}, ${tries} tries (existing in the sandbox, created in and out of it), ${escapes.length} escapes`);
+    console.log(
+      `sandbox-escapes: exec files ${EXEC_FILE_CASES.length}, ${tries} tries (existing in the sandbox, created in and out of it), ${escapes.length} escapes`,
+    );
     expect(escapes).toEqual([]);
   });
 
@@ -101,12 +122,25 @@ describe("sandbox and git escape corpus", { timeout: 600_000 }, () => {
         fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
         fs.writeFileSync(path.join(root, rel), content);
       }
-      const jobs = Object.entries(SECRET_FILES).flatMap(([rel, content]) => TRANSFORMS.map((t) => async () => {
-        const r = await runShell(t.replaceAll("{f}", rel), { cwd: root, timeoutS: 20, env: { PATH: process.env.PATH, HOME: process.env.HOME }, capBytes: 20_000, sandbox: BWRAP });
-        if (carriesSecret(r.output, content)) escapes.push(`${t} on ${rel}`);
-      }));
-      await pool(jobs.map((job) => job), 1);
-      console.log(`sandbox-escapes: transforms ${TRANSFORMS.length} × secret files ${Object.keys(SECRET_FILES).length} = ${jobs.length} tries, ${escapes.length} escapes`);
+      const jobs = Object.entries(SECRET_FILES).flatMap(([rel, content]) =>
+        TRANSFORMS.map((t) => async () => {
+          const r = await runShell(t.replaceAll("{f}", rel), {
+            cwd: root,
+            timeoutS: 20,
+            env: { PATH: process.env.PATH, HOME: process.env.HOME },
+            capBytes: 20_000,
+            sandbox: BWRAP,
+          });
+          if (carriesSecret(r.output, content)) escapes.push(`${t} on ${rel}`);
+        }),
+      );
+      await pool(
+        jobs.map((job) => job),
+        1,
+      );
+      console.log(
+        `sandbox-escapes: transforms ${TRANSFORMS.length} × secret files ${Object.keys(SECRET_FILES).length} = ${jobs.length} tries, ${escapes.length} escapes`,
+      );
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

@@ -17,7 +17,10 @@ const cleanups = cleanupsAfterEach();
 async function agentAgainst(replies: ScriptedReply[], maxRetries = 0) {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-cut-")));
   const mock = await startMockOpenAI(replies);
-  cleanups.push(() => mock.close(), () => fs.rmSync(root, { recursive: true, force: true }));
+  cleanups.push(
+    () => mock.close(),
+    () => fs.rmSync(root, { recursive: true, force: true }),
+  );
   const baseURL = mock.url;
   const model = createChatModel({ name: "mock-model", baseURL, apiKey: "k", temperature: null, maxRetries, timeoutS: 5 });
   const schema = z.object({ summary: z.string() });
@@ -95,6 +98,8 @@ describe("a model stream cut in the middle of a tool call's arguments", () => {
     expect(outcomes.crashes).toEqual([]);
     expect(outcomes.retried).toBe(100);
     expect(outcomes.toolErrors).toBe(100);
-    console.log(`stream-cut-mid-tool-call: 200 cuts, ${outcomes.retried} retried, ${outcomes.toolErrors} tool errors, ${outcomes.typed} typed failures, 0 crashes, 0 partial writes`);
+    console.log(
+      `stream-cut-mid-tool-call: 200 cuts, ${outcomes.retried} retried, ${outcomes.toolErrors} tool errors, ${outcomes.typed} typed failures, 0 crashes, 0 partial writes`,
+    );
   }, 120_000);
 });

@@ -14,7 +14,8 @@ export async function doctorCommand(input: { cwd: string; json: boolean }): Prom
   const config = await loadResolvedConfig(input.cwd);
   const { runDoctor } = await import("../../doctor/checks.js");
   const report = await runDoctor({ config, env: process.env, timeoutS: Math.min(config.model.timeoutS, DOCTOR_PROBE_TIMEOUT_S) });
-  if (input.json) process.stdout.write(`${JSON.stringify({ ok: report.ok, model: config.model.name, baseURL: config.model.baseURL, checks: report.results }, null, 2)}\n`);
+  if (input.json)
+    process.stdout.write(`${JSON.stringify({ ok: report.ok, model: config.model.name, baseURL: config.model.baseURL, checks: report.results }, null, 2)}\n`);
   else process.stdout.write(table(report, config.model.name, config.model.baseURL));
   return report.ok ? 0 : 1;
 }
@@ -28,6 +29,11 @@ function table(report: DoctorReport, model: string, baseURL: string | null): str
     if (r.fix && r.status !== "ok") lines.push(`${" ".repeat(6 + width + 2)}→ ${r.fix}`);
   }
   const failed = report.results.filter((r) => r.status === "fail").length;
-  lines.push("", report.ok ? "A run can work with this setup." : `${failed} check${failed === 1 ? "" : "s"} failed: a run cannot work until ${failed === 1 ? "it is" : "they are"} fixed.`);
+  lines.push(
+    "",
+    report.ok
+      ? "A run can work with this setup."
+      : `${failed} check${failed === 1 ? "" : "s"} failed: a run cannot work until ${failed === 1 ? "it is" : "they are"} fixed.`,
+  );
   return `${lines.join("\n")}\n`;
 }

@@ -16,7 +16,13 @@ export async function historyCommand(input: { cwd: string; thread: string; json:
       process.stdout.write(`${JSON.stringify(history, null, 2)}\n`);
       return 0;
     }
-    const rows = history.map((h) => [String(h.step), h.node, h.createdAt.replace("T", " ").slice(0, 19), h.next.join(", ") || "-", truncateEnd(oneLine(h.summary), 70)]);
+    const rows = history.map((h) => [
+      String(h.step),
+      h.node,
+      h.createdAt.replace("T", " ").slice(0, 19),
+      h.next.join(", ") || "-",
+      truncateEnd(oneLine(h.summary), 70),
+    ]);
     process.stdout.write(formatTable(["STEP", "NODE", "TIME", "NEXT", "SUMMARY"], rows));
     process.stdout.write(`\nRe-run from a step on a new thread: yolo resume ${input.thread} --from <step> [--model <name>]\n`);
     return 0;

@@ -27,7 +27,9 @@ export async function initCommand(input: { cwd: string }): Promise<number> {
   const gates = defaultGates(root).map((g): GateConfig => (narrowable(g, root) ? { ...g, scope: "changed" } : g));
   place(join(root, "yolo.config.ts"), () => writeFileSync(join(root, "yolo.config.ts"), configTemplate(gates)));
   mkdirSync(join(root, "agents"), { recursive: true });
-  for (const file of readdirSync(DEFAULT_AGENTS_DIR).filter((f) => f.endsWith(".md")).sort()) {
+  for (const file of readdirSync(DEFAULT_AGENTS_DIR)
+    .filter((f) => f.endsWith(".md"))
+    .sort()) {
     place(join(root, "agents", file), () => copyFileSync(join(DEFAULT_AGENTS_DIR, file), join(root, "agents", file)));
   }
   for (const f of written) process.stdout.write(`created ${f}\n`);

@@ -8,7 +8,10 @@ import { projectRoot } from "../load-config.js";
  */
 export async function mcpCommand(input: { cwd: string }): Promise<number> {
   const root = projectRoot(input.cwd);
-  const [{ StdioServerTransport }, { createYoloMcpServer }] = await Promise.all([import("@modelcontextprotocol/sdk/server/stdio.js"), import("../../mcp/serve.js")]);
+  const [{ StdioServerTransport }, { createYoloMcpServer }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/stdio.js"),
+    import("../../mcp/serve.js"),
+  ]);
   const bin = join(packageRoot(), "bin", "yolo.js");
   const version = packageVersion();
   // Runs still going when the client leaves are stopped (SIGTERM: resumable), not left to finish unobserved.

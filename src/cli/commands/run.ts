@@ -45,13 +45,15 @@ export async function runCommand(input: { cwd: string; requirement: string; opts
 export async function resumeCommand(input: { cwd: string; thread?: string; message?: string; opts: RunFlags }): Promise<number> {
   const { opts } = input;
   const review = reviewFromFlags(opts) ?? undefined;
-  if (!opts.last && input.thread === undefined) throw new ConfigError("Which thread? Give its id (yolo threads lists them), or --last for the one that ran last.");
+  if (!opts.last && input.thread === undefined)
+    throw new ConfigError("Which thread? Give its id (yolo threads lists them), or --last for the one that ran last.");
   // With --last every word is the message: the first one is not a thread id.
   const words = opts.last ? [input.thread, input.message].filter((w): w is string => w !== undefined).join(" ") : input.message;
   const thread = opts.last ? await lastThreadId(input.cwd, opts) : input.thread!;
   const message = words?.trim() ? words.trim() : undefined;
   if (opts.from !== undefined) {
-    if (review || opts.answer !== undefined || message !== undefined) throw new ConfigError("--from starts a new thread: it cannot also answer the old one's question or take a message.");
+    if (review || opts.answer !== undefined || message !== undefined)
+      throw new ConfigError("--from starts a new thread: it cannot also answer the old one's question or take a message.");
     return execute(input.cwd, opts, { threadId: newThreadId(), resume: {}, fork: { source: thread, from: opts.from } });
   }
   return execute(input.cwd, opts, { threadId: thread, resume: { answer: opts.answer, review, message } });
@@ -109,7 +111,9 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   const { config: threadConfig, agents } = early ?? (await resumedSetup(baseConfig, session, first.fork?.source ?? first.threadId).catch(closing));
   if (first.fork) {
     const entry = await forkThread(config, session, first.fork.source, first.fork.from, first.threadId).catch(closing);
-    process.stderr.write(`yolo: thread ${first.threadId} forked from ${first.fork.source} at step ${entry.step} (after ${entry.node}); ${first.fork.source} is unchanged\n`);
+    process.stderr.write(
+      `yolo: thread ${first.threadId} forked from ${first.fork.source} at step ${entry.step} (after ${entry.node}); ${first.fork.source} is unchanged\n`,
+    );
   }
   const mode = first.start ? "start" : "resume";
   const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, session, replay, modelless }).catch(closing);

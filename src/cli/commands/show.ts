@@ -30,7 +30,16 @@ export async function showCommand(input: { cwd: string; thread: string; json: bo
     if (input.json) {
       process.stdout.write(`${JSON.stringify({ thread: row, position: position.kind, state: values }, null, 2)}\n`);
     } else {
-      process.stdout.write(render(input.thread, row, values, position.kind === "waiting" ? position.question : null, config.root, position.kind === "waiting" && position.request.kind === "approval"));
+      process.stdout.write(
+        render(
+          input.thread,
+          row,
+          values,
+          position.kind === "waiting" ? position.question : null,
+          config.root,
+          position.kind === "waiting" && position.request.kind === "approval",
+        ),
+      );
     }
     return 0;
   } finally {
@@ -50,26 +59,58 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
   out.push(`Thread ${id} — ${row?.status ?? "unknown"}${row?.reason ? `: ${row.reason}` : ""}`);
   if (s.mode === "agent" || s.mode === "chat") {
     out.push(`Mode: ${s.mode}${s.agentId ? ` (agent ${s.agentId})` : ""} — continue it with: yolo resume ${id} "…"`);
-    section(out, "Conversation", s.conversation.map((t) => `${t.role === "user" ? "> " : ""}${t.text.trim().split("\n").join(t.role === "user" ? "\n> " : "\n")}`));
+    section(
+      out,
+      "Conversation",
+      s.conversation.map(
+        (t) =>
+          `${t.role === "user" ? "> " : ""}${t.text
+            .trim()
+            .split("\n")
+            .join(t.role === "user" ? "\n> " : "\n")}`,
+      ),
+    );
   } else out.push(`Requirement: ${s.requirement}`);
   if (row?.host) out.push(`Last run: ${row.user ?? "?"}@${row.host} in ${row.root}`);
-  if (waitingOn) out.push(`Waiting for ${review ? "a review" : "an answer"}: ${waitingOn}\n  Answer with: yolo resume ${id} ${review ? '--approve | --reject "<why>"' : '--answer "…"'}`);
+  if (waitingOn)
+    out.push(
+      `Waiting for ${review ? "a review" : "an answer"}: ${waitingOn}\n  Answer with: yolo resume ${id} ${review ? '--approve | --reject "<why>"' : '--answer "…"'}`,
+    );
   section(out, "Requirements", s.requirements ? [s.requirements.trim()] : []);
-  section(out, "Acceptance criteria", s.acceptanceCriteria.map((c) => `- ${c}`));
+  section(
+    out,
+    "Acceptance criteria",
+    s.acceptanceCriteria.map((c) => `- ${c}`),
+  );
   section(
     out,
     "Stories",
     s.stories.map((st) => `- ${st.title}: as ${st.as_a}, I want ${st.i_want}, so that ${st.so_that}`),
   );
   const storyRuns = orderedStoryRuns(s.storyRuns, s.stories);
-  if (storyRuns.length) section(out, `Stories in parallel (${storyCounts(storyRuns)})`, storyRuns.flatMap((run) => storyTextLines(run)));
-  section(out, "Decisions", s.decisions.map((d) => `- ${d.title}: ${d.decision} (${d.rationale})`));
+  if (storyRuns.length)
+    section(
+      out,
+      `Stories in parallel (${storyCounts(storyRuns)})`,
+      storyRuns.flatMap((run) => storyTextLines(run)),
+    );
+  section(
+    out,
+    "Decisions",
+    s.decisions.map((d) => `- ${d.title}: ${d.decision} (${d.rationale})`),
+  );
   section(
     out,
     "Switch decisions",
-    s.switchDecisions.map((d) => `- ${d.node}: case ${d.taken} → ${d.to}${d.fallback ? ` (fallback: ${d.fallback})` : ""}; the model answered ${d.raw || "nothing"}`),
+    s.switchDecisions.map(
+      (d) => `- ${d.node}: case ${d.taken} → ${d.to}${d.fallback ? ` (fallback: ${d.fallback})` : ""}; the model answered ${d.raw || "nothing"}`,
+    ),
   );
-  section(out, "Human reviews", s.reviews.map((r) => `- ${r.by}${r.node ? ` on ${r.node}` : ""}: ${r.action}${r.reason ? ` — ${r.reason}` : ""}`));
+  section(
+    out,
+    "Human reviews",
+    s.reviews.map((r) => `- ${r.by}${r.node ? ` on ${r.node}` : ""}: ${r.action}${r.reason ? ` — ${r.reason}` : ""}`),
+  );
   section(
     out,
     "Notes",
@@ -78,7 +119,11 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
       n.outputs ? [`- ${node}:`, ...outputLines(n.outputs, "  ")].join("\n") : `- ${node}: ${n.summary}${n.findings.map((f) => `\n  - ${f}`).join("")}`,
     ),
   );
-  section(out, "Files changed", s.filesChanged.map((f) => `- ${f}`));
+  section(
+    out,
+    "Files changed",
+    s.filesChanged.map((f) => `- ${f}`),
+  );
   section(out, "Gate baseline", baselineLines(s));
   section(
     out,
@@ -89,15 +134,24 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
         (g.passedCount !== null || g.failedCount !== null ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "") +
         (g.scope ? ` — ${scopeWords(g.scope)}` : "") +
         (g.logFile ? ` — log ${g.logFile}` : "") +
-        judgementNotes(g, 10).map((n) => `\n  ${n}`).join(""),
+        judgementNotes(g, 10)
+          .map((n) => `\n  ${n}`)
+          .join(""),
     ),
   );
   const away = s.gateHistory.map((g) => (g.logFile ? locateArtifact(root, g.logFile, row) : null)).find((f) => f && "missing" in f);
   if (away && "missing" in away) out.push(`  Gate logs: ${away.missing.replace(/^\S+ is/, "some are")}`);
-  if (s.verdict) section(out, `Verdict: ${s.verdict}`, s.findings.map((f) => `- ${f}`));
+  if (s.verdict)
+    section(
+      out,
+      `Verdict: ${s.verdict}`,
+      s.findings.map((f) => `- ${f}`),
+    );
   if (fixAttemptsMade(s)) out.push("", `Fix attempts: ${fixAttemptsMade(s)}`);
   const cached = s.usage.cachedTokens ? ` (${s.usage.cachedTokens} of them cached)` : "";
-  const usage = [`total: ${s.usage.estimated ? "~" : ""}${s.usage.totalTokens} tokens (${s.usage.promptTokens} prompt${cached}, ${s.usage.completionTokens} completion) in ${plural(s.usage.calls, "call")}`];
+  const usage = [
+    `total: ${s.usage.estimated ? "~" : ""}${s.usage.totalTokens} tokens (${s.usage.promptTokens} prompt${cached}, ${s.usage.completionTokens} completion) in ${plural(s.usage.calls, "call")}`,
+  ];
   for (const [node, u] of Object.entries(s.usageByNode)) usage.push(`${node}: ${u.totalTokens} tokens in ${plural(u.calls, "call")}`);
   section(out, "Token usage", usage);
   return `${out.join("\n")}\n`;
@@ -111,7 +165,11 @@ function baselineLines(s: PipelineStateType): string[] {
   return b.gates.map(
     (g) =>
       `- ${g.name}: ${g.passed ? "passed" : "failed"}` +
-      (g.tests !== null ? ` — ${g.tests} tests recorded one by one` : g.passedCount !== null || g.failedCount !== null ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed (counts only)` : "") +
+      (g.tests !== null
+        ? ` — ${g.tests} tests recorded one by one`
+        : g.passedCount !== null || g.failedCount !== null
+          ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed (counts only)`
+          : "") +
       (s.gateApproval ? `\n  gate change approved by a human: ${s.gateApproval.changes.join("; ")}` : ""),
   );
 }

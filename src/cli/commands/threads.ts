@@ -14,7 +14,7 @@ export async function threadsCommand(input: { cwd: string; json: boolean; all?: 
   const config = await loadResolvedConfig(input.cwd);
   if (!databaseExists(config)) {
     if (input.json) process.stdout.write("[]\n");
-    else process.stdout.write("No threads yet in this project. Start one with: yolo run \"what to build\"\n");
+    else process.stdout.write('No threads yet in this project. Start one with: yolo run "what to build"\n');
     return 0;
   }
   const session = await openIndex(config);

@@ -76,7 +76,11 @@ export async function runRole(run: RoleRun, state: PipelineStateType, config: La
     // A chat ends with its answer in plain text; an agent (and the pipeline) with its handoff.
     finishOnText: state.mode === "chat",
     signal: config.signal,
-    aroundTool: toolHooks(deps.hooks, tools.map((t) => t.name), hookScope(config, deps, run.node)),
+    aroundTool: toolHooks(
+      deps.hooks,
+      tools.map((t) => t.name),
+      hookScope(config, deps, run.node),
+    ),
   });
 }
 
@@ -111,7 +115,12 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
     checkVisits(node, state, spec.maxVisits);
     emitter(config)({ type: "node.started", node, fixAttempt: state.gateBlocked && !role.judgesGates ? state.fixAttempts : 0, step: state.steps ?? 0 });
     const subject = { node, agent: agentId, role: role.kind, mode: state.mode };
-    await nodeStartHooks(deps.hooks, subject, { fixAttempt: state.gateBlocked && !role.judgesGates ? state.fixAttempts : 0, step: state.steps ?? 0 }, hookScope(config, deps, node));
+    await nodeStartHooks(
+      deps.hooks,
+      subject,
+      { fixAttempt: state.gateBlocked && !role.judgesGates ? state.fixAttempts : 0, step: state.steps ?? 0 },
+      hookScope(config, deps, node),
+    );
     const gates = role.judgesGates && spec.gates ? await runGateCheck(node, spec.gates, state, config, deps) : null;
     const inputs = gates ? { ...state, lastGates: gates } : state;
     const out = await runRole({ node, agentId, role, flags, handoff }, inputs, config, deps);
@@ -121,10 +130,22 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
       // Files written before the question are real changes too.
       if (out.filesChanged.length) update.filesChanged = out.filesChanged;
       if (gates) update.lastGates = gates;
-      await nodeEndHooks(deps.hooks, subject, { outcome: "escalated", summary: String(h.question ?? ""), filesChanged: out.filesChanged, usage: out.usage }, hookScope(config, deps, node));
+      await nodeEndHooks(
+        deps.hooks,
+        subject,
+        { outcome: "escalated", summary: String(h.question ?? ""), filesChanged: out.filesChanged, usage: out.usage },
+        hookScope(config, deps, node),
+      );
       return finish(node, config, update, out.usage, "");
     }
-    const { update, summary } = role.write(h, { node, state, gates, written: out.filesChanged, root: deps.config.root, gateDecision: (g, blocked) => gateDecision(state, g, blocked) });
+    const { update, summary } = role.write(h, {
+      node,
+      state,
+      gates,
+      written: out.filesChanged,
+      root: deps.config.root,
+      gateDecision: (g, blocked) => gateDecision(state, g, blocked),
+    });
     const committed = await commitIteration({ node, role, state, summary: String(h.summary ?? ""), threadId: threadIdOf(config), deps });
     const setFlags = Object.fromEntries(flags.map((f) => [f, h[f] === true]));
     const withFlags: PipelineUpdate = flags.length ? { ...update, flags: setFlags } : { ...update };

@@ -21,7 +21,10 @@ export function threadIdOf(config: LangGraphRunnableConfig): string {
 /** Refuses to run a node past its `maxVisits`; the run stops as a resumable limit. */
 export function checkVisits(node: string, state: PipelineStateType, maxVisits: number | undefined): void {
   if (maxVisits !== undefined && (state.visits[node] ?? 0) >= maxVisits) {
-    throw new LimitError("steps", `${node} already ran ${maxVisits} times in this thread (its maxVisits); the loop it is in did not settle. Raise maxVisits in the workflow and resume.`);
+    throw new LimitError(
+      "steps",
+      `${node} already ran ${maxVisits} times in this thread (its maxVisits); the loop it is in did not settle. Raise maxVisits in the workflow and resume.`,
+    );
   }
 }
 
@@ -39,5 +42,11 @@ export function finish(node: string, config: LangGraphRunnableConfig, update: Pi
 /** Where a node's hooks run from: its thread, its transcript, its event stream and its abort signal. */
 export function hookScope(config: LangGraphRunnableConfig, deps: EngineDeps, node: string): HookScope {
   const threadId = threadIdOf(config);
-  return { emit: emitter(config), threadId, node, transcriptPath: transcriptPath(threadArtifactsDir(deps.config.stateDir, threadId), node), signal: config.signal };
+  return {
+    emit: emitter(config),
+    threadId,
+    node,
+    transcriptPath: transcriptPath(threadArtifactsDir(deps.config.stateDir, threadId), node),
+    signal: config.signal,
+  };
 }

@@ -70,7 +70,13 @@ export function gateBaselineNode(deps: EngineDeps) {
     for (const run of runs) emit({ type: "gate.result", node: BASELINE_NODE, gate: { ...run.result, ...said } });
     const record: BaselineRecord = {
       definition,
-      gates: runs.map(({ result, tests }) => ({ name: result.name, passed: result.passed, passedCount: result.passedCount, failedCount: result.failedCount, tests })),
+      gates: runs.map(({ result, tests }) => ({
+        name: result.name,
+        passed: result.passed,
+        passedCount: result.passedCount,
+        failedCount: result.failedCount,
+        tests,
+      })),
     };
     const file = join(dir, "gate-baseline.json");
     await writeRecord(file, record);
@@ -78,7 +84,13 @@ export function gateBaselineNode(deps: EngineDeps) {
       gateBaseline: {
         file,
         noGate: null,
-        gates: runs.map(({ result }) => ({ name: result.name, passed: result.passed, passedCount: result.passedCount, failedCount: result.failedCount, tests: result.tests ?? null })),
+        gates: runs.map(({ result }) => ({
+          name: result.name,
+          passed: result.passed,
+          passedCount: result.passedCount,
+          failedCount: result.failedCount,
+          tests: result.tests ?? null,
+        })),
       },
     };
   };

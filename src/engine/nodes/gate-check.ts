@@ -42,7 +42,10 @@ export async function runGateCheck(
   }
   const check = await gateChangeCheck(node, state, deps);
   if (state.gateBaseline?.file && !check.record) {
-    emit({ type: "warning", message: `The gate baseline record ${state.gateBaseline.file} cannot be read (another machine's artifacts folder?): this gate run is judged by its exit code alone, with no check for regressions or gate changes.` });
+    emit({
+      type: "warning",
+      message: `The gate baseline record ${state.gateBaseline.file} cannot be read (another machine's artifacts folder?): this gate run is judged by its exit code alone, with no check for regressions or gate changes.`,
+    });
   }
   const attempt = state.fixAttempts + 1;
   const runOpts = {
@@ -58,7 +61,11 @@ export async function runGateCheck(
     if (!check.record) return run.result;
     const strict = selected.find((g) => g.name === run.result.name)?.baseline === "strict";
     const base = check.record.gates.find((g) => g.name === run.result.name);
-    return withJudgement(run.result, judgeGate(run.result, run.tests, base, { strict, changes: check.changes, approved: check.approved, inScope }), check.approved);
+    return withJudgement(
+      run.result,
+      judgeGate(run.result, run.tests, base, { strict, changes: check.changes, approved: check.approved, inScope }),
+      check.approved,
+    );
   };
   // Each gate once, narrowed to what the change touches where it can be; a narrowed run that does not block is
   // confirmed on the whole suite before it counts, so "passed" always means the whole suite passed.
@@ -102,8 +109,11 @@ async function planScopes(gates: GateConfig[], deps: EngineDeps): Promise<Scoped
   const mode = deps.config.gateScope ?? "changed";
   const configured = deps.config.gates !== null;
   // Git is asked only when the answer can narrow something (a large tree makes the read cost seconds).
-  if (mode === "all" || gates.length === 0 || !isMonorepo(deps.config.root)) return gates.map((g) => planGateScope(g, { root: deps.config.root, mode, configured, change: { ok: false, note: "not read" } }));
-  const change = deps.changes ? await deps.changes.changedFiles() : { ok: false as const, note: "no record of the thread's start in git (not a git repository, or a run not started by the CLI)" };
+  if (mode === "all" || gates.length === 0 || !isMonorepo(deps.config.root))
+    return gates.map((g) => planGateScope(g, { root: deps.config.root, mode, configured, change: { ok: false, note: "not read" } }));
+  const change = deps.changes
+    ? await deps.changes.changedFiles()
+    : { ok: false as const, note: "no record of the thread's start in git (not a git repository, or a run not started by the CLI)" };
   return gates.map((g) => planGateScope(g, { root: deps.config.root, mode, configured, change }));
 }
 

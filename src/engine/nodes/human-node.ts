@@ -50,7 +50,13 @@ export function humanNode(node: string, spec: HumanNodeSpec, workflow: Workflow,
     }
     function decided(response: { action: "approve" } | { action: "reject"; reason: string }): Promise<PipelineUpdate> | PipelineUpdate {
       const reason = response.action === "reject" ? response.reason : null;
-      return finish(node, config, { reviews: [{ by: node, node: reviews, action: response.action, reason }] }, null, response.action === "approve" ? "approved" : `rejected: ${reason}`);
+      return finish(
+        node,
+        config,
+        { reviews: [{ by: node, node: reviews, action: response.action, reason }] },
+        null,
+        response.action === "approve" ? "approved" : `rejected: ${reason}`,
+      );
     }
   };
 }

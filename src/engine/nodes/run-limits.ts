@@ -23,7 +23,11 @@ export function withRunLimits(node: string, fn: NodeFn, limits: Pick<ResolvedCon
 }
 
 /** Throws a LimitError when the thread has used its steps or its active time; `node` is the one that would run next. */
-export function checkRunLimits(node: string, state: Pick<PipelineStateType, "steps" | "activeMs">, limits: Pick<ResolvedConfig["limits"], "maxSteps" | "maxTimeMs">): void {
+export function checkRunLimits(
+  node: string,
+  state: Pick<PipelineStateType, "steps" | "activeMs">,
+  limits: Pick<ResolvedConfig["limits"], "maxSteps" | "maxTimeMs">,
+): void {
   const steps = state.steps ?? 0;
   if (steps >= limits.maxSteps) {
     const said = `The run reached its step limit: ${steps} of ${limits.maxSteps} steps, resumes included, before ${node}.`;

@@ -49,7 +49,9 @@ export function switchNode(node: string, spec: SwitchNodeSpec, workflow: Workflo
         `You are the ${node} agent in yolo, an autonomous development pipeline: a switch that decides which way the run goes by calling \`switch_decision\` once.\n` +
           `${spec.prompt ?? "Decide which case applies."}\n\nCases:\n${cases}\n- \`default\`: none of the above`,
       ),
-      new HumanMessage([fence("requirement", state.requirement), state.requirements ? `## Requirements\n${state.requirements}` : ""].filter(Boolean).join("\n\n")),
+      new HumanMessage(
+        [fence("requirement", state.requirement), state.requirements ? `## Requirements\n${state.requirements}` : ""].filter(Boolean).join("\n\n"),
+      ),
     ];
     checkBudget(state.usage, deps.config.budget, deps.config.model.price);
     let reply: AIMessageChunk | undefined;

@@ -11,10 +11,14 @@ import { finalOutcome } from "./outcome.js";
 export type PreparedInput = { value: unknown; done?: undefined } | { value?: undefined; done: { status: RunStatus; reason: string } };
 
 /** Decides the graph input, or that there is nothing to run. Refuses what cannot be meant. */
-export async function prepareInput(options: Pick<RunOptions, "threadId" | "start" | "resume" | "session" | "deps">, position: ThreadPosition): Promise<PreparedInput> {
+export async function prepareInput(
+  options: Pick<RunOptions, "threadId" | "start" | "resume" | "session" | "deps">,
+  position: ThreadPosition,
+): Promise<PreparedInput> {
   const { threadId } = options;
   if (options.start) {
-    if (position.kind !== "new") throw new ThreadError(`Thread ${threadId} already exists; start a new run or resume it.`, { kind: "thread-exists", thread: threadId });
+    if (position.kind !== "new")
+      throw new ThreadError(`Thread ${threadId} already exists; start a new run or resume it.`, { kind: "thread-exists", thread: threadId });
     return { value: startInput(options.start.requirement, options.start.profile ?? { mode: "run" }) };
   }
   const { answer, review, message } = options.resume ?? {};
@@ -39,7 +43,11 @@ export async function prepareInput(options: Pick<RunOptions, "threadId" | "start
       if (!given) return { done: { status: "waiting", reason: waitingReason(position) } };
       return { value: new Command({ resume: responseFor(position, answer, review, options.deps) }) };
     case "pending":
-      if (given) throw new ThreadError(`Thread ${threadId} is not waiting for an answer; resume it without an answer or a review.`, { kind: "reply-not-awaited", thread: threadId });
+      if (given)
+        throw new ThreadError(`Thread ${threadId} is not waiting for an answer; resume it without an answer or a review.`, {
+          kind: "reply-not-awaited",
+          thread: threadId,
+        });
       return { value: null };
   }
 }
@@ -50,13 +58,28 @@ export function waitingReason(position: Extract<ThreadPosition, { kind: "waiting
 }
 
 /** The resume value for what the thread waits on; a mismatch or an unusable edit is refused before anything runs. */
-function responseFor(position: Extract<ThreadPosition, { kind: "waiting" }>, answer: string | undefined, review: ReviewResponse | undefined, deps: EngineDeps): unknown {
+function responseFor(
+  position: Extract<ThreadPosition, { kind: "waiting" }>,
+  answer: string | undefined,
+  review: ReviewResponse | undefined,
+  deps: EngineDeps,
+): unknown {
   const request = position.request;
   if (request.kind === "question") {
-    if (answer === undefined) throw new ThreadError(`${position.askedBy} asked a question, not for a review: answer it.`, { kind: "wrong-reply", awaits: "question", by: position.askedBy });
+    if (answer === undefined)
+      throw new ThreadError(`${position.askedBy} asked a question, not for a review: answer it.`, {
+        kind: "wrong-reply",
+        awaits: "question",
+        by: position.askedBy,
+      });
     return answer;
   }
-  if (review === undefined) throw new ThreadError(`${position.node} waits for a review, not an answer: approve, edit or reject it.`, { kind: "wrong-reply", awaits: "approval", by: position.node });
+  if (review === undefined)
+    throw new ThreadError(`${position.node} waits for a review, not an answer: approve, edit or reject it.`, {
+      kind: "wrong-reply",
+      awaits: "approval",
+      by: position.node,
+    });
   if (review.action === "edit") {
     const checked = applyEdit(reviewedRole(deps.config.workflow, request.reviews, deps.agents), request.reviews, review.content);
     if ("error" in checked) throw new ThreadError(`The edit cannot be used: ${checked.error}. The thread still waits for its review.`);

@@ -20,7 +20,10 @@ export function finalOutcome(values: PipelineStateType): { status: RunStatus; re
     // An agent or chat thread has no gate: it succeeded when its agent answered (exit 0).
     const answer = values.conversation.at(-1);
     const first = answer?.role === "agent" ? answer.text.trim().split("\n")[0] : "";
-    return { status: "passed", reason: `completed: ${values.agentId ?? mode} answered${first ? `: ${first.length > 100 ? `${first.slice(0, 99)}…` : first}` : ""}` };
+    return {
+      status: "passed",
+      reason: `completed: ${values.agentId ?? mode} answered${first ? `: ${first.length > 100 ? `${first.slice(0, 99)}…` : first}` : ""}`,
+    };
   }
   const lastReview = values.reviews.at(-1);
   if (lastReview?.action === "reject" && lastReview.node === null) {
@@ -28,7 +31,11 @@ export function finalOutcome(values: PipelineStateType): { status: RunStatus; re
   }
   if (!values.gateBlocked) {
     // Never "gate passed" without a gate: the words say the change was not checked by tests.
-    if (!values.lastGates.length) return { status: "passed", reason: `completed without a gate${values.gateBaseline?.noGate ? ` (${values.gateBaseline.noGate})` : ""}, verdict ${values.verdict ?? "none"}` };
+    if (!values.lastGates.length)
+      return {
+        status: "passed",
+        reason: `completed without a gate${values.gateBaseline?.noGate ? ` (${values.gateBaseline.noGate})` : ""}, verdict ${values.verdict ?? "none"}`,
+      };
     const gates = `${values.lastGates.filter((g) => g.passed).length}/${values.lastGates.length} gates passed`;
     return { status: "passed", reason: `completed: ${gates}${preExistingNote(values.lastGates)}, verdict ${values.verdict ?? "none"}` };
   }
@@ -93,7 +100,19 @@ export async function complete(
   } catch {
     // A full or read-only disk: the outcome still reaches the caller; the index is brought up to date on resume.
   }
-  await runEndHooks(options.deps.hooks, { status, exitCode, reason, mode: values ? modeOf(values) : (options.start?.profile?.mode ?? "run"), filesChanged: values?.filesChanged ?? [], usage: values?.usage ?? ZERO_USAGE, resumeCommand }, { emit, threadId: threadId });
+  await runEndHooks(
+    options.deps.hooks,
+    {
+      status,
+      exitCode,
+      reason,
+      mode: values ? modeOf(values) : (options.start?.profile?.mode ?? "run"),
+      filesChanged: values?.filesChanged ?? [],
+      usage: values?.usage ?? ZERO_USAGE,
+      resumeCommand,
+    },
+    { emit, threadId: threadId },
+  );
   emit({
     type: "run.completed",
     status,
@@ -121,7 +140,10 @@ export function classify(
   let known = sqliteFault(error, deps) ?? findYoloError(error) ?? deps.classifyError(error, deps.config.model.name);
   if (!(known instanceof YoloError) && (error as Error)?.name === "GraphRecursionError") {
     const max = deps.config.limits.maxSteps + 10;
-    known = limitError({ kind: "steps", setting: "graph-steps", said: `the run reached LangGraph's step limit (${max} steps in one leg).` }, "Raise limits.maxSteps and resume.");
+    known = limitError(
+      { kind: "steps", setting: "graph-steps", said: `the run reached LangGraph's step limit (${max} steps in one leg).` },
+      "Raise limits.maxSteps and resume.",
+    );
   }
   if (known instanceof YoloError) {
     const { status, limit } = outcomeOfError(known);
@@ -147,5 +169,7 @@ function sqliteFault(error: unknown, deps: EngineDeps): YoloError | null {
 
 /** The refusal of a run without a gate when one is required (nothing ran). */
 export function gateRequiredError(missing: string): ConfigError {
-  return new ConfigError(`No gate: ${missing}. requireGate refuses a run without one; nothing ran. Add a test script or \`gates\` in yolo.config.ts.`, [], { fact: { kind: "gate-required", missing } });
+  return new ConfigError(`No gate: ${missing}. requireGate refuses a run without one; nothing ran. Add a test script or \`gates\` in yolo.config.ts.`, [], {
+    fact: { kind: "gate-required", missing },
+  });
 }

@@ -9,7 +9,9 @@ export async function settleKilledUsage(options: Pick<RunOptions, "session" | "t
   const latest = await session.checkpointer.getTuple({ configurable: { thread_id: threadId } });
   const saved = {
     steps: Number((latest?.checkpoint.channel_values as { steps?: unknown } | undefined)?.steps ?? 0),
-    pendingNodes: new Set((latest?.pendingWrites ?? []).filter(([, channel]) => channel === "usageByNode").flatMap(([, , value]) => Object.keys((value as object) ?? {}))),
+    pendingNodes: new Set(
+      (latest?.pendingWrites ?? []).filter(([, channel]) => channel === "usageByNode").flatMap(([, , value]) => Object.keys((value as object) ?? {})),
+    ),
   };
   const byNode = latest ? leftUnsettled(row.unsettledUsage, saved) : null;
   if (byNode) {

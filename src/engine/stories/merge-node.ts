@@ -117,7 +117,12 @@ async function resolveConflicts(input: {
     const task = conflictTask(story, input.others, left, deps.config.root, attempt);
     const titles = new Set([story.title, ...input.others.map((o) => o.title)]);
     const briefState = { ...state, stories: state.stories.filter((s) => titles.has(s.title)), task } as PipelineStateType;
-    const out = await runRole({ node: "dev", agentId: "dev", role: BUILT_IN_ROLES.dev, flags: [], transcript: `dev.merge-${story.id}` }, briefState, config, deps);
+    const out = await runRole(
+      { node: "dev", agentId: "dev", role: BUILT_IN_ROLES.dev, flags: [], transcript: `dev.merge-${story.id}` },
+      briefState,
+      config,
+      deps,
+    );
     usage = addUsage(usage, out.usage);
     for (const f of out.filesChanged) files.add(f);
     if (out.handoff.escalate_to_human === true) return { usage, left, question: `dev asked: ${String(out.handoff.question ?? "")}`, files: [...files] };

@@ -12,7 +12,12 @@ type Entry = { kind: "file"; bytes: Buffer } | { kind: "link"; target: string } 
  * branch are untouched, so the same code serves a thread with `--branch` and one without. Safe to repeat (a merge
  * step run again after a kill): a file that already holds the story's version is left as it is.
  */
-export async function mergeStory(root: string, storyRoot: string, commits: { base: string; tip: string }, labels: { ours: string; theirs: string }): Promise<{ changed: string[]; conflicts: string[] }> {
+export async function mergeStory(
+  root: string,
+  storyRoot: string,
+  commits: { base: string; tip: string },
+  labels: { ours: string; theirs: string },
+): Promise<{ changed: string[]; conflicts: string[] }> {
   const status = await gitOk(root, ["diff", "--name-status", "--no-renames", "--relative", commits.base, commits.tip, "--", "."]);
   const changed: string[] = [];
   const conflicts: string[] = [];
@@ -32,7 +37,13 @@ export async function mergeStory(root: string, storyRoot: string, commits: { bas
         continue;
       }
       // Both sides changed the file: git's merge of the texts, markers where they meet; anything else is left to dev.
-      if (ours?.kind !== "file" || theirs?.kind !== "file" || isBinary(ours.bytes) || isBinary(theirs.bytes) || (base?.kind === "file" && isBinary(base.bytes))) {
+      if (
+        ours?.kind !== "file" ||
+        theirs?.kind !== "file" ||
+        isBinary(ours.bytes) ||
+        isBinary(theirs.bytes) ||
+        (base?.kind === "file" && isBinary(base.bytes))
+      ) {
         conflicts.push(path);
         continue;
       }

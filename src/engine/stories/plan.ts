@@ -36,10 +36,15 @@ export function planProblems(stories: readonly StoryInput[]): { index: number; f
   const seen = new Map<string, number>();
   plan.forEach((s, i) => {
     if (stories[i].id !== undefined && !STORY_ID.test(s.id)) {
-      problems.push({ index: i, field: "id", message: `"${s.id}" is not a valid story id: use 1 to 40 lowercase letters, digits, "-" or "_", starting with a letter or digit (it becomes a git branch and a folder name)` });
+      problems.push({
+        index: i,
+        field: "id",
+        message: `"${s.id}" is not a valid story id: use 1 to 40 lowercase letters, digits, "-" or "_", starting with a letter or digit (it becomes a git branch and a folder name)`,
+      });
     }
     const first = seen.get(s.id);
-    if (first !== undefined) problems.push({ index: i, field: "id", message: `duplicate story id "${s.id}" (also story ${first + 1}): give every story its own id` });
+    if (first !== undefined)
+      problems.push({ index: i, field: "id", message: `duplicate story id "${s.id}" (also story ${first + 1}): give every story its own id` });
     else seen.set(s.id, i);
   });
   // Dependencies are only meaningful once every id is unique and valid.
@@ -47,12 +52,22 @@ export function planProblems(stories: readonly StoryInput[]): { index: number; f
   plan.forEach((s, i) => {
     for (const dep of s.dependsOn) {
       if (dep === s.id) problems.push({ index: i, field: "depends_on", message: `story "${s.id}" depends on itself: remove it from its own depends_on` });
-      else if (!seen.has(dep)) problems.push({ index: i, field: "depends_on", message: `story "${s.id}" depends on "${dep}", which is not the id of any story; known ids: ${[...seen.keys()].join(", ")}` });
+      else if (!seen.has(dep))
+        problems.push({
+          index: i,
+          field: "depends_on",
+          message: `story "${s.id}" depends on "${dep}", which is not the id of any story; known ids: ${[...seen.keys()].join(", ")}`,
+        });
     }
   });
   if (problems.length) return problems;
   const cycle = findCycle(plan);
-  if (cycle) problems.push({ index: plan.findIndex((s) => s.id === cycle[0]), field: "depends_on", message: `depends_on has a cycle: ${cycle.join(" → ")}; a story can only depend on stories that can be built before it` });
+  if (cycle)
+    problems.push({
+      index: plan.findIndex((s) => s.id === cycle[0]),
+      field: "depends_on",
+      message: `depends_on has a cycle: ${cycle.join(" → ")}; a story can only depend on stories that can be built before it`,
+    });
   return problems;
 }
 

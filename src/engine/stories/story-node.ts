@@ -27,7 +27,9 @@ function storyTask(id: string, others: number): string {
   return [
     `## Your story: ${id}`,
     "Build only the story above, with its tests. You work in your own copy of the project, on its own branch;" +
-      (others ? ` ${others === 1 ? "another developer builds another story" : `${others} other developers build other stories`} at the same time, and yolo merges everything afterwards.` : "") +
+      (others
+        ? ` ${others === 1 ? "another developer builds another story" : `${others} other developers build other stories`} at the same time, and yolo merges everything afterwards.`
+        : "") +
       " Do not commit (yolo commits your work) and do not change files your story does not need.",
   ].join("\n");
 }
@@ -77,14 +79,26 @@ export function storyDevNode(deps: EngineDeps) {
     const state = { ...input, stories: [input.stories[index]], task: storyTask(id, running) } as PipelineStateType;
     // The user's step hooks run for each story's dev as for any dev step, with the story's transcript.
     const subject = { node: "dev", agent: "dev", role: "dev" as const, mode: input.mode };
-    const scope = { ...hookScope(storyConfig, storyDeps, "dev"), transcriptPath: transcriptPath(threadArtifactsDir(deps.config.stateDir, threadId), storyTranscript(id)) };
+    const scope = {
+      ...hookScope(storyConfig, storyDeps, "dev"),
+      transcriptPath: transcriptPath(threadArtifactsDir(deps.config.stateDir, threadId), storyTranscript(id)),
+    };
     await nodeStartHooks(deps.hooks, subject, { fixAttempt: 0, step: input.steps ?? 0 }, scope);
-    const out = await runRole({ node: "dev", agentId: "dev", role: BUILT_IN_ROLES.dev, flags: [], transcript: storyTranscript(id) }, state, storyConfig, storyDeps);
+    const out = await runRole(
+      { node: "dev", agentId: "dev", role: BUILT_IN_ROLES.dev, flags: [], transcript: storyTranscript(id) },
+      state,
+      storyConfig,
+      storyDeps,
+    );
     const h = out.handoff;
     const escalated = h.escalate_to_human === true;
     const summary = escalated ? `asks a human: ${String(h.question ?? "")}` : String(h.summary ?? "");
     await nodeEndHooks(deps.hooks, subject, { outcome: escalated ? "escalated" : "handoff", summary, filesChanged: out.filesChanged, usage: out.usage }, scope);
-    const files = await commitStory(deps.config.root, wt, `yolo(${threadId}): ${planned.title} (story ${id})\n\n${summary}\n\nYolo-Thread: ${threadId}\nYolo-Story: ${id}\n`);
+    const files = await commitStory(
+      deps.config.root,
+      wt,
+      `yolo(${threadId}): ${planned.title} (story ${id})\n\n${summary}\n\nYolo-Thread: ${threadId}\nYolo-Story: ${id}\n`,
+    );
     emit({ type: "story.completed", story: id, status: escalated ? "failed" : "done", filesChanged: files, usage: out.usage, summary });
     emit({ type: "node.completed", node: "dev", summary: escalated ? summary : `story ${id}: ${files.length} file${files.length === 1 ? "" : "s"} changed` });
     const update: PipelineUpdate = {

@@ -61,7 +61,10 @@ const queues = new Map<string, Promise<unknown>>();
  */
 function serial<T>(root: string, fn: () => Promise<T>): Promise<T> {
   const run = (queues.get(root) ?? Promise.resolve()).then(fn, fn);
-  queues.set(root, run.catch(() => {}));
+  queues.set(
+    root,
+    run.catch(() => {}),
+  );
   return run;
 }
 
@@ -141,7 +144,10 @@ export async function assertWorktreeLink(mainRoot: string, wt: Pick<StoryWorktre
   } catch {
     ok = false;
   }
-  if (!ok) throw new GitError(`The story worktree ${wt.path} no longer links to its own entry in the repository (its .git was changed): yolo does not commit from it. Delete the thread, or remove the worktree and resume.`);
+  if (!ok)
+    throw new GitError(
+      `The story worktree ${wt.path} no longer links to its own entry in the repository (its .git was changed): yolo does not commit from it. Delete the thread, or remove the worktree and resume.`,
+    );
 }
 
 /** Project-relative files changed between two commits, from git. */

@@ -14,7 +14,14 @@ export const detectPython: Detector = (root) => {
   const rootTests = listDir(root, "").some((e) => e.isFile() && TEST_FILE.test(e.name));
   if (!MARKERS.some((m) => exists(root, m)) && !testDir && !rootTests) return null;
   const pyproject = readText(root, "pyproject.toml") ?? "";
-  const manifests = [pyproject, readText(root, "setup.cfg"), readText(root, "setup.py"), readText(root, "tox.ini"), readText(root, "requirements.txt"), readText(root, "requirements-dev.txt")].join("\n");
+  const manifests = [
+    pyproject,
+    readText(root, "setup.cfg"),
+    readText(root, "setup.py"),
+    readText(root, "tox.ini"),
+    readText(root, "requirements.txt"),
+    readText(root, "requirements-dev.txt"),
+  ].join("\n");
   const uv = exists(root, "uv.lock") || /^\[tool\.uv\b/m.test(pyproject);
   const tox = exists(root, "tox.ini") || /^\[tool\.tox\b/m.test(pyproject);
   const pytest =

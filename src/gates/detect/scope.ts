@@ -46,24 +46,55 @@ export function narrowable(gate: GateConfig, root: string): boolean {
   const narrow = NARROWERS[gate.command];
   if (narrow) return narrow.layout(root) !== null;
   const modules = goModules(root);
-  return modules !== null && gate.command === eachModule(modules.map((m) => m.dir), "go test -v ./...");
+  return (
+    modules !== null &&
+    gate.command ===
+      eachModule(
+        modules.map((m) => m.dir),
+        "go test -v ./...",
+      )
+  );
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 
 const NARROWERS: Record<string, { what: string; layout: (root: string) => WorkspacePackage[] | null; command: (p: WorkspacePackage[]) => string }> = {
   // `--if-present`: a package without a test script is skipped rather than failing the gate.
-  "npm test": { what: "no npm workspaces", layout: nodeWorkspaces, command: (ps) => `npm run test --if-present ${ps.map((p) => `--workspace=${quote(p.name)}`).join(" ")}` },
-  "pnpm test": { what: "no pnpm workspace", layout: nodeWorkspaces, command: (ps) => `pnpm ${ps.map((p) => `--filter=${quote(p.name)}`).join(" ")} run --if-present test` },
+  "npm test": {
+    what: "no npm workspaces",
+    layout: nodeWorkspaces,
+    command: (ps) => `npm run test --if-present ${ps.map((p) => `--workspace=${quote(p.name)}`).join(" ")}`,
+  },
+  "pnpm test": {
+    what: "no pnpm workspace",
+    layout: nodeWorkspaces,
+    command: (ps) => `pnpm ${ps.map((p) => `--filter=${quote(p.name)}`).join(" ")} run --if-present test`,
+  },
   // `--no-fail-fast`: every affected crate reports, so none of its tests looks missing after another crate failed.
-  "cargo test --workspace": { what: "no Cargo workspace members", layout: cargoWorkspace, command: (ps) => `cargo test --no-fail-fast ${ps.map((p) => `-p ${quote(p.name)}`).join(" ")}` },
+  "cargo test --workspace": {
+    what: "no Cargo workspace members",
+    layout: cargoWorkspace,
+    command: (ps) => `cargo test --no-fail-fast ${ps.map((p) => `-p ${quote(p.name)}`).join(" ")}`,
+  },
 };
 
 /** Go modules in subfolders: the loop over every module becomes a loop over the affected ones. */
 function scopeGoModules(gate: GateConfig, root: string, changed: string[]): ScopedGate {
   const modules = goModules(root);
-  if (!modules || gate.command !== eachModule(modules.map((m) => m.dir), "go test -v ./...")) {
+  if (
+    !modules ||
+    gate.command !==
+      eachModule(
+        modules.map((m) => m.dir),
+        "go test -v ./...",
+      )
+  ) {
     return wholeSuite(gate, `yolo narrows only the test commands it detects in a monorepo, not ${gate.command}`);
   }
-  return narrowTo(gate, modules, changed, (ms) => eachModule(ms.map((m) => m.dir), "go test -v ./..."));
+  return narrowTo(gate, modules, changed, (ms) =>
+    eachModule(
+      ms.map((m) => m.dir),
+      "go test -v ./...",
+    ),
+  );
 }

@@ -27,7 +27,11 @@ function expand(root: string, patterns: string[]): string[] | null {
 export function nodeWorkspaces(root: string): WorkspacePackage[] | null {
   const pkg = readJsonObject(root, "package.json");
   const field = pkg?.workspaces;
-  let patterns: string[] | null = Array.isArray(field) ? field : Array.isArray((field as { packages?: unknown })?.packages) ? (field as { packages: string[] }).packages : null;
+  let patterns: string[] | null = Array.isArray(field)
+    ? field
+    : Array.isArray((field as { packages?: unknown })?.packages)
+      ? (field as { packages: string[] }).packages
+      : null;
   const pnpm = readText(root, "pnpm-workspace.yaml");
   if (!patterns && pnpm) patterns = [...pnpm.matchAll(/^\s*-\s*['"]?([^'"\n#]+?)['"]?\s*$/gm)].map((m) => m[1]);
   if (!patterns || patterns.some((p) => typeof p !== "string")) return null;
@@ -36,7 +40,9 @@ export function nodeWorkspaces(root: string): WorkspacePackage[] | null {
   const found = dirs.flatMap((dir) => {
     const manifest = readJsonObject(root, `${dir}/package.json`);
     if (!manifest || typeof manifest.name !== "string") return [];
-    const deps = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"].flatMap((k) => Object.keys((manifest[k] as object | undefined) ?? {}));
+    const deps = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"].flatMap((k) =>
+      Object.keys((manifest[k] as object | undefined) ?? {}),
+    );
     return [{ name: manifest.name, dir, uses: deps }];
   });
   return linkSiblings(found);
@@ -47,7 +53,10 @@ export function cargoWorkspace(root: string): WorkspacePackage[] | null {
   const manifest = readText(root, "Cargo.toml");
   const members = manifest && /^\[workspace\]/m.test(manifest) ? /^members\s*=\s*\[([^\]]*)\]/m.exec(manifest) : null;
   if (!members) return null;
-  const dirs = expand(root, [...members[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]));
+  const dirs = expand(
+    root,
+    [...members[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]),
+  );
   if (!dirs) return null;
   const found = dirs.flatMap((dir) => {
     const text = readText(root, `${dir}/Cargo.toml`);

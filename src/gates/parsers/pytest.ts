@@ -19,9 +19,7 @@ const STATUS: Record<string, TestStatus> = {
 
 /** pytest's terminal reporter; errors (failing fixtures, collection errors) count as failures. */
 export const parsePytest: OutputParser = (text) => {
-  const summaries = [...text.matchAll(SUMMARY)]
-    .map((m) => m[1])
-    .filter((s) => /\b(passed|failed|errors?|no tests ran)\b/.test(s));
+  const summaries = [...text.matchAll(SUMMARY)].map((m) => m[1]).filter((s) => /\b(passed|failed|errors?|no tests ran)\b/.test(s));
   if (summaries.length === 0) return null;
   const summary = summaries[summaries.length - 1];
   const passedCount = countOf(summary, ["passed"]);

@@ -11,12 +11,36 @@ const GLOBAL_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespa
  * short list of safe ones ages better than a long list of dangerous ones.
  */
 const SAFE_KEYS = [
-  /^user\./, /^author\./, /^committer\./, /^color\./, /^advice\./, /^init\.defaultbranch$/, /^safe\.directory$/, /^(commit|tag)\.gpgsign$/,
+  /^user\./,
+  /^author\./,
+  /^committer\./,
+  /^color\./,
+  /^advice\./,
+  /^init\.defaultbranch$/,
+  /^safe\.directory$/,
+  /^(commit|tag)\.gpgsign$/,
   /^core\.(quotepath|autocrlf|safecrlf|filemode|abbrev|ignorecase|longpaths|eol|whitespace|precomposeunicode|symlinks)$/,
-  /^log\./, /^diff\.(noprefix|renames|algorithm|mnemonicprefix|context|colormoved|relative|statgraphwidth|suppressblankempty|indentheuristic)$/,
-  /^merge\.(conflictstyle|ff|log|renames)$/, /^pull\.(rebase|ff)$/, /^push\.(default|autosetupremote)$/, /^fetch\.(prune|parallel)$/,
-  /^rebase\.(autosquash|autostash|updaterefs)$/, /^status\./, /^column\./, /^i18n\./, /^gc\.auto/, /^maintenance\.auto$/, /^blame\./,
-  /^format\.pretty$/, /^pretty\./, /^grep\./, /^branch\.sort$/, /^tag\.sort$/, /^help\.autocorrect$/, /^am\.threeway$/, /^apply\.whitespace$/,
+  /^log\./,
+  /^diff\.(noprefix|renames|algorithm|mnemonicprefix|context|colormoved|relative|statgraphwidth|suppressblankempty|indentheuristic)$/,
+  /^merge\.(conflictstyle|ff|log|renames)$/,
+  /^pull\.(rebase|ff)$/,
+  /^push\.(default|autosetupremote)$/,
+  /^fetch\.(prune|parallel)$/,
+  /^rebase\.(autosquash|autostash|updaterefs)$/,
+  /^status\./,
+  /^column\./,
+  /^i18n\./,
+  /^gc\.auto/,
+  /^maintenance\.auto$/,
+  /^blame\./,
+  /^format\.pretty$/,
+  /^pretty\./,
+  /^grep\./,
+  /^branch\.sort$/,
+  /^tag\.sort$/,
+  /^help\.autocorrect$/,
+  /^am\.threeway$/,
+  /^apply\.whitespace$/,
 ];
 
 /** Settings whose value is a shell command git runs: allowed when the command passes the policy (`core.pager=cat`). */
@@ -27,10 +51,20 @@ export function gitConfigRuns(key: string, value: string | undefined, how: strin
   const k = key.toLowerCase();
   if (SAFE_KEYS.some((re) => re.test(k))) return [];
   if (k.startsWith("alias.")) {
-    return [refuse("git alias", `${how} defines the git alias \`${key}\`, which would run ${value?.startsWith("!") ? "a shell command" : "another git command"} under a name the policy does not know; run the command itself`)];
+    return [
+      refuse(
+        "git alias",
+        `${how} defines the git alias \`${key}\`, which would run ${value?.startsWith("!") ? "a shell command" : "another git command"} under a name the policy does not know; run the command itself`,
+      ),
+    ];
   }
   if (value !== undefined && SHELL_KEYS.some((re) => re.test(k))) return [{ kind: "shell", script: value }];
-  return [refuse("git config that runs programs", `${how} sets \`${key}\`, which is not on yolo's list of git settings known not to run a program; run git without it`)];
+  return [
+    refuse(
+      "git config that runs programs",
+      `${how} sets \`${key}\`, which is not on yolo's list of git settings known not to run a program; run git without it`,
+    ),
+  ];
 }
 
 /** The git invocation with its global options skipped (`git -C . push` → `git push`), and what they set. */
@@ -44,7 +78,7 @@ export function gitSubcommand(argv: string[]): { index: number; settings: Nested
     const name = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
     let value: string | undefined;
     if (GLOBAL_VALUE.has(name)) {
-      value = name === arg ? argv[++i] ?? "" : arg.slice(eq + 1);
+      value = name === arg ? (argv[++i] ?? "") : arg.slice(eq + 1);
     }
     if (name === "-c") {
       const [key, ...rest] = (value ?? "").split("=");
@@ -61,7 +95,19 @@ export function gitSubcommand(argv: string[]): { index: number; settings: Nested
 }
 
 /** The subcommand options and forms that run a command: `rebase --exec`, `submodule foreach`, `bisect run` … */
-const EXEC_OPTIONS = new Set(["--exec", "--upload-pack", "--receive-pack", "--extcmd", "--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"]);
+const EXEC_OPTIONS = new Set([
+  "--exec",
+  "--upload-pack",
+  "--receive-pack",
+  "--extcmd",
+  "--env-filter",
+  "--tree-filter",
+  "--index-filter",
+  "--parent-filter",
+  "--msg-filter",
+  "--commit-filter",
+  "--tag-name-filter",
+]);
 
 /**
  * Everything a git command runs besides git itself, for the policy to check: settings given with `-c`, values of
@@ -90,7 +136,7 @@ export function gitRuns(argv: string[]): Nested[] {
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const short = ((sub === "rebase" || sub === "difftool") && arg.startsWith("-x")) || (sub === "clone" && arg.startsWith("-u"));
     if (short && arg.length > 2) nested.push({ kind: "shell", script: arg.slice(2) });
-    else if (EXEC_OPTIONS.has(name) || short) nested.push({ kind: "shell", script: eq > 0 && !short ? arg.slice(eq + 1) : rest[++j] ?? "" });
+    else if (EXEC_OPTIONS.has(name) || short) nested.push({ kind: "shell", script: eq > 0 && !short ? arg.slice(eq + 1) : (rest[++j] ?? "") });
   }
   return nested;
 }
@@ -101,7 +147,12 @@ function configSetRuns(args: string[]): Nested[] {
   let reading = false;
   for (let j = 0; j < args.length; j++) {
     const arg = args[j];
-    if (/^(--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--unset|--unset-all|--remove-section|--rename-section|-e|--edit|--show-origin|--show-scope)$/.test(arg)) reading = true;
+    if (
+      /^(--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--unset|--unset-all|--remove-section|--rename-section|-e|--edit|--show-origin|--show-scope)$/.test(
+        arg,
+      )
+    )
+      reading = true;
     else if (arg === "-f" || arg === "--file" || arg === "--blob" || arg === "--type" || arg === "--default" || arg === "--comment" || arg === "--value") j++;
     else if (!arg.startsWith("-")) positional.push(arg);
   }

@@ -12,7 +12,12 @@ const STDIN_FILE = /^(-|\/dev\/stdin|\/dev\/fd\/\d+|\/proc\/(self|\d+)\/fd\/\d+)
 /** Interpreters with options that take inline code, and the other options that take a value. */
 const INTERPRETERS: { name: RegExp; code: readonly string[]; value?: string; long?: readonly string[]; module?: readonly string[] }[] = [
   { name: /^(python[0-9.]*|pypy[0-9]*)$/, code: ["-c"], value: "cmWX", module: ["-m"] },
-  { name: /^(node|nodejs|bun)$/, code: ["-e", "-p", "--eval", "--print"], value: "epr", long: ["eval", "print", "require", "import", "loader", "experimental-loader", "input-type", "conditions", "title"] },
+  {
+    name: /^(node|nodejs|bun)$/,
+    code: ["-e", "-p", "--eval", "--print"],
+    value: "epr",
+    long: ["eval", "print", "require", "import", "loader", "experimental-loader", "input-type", "conditions", "title"],
+  },
   { name: /^deno$/, code: [], value: "" },
   { name: /^perl[0-9.]*$/, code: ["-e", "-E"], value: "eE" },
   { name: /^(ruby|jruby)$/, code: ["-e"], value: "erIC" },
@@ -30,7 +35,8 @@ export function commandReaderRuns(cmd: SimpleCommand): Nested[] {
   const name = baseName(cmd.argv[0]);
   const exMode = /^(ed|red|ex|dc)$/.test(name) || (/^(vim?|nvim)$/.test(name) && cmd.argv.some((a) => /^-[a-zA-Z]*[eE]/.test(a) && !a.startsWith("--")));
   if (!exMode) return [];
-  if (cmd.piped) return [refuse("pipe into an interpreter", `\`${name}\` would run the commands the previous command prints, and they can run shell commands with \`!\``)];
+  if (cmd.piped)
+    return [refuse("pipe into an interpreter", `\`${name}\` would run the commands the previous command prints, and they can run shell commands with \`!\``)];
   return (cmd.stdin ?? "").split("\n").flatMap((line): Nested[] => {
     const bang = /^[\s:]*[0-9,.$%]*\s*!(.*)$/.exec(line);
     return bang ? [{ kind: "shell", script: bang[1] }] : [];
@@ -80,7 +86,13 @@ export function shellRuns(cmd: SimpleCommand): Nested[] {
 
 // What a program that reads its code from standard input runs: a pipe is refused, a here-document is checked.
 function fromStdinNested(cmd: SimpleCommand, what: string, kind: "shell" | "code"): Nested[] {
-  if (cmd.piped) return [refuse("pipe into an interpreter", `${what} would run whatever the previous command prints (downloaded code runs unseen); save it to a file and look at it first`)];
+  if (cmd.piped)
+    return [
+      refuse(
+        "pipe into an interpreter",
+        `${what} would run whatever the previous command prints (downloaded code runs unseen); save it to a file and look at it first`,
+      ),
+    ];
   if (cmd.stdin === undefined) return [];
   return kind === "shell" ? [{ kind: "shell", script: cmd.stdin }] : [{ kind: "code", code: cmd.stdin }];
 }

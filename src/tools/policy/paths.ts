@@ -41,7 +41,10 @@ function resolveWord(word: string, flags: number, cwds: Set<string | null>): (st
   if (flags & WORD_VAR && /\$/.test(w)) return [null];
   if (flags & WORD_GLOB) {
     // A glob component stands for some child; one that may match `..` (`.*`) stands for the parent.
-    w = w.split("/").map((part) => (/[*?[]/.test(part) ? (part.startsWith(".") ? ".." : ANY_CHILD) : part)).join("/");
+    w = w
+      .split("/")
+      .map((part) => (/[*?[]/.test(part) ? (part.startsWith(".") ? ".." : ANY_CHILD) : part))
+      .join("/");
   }
   if (base === undefined && w.startsWith("/")) return [normal(w)];
   const bases = base !== undefined ? [base] : [...cwds];
@@ -71,7 +74,12 @@ export function deleteRuns(cmd: SimpleCommand, where: Whereabouts): Nested[] {
     for (const resolved of resolveWord(t.word, t.flags, where.cwds)) {
       const problem = deleteProblem(resolved, where);
       if (problem) {
-        return [refuse("recursive delete outside the project", `\`${t.word}\` ${problem}; a recursive delete may only name folders inside the project (\`rm -rf dist\`)`)];
+        return [
+          refuse(
+            "recursive delete outside the project",
+            `\`${t.word}\` ${problem}; a recursive delete may only name folders inside the project (\`rm -rf dist\`)`,
+          ),
+        ];
       }
     }
   }
@@ -117,7 +125,12 @@ export function deletesFromInput(argv: string[], wrapped: Nested[] | null): Nest
   if (!wrapped || !/^(xargs|parallel)$/.test(baseName(argv[0]))) return [];
   const inner = wrapped.find((n) => n.kind === "argv");
   if (inner?.kind !== "argv" || !deleteTargets({ argv: inner.argv, piped: false })) return [];
-  return [refuse("recursive delete outside the project", `\`${baseName(argv[0])}\` would give a recursive delete folders read from its input, which cannot be checked; use \`find DIR … -exec rm -rf {} +\``)];
+  return [
+    refuse(
+      "recursive delete outside the project",
+      `\`${baseName(argv[0])}\` would give a recursive delete folders read from its input, which cannot be checked; use \`find DIR … -exec rm -rf {} +\``,
+    ),
+  ];
 }
 
 /** Notes where a `cd`/`pushd`/`popd` may have moved the command string. */

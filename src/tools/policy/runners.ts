@@ -20,7 +20,11 @@ export function runnerRuns(cmd: SimpleCommand): Nested[] {
       return fdExec(rest);
     case "tar":
     case "gtar":
-      return optionValues(rest, ["--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "-I", "-F"], "shell").concat(
+      return optionValues(
+        rest,
+        ["--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "-I", "-F"],
+        "shell",
+      ).concat(
         rest.filter((a) => a.startsWith("--checkpoint-action=exec=")).map((a) => ({ kind: "shell", script: a.slice("--checkpoint-action=exec=".length) })),
       );
     case "rsync":
@@ -71,7 +75,9 @@ export function runnerRuns(cmd: SimpleCommand): Nested[] {
     case "wait":
       return subscriptInjection(name, rest, cmd.stdin);
     case "parallel":
-      return argv.length === 1 || rest.every((a) => a.startsWith("-")) ? [refuse("pipe into an interpreter", "`parallel` without a command runs the commands it reads from its input")] : [];
+      return argv.length === 1 || rest.every((a) => a.startsWith("-"))
+        ? [refuse("pipe into an interpreter", "`parallel` without a command runs the commands it reads from its input")]
+        : [];
     default:
       return [];
   }
@@ -131,7 +137,8 @@ function sedRuns(args: string[]): Nested[] {
   for (const script of scripts) {
     for (const line of script.split(/[\n;]/)) {
       const e = /^\s*(?:[0-9$]+|\/[^/]*\/)?(?:,(?:[0-9$]+|\/[^/]*\/))?\s*e(?:\s+(.*))?$/.exec(line);
-      if (e) nested.push(e[1] ? { kind: "shell", script: e[1] } : refuse("sed that runs commands", "sed's `e` command runs the pattern space as a shell command"));
+      if (e)
+        nested.push(e[1] ? { kind: "shell", script: e[1] } : refuse("sed that runs commands", "sed's `e` command runs the pattern space as a shell command"));
       else if (/^\s*(?:[0-9$]+|\/[^/]*\/)?\s*s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[a-zA-Z0-9]*e/.test(line)) {
         nested.push(refuse("sed that runs commands", "the `e` flag of sed's `s` command runs the result as a shell command"));
       }
@@ -171,7 +178,7 @@ function optionValues(args: string[], names: string[], kind: "shell" | "argv"): 
     const eq = arg.indexOf("=");
     const name = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
     if (!names.includes(name)) continue;
-    const value = name === arg ? args[++i] ?? "" : arg.slice(eq + 1);
+    const value = name === arg ? (args[++i] ?? "") : arg.slice(eq + 1);
     found.push(kind === "shell" ? { kind: "shell", script: value } : { kind: "argv", argv: [value] });
   }
   return found;

@@ -39,7 +39,13 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   stdbuf: { value: "ioe", long: ["input", "output", "error"] },
   xargs: { value: "adELInPs", long: ["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"] },
   flock: { value: "wEc", long: ["timeout", "wait", "conflict-exit-code", "command"], shell: ["-c", "--command"], skip: 1 },
-  script: { value: "BcEIOmoT", long: ["log-io", "command", "echo", "log-in", "log-out", "logging-format", "output-limit", "log-timing"], shell: ["-c", "--command"], noArgv: true, shellByDefault: true },
+  script: {
+    value: "BcEIOmoT",
+    long: ["log-io", "command", "echo", "log-in", "log-out", "logging-format", "output-limit", "log-timing"],
+    shell: ["-c", "--command"],
+    noArgv: true,
+    shellByDefault: true,
+  },
   strace: { value: "abeIoOpPsSuXE", long: ["trace", "signal", "output", "attach", "string-limit", "user", "env"] },
   ltrace: { value: "aeEnoOpsuxXAD", long: ["output", "library"] },
   unshare: { value: "SGRw", long: ["setuid", "setgid", "root", "wd", "propagation", "setgroups", "map-user", "map-group"], shellByDefault: true },
@@ -49,9 +55,24 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   busybox: {},
   doas: { value: "uC" },
   sudo: { value: "ugCDhpRrtTU", long: ["user", "group", "close-from", "chdir", "host", "prompt", "chroot", "role", "type", "command-timeout", "other-user"] },
-  su: { value: "sgGwc", long: ["shell", "group", "supp-group", "whitelist-environment", "command", "session-command"], shell: ["-c", "--command", "--session-command"], noArgv: true, shellByDefault: true },
-  runuser: { value: "ugGswc", long: ["user", "group", "supp-group", "shell", "whitelist-environment", "command", "session-command"], shell: ["-c", "--command", "--session-command"], shellByDefault: true },
-  parallel: { value: "jSadEIlLnNsX", long: ["jobs", "sshlogin", "arg-file", "delimiter", "eof", "replace", "max-args", "max-lines", "max-chars", "tmpdir", "joblog", "results"], join: true },
+  su: {
+    value: "sgGwc",
+    long: ["shell", "group", "supp-group", "whitelist-environment", "command", "session-command"],
+    shell: ["-c", "--command", "--session-command"],
+    noArgv: true,
+    shellByDefault: true,
+  },
+  runuser: {
+    value: "ugGswc",
+    long: ["user", "group", "supp-group", "shell", "whitelist-environment", "command", "session-command"],
+    shell: ["-c", "--command", "--session-command"],
+    shellByDefault: true,
+  },
+  parallel: {
+    value: "jSadEIlLnNsX",
+    long: ["jobs", "sshlogin", "arg-file", "delimiter", "eof", "replace", "max-args", "max-lines", "max-chars", "tmpdir", "joblog", "results"],
+    join: true,
+  },
   sg: { skip: 1, join: true, shellByDefault: true },
   chrt: { skip: 1, noRun: ["-p", "--pid"] },
   taskset: { skip: 1, noRun: ["-p", "--pid"] },
@@ -76,7 +97,6 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   eval: { join: true },
   "cross-env": { assignments: true },
 };
-
 
 /**
  * What a wrapper runs (`env X=1 npm test` → `npm test`, `watch curl x` → the shell string `curl x`), or null when

@@ -165,7 +165,9 @@ export function App(props: AppProps) {
                 tools={a.id === state.running ? tools : undefined}
                 verbose={verbose}
               />
-              {a.id === storiesUnder ? <StoryList stories={state.stories} spinner={SPINNER[Math.floor(performance.now() / SPINNER_MS) % SPINNER.length]} /> : null}
+              {a.id === storiesUnder ? (
+                <StoryList stories={state.stories} spinner={SPINNER[Math.floor(performance.now() / SPINNER_MS) % SPINNER.length]} />
+              ) : null}
             </Box>
           ))}
           {storiesUnder === null ? <StoryList stories={state.stories} spinner={SPINNER[Math.floor(performance.now() / SPINNER_MS) % SPINNER.length]} /> : null}
@@ -174,7 +176,12 @@ export function App(props: AppProps) {
         {notices.length ? (
           <Box flexDirection="column" marginTop={1}>
             {notices.map((n, i) => (
-              <Text key={i} wrap="truncate-end" color={n.level === "error" ? "red" : n.level === "warning" ? "yellow" : undefined} dimColor={n.level === "info"}>
+              <Text
+                key={i}
+                wrap="truncate-end"
+                color={n.level === "error" ? "red" : n.level === "warning" ? "yellow" : undefined}
+                dimColor={n.level === "info"}
+              >
                 {n.level === "error" ? "✗ error " : n.level === "warning" ? "! " : "~ "}
                 {n.text}
               </Text>
@@ -184,9 +191,7 @@ export function App(props: AppProps) {
         {showStopping ? (
           <Box marginTop={1}>
             <Text wrap="truncate-end" color="yellow">
-              {stopping === "after-step"
-                ? `■ stopping after ${state.running ?? "the current step"} finishes · Ctrl+C again to stop now`
-                : "■ stopping now…"}
+              {stopping === "after-step" ? `■ stopping after ${state.running ?? "the current step"} finishes · Ctrl+C again to stop now` : "■ stopping now…"}
             </Text>
           </Box>
         ) : null}

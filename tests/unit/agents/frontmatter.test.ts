@@ -15,9 +15,7 @@ function problemsOf(text: string): string[] {
 
 describe("parseAgentFile", () => {
   it("returns the fields and the body of a valid file", () => {
-    const result = parseAgentFile(
-      file(`${VALID}\nmodel: gpt-4.1-mini\ntemperature: 0.2\nmaxTurns: 40`, "\nYou are the developer.\n\nBe careful.\n"),
-    );
+    const result = parseAgentFile(file(`${VALID}\nmodel: gpt-4.1-mini\ntemperature: 0.2\nmaxTurns: 40`, "\nYou are the developer.\n\nBe careful.\n"));
     expect(result).toEqual({
       ok: true,
       value: {
@@ -62,9 +60,7 @@ describe("parseAgentFile", () => {
   });
 
   it("rejects an unterminated block", () => {
-    expect(problemsOf(`---\n${VALID}\nYou are the developer.\n`)).toEqual([
-      expect.stringMatching(/^frontmatter: not closed; add a `---` line/),
-    ]);
+    expect(problemsOf(`---\n${VALID}\nYou are the developer.\n`)).toEqual([expect.stringMatching(/^frontmatter: not closed; add a `---` line/)]);
   });
 
   it("reports YAML syntax errors with the line number in the file", () => {
@@ -99,9 +95,7 @@ describe("parseAgentFile", () => {
   });
 
   it("rejects values of the wrong type, each by its field", () => {
-    const problems = problemsOf(
-      file("name: 42\ndescription:\ntools: [read_file]\nmodel: ''\ntemperature: warm\nmaxTurns: 2.5"),
-    );
+    const problems = problemsOf(file("name: 42\ndescription:\ntools: [read_file]\nmodel: ''\ntemperature: warm\nmaxTurns: 2.5"));
     expect(problems).toEqual([
       "name: expected a string, got the number 42",
       "description: expected a string, got an empty value",
@@ -120,9 +114,7 @@ describe("parseAgentFile", () => {
   });
 
   it("rejects tools given as a comma-separated string, as other tools write them", () => {
-    expect(problemsOf(file("name: A\ndescription: B\ntools: Read, Grep"))).toEqual([
-      "tools: expected a list such as [read_file, list_files], got a string",
-    ]);
+    expect(problemsOf(file("name: A\ndescription: B\ntools: Read, Grep"))).toEqual(["tools: expected a list such as [read_file, list_files], got a string"]);
   });
 
   it("rejects an unknown tool by index and lists the known ones", () => {
@@ -132,9 +124,7 @@ describe("parseAgentFile", () => {
   });
 
   it("rejects a duplicated tool", () => {
-    expect(problemsOf(file("name: A\ndescription: B\ntools: [read_file, list_files, read_file]"))).toEqual([
-      'tools[2]: "read_file" is listed twice',
-    ]);
+    expect(problemsOf(file("name: A\ndescription: B\ntools: [read_file, list_files, read_file]"))).toEqual(['tools[2]: "read_file" is listed twice']);
   });
 
   it("explains that handoff is implicit when it is listed", () => {

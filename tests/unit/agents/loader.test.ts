@@ -33,14 +33,7 @@ describe("loadAgents", () => {
       expect(agent.file).toBe(join(DEFAULT_AGENTS_DIR, `${agent.id}.md`));
       expect(agent.persona.split("\n").length).toBeGreaterThanOrEqual(20);
     }
-    expect(agents.get("dev")?.tools).toEqual([
-      "read_file",
-      "write_file",
-      "edit_file",
-      "list_files",
-      "search_files",
-      "run_command",
-    ]);
+    expect(agents.get("dev")?.tools).toEqual(["read_file", "write_file", "edit_file", "list_files", "search_files", "run_command"]);
     expect(agents.get("tea")?.tools).toEqual(["read_file", "list_files", "search_files", "run_command"]);
     for (const id of ["analyst", "pm", "architect"]) {
       expect(agents.get(id)?.tools).toEqual(["read_file", "list_files", "search_files"]);

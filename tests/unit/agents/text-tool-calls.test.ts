@@ -20,8 +20,10 @@ describe("tool calls written in the reply text", () => {
 
   it("a bare JSON object (arguments or Llama's parameters), or an array of them, is a call only as the whole reply", () => {
     expect(parseTextToolCalls(JSON.stringify(WRITE))?.calls).toEqual([{ name: "write_file", args: JSON.stringify(WRITE.arguments) }]);
-    expect(parseTextToolCalls(JSON.stringify({ name: "list_files", parameters: { path: "." } }))?.calls).toEqual([{ name: "list_files", args: '{"path":"."}' }]);
-    expect(parseTextToolCalls(JSON.stringify([WRITE, { name: "list_files", arguments: "{\"path\":\".\"}" }]))?.calls).toHaveLength(2);
+    expect(parseTextToolCalls(JSON.stringify({ name: "list_files", parameters: { path: "." } }))?.calls).toEqual([
+      { name: "list_files", args: '{"path":"."}' },
+    ]);
+    expect(parseTextToolCalls(JSON.stringify([WRITE, { name: "list_files", arguments: '{"path":"."}' }]))?.calls).toHaveLength(2);
     expect(parseTextToolCalls(`Here it is: ${JSON.stringify(WRITE)}`)).toBeNull();
   });
 

@@ -37,7 +37,7 @@ describe("yolo init and the detected gates", () => {
     expect(config.gates).toEqual(defaultGates(root).map((g) => (g.name === "go-test" ? { ...g, scope: "changed" } : g)));
     expect(config.gates?.map((g) => g.name)).toEqual(["go-test", "maven-test", "go-vet"]);
     expect(printed).toContain("gates detected and written to yolo.config.ts:\n  go-test: status=0; for m in svc tools;");
-    expect(printed).toContain("  go-vet: status=0; for m in svc tools; do (cd \"$m\" && go vet ./...) || status=1; done; exit $status (optional)\n");
+    expect(printed).toContain('  go-vet: status=0; for m in svc tools; do (cd "$m" && go vet ./...) || status=1; done; exit $status (optional)\n');
   });
 
   it("says so when nothing is detected and leaves the example commented out", async () => {

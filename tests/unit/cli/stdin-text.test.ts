@@ -13,6 +13,8 @@ describe('"-": the text from stdin', () => {
   it("refuses a terminal at once instead of waiting for input nobody knows is wanted", async () => {
     const error = await textFromStdin('yolo run "…"', stream("never read", true)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toBe('"-" reads the text from stdin, but stdin is a terminal. Pipe it in (yolo run - < requirement.md) or give it as words.');
+    expect((error as Error).message).toBe(
+      '"-" reads the text from stdin, but stdin is a terminal. Pipe it in (yolo run - < requirement.md) or give it as words.',
+    );
   });
 });

@@ -44,14 +44,26 @@ describe("the CLI words the engine's facts", () => {
 
   it("every thread refusal says the command that helps", () => {
     expect(factText({ kind: "thread-exists", thread: "t1" })).toBe("Thread t1 already exists; start a new run or use `yolo resume t1`.");
-    expect(factText({ kind: "reply-not-awaited", thread: "t1" })).toBe("Thread t1 is not waiting for an answer; resume it without --answer, --approve, --edit or --reject.");
-    expect(factText({ kind: "wrong-reply", awaits: "question", by: "analyst" })).toBe('analyst asked a question, not for a review: answer it with --answer "…".');
-    expect(factText({ kind: "wrong-reply", awaits: "approval", by: "review_pm" })).toBe('review_pm waits for a review, not an answer: use --approve, --edit <file> or --reject "why".');
-    expect(factText({ kind: "follow-up-to-workflow", thread: "t1" })).toBe("Thread t1 runs a workflow: follow-up messages are for `yolo agent` and `yolo chat` threads. Start a new run instead.");
+    expect(factText({ kind: "reply-not-awaited", thread: "t1" })).toBe(
+      "Thread t1 is not waiting for an answer; resume it without --answer, --approve, --edit or --reject.",
+    );
+    expect(factText({ kind: "wrong-reply", awaits: "question", by: "analyst" })).toBe(
+      'analyst asked a question, not for a review: answer it with --answer "…".',
+    );
+    expect(factText({ kind: "wrong-reply", awaits: "approval", by: "review_pm" })).toBe(
+      'review_pm waits for a review, not an answer: use --approve, --edit <file> or --reject "why".',
+    );
+    expect(factText({ kind: "follow-up-to-workflow", thread: "t1" })).toBe(
+      "Thread t1 runs a workflow: follow-up messages are for `yolo agent` and `yolo chat` threads. Start a new run instead.",
+    );
     expect(factText({ kind: "follow-up-while-waiting", thread: "t1" })).toBe('Thread t1 waits for an answer first: yolo resume t1 --answer "…".');
-    expect(factText({ kind: "follow-up-while-pending", thread: "t1" })).toBe("Thread t1 has not finished its last message: resume it without a message first (yolo resume t1).");
+    expect(factText({ kind: "follow-up-while-pending", thread: "t1" })).toBe(
+      "Thread t1 has not finished its last message: resume it without a message first (yolo resume t1).",
+    );
     expect(factText({ kind: "no-such-checkpoint", thread: "t1", from: "99" })).toBe('Thread t1 has no checkpoint "99". List them with `yolo history t1`.');
-    expect(factText({ kind: "fork-needs-one-node", thread: "t1", step: 0, node: "input" })).toBe("Cannot fork from step 0 (input); pick a checkpoint made by one node (see `yolo history t1`).");
+    expect(factText({ kind: "fork-needs-one-node", thread: "t1", step: 0, node: "input" })).toBe(
+      "Cannot fork from step 0 (input); pick a checkpoint made by one node (see `yolo history t1`).",
+    );
     expect(factText({ kind: "invalid-thread-id", thread: "../x" })).toBe('"../x" is not a valid thread id; list threads with `yolo threads`.');
     expect(factText({ kind: "gate-required", missing: "no test script" })).toContain("requireGate (--require-gate) refuses a run without one");
     expect(factText({ kind: "database-unusable", said: "yolo's database x is unusable: it cannot be opened (EACCES). Make sure it is writable" })).toBe(
@@ -63,8 +75,12 @@ describe("the CLI words the engine's facts", () => {
   });
 
   it("a killed thread's row: resume it, or start it again when nothing was saved", () => {
-    expect(killedReason({ thread: "t1", saved: true })).toBe("its process stopped without finishing (killed?); the last completed step is saved: yolo resume t1");
-    expect(killedReason({ thread: "t1", saved: false })).toBe("its process stopped before the first step was saved; nothing to resume: start it again with yolo run");
+    expect(killedReason({ thread: "t1", saved: true })).toBe(
+      "its process stopped without finishing (killed?); the last completed step is saved: yolo resume t1",
+    );
+    expect(killedReason({ thread: "t1", saved: false })).toBe(
+      "its process stopped before the first step was saved; nothing to resume: start it again with yolo run",
+    );
   });
 
   it("a hostile requirement in the start-again command is one shell word: pasting it runs nothing else", () => {
@@ -73,7 +89,9 @@ describe("the CLI words the engine's facts", () => {
     const command = /Start it again with: (yolo run .*)$/.exec(text)?.[1] ?? "";
     expect(command.startsWith("yolo run --db 'my db.db' ")).toBe(true);
     // The shell reads back exactly the words the command was made of.
-    const words = execFileSync("sh", ["-c", `printf '%s\\n' ${command.slice("yolo ".length)}`], { encoding: "utf8" }).split("\n").slice(0, -1);
+    const words = execFileSync("sh", ["-c", `printf '%s\\n' ${command.slice("yolo ".length)}`], { encoding: "utf8" })
+      .split("\n")
+      .slice(0, -1);
     expect(words).toEqual(["run", "--db", "my db.db", requirement]);
   });
 

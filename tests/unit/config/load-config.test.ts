@@ -25,12 +25,12 @@ describe("loadConfigFile", () => {
     await expect(loadConfigFile(root)).resolves.toEqual({ file: null, config: {} });
   });
 
-  it("loads a yolo.config.ts that imports defineConfig from \"yolo\"", async () => {
+  it('loads a yolo.config.ts that imports defineConfig from "yolo"', async () => {
     writeFileSync(
       join(root, "yolo.config.ts"),
       [
         'import { defineConfig, type UserConfig } from "yolo";',
-        "const model: UserConfig[\"model\"] = { name: \"local-model\", temperature: 0.2 };",
+        'const model: UserConfig["model"] = { name: "local-model", temperature: 0.2 };',
         "export default defineConfig({",
         "  model,",
         "  maxFixAttempts: 5,",
@@ -85,7 +85,7 @@ describe("loadConfigFile", () => {
   });
 
   it("names the file when it has a syntax error", async () => {
-    writeFileSync(join(root, "yolo.config.ts"), "export default {\n  model: { name: \"x\",\n");
+    writeFileSync(join(root, "yolo.config.ts"), 'export default {\n  model: { name: "x",\n');
     const error = await loadError();
     expect(error.message).toContain(join(root, "yolo.config.ts"));
   });

@@ -14,7 +14,11 @@ describe("settings for CI runs", () => {
 
   it("model.price: null unless configured; the currency defaults to USD", () => {
     expect(resolveWith({}).model.price).toBeNull();
-    expect(resolveWith({ model: { price: { inputPerMillion: 1, outputPerMillion: 2 } } }).model.price).toEqual({ inputPerMillion: 1, outputPerMillion: 2, currency: "USD" });
+    expect(resolveWith({ model: { price: { inputPerMillion: 1, outputPerMillion: 2 } } }).model.price).toEqual({
+      inputPerMillion: 1,
+      outputPerMillion: 2,
+      currency: "USD",
+    });
     expect(resolveWith({ model: { price: { inputPerMillion: 1, outputPerMillion: 2, currency: "EUR" } } }).model.price?.currency).toBe("EUR");
   });
 

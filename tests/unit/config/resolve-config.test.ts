@@ -187,11 +187,19 @@ describe("resolveConfig budgets", () => {
   const root = "/projects/app";
   const price = { inputPerMillion: 1, outputPerMillion: 2 };
   it("takes budgets from the file, flags winning", () => {
-    const cfg = resolveConfig({ root, file: null, env: {}, fileConfig: { model: { price }, budget: { maxTokens: 1000, maxCost: 1 } }, flags: { maxTokens: 5000 } });
+    const cfg = resolveConfig({
+      root,
+      file: null,
+      env: {},
+      fileConfig: { model: { price }, budget: { maxTokens: 1000, maxCost: 1 } },
+      flags: { maxTokens: 5000 },
+    });
     expect(cfg.budget).toEqual({ maxTokens: 5000, maxCost: 1 });
   });
 
   it("refuses a cost budget without a price, and a token budget that is not a positive whole number", () => {
-    expect(() => resolveConfig({ root, file: null, env: {}, fileConfig: {}, flags: { maxCost: 2, maxTokens: 0 } })).toThrow(/--max-tokens[\s\S]*--max-cost \/ budget.maxCost: needs model.price/);
+    expect(() => resolveConfig({ root, file: null, env: {}, fileConfig: {}, flags: { maxCost: 2, maxTokens: 0 } })).toThrow(
+      /--max-tokens[\s\S]*--max-cost \/ budget.maxCost: needs model.price/,
+    );
   });
 });

@@ -16,7 +16,10 @@ describe("which database and artifacts folder a project uses", () => {
 
   it("takes PostgreSQL from the config file, YOLO_DATABASE_URL over it, and --db back to a SQLite file", () => {
     expect(resolve({ checkpointer: { postgres: PG } }).database).toEqual({ kind: "postgres", url: PG });
-    expect(resolve({ checkpointer: { postgres: PG } }, { YOLO_DATABASE_URL: "postgresql://other/db" }).database).toEqual({ kind: "postgres", url: "postgresql://other/db" });
+    expect(resolve({ checkpointer: { postgres: PG } }, { YOLO_DATABASE_URL: "postgresql://other/db" }).database).toEqual({
+      kind: "postgres",
+      url: "postgresql://other/db",
+    });
     expect(resolve({ dbPath: "x.db" }, { YOLO_DATABASE_URL: PG }).database).toEqual({ kind: "postgres", url: PG });
     expect(resolve({ checkpointer: { postgres: PG } }, { YOLO_DB: "env.db" }).database).toEqual({ kind: "sqlite", path: join(root, "env.db") });
     expect(resolve({}, { YOLO_DATABASE_URL: PG }, { db: "flag.db" }).database).toEqual({ kind: "sqlite", path: join(root, "flag.db") });

@@ -39,7 +39,10 @@ describe("the user-level config", () => {
     fs.writeFileSync(json, JSON.stringify({ model: { name: "x" }, sandbox: "sometimes" }));
     const error = await loadUserConfig({ YOLO_USER_CONFIG: json }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems).toEqual([expect.stringMatching(/^sandbox: /), "model: unknown key; known keys: commands, env, sandbox, files, hooks"]);
+    expect((error as ConfigError).problems).toEqual([
+      expect.stringMatching(/^sandbox: /),
+      "model: unknown key; known keys: commands, env, sandbox, files, hooks",
+    ]);
   });
 });
 

@@ -42,10 +42,14 @@ describe("the thread's step and time limits, checked before each node", () => {
   });
 
   it("a completed node adds one step and its duration; a node that throws adds nothing and does not run past the limit", async () => {
-    const node = withRunLimits("dev", async () => {
-      await new Promise((r) => setTimeout(r, 30));
-      return { devSummary: "done" };
-    }, limits);
+    const node = withRunLimits(
+      "dev",
+      async () => {
+        await new Promise((r) => setTimeout(r, 30));
+        return { devSummary: "done" };
+      },
+      limits,
+    );
     const update = await node(state(0, 0), {});
     expect(update).toMatchObject({ devSummary: "done", steps: 1 });
     expect(update.activeMs).toBeGreaterThanOrEqual(25);

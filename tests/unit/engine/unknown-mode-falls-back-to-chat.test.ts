@@ -25,10 +25,23 @@ describe("a thread's mode", () => {
   it("an agent run with an unknown mode in its state gets the chat profile, with a warning logged and emitted", () => {
     const base = resolveConfig({ root: "/nonexistent/project", fileConfig: {}, file: null, env: {} });
     const warned: string[] = [];
-    const deps = { ...inertDeps(configForProfile(base, { mode: "chat" })), logger: { info() {}, error() {}, warn: (_: object, msg?: string) => void warned.push(msg ?? "") } };
+    const deps = {
+      ...inertDeps(configForProfile(base, { mode: "chat" })),
+      logger: { info() {}, error() {}, warn: (_: object, msg?: string) => void warned.push(msg ?? "") },
+    };
     const events: EventBody[] = [];
     const { messages, tools } = agentContext(
-      { node: "chat", agentId: "chat", role: "custom", flags: [], agent: { ...CHAT_AGENT, persona: "PERSONA" }, modelName: "gpt-4o-mini", state: runState({ mode: "turbo" }), mode: "turbo", userInput: "hi" },
+      {
+        node: "chat",
+        agentId: "chat",
+        role: "custom",
+        flags: [],
+        agent: { ...CHAT_AGENT, persona: "PERSONA" },
+        modelName: "gpt-4o-mini",
+        state: runState({ mode: "turbo" }),
+        mode: "turbo",
+        userInput: "hi",
+      },
       deps,
       (e) => events.push(e),
     );

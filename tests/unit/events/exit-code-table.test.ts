@@ -33,7 +33,8 @@ const STATUS_WORDS: Record<Exclude<RunStatus, "limit">, string> = {
   interrupted: "interrupted",
 };
 
-const wordsOf = (row: (typeof EXIT_CODE_TABLE)[number]) => (row.status === "limit" ? (row.limit ? limitLabel(row.limit) : "step limit") : STATUS_WORDS[row.status]);
+const wordsOf = (row: (typeof EXIT_CODE_TABLE)[number]) =>
+  row.status === "limit" ? (row.limit ? limitLabel(row.limit) : "step limit") : STATUS_WORDS[row.status];
 
 describe("one table maps outcomes to exit codes, and the README and --help say the same", () => {
   it("the README lists exactly the table's codes, each with the words of its outcome", () => {

@@ -17,6 +17,12 @@ describe("token usage", () => {
   });
 
   it("reads a reply without usage metadata as one call of zero tokens", () => {
-    expect(usageOfReply(new AIMessageChunk({ content: "x" }).usage_metadata)).toEqual({ promptTokens: 0, completionTokens: 0, totalTokens: 0, calls: 1, cachedTokens: 0 });
+    expect(usageOfReply(new AIMessageChunk({ content: "x" }).usage_metadata)).toEqual({
+      promptTokens: 0,
+      completionTokens: 0,
+      totalTokens: 0,
+      calls: 1,
+      cachedTokens: 0,
+    });
   });
 });

@@ -102,7 +102,11 @@ describe("bubblewrap sandbox", () => {
     const empty = tempDir(onTestFinished, "yolo-nobwrap-");
     const broken = tempDir(onTestFinished, "yolo-badbwrap-");
     fs.writeFileSync(path.join(broken, "bwrap"), "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n", { mode: 0o755 });
-    expect(probeBwrap(empty)).toEqual({ available: false, reason: "bwrap (bubblewrap) is not installed", fix: "sudo apt install bubblewrap (or dnf install bubblewrap)" });
+    expect(probeBwrap(empty)).toEqual({
+      available: false,
+      reason: "bwrap (bubblewrap) is not installed",
+      fix: "sudo apt install bubblewrap (or dnf install bubblewrap)",
+    });
     expect(probeBwrap(broken)).toEqual({
       available: false,
       reason: `${path.join(broken, "bwrap")} cannot create its sandbox here: bwrap: No permissions to create new namespace`,

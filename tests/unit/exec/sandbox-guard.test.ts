@@ -42,7 +42,10 @@ describe.concurrent("files that run code outside yolo", () => {
     });
 
     if (rel.startsWith(".git/") || rel.startsWith("node_modules/")) continue;
-    for (const [label, sandbox] of [["sandbox on", bwrap()], ["sandbox off", { kind: "none" }]] as const) {
+    for (const [label, sandbox] of [
+      ["sandbox on", bwrap()],
+      ["sandbox off", { kind: "none" }],
+    ] as const) {
       const test = label === "sandbox on" ? sandboxed : it;
       test(`${label}: a new ${rel} created by a command is removed, and the output says so`, async ({ onTestFinished }) => {
         const root = tempProject(onTestFinished);
@@ -56,7 +59,11 @@ describe.concurrent("files that run code outside yolo", () => {
 
   sandboxed(".git cannot be moved away, deleted or reconfigured, and a fresh hook cannot be written", async ({ onTestFinished }) => {
     const root = tempProject(onTestFinished);
-    const r = await run(root, "git config core.fsmonitor 'env > leak'; mkdir -p .git/hooks; echo x > .git/hooks/pre-commit; mv .git g; rm -rf .git; echo done", bwrap());
+    const r = await run(
+      root,
+      "git config core.fsmonitor 'env > leak'; mkdir -p .git/hooks; echo x > .git/hooks/pre-commit; mv .git g; rm -rf .git; echo done",
+      bwrap(),
+    );
     expect(r.output).toContain("done");
     expect(fs.readFileSync(path.join(root, ".git/config"), "utf8")).not.toContain("fsmonitor");
     expect(fs.existsSync(path.join(root, ".git/hooks/pre-commit"))).toBe(false);
@@ -80,7 +87,11 @@ describe.concurrent("files that run code outside yolo", () => {
     const wt = path.join(main, "..", `${path.basename(main)}-wt`);
     onTestFinished(() => fs.rmSync(wt, { recursive: true, force: true }));
     execFileSync("git", ["worktree", "add", "-q", wt], { cwd: main });
-    const r = await run(fs.realpathSync(wt), "git config core.fsmonitor 'env > leak'; git config --worktree core.fsmonitor x; echo x > \"$(git rev-parse --git-common-dir)/hooks/post-commit\"; echo done", bwrap());
+    const r = await run(
+      fs.realpathSync(wt),
+      "git config core.fsmonitor 'env > leak'; git config --worktree core.fsmonitor x; echo x > \"$(git rev-parse --git-common-dir)/hooks/post-commit\"; echo done",
+      bwrap(),
+    );
     expect(r.output).toContain("done");
     expect(fs.readFileSync(path.join(main, ".git/config"), "utf8")).not.toContain("fsmonitor");
     expect(fs.existsSync(path.join(main, ".git/hooks/post-commit"))).toBe(false);

@@ -29,10 +29,7 @@ describe("gates detected from each ecosystem's fixture", () => {
 
   it("gives Maven and Gradle gates the JUnit XML reports their runners write", () => {
     expect(defaultGates(path.join(FIXTURES, "maven"))[0].reports).toEqual(["target/surefire-reports/*.xml"]);
-    expect(defaultGates(path.join(FIXTURES, "gradle"))[0].reports).toEqual([
-      "build/test-results/**/*.xml",
-      "*/build/test-results/**/*.xml",
-    ]);
+    expect(defaultGates(path.join(FIXTURES, "gradle"))[0].reports).toEqual(["build/test-results/**/*.xml", "*/build/test-results/**/*.xml"]);
   });
 });
 
@@ -77,10 +74,7 @@ describe("detection rules", () => {
 
   it("adds clippy only when the crate configures it, and tests every member of a workspace", () => {
     write("Cargo.toml", '[workspace]\nmembers = ["a", "b"]\n\n[workspace.lints.clippy]\npedantic = "warn"\n');
-    expect(brief(root)).toEqual([
-      "test: cargo test --workspace",
-      "clippy: cargo clippy --workspace --all-targets -- -D warnings (optional)",
-    ]);
+    expect(brief(root)).toEqual(["test: cargo test --workspace", "clippy: cargo clippy --workspace --all-targets -- -D warnings (optional)"]);
   });
 
   it("tests each Go module when there is no root go.mod or go.work", () => {
@@ -132,12 +126,7 @@ describe("detection rules", () => {
   it("names gates by ecosystem when several share the repository", () => {
     write("package.json", JSON.stringify({ scripts: { test: "vitest run", lint: "eslint ." } }));
     write("go.mod", "module x\n");
-    expect(brief(root)).toEqual([
-      "npm-test: npm test",
-      "go-test: go test -v ./...",
-      "npm-lint: npm run lint (optional)",
-      "go-vet: go vet ./... (optional)",
-    ]);
+    expect(brief(root)).toEqual(["npm-test: npm test", "go-test: go test -v ./...", "npm-lint: npm run lint (optional)", "go-vet: go vet ./... (optional)"]);
   });
 
   it("survives hostile manifests: directories named like files, binary junk, huge files", () => {

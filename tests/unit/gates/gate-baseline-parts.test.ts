@@ -26,7 +26,13 @@ const npmTest = [{ name: "test", command: "npm test", required: true, timeoutS: 
 describe("what defines a gate", () => {
   it("follows npm run chains and pre/post scripts, and ignores unrelated scripts", () => {
     const scripts = { pretest: "npm run lint", test: "npm run unit && yarn e2e", unit: "vitest run", e2e: "node e2e.js", lint: "eslint .", build: "tsc" };
-    expect(scriptsRun("npm test", scripts)).toEqual({ pretest: "npm run lint", lint: "eslint .", test: "npm run unit && yarn e2e", unit: "vitest run", e2e: "node e2e.js" });
+    expect(scriptsRun("npm test", scripts)).toEqual({
+      pretest: "npm run lint",
+      lint: "eslint .",
+      test: "npm run unit && yarn e2e",
+      unit: "vitest run",
+      e2e: "node e2e.js",
+    });
   });
 
   it("names a changed script, a removed config, a deleted or emptied test file, and added focus/skip markers; added tests are fine", async () => {
@@ -113,7 +119,8 @@ describe("per-test results from runner output", () => {
       { id: "suite > inner ok", status: "passed" },
       { id: "suite > inner bad", status: "failed" },
     ]);
-    const py = "===== short test summary info =====\nPASSED tests/test_a.py::test_one\nFAILED tests/test_a.py::test_two - assert 1 == 2\n===== 1 failed, 1 passed in 0.03s =====\n";
+    const py =
+      "===== short test summary info =====\nPASSED tests/test_a.py::test_one\nFAILED tests/test_a.py::test_two - assert 1 == 2\n===== 1 failed, 1 passed in 0.03s =====\n";
     expect(testCasesFromOutput(py, "/r")).toEqual([
       { id: "tests/test_a.py::test_one", status: "passed" },
       { id: "tests/test_a.py::test_two", status: "failed" },
@@ -138,28 +145,98 @@ describe("per-test results from runner output", () => {
 });
 
 const result = (over: Partial<GateResult> = {}): GateResult => ({
-  name: "test", command: "npm test", required: true, passed: false, exitCode: 1, timedOut: false, durationMs: 1, attempt: 1,
-  passedCount: null, failedCount: null, failures: [], tail: "", logFile: null, ...over,
+  name: "test",
+  command: "npm test",
+  required: true,
+  passed: false,
+  exitCode: 1,
+  timedOut: false,
+  durationMs: 1,
+  attempt: 1,
+  passedCount: null,
+  failedCount: null,
+  failures: [],
+  tail: "",
+  logFile: null,
+  ...over,
 });
-const base = (tests: Array<[string, "passed" | "failed"]>) => ({ name: "test", passed: false, passedCount: null, failedCount: null, tests: tests.map(([id, status]) => ({ id, status })) });
+const base = (tests: Array<[string, "passed" | "failed"]>) => ({
+  name: "test",
+  passed: false,
+  passedCount: null,
+  failedCount: null,
+  tests: tests.map(([id, status]) => ({ id, status })),
+});
 const opts = { strict: false, changes: [] as string[], approved: false };
 
 describe("judging a run against the baseline", () => {
   it("pre-existing failures do not block, strict makes them; new failures and regressions block", () => {
-    const b = base([["a", "passed"], ["old", "failed"]]);
-    const same = judgeGate(result(), [{ id: "a", status: "passed" }, { id: "old", status: "failed" }], b, opts);
+    const b = base([
+      ["a", "passed"],
+      ["old", "failed"],
+    ]);
+    const same = judgeGate(
+      result(),
+      [
+        { id: "a", status: "passed" },
+        { id: "old", status: "failed" },
+      ],
+      b,
+      opts,
+    );
     expect(same).toMatchObject({ blocking: false, preExisting: ["old"], regressions: [] });
-    expect(judgeGate(result(), [{ id: "a", status: "passed" }, { id: "old", status: "failed" }], b, { ...opts, strict: true }).blocking).toBe(true);
-    expect(judgeGate(result(), [{ id: "a", status: "failed" }, { id: "old", status: "failed" }], b, opts)).toMatchObject({ blocking: true, regressions: ["a"] });
-    expect(judgeGate(result(), [{ id: "a", status: "passed" }, { id: "n", status: "failed" }], b, opts)).toMatchObject({ blocking: true, newFailures: ["n"] });
+    expect(
+      judgeGate(
+        result(),
+        [
+          { id: "a", status: "passed" },
+          { id: "old", status: "failed" },
+        ],
+        b,
+        { ...opts, strict: true },
+      ).blocking,
+    ).toBe(true);
+    expect(
+      judgeGate(
+        result(),
+        [
+          { id: "a", status: "failed" },
+          { id: "old", status: "failed" },
+        ],
+        b,
+        opts,
+      ),
+    ).toMatchObject({ blocking: true, regressions: ["a"] });
+    expect(
+      judgeGate(
+        result(),
+        [
+          { id: "a", status: "passed" },
+          { id: "n", status: "failed" },
+        ],
+        b,
+        opts,
+      ),
+    ).toMatchObject({ blocking: true, newFailures: ["n"] });
   });
 
   it("a missing test blocks even on exit 0, unless a human approved the gate change that removed it", () => {
-    const b = base([["a", "passed"], ["b", "passed"]]);
+    const b = base([
+      ["a", "passed"],
+      ["b", "passed"],
+    ]);
     const green = result({ passed: true, exitCode: 0 });
-    expect(judgeGate(green, [{ id: "a", status: "passed" }], b, opts)).toMatchObject({ blocking: true, missing: ["b"], regressions: ["b"], findings: ["fewer tests than the baseline: 1, was 2"] });
+    expect(judgeGate(green, [{ id: "a", status: "passed" }], b, opts)).toMatchObject({
+      blocking: true,
+      missing: ["b"],
+      regressions: ["b"],
+      findings: ["fewer tests than the baseline: 1, was 2"],
+    });
     expect(judgeGate(green, null, b, opts)).toMatchObject({ blocking: true, regressions: ["a", "b"] });
-    expect(judgeGate(green, [{ id: "a", status: "passed" }], b, { ...opts, changes: ["x"], approved: true })).toMatchObject({ blocking: false, regressions: [] });
+    expect(judgeGate(green, [{ id: "a", status: "passed" }], b, { ...opts, changes: ["x"], approved: true })).toMatchObject({
+      blocking: false,
+      regressions: [],
+    });
   });
 
   it("a red run with nothing listed as failing, or a timeout, is not explained by pre-existing failures", () => {
@@ -169,10 +246,16 @@ describe("judging a run against the baseline", () => {
   });
 
   it("an unapproved gate change blocks a green run; counts only fall back to the exit code", () => {
-    expect(judgeGate(result({ passed: true, exitCode: 0 }), [], base([]), { ...opts, changes: ["scripts.test changed"] })).toMatchObject({ blocking: true, gateChange: ["scripts.test changed"] });
+    expect(judgeGate(result({ passed: true, exitCode: 0 }), [], base([]), { ...opts, changes: ["scripts.test changed"] })).toMatchObject({
+      blocking: true,
+      gateChange: ["scripts.test changed"],
+    });
     const counts = { name: "test", passed: false, passedCount: 3, failedCount: 1, tests: null };
     expect(judgeGate(result({ passedCount: 3, failedCount: 1 }), null, counts, opts).blocking).toBe(true);
-    expect(judgeGate(result({ passed: true, exitCode: 0, passedCount: 2, failedCount: 0 }), null, counts, opts)).toMatchObject({ blocking: false, findings: ["fewer tests than the baseline: 2, was 4"] });
+    expect(judgeGate(result({ passed: true, exitCode: 0, passedCount: 2, failedCount: 0 }), null, counts, opts)).toMatchObject({
+      blocking: false,
+      findings: ["fewer tests than the baseline: 2, was 4"],
+    });
     expect(judgeGate(result({ required: false }), [{ id: "x", status: "failed" }], base([]), opts).blocking).toBe(false);
   });
 });

@@ -27,14 +27,17 @@ describe("jest's per-test results", () => {
   });
 
   it("does not take jest's default (non-verbose) output, which names failures only, for the whole list", () => {
-    const quiet = JEST_30_VERBOSE.split("\n").filter((l) => !/^\s+(✓|○|✕)/.test(l)).join("\n");
+    const quiet = JEST_30_VERBOSE.split("\n")
+      .filter((l) => !/^\s+(✓|○|✕)/.test(l))
+      .join("\n");
     expect(testCasesFromOutput(quiet, "/tmp/jt")).toBeNull();
   });
 });
 
 describe("mocha's per-test results", () => {
   it("lists mocha's numbered failures as failed tests, beside its passing ones", () => {
-    const out = "\n  math\n    ✔ adds\n    1) subtracts\n  2) top level\n\n\n  1 passing (6ms)\n  2 failing\n\n  1) math\n       subtracts:\n     Error: boom\n";
+    const out =
+      "\n  math\n    ✔ adds\n    1) subtracts\n  2) top level\n\n\n  1 passing (6ms)\n  2 failing\n\n  1) math\n       subtracts:\n     Error: boom\n";
     expect(testCasesFromOutput(out, "/p")).toEqual([
       { id: "adds", status: "passed" },
       { id: "subtracts", status: "failed" },

@@ -79,7 +79,11 @@ describe("cargo test output", () => {
   });
 
   it("counts a crate that does not compile as a failure", () => {
-    const out = lines("   Compiling calc v0.1.0", "error[E0425]: cannot find value `x` in this scope", "error: could not compile `calc` (lib test) due to 1 previous error");
+    const out = lines(
+      "   Compiling calc v0.1.0",
+      "error[E0425]: cannot find value `x` in this scope",
+      "error: could not compile `calc` (lib test) due to 1 previous error",
+    );
     expect(parseTestOutput(out)).toMatchObject({ passedCount: 0, failedCount: 1, failures: ["calc (does not compile)"], tests: [] });
   });
 });

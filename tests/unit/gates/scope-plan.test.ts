@@ -10,7 +10,8 @@ import { workspaceTestCases } from "../../../src/gates/workspace-cases.js";
 import { tempDir } from "../../helpers/per-test.js";
 
 const npmTest: GateConfig = { name: "test", command: "npm test", required: true, timeoutS: 60 };
-const pkg = (name: string, deps: Record<string, string> = {}) => JSON.stringify({ name, version: "1.0.0", scripts: { test: "node --test" }, dependencies: deps });
+const pkg = (name: string, deps: Record<string, string> = {}) =>
+  JSON.stringify({ name, version: "1.0.0", scripts: { test: "node --test" }, dependencies: deps });
 
 function monorepo(root: string): string {
   const files: Record<string, string> = {
@@ -26,7 +27,13 @@ function monorepo(root: string): string {
   return root;
 }
 
-const input = (root: string, over: Partial<ScopeInput> = {}): ScopeInput => ({ root, mode: "changed", configured: false, change: { ok: true, files: ["packages/core/index.js"] }, ...over });
+const input = (root: string, over: Partial<ScopeInput> = {}): ScopeInput => ({
+  root,
+  mode: "changed",
+  configured: false,
+  change: { ok: true, files: ["packages/core/index.js"] },
+  ...over,
+});
 
 describe("deciding what a gate run covers", () => {
   it("a detected gate narrows to the changed workspace and its dependents; every fallback says why", ({ expect, onTestFinished }) => {
@@ -34,14 +41,18 @@ describe("deciding what a gate run covers", () => {
     expect(planGateScope(npmTest, input(root)).scope).toEqual({ kind: "changed", units: ["@m/app", "@m/core"] });
     const why = (over: Partial<ScopeInput>, gate = npmTest) => planGateScope(gate, input(root, over));
     expect(why({ mode: "all" }).scope).toEqual({ kind: "all", units: [], reason: 'gateScope is "all"' });
-    expect(why({ change: { ok: false, note: "the project is not in a git repository" } }).scope?.reason).toBe("the change is not known: the project is not in a git repository");
-    expect(why({ change: { ok: true, files: ["package-lock.json", "packages/core/a.js"] } }).scope?.reason).toBe("package-lock.json is outside every workspace");
+    expect(why({ change: { ok: false, note: "the project is not in a git repository" } }).scope?.reason).toBe(
+      "the change is not known: the project is not in a git repository",
+    );
+    expect(why({ change: { ok: true, files: ["package-lock.json", "packages/core/a.js"] } }).scope?.reason).toBe(
+      "package-lock.json is outside every workspace",
+    );
     expect(why({ change: { ok: true, files: [".github/workflows/ci.yml"] } }).scope?.reason).toBe(".github/workflows/ci.yml is outside every workspace");
     expect(why({}, { ...npmTest, command: "yarn test" }).scope?.reason).toMatch(/narrows only the test commands it detects/);
     expect(why({}, { ...npmTest, scope: "all" }).scope?.kind).toBe("all");
   });
 
-  it("a configured gate (yolo.config.ts or --test-cmd) runs as written unless it says scope: \"changed\"", ({ expect, onTestFinished }) => {
+  it('a configured gate (yolo.config.ts or --test-cmd) runs as written unless it says scope: "changed"', ({ expect, onTestFinished }) => {
     const root = monorepo(tempDir(onTestFinished));
     const asWritten = planGateScope(npmTest, input(root, { configured: true }));
     expect(asWritten.gate.command).toBe("npm test");
@@ -79,8 +90,28 @@ describe("judging a narrowed run against a whole-suite baseline", () => {
     const scoped = { gate: npmTest, scope: { kind: "changed" as const, units: ["@m/app", "@m/core"] }, packages };
     const inScope = inScopeOf(scoped);
     const passed = (id: string) => ({ id, status: "passed" as const });
-    const base = { name: "test", passed: true, passedCount: 4, failedCount: 0, tests: ["@m/core › adds", "@m/core › subs", "@m/app › twice", "@m/util › id"].map(passed) };
-    const result: GateResult = { name: "test", command: "npm run test …", required: true, passed: true, exitCode: 0, timedOut: false, durationMs: 1, attempt: 1, passedCount: 2, failedCount: 0, failures: [], tail: "", logFile: null };
+    const base = {
+      name: "test",
+      passed: true,
+      passedCount: 4,
+      failedCount: 0,
+      tests: ["@m/core › adds", "@m/core › subs", "@m/app › twice", "@m/util › id"].map(passed),
+    };
+    const result: GateResult = {
+      name: "test",
+      command: "npm run test …",
+      required: true,
+      passed: true,
+      exitCode: 0,
+      timedOut: false,
+      durationMs: 1,
+      attempt: 1,
+      passedCount: 2,
+      failedCount: 0,
+      failures: [],
+      tail: "",
+      logFile: null,
+    };
     const opts = { strict: false, changes: [], approved: false };
     const ok = judgeGate(result, ["@m/core › adds", "@m/core › subs", "@m/app › twice"].map(passed), base, { ...opts, inScope });
     expect(ok).toMatchObject({ missing: [], regressions: [], findings: [], blocking: false });
@@ -108,7 +139,8 @@ describe("judging a narrowed run against a whole-suite baseline", () => {
     fs.mkdirSync(path.join(root, "crates/core-lib"), { recursive: true });
     fs.writeFileSync(path.join(root, "Cargo.toml"), '[workspace]\nmembers = ["crates/*"]\n');
     fs.writeFileSync(path.join(root, "crates/core-lib/Cargo.toml"), '[package]\nname = "core-lib"\n');
-    const out = "     Running unittests src/lib.rs (target/debug/deps/core_lib-0a1b2c)\n\nrunning 1 test\ntest tests::works ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored\n   Doc-tests core_lib\n\nrunning 1 test\ntest src/lib.rs - add (line 3) ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored\n";
+    const out =
+      "     Running unittests src/lib.rs (target/debug/deps/core_lib-0a1b2c)\n\nrunning 1 test\ntest tests::works ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored\n   Doc-tests core_lib\n\nrunning 1 test\ntest src/lib.rs - add (line 3) ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored\n";
     expect(workspaceTestCases(out, root)).toEqual([
       { id: "core-lib › src/lib.rs tests::works", status: "passed" },
       { id: "core-lib › doc core_lib src/lib.rs - add (line 3)", status: "passed" },

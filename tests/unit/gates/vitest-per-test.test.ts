@@ -25,7 +25,8 @@ describe("per-test results from a vitest project's `npm test`", { timeout: 120_0
     dirs.push(root);
     const files: Record<string, string> = {
       "package.json": JSON.stringify({ name: "v", type: "module", scripts: { test: "vitest run" } }),
-      "test/math.test.js": 'import { describe, it, expect } from "vitest";\ndescribe("math", () => {\n  it("adds", () => expect(1 + 1).toBe(2));\n  it("subtracts", () => expect(2 - 1).toBe(0));\n  it.skip("later", () => {});\n});\n',
+      "test/math.test.js":
+        'import { describe, it, expect } from "vitest";\ndescribe("math", () => {\n  it("adds", () => expect(1 + 1).toBe(2));\n  it("subtracts", () => expect(2 - 1).toBe(0));\n  it.skip("later", () => {});\n});\n',
     };
     for (const [rel, content] of Object.entries(files)) {
       mkdirSync(dirname(join(root, rel)), { recursive: true });

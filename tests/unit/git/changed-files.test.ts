@@ -12,8 +12,16 @@ const write = (root: string, rel: string, text = "x\n") => {
 };
 
 describe("what a thread changed, read from git against its start", () => {
-  it("committed, staged, unstaged and untracked files count; ignored files, .yolo/ and untouched ones do not; a rename is both paths", async ({ expect, onTestFinished }) => {
-    const root = project(onTestFinished, { ".gitignore": "node_modules/\n", "packages/a/index.js": "a\n", "packages/b/index.js": "b\n", "packages/c/old.js": "c\n" });
+  it("committed, staged, unstaged and untracked files count; ignored files, .yolo/ and untouched ones do not; a rename is both paths", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const root = project(onTestFinished, {
+      ".gitignore": "node_modules/\n",
+      "packages/a/index.js": "a\n",
+      "packages/b/index.js": "b\n",
+      "packages/c/old.js": "c\n",
+    });
     const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, stdio: "ignore" });
     const start = execFileSync("git", ["rev-parse", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
     write(root, "packages/a/index.js", "a2\n");
@@ -25,7 +33,14 @@ describe("what a thread changed, read from git against its start", () => {
     renameSync(join(root, "packages/c/old.js"), join(root, "packages/c/new.js"));
     write(root, "node_modules/x/index.js");
     write(root, ".yolo/threads/t/log.txt");
-    expect((await changedFiles(root, start)).sort()).toEqual(["README.md", "packages/a/index.js", "packages/b/index.js", "packages/c/new.js", "packages/c/old.js", "packages/d/new.js"]);
+    expect((await changedFiles(root, start)).sort()).toEqual([
+      "README.md",
+      "packages/a/index.js",
+      "packages/b/index.js",
+      "packages/c/new.js",
+      "packages/c/old.js",
+      "packages/d/new.js",
+    ]);
     // The user's index is untouched: only b is staged, as before.
     expect(execFileSync("git", ["diff", "--cached", "--name-only"], { cwd: root, encoding: "utf8" })).toBe("packages/b/index.js\n");
   });

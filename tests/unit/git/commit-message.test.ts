@@ -5,9 +5,7 @@ const it1 = { threadId: "k3f9x2ab", node: "dev", attempt: 1, stories: ["Add numb
 
 describe("commit messages of dev iterations", () => {
   it("name the thread, the story and the attempt, with the summary and trailers", () => {
-    expect(commitMessage(it1)).toBe(
-      "yolo(k3f9x2ab): Add numbers (attempt 1)\n\nwrote add\n\nYolo-Thread: k3f9x2ab\nYolo-Node: dev\nYolo-Attempt: 1",
-    );
+    expect(commitMessage(it1)).toBe("yolo(k3f9x2ab): Add numbers (attempt 1)\n\nwrote add\n\nYolo-Thread: k3f9x2ab\nYolo-Node: dev\nYolo-Attempt: 1");
   });
 
   it("keep the subject within 72 characters and count extra stories", () => {

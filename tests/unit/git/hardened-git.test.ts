@@ -8,7 +8,11 @@ import { escapeFixture, GIT_ESCAPE_ROUTES, leaked, modelRuns, planted, yoloGitCo
 
 // yolo's own git commands run on the host with yolo's rights: whatever the model wrote into .git/config, hooks or
 // .gitattributes (freely when the sandbox is off), none of it may run, and git never holds a secret.
-const SECRETS = { GITHUB_TOKEN: "ghp_canaryGithubToken0123456789", AWS_SECRET_ACCESS_KEY: "awsCanarySecret0123456789", OPENAI_API_KEY: "sk-canaryOpenai0123456789" };
+const SECRETS = {
+  GITHUB_TOKEN: "ghp_canaryGithubToken0123456789",
+  AWS_SECRET_ACCESS_KEY: "awsCanarySecret0123456789",
+  OPENAI_API_KEY: "sk-canaryOpenai0123456789",
+};
 // Here each route is written by a command run as run_command runs it with the sandbox off (the sandbox's
 // post-command check removes new exec files, so attribute routes rely on the git hardening too once planted).
 // tests/reliability/sandbox-escapes.test.ts tries every route planted straight into the repository and inside bwrap.
@@ -57,16 +61,43 @@ describe.concurrent("yolo's git commands run nothing the repository names", () =
 
 describe("the hardened invocation", () => {
   it("gives git an environment without secrets, and disables hooks, fsmonitor, pager, editor and external programs", () => {
-    const env = gitEnv({ PATH: "/bin", HOME: "/h", LC_CTYPE: "x", ...SECRETS, GIT_DIR: "/elsewhere", GIT_CONFIG_PARAMETERS: "'core.fsmonitor=x'", DATABASE_URL: "postgres://u:pw@h/db", GIT_EXTERNAL_DIFF: "x" });
+    const env = gitEnv({
+      PATH: "/bin",
+      HOME: "/h",
+      LC_CTYPE: "x",
+      ...SECRETS,
+      GIT_DIR: "/elsewhere",
+      GIT_CONFIG_PARAMETERS: "'core.fsmonitor=x'",
+      DATABASE_URL: "postgres://u:pw@h/db",
+      GIT_EXTERNAL_DIFF: "x",
+    });
     for (const name of [...Object.keys(SECRETS), "GIT_DIR", "GIT_CONFIG_PARAMETERS", "DATABASE_URL", "GIT_EXTERNAL_DIFF"]) expect(env[name]).toBeUndefined();
     expect(env).toMatchObject({ PATH: "/bin", HOME: "/h", LC_CTYPE: "x", GIT_PAGER: "cat", GIT_EDITOR: ":", GIT_TERMINAL_PROMPT: "0" });
-    const config = Object.fromEntries(Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]));
-    expect(config).toMatchObject({ "core.hooksPath": "/dev/null", "core.fsmonitor": "false", "diff.external": "", "credential.helper": "", "protocol.allow": "never", "commit.gpgSign": "false" });
+    const config = Object.fromEntries(
+      Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]),
+    );
+    expect(config).toMatchObject({
+      "core.hooksPath": "/dev/null",
+      "core.fsmonitor": "false",
+      "diff.external": "",
+      "credential.helper": "",
+      "protocol.allow": "never",
+      "commit.gpgSign": "false",
+    });
   });
 
   it("adds --no-ext-diff --no-textconv to diffs and --no-verify --no-gpg-sign to commits", () => {
     expect(hardenArgs(["diff", "--cached"])).toEqual(["--no-pager", "diff", "--no-ext-diff", "--no-textconv", "--cached"]);
-    expect(hardenArgs(["-c", "user.name=y", "commit", "-m", "x"])).toEqual(["--no-pager", "-c", "user.name=y", "commit", "--no-verify", "--no-gpg-sign", "-m", "x"]);
+    expect(hardenArgs(["-c", "user.name=y", "commit", "-m", "x"])).toEqual([
+      "--no-pager",
+      "-c",
+      "user.name=y",
+      "commit",
+      "--no-verify",
+      "--no-gpg-sign",
+      "-m",
+      "x",
+    ]);
     expect(hardenArgs(["status"])).toEqual(["--no-pager", "status"]);
   });
 });

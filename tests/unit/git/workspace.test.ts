@@ -99,8 +99,16 @@ describe("--branch: a thread works on yolo/<thread> and commits each dev iterati
 
   it("--branch outside a git repository is a usage error", async ({ onTestFinished }) => {
     const plain = tempDir(onTestFinished, "yolo-nogit-");
-    await expect(prepareWorkspace({ root: plain, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" })).rejects.toThrow(/needs a git repository/);
-    expect(await prepareWorkspace({ root: plain, threadId: "t1234567", branch: false, allowDirty: false, mode: "start" })).toEqual({ startCommit: null, inRepo: false, dirty: [], branch: null, commit: null });
+    await expect(prepareWorkspace({ root: plain, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" })).rejects.toThrow(
+      /needs a git repository/,
+    );
+    expect(await prepareWorkspace({ root: plain, threadId: "t1234567", branch: false, allowDirty: false, mode: "start" })).toEqual({
+      startCommit: null,
+      inRepo: false,
+      dirty: [],
+      branch: null,
+      commit: null,
+    });
   });
 });
 
@@ -125,7 +133,9 @@ describe("the change since a thread's start commit", () => {
     writeFileSync(join(root, "add.js"), "x\n");
     await ws.commit!(iteration);
     git("checkout", "-q", "main");
-    expect(parseNumstat(await changeSince(root, { startCommit: start, branch: "yolo/t1234567" }, "numstat"))).toEqual([{ path: "add.js", added: 1, removed: 0 }]);
+    expect(parseNumstat(await changeSince(root, { startCommit: start, branch: "yolo/t1234567" }, "numstat"))).toEqual([
+      { path: "add.js", added: 1, removed: 0 },
+    ]);
   });
 });
 

@@ -41,7 +41,9 @@ describe("requireTool", () => {
     vi.stubEnv("CI", "");
     vi.stubEnv("YOLO_TEST_UNDER_CI", "1");
     const ctx = context();
-    expect(() => requireTool(ctx, "tmux", "the TUI test")).toThrow(/CI is set, so this test must run, but the TUI test needs tmux: `tmux -V` failed \(tmux: broken here\)/);
+    expect(() => requireTool(ctx, "tmux", "the TUI test")).toThrow(
+      /CI is set, so this test must run, but the TUI test needs tmux: `tmux -V` failed \(tmux: broken here\)/,
+    );
     expect(ctx.calls).toEqual([]);
   });
 
@@ -53,7 +55,9 @@ describe("requireTool", () => {
     const ctx = context();
     expect(() => requireTool(ctx, "script", "a pseudo-terminal")).toThrow("skipped: a pseudo-terminal needs script: script is not installed");
     expect(ctx.calls).toEqual([["a pseudo-terminal needs script: script is not installed"]]);
-    expect(warn).toHaveBeenCalledWith("[skipped] a pseudo-terminal needs script: script is not installed (apt-get install bsdutils (util-linux's script); under CI this fails)");
+    expect(warn).toHaveBeenCalledWith(
+      "[skipped] a pseudo-terminal needs script: script is not installed (apt-get install bsdutils (util-linux's script); under CI this fails)",
+    );
   });
 
   it("neither fails nor skips when the tool works, under CI or not", ({ onTestFinished }) => {

@@ -61,7 +61,22 @@ describe("what the model controls reaches a hook only as JSON on stdin", () => {
     registerSecrets([secret]);
     const events: EventBody[] = [];
     const r = new HookRunner(
-      registerHooks({ PostToolUse: [{ hooks: [{ type: "command", command: `echo "{\\"decision\\":\\"block\\",\\"reason\\":\\"$API_TOKEN\\",\\"hookSpecificOutput\\":{\\"additionalContext\\":\\"$API_TOKEN\\"}}"` }] }] }, "user", root),
+      registerHooks(
+        {
+          PostToolUse: [
+            {
+              hooks: [
+                {
+                  type: "command",
+                  command: `echo "{\\"decision\\":\\"block\\",\\"reason\\":\\"$API_TOKEN\\",\\"hookSpecificOutput\\":{\\"additionalContext\\":\\"$API_TOKEN\\"}}"`,
+                },
+              ],
+            },
+          ],
+        },
+        "user",
+        root,
+      ),
       { root, env: { PATH: process.env.PATH, API_TOKEN: secret } },
     );
     const out = await r.run("PostToolUse", "run_command", {}, { emit: (e) => events.push(e), threadId: "t" });
@@ -81,7 +96,12 @@ describe("running a hook", () => {
   it("an abort (the run cancelled) kills the hook and its children", async () => {
     const root = tmp();
     const controller = new AbortController();
-    const pending = execHook("sleep 300 & echo $! > child.pid; wait", "", { cwd: root, env: { PATH: process.env.PATH }, timeoutS: 300, signal: controller.signal });
+    const pending = execHook("sleep 300 & echo $! > child.pid; wait", "", {
+      cwd: root,
+      env: { PATH: process.env.PATH },
+      timeoutS: 300,
+      signal: controller.signal,
+    });
     while (!existsSync(join(root, "child.pid")) || readFileSync(join(root, "child.pid"), "utf8").trim() === "") await new Promise((r) => setTimeout(r, 20));
     controller.abort();
     const result = await pending;
@@ -98,7 +118,12 @@ describe("running a hook", () => {
   it("the same command under two matching groups runs once", async () => {
     const root = tmp();
     const cmd = { type: "command" as const, command: "echo x >> count.txt" };
-    const { r, scope } = runner(root, { PreToolUse: [{ matcher: "Bash", hooks: [cmd] }, { matcher: "run_command", hooks: [cmd] }] });
+    const { r, scope } = runner(root, {
+      PreToolUse: [
+        { matcher: "Bash", hooks: [cmd] },
+        { matcher: "run_command", hooks: [cmd] },
+      ],
+    });
     await r.run("PreToolUse", "run_command", {}, scope);
     expect(readFileSync(join(root, "count.txt"), "utf8")).toBe("x\n");
   });

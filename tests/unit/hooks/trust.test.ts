@@ -14,7 +14,9 @@ function tmp(): string {
   return d;
 }
 
-const pre = (command: string, extra: Record<string, unknown> = {}) => ({ PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command" as const, command, ...extra }] }] });
+const pre = (command: string, extra: Record<string, unknown> = {}) => ({
+  PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command" as const, command, ...extra }] }],
+});
 
 describe("what the user trusts: the hook set and the project files it runs", () => {
   it("the hash ignores key order but changes with any command, option or matcher", () => {

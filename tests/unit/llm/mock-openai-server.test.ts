@@ -21,8 +21,7 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
-const modelFor = (m: MockOpenAI) =>
-  createChatModel({ name: "mock-model", baseURL: m.url, apiKey: null, temperature: null, maxRetries: 0, timeoutS: 5 });
+const modelFor = (m: MockOpenAI) => createChatModel({ name: "mock-model", baseURL: m.url, apiKey: null, temperature: null, maxRetries: 0, timeoutS: 5 });
 
 // Streams a reply and returns every chunk plus their concatenation.
 async function streamAll(m: MockOpenAI, input = "hi") {
@@ -47,9 +46,7 @@ describe("mock OpenAI server with the real ChatOpenAI", () => {
     const argPieces = chunks.flatMap((c) => c.tool_call_chunks ?? []).filter((t) => t.args);
     expect(argPieces.length).toBeGreaterThan(1);
     expect(full.content).toBe("I will write the file now.");
-    expect(full.tool_calls).toEqual([
-      { name: "write_file", args: { path: "src/a.ts", content: "export const a = 1;\n" }, id: "call_1", type: "tool_call" },
-    ]);
+    expect(full.tool_calls).toEqual([{ name: "write_file", args: { path: "src/a.ts", content: "export const a = 1;\n" }, id: "call_1", type: "tool_call" }]);
     expect(full.invalid_tool_calls).toEqual([]);
     // Usage arrives in its own final chunk (empty choices) because ChatOpenAI asks for include_usage.
     expect(full.usage_metadata).toMatchObject({ input_tokens: 120, output_tokens: 30, total_tokens: 150 });
@@ -76,9 +73,7 @@ describe("mock OpenAI server with the real ChatOpenAI", () => {
     ]);
     const mixed = (await streamAll(mock)).full;
     expect(mixed.tool_calls?.map((t) => t.id)).toEqual(["good"]);
-    expect(mixed.invalid_tool_calls).toEqual([
-      { name: "write_file", args: '{"path": oops}', id: "bad", error: "Malformed args.", type: "invalid_tool_call" },
-    ]);
+    expect(mixed.invalid_tool_calls).toEqual([{ name: "write_file", args: '{"path": oops}', id: "bad", error: "Malformed args.", type: "invalid_tool_call" }]);
     // The raw calls, both of them, stay in additional_kwargs.
     expect((mixed.additional_kwargs.tool_calls ?? []).map((t) => t.id)).toEqual(["bad", "good"]);
 
@@ -122,7 +117,10 @@ describe("mock OpenAI server with the real ChatOpenAI", () => {
       body: JSON.stringify({ model: "m", messages: [], stream: true, stream_options: { include_usage: true } }),
     });
     expect(res.headers.get("content-type")).toContain("text/event-stream");
-    const events = (await res.text()).split("\n\n").filter(Boolean).map((e) => e.replace(/^data: /, ""));
+    const events = (await res.text())
+      .split("\n\n")
+      .filter(Boolean)
+      .map((e) => e.replace(/^data: /, ""));
     expect(events.at(-1)).toBe("[DONE]");
     const chunks = events.slice(0, -1).map((e) => JSON.parse(e));
     expect(chunks[0].choices[0].delta.role).toBe("assistant");

@@ -16,7 +16,14 @@ afterEach(async () => {
 
 // Calls the model once against `baseURL`, returning the mapped error, the raw one and the elapsed time.
 async function failure(baseURL: string, opts: { maxRetries?: number; timeoutS?: number; stream?: boolean } = {}) {
-  const model = createChatModel({ name: "gpt-test", baseURL, apiKey: "sk-test", temperature: 0, maxRetries: opts.maxRetries ?? 0, timeoutS: opts.timeoutS ?? 5 });
+  const model = createChatModel({
+    name: "gpt-test",
+    baseURL,
+    apiKey: "sk-test",
+    temperature: 0,
+    maxRetries: opts.maxRetries ?? 0,
+    timeoutS: opts.timeoutS ?? 5,
+  });
   let raw: unknown;
   try {
     if (opts.stream) for await (const _ of await model.stream("hi"));

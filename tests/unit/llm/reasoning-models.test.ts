@@ -13,7 +13,15 @@ afterEach(async () => {
 async function bodyFor(name: string, opts: { temperature?: number | null; reasoningEffort?: string | null } = {}) {
   const mock = await startMockOpenAI([{ content: "ok", wire: { reasoningTokens: 7 }, usage: { prompt_tokens: 10, completion_tokens: 20 } }]);
   mocks.push(mock);
-  const model = createChatModel({ name, baseURL: mock.url, apiKey: "k", temperature: opts.temperature ?? 0.2, maxRetries: 0, timeoutS: 5, reasoningEffort: opts.reasoningEffort ?? null });
+  const model = createChatModel({
+    name,
+    baseURL: mock.url,
+    apiKey: "k",
+    temperature: opts.temperature ?? 0.2,
+    maxRetries: 0,
+    timeoutS: 5,
+    reasoningEffort: opts.reasoningEffort ?? null,
+  });
   let usage: unknown;
   for await (const chunk of await model.stream([new SystemMessage("You are the dev agent."), new HumanMessage("hi")])) usage = chunk.usage_metadata ?? usage;
   return { body: mock.requests[0].body, usage };

@@ -49,9 +49,15 @@ async function record(file: string, requests: [string, string][], append = false
 describe("--record writes every exchange; --replay serves them back", () => {
   it("passes the streamed response through untouched and records it with the request, root and thread normalised", async () => {
     const file = join(dir, "s.jsonl");
-    const seen = await record(file, [["analyst", "in /work/proj for abcd1234"], ["pm", "two"]]);
+    const seen = await record(file, [
+      ["analyst", "in /work/proj for abcd1234"],
+      ["pm", "two"],
+    ]);
     expect(seen[0]).toBe('data: {"echo":"in /work/proj for abcd1234"}\n\ndata: [DONE]\n\n');
-    const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as RecordedExchange);
+    const lines = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as RecordedExchange);
     expect(lines.map((l) => l.agent)).toEqual(["analyst", "pm"]);
     expect(lines[0].request.messages).toEqual([
       { role: "system", content: "You are the analyst agent" },
@@ -72,7 +78,11 @@ describe("--record writes every exchange; --replay serves them back", () => {
 
   it("replays in order, and in a new process continues part-way through (a resumed thread)", async () => {
     const file = join(dir, "s.jsonl");
-    const recorded = await record(file, [["analyst", "one"], ["pm", "two"], ["dev", "three"]]);
+    const recorded = await record(file, [
+      ["analyst", "one"],
+      ["pm", "two"],
+      ["dev", "three"],
+    ]);
     const again = createReplayer({ exchanges: loadSession(file), context: { root: "/elsewhere", threadId: "zzzz9999" }, file });
     // A resume's first request is the recording's second: it is found, and the next one follows in order.
     expect(await (await again.fetch(URL_, { method: "POST", body: body("pm", "two") })).text()).toBe(recorded[1]);
@@ -108,7 +118,9 @@ describe("--record writes every exchange; --replay serves them back", () => {
     const replay = createReplayer({ exchanges: loadSession(file), context: ctx, file });
     await replay.fetch(URL_, { method: "POST", body: body("analyst", "one") });
     const r = await replay.fetch(URL_, { method: "POST", body: body("pm", "two") });
-    expect(((await r.json()) as { error: { message: string } }).error.message).toMatch(/the pm agent's request .* all 1 recorded exchanges were already served/);
+    expect(((await r.json()) as { error: { message: string } }).error.message).toMatch(
+      /the pm agent's request .* all 1 recorded exchanges were already served/,
+    );
   });
 
   it("refuses a missing, empty or malformed session file before anything runs", () => {

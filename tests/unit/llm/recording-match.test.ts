@@ -57,8 +57,18 @@ describe("what counts as the same model request", () => {
   });
 
   it("names the first difference: message index and role, field, character offset and both excerpts", () => {
-    const recorded = comparable(request([{ role: "system", content: "You are the dev agent" }, { role: "user", content: "Add an add(a, b) function" }]));
-    const now = comparable(request([{ role: "system", content: "You are the dev agent" }, { role: "user", content: "Add a subtract function" }]));
+    const recorded = comparable(
+      request([
+        { role: "system", content: "You are the dev agent" },
+        { role: "user", content: "Add an add(a, b) function" },
+      ]),
+    );
+    const now = comparable(
+      request([
+        { role: "system", content: "You are the dev agent" },
+        { role: "user", content: "Add a subtract function" },
+      ]),
+    );
     expect(firstDifference(recorded, now)).toBe(
       'messages[1] (user).content differs at character 5: recorded "Add an add(a, b) function", now "Add a subtract function"',
     );
@@ -67,8 +77,13 @@ describe("what counts as the same model request", () => {
 
   it("names a different model, and a conversation that got longer", () => {
     const base = request([{ role: "user", content: "x" }]);
-    expect(firstDifference(comparable(base), comparable({ ...base, model: "llama3" }))).toBe('model differs at character 0: recorded "gpt-4o-mini", now "llama3"');
-    const longer = request([{ role: "user", content: "x" }, { role: "tool", content: "y" }]);
+    expect(firstDifference(comparable(base), comparable({ ...base, model: "llama3" }))).toBe(
+      'model differs at character 0: recorded "gpt-4o-mini", now "llama3"',
+    );
+    const longer = request([
+      { role: "user", content: "x" },
+      { role: "tool", content: "y" },
+    ]);
     expect(firstDifference(comparable(base), comparable(longer))).toBe("messages has 1 entries in the recording and 2 now (now has a tool message at [1])");
   });
 

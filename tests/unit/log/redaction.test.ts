@@ -26,7 +26,11 @@ describe("createLogger", () => {
     const bytes = readFileSync(file);
     expect(bytes.includes(Buffer.from(SECRET))).toBe(false);
     expect(bytes.includes(Buffer.from("something-else"))).toBe(false);
-    const lines = bytes.toString("utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = bytes
+      .toString("utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(6);
     expect(lines[0].msg).toBe("calling the model with key [redacted]");
     expect(lines[1].apiKey).toBe("[redacted]");

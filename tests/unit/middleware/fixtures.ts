@@ -25,7 +25,16 @@ export function input(patch: Partial<MiddlewareInput> = {}): MiddlewareInput {
     agent: { persona: "PERSONA", tools: ["read_file", "write_file", "edit_file", "list_files", "search_files", "run_command"] },
     settings: {
       maxFixAttempts: 3,
-      limits: { maxTurns: 30, handoffReminders: 3, commandTimeoutS: 30, outputCapBytes: 2000, readCapBytes: 1000, maxSteps: 200, maxTimeMs: null, maxTurnsOverride: null },
+      limits: {
+        maxTurns: 30,
+        handoffReminders: 3,
+        commandTimeoutS: 30,
+        outputCapBytes: 2000,
+        readCapBytes: 1000,
+        maxSteps: 200,
+        maxTimeMs: null,
+        maxTurnsOverride: null,
+      },
       context: { summarizeAt: 0.7, contextWindows: {}, disabledTools: [], rolePermissions: {} },
     },
     modelName: "gpt-4o-mini",

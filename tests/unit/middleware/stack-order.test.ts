@@ -48,7 +48,9 @@ describe("the middleware stack", () => {
         new ToolMessage({ tool_call_id: `c${i}`, content: big }),
       ]).flat(),
     ];
-    const out = runMiddleware(input({ messages, settings: { ...input().settings, context: { ...input().settings.context, contextWindows: { "gpt-4o-mini": 4000 } } } }));
+    const out = runMiddleware(
+      input({ messages, settings: { ...input().settings, context: { ...input().settings.context, contextWindows: { "gpt-4o-mini": 4000 } } } }),
+    );
     expect(out.compaction).not.toBeNull();
   });
 });

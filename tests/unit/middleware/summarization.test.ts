@@ -92,7 +92,13 @@ describe("summarization", () => {
   it("uses the configured fraction of the model's context window", () => {
     const messages = transcript(10); // ~5,500 tokens
     const at = (summarizeAt: number, window: number) =>
-      summarization(mwState({ messages, modelName: "m", settings: { ...mwState().settings, context: { ...mwState().settings.context, summarizeAt, contextWindows: { m: window } } } })).compaction;
+      summarization(
+        mwState({
+          messages,
+          modelName: "m",
+          settings: { ...mwState().settings, context: { ...mwState().settings.context, summarizeAt, contextWindows: { m: window } } },
+        }),
+      ).compaction;
     expect(at(0.7, 10_000)).toBeNull();
     expect(at(0.5, 10_000)).not.toBeNull();
     expect(at(0.7, 6_000)).not.toBeNull();

@@ -34,7 +34,8 @@ describe("the node binds only the selected tools", () => {
       config: { context: { disabledTools: ["run_command"], rolePermissions: { tea: ["read_file"] } } },
     });
     expect(result.status).toBe("passed");
-    const toolsOf = (role: string) => mock.requests.find((r) => JSON.stringify(r.messages[0]).includes(`You are the ${role} agent`))!.tools.map((t) => t.function.name);
+    const toolsOf = (role: string) =>
+      mock.requests.find((r) => JSON.stringify(r.messages[0]).includes(`You are the ${role} agent`))!.tools.map((t) => t.function.name);
     expect(toolsOf("dev")).not.toContain("run_command");
     expect(toolsOf("dev")).toContain("write_file");
     expect(toolsOf("tea")).toEqual(["read_file", "handoff"]);

@@ -11,21 +11,37 @@ const CATALOG: McpToolInfo[] = [
   { name: "mcp__gh__issue", server: "gh", readOnly: false },
 ];
 
-function state(mcp: string[] | undefined, context: Partial<MiddlewareState["settings"]["context"]> = {}, patch: Partial<MiddlewareState> = {}): MiddlewareState {
+function state(
+  mcp: string[] | undefined,
+  context: Partial<MiddlewareState["settings"]["context"]> = {},
+  patch: Partial<MiddlewareState> = {},
+): MiddlewareState {
   const base = mwState({ mcpCatalog: CATALOG, agent: { persona: "P", tools: ["read_file"], ...(mcp ? { mcp } : {}) }, ...patch });
   return workflowRouter({ ...base, settings: { ...base.settings, context: { ...base.settings.context, ...context } } });
 }
 
 describe("toolSelector with MCP tools", () => {
   it("offers the tools the agent's entries name: a server name for all its tools, a full name for one", () => {
-    expect(toolSelector(deepFreeze(state(["mcp__fs", "mcp__gh__issue"]))).availableTools).toEqual(["read_file", "mcp__fs__read", "mcp__fs__write", "mcp__gh__issue"]);
+    expect(toolSelector(deepFreeze(state(["mcp__fs", "mcp__gh__issue"]))).availableTools).toEqual([
+      "read_file",
+      "mcp__fs__read",
+      "mcp__fs__write",
+      "mcp__gh__issue",
+    ]);
     expect(toolSelector(state(["mcp__fs__read"])).availableTools).toEqual(["read_file", "mcp__fs__read"]);
     expect(toolSelector(state(undefined)).availableTools).toEqual(["read_file"]);
   });
 
   it("applies role permissions and disabledTools to MCP tools as to built-ins", () => {
-    expect(toolSelector(state(["mcp__fs", "mcp__gh"], { rolePermissions: { dev: ["read_file", "mcp__fs"] } })).availableTools).toEqual(["read_file", "mcp__fs__read", "mcp__fs__write"]);
-    expect(toolSelector(state(["mcp__fs", "mcp__gh"], { disabledTools: ["mcp__gh", "mcp__fs__write"] })).availableTools).toEqual(["read_file", "mcp__fs__read"]);
+    expect(toolSelector(state(["mcp__fs", "mcp__gh"], { rolePermissions: { dev: ["read_file", "mcp__fs"] } })).availableTools).toEqual([
+      "read_file",
+      "mcp__fs__read",
+      "mcp__fs__write",
+    ]);
+    expect(toolSelector(state(["mcp__fs", "mcp__gh"], { disabledTools: ["mcp__gh", "mcp__fs__write"] })).availableTools).toEqual([
+      "read_file",
+      "mcp__fs__read",
+    ]);
   });
 
   it("chat gets every server's read-only tools and no other", () => {

@@ -63,6 +63,8 @@ describe("path aliases", () => {
 describe("a story's worktree inside the run folder", () => {
   it("shows the worktree as @project, not as a folder of @state", () => {
     const roots = { project: "/p/.yolo/threads/t1/worktrees/a", state: "/p/.yolo" };
-    expect(toAliases("error in /p/.yolo/threads/t1/worktrees/a/src/x.js and /p/.yolo/logs/t1.log", roots)).toBe("error in @project/src/x.js and @state/logs/t1.log");
+    expect(toAliases("error in /p/.yolo/threads/t1/worktrees/a/src/x.js and /p/.yolo/logs/t1.log", roots)).toBe(
+      "error in @project/src/x.js and @state/logs/t1.log",
+    );
   });
 });

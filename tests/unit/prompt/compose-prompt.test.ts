@@ -18,7 +18,15 @@ const limits = { readCapBytes: 1000, outputCapBytes: 2000, commandTimeoutS: 30 }
 
 describe("composePrompt", () => {
   it("builds the layers in order: rules, tool policy, persona (system); directive, brief, fenced input (user)", () => {
-    const messages = composePrompt({ role: "dev", persona: "PERSONA", tools: [TOOLS.read_file, TOOLS.run_command], state: state(), maxFixAttempts: 3, limits, projectSummary: null });
+    const messages = composePrompt({
+      role: "dev",
+      persona: "PERSONA",
+      tools: [TOOLS.read_file, TOOLS.run_command],
+      state: state(),
+      maxFixAttempts: 3,
+      limits,
+      projectSummary: null,
+    });
     expect(messages.map((m) => m.role)).toEqual(["system", "system", "system", "user", "user", "user"]);
     expect(messages[0].content).toContain("You are the dev agent");
     expect(messages[1].content).toContain("`read_file`, `run_command`, and `handoff`");
@@ -43,7 +51,21 @@ describe("composePrompt", () => {
         verdict: "FAIL",
         findings: ["wrong sign"],
         lastGates: [
-          { name: "test", command: "npm test", required: true, passed: false, exitCode: 1, timedOut: false, durationMs: 5, attempt: 2, passedCount: 0, failedCount: 1, failures: ["adds"], tail: "AssertionError: 5 !== -1", logFile: null },
+          {
+            name: "test",
+            command: "npm test",
+            required: true,
+            passed: false,
+            exitCode: 1,
+            timedOut: false,
+            durationMs: 5,
+            attempt: 2,
+            passedCount: 0,
+            failedCount: 1,
+            failures: ["adds"],
+            tail: "AssertionError: 5 !== -1",
+            logFile: null,
+          },
         ],
       }),
     });

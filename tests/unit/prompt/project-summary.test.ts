@@ -4,7 +4,6 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { projectSummary } from "../../../src/prompt/project-summary.js";
 import { tempDir } from "../../helpers/per-test.js";
 
-
 function dir(files: Record<string, string>): string {
   const root = tempDir(onTestFinished, "yolo-summary-");
   for (const [name, text] of Object.entries(files)) writeFileSync(join(root, name), text);

@@ -25,9 +25,27 @@ function gate(over: Partial<GateResult>): GateResult {
   };
 }
 
-const red = gate({ passed: false, exitCode: 1, passedCount: 1, failedCount: 1, failures: ["adds <two> & \"more\""], tail: "\x1b[31mnot ok\x1b[0m 2 - adds\u0007", logFile: ".yolo/threads/t1/gates/attempt-1-test.log" });
+const red = gate({
+  passed: false,
+  exitCode: 1,
+  passedCount: 1,
+  failedCount: 1,
+  failures: ['adds <two> & "more"'],
+  tail: "\x1b[31mnot ok\x1b[0m 2 - adds\u0007",
+  logFile: ".yolo/threads/t1/gates/attempt-1-test.log",
+});
 const green = gate({ attempt: 2, logFile: ".yolo/threads/t1/gates/attempt-2-test.log" });
-const lint = gate({ attempt: 2, name: "lint", command: "npm run lint", required: false, passed: false, exitCode: 2, passedCount: null, failedCount: null, tail: "lint | broke" });
+const lint = gate({
+  attempt: 2,
+  name: "lint",
+  command: "npm run lint",
+  required: false,
+  passed: false,
+  exitCode: 2,
+  passedCount: null,
+  failedCount: null,
+  tail: "lint | broke",
+});
 const usage = (p: number, c: number, calls: number) => ({ promptTokens: p, completionTokens: c, totalTokens: p + c, calls });
 
 function report(over: Partial<ReportData> = {}): ReportData {
@@ -46,10 +64,32 @@ function report(over: Partial<ReportData> = {}): ReportData {
   };
   const data = collectReport({
     threadId: "t1",
-    row: { id: "t1", requirement: "r", status: "passed", currentNode: "tea", createdAt: "c", updatedAt: "2026-01-01T00:00:00.000Z", root: "/p", model: "gpt-4o-mini", exitCode: 0, reason: "completed: 1/2 gates passed, verdict PASS", startCommit: "0123456789abcdef0123", branch: "yolo/t1", host: "h", user: "u", repo: "/p", artifacts: "/p/.yolo", mode: "run", unsettledUsage: null },
+    row: {
+      id: "t1",
+      requirement: "r",
+      status: "passed",
+      currentNode: "tea",
+      createdAt: "c",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+      root: "/p",
+      model: "gpt-4o-mini",
+      exitCode: 0,
+      reason: "completed: 1/2 gates passed, verdict PASS",
+      startCommit: "0123456789abcdef0123",
+      branch: "yolo/t1",
+      host: "h",
+      user: "u",
+      repo: "/p",
+      artifacts: "/p/.yolo",
+      mode: "run",
+      unsettledUsage: null,
+    },
     values: values as never,
     waitingOn: null,
-    diffstat: [{ path: "src/add.js", added: 3, removed: 0 }, { path: "img.png", added: null, removed: null }],
+    diffstat: [
+      { path: "src/add.js", added: 3, removed: 0 },
+      { path: "img.png", added: null, removed: null },
+    ],
     diffNote: null,
     price: null,
     readLog: (rel) => (rel.includes("attempt-1") ? "full log of attempt 1\nnot ok 2 - adds" : null),
@@ -68,7 +108,7 @@ describe("yolo report --format markdown", () => {
     expect(md).toContain("| `src/add.js` | 3 | 0 |\n| `img.png` | bin | bin |\n| **2 files** | **+3** | **−0** |");
     expect(md).toContain("| 1 | test | `npm test` | ❌ failed (exit 1) | 1 passed, 1 failed | 1.5 s |");
     expect(md).toContain("| 2 | lint (optional) | `npm run lint` | ❌ failed (exit 2) |  | 1.5 s |");
-    expect(md).toContain("Failing in test, attempt 1: adds &lt;two> & \"more\"");
+    expect(md).toContain('Failing in test, attempt 1: adds &lt;two> & "more"');
     expect(md).toContain("Verdict of the test architect: **PASS**\n- covered");
     expect(md).toContain("| dev | 5 | 600 | 150 | 750 |\n| **total** | **6** | **1,000** | **200** | **1,200** |");
     expect(md).toContain("Cost: not computed, tokens only");
@@ -87,10 +127,15 @@ describe("yolo report --format markdown", () => {
   });
 
   it("says what it waits on, and why there is no diffstat", () => {
-    const md = renderMarkdown(report({ status: "waiting", waitingOn: { question: "Floats too?", review: false }, diffstat: null, diffNote: "/p is not a git repository" }), (f) => resumeCommandText(f));
+    const md = renderMarkdown(
+      report({ status: "waiting", waitingOn: { question: "Floats too?", review: false }, diffstat: null, diffNote: "/p is not a git repository" }),
+      (f) => resumeCommandText(f),
+    );
     expect(md).toMatch(/^## ❓ yolo waiting/);
     expect(md).toContain('**Waiting for an answer:** Floats too?\n\n```sh\nyolo resume t1 --answer "<your answer>"\n```');
-    expect(renderMarkdown(report({ waitingOn: { question: "Approve the requirements?", review: true } }))).toContain("**Waiting for a review:** Approve the requirements?");
+    expect(renderMarkdown(report({ waitingOn: { question: "Approve the requirements?", review: true } }))).toContain(
+      "**Waiting for a review:** Approve the requirements?",
+    );
     expect(md).toContain("- `src/add.js`\n\n_No diffstat: /p is not a git repository_");
   });
 });
@@ -135,7 +180,9 @@ describe("yolo report --format junit", () => {
 
   it("names the limit that stopped the thread, and the exit code, as suite properties", () => {
     const props = (data: ReturnType<typeof report>) =>
-      findAll(parseXml(renderJunit(data)), "property").filter((p) => p.attrs.name !== "yolo.thread" && p.attrs.name !== "yolo.attempt").map((p) => [p.attrs.name, p.attrs.value]);
+      findAll(parseXml(renderJunit(data)), "property")
+        .filter((p) => p.attrs.name !== "yolo.thread" && p.attrs.name !== "yolo.attempt")
+        .map((p) => [p.attrs.name, p.attrs.value]);
     expect(props(report({ status: "limit", exitCode: 8, gates: [report().gates[0]] }))).toEqual([
       ["yolo.status", "limit"],
       ["yolo.limit", "time"],

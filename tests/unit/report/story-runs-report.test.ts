@@ -26,8 +26,29 @@ const story = (title: string) => ({ title, as_a: "user", i_want: "it", so_that: 
 // The report of a state whose storyRuns were built with the state's own reducer, as the fan-out's updates are.
 function reportOf(updates: Array<Record<string, Partial<StoryRun> & { id: string }>>, stories = [story("A"), story("B"), story("C")]) {
   const storyRuns = updates.reduce(mergeStoryRuns, {} as Record<string, StoryRun>);
-  const values = { requirement: "r", stories, storyRuns, decisions: [], filesChanged: [], gateHistory: [], lastGates: [], verdict: null, findings: [], usage: usage(10, 1), usageByNode: {} };
-  return collectReport({ threadId: "t1", row: null, values: values as never, waitingOn: null, diffstat: null, diffNote: null, price: null, readLog: () => null });
+  const values = {
+    requirement: "r",
+    stories,
+    storyRuns,
+    decisions: [],
+    filesChanged: [],
+    gateHistory: [],
+    lastGates: [],
+    verdict: null,
+    findings: [],
+    usage: usage(10, 1),
+    usageByNode: {},
+  };
+  return collectReport({
+    threadId: "t1",
+    row: null,
+    values: values as never,
+    waitingOn: null,
+    diffstat: null,
+    diffNote: null,
+    price: null,
+    readLog: () => null,
+  });
 }
 
 describe("a report's stories run in parallel", () => {

@@ -36,12 +36,25 @@ describe("roles looked up in the registry", () => {
       const input = { persona: "P", tools: [], maxFixAttempts: 3, limits, projectSummary: null, state: s, node: id };
       expect(composePrompt({ ...input, role: BUILT_IN_ROLES[id] })).toEqual(composePrompt({ ...input, role: id }));
     }
-    const directive = composePrompt({ persona: "P", tools: [], maxFixAttempts: 3, limits, projectSummary: null, state: blocked, role: BUILT_IN_ROLES[id] })[3].content;
+    const directive = composePrompt({ persona: "P", tools: [], maxFixAttempts: 3, limits, projectSummary: null, state: blocked, role: BUILT_IN_ROLES[id] })[3]
+      .content;
     expect(directive.includes("This is fix attempt 2 of 3")).toBe(id === "dev" || id === "custom");
   });
 
   it("the router counts a fix attempt for every role but the gate judge, given as an object", () => {
-    const base = { node: "n", agentId: "n", flags: [], pipeline: ["n"], run: blocked, agent: { persona: "P", tools: [] }, root: "/", modelName: "m", messages: [], warnings: [], requestedMode: "run" };
+    const base = {
+      node: "n",
+      agentId: "n",
+      flags: [],
+      pipeline: ["n"],
+      run: blocked,
+      agent: { persona: "P", tools: [] },
+      root: "/",
+      modelName: "m",
+      messages: [],
+      warnings: [],
+      requestedMode: "run",
+    };
     const settings = { maxFixAttempts: 3, limits, context: {} } as unknown as MiddlewareState["settings"];
     expect(workflowRouter({ ...base, settings, role: BUILT_IN_ROLES.tea }).phase?.fixAttempt).toBe(0);
     expect(workflowRouter({ ...base, settings, role: BUILT_IN_ROLES.dev }).phase?.fixAttempt).toBe(2);

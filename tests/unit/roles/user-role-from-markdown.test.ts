@@ -37,7 +37,17 @@ function load(dir: string, files: Record<string, string>) {
 function emptyState(): PipelineStateType {
   const state: Record<string, unknown> = {};
   for (const [key, channel] of Object.entries(PipelineState.spec)) state[key] = (channel as { get(): unknown }).get?.() ?? undefined;
-  return { ...(state as PipelineStateType), notes: {}, stories: [], decisions: [], acceptanceCriteria: [], filesChanged: [], lastGates: [], findings: [], answers: [] };
+  return {
+    ...(state as PipelineStateType),
+    notes: {},
+    stories: [],
+    decisions: [],
+    acceptanceCriteria: [],
+    filesChanged: [],
+    lastGates: [],
+    findings: [],
+    answers: [],
+  };
 }
 
 function auditorRole(dir: string): RoleDefinition {
@@ -100,11 +110,15 @@ describe("a role added from a Markdown file only", () => {
     const artifact = role.review.artifact(state, "audit");
     expect(artifact).toContain("risk: high");
     const edited = role.review.apply(artifact.replace("risk: high", "risk: medium"), "audit");
-    expect(edited).toEqual({ update: { notes: { audit: { summary: "Two injection risks.", findings: [], verdict: null, outputs: { ...good, risk: "medium" } } } } });
+    expect(edited).toEqual({
+      update: { notes: { audit: { summary: "Two injection risks.", findings: [], verdict: null, outputs: { ...good, risk: "medium" } } } },
+    });
     expect(role.review.apply(artifact.replace("risk: high", "risk: 7"), "audit")).toEqual({ error: expect.stringContaining("risk:") });
   });
 
-  it("refuses bad handoff frontmatter with the file and the field: unknown type, enum without values, a reserved key, a built-in role", ({ onTestFinished }) => {
+  it("refuses bad handoff frontmatter with the file and the field: unknown type, enum without values, a reserved key, a built-in role", ({
+    onTestFinished,
+  }) => {
     const dir = tempDir(onTestFinished);
     const head = "---\nname: A\ndescription: d\ntools: []\nhandoff:\n";
     const { errors, agents } = load(dir, {

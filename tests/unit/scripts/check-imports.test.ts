@@ -81,14 +81,20 @@ describe("the import check", () => {
     ["src/prompt/brief.ts", 'import type { PipelineStateType } from "../engine/state.js";', "src/engine/state.ts", "prompt/ may not import engine/"],
     ["src/middleware/types.ts", 'import type { PipelineStateType } from "../engine/state.js";', "src/engine/state.ts", "middleware/ may not import engine/"],
   ])("fails when %s breaks the layers: %s", async (file, line, target, message) => {
-    const dir = tree({ [file]: `${line}\nexport const used = 1;\n`, [target]: "export type ToolDef = 1;\nexport type PipelineStateType = 1;\nexport type GateConfig = 1;\nexport type Agent = 1;\nexport const isSecretName = 1;\nexport const runShell = 1;\n" });
+    const dir = tree({
+      [file]: `${line}\nexport const used = 1;\n`,
+      [target]:
+        "export type ToolDef = 1;\nexport type PipelineStateType = 1;\nexport type GateConfig = 1;\nexport type Agent = 1;\nexport const isSecretName = 1;\nexport const runShell = 1;\n",
+    });
     expect(await checkImports(dir)).toEqual([expect.stringMatching(new RegExp(`^${file}: ${message} \\(${target}\\): \\S`))]);
   });
 
   it("leaves folders no rule names alone, and an engine that imports the layers below it", async () => {
     const dir = tree({
-      "src/roles/dev.ts": 'import type { PipelineStateType } from "../engine/state.js";\nimport { runShell } from "../tools/exec.js";\nexport const d = runShell;\nexport type S = PipelineStateType;\n',
-      "src/engine/state.ts": 'import type { StateView } from "../state/types.js";\nimport { scrub } from "../secrets/scrub.js";\nexport type PipelineStateType = StateView;\nexport const s = scrub;\n',
+      "src/roles/dev.ts":
+        'import type { PipelineStateType } from "../engine/state.js";\nimport { runShell } from "../tools/exec.js";\nexport const d = runShell;\nexport type S = PipelineStateType;\n',
+      "src/engine/state.ts":
+        'import type { StateView } from "../state/types.js";\nimport { scrub } from "../secrets/scrub.js";\nexport type PipelineStateType = StateView;\nexport const s = scrub;\n',
       "src/tools/exec.ts": 'import { run } from "../exec/run-shell.js";\nexport const runShell = run;\n',
       "src/exec/run-shell.ts": "export const run = 1;\n",
       "src/secrets/scrub.ts": "export const scrub = 1;\n",
@@ -99,11 +105,11 @@ describe("the import check", () => {
 
   it("fails when an engine-side module words a yolo command or flag, and passes the same words in src/cli or a comment", async () => {
     const dir = tree({
-      "src/engine/stop.ts": 'export const hint = (t: string) => `resume it (yolo resume ${t} --max-steps N)`;\n',
+      "src/engine/stop.ts": "export const hint = (t: string) => `resume it (yolo resume ${t} --max-steps N)`;\n",
       "src/llm/flag.ts": 'export const hint = "raise it with --max-tokens";\n',
-      "src/gates/quiet.ts": '// yolo resume <thread> is how a user continues\nexport const x = 1; // --max-steps raises it\n',
+      "src/gates/quiet.ts": "// yolo resume <thread> is how a user continues\nexport const x = 1; // --max-steps raises it\n",
       "src/tools/git.ts": 'export const gitFlags = ["--no-edit", "--amend"];\n',
-      "src/cli/wording/stop.ts": 'export const hint = (t: string) => `yolo resume ${t} --max-steps N`;\n',
+      "src/cli/wording/stop.ts": "export const hint = (t: string) => `yolo resume ${t} --max-steps N`;\n",
     });
     const problems = (await checkImports(dir)).sort();
     expect(problems).toHaveLength(2);

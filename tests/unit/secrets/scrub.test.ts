@@ -3,12 +3,19 @@ import { RepeatDetector } from "../../../src/agents/runner.js";
 import { collectSecrets, Scrubber } from "../../../src/secrets/scrub.js";
 
 describe("Scrubber", () => {
-  const secret = "s3cr3t/value+with=chars\"q";
+  const secret = 's3cr3t/value+with=chars"q';
   const scrubber = new Scrubber([secret]);
 
   it("replaces the raw value and its JSON-escaped, URL-encoded, hex and base64 forms", () => {
     const b = Buffer.from(secret);
-    for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), b.toString("hex"), b.toString("base64"), b.toString("base64url")]) {
+    for (const form of [
+      secret,
+      JSON.stringify(secret).slice(1, -1),
+      encodeURIComponent(secret),
+      b.toString("hex"),
+      b.toString("base64"),
+      b.toString("base64url"),
+    ]) {
       expect(scrubber.scrub(`before ${form} after`)).not.toContain(form);
     }
   });

@@ -17,7 +17,9 @@ describe("a database yolo cannot write", () => {
   it("maps full, read-only and failing disks to a storage error naming the file; other errors are not storage faults", () => {
     const path = join(dir, "yolo.db");
     const fault = (code: string) => storageFault(Object.assign(new Error("sqlite says no"), { code }), path)?.message;
-    expect(fault("SQLITE_FULL")).toMatch(new RegExp(`^yolo's database ${path} cannot be written: the disk is full \\(sqlite says no\\)\\. Nothing saved in it is lost`));
+    expect(fault("SQLITE_FULL")).toMatch(
+      new RegExp(`^yolo's database ${path} cannot be written: the disk is full \\(sqlite says no\\)\\. Nothing saved in it is lost`),
+    );
     expect(fault("SQLITE_IOERR_WRITE")).toContain("the disk reported an I/O error");
     expect(fault("EDQUOT")).toContain("the disk quota is used up");
     expect(storageFault(new Error("wrapped", { cause: Object.assign(new Error("x"), { code: "ENOSPC" }) }), path)?.code).toBe("storage");

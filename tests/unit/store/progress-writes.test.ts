@@ -23,7 +23,11 @@ describe("progress writes on SQLite", () => {
     // Another process, as `yolo threads` or a resume after kill -9 would be: the write is in the WAL it reads.
     const read = spawnSync(
       process.execPath,
-      ["-e", `const D = require("better-sqlite3"); const db = new D(process.argv[1], { readonly: true }); process.stdout.write(JSON.stringify(db.prepare("SELECT current_node, unsettled_usage FROM yolo_threads WHERE id = 't1'").get()));`, path],
+      [
+        "-e",
+        `const D = require("better-sqlite3"); const db = new D(process.argv[1], { readonly: true }); process.stdout.write(JSON.stringify(db.prepare("SELECT current_node, unsettled_usage FROM yolo_threads WHERE id = 't1'").get()));`,
+        path,
+      ],
       { encoding: "utf8", cwd: process.cwd() },
     );
     expect(read.stderr).toBe("");

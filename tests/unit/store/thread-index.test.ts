@@ -10,8 +10,18 @@ describe("the thread index answers whether a thread has a checkpoint, as LangGra
   it("a thread the saver checkpointed has one; another thread and another namespace do not", async ({ onTestFinished }) => {
     const database = { kind: "sqlite" as const, path: join(tempDir(onTestFinished), "yolo.db") };
     const storage = await openStorage(database);
-    await storage.checkpointer.put({ configurable: { thread_id: "saved", checkpoint_ns: "" } }, emptyCheckpoint(), { source: "input", step: -1, parents: {} }, {});
-    await storage.checkpointer.put({ configurable: { thread_id: "nested", checkpoint_ns: "sub:1" } }, emptyCheckpoint(), { source: "loop", step: 0, parents: {} }, {});
+    await storage.checkpointer.put(
+      { configurable: { thread_id: "saved", checkpoint_ns: "" } },
+      emptyCheckpoint(),
+      { source: "input", step: -1, parents: {} },
+      {},
+    );
+    await storage.checkpointer.put(
+      { configurable: { thread_id: "nested", checkpoint_ns: "sub:1" } },
+      emptyCheckpoint(),
+      { source: "loop", step: 0, parents: {} },
+      {},
+    );
     expect(await storage.checkpointer.getTuple({ configurable: { thread_id: "nested" } })).toBeUndefined();
     await storage.close();
 

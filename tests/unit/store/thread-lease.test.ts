@@ -23,7 +23,9 @@ describe.each(BACKENDS)("per-thread lease (%s)", (backend) => {
   // Rewrites the lease row as if another process held it.
   const forge = async (host: string, pid: number, expiresInMs: number) => {
     if (backend === "postgres") {
-      await withClient(pg.url(), (c) => c.query("UPDATE yolo_leases SET host = $1, pid = $2, expires_at = clock_timestamp() + $3 * interval '1 millisecond'", [host, pid, expiresInMs]));
+      await withClient(pg.url(), (c) =>
+        c.query("UPDATE yolo_leases SET host = $1, pid = $2, expires_at = clock_timestamp() + $3 * interval '1 millisecond'", [host, pid, expiresInMs]),
+      );
     } else {
       const Database = require("better-sqlite3") as new (p: string) => { prepare(s: string): { run(...a: unknown[]): void }; close(): void };
       const db = new Database(join(dir, "yolo.db"));

@@ -60,7 +60,16 @@ describe.each(BACKENDS)("thread store (%s)", (backend) => {
     expect(await threads.update("t1", { status: "failed", exitCode: 3, reason: "gates failed" })).toBe(true);
     expect(await threads.update("t1", { root: "/b", host: "ci-2", user: "ci", artifacts: "/b/.yolo" })).toBe(true);
     expect(await threads.get("t1")).toMatchObject({
-      status: "failed", currentNode: "dev", exitCode: 3, reason: "gates failed", root: "/b", host: "ci-2", user: "ci", artifacts: "/b/.yolo", startCommit: "abc", branch: "yolo/t1",
+      status: "failed",
+      currentNode: "dev",
+      exitCode: 3,
+      reason: "gates failed",
+      root: "/b",
+      host: "ci-2",
+      user: "ci",
+      artifacts: "/b/.yolo",
+      startCommit: "abc",
+      branch: "yolo/t1",
     });
   });
 

@@ -14,7 +14,15 @@ import { EXEC_FILE_CASES } from "../../helpers/escape-routes.js";
 function project(onTestFinished: (fn: () => void) => void, allowExecFiles: string[] = []): ToolContext {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yolo-execfiles-")));
   onTestFinished(() => fs.rmSync(root, { recursive: true, force: true }));
-  return { root, commandTimeoutS: 10, outputCapBytes: 4096, readCapBytes: 4096, env: {}, secretEnvNames: [], commands: { policy: defaultPolicy(), envAllow: null, sandbox: { kind: "none" }, allowExecFiles } };
+  return {
+    root,
+    commandTimeoutS: 10,
+    outputCapBytes: 4096,
+    readCapBytes: 4096,
+    env: {},
+    secretEnvNames: [],
+    commands: { policy: defaultPolicy(), envAllow: null, sandbox: { kind: "none" }, allowExecFiles },
+  };
 }
 async function call(ctx: ToolContext, name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
   const tool = getTool(name)!;
@@ -22,7 +30,14 @@ async function call(ctx: ToolContext, name: string, args: Record<string, unknown
 }
 
 describe("write_file and edit_file refuse files that run code outside yolo", () => {
-  for (const rel of [...EXEC_FILE_CASES, "src/app/.envrc", ".VSCode/Tasks.json", ".GitHub/Actions/x/action.yml", "tools/deploy/action.yml", "pkg/node_modules/.bin/x"]) {
+  for (const rel of [
+    ...EXEC_FILE_CASES,
+    "src/app/.envrc",
+    ".VSCode/Tasks.json",
+    ".GitHub/Actions/x/action.yml",
+    "tools/deploy/action.yml",
+    "pkg/node_modules/.bin/x",
+  ]) {
     it(`refuses ${rel}, new or existing, and leaves it unchanged`, async ({ onTestFinished }) => {
       const ctx = project(onTestFinished);
       const created = await call(ctx, "write_file", { path: rel, content: "payload\n" });
@@ -64,11 +79,14 @@ describe("write_file and edit_file refuse files that run code outside yolo", () 
 
 describe("files.allowExec in the config", () => {
   const resolveWith = (user: UserLevelConfig, repo: UserConfig) =>
-    resolveConfig({ root: "/p", fileConfig: repo, file: "/p/yolo.config.ts", env: {}, userConfig: { file: "/home/u/.config/yolo/config.ts", config: user } }).files.allowExec;
+    resolveConfig({ root: "/p", fileConfig: repo, file: "/p/yolo.config.ts", env: {}, userConfig: { file: "/home/u/.config/yolo/config.ts", config: user } })
+      .files.allowExec;
 
   it("comes from the user config; the repository's list only narrows it, and alone allows nothing", () => {
     expect(resolveWith({ files: { allowExec: [".github/workflows"] } }, {})).toEqual([".github/workflows"]);
-    expect(resolveWith({ files: { allowExec: [".github/workflows"] } }, { files: { allowExec: [".github/workflows/ci.yml", ".vscode"] } })).toEqual([".github/workflows/ci.yml"]);
+    expect(resolveWith({ files: { allowExec: [".github/workflows"] } }, { files: { allowExec: [".github/workflows/ci.yml", ".vscode"] } })).toEqual([
+      ".github/workflows/ci.yml",
+    ]);
     expect(resolveWith({}, { files: { allowExec: [".vscode/tasks.json"] } })).toEqual([]);
     expect(resolveWith({ files: { allowExec: [".envrc"] } }, { files: { allowExec: [] } })).toEqual([]);
   });

@@ -62,7 +62,10 @@ describe("read_file", () => {
   it("reports a missing file, a directory and a binary file as tool errors", async () => {
     put("src/a.ts", "");
     put("bin.dat", Buffer.from([1, 2, 0, 3]));
-    expect(await call("read_file", { path: "nope.ts" })).toMatchObject({ ok: false, content: expect.stringMatching(/`nope.ts` does not exist; use list_files/) });
+    expect(await call("read_file", { path: "nope.ts" })).toMatchObject({
+      ok: false,
+      content: expect.stringMatching(/`nope.ts` does not exist; use list_files/),
+    });
     expect(await call("read_file", { path: "src" })).toMatchObject({ ok: false, content: expect.stringMatching(/is a directory/) });
     expect(await call("read_file", { path: "bin.dat" })).toMatchObject({ ok: false, content: expect.stringMatching(/binary/) });
   });
@@ -169,7 +172,10 @@ describe("edit_file", () => {
 
   it("refuses a missing file, an empty old_string and a no-op edit", async () => {
     put("a.js", "x\n");
-    expect(await call("edit_file", { path: "b.js", old_string: "x", new_string: "y" })).toMatchObject({ ok: false, content: expect.stringMatching(/write_file/) });
+    expect(await call("edit_file", { path: "b.js", old_string: "x", new_string: "y" })).toMatchObject({
+      ok: false,
+      content: expect.stringMatching(/write_file/),
+    });
     expect(await call("edit_file", { path: "a.js", old_string: "", new_string: "y" })).toMatchObject({ ok: false });
     expect(await call("edit_file", { path: "a.js", old_string: "x", new_string: "x" })).toMatchObject({ ok: false });
   });

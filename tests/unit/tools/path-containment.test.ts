@@ -74,7 +74,19 @@ describe("resolveInside refuses", () => {
 
   it(".git and .yolo, the directories themselves and anything inside, in any case", () => {
     fs.mkdirSync(path.join(root, ".git"));
-    for (const p of [".git", ".git/config", ".git/hooks/pre-commit", ".GIT/config", ".Git", ".yolo", ".yolo/threads/x.json", ".YOLO/a", "sub/.git/config", "./.git/HEAD", "src/../.git/HEAD"]) {
+    for (const p of [
+      ".git",
+      ".git/config",
+      ".git/hooks/pre-commit",
+      ".GIT/config",
+      ".Git",
+      ".yolo",
+      ".yolo/threads/x.json",
+      ".YOLO/a",
+      "sub/.git/config",
+      "./.git/HEAD",
+      "src/../.git/HEAD",
+    ]) {
       expect(refused(p), p).toMatch(/may not read or change/);
     }
   });

@@ -54,7 +54,9 @@ describe("search_files on untrusted trees", () => {
       manyFiles();
       SEARCH_LIMITS.maxFiles = 50;
       const out = await call("search_files", { pattern: "needle" });
-      expect(out.content).toBe("No matches for /needle/ under `.`.\n(search capped at 50 files after 50 files: files after that were not searched; narrow the path)");
+      expect(out.content).toBe(
+        "No matches for /needle/ under `.`.\n(search capped at 50 files after 50 files: files after that were not searched; narrow the path)",
+      );
       expect(out.summary).toContain("capped");
       expect((await call("search_files", { pattern: "needle", path: "zz" })).content).toBe("zz/last.txt:1: needle");
     });

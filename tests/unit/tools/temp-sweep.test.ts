@@ -5,7 +5,6 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { sweepInterruptedWrites } from "../../../src/tools/temp-sweep.js";
 import { tempDir } from "../../helpers/per-test.js";
 
-
 function tree(files: string[]): string {
   const root = tempDir(onTestFinished, "yolo-sweep-");
   for (const f of files) {

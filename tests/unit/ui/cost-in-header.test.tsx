@@ -24,7 +24,10 @@ const usage = (promptTokens: number, completionTokens: number): YoloEvent => ({
 
 describe("cost in the header", () => {
   it("adds up the cost of every call at the configured price", () => {
-    const state = [started({ inputPerMillion: 2, outputPerMillion: 8, currency: "USD" }), usage(10_000, 1_000), usage(5_000, 500)].reduce(reduce, initialViewState);
+    const state = [started({ inputPerMillion: 2, outputPerMillion: 8, currency: "USD" }), usage(10_000, 1_000), usage(5_000, 500)].reduce(
+      reduce,
+      initialViewState,
+    );
     // 15,000 prompt tokens at $2/M + 1,500 completion tokens at $8/M = $0.03 + $0.012
     expect(state.cost?.amount).toBeCloseTo(0.042, 10);
     const { lastFrame, unmount } = render(<Header state={state} now={Date.parse(env.ts)} />);

@@ -11,7 +11,10 @@ import { base, recordedRun } from "./ink-fixtures.js";
 // The recorded run up to its first gate, with the gate now starting: what a slow test suite looks like.
 function gateRunning(): YoloEvent[] {
   const all = recordedRun();
-  const before = all.slice(0, all.findIndex((e) => e.type === "gate.result"));
+  const before = all.slice(
+    0,
+    all.findIndex((e) => e.type === "gate.result"),
+  );
   return [...before, { ...base, type: "gate.started", node: "tea", name: "test", command: "npm test", attempt: 1 }];
 }
 

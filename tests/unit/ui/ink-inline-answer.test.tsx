@@ -103,7 +103,16 @@ describe("an escalated question answered inline in the Ink view", () => {
     const review = 'yolo resume k3f9x2ab --approve | --edit <file> | --reject "<why>"';
     const events: YoloEvent[] = [
       started,
-      { ...base, type: "interrupt", node: "signoff", askedBy: "analyst", question: "Approve the brief?", resumeCommand: review, kind: "approval", artifact: "# Brief" },
+      {
+        ...base,
+        type: "interrupt",
+        node: "signoff",
+        askedBy: "analyst",
+        question: "Approve the brief?",
+        resumeCommand: review,
+        kind: "approval",
+        artifact: "# Brief",
+      },
       { ...base, type: "run.completed", status: "waiting", exitCode: 3, reason: "signoff waits", usage, filesChanged: [], resumeCommand: review },
     ];
     const { lastFrame, unmount } = await asking(events);

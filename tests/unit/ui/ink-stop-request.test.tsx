@@ -48,7 +48,16 @@ describe("Ctrl+C in the Ink view", () => {
   it("marks an agent cut off by a second Ctrl+C as stopped, to run again on resume", async () => {
     const source = createEventSource();
     for (const e of recordedUntil((e) => e.type === "usage" && e.node === "dev")) source.push(e);
-    source.push({ ...base, type: "run.completed", status: "interrupted", exitCode: 130, reason: "interrupted", usage, filesChanged: [], resumeCommand: "yolo resume k3f9x2ab" });
+    source.push({
+      ...base,
+      type: "run.completed",
+      status: "interrupted",
+      exitCode: 130,
+      reason: "interrupted",
+      usage,
+      filesChanged: [],
+      resumeCommand: "yolo resume k3f9x2ab",
+    });
     const view = render(<App events={source} width={80} />);
     await vi.waitFor(() => expect(view.lastFrame()).toContain("interrupted (exit 130)"));
     expect(view.lastFrame()).toMatch(/■ dev\s+stopped before finishing; runs again on resume/);

@@ -73,7 +73,10 @@ describe("Ink view of a recorded run", () => {
     expect(frame).toContain("✗ gate test: FAIL exit 1 (3 passed, 2 failed)\n    ✗ add adds two numbers\n    ✗ add handles negatives");
     expect(frame).toMatch(/✗ tea\s+Gate test failed: 2 failing tests/);
     expect(frame).toContain("fix 0/3");
-    const fixing = await frameOf(recordedUntil((e) => e.type === "token" && e.node === "dev"), "fix attempt 1");
+    const fixing = await frameOf(
+      recordedUntil((e) => e.type === "token" && e.node === "dev"),
+      "fix attempt 1",
+    );
     expect(fixing).toMatch(/dev\s+running · fix attempt 1/);
     expect(fixing.split("\n")[0]).toMatch(/ · fix 1\/3$/);
   });
@@ -92,7 +95,11 @@ describe("Ink view of a recorded run", () => {
 
   it("keeps the live view shorter than the terminal, giving up tool lines first", async () => {
     const [started] = recordedRun();
-    const events: YoloEvent[] = [started, { ...base, type: "node.started", node: "dev", fixAttempt: 0 }, { ...base, type: "token", node: "dev", text: "a\nb\nc\n" }];
+    const events: YoloEvent[] = [
+      started,
+      { ...base, type: "node.started", node: "dev", fixAttempt: 0 },
+      { ...base, type: "token", node: "dev", text: "a\nb\nc\n" },
+    ];
     for (let i = 0; i < 5; i++) {
       events.push({ ...base, type: "tool.called", node: "dev", tool: "read_file", callId: `c${i}`, args: `{"path":"f${i}.js"}` });
     }
@@ -145,7 +152,12 @@ describe("Ink view of a recorded run", () => {
     const [started] = recordedRun();
     const frame = await frameOf(
       [
-        { ...started, resumed: true, ran: ["analyst", "pm", "dev"], usageSoFar: { promptTokens: 0, completionTokens: 0, totalTokens: 9000, calls: 3 } } as YoloEvent,
+        {
+          ...started,
+          resumed: true,
+          ran: ["analyst", "pm", "dev"],
+          usageSoFar: { promptTokens: 0, completionTokens: 0, totalTokens: 9000, calls: 3 },
+        } as YoloEvent,
         { ...base, type: "node.started", node: "tea", fixAttempt: 0 },
       ],
       "tea",

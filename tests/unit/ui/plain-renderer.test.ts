@@ -38,22 +38,16 @@ describe("plain renderer", () => {
 
   it("prints one timestamped line per meaningful event of a whole run", () => {
     const lines = render(recordedRun());
-    expect(lines[0]).toBe(
-      "12:00:01 yolo thread k3f9x2ab · Add an add(a, b) function to src/add.js that returns the su… · model gpt-4o-mini",
-    );
+    expect(lines[0]).toBe("12:00:01 yolo thread k3f9x2ab · Add an add(a, b) function to src/add.js that returns the su… · model gpt-4o-mini");
     expect(lines).toContain("12:00:02 ▶ analyst");
     expect(lines).toContain("12:00:05   read_file package.json");
     expect(lines).toContain("12:00:05   ✓ read_file package.json (18 lines)");
     expect(lines).toContain("12:00:15   ✗ read_file nope.txt: ENOENT: no such file or directory, open 'nope.txt'");
     expect(lines).toContain("12:00:16   ✓ write_file src/add.js (+3 −0)");
-    expect(lines).toContain(
-      "12:00:09 ✔ analyst: Brief: add(a, b) in src/add.js returning a + b, tested with node:test in test/add.test.js.",
-    );
+    expect(lines).toContain("12:00:09 ✔ analyst: Brief: add(a, b) in src/add.js returning a + b, tested with node:test in test/add.test.js.");
     expect(lines).toContain("12:00:14 → pm → dev (no architecture needed)");
     expect(lines).toContain("12:00:23 ▶ dev (fix attempt 1)");
-    expect(lines).toContain(
-      "12:00:20 gate test: FAIL exit 1 (3 passed, 2 failed) — first failures: add adds two numbers, add handles negatives",
-    );
+    expect(lines).toContain("12:00:20 gate test: FAIL exit 1 (3 passed, 2 failed) — first failures: add adds two numbers, add handles negatives");
     expect(lines).toContain("12:00:30 gate test: PASS exit 0 (5 passed, 0 failed) · attempt 2");
     expect(lines).toContain("12:00:31 ! warning: gate lint has no command configured; skipped");
     expect(lines.slice(-3)).toEqual([
@@ -198,9 +192,7 @@ describe("plain renderer", () => {
   });
 
   it("prints errors and strips control characters from engine text", () => {
-    const lines = render([
-      { ...envelope, type: "error", code: "provider", message: "\x1b[31m401 Unauthorized\x1b[0m\nset OPENAI_API_KEY" },
-    ]);
+    const lines = render([{ ...envelope, type: "error", code: "provider", message: "\x1b[31m401 Unauthorized\x1b[0m\nset OPENAI_API_KEY" }]);
     expect(lines).toEqual(["12:00:40 ✗ error provider: 401 Unauthorized set OPENAI_API_KEY"]);
   });
 

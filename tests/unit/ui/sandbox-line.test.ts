@@ -8,11 +8,21 @@ describe("plain output: the sandbox line", () => {
     const lines: string[] = [];
     const r = createPlainRenderer((s) => lines.push(s), { verbose: true });
     const started: YoloEvent = {
-      v: 1, thread: "t1", ts: new Date(0).toISOString(), type: "run.started", requirement: "x", model: "m", resumed: false, nodes: ["dev"], logFile: "/l",
+      v: 1,
+      thread: "t1",
+      ts: new Date(0).toISOString(),
+      type: "run.started",
+      requirement: "x",
+      model: "m",
+      resumed: false,
+      nodes: ["dev"],
+      logFile: "/l",
       sandbox: { kind: "none", reason: "AppArmor blocks unprivileged user namespaces", fix: "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0" },
     };
     r.onEvent(started);
     await r.close();
-    expect(lines.join("")).toContain("sandbox none: AppArmor blocks unprivileged user namespaces (fix: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0)");
+    expect(lines.join("")).toContain(
+      "sandbox none: AppArmor blocks unprivileged user namespaces (fix: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0)",
+    );
   });
 });

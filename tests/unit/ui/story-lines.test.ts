@@ -97,7 +97,19 @@ describe("plain lines of stories run in parallel", () => {
     const end = createTranscript();
     end.push(inStory("s2", { type: "token", node: "dev", text: "half a line" }));
     const usage0 = { promptTokens: 0, completionTokens: 0, totalTokens: 0, calls: 0 };
-    expect(end.push(ev({ type: "run.completed", status: "interrupted", exitCode: 130, reason: "stopped", usage: usage0, filesChanged: [], resumeCommand: "yolo resume t1" }))).toEqual(["  [s2] half a line"]);
+    expect(
+      end.push(
+        ev({
+          type: "run.completed",
+          status: "interrupted",
+          exitCode: 130,
+          reason: "stopped",
+          usage: usage0,
+          filesChanged: [],
+          resumeCommand: "yolo resume t1",
+        }),
+      ),
+    ).toEqual(["  [s2] half a line"]);
   });
 
   it("--json passes the story of every story event through, and leaves it off the others", () => {

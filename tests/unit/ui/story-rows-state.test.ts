@@ -9,7 +9,15 @@ const usage = (total: number) => ({ promptTokens: total - 1, completionTokens: 1
 const ev = (e: Record<string, unknown>): YoloEvent => yoloEventSchema.parse({ ...env, ...e });
 
 const opening: YoloEvent[] = [
-  ev({ type: "run.started", requirement: "Three things", model: "m", resumed: false, nodes: ["analyst", "pm", "architect", "dev", "tea"], logFile: "x.log", maxFixAttempts: 3 }),
+  ev({
+    type: "run.started",
+    requirement: "Three things",
+    model: "m",
+    resumed: false,
+    nodes: ["analyst", "pm", "architect", "dev", "tea"],
+    logFile: "x.log",
+    maxFixAttempts: 3,
+  }),
   ev({ type: "node.started", node: "pm", fixAttempt: 0 }),
   ev({ type: "tool.called", node: "pm", tool: "read_file", callId: "c1", args: '{"path":"README.md"}' }),
   ev({ type: "node.completed", node: "pm", summary: "PRD with 3 stories", blocked: false }),
@@ -67,7 +75,14 @@ describe("view state of stories run in parallel", () => {
       ...opening,
       ...fanOut,
       inStory("s1", { type: "node.completed", node: "dev", summary: "Login form added", blocked: false }),
-      ev({ type: "story.completed", story: "s1", status: "done", filesChanged: ["src/login.js", "test/login.test.js"], usage: usage(120), summary: "Login form added" }),
+      ev({
+        type: "story.completed",
+        story: "s1",
+        status: "done",
+        filesChanged: ["src/login.js", "test/login.test.js"],
+        usage: usage(120),
+        summary: "Login form added",
+      }),
     ]);
     expect(s1Done.agents.find((a) => a.id === "dev")?.status).toBe("running");
     expect(byId(s1Done, "s1")).toMatchObject({ status: "done", agent: null, filesChanged: 2, tokens: 120, summary: "Login form added" });
@@ -99,7 +114,15 @@ describe("view state of stories run in parallel", () => {
     const ended = run([
       ...opening,
       ...fanOut,
-      ev({ type: "run.completed", status: "interrupted", exitCode: 130, reason: "interrupted", usage: usage(150), filesChanged: [], resumeCommand: "yolo resume t1" }),
+      ev({
+        type: "run.completed",
+        status: "interrupted",
+        exitCode: 130,
+        reason: "interrupted",
+        usage: usage(150),
+        filesChanged: [],
+        resumeCommand: "yolo resume t1",
+      }),
     ]);
     expect(ended.stories.map((st) => st.status)).toEqual(["stopped", "stopped", "stopped"]);
     expect(ended.stories.every((st) => st.agent === null)).toBe(true);
@@ -110,7 +133,11 @@ describe("view state of stories run in parallel", () => {
 
   it("cleans a hostile story id and title: escapes and newlines removed, a huge id cut", () => {
     const evil = `s1\x1b[2J\n${"x".repeat(500)}`;
-    const s = run([...opening, ev({ type: "story.started", story: evil, title: "Title\x1b[31m red\nsecond line", dependsOn: [], branch: "b" }), inStory(evil, { type: "node.started", node: "dev", fixAttempt: 0 })]);
+    const s = run([
+      ...opening,
+      ev({ type: "story.started", story: evil, title: "Title\x1b[31m red\nsecond line", dependsOn: [], branch: "b" }),
+      inStory(evil, { type: "node.started", node: "dev", fixAttempt: 0 }),
+    ]);
     expect(s.stories).toHaveLength(1);
     const [st] = s.stories;
     expect(st.id).not.toMatch(/[\x00-\x1f]/);
@@ -130,7 +157,10 @@ describe("frame height with stories", () => {
     const before = run(opening);
     const three = run(fanOut, before);
     expect(frameHeight(three, parts) - frameHeight(before, parts)).toBe(3);
-    const many = run(Array.from({ length: 40 }, (_, i) => story(`x${i}`, `Story ${i}`)), before);
+    const many = run(
+      Array.from({ length: 40 }, (_, i) => story(`x${i}`, `Story ${i}`)),
+      before,
+    );
     expect(frameHeight(many, parts) - frameHeight(before, parts)).toBe(STORY_ROWS);
   });
 });

@@ -13,12 +13,26 @@ const LONG_TITLE = "Add a login form with remember-me, password reset and a very
 
 // A run fanned out to four stories: two running with interleaved tool calls, one merged, one failed.
 const events: YoloEvent[] = [
-  ev({ type: "run.started", requirement: "Accounts", model: "gpt-4o-mini", resumed: false, nodes: ["analyst", "pm", "architect", "dev", "tea"], logFile: "x.log", maxFixAttempts: 3 }),
+  ev({
+    type: "run.started",
+    requirement: "Accounts",
+    model: "gpt-4o-mini",
+    resumed: false,
+    nodes: ["analyst", "pm", "architect", "dev", "tea"],
+    logFile: "x.log",
+    maxFixAttempts: 3,
+  }),
   ev({ type: "node.started", node: "pm", fixAttempt: 0 }),
   ev({ type: "node.completed", node: "pm", summary: "PRD with 4 stories", blocked: false }),
   ev({ type: "route", from: "pm", to: "dev", reason: "no architecture needed" }),
   ...["s1", "s2", "s3", "s4"].map((id, i) =>
-    ev({ type: "story.started", story: id, title: [LONG_TITLE, "Logout button", "Profile page", "Audit log"][i], dependsOn: [], branch: `yolo/k3f9x2ab/${id}` }),
+    ev({
+      type: "story.started",
+      story: id,
+      title: [LONG_TITLE, "Logout button", "Profile page", "Audit log"][i],
+      dependsOn: [],
+      branch: `yolo/k3f9x2ab/${id}`,
+    }),
   ),
   ...["s1", "s2", "s3", "s4"].map((id) => inStory(id, { type: "node.started", node: "dev", fixAttempt: 0 })),
   inStory("s1", { type: "tool.called", node: "dev", tool: "write_file", callId: "a", args: JSON.stringify({ path: `src/${"deep/".repeat(20)}login.js` }) }),
@@ -26,7 +40,14 @@ const events: YoloEvent[] = [
   inStory("s2", { type: "tool.called", node: "dev", tool: "run_command", callId: "b", args: '{"command":"npm","args":["test"]}' }),
   inStory("s3", { type: "tool.result", node: "dev", tool: "write_file", callId: "a", ok: true, summary: "src/profile.js (+20 −0)" }),
   inStory("s3", { type: "node.completed", node: "dev", summary: "Profile page added", blocked: false }),
-  ev({ type: "story.completed", story: "s3", status: "done", filesChanged: ["src/profile.js", "test/profile.test.js"], usage: usage(1500), summary: "Profile page added" }),
+  ev({
+    type: "story.completed",
+    story: "s3",
+    status: "done",
+    filesChanged: ["src/profile.js", "test/profile.test.js"],
+    usage: usage(1500),
+    summary: "Profile page added",
+  }),
   ev({ type: "story.merged", story: "s3", conflicts: ["src/app.js"] }),
   inStory("s4", { type: "node.completed", node: "dev", summary: "escalated", blocked: true }),
   ev({ type: "story.completed", story: "s4", status: "failed", filesChanged: [], usage: usage(300), summary: "no audit table in the schema" }),
@@ -70,8 +91,14 @@ describe("Ink view of stories run in parallel", () => {
       ...ids.map((id) => ev({ type: "story.started", story: id, title: `Story ${id}`, dependsOn: [], branch: `yolo/k3f9x2ab/${id}` })),
       ...ids.flatMap((id, i) =>
         i % 10 === 9
-          ? [inStory(id, { type: "node.started", node: "dev", fixAttempt: 0 }), inStory(id, { type: "tool.called", node: "dev", tool: "read_file", callId: "c", args: `{"path":"${id}.md"}` })]
-          : [ev({ type: "story.completed", story: id, status: "done", filesChanged: [], usage: usage(20), summary: "ok" }), ev({ type: "story.merged", story: id, conflicts: [] })],
+          ? [
+              inStory(id, { type: "node.started", node: "dev", fixAttempt: 0 }),
+              inStory(id, { type: "tool.called", node: "dev", tool: "read_file", callId: "c", args: `{"path":"${id}.md"}` }),
+            ]
+          : [
+              ev({ type: "story.completed", story: id, status: "done", filesChanged: [], usage: usage(20), summary: "ok" }),
+              ev({ type: "story.merged", story: id, conflicts: [] }),
+            ],
       ),
     ];
     const frame = await frameOf(many, "more stories");

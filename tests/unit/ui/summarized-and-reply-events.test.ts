@@ -6,7 +6,16 @@ import { createTranscript } from "../../../src/ui/transcript.js";
 import { initialViewState, reduce } from "../../../src/ui/view-state.js";
 
 const env = { v: 1 as const, thread: "t1", ts: "2025-05-01T12:00:00.000Z" };
-const summarized: YoloEvent = { ...env, type: "context.summarized", node: "dev", agent: "dev", tokensBefore: 12_345, tokensAfter: 3_100, threshold: 9_000, replacedMessages: 14 };
+const summarized: YoloEvent = {
+  ...env,
+  type: "context.summarized",
+  node: "dev",
+  agent: "dev",
+  tokensBefore: 12_345,
+  tokensAfter: 3_100,
+  threshold: 9_000,
+  replacedMessages: 14,
+};
 const reply: YoloEvent = { ...env, type: "reply", node: "chat", text: "It is a demo.\n\nTests run with `node --test`." };
 
 function plain(events: YoloEvent[], verbose = false): string {
@@ -44,6 +53,11 @@ describe("context.summarized and reply in every renderer", () => {
     const r = createJsonRenderer((s) => (out += s));
     r.onEvent(summarized);
     r.onEvent(reply);
-    expect(out.split("\n").filter(Boolean).map((l) => JSON.parse(l))).toEqual([summarized, reply]);
+    expect(
+      out
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    ).toEqual([summarized, reply]);
   });
 });

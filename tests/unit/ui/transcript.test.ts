@@ -17,14 +17,7 @@ describe("verbose transcript", () => {
       { ...env, type: "tool.result", node: "dev", tool: "handoff", callId: "b", ok: true, summary: "handoff accepted" },
       { ...env, type: "node.completed", node: "dev", summary: "fixed" },
     ].flatMap((e) => t.push(e as YoloEvent));
-    expect(lines).toEqual([
-      "▶ dev (fix attempt 1)",
-      "  Fixing the sign.",
-      "  Then tests",
-      "  ✓ write_file src/add.js (+1 −1)",
-      "  Done.",
-      "✔ dev: fixed",
-    ]);
+    expect(lines).toEqual(["▶ dev (fix attempt 1)", "  Fixing the sign.", "  Then tests", "  ✓ write_file src/add.js (+1 −1)", "  Done.", "✔ dev: fixed"]);
   });
 
   it("shows a failing gate's last output lines", () => {

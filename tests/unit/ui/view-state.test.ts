@@ -65,7 +65,12 @@ describe("view state reducer", () => {
 
   it("keeps the latest agent's tool calls only, pairs results with calls, and leaves accepted handoffs out", () => {
     const events = recordedRun();
-    const midDev = run(events.slice(0, events.findIndex((e) => e.type === "usage" && e.node === "dev")));
+    const midDev = run(
+      events.slice(
+        0,
+        events.findIndex((e) => e.type === "usage" && e.node === "dev"),
+      ),
+    );
     expect(midDev.running).toBe("dev");
     expect(midDev.tools.map((t) => [t.tool, t.args, t.ok])).toEqual([
       ["read_file", "nope.txt", false],
@@ -87,10 +92,7 @@ describe("view state reducer", () => {
   });
 
   it("pairs a tool result with its call by id", () => {
-    const s = run([
-      started,
-      { ...env, type: "tool.called", node: "dev", tool: "run_command", callId: "a", args: '{"command":"npm","args":["test"]}' },
-    ]);
+    const s = run([started, { ...env, type: "tool.called", node: "dev", tool: "run_command", callId: "a", args: '{"command":"npm","args":["test"]}' }]);
     expect(s.tools).toEqual([{ callId: "a", node: "dev", tool: "run_command", args: "npm test", ok: null, summary: "" }]);
     const done = reduce(s, { ...env, type: "tool.result", node: "dev", tool: "run_command", callId: "a", ok: false, summary: "npm test → exit 1 (2 failed)" });
     expect(done.tools[0]).toMatchObject({ ok: false, summary: "npm test → exit 1 (2 failed)", args: "npm test" });
@@ -144,7 +146,10 @@ describe("view state reducer", () => {
       { ...completed("waiting", 3), usage: { ...usage, totalTokens: 100 } } as YoloEvent,
     ]);
     const later = { ...env, ts: "2025-05-01T12:00:30.000Z" };
-    const s = run([{ ...started, ...later, resumed: true, ran: ["analyst"] } as YoloEvent, { ...later, type: "node.started", node: "analyst", fixAttempt: 0 }], firstLeg);
+    const s = run(
+      [{ ...started, ...later, resumed: true, ran: ["analyst"] } as YoloEvent, { ...later, type: "node.started", node: "analyst", fixAttempt: 0 }],
+      firstLeg,
+    );
     expect(s.startedAt).toBe(Date.parse(env.ts));
     expect(s.tokens).toBe(100);
     expect(s.final).toBeNull();

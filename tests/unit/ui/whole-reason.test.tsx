@@ -43,7 +43,11 @@ async function frameOf(events: YoloEvent[], ready: string): Promise<string> {
 }
 
 // The frame's text with line breaks (and the spaces around them) as single spaces.
-const joined = (frame: string) => frame.split("\n").map((l) => l.trim()).join(" ");
+const joined = (frame: string) =>
+  frame
+    .split("\n")
+    .map((l) => l.trim())
+    .join(" ");
 
 describe("the last screen shows why the run stopped, whole", () => {
   it("the live view wraps a long limit reason to 80 columns instead of cutting it", async () => {

@@ -5,7 +5,10 @@ import { DEFAULT_WORKFLOW } from "../../../src/workflow/default.js";
 import { drawWorkflowMermaid, workflowEdges } from "../../../src/workflow/mermaid.js";
 import type { Workflow } from "../../../src/workflow/schema.js";
 
-const arrows = (workflow: Workflow) => drawWorkflowMermaid(workflow).split("\n").filter((l) => l.includes("->"));
+const arrows = (workflow: Workflow) =>
+  drawWorkflowMermaid(workflow)
+    .split("\n")
+    .filter((l) => l.includes("->"));
 
 // A workflow with every kind of node: a switch with cases, a gate, a human review, and a node whose edges are all conditional.
 const TRIAGE: Workflow = {
@@ -42,7 +45,7 @@ describe("yolo graph's Mermaid", () => {
     ]);
     const text = drawWorkflowMermaid(DEFAULT_WORKFLOW);
     expect(text.split("\n").slice(0, 2)).toEqual(["%%{init: {'flowchart': {'curve': 'linear'}}}%%", "graph TD;"]);
-    expect(text).toContain("\tescalate{{\"escalate: an agent that asks a human waits here; the answer goes back to that agent\"}}:::note");
+    expect(text).toContain('\tescalate{{"escalate: an agent that asks a human waits here; the answer goes back to that agent"}}:::note');
     expect(text).not.toMatch(/-> escalate|escalate -/);
   });
 

@@ -40,7 +40,11 @@ describe("routeFrom on the default workflow", () => {
 
   it("a human reviewer that rejects sends the work back to the agent it reviews", () => {
     const wf = {
-      nodes: { architect: { kind: "agent" as const }, approve_architect: { kind: "human" as const, prompt: "ok?", reviews: "architect" }, dev: { kind: "agent" as const } },
+      nodes: {
+        architect: { kind: "agent" as const },
+        approve_architect: { kind: "human" as const, prompt: "ok?", reviews: "architect" },
+        dev: { kind: "agent" as const },
+      },
       edges: [
         { from: "start", to: "architect" },
         { from: "architect", to: "approve_architect" },
@@ -64,7 +68,10 @@ describe("routeFrom on the default workflow", () => {
         { from: "reviewer", to: "end" },
       ],
     };
-    expect(routeFrom("reviewer", wf, { ...base, flags: { changes_requested: true } }, 3)).toEqual({ to: "dev", reason: "changes_requested, fix attempts remain" });
+    expect(routeFrom("reviewer", wf, { ...base, flags: { changes_requested: true } }, 3)).toEqual({
+      to: "dev",
+      reason: "changes_requested, fix attempts remain",
+    });
     expect(routeFrom("reviewer", wf, { ...base, flags: { changes_requested: false } }, 3)).toEqual({ to: "end", reason: "not changes_requested" });
   });
 });

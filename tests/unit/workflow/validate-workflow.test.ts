@@ -76,7 +76,16 @@ describe("validateWorkflow", () => {
 
   it("checks switch edges against the declared cases", () => {
     const wf: Workflow = {
-      nodes: { triage: { kind: "switch", cases: [{ route: "bug", when: "a defect" }, { route: "feature", when: "new" }] }, dev: { kind: "agent" } },
+      nodes: {
+        triage: {
+          kind: "switch",
+          cases: [
+            { route: "bug", when: "a defect" },
+            { route: "feature", when: "new" },
+          ],
+        },
+        dev: { kind: "agent" },
+      },
       edges: [
         { from: "start", to: "triage" },
         { from: "triage", to: "dev", case: "bug" },

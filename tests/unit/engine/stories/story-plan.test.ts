@@ -17,19 +17,29 @@ describe("pm's story plan: ids and depends_on", () => {
 
   it("with depends_on anywhere, a story without it is independent", () => {
     const plan = storyPlan([story({ id: "a" }), story({ id: "b", depends_on: ["a"] }), story({ id: "c" })] as never);
-    expect(plan.map((s) => [s.id, s.dependsOn])).toEqual([["a", []], ["b", ["a"]], ["c", []]]);
+    expect(plan.map((s) => [s.id, s.dependsOn])).toEqual([
+      ["a", []],
+      ["b", ["a"]],
+      ["c", []],
+    ]);
     expect(pm([story({ id: "a" }), story({ id: "b", depends_on: ["a"] }), story({ id: "c" })]).success).toBe(true);
   });
 
   it("rejects duplicate ids, unknown and self dependencies, as errors the model can fix", () => {
-    expect(messages(pm([story({ id: "a" }), story({ id: "a" })]))).toEqual(["stories.1.id: duplicate story id \"a\" (also story 1): give every story its own id"]);
+    expect(messages(pm([story({ id: "a" }), story({ id: "a" })]))).toEqual([
+      'stories.1.id: duplicate story id "a" (also story 1): give every story its own id',
+    ]);
     expect(messages(pm([story({ id: "a", depends_on: ["a"] })]))[0]).toContain("depends on itself");
-    expect(messages(pm([story({ id: "a", depends_on: ["zz"] })]))[0]).toMatch(/^stories\.0\.depends_on: .*"zz", which is not the id of any story; known ids: a$/);
+    expect(messages(pm([story({ id: "a", depends_on: ["zz"] })]))[0]).toMatch(
+      /^stories\.0\.depends_on: .*"zz", which is not the id of any story; known ids: a$/,
+    );
   });
 
   it("rejects a cycle, naming it", () => {
     const r = pm([story({ id: "a", depends_on: ["c"] }), story({ id: "b", depends_on: ["a"] }), story({ id: "c", depends_on: ["b"] })]);
-    expect(messages(r)).toEqual(["stories.0.depends_on: depends_on has a cycle: a → c → b → a; a story can only depend on stories that can be built before it"]);
+    expect(messages(r)).toEqual([
+      "stories.0.depends_on: depends_on has a cycle: a → c → b → a; a story can only depend on stories that can be built before it",
+    ]);
   });
 
   it("rejects ids that would escape as a branch or folder name: /, .., shell characters, upper case, too long", () => {

@@ -10,7 +10,7 @@ function registeredRunOptions(): string[] {
   const main = readFileSync(join(ROOT, "src/cli/main.ts"), "utf8");
   const shared = main.slice(main.indexOf("function runOptions"), main.indexOf("const HELP_FOOTER"));
   const resume = main.slice(main.indexOf('.command("resume")'), main.indexOf('.command("threads")'));
-  const names = [...`${shared}\n${resume}`.matchAll(/\.option\("(?:-\w, )?--(?:no-)?([a-z-]+)/g)].map((m) => m[1]);
+  const names = [...`${shared}\n${resume}`.matchAll(/\.option\(\s*"(?:-\w, )?--(?:no-)?([a-z-]+)/g)].map((m) => m[1]);
   return [...new Set(names.map((n) => n.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())))].sort();
 }
 

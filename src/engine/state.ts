@@ -17,19 +17,7 @@ import type {
 } from "../state/types.js";
 
 // The state's data shapes live below the engine, so prompt and middleware can read them without importing it.
-export type {
-  AgentNote,
-  Decision,
-  GateApproval,
-  GateBaselineRef,
-  GateSummary,
-  HumanAnswer,
-  Review,
-  Story,
-  SwitchDecision,
-  Turn,
-  Verdict,
-} from "../state/types.js";
+export type * from "../state/types.js";
 
 const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_old: T, next: T) => next, default: initial });
 const append = <T>() => Annotation<T[]>({ reducer: (old: T[], next: T[]) => old.concat(next), default: () => [] });

@@ -26,18 +26,15 @@ const SKIP = new Set(["node_modules", ".yolo"]);
 export function findProtectedPaths(root: string): ProtectedPaths {
   const out: ProtectedPaths = { readOnly: [], maskedFiles: [], maskedDirs: [], execRels: new Set(), complete: true };
   let seen = 0;
+  // Every entry walked counts toward MAX_ENTRIES; past it the walk stops and says it is incomplete.
+  const overCap = () => {
+    if (++seen <= MAX_ENTRIES) return false;
+    out.complete = false;
+    return true;
+  };
   const visit = (dir: string, depth: number) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (++seen > MAX_ENTRIES) {
-        out.complete = false;
-        return;
-      }
+    for (const entry of entriesOf(dir)) {
+      if (overCap()) return;
       const abs = path.join(dir, entry.name);
       const rel = path.relative(root, abs);
       if (entry.name === "node_modules" && entry.isDirectory()) {
@@ -68,17 +65,8 @@ export function findProtectedPaths(root: string): ProtectedPaths {
     }
   };
   const listInside = (dir: string, depth: number) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (++seen > MAX_ENTRIES) {
-        out.complete = false;
-        return;
-      }
+    for (const entry of entriesOf(dir)) {
+      if (overCap()) return;
       const abs = path.join(dir, entry.name);
       out.execRels.add(path.relative(root, abs));
       // A secret file kept beside exec files (`.devcontainer/.env`) is masked like any other, over the read-only bind.
@@ -145,5 +133,14 @@ function realOrNull(abs: string): string | null {
     return fs.realpathSync(abs);
   } catch {
     return null;
+  }
+}
+
+// A folder's entries; one that cannot be read (gone, no permission) has none.
+function entriesOf(dir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
   }
 }

@@ -23,6 +23,15 @@ function afterSeen(log: string[], other: string, reply: ScriptedReply): (req: Re
   };
 }
 
+// The plan most cases use: two independent stories.
+const addAndMultiply = () =>
+  pmStories([
+    { id: "add", title: "Add numbers", depends_on: [] },
+    { id: "mul", title: "Multiply numbers", depends_on: [] },
+  ]);
+// A story's dev that writes one file and hands off.
+const writes = (path: string, content: string, summary: string) => [call("write_file", { path, content }), handoff({ summary, files_changed: [] })];
+
 describe.concurrent("stories in parallel: one dev per story, in its own worktree, merged and gated", { timeout: 120_000 }, () => {
   it("runs independent stories at the same time; the dependent one waits and sees their files; tea gates the merged tree", async ({
     expect,
@@ -189,14 +198,9 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     const root = project(onTestFinished);
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [
-        pmStories([
-          { id: "add", title: "Add numbers", depends_on: [] },
-          { id: "mul", title: "Multiply numbers", depends_on: [] },
-        ]),
-      ],
-      "dev:add": [call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "wrote add", files_changed: [] })],
-      "dev:mul": [call("write_file", { path: "src/mul.js", content: MUL }), handoff({ summary: "wrote mul", files_changed: [] })],
+      pm: [addAndMultiply()],
+      "dev:add": writes("src/add.js", GOOD_ADD, "wrote add"),
+      "dev:mul": writes("src/mul.js", MUL, "wrote mul"),
       tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
@@ -222,12 +226,7 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     const root = project(onTestFinished);
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [
-        pmStories([
-          { id: "add", title: "Add numbers", depends_on: [] },
-          { id: "mul", title: "Multiply numbers", depends_on: [] },
-        ]),
-      ],
+      pm: [addAndMultiply()],
       dev: [
         call("write_file", { path: "src/add.js", content: GOOD_ADD }),
         call("write_file", { path: "src/mul.js", content: MUL }),
@@ -247,13 +246,8 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     const root = project(onTestFinished);
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [
-        pmStories([
-          { id: "add", title: "Add numbers", depends_on: [] },
-          { id: "mul", title: "Multiply numbers", depends_on: [] },
-        ]),
-      ],
-      "dev:add": [call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "add", files_changed: [] })],
+      pm: [addAndMultiply()],
+      "dev:add": writes("src/add.js", GOOD_ADD, "add"),
       "dev:mul": [
         call("write_file", { path: "src/mul.js", content: "// draft\n" }),
         handoff({ escalate_to_human: true, question: "Integers only?" }),
@@ -294,14 +288,9 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     );
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [
-        pmStories([
-          { id: "add", title: "Add numbers", depends_on: [] },
-          { id: "mul", title: "Multiply numbers", depends_on: [] },
-        ]),
-      ],
-      "dev:add": [call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "add", files_changed: [] })],
-      "dev:mul": [call("write_file", { path: "src/mul.js", content: MUL }), handoff({ summary: "mul", files_changed: [] })],
+      pm: [addAndMultiply()],
+      "dev:add": writes("src/add.js", GOOD_ADD, "add"),
+      "dev:mul": writes("src/mul.js", MUL, "mul"),
       tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
@@ -331,14 +320,9 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     const root = project(onTestFinished);
     const director = storyDirector({
       analyst: [analystDone],
-      pm: [
-        pmStories([
-          { id: "add", title: "Add numbers", depends_on: [] },
-          { id: "mul", title: "Multiply numbers", depends_on: [] },
-        ]),
-      ],
-      "dev:add": [call("write_file", { path: "src/add.js", content: BAD_ADD }), handoff({ summary: "add", files_changed: [] })],
-      "dev:mul": [call("write_file", { path: "src/mul.js", content: MUL }), handoff({ summary: "mul", files_changed: [] })],
+      pm: [addAndMultiply()],
+      "dev:add": writes("src/add.js", BAD_ADD, "add"),
+      "dev:mul": writes("src/mul.js", MUL, "mul"),
       dev: [
         (req) => {
           const text = req.messages.map((m) => String(m.content)).join("\n");

@@ -98,9 +98,9 @@ describe("yolo threads, show and report list a thread's stories run in parallel"
     expect(lines[1]).toMatch(/^stories1 +run +passed/);
     expect(lines.slice(2)).toEqual([
       "  3 stories: 1 merged, 1 running, 1 failed",
-      "    login  merged  2 files  1,234 tokens in 3 calls  Add a login form",
-      "    logout  running  0 files  510 tokens in 1 call  Add a logout button",
-      "    audit  failed  0 files  320 tokens in 2 calls  Audit | log",
+      "    login   merged   2 files  1,234 tokens in 3 calls  Add a login form",
+      "    logout  running  0 files  510 tokens in 1 call     Add a logout button",
+      "    audit   failed   0 files  320 tokens in 2 calls    Audit | log",
     ]);
     const threadsJson = await runYolo(["threads", "--json"], { cwd: root });
     const [row] = JSON.parse(threadsJson.stdout);

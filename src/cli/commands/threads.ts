@@ -70,20 +70,24 @@ function withStoryLines(table: string, rows: ThreadRow[], stories: Map<string, S
   lines.forEach((line, i) => {
     out.push(line);
     const runs = stories.get(rows[i].id);
-    if (runs) out.push(`  ${storyCounts(runs)}`, ...runs.map((run) => `    ${storyRowText(run)}`));
+    if (runs) out.push(`  ${storyCounts(runs)}`, ...aligned(runs.map(storyCells)).map((text) => `    ${text}`));
   });
   return `${out.join("\n")}\n`;
 }
 
-// "s1  merged  2 files  1,234 tokens in 3 calls  Add a login form": one story under its thread's row.
-function storyRowText(run: StoryRun): string {
+// "s1  merged  2 files  1,234 tokens in 3 calls  Add a login form": one story under its thread's row, as columns.
+function storyCells(run: StoryRun): string[] {
   const files = run.filesChanged?.length ?? 0;
-  return [oneLine(run.id), run.status, `${files} ${files === 1 ? "file" : "files"}`, storyUsage(run), truncateEnd(oneLine(run.title ?? ""), 50)].join("  ");
+  return [oneLine(run.id), run.status, `${files} ${files === 1 ? "file" : "files"}`, storyUsage(run), truncateEnd(oneLine(run.title ?? ""), 50)];
 }
 
 /** Left-aligned columns separated by two spaces. */
 export function formatTable(head: string[], rows: string[][]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ");
-  return `${[line(head), ...rows.map(line)].join("\n")}\n`;
+  return `${aligned([head, ...rows]).join("\n")}\n`;
+}
+
+// Each row's cells padded to their column's widest (the last column is not padded), two spaces apart.
+function aligned(rows: string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((cells) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  "));
 }

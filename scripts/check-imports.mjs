@@ -7,7 +7,8 @@
 //    included — process execution (exec), secret detection (secrets), the event contract (events), the state's data
 //    shapes (state) and text helpers (text) know nothing of tools, the engine, gates or agents; gates and hooks run
 //    commands through exec, never through the model's tools; prompt and middleware read the state through
-//    src/state, never the engine.
+//    src/state, never the engine; tools import neither gates nor the prompt; config imports neither hooks nor mcp
+//    (their config schemas live in src/config); hooks never import the agent loop.
 // 4. The engine returns facts, the CLI words them: no engine-side line holds a yolo command (`yolo resume …`) or one
 //    of yolo's flags (`--max-steps`); src/cli/wording/ turns facts into those. CLI_WORDS_ALLOWED is the narrow list of
 //    files that still may, each with its count (a ratchet: a new such line fails) and the reason.
@@ -30,6 +31,17 @@ const LAYER_RULES = [
   ...["gates", "hooks"].map((from) => ({ from, never: ["tools"], why: "commands run through src/exec; src/tools is the model's tools" })),
   { from: "prompt", never: ["engine"], why: "take the state's types from src/state, or a narrower input" },
   { from: "middleware", never: ["engine"], why: "take the state's types from src/state, or a narrower input" },
+  {
+    from: "tools",
+    never: ["gates", "prompt"],
+    why: "the model's tools sit below gates and the prompt: take what they share from a lower folder, or a function passed in (ToolContext)",
+  },
+  {
+    from: "config",
+    never: ["hooks", "mcp"],
+    why: "the config's format is the bottom of hooks and MCP: their schemas live in src/config (hooks-schema.ts, mcp-servers.ts)",
+  },
+  { from: "hooks", never: ["agents"], why: "the agent loop runs the hooks: it takes hooks' AroundTool shape, hooks never import the loop" },
 ];
 
 // The top folder of a path under src/ ("src/exec/run-shell.ts" -> "exec"), or null for a file directly in src/.

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { CommandPolicy } from "../tools/command-policy.js";
 import { workflowSchema, type Workflow } from "../workflow/schema.js";
-import { mcpServersSchema, type McpServers } from "../mcp/config.js";
-import { hooksConfigSchema, type HooksConfig } from "../hooks/schema.js";
+import { mcpServersSchema, type McpServers } from "./mcp-servers.js";
+import { hooksConfigSchema, type HooksConfig } from "./hooks-schema.js";
 
 const gateSchema = z.strictObject({
   name: z.string().min(1),

@@ -2,9 +2,9 @@ import { resolve } from "node:path";
 import type { EventBody } from "../events/schema.js";
 import { scrubText, scrubValue } from "../secrets/scrub.js";
 import { execHook } from "./exec-hook.js";
-import { compileMatcher, matchesTool, type Matcher } from "./matcher.js";
+import { matchesTool } from "./matcher.js";
 import { readVerdict, type HookVerdict } from "./outcome.js";
-import { DEFAULT_HOOK_TIMEOUT_S, HOOK_EVENTS, type HookEventName, type HooksConfig } from "./schema.js";
+import { compileMatcher, DEFAULT_HOOK_TIMEOUT_S, HOOK_EVENTS, type HookEventName, type HooksConfig, type Matcher } from "../config/hooks-schema.js";
 import { changedPin, pinFiles, type Pin } from "./trust.js";
 
 /** One configured hook, ready to run. */

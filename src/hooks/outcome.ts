@@ -1,5 +1,5 @@
 import type { HookExecResult } from "./exec-hook.js";
-import type { HookEventName } from "./schema.js";
+import type { HookEventName } from "../config/hooks-schema.js";
 
 /** What one hook run decided, in yolo's words (the `decision` of a `hook.result` event). */
 export type HookDecision = "none" | "allow" | "deny" | "block" | "stop" | "error" | "timeout";

@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import type { ResolvedConfig } from "../config/schema.js";
 import { HookRunner, label, registerHooks } from "./hooks.js";
-import { HOOK_EVENTS, type HooksConfig } from "./schema.js";
+import { HOOK_EVENTS, type HooksConfig } from "../config/hooks-schema.js";
 import { hookSetHash, isTrusted, trustStoreFile } from "./trust.js";
 
 /** Where the repository's hooks stand with this user. */

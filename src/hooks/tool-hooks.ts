@@ -1,9 +1,29 @@
-import type { AgentLoopOptions } from "../agents/runner.js";
 import { HookStopError } from "./hook-error.js";
 import type { HookRunner, HookScope } from "./hooks.js";
 
 /** Tools that change a file named by their `path` argument. */
 const FILE_WRITERS = new Set(["write_file", "edit_file"]);
+
+/** A tool call as hooks see it: its id, its tool and its parsed arguments (null when they did not parse). */
+export interface HookedCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown> | null;
+}
+
+/** A tool call's result, as far as hooks read and change it (the agent loop's outcome has more; hooks keep it). */
+export interface HookedOutcome {
+  ok: boolean;
+  content: string;
+  summary: string;
+  filesChanged?: string[];
+}
+
+/**
+ * What wraps one tool call: the agent loop's `aroundTool` takes this shape (src/agents/runner.ts), so hooks need
+ * not import the loop that sits above them.
+ */
+export type AroundTool = <R extends HookedOutcome>(call: HookedCall, run: (args?: Record<string, unknown>) => Promise<R>) => Promise<R | HookedOutcome>;
 
 /** Characters of a tool's result a PostToolUse hook receives in `tool_response.output`. */
 const RESPONSE_CHARS = 16_000;
@@ -14,7 +34,7 @@ const RESPONSE_CHARS = 16_000;
  * Calls the loop refuses anyway (handoff, bad JSON, unknown tools) run no hook; writes to a script a hook runs are
  * refused. Absent: no hooks configured.
  */
-export function toolHooks(hooks: HookRunner | undefined, tools: readonly string[], scope: HookScope): AgentLoopOptions["aroundTool"] {
+export function toolHooks(hooks: HookRunner | undefined, tools: readonly string[], scope: HookScope): AroundTool | undefined {
   if (!hooks) return undefined;
   const known = new Set(tools);
   return async (call, run) => {

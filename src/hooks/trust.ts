@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { HooksConfig } from "./schema.js";
+import type { HooksConfig } from "../config/hooks-schema.js";
 
 /** A project file a hook command names (`./scripts/check.sh`), with the hash of its content when trust was given. */
 export interface Pin {

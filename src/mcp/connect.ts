@@ -4,7 +4,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { commandEnv, isSecretName } from "../secrets/env.js";
-import { DEFAULT_MCP_TIMEOUT_MS, isStdio } from "./config.js";
+import { DEFAULT_MCP_TIMEOUT_MS, isStdio } from "../config/mcp-servers.js";
 import { expandMap } from "./expand.js";
 import type { McpServerEntry } from "./servers.js";
 import { DetachedStdioTransport } from "./stdio-transport.js";

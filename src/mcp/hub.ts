@@ -4,7 +4,7 @@ import { ConfigError } from "../errors.js";
 import { registerSecrets } from "../secrets/scrub.js";
 import { scrubbing } from "../tools/registry.js";
 import type { McpToolName, ToolDef } from "../tools/types.js";
-import { DEFAULT_MCP_TIMEOUT_MS } from "./config.js";
+import { DEFAULT_MCP_TIMEOUT_MS } from "../config/mcp-servers.js";
 import type { ConnectContext, Connected } from "./connect.js";
 import { modelToolName } from "./names.js";
 import { pidDir, processStartTime, removePidfile, sweepLeftovers, writePidfile } from "./pidfiles.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { ResolvedConfig } from "../config/schema.js";
 import { ConfigError } from "../errors.js";
-import { mcpServersSchema, type McpServerConfig } from "./config.js";
+import { mcpServersSchema, type McpServerConfig } from "../config/mcp-servers.js";
 
 /** The project file other CLIs (Claude Code, Cursor, Codex) read their MCP servers from. */
 export const MCP_JSON = ".mcp.json";

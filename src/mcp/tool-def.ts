@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fromAlias } from "../prompt/alias-path.js";
+import { fromAlias } from "../tools/alias-path.js";
 import { fence } from "../prompt/fence.js";
 import { scrubText, scrubValue } from "../secrets/scrub.js";
 import { CappedOutput } from "../exec/capped-output.js";

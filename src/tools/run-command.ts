@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { parseTestOutput } from "../gates/parse.js";
 import { checkCommand, defaultPolicy } from "./command-policy.js";
 import { commandEnv } from "../secrets/env.js";
 import { runShell } from "../exec/run-shell.js";
-import type { ToolDef } from "./types.js";
+import type { ToolContext, ToolDef } from "./types.js";
 
 const schema = z.object({
   command: z.string().describe("Shell command run in the project root, e.g. `npm test` or `node src/cli.js --help`."),
@@ -62,7 +61,7 @@ export const runCommandTool: ToolDef<typeof schema> = {
     return {
       ok: result.exitCode === 0,
       content: `${status}\n${output}`,
-      summary: `${shown} → ${result.exitCode === null ? "killed" : `exit ${result.exitCode}`}${testCounts(result.output)}`,
+      summary: `${shown} → ${result.exitCode === null ? "killed" : `exit ${result.exitCode}`}${testCounts(result.output, ctx.readTestCounts)}`,
     };
   },
 };
@@ -74,8 +73,9 @@ export function effectiveTimeout(requested: number | undefined, configured: numb
 }
 
 /** " (2 failed)" or " (5 passed)" when the output reads as a test run's summary; "" otherwise. */
-function testCounts(output: string): string {
-  const { passedCount, failedCount } = parseTestOutput(output);
+function testCounts(output: string, read: ToolContext["readTestCounts"]): string {
+  if (!read) return "";
+  const { passedCount, failedCount } = read(output);
   if (failedCount) return ` (${failedCount} failed)`;
   return passedCount !== null ? ` (${passedCount} passed)` : "";
 }

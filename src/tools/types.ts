@@ -26,6 +26,11 @@ export interface ToolContext {
   commands?: CommandSettings;
   /** Records what the run's log must show (a refused command). */
   log?: (entry: object, message: string) => void;
+  /**
+   * Reads a command's output as a test run's summary, for run_command's one-line summary (the run passes the
+   * gates' parsers: tools sit below gates and do not import them). Absent: the summary has no counts.
+   */
+  readTestCounts?: (output: string) => { passedCount: number | null; failedCount: number | null };
 }
 
 /** The command policy, environment allow-list and sandbox in force for a run's commands (and gates). */

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { EventBody } from "../../src/events/schema.js";
 import { createMcpHub, type McpHub } from "../../src/mcp/hub.js";
-import type { McpServers } from "../../src/mcp/config.js";
+import type { McpServers } from "../../src/config/mcp-servers.js";
 import { registerSecrets } from "../../src/secrets/scrub.js";
 import type { ToolContext } from "../../src/tools/types.js";
 import { startMcpSseServer } from "../helpers/mcp-http-server.js";

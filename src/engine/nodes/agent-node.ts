@@ -14,6 +14,7 @@ import { commitIteration } from "./commit-step.js";
 import { checkVisits, emitter, finish, hookScope, threadIdOf } from "./context.js";
 import { nodeEndHooks, nodeStartHooks } from "../../hooks/step-hooks.js";
 import { toolHooks } from "../../hooks/tool-hooks.js";
+import { parseTestOutput } from "../../gates/parse.js";
 import { gateDecision, runGateCheck } from "./gate-check.js";
 
 export { changedFiles } from "../../roles/dev.js";
@@ -66,6 +67,7 @@ export async function runRole(run: RoleRun, state: PipelineStateType, config: La
         policy: policyForRole(cfg.commands?.policy ?? defaultPolicy(), cfg.commands?.roles ?? {}, run.agentId, run.role.kind),
       },
       log: (entry, message) => deps.logger.warn({ node: run.node, ...entry }, message),
+      readTestCounts: parseTestOutput,
     },
     maxTurns: cfg.limits.maxTurnsOverride ?? agent.maxTurns ?? cfg.limits.maxTurns,
     maxReminders: cfg.limits.handoffReminders,

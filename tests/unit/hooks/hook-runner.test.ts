@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { EventBody } from "../../../src/events/schema.js";
 import { execHook } from "../../../src/hooks/exec-hook.js";
 import { HookRunner, registerHooks } from "../../../src/hooks/hooks.js";
-import type { HooksConfig } from "../../../src/hooks/schema.js";
+import type { HooksConfig } from "../../../src/config/hooks-schema.js";
 import { registerSecrets } from "../../../src/secrets/scrub.js";
 
 const dirs: string[] = [];

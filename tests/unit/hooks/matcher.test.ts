@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compileMatcher, matchesTool } from "../../../src/hooks/matcher.js";
+import { compileMatcher } from "../../../src/config/hooks-schema.js";
+import { matchesTool } from "../../../src/hooks/matcher.js";
 
 const match = (matcher: string | undefined) => {
   const compiled = compileMatcher(matcher);

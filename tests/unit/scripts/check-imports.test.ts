@@ -27,7 +27,11 @@ describe("the import check", () => {
     const dir = tree({
       "src/engine/run.ts": 'import { x } from "../gates/x.js";\nexport const run = x;\n',
       "src/gates/x.ts": 'import { runShell } from "../exec/run-shell.js";\nexport const x = runShell;\n',
-      "src/tools/run-command.ts": 'import { runShell } from "../exec/run-shell.js";\nimport { x } from "../gates/x.js";\nexport const r = [runShell, x];\n',
+      "src/tools/run-command.ts": 'import { runShell } from "../exec/run-shell.js";\nexport const r = [runShell];\n',
+      "src/engine/tools.ts": 'import { r } from "../tools/run-command.js";\nimport { x } from "../gates/x.js";\nexport const t = [r, x];\n',
+      "src/hooks/tool-hooks.ts": 'import type { HooksConfig } from "../config/hooks-schema.js";\nexport type H = HooksConfig;\n',
+      "src/agents/runner.ts": 'import type { H } from "../hooks/tool-hooks.js";\nexport type R = H;\n',
+      "src/config/hooks-schema.ts": "export type HooksConfig = { PreToolUse?: [] };\n",
       "src/exec/run-shell.ts": 'import { scrub } from "../secrets/scrub.js";\nexport const runShell = scrub;\n',
       "src/secrets/scrub.ts": "export const scrub = 1;\n",
       "src/prompt/brief.ts": 'import type { StateView } from "../state/types.js";\nexport type B = StateView;\n',
@@ -80,11 +84,17 @@ describe("the import check", () => {
     ["src/hooks/exec-hook.ts", 'import { runShell } from "../tools/exec.js";', "src/tools/exec.ts", "hooks/ may not import tools/"],
     ["src/prompt/brief.ts", 'import type { PipelineStateType } from "../engine/state.js";', "src/engine/state.ts", "prompt/ may not import engine/"],
     ["src/middleware/types.ts", 'import type { PipelineStateType } from "../engine/state.js";', "src/engine/state.ts", "middleware/ may not import engine/"],
+    ["src/tools/run-command.ts", 'import { parseTestOutput } from "../gates/parse.js";', "src/gates/parse.ts", "tools/ may not import gates/"],
+    ["src/tools/paths.ts", 'import { fromAlias } from "../prompt/alias-path.js";', "src/prompt/alias-path.ts", "tools/ may not import prompt/"],
+    ["src/config/schema.ts", 'import type { HooksConfig } from "../hooks/schema.js";', "src/hooks/schema.ts", "config/ may not import hooks/"],
+    ["src/config/schema.ts", 'import { mcpServersSchema } from "../mcp/config.js";', "src/mcp/config.ts", "config/ may not import mcp/"],
+    ["src/hooks/tool-hooks.ts", 'import type { AgentLoopOptions } from "../agents/runner.js";', "src/agents/runner.ts", "hooks/ may not import agents/"],
   ])("fails when %s breaks the layers: %s", async (file, line, target, message) => {
     const dir = tree({
       [file]: `${line}\nexport const used = 1;\n`,
       [target]:
-        "export type ToolDef = 1;\nexport type PipelineStateType = 1;\nexport type GateConfig = 1;\nexport type Agent = 1;\nexport const isSecretName = 1;\nexport const runShell = 1;\n",
+        "export type ToolDef = 1;\nexport type PipelineStateType = 1;\nexport type GateConfig = 1;\nexport type Agent = 1;\nexport const isSecretName = 1;\nexport const runShell = 1;\n" +
+        "export const parseTestOutput = 1;\nexport const fromAlias = 1;\nexport type HooksConfig = 1;\nexport const mcpServersSchema = 1;\nexport type AgentLoopOptions = 1;\n",
     });
     expect(await checkImports(dir)).toEqual([expect.stringMatching(new RegExp(`^${file}: ${message} \\(${target}\\): \\S`))]);
   });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { runCommandTool } from "../../../src/tools/run-command.js";
 import type { ToolContext } from "../../../src/tools/types.js";
+import { parseTestOutput } from "../../../src/gates/parse.js";
 import { tempDir } from "../../helpers/per-test.js";
 
 let root: string;
@@ -10,7 +11,15 @@ let ctx: ToolContext;
 
 beforeEach(({ onTestFinished }) => {
   root = tempDir(onTestFinished, "yolo-cmd-counts-");
-  ctx = { root, commandTimeoutS: 30, outputCapBytes: 16_384, readCapBytes: 4096, env: { PATH: process.env.PATH }, secretEnvNames: [] };
+  ctx = {
+    root,
+    commandTimeoutS: 30,
+    outputCapBytes: 16_384,
+    readCapBytes: 4096,
+    env: { PATH: process.env.PATH },
+    secretEnvNames: [],
+    readTestCounts: parseTestOutput,
+  };
   fs.writeFileSync(
     path.join(root, "add.test.mjs"),
     `import { test } from "node:test";

@@ -1,4 +1,4 @@
-/** What the model calls the repository and yolo's run folder. Kept free of imports: the tools use it. */
+/** What the model calls the repository and yolo's run folder: the file tools resolve these, the prompt names them. Free of imports. */
 export const PROJECT_ALIAS = "@project";
 export const STATE_ALIAS = "@state";
 

@@ -1,6 +1,8 @@
 import type { GateResult, Usage } from "../events/schema.js";
-import { fixAttemptsMade, type AgentNote, type Decision, type GateBaselineRef, type GateSummary, type PipelineStateType, type Story } from "../engine/state.js";
+import { fixAttemptsMade, type GateBaselineRef, type GateSummary, type PipelineStateType } from "../engine/state.js";
 import type { FileStat } from "../git/repo.js";
+import { outputSections } from "../roles/registry.js";
+import type { OutputSection } from "../roles/types.js";
 import type { ThreadRow } from "../store/thread-store.js";
 import type { StoryRun } from "../engine/stories/types.js";
 import { orderedStoryRuns } from "./stories.js";
@@ -32,10 +34,13 @@ export interface ReportData {
   startCommit: string | null;
   /** What the thread waits on, when it waits: an agent's question, or a human review step. */
   waitingOn: { question: string; review: boolean } | null;
-  stories: Story[];
+  /**
+   * What the roles produced, each section as its module in src/roles words it (src/roles/registry.ts):
+   * `judgement` (tea's verdict) follows the gates.
+   */
+  outputs: { work: OutputSection[]; judgement: OutputSection[] };
   /** The stories run in parallel, in story order; empty (or absent) for a thread that ran none. */
   storyRuns?: StoryRun[];
-  decisions: Decision[];
   filesChanged: string[];
   /** Lines added and removed per file since the start commit; null when git could not tell (see diffNote). */
   diffstat: FileStat[] | null;
@@ -43,10 +48,6 @@ export interface ReportData {
   gates: ReportGate[];
   /** The thread's gate baseline (results before any agent changed a file, or why there is no gate); absent for older threads. */
   baseline?: GateBaselineRef | null;
-  verdict: string | null;
-  findings: string[];
-  /** What the agents of a custom workflow handed off, by node (a user role's declared values in `outputs`). */
-  notes?: Record<string, AgentNote>;
   fixAttempts: number;
   usage: Usage;
   usageByNode: Record<string, Usage>;
@@ -88,17 +89,13 @@ export function collectReport(input: CollectInput): ReportData {
     branch: row?.branch ?? null,
     startCommit: row?.startCommit ?? null,
     waitingOn: input.waitingOn,
-    stories: s.stories,
+    outputs: outputSections(s),
     storyRuns: orderedStoryRuns(s.storyRuns, s.stories),
-    decisions: s.decisions,
     filesChanged: s.filesChanged,
     diffstat: input.diffstat,
     diffNote: input.diffNote,
     gates,
     baseline: s.gateBaseline ?? null,
-    verdict: s.verdict,
-    findings: s.findings,
-    notes: s.notes,
     fixAttempts: fixAttemptsMade(s),
     usage: s.usage,
     usageByNode: s.usageByNode,

@@ -5,6 +5,8 @@ import { plural } from "../text/plural.js";
 import type { StoryRun } from "../engine/stories/types.js";
 import type { ReportData, ReportGate } from "./data.js";
 import { storyCounts } from "./stories.js";
+import type { OutputSection } from "../roles/types.js";
+import { inlineMarkdown as inline } from "../text/markdown.js";
 
 const MARK: Record<string, string> = { passed: "✅", failed: "❌", waiting: "❓", running: "⏳" };
 
@@ -36,46 +38,18 @@ export function renderMarkdown(r: ReportData, resumeCommand?: (fact: ResumeFact)
     if (resumeCommand) out.push("", "```sh", resumeCommand({ thread: r.thread, awaits: review ? "approval" : "question" }), "```");
   }
 
-  if (r.stories.length) {
-    out.push("", "### Stories");
-    for (const s of r.stories) {
-      out.push(`- **${inline(s.title)}** — as ${inline(s.as_a)}, I want ${inline(s.i_want)}, so that ${inline(s.so_that)}`);
-      for (const c of s.acceptance_criteria) out.push(`  - ${inline(c)}`);
-    }
-  }
+  out.push(...sections(r.outputs.work));
   if (r.storyRuns?.length) out.push("", "### Stories in parallel", ...storyRunRows(r.storyRuns));
-  if (r.decisions.length) {
-    out.push("", "### Decisions");
-    for (const d of r.decisions) out.push(`- **${inline(d.title)}**: ${inline(d.decision)} — _${inline(d.rationale)}_`);
-  }
-  out.push(...agentOutputs(r));
   out.push("", "### Changed files", ...changedFiles(r));
   out.push("", "### Gates", ...baselineLines(r), ...gates(r.gates));
-  if (r.verdict) {
-    out.push("", `Verdict of the test architect: **${r.verdict}**`);
-    for (const f of r.findings) out.push(`- ${inline(f)}`);
-  }
+  out.push(...sections(r.outputs.judgement));
   out.push("", "### Usage", ...usage(r));
   return `${out.join("\n")}\n`;
 }
 
-/** What the agents of a custom workflow handed off: a user role's declared fields, or a summary and findings. */
-function agentOutputs(r: ReportData): string[] {
-  const notes = Object.entries(r.notes ?? {});
-  if (!notes.length) return [];
-  const out = ["", "### Agent outputs"];
-  for (const [node, n] of notes) {
-    if (!n.outputs) {
-      out.push(`- **${inline(node)}**: ${inline(n.summary)}`, ...n.findings.map((f) => `  - ${inline(f)}`));
-      continue;
-    }
-    out.push(`- **${inline(node)}**`);
-    for (const [field, value] of Object.entries(n.outputs)) {
-      if (Array.isArray(value)) out.push(`  - ${inline(field)}:${value.length ? "" : " (none)"}`, ...value.map((v) => `    - ${inline(String(v))}`));
-      else out.push(`  - ${inline(field)}: ${inline(String(value))}`);
-    }
-  }
-  return out;
+/** The roles' sections that belong in the report: each heading and its lines, worded by the role (src/roles/). */
+function sections(list: OutputSection[]): string[] {
+  return list.flatMap((s) => (s.markdown ? ["", s.markdown.heading, ...s.markdown.lines] : []));
 }
 
 const STORY_MARK: Record<string, string> = {
@@ -192,14 +166,6 @@ function usage(r: ReportData): string[] {
 
 function quote(text: string): string[] {
   return (text.trim() || "(no requirement)").split("\n").map((l) => `> ${l}`.trimEnd());
-}
-
-// Text inside a line of Markdown: one line, no HTML tags taken literally.
-function inline(text: string): string {
-  return text
-    .replace(/\s*\n\s*/g, " ")
-    .replace(/</g, "&lt;")
-    .trim();
 }
 
 // Text inside a table cell: also no pipes, which would split the cell.

@@ -33,4 +33,9 @@ export const analyst = defineRole({
     },
   },
   history: (v) => criteriaLine(v.acceptanceCriteria.length),
+  // In `yolo show` only: the report opens with the requirement and lists the criteria under pm's stories.
+  display: (v) => [
+    { title: "Requirements", text: v.requirements ? [v.requirements.trim()] : [] },
+    { title: "Acceptance criteria", text: v.acceptanceCriteria.map((c) => `- ${c}`) },
+  ],
 });

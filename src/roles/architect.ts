@@ -1,5 +1,6 @@
 import { stringify } from "yaml";
 import { z } from "zod";
+import { inlineMarkdown as md } from "../text/markdown.js";
 import { plural } from "../text/plural.js";
 import { defineRole } from "./types.js";
 import { parseYamlEdit } from "./yaml-edit.js";
@@ -33,4 +34,14 @@ export const architect = defineRole({
     },
   },
   history: (v) => plural(v.decisions.length, "decision"),
+  display: (v) =>
+    v.decisions.length
+      ? [
+          {
+            title: "Decisions",
+            text: v.decisions.map((d) => `- ${d.title}: ${d.decision} (${d.rationale})`),
+            markdown: { heading: "### Decisions", lines: v.decisions.map((d) => `- **${md(d.title)}**: ${md(d.decision)} — _${md(d.rationale)}_`) },
+          },
+        ]
+      : [],
 });

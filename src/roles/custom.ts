@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { noteSections } from "./outputs.js";
 import { plural } from "../text/plural.js";
 import { defineRole } from "./types.js";
 
@@ -24,5 +25,7 @@ export const custom = defineRole({
     apply: (content, node) => ({ update: { notes: { [node]: { summary: content.trim(), findings: [], verdict: null } } } }),
   },
   history: (v, node) => v.notes[node]?.summary.split("\n")[0] ?? "",
+  // Every node's note: a summary and findings, or a user role's declared values field by field.
+  display: (v) => noteSections(v.notes),
   writesCode: true,
 });

@@ -31,5 +31,7 @@ export const dev = defineRole({
     apply: () => ({ error: "dev's output is the code itself: edit the files in the repository, then approve" }),
   },
   history: (v) => `${plural(v.filesChanged.length, "file")} changed: ${(v.devSummary ?? "").split("\n")[0]}`,
+  // The files it reported (custom agents add theirs). The report shows git's diff of the whole thread instead.
+  display: (v) => [{ title: "Files changed", text: v.filesChanged.map((f) => `- ${f}`) }],
   writesCode: true,
 });

@@ -1,6 +1,7 @@
 import { stringify } from "yaml";
 import { z } from "zod";
 import { planProblems } from "../engine/stories/plan.js";
+import { inlineMarkdown as md } from "../text/markdown.js";
 import { plural } from "../text/plural.js";
 import { defineRole } from "./types.js";
 import { parseYamlEdit } from "./yaml-edit.js";
@@ -54,4 +55,20 @@ export const pm = defineRole({
     },
   },
   history: (v) => line(v.stories.length, v.needsArchitecture),
+  display: (v) =>
+    v.stories.length
+      ? [
+          {
+            title: "Stories",
+            text: v.stories.map((st) => `- ${st.title}: as ${st.as_a}, I want ${st.i_want}, so that ${st.so_that}`),
+            markdown: {
+              heading: "### Stories",
+              lines: v.stories.flatMap((s) => [
+                `- **${md(s.title)}** — as ${md(s.as_a)}, I want ${md(s.i_want)}, so that ${md(s.so_that)}`,
+                ...s.acceptance_criteria.map((c) => `  - ${md(c)}`),
+              ]),
+            },
+          },
+        ]
+      : [],
 });

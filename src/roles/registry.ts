@@ -5,11 +5,15 @@ import { custom } from "./custom.js";
 import { dev } from "./dev.js";
 import { pm } from "./pm.js";
 import { tea } from "./tea.js";
-import { ROLES, type AnyRole, type RoleDefinition } from "./types.js";
+import type { PipelineStateType } from "../engine/state.js";
+import { ROLES, type AnyRole, type OutputSection, type RoleDefinition } from "./types.js";
 import { userRole } from "./user-role.js";
 
-/** The built-in roles by id. Adding one: a module beside these, listed here (and in ROLES when it is a pipeline role). */
-export const BUILT_IN_ROLES = { analyst, pm, architect, dev, tea, custom } satisfies Record<AnyRole, RoleDefinition>;
+/**
+ * The built-in roles by id, in the order `yolo show` and the report display their output. Adding one: a module
+ * beside these, listed here (and in ROLES when it is a pipeline role). `custom` also displays user roles' notes.
+ */
+export const BUILT_IN_ROLES = { analyst, pm, architect, custom, dev, tea } satisfies Record<AnyRole, RoleDefinition>;
 
 /** Whether an id names a built-in role (whose handoff an agent file cannot redeclare). */
 export function isBuiltInRole(id: string): id is AnyRole {
@@ -50,4 +54,14 @@ export function roleOf(agentId: string, judgesGates: boolean, agent?: RoleSource
     userRoles.set(agent, role);
   }
   return role;
+}
+
+/**
+ * What every role produced in a thread, as `yolo show` and the report display it: the roles' own sections, in the
+ * registry's order; `judgement` holds those of roles that judge the gates, which read best after the gate results.
+ */
+export function outputSections(state: PipelineStateType): { work: OutputSection[]; judgement: OutputSection[] } {
+  const roles = Object.values(BUILT_IN_ROLES) as RoleDefinition[];
+  const of = (judges: boolean) => roles.filter((r) => (r.judgesGates === true) === judges).flatMap((r) => r.display(state));
+  return { work: of(false), judgement: of(true) };
 }

@@ -2,6 +2,7 @@ import { stringify } from "yaml";
 import { z } from "zod";
 import type { GateResult } from "../events/schema.js";
 import { gateBlocks } from "../gates/judge.js";
+import { inlineMarkdown as md } from "../text/markdown.js";
 import { defineRole } from "./types.js";
 import { parseYamlEdit } from "./yaml-edit.js";
 
@@ -52,5 +53,16 @@ export const tea = defineRole({
     },
   },
   history: (v) => `verdict ${v.verdict}, ${gateLine(v.lastGates)}${v.lastGates.length && v.gateBlocked ? " — blocked" : ""}`,
+  // Shown after the gate results it judged (`judgesGates`); `yolo show` leaves out a verdict without findings.
+  display: (v) =>
+    v.verdict
+      ? [
+          {
+            title: `Verdict: ${v.verdict}`,
+            text: v.findings.map((f) => `- ${f}`),
+            markdown: { heading: `Verdict of the test architect: **${v.verdict}**`, lines: v.findings.map((f) => `- ${md(f)}`) },
+          },
+        ]
+      : [],
   judgesGates: true,
 });

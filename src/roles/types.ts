@@ -51,6 +51,16 @@ export interface RoleReview {
   apply(content: string, node: string): { update: PipelineUpdate } | { error: string };
 }
 
+/** One titled block of a role's output in a thread, as `yolo show` prints it (text) and the report (Markdown). */
+export interface OutputSection {
+  /** `yolo show`'s heading, printed as `Title:`. */
+  title: string;
+  /** The lines under it in `yolo show`; none: `yolo show` leaves the section out. */
+  text: string[];
+  /** The section in the report: a heading line (`### Stories`) and the Markdown lines under it; absent: not in the report. */
+  markdown?: { heading: string; lines: string[] };
+}
+
 /**
  * A role: what its agent must hand off, what that writes to the state, how it is briefed, reviewed and summed
  * up. Built-in roles are modules under src/roles/; a user role is built from an agent file's `handoff:` fields.
@@ -75,6 +85,11 @@ export interface RoleDefinition<F extends z.ZodRawShape = z.ZodRawShape> {
   review: RoleReview;
   /** One line saying what the node's checkpoint holds (`yolo history`). */
   history(state: PipelineStateType, node: string): string;
+  /**
+   * How its output is shown by `yolo show` and the report, read from a thread's state (empty when it has not run).
+   * The live and plain views show the one-line summary `write` returns, in `node.completed`.
+   */
+  display(state: PipelineStateType): OutputSection[];
   /** It judges the gates: yolo runs a node's `gates` before it, and it is never on a fix attempt itself. */
   judgesGates?: boolean;
   /** It writes code: the workspace commits its iteration (`--branch`). */

@@ -74,6 +74,7 @@ export function userRole(agentId: string, specs: HandoffFieldSpecs): RoleDefinit
       },
     },
     history: custom.history,
+    display: custom.display,
     writesCode: true,
   };
   return role;

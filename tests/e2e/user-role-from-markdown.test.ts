@@ -3,6 +3,9 @@ import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/c
 import { director, handoff } from "../helpers/director.js";
 import { lastToolResults, textOf } from "../helpers/mock-openai.js";
 import { mockWith, project } from "../helpers/per-test.js";
+import type { YoloEvent } from "../../src/events/schema.js";
+import { createPlainRenderer } from "../../src/ui/plain-renderer.js";
+import { initialViewState, reduce } from "../../src/ui/view-state.js";
 
 // A role added by files only: the agent's Markdown declares its handoff, yolo.config.ts puts it in a workflow.
 const AUDITOR = `---
@@ -53,14 +56,25 @@ describe("a user-defined role from agents/<id>.md through the built binary", { t
     expect(errorSeen).toMatch(/risk/);
     expect(errorSeen).toMatch(/issues/);
     expect(errorSeen).toMatch(/blocking/);
-    const completed = parseEvents(run.stdout).find((e) => e.type === "node.completed" && e.node === "security-auditor") as { summary?: string } | undefined;
+    const events = parseEvents(run.stdout) as YoloEvent[];
+    const completed = events.find((e) => e.type === "node.completed" && e.node === "security-auditor") as { summary?: string } | undefined;
     expect(completed?.summary).toBe("risk: high, issues: 2 items, blocking: true");
+    // The views: the live view's agent row and the plain renderer's line, from the run's own events (the role's `write` summary).
+    const view = events.reduce(reduce, initialViewState);
+    expect(view.agents.find((a) => a.id === "security-auditor")).toMatchObject({ status: "done", summary: "risk: high, issues: 2 items, blocking: true" });
+    let plain = "";
+    const renderer = createPlainRenderer((s) => {
+      plain += s;
+    });
+    for (const e of events) renderer.onEvent(e);
+    await renderer.close();
+    expect(plain).toContain("✔ security-auditor: risk: high, issues: 2 items, blocking: true");
     const thread = threadIdFrom(run.stdout);
 
     const show = await runYolo(["show", thread], { cwd: root });
     expect(show.exitCode, describeResult(show)).toBe(0);
     expect(show.stdout).toContain(
-      "- security-auditor:\n  risk: high\n  issues:\n    - password compared with ==\n    - token written to the log\n  blocking: true",
+      "\nNotes:\n- security-auditor:\n  risk: high\n  issues:\n    - password compared with ==\n    - token written to the log\n  blocking: true",
     );
 
     const json = await runYolo(["show", thread, "--json"], { cwd: root });

@@ -10,7 +10,7 @@ import { loadResolvedConfig } from "../load-config.js";
 import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 import { plural } from "../../text/plural.js";
 import { judgementNotes } from "../../gates/judgement-words.js";
-import { outputLines } from "../../roles/outputs.js";
+import { outputSections } from "../../roles/registry.js";
 import { orderedStoryRuns, storyCounts, storyTextLines } from "../../report/stories.js";
 import { scopeWords } from "../../ui/format.js";
 
@@ -76,17 +76,9 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
     out.push(
       `Waiting for ${review ? "a review" : "an answer"}: ${waitingOn}\n  Answer with: yolo resume ${id} ${review ? '--approve | --reject "<why>"' : '--answer "…"'}`,
     );
-  section(out, "Requirements", s.requirements ? [s.requirements.trim()] : []);
-  section(
-    out,
-    "Acceptance criteria",
-    s.acceptanceCriteria.map((c) => `- ${c}`),
-  );
-  section(
-    out,
-    "Stories",
-    s.stories.map((st) => `- ${st.title}: as ${st.as_a}, I want ${st.i_want}, so that ${st.so_that}`),
-  );
+  // What the roles produced, each as its module in src/roles says (user roles' values with the custom agents' notes).
+  const roles = outputSections(s);
+  for (const r of roles.work) section(out, r.title, r.text);
   const storyRuns = orderedStoryRuns(s.storyRuns, s.stories);
   if (storyRuns.length)
     section(
@@ -94,11 +86,6 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
       `Stories in parallel (${storyCounts(storyRuns)})`,
       storyRuns.flatMap((run) => storyTextLines(run)),
     );
-  section(
-    out,
-    "Decisions",
-    s.decisions.map((d) => `- ${d.title}: ${d.decision} (${d.rationale})`),
-  );
   section(
     out,
     "Switch decisions",
@@ -110,19 +97,6 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
     out,
     "Human reviews",
     s.reviews.map((r) => `- ${r.by}${r.node ? ` on ${r.node}` : ""}: ${r.action}${r.reason ? ` — ${r.reason}` : ""}`),
-  );
-  section(
-    out,
-    "Notes",
-    Object.entries(s.notes).map(([node, n]) =>
-      // A user role's declared values, field by field; a custom agent's summary and findings.
-      n.outputs ? [`- ${node}:`, ...outputLines(n.outputs, "  ")].join("\n") : `- ${node}: ${n.summary}${n.findings.map((f) => `\n  - ${f}`).join("")}`,
-    ),
-  );
-  section(
-    out,
-    "Files changed",
-    s.filesChanged.map((f) => `- ${f}`),
   );
   section(out, "Gate baseline", baselineLines(s));
   section(
@@ -141,12 +115,7 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
   );
   const away = s.gateHistory.map((g) => (g.logFile ? locateArtifact(root, g.logFile, row) : null)).find((f) => f && "missing" in f);
   if (away && "missing" in away) out.push(`  Gate logs: ${away.missing.replace(/^\S+ is/, "some are")}`);
-  if (s.verdict)
-    section(
-      out,
-      `Verdict: ${s.verdict}`,
-      s.findings.map((f) => `- ${f}`),
-    );
+  for (const r of roles.judgement) section(out, r.title, r.text);
   if (fixAttemptsMade(s)) out.push("", `Fix attempts: ${fixAttemptsMade(s)}`);
   const cached = s.usage.cachedTokens ? ` (${s.usage.cachedTokens} of them cached)` : "";
   const usage = [

@@ -53,6 +53,8 @@ function report(over: Partial<ReportData> = {}): ReportData {
     requirement: "Add an add(a, b) function\nto src/add.js",
     stories: [{ title: "Add | numbers", as_a: "a developer", i_want: "add(a, b)", so_that: "I can sum", acceptance_criteria: ["add(2, 3) is 5"] }],
     decisions: [{ title: "Module", decision: "ES module", rationale: "type: module" }],
+    acceptanceCriteria: ["add(2, 3) is 5"],
+    notes: {},
     filesChanged: ["src/add.js"],
     gateHistory: [red, green, lint].map(({ tail: _t, ...g }) => g),
     lastGates: [green, lint],

@@ -31,6 +31,8 @@ function reportOf(updates: Array<Record<string, Partial<StoryRun> & { id: string
     stories,
     storyRuns,
     decisions: [],
+    acceptanceCriteria: [],
+    notes: {},
     filesChanged: [],
     gateHistory: [],
     lastGates: [],

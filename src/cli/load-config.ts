@@ -6,6 +6,7 @@ import { findConfigFile, findUserConfigFile } from "../config/find.js";
 import { resolveConfig } from "../config/resolve.js";
 import { ConfigError } from "../errors.js";
 import type { ConfigOverrideFlags } from "../config/run-flags.js";
+import { cliFlagName } from "./wording/flag-names.js";
 
 /** Flags that override config, shared by run and resume (picked from the one RunFlags type). */
 export type ConfigFlags = ConfigOverrideFlags & {
@@ -32,6 +33,7 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
     fileConfig: config,
     file,
     env: process.env,
+    flagName: cliFlagName,
     flags: {
       model: flags.model,
       baseURL: flags.baseUrl,

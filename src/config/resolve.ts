@@ -28,7 +28,12 @@ export interface ResolveConfigInput {
   flags?: ConfigFlags;
   /** The user-level config (`~/.config/yolo/config.ts`), which the repository's file may narrow but not widen. */
   userConfig?: { file: string | null; config: UserLevelConfig };
+  /** How the front end that took `flags` names one in a problem (the CLI: `--max-turns`); default: its key. */
+  flagName?: (flag: FlagKey) => string;
 }
+
+/** A flag that a problem can name: every ConfigFlags key but the replay's fallback model. */
+export type FlagKey = Exclude<keyof ConfigFlags, "defaultModel">;
 
 export const DEFAULT_API_KEY_ENV = "OPENAI_API_KEY";
 
@@ -55,7 +60,15 @@ const DEFAULTS = {
  * Merges defaults < config file < environment < flags into one deep-frozen object.
  * Pure: reads only its arguments. Bad environment or flag values throw a ConfigError naming them.
  */
-export function resolveConfig({ root, fileConfig, file, env, flags = {}, userConfig = { file: null, config: {} } }: ResolveConfigInput): ResolvedConfig {
+export function resolveConfig({
+  root,
+  fileConfig,
+  file,
+  env,
+  flags = {},
+  userConfig = { file: null, config: {} },
+  flagName: name = (flag) => flag,
+}: ResolveConfigInput): ResolvedConfig {
   const absRoot = resolve(root);
   const problems: string[] = [];
   const fileModel = fileConfig.model ?? {};
@@ -64,19 +77,19 @@ export function resolveConfig({ root, fileConfig, file, env, flags = {}, userCon
 
   const envBaseURL = checkURL(nonEmpty(env.OPENAI_BASE_URL), "OPENAI_BASE_URL", problems);
   const envMaxFix = parseIntVar(nonEmpty(env.YOLO_MAX_FIX_ATTEMPTS), "YOLO_MAX_FIX_ATTEMPTS", 0, 50, problems);
-  const flagBaseURL = checkURL(nonEmpty(flags.baseURL), "--base-url", problems);
-  const flagMaxFix = checkInt(flags.maxFixAttempts, "--max-fix-attempts", 0, 50, problems);
-  const flagMaxTurns = checkInt(flags.maxTurns, "--max-turns", 1, Number.MAX_SAFE_INTEGER, problems);
-  const flagParallel = checkInt(flags.parallel, "--parallel", 1, 16, problems);
-  const flagMaxSteps = checkInt(flags.maxSteps, "--max-steps", 1, Number.MAX_SAFE_INTEGER, problems);
-  const flagMaxTime = checkDuration(flags.maxTime, "--max-time", problems);
+  const flagBaseURL = checkURL(nonEmpty(flags.baseURL), name("baseURL"), problems);
+  const flagMaxFix = checkInt(flags.maxFixAttempts, name("maxFixAttempts"), 0, 50, problems);
+  const flagMaxTurns = checkInt(flags.maxTurns, name("maxTurns"), 1, Number.MAX_SAFE_INTEGER, problems);
+  const flagParallel = checkInt(flags.parallel, name("parallel"), 1, 16, problems);
+  const flagMaxSteps = checkInt(flags.maxSteps, name("maxSteps"), 1, Number.MAX_SAFE_INTEGER, problems);
+  const flagMaxTime = checkDuration(flags.maxTime, name("maxTime"), problems);
   const fileMaxTime = checkDuration(fileLimits.maxTime, "limits.maxTime", problems);
-  const flagMaxTokens = checkInt(flags.maxTokens, "--max-tokens", 1, Number.MAX_SAFE_INTEGER, problems);
+  const flagMaxTokens = checkInt(flags.maxTokens, name("maxTokens"), 1, Number.MAX_SAFE_INTEGER, problems);
   if (flags.maxCost !== undefined && !(Number.isFinite(flags.maxCost) && flags.maxCost > 0))
-    problems.push(`--max-cost: must be a positive number, got ${String(flags.maxCost)}`);
+    problems.push(`${name("maxCost")}: must be a positive number, got ${String(flags.maxCost)}`);
   const flagMaxCost = flags.maxCost !== undefined && flags.maxCost > 0 ? flags.maxCost : undefined;
   if ((flagMaxCost ?? fileConfig.budget?.maxCost) !== undefined && !fileModel.price) {
-    problems.push("--max-cost / budget.maxCost: needs model.price ({ inputPerMillion, outputPerMillion }) in yolo.config.ts to count cost");
+    problems.push(`${name("maxCost")} / budget.maxCost: needs model.price ({ inputPerMillion, outputPerMillion }) in yolo.config.ts to count cost`);
   }
   const envDatabaseUrl = nonEmpty(env.YOLO_DATABASE_URL);
   if (envDatabaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(envDatabaseUrl))
@@ -226,15 +239,18 @@ function narrowAllowExec(user: string[], repo: string[] | undefined): string[] {
   return [...new Set(both)];
 }
 
+const LOCAL_SERVERS = "Ollama http://localhost:11434/v1, LM Studio http://localhost:1234/v1, vLLM http://localhost:8000/v1";
+
 /** Fails before any run starts when there is neither an API key nor a local server to talk to (a replay needs neither). */
 export function assertModelConfigured(cfg: ResolvedConfig, opts: { replay?: boolean } = {}): void {
   if (opts.replay || cfg.model.apiKey || cfg.model.baseURL) return;
   const variable = cfg.model.apiKeyEnv;
   throw new ConfigError(
     `${variable} is not set and no OPENAI_BASE_URL is configured, so yolo has no model to talk to. ` +
-      `Set ${variable} to your API key, or point OPENAI_BASE_URL (or model.baseURL in yolo.config.ts, or --base-url) ` +
-      "at a local OpenAI-compatible server: Ollama http://localhost:11434/v1, " +
-      "LM Studio http://localhost:1234/v1, vLLM http://localhost:8000/v1.",
+      `Set ${variable} to your API key, or point OPENAI_BASE_URL (or model.baseURL in yolo.config.ts) ` +
+      `at a local OpenAI-compatible server: ${LOCAL_SERVERS}.`,
+    [],
+    { fact: { kind: "no-model-endpoint", apiKeyEnv: variable, servers: LOCAL_SERVERS } },
   );
 }
 

@@ -30,7 +30,8 @@ export const databaseCheck: DoctorCheck = {
           title,
           status: "fail",
           detail: (error as Error).message.split("\n")[0],
-          fix: "Fix the database named above, or choose another with --db / YOLO_DB / YOLO_DATABASE_URL.",
+          fix: "Fix the database named above, or choose another with YOLO_DB / YOLO_DATABASE_URL.",
+          fixFact: { kind: "database-unusable" },
         },
       ];
     }

@@ -2,7 +2,7 @@ import { noToolCallingAdvice, parseTextToolCalls } from "../agents/text-tool-cal
 import { toProviderError } from "../llm/errors.js";
 import { PING_TOOL, probeModels, probeToolCall, type ToolProbe } from "../llm/doctor.js";
 import { contextWindowFor, FALLBACK_CONTEXT_WINDOW } from "../middleware/tokens.js";
-import type { CheckResult, DoctorCheck, DoctorContext } from "./types.js";
+import type { CheckResult, DoctorCheck, DoctorContext, FixFact } from "./types.js";
 
 const OPENAI = "https://api.openai.com/v1";
 
@@ -16,8 +16,8 @@ export const endpointCheck: DoctorCheck = {
     const { model } = ctx.config;
     const base = model.baseURL ?? OPENAI;
     const out: CheckResult[] = [];
-    const push = (id: string, title: string, status: CheckResult["status"], detail: string, fix?: string) =>
-      out.push({ id, title, status, detail, ...(fix ? { fix } : {}) });
+    const push = (id: string, title: string, status: CheckResult["status"], detail: string, fix?: string, fixFact?: FixFact) =>
+      out.push({ id, title, status, detail, ...(fix ? { fix } : {}), ...(fixFact ? { fixFact } : {}) });
     const skipRest = (from: string[], why: string) => {
       for (const [id, title] of REST.filter(([id]) => from.includes(id))) push(id, title, "skip", why);
       return [...out, contextResult(ctx)];
@@ -54,7 +54,8 @@ export const endpointCheck: DoctorCheck = {
         "model exists",
         "fail",
         `"${model.name}" is not among the ${served.length} models served${served.length ? `: ${served.slice(0, 8).join(", ")}${served.length > 8 ? ", …" : ""}` : ""}`,
-        "Set model.name in yolo.config.ts (or YOLO_MODEL, --model) to a served model, or pull/load it on the server.",
+        "Set model.name in yolo.config.ts (or YOLO_MODEL) to a served model, or pull/load it on the server.",
+        { kind: "model-not-served" },
       );
       return skipRest(["tools", "usage"], "model not served");
     }
@@ -108,7 +109,8 @@ export const endpointCheck: DoctorCheck = {
       "streamed usage",
       probe.usageReported ? "ok" : "warn",
       probe.usageReported ? "reported by the server" : "the server reports no usage in streams: yolo estimates tokens (shown with ~)",
-      probe.usageReported ? undefined : "Budgets (--max-tokens) count the estimates; update the server if it can report usage (stream_options.include_usage).",
+      probe.usageReported ? undefined : "Token budgets count the estimates; update the server if it can report usage (stream_options.include_usage).",
+      probe.usageReported ? undefined : { kind: "usage-estimated" },
     );
     return [...out, contextResult(ctx)];
   },

@@ -17,7 +17,8 @@ export const gitCheck: DoctorCheck = {
         title: "git",
         status: "warn",
         detail: `not a git repository (${out.text})`,
-        fix: "Run yolo inside a git repository (git init) so its changes can be diffed, reviewed and committed with --branch.",
+        fix: "Run yolo inside a git repository (git init) so its changes can be diffed, reviewed and committed on a thread branch.",
+        fixFact: { kind: "not-a-git-repository" },
       },
     ];
   },

@@ -11,9 +11,14 @@ export interface CheckResult {
   status: CheckStatus;
   /** What was found, in a few words. */
   detail: string;
-  /** What to change (absent when ok). */
+  /** What to change (absent when ok), in neutral words: no yolo command or flag. */
   fix?: string;
+  /** The fix as a fact, when yolo's own command line is part of it: the CLI words it (src/cli/wording/doctor-fix.ts). */
+  fixFact?: FixFact;
 }
+
+/** Fixes that a front end words with its own options (`--model`, `--db`, `--branch`, `--max-tokens`). */
+export type FixFact = { kind: "model-not-served" } | { kind: "usage-estimated" } | { kind: "database-unusable" } | { kind: "not-a-git-repository" };
 
 export interface DoctorContext {
   config: ResolvedConfig;

@@ -15,6 +15,7 @@ import type { ChangeReader, EngineDeps, WorkspaceHook } from "./deps.js";
 import { createMcpHub } from "../mcp/hub.js";
 import type { McpRecordingSpec } from "../mcp/recording.js";
 import { setUpHooks } from "../hooks/setup.js";
+import { sayNotice, type NoticeWords } from "./notices.js";
 
 /** The real dependencies of a run: OpenAI-compatible models, detected gates, a redacting file logger. */
 export function createEngineDeps(input: {
@@ -31,6 +32,8 @@ export function createEngineDeps(input: {
   changes?: ChangeReader;
   /** `--record` / `--replay`: MCP tool calls are stored beside the model's exchanges, or served from there. */
   mcpRecording?: McpRecordingSpec;
+  /** The front end's words for notices that name its commands (`yolo hooks trust`); absent: neutral words. */
+  noticeWords?: NoticeWords;
 }): EngineDeps {
   const { config } = input;
   assertModelConfigured(config, { replay: input.transport?.replay });
@@ -68,7 +71,8 @@ export function createEngineDeps(input: {
     secretEnvNames: [config.model.apiKeyEnv],
     logger,
     commands: { policy: config.commands.policy, envAllow: config.env.strict ? config.env.allow : null, sandbox, allowExecFiles: config.files.allowExec },
-    notices: [...notices, ...hookSetup.notices],
+    notices: [...notices, ...hookSetup.notices.map((fact) => sayNotice(fact, input.noticeWords))],
+    ...(input.noticeWords ? { noticeWords: input.noticeWords } : {}),
     sandboxStatus: status,
     ...(hookSetup.hooks ? { hooks: hookSetup.hooks } : {}),
     ...(input.workspace ? { workspace: input.workspace } : {}),

@@ -6,6 +6,7 @@ import type { SandboxStatus } from "../exec/sandbox.js";
 import type { CommandSettings } from "../tools/types.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { HookRunner } from "../hooks/hooks.js";
+import type { NoticeWords } from "./notices.js";
 
 /** A minimal logger shape so the engine does not depend on pino's types. */
 export interface EngineLogger {
@@ -33,6 +34,8 @@ export interface EngineDeps {
   commands?: CommandSettings;
   /** Said once at the start of each run (a `warning` event), e.g. that commands run without a sandbox. */
   notices?: string[];
+  /** How the front end words notices that name its commands (the no-gate warning); absent: the engine's neutral words. */
+  noticeWords?: NoticeWords;
   /** The user's hooks (and the repository's, when trusted); absent: none configured. */
   hooks?: HookRunner;
   /** The sandbox in force, said in `run.started` (without one: why, and the fix). */

@@ -40,6 +40,16 @@ export type ThreadFact =
   | { kind: "no-such-checkpoint"; thread: string; from: string }
   | { kind: "fork-needs-one-node"; thread: string; step: number; node: string };
 
+/**
+ * A warning said during a run whose advice names a front end's command or option (`yolo hooks trust`,
+ * `--require-gate`): the front end words it (the run's deps carry its `noticeText`); the engine's words are neutral.
+ */
+export type NoticeFact =
+  /** The repository's hooks are not trusted and do not run: `hooks` lists them (event and command). */
+  | { kind: "hooks-untrusted"; configFile: string; hooks: string }
+  /** The run has no gate, for `reason`. */
+  | { kind: "no-gate"; reason: string };
+
 /** Everything an error may carry for its front end to word. */
 export type ErrorFact =
   | ThreadFact
@@ -51,4 +61,6 @@ export type ErrorFact =
   | { kind: "thread-without-branch"; thread: string; branch: string }
   | { kind: "replay-unreadable"; file: string; said: string }
   | { kind: "replay-empty"; file: string }
-  | { kind: "database-unusable"; said: string };
+  | { kind: "database-unusable"; said: string }
+  /** Neither an API key nor a base URL: `servers` lists local servers to point at, with their URLs. */
+  | { kind: "no-model-endpoint"; apiKeyEnv: string; servers: string };

@@ -26,7 +26,7 @@ export function noGateReason(root: string, configured: unknown[] | null): string
   return "no gate command was detected, and yolo.config.ts sets no gates";
 }
 
-/** The warning said at the start of a `run` thread that has no gate. */
+/** The warning said at the start of a `run` thread that has no gate, in the engine's neutral words (the CLI adds its flag). */
 export function noGateWarning(reason: string): string {
-  return `No gate: ${reason}. Nothing but the agents' own verdicts decides whether the change works; the run will end "completed without a gate". Add a test script or \`gates\` in yolo.config.ts (requireGate: true / --require-gate refuses such runs).`;
+  return `No gate: ${reason}. Nothing but the agents' own verdicts decides whether the change works; the run will end "completed without a gate". Add a test script or \`gates\` in yolo.config.ts (requireGate: true refuses such runs).`;
 }

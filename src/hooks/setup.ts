@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import type { NoticeFact } from "../events/facts.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { HookRunner, label, registerHooks } from "./hooks.js";
 import { HOOK_EVENTS, type HooksConfig } from "../config/hooks-schema.js";
@@ -20,20 +21,16 @@ export function projectHookTrust(config: ResolvedConfig, env: Readonly<Record<st
  * The hooks a run uses: always the user's own; the repository's only when the user trusted exactly this set.
  * An untrusted set is named in a notice (a `warning` at start) with the command that trusts it, and not run.
  */
-export function setUpHooks(config: ResolvedConfig, env: NodeJS.ProcessEnv): { hooks: HookRunner | undefined; notices: string[] } {
+export function setUpHooks(config: ResolvedConfig, env: NodeJS.ProcessEnv): { hooks: HookRunner | undefined; notices: NoticeFact[] } {
   const { trust } = projectHookTrust(config, env);
   const registered = registerHooks(config.hooks.user ?? undefined, "user", config.root);
-  const notices: string[] = [];
+  const notices: NoticeFact[] = [];
   if (trust === "trusted" || trust === "trusted-by-env") registered.push(...registerHooks(config.hooks.project ?? undefined, "project", config.root));
   else if (trust === "untrusted" && config.hooks.project) {
     const listed = hookCommands(config.hooks.project)
       .map(([event, command]) => `${event} \`${label(command)}\``)
       .join(", ");
-    // What to do comes first: the live view cuts a long notice at its end, the plain view in its middle.
-    notices.push(
-      `${basename(config.configFile ?? "yolo.config.ts")} hooks are not trusted, so they do not run: read them, then \`yolo hooks trust\` ` +
-        `(a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run outside the sandbox with your environment: ${listed}.`,
-    );
+    notices.push({ kind: "hooks-untrusted", configFile: basename(config.configFile ?? "yolo.config.ts"), hooks: listed });
   }
   if (registered.length === 0) return { hooks: undefined, notices };
   return { hooks: new HookRunner(registered, { root: config.root, env }), notices };
@@ -42,4 +39,15 @@ export function setUpHooks(config: ResolvedConfig, env: NodeJS.ProcessEnv): { ho
 /** Every (event, command) of a hook set, in config order. */
 export function hookCommands(hooks: HooksConfig): [string, string][] {
   return HOOK_EVENTS.flatMap((event) => (hooks[event] ?? []).flatMap((g) => g.hooks.map((h): [string, string] => [event, h.command])));
+}
+
+/**
+ * The untrusted-hooks notice in the engine's neutral words (the CLI names its trust command instead). What to do
+ * comes first: the live view cuts a long notice at its end, the plain view in its middle.
+ */
+export function untrustedHooksNotice(fact: Extract<NoticeFact, { kind: "hooks-untrusted" }>): string {
+  return (
+    `${fact.configFile} hooks are not trusted, so they do not run: read them, then trust them ` +
+    `(a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run outside the sandbox with your environment: ${fact.hooks}.`
+  );
 }

@@ -1,5 +1,6 @@
 import type { CheckResult, DoctorReport } from "../../doctor/checks.js";
 import { loadResolvedConfig } from "../load-config.js";
+import { wordedCheck } from "../wording/doctor-fix.js";
 
 /** Longest any network probe of the doctor may take, whatever model.timeoutS says: the doctor answers in seconds. */
 const DOCTOR_PROBE_TIMEOUT_S = 30;
@@ -13,7 +14,8 @@ const MARK: Record<CheckResult["status"], string> = { ok: "ok  ", warn: "warn", 
 export async function doctorCommand(input: { cwd: string; json: boolean }): Promise<number> {
   const config = await loadResolvedConfig(input.cwd);
   const { runDoctor } = await import("../../doctor/checks.js");
-  const report = await runDoctor({ config, env: process.env, timeoutS: Math.min(config.model.timeoutS, DOCTOR_PROBE_TIMEOUT_S) });
+  const found = await runDoctor({ config, env: process.env, timeoutS: Math.min(config.model.timeoutS, DOCTOR_PROBE_TIMEOUT_S) });
+  const report = { ...found, results: found.results.map(wordedCheck) };
   if (input.json)
     process.stdout.write(`${JSON.stringify({ ok: report.ok, model: config.model.name, baseURL: config.model.baseURL, checks: report.results }, null, 2)}\n`);
   else process.stdout.write(table(report, config.model.name, config.model.baseURL));

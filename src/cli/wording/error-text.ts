@@ -55,6 +55,11 @@ export function factText(fact: ErrorFact, ctx: WordingContext = {}): string {
       return `Thread ${fact.thread} has no branch ${fact.branch}: it was started without --branch. Resume it without --branch.`;
     case "replay-unreadable":
       return `${fact.said} Record one with: yolo run --record ${fact.file} "…"`;
+    case "no-model-endpoint":
+      return (
+        `${fact.apiKeyEnv} is not set and no OPENAI_BASE_URL is configured, so yolo has no model to talk to. ` +
+        `Set ${fact.apiKeyEnv} to your API key, or point OPENAI_BASE_URL (or model.baseURL in yolo.config.ts, or --base-url) at a local OpenAI-compatible server: ${fact.servers}.`
+      );
     case "replay-empty":
       return `${fact.file} holds no recorded exchanges; record a session with: yolo run --record ${fact.file} "…"`;
   }

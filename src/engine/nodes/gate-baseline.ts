@@ -3,7 +3,8 @@ import { join } from "node:path";
 import type { GateConfig } from "../../config/schema.js";
 import { writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { resolveGateDefinition } from "../../gates/definition.js";
-import { noGateReason, noGateWarning } from "../../gates/no-gate.js";
+import { noGateReason } from "../../gates/no-gate.js";
+import { sayNotice } from "../notices.js";
 import { runGatesWithTests } from "../../gates/run-gates.js";
 import { isMonorepo } from "../../gates/scope-plan.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
@@ -46,7 +47,7 @@ export function gateBaselineNode(deps: EngineDeps) {
     const emit = emitter(config);
     const reason = missingGate(deps);
     if (reason) {
-      emit({ type: "warning", message: noGateWarning(reason) });
+      emit({ type: "warning", message: sayNotice({ kind: "no-gate", reason }, deps.noticeWords) });
       return { gateBaseline: { file: null, noGate: reason, gates: [] } };
     }
     const gates = workflowGates(deps.config.workflow, deps.gates);

@@ -7,7 +7,7 @@ import { inScopeOf, isMonorepo, planGateScope } from "../../gates/scope-plan.js"
 import { readRecord, writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { diffGateDefinition, resolveGateDefinition, type GateDefinition } from "../../gates/definition.js";
 import { gateBlocks, judgeGate } from "../../gates/judge.js";
-import { noGateWarning } from "../../gates/no-gate.js";
+import { sayNotice } from "../notices.js";
 import { runGatesWithTests, type GateRun } from "../../gates/run-gates.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
@@ -38,7 +38,7 @@ export async function runGateCheck(
   const selected = Array.isArray(names) ? deps.gates.filter((g) => names.includes(g.name)) : deps.gates;
   if (selected.length === 0 && !state.gateBaseline) {
     // A thread started before baselines existed: its start did not say so.
-    emit({ type: "warning", message: noGateWarning(missingGate(deps) ?? "no gate selected") });
+    emit({ type: "warning", message: sayNotice({ kind: "no-gate", reason: missingGate(deps) ?? "no gate selected" }, deps.noticeWords) });
   }
   const check = await gateChangeCheck(node, state, deps);
   if (state.gateBaseline?.file && !check.record) {

@@ -4,6 +4,19 @@ import { errorText, factText, inCliWords } from "../../../src/cli/wording/error-
 import { limitText } from "../../../src/cli/wording/limit-text.js";
 import { resumeCommandText } from "../../../src/cli/wording/resume-command.js";
 import { cliRunWords, killedReason } from "../../../src/cli/wording/run-words.js";
+import { wordedCheck } from "../../../src/cli/wording/doctor-fix.js";
+import { noticeText } from "../../../src/cli/wording/notice-text.js";
+import { sayNotice } from "../../../src/engine/notices.js";
+import { assertModelConfigured, resolveConfig } from "../../../src/config/resolve.js";
+
+function thrown(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected a throw");
+}
 import { ConfigError, limitError, ThreadError, unknownThreadError, YoloError } from "../../../src/errors.js";
 
 describe("the CLI words the engine's facts", () => {
@@ -103,5 +116,21 @@ describe("the CLI words the engine's facts", () => {
     expect(gate).toBeInstanceOf(ConfigError);
     const plain = new YoloError("x", "as is");
     expect(inCliWords(plain, {})).toBe(plain);
+  });
+
+  it("a missing model endpoint and the doctor's fixes: neutral in the engine, with yolo's flags in the CLI's words", () => {
+    const cfg = resolveConfig({ root: "/p", fileConfig: {}, file: null, env: {} });
+    const error = thrown(() => assertModelConfigured(cfg));
+    expect(error.message).not.toMatch(/--|yolo (run|resume)/);
+    expect(error.message).toContain("http://localhost:11434/v1");
+    expect(errorText(error)).toContain("Set OPENAI_API_KEY to your API key, or point OPENAI_BASE_URL (or model.baseURL in yolo.config.ts, or --base-url)");
+    expect(errorText(error)).toContain("vLLM http://localhost:8000/v1.");
+    const check = { id: "database", title: "database", status: "fail" as const, detail: "x", fix: "neutral", fixFact: { kind: "database-unusable" as const } };
+    expect(wordedCheck(check)).toEqual({ id: "database", title: "database", status: "fail", detail: "x", fix: expect.stringContaining("--db / YOLO_DB") });
+    expect(wordedCheck({ id: "git", title: "git", status: "ok", detail: "fine" })).toEqual({ id: "git", title: "git", status: "ok", detail: "fine" });
+    const noGate = { kind: "no-gate" as const, reason: "package.json has no test script" };
+    expect(noticeText(noGate)).toContain("(requireGate: true / --require-gate refuses such runs)");
+    expect(sayNotice(noGate)).not.toMatch(/--|yolo (run|resume|hooks)/);
+    expect(sayNotice(noGate, noticeText)).toBe(noticeText(noGate));
   });
 });

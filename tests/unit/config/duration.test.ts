@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatDuration, parseDuration } from "../../../src/config/duration.js";
 import { resolveConfig } from "../../../src/config/resolve.js";
 import { ConfigError } from "../../../src/errors.js";
+import { cliFlagName } from "../../../src/cli/wording/flag-names.js";
 
 describe("durations for --max-time and limits.maxTime", () => {
   it.each([
@@ -27,7 +28,7 @@ describe("durations for --max-time and limits.maxTime", () => {
     expect(resolveConfig({ ...base, fileConfig: { limits: { maxTime: "1h" } }, flags: { maxTime: "10m" } }).limits.maxTimeMs).toBe(600_000);
     expect(resolveConfig({ ...base, fileConfig: { limits: { maxSteps: 50 } }, flags: { maxSteps: 80 } }).limits.maxSteps).toBe(80);
     expect(resolveConfig({ ...base, fileConfig: {} }).limits.maxTimeMs).toBeNull();
-    const bad = () => resolveConfig({ ...base, fileConfig: { limits: { maxTime: "soon" } }, flags: { maxTime: "later", maxSteps: 0 } });
+    const bad = () => resolveConfig({ ...base, fileConfig: { limits: { maxTime: "soon" } }, flags: { maxTime: "later", maxSteps: 0 }, flagName: cliFlagName });
     expect(bad).toThrow(ConfigError);
     expect(bad).toThrow(/--max-time: .*"later"[\s\S]*limits\.maxTime: .*"soon"|--max-steps/);
   });

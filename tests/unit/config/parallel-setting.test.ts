@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/config/resolve.js";
 import { configSchema } from "../../../src/config/schema.js";
+import { cliFlagName } from "../../../src/cli/wording/flag-names.js";
 
 const resolve = (fileConfig: Record<string, unknown>, flags: Record<string, unknown> = {}) =>
-  resolveConfig({ root: "/tmp/p", fileConfig, file: null, env: {}, flags });
+  resolveConfig({ root: "/tmp/p", fileConfig, file: null, env: {}, flags, flagName: cliFlagName });
 
 describe("parallel: stories built at the same time", () => {
   it("defaults to 3; the config file sets it; --parallel wins and is marked as given (a resume keeps the thread's value otherwise)", () => {

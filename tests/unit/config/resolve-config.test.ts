@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { assertModelConfigured, resolveConfig, type ResolveConfigInput } from "../../../src/config/resolve.js";
 import { ConfigError } from "../../../src/errors.js";
 import { DEFAULT_WORKFLOW } from "../../../src/workflow/default.js";
+import { cliFlagName } from "../../../src/cli/wording/flag-names.js";
 
 const root = "/projects/app";
 
@@ -153,10 +154,12 @@ describe("resolveConfig", () => {
     expect(problems[1]).toMatch(/^YOLO_MAX_FIX_ATTEMPTS: .*"abc"/);
   });
 
-  it("names the flag when a flag value is bad", () => {
-    const error = thrown(() => resolveWith({ flags: { maxTurns: Number.NaN } }));
+  it("names the flag when a flag value is bad: as the CLI typed it, or by its setting for other callers", () => {
+    const error = thrown(() => resolveWith({ flags: { maxTurns: Number.NaN }, flagName: cliFlagName }));
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems[0]).toMatch(/^--max-turns: /);
+    const neutral = thrown(() => resolveWith({ flags: { maxTurns: Number.NaN } }));
+    expect((neutral as ConfigError).problems[0]).toMatch(/^maxTurns: /);
   });
 });
 
@@ -198,7 +201,7 @@ describe("resolveConfig budgets", () => {
   });
 
   it("refuses a cost budget without a price, and a token budget that is not a positive whole number", () => {
-    expect(() => resolveConfig({ root, file: null, env: {}, fileConfig: {}, flags: { maxCost: 2, maxTokens: 0 } })).toThrow(
+    expect(() => resolveConfig({ root, file: null, env: {}, fileConfig: {}, flags: { maxCost: 2, maxTokens: 0 }, flagName: cliFlagName })).toThrow(
       /--max-tokens[\s\S]*--max-cost \/ budget.maxCost: needs model.price/,
     );
   });

@@ -7,6 +7,8 @@ import { resolveConfig } from "../../../src/config/resolve.js";
 import { userConfigSchema, type UserConfig, type UserLevelConfig } from "../../../src/config/schema.js";
 import { ConfigError } from "../../../src/errors.js";
 import { setUpHooks } from "../../../src/hooks/setup.js";
+import { noticeText } from "../../../src/cli/wording/notice-text.js";
+import { sayNotice } from "../../../src/engine/notices.js";
 import { hookSetHash, trustHooks, trustStoreFile } from "../../../src/hooks/trust.js";
 
 const dirs: string[] = [];
@@ -110,9 +112,14 @@ describe("which hooks a run uses", () => {
     const untrusted = setUp({ hooks: mine }, { hooks: guard }, root, env);
     expect(untrusted.hooks?.select("PostToolUse", "write_file").map((h) => [h.command, h.source])).toEqual([["my-logger", "user"]]);
     expect(untrusted.hooks?.select("PreToolUse", "run_command")).toEqual([]);
-    expect(untrusted.notices).toEqual([
+    expect(untrusted.notices).toEqual([{ kind: "hooks-untrusted", configFile: "yolo.config.ts", hooks: "PreToolUse `sh guard.sh`" }]);
+    // The CLI names its trust command; the engine's own words (a library or the LangGraph server) name none.
+    expect(noticeText(untrusted.notices[0])).toBe(
       "yolo.config.ts hooks are not trusted, so they do not run: read them, then `yolo hooks trust` (a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run outside the sandbox with your environment: PreToolUse `sh guard.sh`.",
-    ]);
+    );
+    expect(sayNotice(untrusted.notices[0])).toBe(
+      "yolo.config.ts hooks are not trusted, so they do not run: read them, then trust them (a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run outside the sandbox with your environment: PreToolUse `sh guard.sh`.",
+    );
 
     trustHooks(trustStoreFile(env), root, hookSetHash(guard, root));
     const trusted = setUp({}, { hooks: guard }, root, env);

@@ -50,6 +50,8 @@ describe.concurrent("yolo run exits with a code that tells the outcome", { timeo
     expect(r.exitCode, describeResult(r)).toBe(2);
     expect(r.stderr).toContain("OPENAI_API_KEY");
     expect(r.stderr).toContain("OPENAI_BASE_URL");
+    // The engine's fact, in the CLI's words: the flag that points yolo at a local server.
+    expect(r.stderr).toContain("or --base-url) at a local OpenAI-compatible server");
     expect(r.stdout).toBe("");
     expect(existsSync(join(root, ".yolo"))).toBe(false);
   });

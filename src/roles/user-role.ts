@@ -1,6 +1,6 @@
 import { stringify } from "yaml";
 import { z } from "zod";
-import type { AgentNote } from "../engine/state.js";
+import type { AgentNote } from "../state/types.js";
 import { custom } from "./custom.js";
 import type { HandoffFieldSpec, HandoffFieldSpecs } from "./field-spec.js";
 import { outputsLine, type RoleOutputs } from "./outputs.js";

@@ -58,17 +58,13 @@ const CLI_WORDS =
 
 /**
  * Engine-side files that may still word CLI commands or flags: how many lines, and why. The config resolver's
- * flag names, the doctor's fixes, the model-endpoint error and the no-gate and untrusted-hooks notices are facts
+ * flag names, the doctor's fixes, the model-endpoint error and the no-gate, untrusted-hooks and text-tool-calls notices are facts
  * now (src/cli/wording/flag-names.ts, doctor-fix.ts, error-text.ts, notice-text.ts); what stays cannot be one yet.
  */
 export const CLI_WORDS_ALLOWED = {
   "src/mcp/serve.ts": { lines: 6, why: "a front end like src/cli: it runs the yolo binary with these arguments" },
   "src/tools/policy/git.ts": { lines: 1, why: "git's own --edit, in the command policy (not yolo's flag: the pattern cannot tell)" },
   "src/llm/recording-replay.ts": { lines: 1, why: "a replay mismatch travels as the replayed HTTP error's body, where no fact fits" },
-  "src/agents/runner.ts": {
-    lines: 1,
-    why: "a mid-turn warning of the agent loop pointing at yolo doctor: the loop emits it itself and has no front-end words to call (a NoticeFact would need them passed into the loop)",
-  },
   "src/agents/text-tool-calls.ts": {
     lines: 1,
     why: "advice inside a ProviderError / LimitError message (llama.cpp's own --jinja, and yolo doctor): those errors carry no fact for it yet",

@@ -3,6 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { z } from "zod";
 import { LimitError, limitError } from "../errors.js";
 import type { EventBody, Usage } from "../events/schema.js";
+import type { NoticeFact } from "../events/facts.js";
 import { addUsage, usageOfReply, ZERO_USAGE } from "../events/usage.js";
 import { isStreamCut } from "../llm/errors.js";
 import { estimateUsage } from "../llm/usage-estimate.js";
@@ -34,6 +35,8 @@ export interface AgentLoopOptions {
   /** A reply with text and no tool call ends the loop as the answer (`chat`), instead of earning a reminder. */
   finishOnText?: boolean;
   signal?: AbortSignal;
+  /** How the front end words a notice that names its commands (text tool calls: `yolo doctor`); absent: neutral words. */
+  noticeWords?: (fact: NoticeFact) => string;
   /** Runs around each tool call (the user's PreToolUse / PostToolUse hooks): may refuse it, change its arguments or add to its result. */
   aroundTool?: (call: Call, run: (args?: Record<string, unknown>) => Promise<CallOutcome>) => Promise<CallOutcome>;
 }
@@ -128,7 +131,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     const calls = fromText ? fromText.calls : native;
     if (fromText && !toldTextCalls) {
       toldTextCalls = true;
-      emit({ type: "warning", message: textCallsNotice(node, fromText.format) });
+      const fact = { kind: "text-tool-calls" as const, node, shape: textCallShape(fromText.format) };
+      emit({ type: "warning", message: options.noticeWords?.(fact) ?? textCallsNotice(fact) });
     }
     if (calls.length) sawCall = true;
     const assistant = rebuildAssistant(reply, calls, fromText?.text);
@@ -281,9 +285,14 @@ function textCalls(reply: AIMessageChunk): { calls: Call[]; text: string; format
   return { calls, text: found.text, format: found.format };
 }
 
-function textCallsNotice(node: string, format: TextToolCalls["format"]): string {
-  const shape = format === "hermes" ? "<tool_call> tags" : format === "fenced-json" ? "a fenced JSON block" : "a JSON object";
-  return `${node}: the model wrote its tool calls in its reply text (${shape}) instead of as tool calls; yolo parsed them and checks them like native calls. Configure the server's tool-call parser to avoid this (see yolo doctor).`;
+/** How the model wrote its tool calls in its text, in words. */
+function textCallShape(format: TextToolCalls["format"]): string {
+  return format === "hermes" ? "<tool_call> tags" : format === "fenced-json" ? "a fenced JSON block" : "a JSON object";
+}
+
+/** The text-tool-calls notice in the engine's neutral words (the CLI adds the doctor command that checks the server). */
+export function textCallsNotice(fact: Extract<NoticeFact, { kind: "text-tool-calls" }>): string {
+  return `${fact.node}: the model wrote its tool calls in its reply text (${fact.shape}) instead of as tool calls; yolo parsed them and checks them like native calls. Configure the server's tool-call parser to avoid this.`;
 }
 
 /** A reply's text: a string (Chat Completions) or text blocks (the Responses API streams `{ type: "text" }` parts). */

@@ -48,7 +48,9 @@ export type NoticeFact =
   /** The repository's hooks are not trusted and do not run: `hooks` lists them (event and command). */
   | { kind: "hooks-untrusted"; configFile: string; hooks: string }
   /** The run has no gate, for `reason`. */
-  | { kind: "no-gate"; reason: string };
+  | { kind: "no-gate"; reason: string }
+  /** `node`'s model wrote its tool calls in its reply text (`shape`: "<tool_call> tags", …) and yolo parsed them. */
+  | { kind: "text-tool-calls"; node: string; shape: string };
 
 /** Everything an error may carry for its front end to word. */
 export type ErrorFact =

@@ -11,6 +11,7 @@ import { toProviderError } from "../../src/llm/errors.js";
 import { createChatModel } from "../../src/llm/model.js";
 import { TOOLS } from "../../src/tools/registry.js";
 import { startMockOpenAI, type ScriptedReply } from "../helpers/mock-openai.js";
+import { noticeText } from "../../src/cli/wording/notice-text.js";
 
 // Servers and models that do not speak OpenAI's tool calling exactly, through the real ChatOpenAI client.
 
@@ -47,6 +48,7 @@ async function agentAgainst(replies: ScriptedReply[], maxReminders = 3) {
       emit: (e) => events.push(e),
       record: () => {},
       classifyError: (error) => toProviderError(error, { apiKeyEnv: "K", baseURL: mock.url, model: "qwen2.5-coder:7b" }),
+      noticeWords: noticeText,
     });
     return { root, mock, result, error: null, events };
   } catch (error) {
@@ -68,6 +70,9 @@ describe("tool calls in the reply text (vLLM without a tool-call parser, Hermes/
     expect(assistant.tool_calls.map((c: { function: { name: string } }) => c.function.name)).toEqual(["write_file"]);
     expect(second.at(-1)).toMatchObject({ role: "tool", tool_call_id: assistant.tool_calls[0].id });
     expect(r.events.filter((e) => e.type === "warning" && /wrote its tool calls in its reply text/.test(e.message))).toHaveLength(1);
+    // A fact the loop hands to the front end's words: the CLI names the command that checks the server.
+    expect(r.events.find((e) => e.type === "warning")).toMatchObject({ message: expect.stringContaining("(<tool_call> tags)") });
+    expect(r.events.find((e) => e.type === "warning")).toMatchObject({ message: expect.stringMatching(/\(see yolo doctor\)\.$/) });
   });
 
   it("arguments that break the tool's schema go back to the model as a tool error, nothing runs", async () => {

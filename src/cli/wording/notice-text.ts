@@ -9,6 +9,8 @@ export function noticeText(fact: NoticeFact): string {
         `${fact.configFile} hooks are not trusted, so they do not run: read them, then \`yolo hooks trust\` ` +
         `(a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run outside the sandbox with your environment: ${fact.hooks}.`
       );
+    case "text-tool-calls":
+      return `${fact.node}: the model wrote its tool calls in its reply text (${fact.shape}) instead of as tool calls; yolo parsed them and checks them like native calls. Configure the server's tool-call parser to avoid this (see yolo doctor).`;
     case "no-gate":
       return `No gate: ${fact.reason}. Nothing but the agents' own verdicts decides whether the change works; the run will end "completed without a gate". Add a test script or \`gates\` in yolo.config.ts (requireGate: true / --require-gate refuses such runs).`;
   }

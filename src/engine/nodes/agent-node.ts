@@ -75,6 +75,7 @@ export async function runRole(run: RoleRun, state: PipelineStateType, config: La
     record,
     beforeCall: beforeEachCall(middleware, model, deps, record, emitter(config)),
     classifyError: (error) => deps.classifyError(error, modelName),
+    ...(deps.noticeWords ? { noticeWords: deps.noticeWords } : {}),
     // A chat ends with its answer in plain text; an agent (and the pipeline) with its handoff.
     finishOnText: state.mode === "chat",
     signal: config.signal,

@@ -132,5 +132,8 @@ describe("the CLI words the engine's facts", () => {
     expect(noticeText(noGate)).toContain("(requireGate: true / --require-gate refuses such runs)");
     expect(sayNotice(noGate)).not.toMatch(/--|yolo (run|resume|hooks)/);
     expect(sayNotice(noGate, noticeText)).toBe(noticeText(noGate));
+    const textCalls = { kind: "text-tool-calls" as const, node: "dev", shape: "<tool_call> tags" };
+    expect(noticeText(textCalls)).toMatch(/^dev: the model wrote its tool calls in its reply text \(<tool_call> tags\).*\(see yolo doctor\)\.$/);
+    expect(sayNotice(textCalls)).not.toMatch(/yolo doctor/);
   });
 });

@@ -3,7 +3,6 @@ import { unknownThreadError } from "../errors.js";
 import { type CheckpointRows, UnreadableCheckpoint } from "../store/checkpoint-rows.js";
 import { type CheckpointView, checkpointView } from "../store/checkpoint-view.js";
 import type { ThreadIndex } from "../store/thread-index.js";
-import { type HistoryEntry, historyEntries } from "./history-entries.js";
 import { openSession, type Session } from "./session.js";
 import type { PipelineStateType } from "./state.js";
 import { configForProfile, graphNodeNames, profileOfValues } from "./thread-profile.js";
@@ -31,32 +30,6 @@ export async function readThreadState(
   return withSession(config, index, (session) => inspectThread(config, session, threadId));
 }
 
-/** `yolo history`'s entries, oldest first: from the checkpoint reader on SQLite, else from LangGraph's state history. */
-export async function readThreadHistory(config: ResolvedConfig, index: ThreadIndex, threadId: string): Promise<HistoryEntry[]> {
-  const quick = readable(index, threadId, (rows) => {
-    const ids = rows.ids();
-    if (!ids.length) throw unknownThreadError(threadId);
-    const threadConfig = configForProfile(config, profileOfValues(rows.checkpoint(ids[0]).channelValues));
-    const nodes = graphNodeNames(threadConfig);
-    const views = ids.map((id) => checkpointView(rows, id, { latest: false, nodes })).reverse();
-    return historyEntries(
-      views.map((v) => ({
-        checkpointId: v.checkpointId,
-        parentId: v.parentId ?? undefined,
-        source: v.metadata.source,
-        step: v.metadata.step,
-        createdAt: v.createdAt,
-        next: v.next,
-        values: v.values,
-      })),
-      threadConfig,
-    );
-  });
-  if (quick) return quick;
-  const { threadHistory } = await import("./history.js");
-  return withSession(config, index, (session) => threadHistory(config, session, threadId));
-}
-
 /** What positionOf reads, from a reader's view (LangGraph's StateSnapshot carries the same fields). */
 export function positionSource(view: CheckpointView) {
   return { values: view.values, next: view.next, tasks: view.tasks, createdAt: view.createdAt, config: { configurable: { checkpoint_id: view.checkpointId } } };
@@ -68,7 +41,7 @@ function nodesOf(config: ResolvedConfig, rows: CheckpointRows, latest: string): 
 }
 
 // The reader's answer, or null when there is no reader (PostgreSQL) or it met something it does not decode.
-function readable<T>(index: ThreadIndex, threadId: string, read: (rows: CheckpointRows) => T): T | null {
+export function readable<T>(index: ThreadIndex, threadId: string, read: (rows: CheckpointRows) => T): T | null {
   if (!index.checkpointRows) return null;
   try {
     return read(index.checkpointRows(threadId));
@@ -79,7 +52,7 @@ function readable<T>(index: ThreadIndex, threadId: string, read: (rows: Checkpoi
 }
 
 // LangGraph's path needs its checkpointer: the index's own storage (PostgreSQL) or the SQLite file opened again.
-async function withSession<T>(config: ResolvedConfig, index: ThreadIndex, use: (session: Session) => Promise<T>): Promise<T> {
+export async function withSession<T>(config: ResolvedConfig, index: ThreadIndex, use: (session: Session) => Promise<T>): Promise<T> {
   if (index.storage) return use(index.storage);
   const session = await openSession(config);
   try {

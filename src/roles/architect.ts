@@ -1,6 +1,7 @@
 import { stringify } from "yaml";
 import { z } from "zod";
 import { plural } from "../text/plural.js";
+import { HISTORY_LINES } from "./history-lines.js";
 import { defineRole } from "./types.js";
 import { parseYamlEdit } from "./yaml-edit.js";
 
@@ -32,5 +33,5 @@ export const architect = defineRole({
       return { update: { decisions: edit.handoff.decisions } };
     },
   },
-  history: (v) => plural(v.decisions.length, "decision"),
+  history: HISTORY_LINES.architect,
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { plural } from "../text/plural.js";
+import { HISTORY_LINES } from "./history-lines.js";
 import { defineRole } from "./types.js";
 
 /** The role of an agent in a user-defined workflow that declares no handoff fields: a summary and findings. */
@@ -23,6 +24,6 @@ export const custom = defineRole({
     artifact: (state, node) => state.notes[node]?.summary ?? "",
     apply: (content, node) => ({ update: { notes: { [node]: { summary: content.trim(), findings: [], verdict: null } } } }),
   },
-  history: (v, node) => v.notes[node]?.summary.split("\n")[0] ?? "",
+  history: HISTORY_LINES.custom,
   writesCode: true,
 });

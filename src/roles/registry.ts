@@ -5,8 +5,9 @@ import { custom } from "./custom.js";
 import { dev } from "./dev.js";
 import { pm } from "./pm.js";
 import { tea } from "./tea.js";
-import { ROLES, type AnyRole, type RoleDefinition } from "./types.js";
+import type { AnyRole, RoleDefinition } from "./types.js";
 import { userRole } from "./user-role.js";
+import { builtInRoleFor } from "./history-lines.js";
 
 /** The built-in roles by id. Adding one: a module beside these, listed here (and in ROLES when it is a pipeline role). */
 export const BUILT_IN_ROLES = { analyst, pm, architect, dev, tea, custom } satisfies Record<AnyRole, RoleDefinition>;
@@ -22,11 +23,7 @@ export function asRole(role: string | RoleDefinition): RoleDefinition {
   return isBuiltInRole(role) ? BUILT_IN_ROLES[role] : custom;
 }
 
-/** The built-in role an agent id plays: an agent that judges gates is a tea; unknown agents are custom. */
-export function builtInRoleFor(agentId: string, judgesGates: boolean): AnyRole {
-  if (judgesGates) return "tea";
-  return (ROLES as readonly string[]).includes(agentId) ? (agentId as AnyRole) : "custom";
-}
+export { builtInRoleFor } from "./history-lines.js";
 
 /** What the registry needs to know of an agent: its id and the handoff fields its file declares, if any. */
 export interface RoleSource {

@@ -1,5 +1,5 @@
 import { databaseExists, databaseName, openIndex } from "../../engine/session.js";
-import { readThreadHistory } from "../../engine/stored-thread.js";
+import { readThreadHistory } from "../../engine/stored-history.js";
 import { loadResolvedConfig } from "../load-config.js";
 import { noDatabaseYet } from "../thread-home.js";
 import { formatTable } from "./threads.js";

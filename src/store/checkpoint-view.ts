@@ -30,7 +30,9 @@ const PULL = "__pregel_pull";
 const BRANCH = "branch:to:";
 // Writes _applyWrites skips; a null-task write to anything else would change the values.
 const IGNORED_WRITES = new Set(["__no_writes__", PUSH, "__resume__", "__interrupt__", "__return__", "__error__", "__error_source_node__"]);
-// Writes that do not make a task "done" when getState applies pending writes.
+// Writes that do not make a task "done" when getState applies pending writes. yolo does leave others on a newest
+// checkpoint: a task's `__resume__` once a human answered and the run died before the node's step was saved. LangGraph
+// then counts the task as done; the reader leaves such a checkpoint to it. (Null-task `__resume__` writes are ignored.)
 const NOT_OUTPUT = new Set(["__error__", "__interrupt__", "__scheduled__"]);
 
 /**

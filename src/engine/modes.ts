@@ -3,32 +3,10 @@ import type { AgentDefinition } from "../agents/types.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { ConfigError } from "../errors.js";
 import { TOOL_NAMES } from "../tools/types.js";
-import type { Workflow } from "../workflow/schema.js";
 import type { Session } from "./session.js";
 
-/** What kind of thread it is: a workflow run, one agent on its own, or a chat. Stored in the thread's state. */
-export type ThreadProfile = { mode: "run" } | { mode: "agent"; agentId: string } | { mode: "chat" };
-
-/** The node (and agent) id of a chat thread. */
-export const CHAT_NODE = "chat";
-
-/** The one-node workflow an `agent` or `chat` thread runs: start → the agent → end. */
-export function soloWorkflow(profile: Exclude<ThreadProfile, { mode: "run" }>): Workflow {
-  const node = profile.mode === "agent" ? profile.agentId : CHAT_NODE;
-  return {
-    nodes: { [node]: { kind: "agent", agent: node } },
-    edges: [
-      { from: "start", to: node },
-      { from: node, to: "end" },
-    ],
-  };
-}
-
-/** The config a thread runs with: a `run` thread the configured workflow, the others their one-node workflow. */
-export function configForProfile(config: ResolvedConfig, profile: ThreadProfile): ResolvedConfig {
-  if (profile.mode === "run") return config;
-  return Object.freeze({ ...config, workflow: soloWorkflow(profile), approve: [], customWorkflow: false });
-}
+export { CHAT_NODE, configForProfile, soloWorkflow, type ThreadProfile } from "./thread-profile.js";
+import { CHAT_NODE, profileOfValues, type ThreadProfile } from "./thread-profile.js";
 
 /**
  * A thread's profile, read from its latest checkpoint without building a graph (the graph depends on it).
@@ -39,10 +17,7 @@ export function configForProfile(config: ResolvedConfig, profile: ThreadProfile)
 export async function readThreadProfile(session: Session, threadId: string): Promise<ThreadProfile | null> {
   const tuple = await session.checkpointer.getTuple({ configurable: { thread_id: threadId } });
   if (!tuple) return null;
-  const values = tuple.checkpoint.channel_values as { mode?: unknown; agentId?: unknown };
-  if (values.mode === undefined || values.mode === "run") return { mode: "run" };
-  if (values.mode === "agent" && typeof values.agentId === "string") return { mode: "agent", agentId: values.agentId };
-  return { mode: "chat" };
+  return profileOfValues(tuple.checkpoint.channel_values as { mode?: unknown; agentId?: unknown });
 }
 
 /** The agent a chat runs as: no persona (the chat profile drops it), every tool (the tool selector narrows them by mode and config). */

@@ -128,10 +128,5 @@ export const PipelineState = Annotation.Root({
 export type PipelineStateType = typeof PipelineState.State;
 export type PipelineUpdate = typeof PipelineState.Update;
 
-/**
- * How many fix attempts dev has made: `fixAttempts` counts the gate's blocks, and the latest block is only fixed
- * when the gate passed since (a thread that ended failed, or waits for its fix, made one fewer).
- */
-export function fixAttemptsMade(state: Pick<PipelineStateType, "fixAttempts" | "gateBlocked">): number {
-  return state.gateBlocked ? Math.max(0, state.fixAttempts - 1) : state.fixAttempts;
-}
+// Light enough for `yolo show`, which must not load LangGraph through this module.
+export { fixAttemptsMade } from "../state/fix-attempts.js";

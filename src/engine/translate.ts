@@ -1,4 +1,3 @@
-import type { StateSnapshot } from "@langchain/langgraph";
 import type { EventBody } from "../events/schema.js";
 import type { EscalationPayload } from "./nodes/escalate-node.js";
 import type { ApprovalPayload } from "./nodes/human-node.js";
@@ -45,7 +44,19 @@ export type ThreadPosition =
   | { kind: "waiting"; values: PipelineStateType; question: string; askedBy: string; node: string; request: EscalationPayload | ApprovalPayload }
   | { kind: "pending"; values: PipelineStateType; next: string[] };
 
-export function positionOf(snapshot: StateSnapshot): ThreadPosition {
+/**
+ * What positionOf reads of a checkpoint: LangGraph's StateSnapshot has this shape, and so has the checkpoint
+ * reader's view (src/store/checkpoint-view.ts), so both sources decide the same way.
+ */
+export interface PositionSource {
+  values: unknown;
+  next: readonly string[];
+  tasks: readonly { name: string; interrupts?: readonly { value?: unknown }[] }[];
+  createdAt?: string;
+  config?: { configurable?: { checkpoint_id?: unknown } };
+}
+
+export function positionOf(snapshot: PositionSource): ThreadPosition {
   const values = snapshot.values as PipelineStateType;
   if (!snapshot.config?.configurable?.checkpoint_id && snapshot.next.length === 0 && !snapshot.createdAt) return { kind: "new" };
   if (snapshot.next.length === 0) {

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { plural } from "../text/plural.js";
 import { defineRole } from "./types.js";
 
-const criteriaLine = (n: number) => plural(n, "acceptance criterion", "acceptance criteria");
+import { criteriaLine, HISTORY_LINES } from "./history-lines.js";
 
 /** analyst: refines the requirement into Markdown requirements and testable acceptance criteria. */
 export const analyst = defineRole({
@@ -32,7 +31,7 @@ export const analyst = defineRole({
       return { update: { requirements: requirements.trim(), acceptanceCriteria } };
     },
   },
-  history: (v) => criteriaLine(v.acceptanceCriteria.length),
+  history: HISTORY_LINES.analyst,
   // In `yolo show` only: the report opens with the requirement and lists the criteria under pm's stories.
   display: (v) => [
     { title: "Requirements", text: v.requirements ? [v.requirements.trim()] : [] },

@@ -2,6 +2,7 @@ import { stringify } from "yaml";
 import { z } from "zod";
 import { inlineMarkdown as md } from "../text/markdown.js";
 import { plural } from "../text/plural.js";
+import { HISTORY_LINES } from "./history-lines.js";
 import { defineRole } from "./types.js";
 import { parseYamlEdit } from "./yaml-edit.js";
 
@@ -33,7 +34,7 @@ export const architect = defineRole({
       return { update: { decisions: edit.handoff.decisions } };
     },
   },
-  history: (v) => plural(v.decisions.length, "decision"),
+  history: HISTORY_LINES.architect,
   display: (v) =>
     v.decisions.length
       ? [

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { noteSections } from "./outputs.js";
 import { plural } from "../text/plural.js";
+import { HISTORY_LINES } from "./history-lines.js";
 import { defineRole } from "./types.js";
 
 /** The role of an agent in a user-defined workflow that declares no handoff fields: a summary and findings. */
@@ -24,7 +25,7 @@ export const custom = defineRole({
     artifact: (state, node) => state.notes[node]?.summary ?? "",
     apply: (content, node) => ({ update: { notes: { [node]: { summary: content.trim(), findings: [], verdict: null } } } }),
   },
-  history: (v, node) => v.notes[node]?.summary.split("\n")[0] ?? "",
+  history: HISTORY_LINES.custom,
   // Every node's note: a summary and findings, or a user role's declared values field by field.
   display: (v) => noteSections(v.notes),
   writesCode: true,

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { plural } from "../text/plural.js";
+import { HISTORY_LINES } from "./history-lines.js";
 import { defineRole } from "./types.js";
 
 /** Files the agent said it changed that exist, plus the ones its tools really wrote. */
@@ -30,7 +31,7 @@ export const dev = defineRole({
     artifact: (state) => `${state.devSummary ?? ""}\n\nFiles changed:\n${state.filesChanged.map((f) => `- ${f}`).join("\n")}\n`,
     apply: () => ({ error: "dev's output is the code itself: edit the files in the repository, then approve" }),
   },
-  history: (v) => `${plural(v.filesChanged.length, "file")} changed: ${(v.devSummary ?? "").split("\n")[0]}`,
+  history: HISTORY_LINES.dev,
   // The files it reported (custom agents add theirs). The report shows git's diff of the whole thread instead.
   display: (v) => [{ title: "Files changed", text: v.filesChanged.map((f) => `- ${f}`) }],
   writesCode: true,

@@ -2,7 +2,6 @@ import { stringify } from "yaml";
 import { z } from "zod";
 import { planProblems } from "../engine/stories/plan.js";
 import { inlineMarkdown as md } from "../text/markdown.js";
-import { plural } from "../text/plural.js";
 import { defineRole } from "./types.js";
 import { parseYamlEdit } from "./yaml-edit.js";
 
@@ -29,7 +28,7 @@ const fields = {
   needs_architecture: z.boolean().describe("true when the change needs design decisions before coding"),
 };
 
-const line = (stories: number, needed: boolean) => `${plural(stories, "story", "stories")}, architecture ${needed ? "needed" : "not needed"}`;
+import { HISTORY_LINES, storiesLine as line } from "./history-lines.js";
 
 /** pm: splits the requirements into user stories and says whether the change needs an architect. */
 export const pm = defineRole({
@@ -54,7 +53,7 @@ export const pm = defineRole({
       return { update: { stories: h.stories, needsArchitecture: h.needs_architecture === true } };
     },
   },
-  history: (v) => line(v.stories.length, v.needsArchitecture),
+  history: HISTORY_LINES.pm,
   display: (v) =>
     v.stories.length
       ? [

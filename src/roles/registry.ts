@@ -6,8 +6,9 @@ import { dev } from "./dev.js";
 import { pm } from "./pm.js";
 import { tea } from "./tea.js";
 import type { PipelineStateType } from "../engine/state.js";
-import { ROLES, type AnyRole, type OutputSection, type RoleDefinition } from "./types.js";
+import type { AnyRole, OutputSection, RoleDefinition } from "./types.js";
 import { userRole } from "./user-role.js";
+import { builtInRoleFor } from "./history-lines.js";
 
 /**
  * The built-in roles by id, in the order `yolo show` and the report display their output. Adding one: a module
@@ -26,11 +27,7 @@ export function asRole(role: string | RoleDefinition): RoleDefinition {
   return isBuiltInRole(role) ? BUILT_IN_ROLES[role] : custom;
 }
 
-/** The built-in role an agent id plays: an agent that judges gates is a tea; unknown agents are custom. */
-export function builtInRoleFor(agentId: string, judgesGates: boolean): AnyRole {
-  if (judgesGates) return "tea";
-  return (ROLES as readonly string[]).includes(agentId) ? (agentId as AnyRole) : "custom";
-}
+export { builtInRoleFor } from "./history-lines.js";
 
 /** What the registry needs to know of an agent: its id and the handoff fields its file declares, if any. */
 export interface RoleSource {

@@ -1,6 +1,5 @@
 import { stringify } from "yaml";
 import { z } from "zod";
-import type { GateResult } from "../events/schema.js";
 import { gateBlocks } from "../gates/judge.js";
 import { inlineMarkdown as md } from "../text/markdown.js";
 import { defineRole } from "./types.js";
@@ -11,8 +10,7 @@ const fields = {
   findings: z.array(z.string()).describe("what you found, most important first"),
 };
 
-const gateLine = (results: Pick<GateResult, "passed">[]) =>
-  results.length ? `gates ${results.filter((g) => g.passed).length}/${results.length} passed` : "no gates";
+import { gateLine, HISTORY_LINES } from "./history-lines.js";
 
 /**
  * tea (the test architect): judges the change against the acceptance criteria and the gate results yolo ran.
@@ -52,7 +50,7 @@ export const tea = defineRole({
       return { update: { verdict: h.verdict, findings: h.findings } };
     },
   },
-  history: (v) => `verdict ${v.verdict}, ${gateLine(v.lastGates)}${v.lastGates.length && v.gateBlocked ? " — blocked" : ""}`,
+  history: HISTORY_LINES.tea,
   // Shown after the gate results it judged (`judgesGates`); `yolo show` leaves out a verdict without findings.
   display: (v) =>
     v.verdict

@@ -1,5 +1,7 @@
 import type { ResolvedConfig } from "../config/schema.js";
+import type { CheckpointRows } from "./checkpoint-rows.js";
 import type { Database } from "./db.js";
+import type { Storage } from "./open-storage.js";
 import type { ThreadStore } from "./thread-store.js";
 
 /**
@@ -12,24 +14,34 @@ export interface ThreadIndex {
   hasCheckpoint(threadId: string): Promise<boolean>;
   /** The channel values of the thread's latest checkpoint (root namespace), or {} without one. */
   latestValues(threadId: string): Promise<Record<string, unknown>>;
+  /** SQLite: a thread's checkpoint rows, read without LangGraph (src/store/checkpoint-view.ts decodes them). */
+  checkpointRows?(threadId: string): CheckpointRows;
+  /** PostgreSQL: the whole storage the index opened, so a reader can ask LangGraph's checkpointer without reconnecting. */
+  storage?: Storage;
   close(): Promise<void>;
 }
 
 /** Opens the configured database's thread index; PostgreSQL opens the whole storage and asks its checkpointer. */
 export async function openThreadIndex(database: ResolvedConfig["database"]): Promise<ThreadIndex> {
   if (database.kind === "sqlite") {
-    const [{ openDatabase }, { SqliteThreadStore }] = await Promise.all([import("./db.js"), import("./sqlite-threads.js")]);
+    const [{ openDatabase }, { SqliteThreadStore }, { CheckpointRows }] = await Promise.all([
+      import("./db.js"),
+      import("./sqlite-threads.js"),
+      import("./checkpoint-rows.js"),
+    ]);
     const db = openDatabase(database.path);
     return {
       threads: new SqliteThreadStore(db),
       hasCheckpoint: async (id) => sqliteHasCheckpoint(db, id),
       latestValues: async (id) => sqliteLatestValues(db, id),
+      checkpointRows: (id) => new CheckpointRows(db, id),
       close: async () => void db.close(),
     };
   }
   const storage = await (await import("./open-storage.js")).openStorage(database);
   return {
     threads: storage.threads,
+    storage,
     hasCheckpoint: async (id) => (await storage.checkpointer.getTuple({ configurable: { thread_id: id } })) !== undefined,
     latestValues: async (id) => (await storage.checkpointer.getTuple({ configurable: { thread_id: id } }))?.checkpoint.channel_values ?? {},
     close: () => storage.close(),

@@ -1,4 +1,6 @@
+import { groupThousands } from "./count.js";
+
 /** `1 story`, `3 stories`: a count with its noun in the right number. */
 export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? singular : pluralForm}`;
+  return `${groupThousands(n)} ${n === 1 ? singular : pluralForm}`;
 }

@@ -9,6 +9,7 @@ import { analystDone, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
 import { requireTool } from "../helpers/requires.js";
+import { BACKENDS, useTestDatabase } from "../helpers/postgres.js";
 
 // A module.register() hook that appends every resolved module URL to a file (hooks run off the main thread,
 // so a file is the simplest reliable channel back).
@@ -176,5 +177,37 @@ describe("a run loads Ink and React only for the live view, and --tui / --no-tui
     expect(stdout).toContain("passed (exit 0)");
     expect(stdout).toMatch(/✓ tea\s+verdict PASS/);
     expect(ink).toBe(true);
+  });
+});
+
+describe.each(BACKENDS)("`yolo show` and `yolo history` read a thread's checkpoints without LangGraph on SQLite (%s)", (backend) => {
+  const db = useTestDatabase(backend);
+  // What show and history never need on SQLite: the checkpoint reader stands in for LangGraph, and the history's
+  // summaries come from the roles' light history lines (no zod schemas, no YAML).
+  const READING_NEVER = /^(@langchain\/.*|ink|react|react-reconciler|jiti|zod|yaml|src\/(agents|llm))$/;
+
+  it("a finished thread: show and history answer; on PostgreSQL they ask LangGraph (the control)", async ({ onTestFinished }) => {
+    const project = makeProject();
+    const mock = await startMockOpenAI(director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
+    onTestFinished(async () => {
+      await mock.close();
+      project.cleanup();
+    });
+    const run = await runYolo(["run", "--json", "Add an add(a, b) function"], { cwd: project.root, baseURL: mock.url, env: db.env() });
+    expect(run.exitCode, describeResult(run)).toBe(0);
+    const thread = JSON.parse(run.stdout.split("\n")[0]).thread as string;
+    const register = pathToFileURL(join(dir, "register.mjs")).href;
+    for (const command of ["show", "history"]) {
+      const log = join(dir, `${backend}-${command}.log`);
+      writeFileSync(log, "");
+      const r = await runYolo([command, thread], { cwd: project.root, nodeArgs: ["--import", register], env: { ...db.env(), YOLO_TEST_MODULE_LOG: log } });
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      expect(r.stdout).toMatch(command === "show" ? /^Thread \w+ — passed/ : /^5\s+tea\s+.*-\s+verdict PASS, gates 1\/1 passed$/m);
+      const modules = readFileSync(log, "utf8").split("\n").filter(Boolean);
+      expect(modules.some((m) => m.endsWith("/dist/cli/main.js"))).toBe(true);
+      const loaded = [...loadedPackages(modules)].filter((p) => READING_NEVER.test(p));
+      if (backend === "sqlite") expect(loaded, command).toEqual([]);
+      else expect(loaded, command).toContain("@langchain/langgraph");
+    }
   });
 });

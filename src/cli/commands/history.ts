@@ -1,5 +1,5 @@
-import { threadHistory } from "../../engine/history.js";
-import { databaseExists, databaseName, openSession } from "../../engine/session.js";
+import { databaseExists, databaseName, openIndex } from "../../engine/session.js";
+import { readThreadHistory } from "../../engine/stored-history.js";
 import { loadResolvedConfig } from "../load-config.js";
 import { noDatabaseYet } from "../thread-home.js";
 import { formatTable } from "./threads.js";
@@ -9,9 +9,9 @@ import { oneLine, truncateEnd } from "../../ui/format.js";
 export async function historyCommand(input: { cwd: string; thread: string; json: boolean }): Promise<number> {
   const config = await loadResolvedConfig(input.cwd);
   if (!databaseExists(config)) throw noDatabaseYet(input.thread, databaseName(config));
-  const session = await openSession(config);
+  const session = await openIndex(config);
   try {
-    const history = await threadHistory(config, session, input.thread);
+    const history = await readThreadHistory(config, session, input.thread);
     if (input.json) {
       process.stdout.write(`${JSON.stringify(history, null, 2)}\n`);
       return 0;

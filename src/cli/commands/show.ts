@@ -1,8 +1,9 @@
-import { inspectThread } from "../../engine/inspect.js";
-import { databaseExists, databaseName, openSession } from "../../engine/session.js";
+import { databaseExists, databaseName, openIndex } from "../../engine/session.js";
+import { readThreadState } from "../../engine/stored-thread.js";
 import { currentRow } from "../../engine/thread-status.js";
 import { killedReason } from "../wording/run-words.js";
-import { fixAttemptsMade, type PipelineStateType } from "../../engine/state.js";
+import type { PipelineStateType } from "../../engine/state.js";
+import { fixAttemptsMade } from "../../state/fix-attempts.js";
 import { ConfigError } from "../../errors.js";
 import { threadPatch } from "../../git/thread-change.js";
 import type { ThreadRow } from "../../store/thread-store.js";
@@ -18,11 +19,11 @@ import { scopeWords } from "../../ui/format.js";
 export async function showCommand(input: { cwd: string; thread: string; json: boolean; diff?: boolean }): Promise<number> {
   const config = await loadResolvedConfig(input.cwd);
   if (!databaseExists(config)) throw noDatabaseYet(input.thread, databaseName(config));
-  const session = await openSession(config);
+  const session = await openIndex(config);
   try {
     const stored = await session.threads.get(input.thread);
     const row = stored && (await currentRow(session, stored, killedReason));
-    const { values, position } = await inspectThread(config, session, input.thread);
+    const { values, position } = await readThreadState(config, session, input.thread);
     if (input.diff) {
       process.stdout.write(await diffText(config.root, row));
       return 0;

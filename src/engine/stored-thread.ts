@@ -1,0 +1,63 @@
+import type { ResolvedConfig } from "../config/schema.js";
+import { unknownThreadError } from "../errors.js";
+import { type CheckpointRows, UnreadableCheckpoint } from "../store/checkpoint-rows.js";
+import { type CheckpointView, checkpointView } from "../store/checkpoint-view.js";
+import type { ThreadIndex } from "../store/thread-index.js";
+import { openSession, type Session } from "./session.js";
+import type { PipelineStateType } from "./state.js";
+import { configForProfile, graphNodeNames, profileOfValues } from "./thread-profile.js";
+import { positionOf, type ThreadPosition } from "./translate.js";
+
+/**
+ * `yolo show`'s data: a thread's latest state and where it stands. On SQLite the checkpoint reader answers without
+ * loading LangGraph; on PostgreSQL, or for anything the reader does not reproduce exactly, LangGraph's getState does.
+ */
+export async function readThreadState(
+  config: ResolvedConfig,
+  index: ThreadIndex,
+  threadId: string,
+): Promise<{ values: PipelineStateType; position: ThreadPosition }> {
+  const quick = readable(index, threadId, (rows) => {
+    const latest = rows.ids()[0];
+    if (latest === undefined) throw unknownThreadError(threadId);
+    const view = checkpointView(rows, latest, { latest: true, nodes: nodesOf(config, rows, latest) });
+    const position = positionOf(positionSource(view));
+    if (position.kind === "new") throw unknownThreadError(threadId);
+    return { values: position.values, position };
+  });
+  if (quick) return quick;
+  const { inspectThread } = await import("./inspect.js");
+  return withSession(config, index, (session) => inspectThread(config, session, threadId));
+}
+
+/** What positionOf reads, from a reader's view (LangGraph's StateSnapshot carries the same fields). */
+export function positionSource(view: CheckpointView) {
+  return { values: view.values, next: view.next, tasks: view.tasks, createdAt: view.createdAt, config: { configurable: { checkpoint_id: view.checkpointId } } };
+}
+
+// The nodes of the graph the thread's own profile compiles (as threadConfig picks it: from the latest checkpoint).
+function nodesOf(config: ResolvedConfig, rows: CheckpointRows, latest: string): ReadonlySet<string> {
+  return graphNodeNames(configForProfile(config, profileOfValues(rows.checkpoint(latest).channelValues)));
+}
+
+// The reader's answer, or null when there is no reader (PostgreSQL) or it met something it does not decode.
+export function readable<T>(index: ThreadIndex, threadId: string, read: (rows: CheckpointRows) => T): T | null {
+  if (!index.checkpointRows) return null;
+  try {
+    return read(index.checkpointRows(threadId));
+  } catch (error) {
+    if (error instanceof UnreadableCheckpoint) return null;
+    throw error;
+  }
+}
+
+// LangGraph's path needs its checkpointer: the index's own storage (PostgreSQL) or the SQLite file opened again.
+export async function withSession<T>(config: ResolvedConfig, index: ThreadIndex, use: (session: Session) => Promise<T>): Promise<T> {
+  if (index.storage) return use(index.storage);
+  const session = await openSession(config);
+  try {
+    return await use(session);
+  } finally {
+    await session.close();
+  }
+}

@@ -1,7 +1,7 @@
 import type { GateResult, Usage } from "../events/schema.js";
 import { fixAttemptsMade, type GateBaselineRef, type GateSummary, type PipelineStateType } from "../engine/state.js";
 import type { FileStat } from "../git/repo.js";
-import { outputSections } from "../roles/registry.js";
+import { outputSections } from "../roles/displays.js";
 import type { OutputSection } from "../roles/types.js";
 import type { ThreadRow } from "../store/thread-store.js";
 import type { StoryRun } from "../engine/stories/types.js";

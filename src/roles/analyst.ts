@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineRole } from "./types.js";
 
+import { DISPLAYS } from "./displays.js";
 import { criteriaLine, HISTORY_LINES } from "./history-lines.js";
 
 /** analyst: refines the requirement into Markdown requirements and testable acceptance criteria. */
@@ -32,9 +33,5 @@ export const analyst = defineRole({
     },
   },
   history: HISTORY_LINES.analyst,
-  // In `yolo show` only: the report opens with the requirement and lists the criteria under pm's stories.
-  display: (v) => [
-    { title: "Requirements", text: v.requirements ? [v.requirements.trim()] : [] },
-    { title: "Acceptance criteria", text: v.acceptanceCriteria.map((c) => `- ${c}`) },
-  ],
+  display: DISPLAYS.analyst,
 });

@@ -1,7 +1,7 @@
 import { stringify } from "yaml";
 import { z } from "zod";
-import { inlineMarkdown as md } from "../text/markdown.js";
 import { plural } from "../text/plural.js";
+import { DISPLAYS } from "./displays.js";
 import { HISTORY_LINES } from "./history-lines.js";
 import { defineRole } from "./types.js";
 import { parseYamlEdit } from "./yaml-edit.js";
@@ -35,14 +35,5 @@ export const architect = defineRole({
     },
   },
   history: HISTORY_LINES.architect,
-  display: (v) =>
-    v.decisions.length
-      ? [
-          {
-            title: "Decisions",
-            text: v.decisions.map((d) => `- ${d.title}: ${d.decision} (${d.rationale})`),
-            markdown: { heading: "### Decisions", lines: v.decisions.map((d) => `- **${md(d.title)}**: ${md(d.decision)} — _${md(d.rationale)}_`) },
-          },
-        ]
-      : [],
+  display: DISPLAYS.architect,
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { noteSections } from "./outputs.js";
 import { plural } from "../text/plural.js";
+import { DISPLAYS } from "./displays.js";
 import { HISTORY_LINES } from "./history-lines.js";
 import { defineRole } from "./types.js";
 
@@ -26,7 +26,6 @@ export const custom = defineRole({
     apply: (content, node) => ({ update: { notes: { [node]: { summary: content.trim(), findings: [], verdict: null } } } }),
   },
   history: HISTORY_LINES.custom,
-  // Every node's note: a summary and findings, or a user role's declared values field by field.
-  display: (v) => noteSections(v.notes),
+  display: DISPLAYS.custom,
   writesCode: true,
 });

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { plural } from "../text/plural.js";
+import { DISPLAYS } from "./displays.js";
 import { HISTORY_LINES } from "./history-lines.js";
 import { defineRole } from "./types.js";
 
@@ -32,7 +33,6 @@ export const dev = defineRole({
     apply: () => ({ error: "dev's output is the code itself: edit the files in the repository, then approve" }),
   },
   history: HISTORY_LINES.dev,
-  // The files it reported (custom agents add theirs). The report shows git's diff of the whole thread instead.
-  display: (v) => [{ title: "Files changed", text: v.filesChanged.map((f) => `- ${f}`) }],
+  display: DISPLAYS.dev,
   writesCode: true,
 });

@@ -1,7 +1,8 @@
 import { stringify } from "yaml";
 import { z } from "zod";
 import { planProblems } from "../engine/stories/plan.js";
-import { inlineMarkdown as md } from "../text/markdown.js";
+import { DISPLAYS } from "./displays.js";
+import { HISTORY_LINES, storiesLine as line } from "./history-lines.js";
 import { defineRole } from "./types.js";
 import { parseYamlEdit } from "./yaml-edit.js";
 
@@ -28,8 +29,6 @@ const fields = {
   needs_architecture: z.boolean().describe("true when the change needs design decisions before coding"),
 };
 
-import { HISTORY_LINES, storiesLine as line } from "./history-lines.js";
-
 /** pm: splits the requirements into user stories and says whether the change needs an architect. */
 export const pm = defineRole({
   id: "pm",
@@ -54,20 +53,5 @@ export const pm = defineRole({
     },
   },
   history: HISTORY_LINES.pm,
-  display: (v) =>
-    v.stories.length
-      ? [
-          {
-            title: "Stories",
-            text: v.stories.map((st) => `- ${st.title}: as ${st.as_a}, I want ${st.i_want}, so that ${st.so_that}`),
-            markdown: {
-              heading: "### Stories",
-              lines: v.stories.flatMap((s) => [
-                `- **${md(s.title)}** — as ${md(s.as_a)}, I want ${md(s.i_want)}, so that ${md(s.so_that)}`,
-                ...s.acceptance_criteria.map((c) => `  - ${md(c)}`),
-              ]),
-            },
-          },
-        ]
-      : [],
+  display: DISPLAYS.pm,
 });

@@ -5,8 +5,7 @@ import { custom } from "./custom.js";
 import { dev } from "./dev.js";
 import { pm } from "./pm.js";
 import { tea } from "./tea.js";
-import type { PipelineStateType } from "../engine/state.js";
-import type { AnyRole, OutputSection, RoleDefinition } from "./types.js";
+import type { AnyRole, RoleDefinition } from "./types.js";
 import { userRole } from "./user-role.js";
 import { builtInRoleFor } from "./history-lines.js";
 
@@ -51,14 +50,4 @@ export function roleOf(agentId: string, judgesGates: boolean, agent?: RoleSource
     userRoles.set(agent, role);
   }
   return role;
-}
-
-/**
- * What every role produced in a thread, as `yolo show` and the report display it: the roles' own sections, in the
- * registry's order; `judgement` holds those of roles that judge the gates, which read best after the gate results.
- */
-export function outputSections(state: PipelineStateType): { work: OutputSection[]; judgement: OutputSection[] } {
-  const roles = Object.values(BUILT_IN_ROLES) as RoleDefinition[];
-  const of = (judges: boolean) => roles.filter((r) => (r.judgesGates === true) === judges).flatMap((r) => r.display(state));
-  return { work: of(false), judgement: of(true) };
 }

@@ -1,7 +1,8 @@
 import { stringify } from "yaml";
 import { z } from "zod";
 import { gateBlocks } from "../gates/judge.js";
-import { inlineMarkdown as md } from "../text/markdown.js";
+import { DISPLAYS } from "./displays.js";
+import { gateLine, HISTORY_LINES } from "./history-lines.js";
 import { defineRole } from "./types.js";
 import { parseYamlEdit } from "./yaml-edit.js";
 
@@ -9,8 +10,6 @@ const fields = {
   verdict: z.enum(["PASS", "CONCERNS", "FAIL"]).describe("PASS, CONCERNS or FAIL; a red required gate is never PASS"),
   findings: z.array(z.string()).describe("what you found, most important first"),
 };
-
-import { gateLine, HISTORY_LINES } from "./history-lines.js";
 
 /**
  * tea (the test architect): judges the change against the acceptance criteria and the gate results yolo ran.
@@ -51,16 +50,6 @@ export const tea = defineRole({
     },
   },
   history: HISTORY_LINES.tea,
-  // Shown after the gate results it judged (`judgesGates`); `yolo show` leaves out a verdict without findings.
-  display: (v) =>
-    v.verdict
-      ? [
-          {
-            title: `Verdict: ${v.verdict}`,
-            text: v.findings.map((f) => `- ${f}`),
-            markdown: { heading: `Verdict of the test architect: **${v.verdict}**`, lines: v.findings.map((f) => `- ${md(f)}`) },
-          },
-        ]
-      : [],
+  display: DISPLAYS.tea,
   judgesGates: true,
 });

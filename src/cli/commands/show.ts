@@ -11,7 +11,7 @@ import { loadResolvedConfig } from "../load-config.js";
 import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 import { plural } from "../../text/plural.js";
 import { judgementNotes } from "../../gates/judgement-words.js";
-import { outputSections } from "../../roles/registry.js";
+import { outputSections } from "../../roles/displays.js";
 import { orderedStoryRuns, storyCounts, storyTextLines } from "../../report/stories.js";
 import { scopeWords } from "../../ui/format.js";
 

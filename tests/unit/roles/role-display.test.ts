@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PipelineState, type PipelineStateType } from "../../../src/engine/state.js";
-import { BUILT_IN_ROLES, outputSections, roleOf } from "../../../src/roles/registry.js";
+import { outputSections } from "../../../src/roles/displays.js";
+import { BUILT_IN_ROLES, roleOf } from "../../../src/roles/registry.js";
 
 // A state as the graph's channels default it, with what the roles wrote on top.
 function stateWith(over: Partial<PipelineStateType>): PipelineStateType {

@@ -228,7 +228,7 @@ export async function benchPipelineOverhead(print) {
   const noGate = per("noGate", "ms");
   print(line("yolo pipeline with no gate configured", noGate, per("noGate", "cpuMs")));
   print(
-    `  ${"→ gate check in yolo's process".padEnd(42)}: ${(rest - noGate).toFixed(2).padStart(6)} ms / superstep (the gate's work outside its commands: spawn set-up, definition walk, logs, judging)`,
+    `  ${"→ gate check in yolo's process".padEnd(42)}: ${(rest - noGate).toFixed(2).padStart(6)} ms / superstep (the gate's work outside its commands' own time: definition walk, output parsing, log file, judging, events)`,
   );
   const perStep = (r, f) => f(r) / STEPS;
   const y = runs.yolo[0];

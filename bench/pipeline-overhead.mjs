@@ -6,7 +6,7 @@
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage } from "@langchain/core/messages";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig } from "../dist/config/resolve.js";
@@ -79,22 +79,58 @@ function since(from) {
 }
 
 /**
+ * Counts the SQLite statements run on `db` from now on (better-sqlite3 is synchronous: `run` is one statement, and
+ * one write transaction unless inside `db.transaction`). Statements prepared earlier are not seen.
+ */
+function countStatements(db) {
+  const counts = { writes: 0, reads: 0, pragmas: 0 };
+  const prepare = db.prepare.bind(db);
+  db.prepare = (sql) => {
+    const statement = prepare(sql);
+    const kind = /^\s*(INSERT|UPDATE|DELETE|REPLACE)/i.test(sql) ? "writes" : /^\s*PRAGMA/i.test(sql) ? "pragmas" : "reads";
+    return new Proxy(statement, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key !== "run" && key !== "get" && key !== "all") return typeof value === "function" ? value.bind(target) : value;
+        return (...args) => {
+          counts[kind]++;
+          return value.apply(target, args);
+        };
+      },
+    });
+  };
+  return counts;
+}
+
+/** Bytes LangGraph stored for a thread: checkpoint rows (checkpoint + metadata) and pending-write rows. */
+function storedBytes(db) {
+  const one = (sql) => Number(Object.values(db.prepare(sql).get())[0] ?? 0);
+  return {
+    checkpoints: one("SELECT SUM(LENGTH(checkpoint) + LENGTH(metadata)) FROM checkpoints"),
+    writes: one("SELECT SUM(LENGTH(value)) FROM writes"),
+    writeRows: one("SELECT COUNT(*) FROM writes"),
+  };
+}
+
+/**
  * yolo's pipeline: analyst, pm, then dev/tea pairs until the fix attempts run out. supersteps = 2 + 2 (k + 1).
  * `gateMs` sums the gate commands' own durations (from their `gate.result` events): the child processes, which a
- * bare graph does not have. `rowWrites: false` turns the thread row's progress writes into no-ops, to show their share.
+ * bare graph does not have. `rowWrites: false` turns the thread row's progress writes into no-ops, to show their share;
+ * `gate: false` configures no gate at all (tea judges without one), to show the gate check's work in yolo's process.
  */
-async function yoloRun(supersteps, { rowWrites = true } = {}) {
+async function yoloRun(supersteps, { rowWrites = true, gate = true } = {}) {
   const root = project();
   const maxFixAttempts = (supersteps - 2) / 2 - 1;
   const config = resolveConfig({
     root,
-    fileConfig: { maxFixAttempts, gates: [{ name: "test", command: "true" }], limits: { maxSteps: 10_000 } },
+    fileConfig: { maxFixAttempts, gates: gate ? [{ name: "test", command: "true" }] : [], limits: { maxSteps: 10_000 } },
     file: null,
     env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
     flags: {},
   });
   const deps = benchDeps(config);
   const session = await openSession(config);
+  const statements = countStatements(session.checkpointer.db);
   if (!rowWrites) {
     const update = session.threads.update.bind(session.threads);
     const progress = (patch) => patch.status === undefined && ("currentNode" in patch || "unsettledUsage" in patch);
@@ -114,11 +150,19 @@ async function yoloRun(supersteps, { rowWrites = true } = {}) {
   }
   const result = await handle.result;
   const { ms, cpuMs } = since(started);
+  const stored = storedBytes(session.checkpointer.db);
   await session.close();
   const bytes = dbBytes(config.dbPath);
+  const transcriptBytes = dirBytes(join(config.stateDir, "threads", "bench", "transcripts"));
   rmSync(root, { recursive: true, force: true });
   if (steps !== supersteps || result.status !== "failed") throw new Error(`yolo run took ${steps} steps (${result.status}), expected ${supersteps}`);
-  return { ms, cpuMs, bytes, gateMs, gates };
+  return { ms, cpuMs, bytes, gateMs, gates, statements, stored, transcriptBytes };
+}
+
+function dirBytes(dir) {
+  let total = 0;
+  for (const name of readdirSync(dir)) total += statSync(join(dir, name)).size;
+  return total;
 }
 
 /** A bare graph with the same number of supersteps: one trivial node looping on a counter. */
@@ -132,6 +176,7 @@ async function bareRun(supersteps) {
     .addEdge(START, "step")
     .addConditionalEdges("step", (s) => (s.n >= supersteps ? END : "step"), ["step", END])
     .compile({ checkpointer: createCheckpointer(db) });
+  const statements = countStatements(db);
   const started = now();
   const stream = await graph.stream(
     { n: 0 },
@@ -140,11 +185,12 @@ async function bareRun(supersteps) {
   let steps = 0;
   for await (const [mode] of stream) if (mode === "updates") steps++;
   const { ms, cpuMs } = since(started);
+  const stored = storedBytes(db);
   db.close();
   const bytes = dbBytes(dbPath);
   rmSync(root, { recursive: true, force: true });
   if (steps !== supersteps) throw new Error(`bare graph took ${steps} steps, expected ${supersteps}`);
-  return { ms, cpuMs, bytes };
+  return { ms, cpuMs, bytes, statements, stored };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -155,11 +201,12 @@ export async function benchPipelineOverhead(print) {
   await yoloRun(20); // warm up both paths (module loading, JIT)
   await bareRun(20);
   // Interleaved rounds, so drift on a shared machine hits every variant alike; medians per step.
-  const runs = { bare: [], yolo: [], noRows: [] };
+  const runs = { bare: [], yolo: [], noRows: [], noGate: [] };
   for (let round = 0; round < ROUNDS; round++) {
     runs.bare.push(await bareRun(STEPS));
     runs.yolo.push(await yoloRun(STEPS));
     runs.noRows.push(await yoloRun(STEPS, { rowWrites: false }));
+    runs.noGate.push(await yoloRun(STEPS, { gate: false }));
   }
   const yolo20 = await yoloRun(20);
   const per = (name, field) => median(runs[name].map((r) => r[field])) / STEPS;
@@ -178,6 +225,22 @@ export async function benchPipelineOverhead(print) {
   );
   print(line("yolo pipeline without the gate processes", rest));
   print(line("same, thread-row progress writes off", median(runs.noRows.map((r) => r.ms - r.gateMs)) / STEPS, per("noRows", "cpuMs")));
+  const noGate = per("noGate", "ms");
+  print(line("yolo pipeline with no gate configured", noGate, per("noGate", "cpuMs")));
+  print(
+    `  ${"→ gate check in yolo's process".padEnd(42)}: ${(rest - noGate).toFixed(2).padStart(6)} ms / superstep (the gate's work outside its commands' own time: definition walk, output parsing, log file, judging, events)`,
+  );
+  const perStep = (r, f) => f(r) / STEPS;
+  const y = runs.yolo[0];
+  const b = runs.bare[0];
+  print("Per superstep (200-step runs)");
+  const sql = (r) =>
+    `${perStep(r, (x) => x.statements.writes).toFixed(1)} writes, ${perStep(r, (x) => x.statements.reads).toFixed(1)} reads, ${perStep(r, (x) => x.statements.pragmas).toFixed(1)} pragmas`;
+  print(`  SQLite statements: yolo ${sql(y)}; bare ${sql(b)}`);
+  print(
+    `  checkpoint bytes: yolo ${perStep(y, (r) => r.stored.checkpoints).toFixed(0)} B + ${perStep(y, (r) => r.stored.writes).toFixed(0)} B in ${perStep(y, (r) => r.stored.writeRows).toFixed(1)} pending writes; bare ${perStep(b, (r) => r.stored.checkpoints).toFixed(0)} B + ${perStep(b, (r) => r.stored.writes).toFixed(0)} B in ${perStep(b, (r) => r.stored.writeRows).toFixed(1)}`,
+  );
+  print(`  transcripts: yolo ${(perStep(y, (r) => r.transcriptBytes) / 1024).toFixed(1)} KiB`);
   const yolo200 = runs.yolo[0];
   print("Checkpoint database size");
   print(`  yolo after  20 supersteps: ${(yolo20.bytes / 1024).toFixed(0)} KiB`);

@@ -16,12 +16,60 @@ const DOC_BYTES = 1500;
  * AGENTS.md and README.md (fenced: they are the project's text, not yolo's). Missing pieces are fine.
  */
 export function projectSummary(root: string): string | null {
+  const cached = summaries.get(root);
+  if (cached?.sources.every((source) => (stampOf(source.path)?.key ?? null) === source.key)) return cached.summary;
+  const startedNs = BigInt(Date.now()) * 1_000_000n;
+  const read: string[] = [];
+  const summary = summarize(root, read);
+  const sources = read.map((path) => ({ path, stamp: stampOf(path) }));
+  // Racy-git's rule: a source changed just before (or while) it was read could change again within the same
+  // timestamp tick and keep its stamp, so such a summary is not reused.
+  if (sources.every(({ stamp }) => !stamp || settled(stamp, startedNs))) {
+    summaries.set(root, { summary, sources: sources.map(({ path, stamp }) => ({ path, key: stamp?.key ?? null })) });
+  } else {
+    summaries.delete(root);
+  }
+  return summary;
+}
+
+/**
+ * The last summary of each root, with the stamp of every folder and file it was read from. Every agent step asks
+ * for it and the project rarely changes between two steps: a few stats replace the folder listings and reads.
+ * A folder's mtime changes when an entry is added, removed or renamed in it, which is all the tree shows.
+ */
+const summaries = new Map<string, { summary: string | null; sources: { path: string; key: string | null }[] }>();
+
+interface Stamp {
+  key: string;
+  /** When the inode last changed. */
+  changedNs: bigint;
+  /** Whole-second timestamps: a file system (FAT, HFS+, small-inode ext) that keeps only seconds. */
+  coarse: boolean;
+}
+
+function stampOf(path: string): Stamp | null {
+  const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+  if (!stat) return null;
+  // The change time moves with every write, rename or chmod and cannot be set back (an mtime can).
+  const coarse = stat.ctimeNs % 1_000_000_000n === 0n;
+  return { key: `${stat.dev}:${stat.ino}:${stat.mode}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`, changedNs: stat.ctimeNs, coarse };
+}
+
+// Older than the read by more than the file system's timestamp granularity (a few ms; two seconds where coarse).
+function settled(stamp: Stamp, startedNs: bigint): boolean {
+  return stamp.changedNs < startedNs - (stamp.coarse ? 2_100_000_000n : 100_000_000n);
+}
+
+// The summary itself; `read` collects every folder and file it consulted (present or not).
+function summarize(root: string, read: string[]): string | null {
   const parts: string[] = [];
-  const tree = listTree(root);
+  const tree = listTree(root, read);
   if (tree.length) parts.push(`Files (top two levels):\n${tree.join("\n")}`);
+  read.push(join(root, "package.json"));
   const manifest = readManifest(root);
   if (manifest) parts.push(fence("package.json (excerpt)", manifest));
   for (const doc of ["AGENTS.md", "README.md"]) {
+    read.push(join(root, doc));
     const text = readExcerpt(join(root, doc));
     if (text) parts.push(fence(`${doc} (excerpt)`, text));
   }
@@ -29,11 +77,14 @@ export function projectSummary(root: string): string | null {
 }
 
 // The top two levels, minus what .gitignore (the root's and each first-level folder's) excludes.
-function listTree(root: string): string[] {
+function listTree(root: string, read: string[]): string[] {
   const out: string[] = [];
   const walk = (rel: string, prefix: string, depth: number, rules: IgnoreRules[]) => {
+    read.push(join(root, rel));
     const entries = readEntries(join(root, rel));
-    const own = entries.some((e) => e.name === ".gitignore" && e.isFile()) ? gitignoreAt(root, rel) : null;
+    const ignoreFile = entries.some((e) => e.name === ".gitignore" && e.isFile());
+    if (ignoreFile) read.push(join(root, rel, ".gitignore"));
+    const own = ignoreFile ? gitignoreAt(root, rel) : null;
     const active = own ? [...rules, own] : rules;
     for (const e of entries) {
       if (out.length >= MAX_ENTRIES) return;

@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scrubValue } from "../secrets/scrub.js";
 import { withStorageError } from "./state-dir.js";
@@ -13,28 +13,55 @@ export function transcriptPath(threadDir: string, node: string): string {
 
 /**
  * Appends one JSON line to a node's transcript. Append-only: a crash can at worst leave a torn last line,
- * which the next append closes off with a newline so the new entry stays readable.
+ * which the next append closes off with a newline so the new entry stays readable. Each line is written to the
+ * file before this returns (no buffering): a kill loses nothing that was recorded.
  */
 export function appendTranscript(threadDir: string, node: string, entry: object): void {
   const file = transcriptPath(threadDir, node);
   const line = `${JSON.stringify(scrubValue(entry))}\n`;
   withStorageError(file, () => {
-    const known = appendedHere.get(file);
-    appendedHere.delete(file);
-    if (known !== undefined && statSync(file, { throwIfNoEntry: false })?.size === known) {
-      appendFileSync(file, line);
-      appendedHere.set(file, known + Buffer.byteLength(line));
-      return;
+    const kept = openHere.get(file);
+    if (kept) {
+      openHere.delete(file);
+      const now = statSync(file, { throwIfNoEntry: false });
+      if (now?.ino === kept.ino && now.dev === kept.dev && now.size === kept.size) {
+        appendOn(kept, line, file);
+        return;
+      }
+      closeSync(kept.fd);
     }
     mkdirSync(join(threadDir, "transcripts"), { recursive: true });
-    appendFileSync(file, endsTorn(file) ? `\n${line}` : line);
-    appendedHere.set(file, statSync(file).size);
+    const torn = endsTorn(file);
+    const fd = openSync(file, "a");
+    const { ino, dev, size } = fstatSync(fd);
+    appendOn({ fd, ino, dev, size }, torn ? `\n${line}` : line, file);
   });
 }
 
-// The size of each transcript right after this process appended a whole line to it: while it is unchanged, the file
-// still ends with that line's newline and its folder exists, which otherwise cost six more system calls an entry.
-const appendedHere = new Map<string, number>();
+/**
+ * Transcripts this process appended a whole line to, kept open (O_APPEND) with the file's identity and size right
+ * after that line. While the path still names that file at that size, it still ends with our newline and its
+ * folder exists, so an entry costs a stat and a write instead of six more system calls. Least recently used first.
+ */
+const openHere = new Map<string, { fd: number; ino: number; dev: number; size: number }>();
+const MAX_OPEN = 8;
+
+// Writes `text` on the kept descriptor and keeps it for the next entry; a failed write closes it (the next append reopens and checks for a torn line).
+function appendOn(kept: { fd: number; ino: number; dev: number; size: number }, text: string, file: string): void {
+  try {
+    writeFileSync(kept.fd, text);
+  } catch (error) {
+    closeSync(kept.fd);
+    throw error;
+  }
+  kept.size += Buffer.byteLength(text);
+  openHere.set(file, kept);
+  if (openHere.size > MAX_OPEN) {
+    const [oldest, { fd }] = openHere.entries().next().value as [string, { fd: number }];
+    openHere.delete(oldest);
+    closeSync(fd);
+  }
+}
 
 /** Reads a node's transcript; lines that do not parse (a write torn by a crash) are skipped. Missing file → []. */
 export function readTranscript(threadDir: string, node: string): object[] {

@@ -75,12 +75,24 @@ export function openDatabase(path: string): Database {
  * so nothing else runs on the connection in between).
  */
 export function withoutFsync<T>(db: Database, write: () => T): T {
-  db.pragma("synchronous = NORMAL");
+  const sync = syncStatements(db);
+  sync.normal.run();
   try {
     return write();
   } finally {
-    db.pragma("synchronous = FULL");
+    sync.full.run();
   }
+}
+
+// The two pragmas, prepared once per connection: `db.pragma()` prepares its statement on every call.
+const syncPragmas = new WeakMap<Database, { normal: Statement; full: Statement }>();
+function syncStatements(db: Database): { normal: Statement; full: Statement } {
+  let pair = syncPragmas.get(db);
+  if (!pair) {
+    pair = { normal: db.prepare("PRAGMA synchronous = NORMAL"), full: db.prepare("PRAGMA synchronous = FULL") };
+    syncPragmas.set(db, pair);
+  }
+  return pair;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ThreadError } from "../errors.js";
-import { withoutFsync, type Database } from "./db.js";
+import { withoutFsync, type Database, type Statement } from "./db.js";
 import { acquireSqliteLease, sqliteLeaseIsLive } from "./lease.js";
 import {
   duplicateThreadMessage,
@@ -23,6 +23,8 @@ const ADDED_COLUMNS = ["start_commit", "branch", "host", "user_name", "repo", "a
 /** The thread index and leases in the project's SQLite file, next to LangGraph's checkpoints. */
 export class SqliteThreadStore implements ThreadStore {
   private readonly db: Database;
+  /** Prepared UPDATEs by their text: a run writes the same few progress notes every step. */
+  private readonly updates = new Map<string, Statement>();
 
   constructor(db: Database) {
     this.db = db;
@@ -71,8 +73,18 @@ export class SqliteThreadStore implements ThreadStore {
       sets.push(`${PATCH_COLUMNS[key]} = ?`);
       values.push(patch[key]);
     }
-    const write = () => this.db.prepare(`UPDATE yolo_threads SET ${sets.join(", ")} WHERE id = ?`).run(...values, id).changes > 0;
+    const write = () => this.statement(`UPDATE yolo_threads SET ${sets.join(", ")} WHERE id = ?`).run(...values, id).changes > 0;
     return options.progress ? withoutFsync(this.db, write) : write();
+  }
+
+  // The prepared statement for `sql`, kept: only the UPDATEs (a handful of column sets) go through here.
+  private statement(sql: string): Statement {
+    let statement = this.updates.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.updates.set(sql, statement);
+    }
+    return statement;
   }
 
   async remove(id: string): Promise<boolean> {

@@ -35,12 +35,17 @@ export function threadDir(root: string, threadId: string): string {
 
 /** `<artifacts>/threads/<id>`, created if missing. Rejects ids that could escape the directory. */
 export function threadArtifactsDir(artifactsDir: string, threadId: string): string {
+  const dir = threadArtifactsPath(artifactsDir, threadId);
+  withStorageError(dir, () => mkdirSync(dir, { recursive: true }));
+  return dir;
+}
+
+/** `<artifacts>/threads/<id>` without touching the disk (for paths that are only named). Rejects unsafe ids. */
+export function threadArtifactsPath(artifactsDir: string, threadId: string): string {
   if (!/^[A-Za-z0-9_-]+$/.test(threadId)) {
     throw new ThreadError(`"${threadId}" is not a valid thread id.`, { kind: "invalid-thread-id", thread: threadId });
   }
-  const dir = join(artifactsDir, "threads", threadId);
-  withStorageError(dir, () => mkdirSync(dir, { recursive: true }));
-  return dir;
+  return join(artifactsDir, "threads", threadId);
 }
 
 // "wx": a .gitignore the user already put there is theirs; never overwrite it.

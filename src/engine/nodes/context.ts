@@ -5,7 +5,7 @@ import type { PipelineStateType, PipelineUpdate } from "../state.js";
 import type { EngineDeps } from "../deps.js";
 import type { HookScope } from "../../hooks/hooks.js";
 import { transcriptPath } from "../../store/artifacts.js";
-import { threadArtifactsDir } from "../../store/state-dir.js";
+import { threadArtifactsPath } from "../../store/state-dir.js";
 
 /** Emits a yolo event through LangGraph's custom stream; translated in one place (engine/translate.ts). */
 export function emitter(config: LangGraphRunnableConfig): (event: EventBody) => void {
@@ -39,14 +39,14 @@ export function finish(node: string, config: LangGraphRunnableConfig, update: Pi
   return { ...update, visits: { [node]: 1 }, ...(usage ? { usage, usageByNode: { [node]: usage } } : {}) };
 }
 
-/** Where a node's hooks run from: its thread, its transcript, its event stream and its abort signal. */
+/** Where a node's hooks run from: its thread, its transcript (named, not created: a step calls this several times), its event stream and its abort signal. */
 export function hookScope(config: LangGraphRunnableConfig, deps: EngineDeps, node: string): HookScope {
   const threadId = threadIdOf(config);
   return {
     emit: emitter(config),
     threadId,
     node,
-    transcriptPath: transcriptPath(threadArtifactsDir(deps.config.stateDir, threadId), node),
+    transcriptPath: transcriptPath(threadArtifactsPath(deps.config.stateDir, threadId), node),
     signal: config.signal,
   };
 }

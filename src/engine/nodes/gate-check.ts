@@ -4,7 +4,7 @@ import type { GateConfig } from "../../config/schema.js";
 import type { GateResult, GateScope } from "../../events/schema.js";
 import type { ScopedGate } from "../../gates/detect/scope.js";
 import { inScopeOf, isMonorepo, planGateScope } from "../../gates/scope-plan.js";
-import { readRecord, writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
+import { writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { diffGateDefinition, resolveGateDefinition, type GateDefinition } from "../../gates/definition.js";
 import { gateBlocks, judgeGate } from "../../gates/judge.js";
 import { sayNotice } from "../notices.js";
@@ -17,6 +17,7 @@ import type { GateApproval, PipelineStateType, PipelineUpdate } from "../state.j
 import { emitter, hookScope, threadIdOf } from "./context.js";
 import { gateEndHooks } from "../../hooks/step-hooks.js";
 import { missingGate } from "./gate-baseline.js";
+import { readRecordOnce } from "./record-cache.js";
 import type { ApprovalPayload } from "./human-node.js";
 
 // The approval a gate check obtained, handed to gateDecision with the results it belongs to.
@@ -148,9 +149,9 @@ async function gateChangeCheck(node: string, state: PipelineStateType, deps: Eng
   const ref = state.gateBaseline;
   const none: ChangeCheck = { record: null, changes: [], approved: false, approval: null };
   if (!ref?.file) return none;
-  const record = await readRecord<BaselineRecord>(ref.file);
+  const record = await readRecordOnce<BaselineRecord>(ref.file);
   if (!record) return none;
-  const approvedBefore = state.gateApproval ? await readRecord<GateDefinition>(state.gateApproval.file) : null;
+  const approvedBefore = state.gateApproval ? await readRecordOnce<GateDefinition>(state.gateApproval.file) : null;
   const now = await resolveGateDefinition(deps.config.root, deps.gates, [deps.config.stateDir]);
   const changes = diffGateDefinition(approvedBefore ?? record.definition, now);
   const everApproved = approvedBefore !== null;

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { BIN, cleanEnv, describeResult, runYolo } from "../helpers/cli.js";
@@ -24,6 +24,9 @@ export async function resolve(specifier, context, next) {
 const REGISTER = `import { register } from "node:module";
 register("./hooks.mjs", import.meta.url, { data: { log: process.env.YOLO_TEST_MODULE_LOG } });
 `;
+
+const EXAMPLE = fileURLToPath(new URL("../../examples/add-numbers/", import.meta.url));
+const REQUIREMENT = readFileSync(join(EXAMPLE, "requirement.txt"), "utf8").trim();
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -95,10 +98,34 @@ describe("yolo --version and --help load only the CLI shell", () => {
     expect([...loaded].filter((p) => HEAVY.test(p))).toEqual([]);
   });
 
-  it("the hook does catch heavy modules: `yolo graph` loads LangGraph (a control for the cases above)", async () => {
-    const { r, modules } = await modulesLoadedBy(["graph"], "graph");
+  it("the hook does catch heavy modules: a run (the shipped example, replayed) loads LangGraph (a control for the cases above)", async () => {
+    const root = join(dir, "example");
+    cpSync(join(EXAMPLE, "project"), root, { recursive: true });
+    const { r, modules } = await modulesLoadedBy(["run", "--json", "--replay", join(EXAMPLE, "session.jsonl"), REQUIREMENT], "run-replay", root);
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(loadedPackages(modules).has("@langchain/langgraph")).toBe(true);
+  });
+
+  it("`yolo graph` draws the workflow without LangGraph, LangChain, SQLite, Ink or React", async () => {
+    const { r, modules } = await modulesLoadedBy(["graph"], "graph");
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(r.stdout).toContain('tea -.->|"gate_blocked && fix_attempts_remain"| dev;');
+    expect(modules.some((m) => m.endsWith("/dist/cli/main.js"))).toBe(true);
+    expect([...loadedPackages(modules)].filter((p) => /^(@langchain\/.*|ink|react|react-reconciler|better-sqlite3)$/.test(p))).toEqual([]);
+  });
+
+  it("`yolo graph` still validates the workflow as a run does: an invalid one exits 2 listing its problems, drawing nothing", async () => {
+    const root = join(dir, "invalid-workflow");
+    mkdirSync(root);
+    writeFileSync(
+      join(root, "yolo.config.ts"),
+      'export default { workflow: { nodes: { dev: { kind: "agent" }, qa: { kind: "agent", agent: "qa" } }, edges: [{ from: "start", to: "dev" }, { from: "dev", to: "nowhere" }] } };\n',
+    );
+    const { r } = await modulesLoadedBy(["graph"], "graph-invalid", root);
+    expect(r.exitCode, describeResult(r)).toBe(2);
+    expect(r.stderr).toContain('workflow.edges[1].to: no node "nowhere"');
+    expect(r.stderr).toMatch(/workflow\.nodes\.qa\.agent: unknown agent "qa"/);
+    expect(r.stdout).toBe("");
   });
 
   it.each([["--version"], ["-v"], ["-C", ".", "--version"]])("`yolo %s` prints the package version", async (...args) => {

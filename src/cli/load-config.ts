@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import type { ResolvedConfig, UserLevelConfig } from "../config/schema.js";
 import type { FileConfig } from "../config/load.js";
 import { findConfigFile, findUserConfigFile } from "../config/find.js";
@@ -73,6 +74,21 @@ async function loadConfigFiles(
 ): Promise<{ file: string | null; config: FileConfig; userConfig: { file: string | null; config: UserLevelConfig } }> {
   if (!findConfigFile(root) && !findUserConfigFile(process.env)) return { file: null, config: {}, userConfig: { file: null, config: {} } };
   const { loadConfigFile, loadUserConfig } = await import("../config/load.js");
-  const { file, config } = await loadConfigFile(root);
-  return { file, config, userConfig: await loadUserConfig(process.env) };
+  const cache = userCacheDir(process.env);
+  const options = { transpileCache: join(cache, "jiti"), validationCache: YOLO_BUILD_ID ? { dir: join(cache, "validated"), build: YOLO_BUILD_ID } : null };
+  const { file, config } = await loadConfigFile(root, options);
+  return { file, config, userConfig: await loadUserConfig(process.env, options) };
 }
+
+/**
+ * Where transpiled and validated config is kept between commands: the user's cache directory, outside every
+ * repository (`$XDG_CACHE_HOME/yolo`, by default `~/.cache/yolo`), so a cloned repository cannot bring a cache of its
+ * own. Saves transpiling the config (a TypeScript compiler) and validating it (zod) on every command.
+ */
+export function userCacheDir(env: Readonly<Record<string, string | undefined>>): string {
+  return join(env.XDG_CACHE_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".cache"), "yolo");
+}
+
+// The build's identity (a hash of its sources and lockfile), set by scripts/build.mjs; empty when run from source.
+declare const __YOLO_BUILD_ID__: string | undefined;
+const YOLO_BUILD_ID = typeof __YOLO_BUILD_ID__ === "string" ? __YOLO_BUILD_ID__ : "";

@@ -17,9 +17,12 @@ export async function threadsCommand(input: { cwd: string; json: boolean; all?: 
     else process.stdout.write('No threads yet in this project. Start one with: yolo run "what to build"\n');
     return 0;
   }
+  // `git config` runs while the database opens (loading SQLite's native module is most of that).
+  const repo = input.all ? null : repoIdentity(config.root);
+  repo?.catch(() => {}); // awaited below; a rejection before then is not unhandled
   const session = await openIndex(config);
   try {
-    const listed = await session.threads.list(input.all ? { all: true } : { repo: await repoIdentity(config.root), root: config.root });
+    const listed = await session.threads.list(repo ? { repo: await repo, root: config.root } : { all: true });
     const rows = await Promise.all(listed.map((row) => currentRow(session, row, killedReason)));
     // Each thread's stories run in parallel; a thread without any lists exactly as before.
     const stories = new Map<string, StoryRun[]>();

@@ -22,6 +22,15 @@ function sources(dir) {
 // Native addons, packages that load files beside themselves at run time, and optional back ends stay in node_modules.
 const EXTERNAL = ["better-sqlite3", "pg", "pg-native", "pg-cloudflare", "jiti", "@langchain/langgraph-checkpoint-postgres", "react-devtools-core"];
 
+// zod's namespace export carries its error messages in some forty languages (half of zod's bundled size, compiled by
+// every command that validates anything); yolo uses the English ones only (zod's default), so the bundle holds those.
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: "js" }));
+  },
+};
+
 // Built beside dist/ and swapped in with two renames, so a test reading dist/ while someone rebuilds never
 // finds it half-written or gone for the length of a build.
 const next = `dist.next-${process.pid}`;
@@ -60,6 +69,7 @@ const cli = await build({
   banner: { js: 'import { createRequire as __yoloRequire } from "node:module"; const require = __yoloRequire(import.meta.url);' },
   sourcemap: "linked",
   metafile: true,
+  plugins: [zodEnglishOnly],
 });
 // Which packages and source folders each output file holds, for tests that check what a command loads.
 writeFileSync(join(next, "chunks.json"), JSON.stringify(contents(cli.metafile), null, 1));

@@ -125,6 +125,23 @@ describe("yolo --version and --help load only the CLI shell", () => {
     expect([...loadedPackages(modules)].filter((p) => /^(@langchain\/.*|ink|react|react-reconciler|better-sqlite3)$/.test(p))).toEqual([]);
   });
 
+  it("`yolo graph` validated once by this build skips zod and YAML, and validates again after an agent file changes", async () => {
+    const root = join(dir, "graph-agents");
+    mkdirSync(join(root, "agents"), { recursive: true });
+    const env = { XDG_CACHE_HOME: join(dir, "cache-graph") };
+    const first = await modulesLoadedBy(["graph"], "graph-first", root, env);
+    expect(first.r.exitCode, describeResult(first.r)).toBe(0);
+    expect(loadedPackages(first.modules).has("yaml")).toBe(true);
+    const again = await modulesLoadedBy(["graph"], "graph-again", root, env);
+    expect(again.r.stdout).toBe(first.r.stdout);
+    expect([...loadedPackages(again.modules)].filter((p) => /^(zod|yaml)$/.test(p))).toEqual([]);
+    writeFileSync(join(root, "agents", "dev.md"), "---\nname: Dev\ndescription: mine\ntools: [no_such_tool]\n---\nMy dev.\n");
+    const edited = await modulesLoadedBy(["graph"], "graph-edited", root, env);
+    expect(edited.r.exitCode, describeResult(edited.r)).toBe(2);
+    expect(edited.r.stderr).toMatch(/agents\/dev\.md: .*no_such_tool/);
+    expect(edited.r.stdout).toBe("");
+  });
+
   it("`yolo graph` still validates the workflow as a run does: an invalid one exits 2 listing its problems, drawing nothing", async () => {
     const root = join(dir, "invalid-workflow");
     mkdirSync(root);

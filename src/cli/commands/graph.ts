@@ -1,5 +1,6 @@
 import { drawWorkflowMermaid } from "../../workflow/mermaid.js";
-import { loadPipelineAgents, loadResolvedConfig } from "../prepare.js";
+import { loadResolvedConfig, validationCache } from "../load-config.js";
+import { checkWorkflow } from "../workflow-check.js";
 
 /**
  * `yolo graph`: the configured workflow as Mermaid, labelled from its conditions. It is drawn from the workflow
@@ -9,7 +10,8 @@ import { loadPipelineAgents, loadResolvedConfig } from "../prepare.js";
  */
 export async function graphCommand(input: { cwd: string }): Promise<number> {
   const config = await loadResolvedConfig(input.cwd);
-  loadPipelineAgents(config); // the same validation a run does: an invalid workflow is reported, not drawn
+  // The same validation a run does: an invalid workflow is reported, not drawn.
+  await checkWorkflow(config, validationCache(process.env));
   process.stdout.write(`${drawWorkflowMermaid(config.workflow)}\n`);
   return 0;
 }

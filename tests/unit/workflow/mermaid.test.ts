@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_WORKFLOW } from "../../../src/workflow/default.js";
-import { drawWorkflowMermaid } from "../../../src/workflow/mermaid.js";
-import type { Workflow } from "../../../src/workflow/schema.js";
+import { drawWorkflowMermaid, MERMAID_NAMES } from "../../../src/workflow/mermaid.js";
+import { DEFAULT_CASE, END_NODE, START_NODE, type Workflow } from "../../../src/workflow/schema.js";
 
 const arrows = (workflow: Workflow) =>
   drawWorkflowMermaid(workflow)
@@ -64,5 +64,9 @@ describe("yolo graph's Mermaid", () => {
     expect(text).toContain("\ttriage{triage}");
     expect(text).toContain("\treview[/review/]");
     expect(text).toContain("\ttests[[tests]]");
+  });
+
+  it("spells the workflow's reserved names as the schema does (it does not import them, to stay free of zod)", () => {
+    expect(MERMAID_NAMES).toEqual({ start: START_NODE, end: END_NODE, defaultCase: DEFAULT_CASE });
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { types } from "node:util";
 
@@ -52,10 +52,20 @@ function isPlain(value: unknown, depth: number): boolean {
   return true;
 }
 
-// One file per (build, kind, value); the file repeats both, and only an exact match is used.
+// One file per (build, kind, value), named after the build; the file repeats all three, and only an exact match is used.
 function entryPath(cache: ValidationCache, kind: string, input: string): string {
   const key = createHash("sha256").update(`${cache.build}\0${kind}\0${input}`).digest("hex").slice(0, 40);
-  return join(cache.dir, `${key}.json`);
+  return join(cache.dir, `${buildPrefix(cache)}${key}.json`);
+}
+
+const buildPrefix = (cache: ValidationCache) => `${createHash("sha256").update(cache.build).digest("hex").slice(0, 12)}-`;
+
+// Entries of other builds are never used again (an upgrade, a rebuild): removed when this build first stores one.
+function pruneOtherBuilds(cache: ValidationCache): void {
+  const prefix = buildPrefix(cache);
+  for (const name of readdirSync(cache.dir)) {
+    if (!name.startsWith(prefix)) rmSync(join(cache.dir, name), { force: true, recursive: true });
+  }
 }
 
 /** The validated output remembered for exactly this value, kind and build; undefined when there is none. */
@@ -78,6 +88,7 @@ export function storeValidation(cache: ValidationCache, kind: string, value: unk
   if (input === null || out === null || !privateCacheDir(cache.dir)) return;
   const path = entryPath(cache, kind, input);
   try {
+    if (!readdirSync(cache.dir).some((name) => name.startsWith(buildPrefix(cache)))) pruneOtherBuilds(cache);
     // Written beside and renamed, so a reader never sees half an entry.
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify({ build: cache.build, kind, input, output: out }), { mode: 0o600 });

@@ -79,8 +79,11 @@ describe("the workflow check's cache", () => {
 
   it("another build validates again", async () => {
     expect(await check()).toBeNull();
+    const before = readdirSync(cache.dir);
     cache = { ...cache, build: "build-2" };
     expect(await check()).toBeNull();
-    expect(stored()).toBe(2);
+    // Its own entry, in place of the other build's.
+    expect(stored()).toBe(1);
+    expect(readdirSync(cache.dir)).not.toEqual(before);
   });
 });

@@ -6,7 +6,8 @@
 //    about 3× `node -e 0`), and every lazy `import()` stays a separate chunk, so `--version` still loads no LangGraph.
 // Type checking is `tsc --noEmit`.
 import { build } from "esbuild";
-import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { spawnSync } from "node:child_process";
 
@@ -21,12 +22,35 @@ function sources(dir) {
 // Native addons, packages that load files beside themselves at run time, and optional back ends stay in node_modules.
 const EXTERNAL = ["better-sqlite3", "pg", "pg-native", "pg-cloudflare", "jiti", "@langchain/langgraph-checkpoint-postgres", "react-devtools-core"];
 
+// zod's namespace export carries its error messages in some forty languages (half of zod's bundled size, compiled by
+// every command that validates anything); yolo uses the English ones only (zod's default), so the bundle holds those.
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: "js" }));
+  },
+};
+
 // Built beside dist/ and swapped in with two renames, so a test reading dist/ while someone rebuilds never
 // finds it half-written or gone for the length of a build.
 const next = `dist.next-${process.pid}`;
 const old = `dist.old-${process.pid}`;
 rmSync(next, { recursive: true, force: true });
-const common = { platform: "node", target: "node20", format: "esm", jsx: "automatic", logLevel: "warning" };
+// The build's identity, for caches of work whose result depends on the code (validated config values): a hash of
+// every source file and of the lockfile (the dependencies' versions).
+const buildId = (() => {
+  const hash = createHash("sha256");
+  for (const file of [...sources("src"), "package-lock.json"].sort()) hash.update(`${file}\0`).update(readFileSync(file)).update("\0");
+  return hash.digest("hex").slice(0, 32);
+})();
+const common = {
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  jsx: "automatic",
+  logLevel: "warning",
+  define: { __YOLO_BUILD_ID__: JSON.stringify(buildId) },
+};
 await build({ ...common, entryPoints: sources("src"), outdir: next, outbase: "src", sourcemap: "linked" });
 const cli = await build({
   ...common,
@@ -40,11 +64,12 @@ const cli = await build({
   external: EXTERNAL,
   // React picks its build from NODE_ENV: the bundle holds only the production one (the development build made the
   // live view several times more expensive).
-  define: { "process.env.NODE_ENV": '"production"' },
+  define: { ...common.define, "process.env.NODE_ENV": '"production"' },
   // Bundled CommonJS packages call require() for Node's built-ins; ESM has none of its own.
   banner: { js: 'import { createRequire as __yoloRequire } from "node:module"; const require = __yoloRequire(import.meta.url);' },
   sourcemap: "linked",
   metafile: true,
+  plugins: [zodEnglishOnly],
 });
 // Which packages and source folders each output file holds, for tests that check what a command loads.
 writeFileSync(join(next, "chunks.json"), JSON.stringify(contents(cli.metafile), null, 1));

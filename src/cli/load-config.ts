@@ -1,7 +1,9 @@
 import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import type { ResolvedConfig, UserLevelConfig } from "../config/schema.js";
 import type { FileConfig } from "../config/load.js";
+import type { ValidationCache } from "../config/load-cache.js";
 import { findConfigFile, findUserConfigFile } from "../config/find.js";
 import { resolveConfig } from "../config/resolve.js";
 import { ConfigError } from "../errors.js";
@@ -75,6 +77,25 @@ async function loadConfigFiles(
 ): Promise<{ file: string | null; config: FileConfig; userConfig: { file: string | null; config: UserLevelConfig } }> {
   if (!findConfigFile(root) && !findUserConfigFile(process.env)) return { file: null, config: {}, userConfig: { file: null, config: {} } };
   const { loadConfigFile, loadUserConfig } = await import("../config/load.js");
-  const { file, config } = await loadConfigFile(root);
-  return { file, config, userConfig: await loadUserConfig(process.env) };
+  const options = { transpileCache: join(userCacheDir(process.env), "jiti"), validationCache: validationCache(process.env) };
+  const { file, config } = await loadConfigFile(root, options);
+  return { file, config, userConfig: await loadUserConfig(process.env, options) };
 }
+
+/**
+ * Where transpiled and validated config is kept between commands: the user's cache directory, outside every
+ * repository (`$XDG_CACHE_HOME/yolo`, by default `~/.cache/yolo`), so a cloned repository cannot bring a cache of its
+ * own. Saves transpiling the config (a TypeScript compiler) and validating it (zod) on every command.
+ */
+export function userCacheDir(env: Readonly<Record<string, string | undefined>>): string {
+  return join(env.XDG_CACHE_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".cache"), "yolo");
+}
+
+/** Where this build remembers validated config and workflows (none when run from source: there is no build id). */
+export function validationCache(env: Readonly<Record<string, string | undefined>>): ValidationCache | null {
+  return YOLO_BUILD_ID ? { dir: join(userCacheDir(env), "validated"), build: YOLO_BUILD_ID } : null;
+}
+
+// The build's identity (a hash of its sources and lockfile), set by scripts/build.mjs; empty when run from source.
+declare const __YOLO_BUILD_ID__: string | undefined;
+const YOLO_BUILD_ID = typeof __YOLO_BUILD_ID__ === "string" ? __YOLO_BUILD_ID__ : "";

@@ -1,32 +1,51 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { z } from "zod";
 import { ConfigError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
-import { configSchema, userConfigSchema, type UserLevelConfig } from "./schema.js";
-import { keysAt, nearestKey } from "./did-you-mean.js";
+import type { UserLevelConfig } from "./schema.js";
 import { findConfigFile, findUserConfigFile } from "./find.js";
+import { cachedValidation, privateCacheDir, storeValidation, type ValidationCache } from "./load-cache.js";
+import type { FileConfig } from "./validate-config.js";
 
 // Finding a config file needs neither zod nor jiti: find.ts, which commands use to skip loading this module.
 export { CONFIG_FILE_NAMES, findConfigFile, findUserConfigFile, USER_CONFIG_FILE_NAMES } from "./find.js";
 
-/** A config file after validation: defaults inside the schema (gate `required`, `timeoutS`) are applied. */
-export type FileConfig = z.output<typeof configSchema>;
+export type { FileConfig } from "./validate-config.js";
+
+/** How config modules are loaded. */
+export interface ConfigLoadOptions {
+  /**
+   * A directory of the user's own for the TypeScript loader's transpile cache (a cached file is used only while
+   * it was made from the same source, byte for byte); it is created private, and one that another user could
+   * write is not used. None: every load transpiles.
+   */
+  transpileCache?: string | null;
+  /**
+   * Where validated config values are remembered, and the build they were validated by: a value equal to one
+   * validated before, by the same build, is not validated again (zod and the schemas cost more than the rest of a
+   * read-only command). None: every load validates.
+   */
+  validationCache?: ValidationCache | null;
+}
 
 /**
  * Loads and validates `yolo.config.{ts,mts,js,mjs}` from `root`.
  * No file → `{ file: null, config: {} }`. Any problem → one ConfigError listing every problem.
  */
-export async function loadConfigFile(root: string): Promise<{ file: string | null; config: FileConfig }> {
+export async function loadConfigFile(root: string, options: ConfigLoadOptions = {}): Promise<{ file: string | null; config: FileConfig }> {
   const file = findConfigFile(root);
   if (!file) return { file: null, config: {} };
-  const exported = await importConfigModule(file);
-  return { file, config: validateConfig(exported, file) };
+  const exported = await importConfigModule(file, options);
+  return { file, config: await validated("project", exported, file, options) };
 }
 
 /** Loads and validates the user-level config (commands, env, sandbox); none → `{ file: null, config: {} }`. */
-export async function loadUserConfig(env: Readonly<Record<string, string | undefined>>): Promise<{ file: string | null; config: UserLevelConfig }> {
+export async function loadUserConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  options: ConfigLoadOptions = {},
+): Promise<{ file: string | null; config: UserLevelConfig }> {
   const file = findUserConfigFile(env);
   if (!file) return { file: null, config: {} };
   let exported: unknown;
@@ -36,31 +55,38 @@ export async function loadUserConfig(env: Readonly<Record<string, string | undef
     } catch (cause) {
       throw new ConfigError(`Could not load ${file}: ${cause instanceof Error ? cause.message : String(cause)}`, [], { cause });
     }
-  } else exported = await importConfigModule(file);
-  return { file, config: validateConfig(exported, file, userConfigSchema) };
+  } else exported = await importConfigModule(file, options);
+  return { file, config: await validated("user", exported, file, options) };
 }
 
-/** Validates a config value against a strict schema (yolo.config.ts's by default); every issue becomes one dot-path line. */
-export function validateConfig(value: unknown, file: string): FileConfig;
-export function validateConfig<T>(value: unknown, file: string, schema: z.ZodType<T>): T;
-export function validateConfig(value: unknown, file: string, schema: z.ZodType = configSchema): unknown {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new ConfigError(`${file} must export a config object as its default export (export default defineConfig({ ... })).`);
-  }
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const problems = result.error.issues.flatMap((issue) => formatIssue(issue, schema));
-  throw new ConfigError(`${file} has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}; fix and run again:`, problems);
+/**
+ * A config value validated: from the cache when this very value (compared as JSON, byte for byte) was validated
+ * by this build before, else by the schema (loaded only then), remembering a valid result.
+ */
+async function validated(kind: "project", value: unknown, file: string, options: ConfigLoadOptions): Promise<FileConfig>;
+async function validated(kind: "user", value: unknown, file: string, options: ConfigLoadOptions): Promise<UserLevelConfig>;
+async function validated(kind: "project" | "user", value: unknown, file: string, options: ConfigLoadOptions): Promise<unknown> {
+  const cache = options.validationCache ?? null;
+  const hit = cache ? cachedValidation(cache, kind, value) : undefined;
+  if (hit !== undefined) return hit;
+  const { validateConfig, validateUserConfig } = await import("./validate-config.js");
+  const output = kind === "project" ? validateConfig(value, file) : validateUserConfig(value, file);
+  if (cache) storeValidation(cache, kind, value, output);
+  return output;
 }
 
-// jiti is imported here, not at the top, so commands that never read a config (`--version`) stay cheap.
-async function importConfigModule(file: string): Promise<unknown> {
-  const { createJiti } = await import("jiti");
+// jiti is loaded here, not at the top, so commands that never read a config (`--version`) stay cheap; and through
+// require(), because its ES module entry imports its CommonJS build, which Node would first scan for export names
+// (about 40 ms of the config's cost).
+async function importConfigModule(file: string, options: ConfigLoadOptions): Promise<unknown> {
+  const { createJiti } = createRequire(import.meta.url)("jiti") as typeof import("jiti");
   const jiti = createJiti(import.meta.url, {
     // A globally installed yolo is not in the user's node_modules: point `import … from "yolo"` at ourselves.
     alias: { yolo: packageEntry() },
     moduleCache: false,
     interopDefault: true,
+    // Never jiti's default, a shared directory under /tmp that another local user could fill first.
+    fsCache: (options.transpileCache && privateCacheDir(options.transpileCache)) || false,
   });
   let mod: unknown;
   try {
@@ -78,27 +104,4 @@ function packageEntry(): string {
   const root = packageRoot();
   const fromSource = fileURLToPath(import.meta.url).startsWith(join(root, "src") + sep);
   return fromSource ? join(root, "src", "index.ts") : join(root, "dist", "index.js");
-}
-
-// One zod issue → one or more "dot.path: message" lines; unknown keys get one line each, with the key meant.
-function formatIssue(issue: z.core.$ZodIssue, schema: z.ZodType): string[] {
-  if (issue.code === "unrecognized_keys") {
-    const known = keysAt(schema, issue.path);
-    return issue.keys.map((key) => {
-      const near = nearestKey(key, known);
-      const hint = near ? `; did you mean "${near}"?` : known.length ? `; known keys: ${known.join(", ")}` : "";
-      return `${formatPath([...issue.path, key])}: unknown key${hint}`;
-    });
-  }
-  const path = formatPath(issue.path);
-  return [path ? `${path}: ${issue.message}` : issue.message];
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const segment of path) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else out += out ? `.${String(segment)}` : String(segment);
-  }
-  return out;
 }

@@ -1,6 +1,4 @@
 import type { ResolvedConfig } from "../config/schema.js";
-import { BASELINE_NODE } from "./nodes/gate-baseline.js";
-import { drawWorkflowMermaid, workflowEdges } from "../workflow/mermaid.js";
 import { unknownThreadError } from "../errors.js";
 import type { EngineDeps } from "./deps.js";
 import { buildWorkflowGraph } from "./graph.js";
@@ -9,7 +7,7 @@ import type { Session } from "./session.js";
 import type { PipelineStateType } from "./state.js";
 import { positionOf, type ThreadPosition } from "./translate.js";
 
-/** Deps for a graph that is read, never run (show, graph): its nodes are never called. */
+/** Deps for a graph that is read, never run (show, history, and the tests that compile workflows): its nodes are never called. */
 export function inertDeps(config: ResolvedConfig): EngineDeps {
   const never = () => {
     throw new Error("this graph is for inspection only");
@@ -41,17 +39,4 @@ export async function inspectThread(
 /** The config a thread's graph is built from: its own mode's (an `agent` or `chat` thread runs a one-node workflow). */
 export async function threadConfig(config: ResolvedConfig, session: Session, threadId: string): Promise<ResolvedConfig> {
   return configForProfile(config, (await readThreadProfile(session, threadId)) ?? { mode: "run" });
-}
-
-/**
- * The workflow (default or configured) as a Mermaid flowchart, labelled from its conditions. Every arrow is
- * checked against the compiled graph's edges, so the drawing never shows a path the graph cannot take.
- */
-export async function workflowMermaid(config: ResolvedConfig): Promise<string> {
-  const compiled = (await buildWorkflowGraph(inertDeps(config)).getGraphAsync({})).edges;
-  // The gate baseline sits between the start and the first node; the drawing shows the workflow's own edges.
-  const known = new Set(compiled.map((e) => `${e.source === BASELINE_NODE ? "__start__" : e.source}->${e.target}`));
-  const missing = workflowEdges(config.workflow).filter((e) => !known.has(`${e.from}->${e.to}`));
-  if (missing.length) throw new Error(`the drawing has edges the compiled graph lacks: ${missing.map((e) => `${e.from} → ${e.to}`).join(", ")}`);
-  return drawWorkflowMermaid(config.workflow);
 }

@@ -1,4 +1,9 @@
-import { DEFAULT_CASE, END_NODE, START_NODE, type Workflow, type WorkflowNode } from "./schema.js";
+import type { Workflow, WorkflowNode } from "./schema.js";
+
+// schema.ts's START_NODE, END_NODE and DEFAULT_CASE, spelled out: importing its values would load zod (its schemas),
+// and `yolo graph` draws without it. tests/unit/workflow/mermaid.test.ts checks that they agree.
+export const MERMAID_NAMES = { start: "start", end: "end", defaultCase: "default" } as const;
+const { start: START_NODE, end: END_NODE, defaultCase: DEFAULT_CASE } = MERMAID_NAMES;
 
 /** One arrow of the drawing, with LangGraph's names for the ends (`__start__`, `__end__`). */
 export interface DrawnEdge {

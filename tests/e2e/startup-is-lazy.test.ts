@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { BIN, cleanEnv, describeResult, runYolo } from "../helpers/cli.js";
@@ -22,9 +22,23 @@ export async function resolve(specifier, context, next) {
   return result;
 }
 `;
-const REGISTER = `import { register } from "node:module";
-register("./hooks.mjs", import.meta.url, { data: { log: process.env.YOLO_TEST_MODULE_LOG } });
+// The hooks see ES modules only; require() (CommonJS, e.g. jiti) is logged by wrapping Module._load.
+const REGISTER = `import { appendFileSync } from "node:fs";
+import Module, { register } from "node:module";
+import { pathToFileURL } from "node:url";
+const log = process.env.YOLO_TEST_MODULE_LOG;
+register("./hooks.mjs", import.meta.url, { data: { log } });
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  if (!Module.isBuiltin(request)) {
+    try { appendFileSync(log, pathToFileURL(Module._resolveFilename(request, parent, isMain)).href + "\\n"); } catch {}
+  }
+  return load.apply(this, arguments);
+};
 `;
+
+const EXAMPLE = fileURLToPath(new URL("../../examples/add-numbers/", import.meta.url));
+const REQUIREMENT = readFileSync(join(EXAMPLE, "requirement.txt"), "utf8").trim();
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -56,13 +70,13 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Runs the real binary with the hook and returns the modules it loaded.
-async function modulesLoadedBy(args: string[], name: string, cwd = dir) {
+async function modulesLoadedBy(args: string[], name: string, cwd = dir, env: Record<string, string> = {}) {
   const log = join(dir, `${name}.log`);
   writeFileSync(log, "");
   const r = await runYolo(args, {
     cwd,
     nodeArgs: ["--import", pathToFileURL(join(dir, "register.mjs")).href],
-    env: { YOLO_TEST_MODULE_LOG: log },
+    env: { YOLO_TEST_MODULE_LOG: log, ...env },
   });
   return { r, modules: readFileSync(log, "utf8").split("\n").filter(Boolean) };
 }
@@ -96,10 +110,51 @@ describe("yolo --version and --help load only the CLI shell", () => {
     expect([...loaded].filter((p) => HEAVY.test(p))).toEqual([]);
   });
 
-  it("the hook does catch heavy modules: `yolo graph` loads LangGraph (a control for the cases above)", async () => {
-    const { r, modules } = await modulesLoadedBy(["graph"], "graph");
+  it("the hook does catch heavy modules: a run (the shipped example, replayed) loads LangGraph (a control for the cases above)", async () => {
+    const root = join(dir, "example");
+    cpSync(join(EXAMPLE, "project"), root, { recursive: true });
+    const { r, modules } = await modulesLoadedBy(["run", "--json", "--replay", join(EXAMPLE, "session.jsonl"), REQUIREMENT], "run-replay", root);
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(loadedPackages(modules).has("@langchain/langgraph")).toBe(true);
+  });
+
+  it("`yolo graph` draws the workflow without LangGraph, LangChain, SQLite, Ink or React", async () => {
+    const { r, modules } = await modulesLoadedBy(["graph"], "graph");
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(r.stdout).toContain('tea -.->|"gate_blocked && fix_attempts_remain"| dev;');
+    expect(modules.some((m) => m.endsWith("/dist/cli/main.js"))).toBe(true);
+    expect([...loadedPackages(modules)].filter((p) => /^(@langchain\/.*|ink|react|react-reconciler|better-sqlite3)$/.test(p))).toEqual([]);
+  });
+
+  it("`yolo graph` validated once by this build skips zod and YAML, and validates again after an agent file changes", async () => {
+    const root = join(dir, "graph-agents");
+    mkdirSync(join(root, "agents"), { recursive: true });
+    const env = { XDG_CACHE_HOME: join(dir, "cache-graph") };
+    const first = await modulesLoadedBy(["graph"], "graph-first", root, env);
+    expect(first.r.exitCode, describeResult(first.r)).toBe(0);
+    expect(loadedPackages(first.modules).has("yaml")).toBe(true);
+    const again = await modulesLoadedBy(["graph"], "graph-again", root, env);
+    expect(again.r.stdout).toBe(first.r.stdout);
+    expect([...loadedPackages(again.modules)].filter((p) => /^(zod|yaml)$/.test(p))).toEqual([]);
+    writeFileSync(join(root, "agents", "dev.md"), "---\nname: Dev\ndescription: mine\ntools: [no_such_tool]\n---\nMy dev.\n");
+    const edited = await modulesLoadedBy(["graph"], "graph-edited", root, env);
+    expect(edited.r.exitCode, describeResult(edited.r)).toBe(2);
+    expect(edited.r.stderr).toMatch(/agents\/dev\.md: .*no_such_tool/);
+    expect(edited.r.stdout).toBe("");
+  });
+
+  it("`yolo graph` still validates the workflow as a run does: an invalid one exits 2 listing its problems, drawing nothing", async () => {
+    const root = join(dir, "invalid-workflow");
+    mkdirSync(root);
+    writeFileSync(
+      join(root, "yolo.config.ts"),
+      'export default { workflow: { nodes: { dev: { kind: "agent" }, qa: { kind: "agent", agent: "qa" } }, edges: [{ from: "start", to: "dev" }, { from: "dev", to: "nowhere" }] } };\n',
+    );
+    const { r } = await modulesLoadedBy(["graph"], "graph-invalid", root);
+    expect(r.exitCode, describeResult(r)).toBe(2);
+    expect(r.stderr).toContain('workflow.edges[1].to: no node "nowhere"');
+    expect(r.stderr).toMatch(/workflow\.nodes\.qa\.agent: unknown agent "qa"/);
+    expect(r.stdout).toBe("");
   });
 
   it.each([["--version"], ["-v"], ["-C", ".", "--version"]])("`yolo %s` prints the package version", async (...args) => {
@@ -155,11 +210,44 @@ describe("a run loads Ink and React only for the live view, and --tui / --no-tui
     expect(threads.modules.some((m) => /\/dist\/_\/sqlite-threads-/.test(m))).toBe(true);
     expect([...loadedPackages(threads.modules)].filter((p) => LISTING_NEVER.test(p))).toEqual([]);
 
-    // A config file is loaded and validated (zod, jiti) when there is one: the control for the absence above.
+    // A config file is loaded and validated (zod, jiti) when there is one: the control for the absence above. A
+    // value validated before (cached in the user's cache directory) is not validated again: no zod.
+    const env = { XDG_CACHE_HOME: join(dir, "cache-threads") };
     writeFileSync(join(root, "yolo.config.ts"), "export default {};\n");
-    const configured = await modulesLoadedBy(["threads"], "threads-configured", root);
+    const configured = await modulesLoadedBy(["threads"], "threads-configured", root, env);
     expect(configured.r.exitCode, describeResult(configured.r)).toBe(0);
     expect(loadedPackages(configured.modules).has("zod")).toBe(true);
+    expect(configured.modules.some((m) => /\/dist\/_\/validate-config-/.test(m))).toBe(true);
+    const again = await modulesLoadedBy(["threads"], "threads-configured-again", root, env);
+    expect(again.r.exitCode, describeResult(again.r)).toBe(0);
+    expect(again.r.stdout).toMatch(/passed/);
+    // The config was loaded (jiti), but not validated.
+    expect(loadedPackages(again.modules).has("jiti")).toBe(true);
+    expect(again.modules.some((m) => /\/dist\/_\/validate-config-/.test(m))).toBe(false);
+    expect([...loadedPackages(again.modules)].filter((p) => LISTING_NEVER.test(p) && p !== "jiti")).toEqual([]);
+  });
+
+  it("a cached config is never a stale one: `yolo graph` follows every edit of yolo.config.ts, and an invalid edit is reported", async () => {
+    const root = join(dir, "edited-config");
+    mkdirSync(root);
+    const env = { XDG_CACHE_HOME: join(dir, "cache-edits") };
+    const config = join(root, "yolo.config.ts");
+    const graph = async (name: string) => (await modulesLoadedBy(["graph"], name, root, env)).r;
+    for (const [i, approve] of [["pm"], ["pm"], ["architect"], ["pm"]].entries()) {
+      writeFileSync(config, `import { defineConfig } from "yolo";\nexport default defineConfig({ approve: ${JSON.stringify(approve)} });\n`);
+      const r = await graph(`edit-${i}`);
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      expect(r.stdout).toContain(`-.->|"rejected"| ${approve[0]};`);
+      expect(r.stdout).not.toContain(`-.->|"rejected"| ${approve[0] === "pm" ? "architect" : "pm"};`);
+    }
+    writeFileSync(config, 'export default { approve: ["pm"], maxFixAttempts: -1 };\n');
+    const invalid = await graph("edit-invalid");
+    expect(invalid.exitCode, describeResult(invalid)).toBe(2);
+    // zod's own words, in English (the build keeps only its English messages).
+    expect(invalid.stderr).toContain("maxFixAttempts: Too small: expected number to be >=0");
+    // Transpiled and validated results live in the user's cache directory, never in the repository.
+    expect(readdirSync(root)).toEqual(["yolo.config.ts"]);
+    expect(readdirSync(join(dir, "cache-edits", "yolo")).sort()).toEqual(["jiti", "validated"]);
   });
 
   it("--no-tui on a terminal prints plain lines and loads neither Ink nor React", async (ctx) => {

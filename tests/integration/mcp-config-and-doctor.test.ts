@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { validateConfig } from "../../src/config/load.js";
+import { validateConfig } from "../../src/config/validate-config.js";
 import { resolveConfig } from "../../src/config/resolve.js";
 import type { UserConfig } from "../../src/config/schema.js";
 import { checkMcpServers } from "../../src/mcp/doctor.js";

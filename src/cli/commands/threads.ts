@@ -3,7 +3,8 @@ import { currentRow, threadStoryRuns } from "../../engine/thread-status.js";
 import { killedReason } from "../wording/run-words.js";
 import { limitKindForExitCode } from "../../events/outcome.js";
 import { repoIdentity } from "../../git/repo-identity.js";
-import type { ThreadRow } from "../../store/thread-store.js";
+import type { ThreadRow, ThreadStore } from "../../store/thread-store.js";
+import type { ResolvedConfig } from "../../config/schema.js";
 import { loadResolvedConfig } from "../load-config.js";
 import { oneLine, statusText, truncateEnd } from "../../ui/format.js";
 import type { StoryRun } from "../../engine/stories/types.js";
@@ -19,7 +20,7 @@ export async function threadsCommand(input: { cwd: string; json: boolean; all?: 
   }
   const session = await openIndex(config);
   try {
-    const listed = await session.threads.list(input.all ? { all: true } : { repo: await repoIdentity(config.root), root: config.root });
+    const listed = await listThreads(session.threads, config, !!input.all);
     const rows = await Promise.all(listed.map((row) => currentRow(session, row, killedReason)));
     // Each thread's stories run in parallel; a thread without any lists exactly as before.
     const stories = new Map<string, StoryRun[]>();
@@ -43,6 +44,20 @@ export async function threadsCommand(input: { cwd: string; json: boolean; all?: 
   } finally {
     await session.close();
   }
+}
+
+/**
+ * This repository's threads (or all). The store lists a thread that ran in this root, or has no repository
+ * recorded, whatever the repository's identity; so when a SQLite file holds no other thread, the identity (a
+ * `git config` child process, a good part of the command's time) is not needed: every thread is listed.
+ */
+async function listThreads(store: ThreadStore, config: ResolvedConfig, all: boolean): Promise<ThreadRow[]> {
+  if (all) return store.list({ all: true });
+  if (config.database.kind === "sqlite") {
+    const every = await store.list({ all: true });
+    if (every.every((r) => r.root === config.root || r.repo === null)) return every;
+  }
+  return store.list({ repo: await repoIdentity(config.root), root: config.root });
 }
 
 const updated = (r: ThreadRow) => r.updatedAt.replace("T", " ").slice(0, 19);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateConfig } from "../../../src/config/load.js";
+import { validateConfig } from "../../../src/config/validate-config.js";
 import { ConfigError } from "../../../src/errors.js";
 
 /** The problems validateConfig reports for a config value. */

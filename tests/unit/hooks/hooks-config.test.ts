@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { validateConfig } from "../../../src/config/load.js";
+import { validateConfig } from "../../../src/config/validate-config.js";
 import { resolveConfig } from "../../../src/config/resolve.js";
 import { userConfigSchema, type UserConfig, type UserLevelConfig } from "../../../src/config/schema.js";
 import { ConfigError } from "../../../src/errors.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseAgentFile } from "../../../src/agents/frontmatter.js";
-import { validateConfig } from "../../../src/config/load.js";
+import { validateConfig } from "../../../src/config/validate-config.js";
 
 // The README's "MCP servers" examples are what users copy: they must pass the same checks as a real file.
 const README = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");

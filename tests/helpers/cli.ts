@@ -1,4 +1,7 @@
 import { execa } from "execa";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { yoloEventSchema, type YoloEvent } from "../../src/events/schema.js";
 import { roleOf, type MockOpenAI } from "./mock-openai.js";
@@ -20,6 +23,11 @@ export interface YoloOptions {
   nodeArgs?: string[];
 }
 
+// yolo's caches (jiti's transpile cache, validated configs and workflows) go to a folder of this test process, not
+// the developer's ~/.cache/yolo: a test never reads what another run left there.
+const CACHE_HOME = mkdtempSync(join(tmpdir(), "yolo-test-cache-"));
+process.once("exit", () => rmSync(CACHE_HOME, { recursive: true, force: true }));
+
 /** A minimal environment: no CI, no colour forcing, no key unless a test sets one. */
 export function cleanEnv(opts: Pick<YoloOptions, "baseURL" | "env">): Record<string, string> {
   const env: Record<string, string | undefined> = {
@@ -27,6 +35,7 @@ export function cleanEnv(opts: Pick<YoloOptions, "baseURL" | "env">): Record<str
     HOME: process.env.HOME,
     // The developer's own ~/.config/yolo/config.ts must not change what the tests see.
     YOLO_USER_CONFIG: "",
+    XDG_CACHE_HOME: CACHE_HOME,
     ...(opts.baseURL ? { OPENAI_BASE_URL: opts.baseURL } : {}),
     ...opts.env,
   };

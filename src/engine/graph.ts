@@ -71,7 +71,6 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
             : humanNode(id, spec, workflow, deps.agents);
     graph.addNode(id, withRunLimits(id, fn as never, deps.config.limits) as never);
   }
-  graph.addNode("escalate", withRunLimits("escalate", escalateNode, deps.config.limits) as never);
   const first = workflow.edges.find((e) => e.from === START_NODE)!.to;
   // The gate baseline runs before the first node (a no-op for agent and chat threads); it is not a workflow step.
   graph.addNode(BASELINE_NODE, gateBaselineNode(deps) as never);
@@ -100,7 +99,12 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
   const agents = Object.entries(workflow.nodes)
     .filter(([, s]) => s.kind === "agent")
     .map(([id]) => id);
-  graph.addConditionalEdges("escalate" as never, ((state: PipelineStateType) => routers.escalate(state).to) as never, agents as never);
+  // Only agents escalate: a workflow of gates, switches and human steps has no escalate node (LangGraph refuses a
+  // node nothing reaches).
+  if (agents.length) {
+    graph.addNode("escalate", withRunLimits("escalate", escalateNode, deps.config.limits) as never);
+    graph.addConditionalEdges("escalate" as never, ((state: PipelineStateType) => routers.escalate(state).to) as never, agents as never);
+  }
   return graph.compile({ checkpointer });
 }
 

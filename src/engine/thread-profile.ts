@@ -44,7 +44,9 @@ export const BASELINE_NODE_NAME = "gate_baseline";
  * checks it against the compiled graph.
  */
 export function graphNodeNames(config: Pick<ResolvedConfig, "workflow" | "customWorkflow">): ReadonlySet<string> {
-  const names = new Set(["__start__", ...Object.keys(config.workflow.nodes), "escalate", BASELINE_NODE_NAME]);
+  const names = new Set(["__start__", ...Object.keys(config.workflow.nodes), BASELINE_NODE_NAME]);
+  // Only a workflow with agents has the escalate node (graph.ts).
+  if (Object.values(config.workflow.nodes).some((n) => n.kind === "agent")) names.add("escalate");
   // Stories in parallel (fansOutStories): the default pipeline's dev dispatches them.
   if (!config.customWorkflow && config.workflow.nodes.dev?.kind === "agent") names.add("story_dev").add("story_merge");
   return names;

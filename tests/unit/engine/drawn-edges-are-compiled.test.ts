@@ -111,7 +111,11 @@ function* generatedWorkflows(count: number): Generator<Workflow> {
   let made = 0;
   for (let attempt = 0; made < count && attempt < count * 50; attempt++) {
     const ids = Array.from({ length: 2 + rand(5) }, (_, i) => `n${i}`);
-    const kinds = ids.map((_, i) => (i === 0 ? "agent" : pick(["agent", "agent", "gate", "switch", "human"] as const)));
+    // One in ten has no agent at all (gates, switches and human steps only): it compiles without an escalate node.
+    const agentless = !rand(10);
+    const kinds = ids.map((_, i) =>
+      i === 0 && !agentless ? "agent" : pick(agentless ? (["gate", "switch", "human"] as const) : (["agent", "agent", "gate", "switch", "human"] as const)),
+    );
     const agents = ids.filter((_, i) => kinds[i] === "agent");
     const flags = [...BUILT_IN_FLAGS, "ok", "!ok && gate_blocked", "fix_attempts_remain && !needs_architecture"];
     const nodes: Record<string, WorkflowNode> = {};
@@ -131,7 +135,7 @@ function* generatedWorkflows(count: number): Generator<Workflow> {
                   ],
                   maxVisits: 3,
                 }
-              : { kind, prompt: "check", ...(rand(2) ? { reviews: pick(agents) } : {}), maxVisits: 3 };
+              : { kind, prompt: "check", ...(agents.length && rand(2) ? { reviews: pick(agents) } : {}), maxVisits: 3 };
     });
     const anywhere = [...ids, "end"];
     const later = (i: number) => (rand(3) ? (ids[i + 1] ?? "end") : pick([...ids.slice(i + 1), "end"]));
@@ -190,12 +194,16 @@ describe("every arrow `yolo graph` draws is an edge of the compiled graph", () =
 
   it("200 generated workflows the validator accepts", async () => {
     let checked = 0;
+    let agentless = 0;
     for (const workflow of generatedWorkflows(200)) {
       const missing = await drawnButNotCompiled(configOf({ workflow }));
       expect(missing, JSON.stringify(workflow)).toEqual([]);
       checked++;
+      if (Object.values(workflow.nodes).every((n) => n.kind !== "agent")) agentless++;
     }
     expect(checked).toBe(200);
+    // Workflows without an agent compile too (they have no escalate node).
+    expect(agentless).toBeGreaterThan(2);
   });
 
   it("the check does catch an arrow the compiled graph lacks (a control for the cases above)", async () => {

@@ -24,11 +24,28 @@ const custom = resolveConfig({
   env: {},
 });
 
+const agentless = resolveConfig({
+  root: "/nonexistent/project",
+  fileConfig: {
+    workflow: {
+      nodes: { check: { kind: "gate" }, review: { kind: "human" } },
+      edges: [
+        { from: "start", to: "check" },
+        { from: "check", to: "review" },
+        { from: "review", to: "end" },
+      ],
+    },
+  } as never,
+  file: null,
+  env: {},
+});
+
 describe("graphNodeNames lists the nodes buildWorkflowGraph compiles", () => {
   it.each([
     ["the default pipeline", base],
     ["an approval", resolveConfig({ root: "/nonexistent/project", fileConfig: { approve: ["pm"] } as never, file: null, env: {} })],
     ["a custom workflow", custom],
+    ["a workflow without agents (no escalate node)", agentless],
     ["an agent thread", configForProfile(base, { mode: "agent", agentId: "dev" })],
     ["a chat thread", configForProfile(base, { mode: "chat" })],
   ])("%s", (_, config) => {

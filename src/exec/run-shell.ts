@@ -86,13 +86,16 @@ export async function runShell(command: string, options: RunShellOptions): Promi
     env: { ...options.env, ...NON_INTERACTIVE_ENV, ...(sandbox ? { TMPDIR: "/tmp" } : {}) },
     extendEnv: false,
     stdin: "ignore",
-    all: true,
+    // stdout and stderr are read straight into one buffer in arrival order: execa's merged `all` stream cost about
+    // 1.2 ms of CPU per command (a third of execa's own cost; see bench/pipeline-overhead.mjs), every gate and run_command.
     buffer: false,
     reject: false,
     detached: true,
     windowsHide: true,
   });
-  subprocess.all?.on("data", (chunk: Uint8Array | string) => collected.push(chunk));
+  const collect = (chunk: Uint8Array | string) => collected.push(chunk);
+  subprocess.stdout?.on("data", collect);
+  subprocess.stderr?.on("data", collect);
 
   const pid = subprocess.pid;
   let timedOut = false;

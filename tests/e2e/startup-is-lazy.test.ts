@@ -178,3 +178,60 @@ describe("a run loads Ink and React only for the live view, and --tui / --no-tui
     expect(ink).toBe(true);
   });
 });
+
+describe("a new thread says run.started before LangGraph, LangChain, the model client, Ink or React is even resolved", () => {
+  // The module log of the hook above, with a line written at the moment the first byte reaches stdout: every
+  // module resolved before it was needed to say run.started; a module resolved after it was not evaluated before it.
+  const MARK = "FIRST-STDOUT-WRITE";
+  const REGISTER_MARKED = `${REGISTER}import { appendFileSync } from "node:fs";
+const write = process.stdout.write.bind(process.stdout);
+let marked = false;
+process.stdout.write = (...args) => {
+  if (!marked) { marked = true; appendFileSync(process.env.YOLO_TEST_MODULE_LOG, "${MARK}\\n"); }
+  return write(...args);
+};
+`;
+  // What a run's start must not need: LangGraph and LangChain (checkpointer included), the model client, the live
+  // view, the logger, the subprocess library of the tools.
+  const BEFORE_START_NEVER = /^(@langchain\/.*|openai|ink|react|react-reconciler|pino|execa|@modelcontextprotocol\/.*)$/;
+
+  async function firstEventModules(name: string, args: string[]) {
+    const root = makeProject().root;
+    const mock = await startMockOpenAI(() => ({ status: 401, body: { error: { message: "bad key" } } }));
+    onTestFinished(async () => {
+      await mock.close();
+      rmSync(root, { recursive: true, force: true });
+    });
+    writeFileSync(join(dir, "register-marked.mjs"), REGISTER_MARKED);
+    const log = join(dir, `${name}.log`);
+    writeFileSync(log, "");
+    const r = await runYolo(args, {
+      cwd: root,
+      baseURL: mock.url,
+      nodeArgs: ["--import", pathToFileURL(join(dir, "register-marked.mjs")).href],
+      env: { YOLO_TEST_MODULE_LOG: log, OPENAI_API_KEY: "sk-wrong-key-0000" },
+    });
+    const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    const at = lines.indexOf(MARK);
+    return { r, at, before: loadedPackages(lines.slice(0, Math.max(at, 0))), after: loadedPackages(lines.slice(at + 1)) };
+  }
+
+  it.each([
+    ["run", ["run", "--json", "Add an add(a, b) function"]],
+    ["agent", ["agent", "--json", "dev", "Add an add(a, b) function"]],
+    ["chat", ["chat", "--json", "What does this project do?"]],
+  ])("`yolo %s --json`: the first stdout line is run.started, and nothing heavy was resolved before it", async (name, args) => {
+    const { r, at, before, after } = await firstEventModules(`first-event-${name}`, args);
+    // The run really started, then failed at the model (exit 5, after the event): the engine was loaded after all.
+    expect(r.exitCode, describeResult(r)).toBe(5);
+    expect(JSON.parse(r.stdout.split("\n")[0])).toMatchObject({ type: "run.started", resumed: false });
+    expect(at).toBeGreaterThan(0);
+    // The light path really ran through the CLI and opened the thread index before the event…
+    expect(before.has("src/cli")).toBe(true);
+    expect(before.has("src/store")).toBe(true);
+    expect([...before].filter((p) => BEFORE_START_NEVER.test(p))).toEqual([]);
+    // …and the hook does see the heavy modules: they come right after it (a control for the absence above).
+    expect(after.has("@langchain/langgraph")).toBe(true);
+    expect(after.has("@langchain/openai")).toBe(true);
+  });
+});

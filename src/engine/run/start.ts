@@ -1,18 +1,21 @@
 import { RunControl } from "@langchain/langgraph";
-import { EVENT_SCHEMA_VERSION, type EventBody, type YoloEvent } from "../../events/schema.js";
-import { scrubValue } from "../../secrets/scrub.js";
+import type { EventBody, YoloEvent } from "../../events/schema.js";
 import { whoAmI } from "../../store/thread-store.js";
 import { sweepInterruptedWrites } from "../../tools/temp-sweep.js";
 import { EventChannel } from "../event-channel.js";
 import { buildWorkflowGraph, workflowRouters } from "../graph.js";
-import { missingGate } from "../nodes/gate-baseline.js";
 import { modeOf } from "../thread-input.js";
 import { positionOf, STREAM_MODES, translate } from "../translate.js";
 import { UnsettledUsage, unsettledRecord } from "../unsettled-usage.js";
-import { prepareInput, waitingReason } from "./input.js";
+import { missingGate } from "./gate-required.js";
+import { prepareInput, waitingReason, type PreparedInput } from "./input.js";
 import type { RunHandle, RunOptions, RunResult } from "./options.js";
 import { classify, complete, finalOutcome, gateRequiredError } from "./outcome.js";
 import { settleKilledUsage, settleStoppedUsage } from "./settle-usage.js";
+import { eventEmitter, startedEvent } from "./started.js";
+
+// For early.ts, which loads this module only once its run has started.
+export { RunControl };
 
 /** Starts (or resumes) a run of the pipeline. The only entry point renderers and commands use. */
 export function startRun(options: RunOptions): RunHandle {
@@ -20,8 +23,7 @@ export function startRun(options: RunOptions): RunHandle {
   const controller = new AbortController();
   // LangGraph's cooperative drain: the loop stops at the next superstep boundary, after the checkpoint.
   const control = new RunControl();
-  const emit = (body: EventBody) =>
-    channel.push(scrubValue({ ...body, v: EVENT_SCHEMA_VERSION, thread: options.threadId, ts: new Date().toISOString() }) as YoloEvent);
+  const emit = eventEmitter((event) => channel.push(event), options.threadId);
   const result = leased(options, () => drive(options, emit, controller.signal, control)).finally(() => channel.close());
   return {
     threadId: options.threadId,
@@ -58,20 +60,56 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
   }
   // The row says where the thread runs now: a resume may come from another working copy or machine.
   await session.threads.update(threadId, { status: "running", ...here });
-  emit({
-    type: "run.started",
-    requirement,
-    model: deps.config.model.name,
-    resumed: !options.start,
-    nodes: Object.keys(deps.config.workflow.nodes),
-    logFile: options.logFile,
-    maxFixAttempts: deps.config.maxFixAttempts,
-    price: deps.config.model.price,
-    mode,
-    ...(deps.sandboxStatus ? { sandbox: deps.sandboxStatus } : {}),
-    ...(options.resume?.message !== undefined ? { message: options.resume.message } : {}),
-    ...(position.kind === "new" ? {} : { ran: Object.keys(position.values.visits ?? {}), usageSoFar: position.values.usage }),
-  });
+  emit(
+    startedEvent({
+      requirement,
+      config: deps.config,
+      resumed: !options.start,
+      logFile: options.logFile,
+      mode,
+      sandbox: deps.sandboxStatus,
+      message: options.resume?.message,
+      values: position.kind === "new" ? undefined : position.values,
+    }),
+  );
+  return await afterStarted(options, emit, signal, control, graph, input);
+}
+
+/**
+ * A new thread whose start was recorded and said (src/engine/run/early.ts) before the engine was loaded: checks
+ * what only LangGraph knows (the thread has no checkpoint yet), then runs it. From here on, whatever fails ends
+ * the leg with an `error` event and `run.completed`, like any failure after `run.started`.
+ */
+export async function continueStarted(
+  options: RunOptions & { start: NonNullable<RunOptions["start"]> },
+  emit: (e: EventBody) => void,
+  signal: AbortSignal,
+  control: RunControl,
+): Promise<RunResult> {
+  let prepared: { graph: ReturnType<typeof buildWorkflowGraph>; input: PreparedInput };
+  try {
+    const graph = buildWorkflowGraph(options.deps, options.session.checkpointer);
+    prepared = { graph, input: await prepareInput(options, positionOf(await graph.getState({ configurable: { thread_id: options.threadId } }))) };
+  } catch (error) {
+    const { status, code, limit, reason } = classify(error, signal, options);
+    options.deps.logger.error({ err: error, status, limit }, "run stopped");
+    if (status !== "interrupted") emit({ type: "error", code, message: reason });
+    return await complete(options, emit, status, reason, { kind: "new" }, limit);
+  }
+  return await afterStarted(options, emit, signal, control, prepared.graph, prepared.input);
+}
+
+// The leg after `run.started`: start notes, then the graph streamed into events, ending with the leg's outcome.
+async function afterStarted(
+  options: RunOptions,
+  emit: (e: EventBody) => void,
+  signal: AbortSignal,
+  control: RunControl,
+  graph: ReturnType<typeof buildWorkflowGraph>,
+  input: PreparedInput,
+): Promise<RunResult> {
+  const { deps, session, threadId } = options;
+  const graphConfig = { configurable: { thread_id: threadId } };
   deps.logger.info({ threadId, resumed: !options.start }, "run started");
   if (!options.start) {
     // A process killed mid-write leaves its temp file beside the (intact) target; the resumed step writes again.

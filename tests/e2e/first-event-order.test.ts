@@ -1,0 +1,83 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { describeResult, parseEvents, runYolo } from "../helpers/cli.js";
+import { analystDone, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
+import { mockWith, project } from "../helpers/per-test.js";
+
+// `run.started` is said before the engine (LangGraph, the model client, the tools) is loaded. A pipeline must still
+// tell "nothing ran" (exit 2, no event at all) from a run that started and then failed (run.started … run.completed).
+
+const SCRIPTED_MCP = fileURLToPath(new URL("../helpers/mcp-scripted-server.mjs", import.meta.url));
+const NO_TEST_SCRIPT = { "package.json": JSON.stringify({ name: "demo", version: "1.0.0", type: "module" }) };
+
+describe.concurrent("what refuses a run does so before run.started: exit 2, nothing on stdout, no thread", () => {
+  it("requireGate without a gate", async ({ onTestFinished }) => {
+    const root = project(onTestFinished, { ...NO_TEST_SCRIPT, "yolo.config.ts": "export default { requireGate: true };\n" });
+    const mock = await mockWith(onTestFinished, () => ({ status: 500 }));
+    const r = await runYolo(["run", "--json", "Add an add(a, b) function"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/No gate: .*requireGate/);
+    expect(mock.requests).toHaveLength(0);
+    // The refusal came before the thread's row was written: there is no thread to list or resume.
+    const threads = await runYolo(["threads", "--json"], { cwd: root });
+    expect(threads.exitCode, describeResult(threads)).toBe(0);
+    expect(JSON.parse(threads.stdout)).toEqual([]);
+  });
+
+  it("a bad agent file", async ({ onTestFinished }) => {
+    const root = project(onTestFinished, { "agents/analyst.md": "---\nname: Analyst\ntools: 5\n---\nYou analyse.\n" });
+    const mock = await mockWith(onTestFinished, () => ({ status: 500 }));
+    const r = await runYolo(["run", "--json", "Add an add(a, b) function"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("analyst.md");
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it("no model configured", async ({ onTestFinished }) => {
+    const root = project(onTestFinished);
+    const r = await runYolo(["run", "--json", "Add an add(a, b) function"], { cwd: root, env: { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined } });
+    expect(r.exitCode, describeResult(r)).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/OPENAI_API_KEY/);
+  });
+});
+
+describe.concurrent("what fails once the run started ends with an error event and run.completed, with the same exit codes", () => {
+  it("a required MCP server that does not start (loaded with the engine, after run.started): exit 2 after the event", async ({ onTestFinished }) => {
+    const root = project(onTestFinished, {
+      "yolo.config.ts": `export default { mcpServers: { db: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SCRIPTED_MCP)}, "crash"] } } };\n`,
+    });
+    const mock = await mockWith(onTestFinished, () => ({ status: 500 }));
+    const r = await runYolo(["run", "--json", "Add an add(a, b) function"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(2);
+    const events = parseEvents(r.stdout);
+    expect(events[0]).toMatchObject({ type: "run.started", resumed: false, mode: "run", nodes: ["analyst", "pm", "architect", "dev", "tea"] });
+    expect(events.find((e) => e.type === "error")).toMatchObject({ code: "config", message: expect.stringContaining('MCP server "db"') });
+    expect(events.at(-1)).toMatchObject({ type: "run.completed", status: "config_error", exitCode: 2 });
+    expect(mock.requests).toHaveLength(0);
+    // The thread that started is recorded with the outcome it ended with.
+    const threads = await runYolo(["threads", "--json"], { cwd: root });
+    expect(threads.exitCode, describeResult(threads)).toBe(0);
+    const [row] = JSON.parse(threads.stdout) as { id: string; status: string; exitCode: number }[];
+    expect(row).toMatchObject({ id: events[0].thread, status: "config_error", exitCode: 2 });
+  });
+
+  it("a provider that answers 401 after the start: exit 5 after run.started, then a whole run still passes on the same path", async ({ onTestFinished }) => {
+    const root = project(onTestFinished);
+    const refused = await mockWith(onTestFinished, () => ({ status: 401, body: { error: { message: "bad key" } } }));
+    const r = await runYolo(["run", "--json", "Add an add(a, b) function"], { cwd: root, baseURL: refused.url, env: { OPENAI_API_KEY: "sk-wrong-key-0000" } });
+    expect(r.exitCode, describeResult(r)).toBe(5);
+    const events = parseEvents(r.stdout);
+    expect(events[0].type).toBe("run.started");
+    expect(events.at(-1)).toMatchObject({ type: "run.completed", status: "provider_error", exitCode: 5 });
+
+    const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
+    const ok = await runYolo(["run", "--json", "Add an add(a, b) function"], { cwd: root, baseURL: mock.url });
+    expect(ok.exitCode, describeResult(ok)).toBe(0);
+    const passed = parseEvents(ok.stdout);
+    expect(passed[0]).toMatchObject({ type: "run.started", requirement: "Add an add(a, b) function", resumed: false, mode: "run" });
+    expect(passed.at(-1)).toMatchObject({ type: "run.completed", status: "passed", exitCode: 0 });
+  });
+});

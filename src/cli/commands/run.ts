@@ -97,9 +97,15 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   }
   // The state folder (with its .gitignore) exists before anything, the log file included, is written into it. The
   // database is opened and checked now; LangGraph's checkpointer is loaded when first needed.
+  // The repository's identity is read (git, no side effect) while the new thread's facts are found here.
+  const identity = repoIdentity(config.root);
+  identity.catch(() => {});
+  // A new thread's secrets are registered, its sandbox chosen (a required one missing is exit 2) and its gates found
+  // before its database or branch is touched; a resumed thread's once its mode is read.
+  const startFacts = early ? runFacts(early.config, process.env) : null;
   const opened = await openSessionDeferred(config);
   const closing = (error: unknown) => opened.close().then(() => Promise.reject(error));
-  const repo = await repoIdentity(config.root);
+  const repo = await identity;
   // A resumed thread is read (with LangGraph) before anything runs; a new one needs only the index until it started.
   const session = first.resume ? await opened.session().catch(closing) : null;
   // True when the resumed thread only reports where it stands (finished, waiting) and no model is configured.
@@ -126,7 +132,7 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   const mode = first.start ? "start" : "resume";
   const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, threads: opened.threads, replay, modelless }).catch(closing);
   // Secrets registered (even run.started is scrubbed), the sandbox chosen (a required one missing is exit 2), the gates found.
-  const facts = runFacts(threadConfig, process.env);
+  const facts = startFacts ?? runFacts(threadConfig, process.env);
   // The engine's deps and the whole session, built once; a new thread's first leg asks for them after run.started.
   type Engine = { deps: EngineDeps; session: Session; notices: string[] };
   let engine = null as Promise<Engine> | null;

@@ -1,7 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { describeResult, parseEvents, runYolo } from "../helpers/cli.js";
-import { analystDone, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/cli.js";
+import { analystDone, devWrites, director, GOOD_ADD, handoff, pmDone, teaSays } from "../helpers/director.js";
 import { mockWith, project } from "../helpers/per-test.js";
 
 // `run.started` is said before the engine (LangGraph, the model client, the tools) is loaded. A pipeline must still
@@ -79,5 +81,61 @@ describe.concurrent("what fails once the run started ends with an error event an
     const passed = parseEvents(ok.stdout);
     expect(passed[0]).toMatchObject({ type: "run.started", requirement: "Add an add(a, b) function", resumed: false, mode: "run" });
     expect(passed.at(-1)).toMatchObject({ type: "run.completed", status: "passed", exitCode: 0 });
+  });
+});
+
+describe.concurrent("a resume reads where the thread stands before the model client loads; the same two orders hold", () => {
+  const QUESTION = "Integers only, or floats too?";
+  // A thread that waits for the analyst's question (exit 3), on a mock that then answers the rest of the run.
+  async function waitingThread(onTestFinished: Parameters<typeof project>[0]) {
+    const root = project(onTestFinished);
+    const mock = await mockWith(
+      onTestFinished,
+      director({
+        analyst: [handoff({ escalate_to_human: true, question: QUESTION }), analystDone],
+        pm: [pmDone(false)],
+        dev: devWrites(GOOD_ADD),
+        tea: [teaSays("PASS")],
+      }),
+    );
+    const first = await runYolo(["run", "--json", "Add an add(a, b) function"], { cwd: root, baseURL: mock.url });
+    expect(first.exitCode, describeResult(first)).toBe(3);
+    return { root, mock, thread: threadIdFrom(first.stdout) };
+  }
+
+  it("refusals come before any event: a review for a question, an unknown thread (exit 2, stdout empty)", async ({ onTestFinished }) => {
+    const { root, mock, thread } = await waitingThread(onTestFinished);
+    const before = mock.requests.length;
+    const wrong = await runYolo(["resume", "--json", thread, "--approve"], { cwd: root, baseURL: mock.url });
+    expect(wrong.exitCode, describeResult(wrong)).toBe(2);
+    expect(wrong.stdout).toBe("");
+    const unknown = await runYolo(["resume", "--json", "zzzzzzzz", "--answer", "ints"], { cwd: root, baseURL: mock.url });
+    expect(unknown.exitCode, describeResult(unknown)).toBe(2);
+    expect(unknown.stdout).toBe("");
+    expect(mock.requests.length).toBe(before);
+    // Still waiting, and answered it runs to a pass: run.started (resumed, with what already ran) comes first.
+    const answered = await runYolo(["resume", "--json", thread, "--answer", "integers"], { cwd: root, baseURL: mock.url });
+    expect(answered.exitCode, describeResult(answered)).toBe(0);
+    const events = parseEvents(answered.stdout);
+    expect(events[0]).toMatchObject({ type: "run.started", resumed: true, requirement: "Add an add(a, b) function", ran: ["analyst"] });
+    expect(events.at(-1)).toMatchObject({ type: "run.completed", status: "passed", exitCode: 0 });
+  });
+
+  it("what fails once the resume started (a required MCP server, loaded after run.started) ends with error and run.completed, exit 2", async ({
+    onTestFinished,
+  }) => {
+    const { root, mock, thread } = await waitingThread(onTestFinished);
+    writeFileSync(
+      join(root, "yolo.config.ts"),
+      `export default { mcpServers: { db: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SCRIPTED_MCP)}, "crash"] } } };\n`,
+    );
+    const before = mock.requests.length;
+    const r = await runYolo(["resume", "--json", thread, "--answer", "integers"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(2);
+    const events = parseEvents(r.stdout);
+    expect(events[0]).toMatchObject({ type: "run.started", resumed: true });
+    expect(events.find((e) => e.type === "error")).toMatchObject({ code: "config", message: expect.stringContaining('MCP server "db"') });
+    expect(events.at(-1)).toMatchObject({ type: "run.completed", status: "config_error", exitCode: 2 });
+    expect(mock.requests.length).toBe(before);
   });
 });

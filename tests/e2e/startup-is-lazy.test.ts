@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { BIN, cleanEnv, describeResult, runYolo } from "../helpers/cli.js";
-import { analystDone, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
+import { analystDone, devWrites, director, GOOD_ADD, handoff, pmDone, teaSays } from "../helpers/director.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
 import { requireTool } from "../helpers/requires.js";
@@ -232,6 +232,44 @@ process.stdout.write = (...args) => {
     expect([...before].filter((p) => BEFORE_START_NEVER.test(p))).toEqual([]);
     // …and the hook does see the heavy modules: they come right after it (a control for the absence above).
     expect(after.has("@langchain/langgraph")).toBe(true);
+    expect(after.has("@langchain/openai")).toBe(true);
+  });
+
+  it("`yolo resume --json --answer`: LangGraph reads where the thread stands first, the model client, tools and MCP load after run.started", async () => {
+    const project = makeProject();
+    const mock = await startMockOpenAI(
+      director({
+        analyst: [handoff({ escalate_to_human: true, question: "Integers?" }), analystDone],
+        pm: [pmDone(false)],
+        dev: devWrites(GOOD_ADD),
+        tea: [teaSays("PASS")],
+      }),
+    );
+    onTestFinished(async () => {
+      await mock.close();
+      project.cleanup();
+    });
+    const first = await runYolo(["run", "--json", "Add an add(a, b) function"], { cwd: project.root, baseURL: mock.url });
+    expect(first.exitCode, describeResult(first)).toBe(3);
+    const thread = JSON.parse(first.stdout.split("\n")[0]).thread as string;
+    writeFileSync(join(dir, "register-marked.mjs"), REGISTER_MARKED);
+    const log = join(dir, "first-event-resume.log");
+    writeFileSync(log, "");
+    const r = await runYolo(["resume", "--json", thread, "--answer", "yes"], {
+      cwd: project.root,
+      baseURL: mock.url,
+      nodeArgs: ["--import", pathToFileURL(join(dir, "register-marked.mjs")).href],
+      env: { YOLO_TEST_MODULE_LOG: log },
+    });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(JSON.parse(r.stdout.split("\n")[0])).toMatchObject({ type: "run.started", resumed: true });
+    const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    const at = lines.indexOf(MARK);
+    expect(at).toBeGreaterThan(0);
+    const before = loadedPackages(lines.slice(0, at));
+    const after = loadedPackages(lines.slice(at + 1));
+    expect(before.has("@langchain/langgraph")).toBe(true);
+    expect([...before].filter((p) => /^(openai|@langchain\/openai|pino|ink|react|@modelcontextprotocol\/.*)$/.test(p))).toEqual([]);
     expect(after.has("@langchain/openai")).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import { assertModelConfigured } from "../../config/resolve.js";
 import type { RunHandle, RunResult } from "../../engine/run.js";
 import { startRunEarly } from "../../engine/run/early.js";
 import { runFacts } from "../../engine/run/facts.js";
+import { setUpHooks } from "../../hooks/setup.js";
 import { databaseExists, databaseName, openSessionDeferred, type Session } from "../../engine/session.js";
 import { repoIdentity } from "../../git/repo-identity.js";
 import { assertSameRepository, noDatabaseYet } from "../thread-home.js";
@@ -146,7 +147,6 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     });
     return engine;
   };
-  if (!first.start) await loadEngine();
   const words = cliRunWords(setup.resumeArgs);
   // The handle of one leg: a new thread starts early (run.started before the engine loads), a resume with the engine.
   const startLeg = async (leg: Leg): Promise<RunHandle> => {
@@ -164,8 +164,22 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
         load,
       });
     }
-    const [{ startRun }, { deps, session }] = await Promise.all([import("../../engine/run.js"), loadEngine()]);
-    return startRun({ deps, session, threadId: leg.threadId, resume: leg.resume, logFile, words });
+    const { startRun, resumeRunEarly } = await import("../../engine/run.js");
+    if (engine) {
+      const { deps, session } = await engine;
+      return startRun({ deps, session, threadId: leg.threadId, resume: leg.resume, logFile, words });
+    }
+    // A resume reads where the thread stands and says so before the model client, tools and MCP servers load.
+    const early = {
+      config: threadConfig,
+      agents,
+      gates: facts.gates,
+      sandboxStatus: facts.sandbox.status,
+      hooks: setUpHooks(threadConfig, process.env).hooks,
+      baseEnv: process.env,
+    };
+    const load = () => loadEngine().then(({ deps }) => deps);
+    return resumeRunEarly({ session: await opened.session(), threadId: leg.threadId, resume: leg.resume, logFile, words, early, load });
   };
   // --ci (or CI set) never prompts and never reads stdin, even on a terminal: a question ends the run with exit 3.
   const interactive = !flags.json && !isUnattended(flags, process.env) && process.stdin.isTTY === true && process.stdout.isTTY === true;

@@ -74,7 +74,10 @@ export async function prepareRunSetup(input: {
   let finish = async () => {};
   if (input.replay) {
     const { createReplayer } = await import("../llm/recording-replay.js");
-    transport = { fetch: createReplayer({ ...input.replay, context }).fetch, replay: true };
+    const replay = input.replay;
+    // The recording (read and checked already) is indexed at the first model call, after run.started.
+    let replayer: ReturnType<typeof createReplayer> | null = null;
+    transport = { fetch: (request, init) => (replayer ??= createReplayer({ ...replay, context })).fetch(request, init), replay: true };
   } else if (input.modelless) {
     transport = { fetch: noModel, replay: true };
   } else if (flags.record) {

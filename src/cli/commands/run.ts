@@ -92,6 +92,8 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   // A new thread needs a model before anything is created; a resumed one is found first, since an unknown or
   // finished thread (reported, nothing runs) is no reason to ask for a key.
   if (first.start) assertModelConfigured(config, { replay: replay !== null });
+  // The live view's first frame needs Ink and React: they load while the rest of the start is prepared.
+  if (rendererKind(flags) === "ink") loadInk().catch(() => {});
   if (first.resume && !databaseExists(config)) {
     const id = first.fork?.source ?? first.threadId;
     throw noDatabaseYet(id, databaseName(config));
@@ -315,12 +317,23 @@ function stopControl() {
   };
 }
 
+function rendererKind(flags: RunFlags) {
+  return chooseRendererKind({ json: !!flags.json, tui: flags.ci ? false : flags.tui, isTTY: process.stdout.isTTY === true, env: process.env });
+}
+
+// The live view's module (Ink, React), imported once: asked for early, it loads while git and the database work.
+let inkModule: Promise<typeof import("../../ui/ink-renderer.js")> | null = null;
+const loadInk = () => {
+  inkModule ??= import("../../ui/ink-renderer.js");
+  return inkModule;
+};
+
 async function createRenderer(flags: RunFlags, opts: { answersInline: boolean; onInterrupt: () => void }): Promise<Renderer> {
-  const kind = chooseRendererKind({ json: !!flags.json, tui: flags.ci ? false : flags.tui, isTTY: process.stdout.isTTY === true, env: process.env });
+  const kind = rendererKind(flags);
   const write = (s: string) => void process.stdout.write(s);
   if (kind === "json") return createJsonRenderer(write);
   if (kind === "plain") return createPlainRenderer(write, { verbose: flags.verbose, answersInline: opts.answersInline });
-  const { createInkRenderer } = await import("../../ui/ink-renderer.js");
+  const { createInkRenderer } = await loadInk();
   return createInkRenderer({ verbose: flags.verbose, answersInline: opts.answersInline, onInterrupt: opts.onInterrupt });
 }
 

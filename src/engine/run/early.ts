@@ -88,8 +88,8 @@ async function recordStart(options: EarlyStartOptions): Promise<EventBody> {
   const here = { root: config.root, artifacts: config.stateDir, ...whoAmI() };
   const { startCommit = null, branch = null, repo = null } = start;
   // An id already in the index is refused here (a ThreadError); one with a checkpoint but no row, by continueStarted.
+  // The new row already says "running" here (startRun's second write, for a resume moving machines, changes nothing).
   await threads.create({ id: threadId, requirement: start.requirement, model: config.model.name, startCommit, branch, repo, mode, ...here });
-  await threads.update(threadId, { status: "running", ...here });
   return startedEvent({ requirement: start.requirement, config, resumed: false, logFile: options.logFile, mode, sandbox: options.facts.sandbox });
 }
 

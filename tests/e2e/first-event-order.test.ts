@@ -2,9 +2,10 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/cli.js";
 import { analystDone, devWrites, director, GOOD_ADD, handoff, pmDone, teaSays } from "../helpers/director.js";
-import { mockWith, project } from "../helpers/per-test.js";
+import { mockWith, project, tempDir } from "../helpers/per-test.js";
 
 // `run.started` is said before the engine (LangGraph, the model client, the tools) is loaded. A pipeline must still
 // tell "nothing ran" (exit 2, no event at all) from a run that started and then failed (run.started … run.completed).
@@ -137,5 +138,34 @@ describe.concurrent("a resume reads where the thread stands before the model cli
     expect(events.find((e) => e.type === "error")).toMatchObject({ code: "config", message: expect.stringContaining('MCP server "db"') });
     expect(events.at(-1)).toMatchObject({ type: "run.completed", status: "config_error", exitCode: 2 });
     expect(mock.requests.length).toBe(before);
+  });
+});
+
+describe("a run killed the moment run.started is out (the engine still loading)", () => {
+  // Preloaded into the child: SIGKILL right after the first stdout write, before LangGraph has even been loaded.
+  const KILL_AFTER_FIRST_WRITE = `const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (...args) => { const r = write(...args); process.kill(process.pid, "SIGKILL"); return r; };
+`;
+
+  it("leaves a thread shown as interrupted, and `yolo resume` says there is nothing to resume (exit 2)", async ({ onTestFinished }) => {
+    const root = project(onTestFinished);
+    const dir = tempDir(onTestFinished);
+    writeFileSync(join(dir, "kill.mjs"), KILL_AFTER_FIRST_WRITE);
+    const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
+    const killed = await runYolo(["run", "--json", "Add an add(a, b) function"], {
+      cwd: root,
+      baseURL: mock.url,
+      nodeArgs: ["--import", pathToFileURL(join(dir, "kill.mjs")).href],
+    });
+    expect(killed.signal, describeResult(killed)).toBe("SIGKILL");
+    expect(parseEvents(killed.stdout).map((e) => e.type)).toEqual(["run.started"]);
+    expect(mock.requests).toHaveLength(0);
+    const thread = threadIdFrom(killed.stdout);
+    const rows = JSON.parse((await runYolo(["threads", "--json"], { cwd: root })).stdout) as { id: string; status: string }[];
+    expect(rows).toEqual([expect.objectContaining({ id: thread, status: "interrupted" })]);
+    const resumed = await runYolo(["resume", "--json", thread], { cwd: root, baseURL: mock.url });
+    expect(resumed.exitCode, describeResult(resumed)).toBe(2);
+    expect(resumed.stdout).toBe("");
+    expect(resumed.stderr).toContain(`Thread ${thread} has no checkpoint`);
   });
 });

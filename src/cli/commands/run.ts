@@ -98,14 +98,14 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     const id = first.fork?.source ?? first.threadId;
     throw noDatabaseYet(id, databaseName(config));
   }
-  // The state folder (with its .gitignore) exists before anything, the log file included, is written into it. The
-  // database is opened and checked now; LangGraph's checkpointer is loaded when first needed.
   // The repository's identity is read (git, no side effect) while the new thread's facts are found here.
   const identity = repoIdentity(config.root);
   identity.catch(() => {});
   // A new thread's secrets are registered, its sandbox chosen (a required one missing is exit 2) and its gates found
   // before its database or branch is touched; a resumed thread's once its mode is read.
   const startFacts = early ? runFacts(early.config, process.env) : null;
+  // The state folder (with its .gitignore) exists before anything, the log file included, is written into it. The
+  // database is opened and checked now; LangGraph's checkpointer is loaded when first needed.
   const opened = await openSessionDeferred(config);
   const closing = (error: unknown) => opened.close().then(() => Promise.reject(error));
   const repo = await identity;

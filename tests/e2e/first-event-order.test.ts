@@ -48,6 +48,17 @@ describe.concurrent("what refuses a run does so before run.started: exit 2, noth
 });
 
 describe.concurrent("what fails once the run started ends with an error event and run.completed, with the same exit codes", () => {
+  it("run.started, said before the engine loads, is still scrubbed: a key pasted into the requirement is redacted", async ({ onTestFinished }) => {
+    const root = project(onTestFinished);
+    const key = "sk-first-event-secret-4242";
+    const mock = await mockWith(onTestFinished, () => ({ status: 401, body: { error: { message: "bad key" } } }));
+    const r = await runYolo(["run", "--json", `Use the key ${key} to add numbers`], { cwd: root, baseURL: mock.url, env: { OPENAI_API_KEY: key } });
+    expect(r.exitCode, describeResult(r)).toBe(5);
+    const [started] = parseEvents(r.stdout);
+    expect(started).toMatchObject({ type: "run.started", requirement: expect.stringContaining("[redacted]") });
+    expect(r.stdout).not.toContain(key);
+  });
+
   it("a required MCP server that does not start (loaded with the engine, after run.started): exit 2 after the event", async ({ onTestFinished }) => {
     const root = project(onTestFinished, {
       "yolo.config.ts": `export default { mcpServers: { db: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SCRIPTED_MCP)}, "crash"] } } };\n`,

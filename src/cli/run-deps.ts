@@ -11,7 +11,7 @@ export function engineDeps(
   config: ResolvedConfig,
   agents: Map<string, AgentDefinition>,
   logFile: string,
-  extra: Pick<Parameters<typeof createEngineDeps>[0], "transport" | "workspace" | "mcpRecording" | "changes"> = {},
+  extra: Pick<Parameters<typeof createEngineDeps>[0], "transport" | "workspace" | "mcpRecording" | "changes" | "facts"> = {},
 ): EngineDeps {
   return createEngineDeps({ config, agents, logFile, env: process.env, noticeWords: noticeText, ...extra });
 }

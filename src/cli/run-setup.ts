@@ -3,7 +3,7 @@ import type { RunFlags } from "../config/run-flags.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import type { ChangeReader, WorkspaceHook } from "../engine/deps.js";
 import { changeReader } from "../git/changed-files.js";
-import type { Session } from "../engine/session.js";
+import type { ThreadStore } from "../store/thread-store.js";
 import { ConfigError } from "../errors.js";
 import { prepareWorkspace } from "../git/workspace.js";
 import type { FetchLike, RecordedExchange } from "../llm/recording.js";
@@ -55,13 +55,14 @@ export async function prepareRunSetup(input: {
   flags: RunSetupFlags;
   threadId: string;
   mode: "start" | "resume";
-  session: Session;
+  /** The thread index (a resume's row says whether it runs on its own branch and where it started). */
+  threads: ThreadStore;
   replay: { file: string; exchanges: RecordedExchange[] } | null;
   /** No model is configured and the resumed thread needs none (it only reports where it stands). */
   modelless?: boolean;
 }): Promise<RunSetup> {
   const { config, flags, threadId, mode } = input;
-  const row = mode === "resume" ? await input.session.threads.get(threadId) : null;
+  const row = mode === "resume" ? await input.threads.get(threadId) : null;
   const branch = mode === "resume" ? (flags.branch ?? row?.branch != null) : config.branch;
   const ws = await prepareWorkspace({ root: config.root, threadId, branch, allowDirty: flags.allowDirty === true, mode });
   const workspace: WorkspaceHook | undefined = ws.commit ? { afterDev: ws.commit } : undefined;
@@ -73,7 +74,10 @@ export async function prepareRunSetup(input: {
   let finish = async () => {};
   if (input.replay) {
     const { createReplayer } = await import("../llm/recording-replay.js");
-    transport = { fetch: createReplayer({ ...input.replay, context }).fetch, replay: true };
+    const replay = input.replay;
+    // The recording (read and checked already) is indexed at the first model call, after run.started.
+    let replayer: ReturnType<typeof createReplayer> | null = null;
+    transport = { fetch: (request, init) => (replayer ??= createReplayer({ ...replay, context })).fetch(request, init), replay: true };
   } else if (input.modelless) {
     transport = { fetch: noModel, replay: true };
   } else if (flags.record) {

@@ -1,21 +1,16 @@
 import type { AgentDefinition } from "../agents/types.js";
 import { assertModelConfigured } from "../config/resolve.js";
-import { ConfigError } from "../errors.js";
-import { probeBwrap, type Sandbox, type SandboxStatus } from "../exec/sandbox.js";
 import type { ResolvedConfig } from "../config/schema.js";
-import { defaultGates } from "../gates/detect.js";
 import { toProviderError } from "../llm/errors.js";
 import { createChatModel } from "../llm/model.js";
 import { createLogger } from "../log/logger.js";
-import { findProtectedPaths } from "../exec/protected-paths.js";
-import { collectProjectSecrets } from "../secrets/project-files.js";
-import { collectSecrets, registerSecrets } from "../secrets/scrub.js";
 import type { FetchLike } from "../llm/recording.js";
 import type { ChangeReader, EngineDeps, WorkspaceHook } from "./deps.js";
 import { createMcpHub } from "../mcp/hub.js";
 import type { McpRecordingSpec } from "../mcp/recording.js";
 import { setUpHooks } from "../hooks/setup.js";
 import { sayNotice, type NoticeWords } from "./notices.js";
+import { runFacts, type RunFacts } from "./run/facts.js";
 
 /** The real dependencies of a run: OpenAI-compatible models, detected gates, a redacting file logger. */
 export function createEngineDeps(input: {
@@ -34,18 +29,14 @@ export function createEngineDeps(input: {
   mcpRecording?: McpRecordingSpec;
   /** The front end's words for notices that name its commands (`yolo hooks trust`); absent: neutral words. */
   noticeWords?: NoticeWords;
+  /** Secrets, sandbox and gates found already (src/engine/run/facts.ts), so a run that stated them does not look twice. */
+  facts?: RunFacts;
 }): EngineDeps {
   const { config } = input;
   assertModelConfigured(config, { replay: input.transport?.replay });
-  // Every secret value of the environment (and the API key) is kept out of logs, state, events and tool results.
-  const secrets = [
-    // A database password written in yolo.config.ts is as secret as one in the environment.
-    ...collectSecrets(input.env, [config.model.apiKeyEnv], [config.model.apiKey ?? undefined, databasePassword(config)]),
-    // The secret files the sandbox masks are the ones whose values are scrubbed: one walk finds both.
-    ...collectProjectSecrets(findProtectedPaths(config.root)),
-  ];
-  registerSecrets(secrets);
-  const { sandbox, notices, status } = chooseSandbox(config, input.env);
+  const facts = input.facts ?? runFacts(config, input.env);
+  const { secrets } = facts;
+  const { sandbox, notices, status } = facts.sandbox;
   const hookSetup = setUpHooks(config, input.env);
   const providerContext = { apiKeyEnv: config.model.apiKeyEnv, baseURL: config.model.baseURL };
   const logger = createLogger({ file: input.logFile, level: "info", secrets });
@@ -66,7 +57,7 @@ export function createEngineDeps(input: {
         onRetry,
       }),
     classifyError: (error, model) => toProviderError(error, { ...providerContext, model }),
-    gates: config.gates ?? defaultGates(config.root),
+    gates: facts.gates,
     baseEnv: input.env,
     secretEnvNames: [config.model.apiKeyEnv],
     logger,
@@ -90,37 +81,4 @@ function mcpHub(config: ResolvedConfig, input: { env: NodeJS.ProcessEnv; mcpReco
     logger,
     recording: input.mcpRecording,
   });
-}
-
-function databasePassword(config: ResolvedConfig): string | undefined {
-  if (config.database.kind !== "postgres") return undefined;
-  try {
-    return decodeURIComponent(new URL(config.database.url).password) || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The sandbox commands and gates run in: bubblewrap when `sandbox` is "auto" and it works here, or "required" (old
- * name "bwrap", which fails the run before it starts when it does not); none for "off". Running unsandboxed under
- * "auto" is said once per run, with the reason and the one-line fix where there is one.
- */
-function chooseSandbox(config: ResolvedConfig, env: NodeJS.ProcessEnv): { sandbox: Sandbox; notices: string[]; status: SandboxStatus } {
-  if (config.sandbox === "off") return { sandbox: { kind: "none" }, notices: [], status: { kind: "none", reason: 'sandbox is "off" in the config' } };
-  const probe = probeBwrap(env.PATH);
-  if (probe.available) return { sandbox: { kind: "bwrap", binary: probe.binary }, notices: [], status: { kind: "bwrap" } };
-  const fix = probe.fix ? ` Fix: ${probe.fix}.` : "";
-  if (config.sandbox === "bwrap" || config.sandbox === "required") {
-    throw new ConfigError(
-      `sandbox is "${config.sandbox}" but ${probe.reason}.${fix || " Install bubblewrap (apt-get install bubblewrap)."} Or set sandbox: "auto" to run commands without it.`,
-    );
-  }
-  return {
-    sandbox: { kind: "none" },
-    notices: [
-      `Commands and gates run without a sandbox: ${probe.reason}.${fix} Install bubblewrap to confine them to the project with no network, or set sandbox: "off" in ~/.config/yolo/config.ts to silence this.`,
-    ],
-    status: { kind: "none", reason: probe.reason, ...(probe.fix ? { fix: probe.fix } : {}) },
-  };
 }

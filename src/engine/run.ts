@@ -3,4 +3,5 @@
  * classifies and completes it, settle-usage.ts keeps paid usage across stops. Importers keep this path.
  */
 export { startRun } from "./run/start.js";
+export { resumeRunEarly, type EarlyDeps } from "./run/start.js";
 export type { RunHandle, RunOptions, RunResult, RunWords, WaitingRequest } from "./run/options.js";

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { ResolvedConfig } from "../config/schema.js";
-import { openStorage } from "../store/open-storage.js";
+import { openStorage, openStorageDeferred } from "../store/open-storage.js";
 import { describePostgresUrl } from "../store/pg-pool.js";
 import { ensureArtifactsDir, STATE_DIR_NAME } from "../store/state-dir.js";
 import type { ThreadStore } from "../store/thread-store.js";
@@ -43,4 +43,19 @@ export function databaseExists(config: ResolvedConfig): boolean {
 /** What messages call the database: the SQLite path, or `user@host:port/db` (never a password). */
 export function databaseName(config: ResolvedConfig): string {
   return config.database.kind === "sqlite" ? config.database.path : describePostgresUrl(config.database.url);
+}
+
+/** A session whose LangGraph checkpointer is loaded on first use (src/store/open-storage.ts openStorageDeferred). */
+export interface DeferredSession {
+  threads: ThreadStore;
+  /** The whole session; the first call loads LangGraph's checkpointer. */
+  session(): Promise<Session>;
+  close(): Promise<void>;
+}
+
+/** Like openSession, for a run that states its start before it loads LangGraph: the database is opened and checked now. */
+export async function openSessionDeferred(config: ResolvedConfig): Promise<DeferredSession> {
+  ensureStateDirs(config);
+  const storage = await openStorageDeferred(config.database);
+  return { threads: storage.threads, session: () => storage.full(), close: () => storage.close() };
 }

@@ -39,3 +39,35 @@ export async function openStorage(database: ResolvedConfig["database"]): Promise
   }
   return { checkpointer, threads: new PostgresThreadStore(pool), close: () => pool.end() };
 }
+
+/** An open database whose LangGraph checkpointer is loaded on first use (a run's start needs only the thread index). */
+export interface DeferredStorage {
+  threads: ThreadStore;
+  /** The whole storage: LangGraph's checkpointer is loaded (once) on the first call. */
+  full(): Promise<Storage>;
+  close(): Promise<void>;
+}
+
+/**
+ * Like openStorage, but a SQLite file's checkpointer (LangGraph's modules) is loaded only when asked for: a run
+ * records its start and says so first. The file is opened and checked here, so a bad one still fails before anything.
+ */
+export async function openStorageDeferred(database: ResolvedConfig["database"]): Promise<DeferredStorage> {
+  if (database.kind !== "sqlite") {
+    const storage = await openStorage(database);
+    return { threads: storage.threads, full: async () => storage, close: () => storage.close() };
+  }
+  const [{ openDatabase }, { SqliteThreadStore }] = await Promise.all([import("./db.js"), import("./sqlite-threads.js")]);
+  const db = openDatabase(database.path);
+  const threads = new SqliteThreadStore(db);
+  const close = async () => void db.close();
+  let full: Promise<Storage> | null = null;
+  return {
+    threads,
+    full: () => {
+      full ??= import("./checkpointer.js").then(({ createCheckpointer }) => ({ checkpointer: createCheckpointer(db), threads, close }));
+      return full;
+    },
+    close,
+  };
+}

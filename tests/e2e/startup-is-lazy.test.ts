@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { BIN, cleanEnv, describeResult, runYolo } from "../helpers/cli.js";
-import { analystDone, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
+import { analystDone, devWrites, director, GOOD_ADD, handoff, pmDone, teaSays } from "../helpers/director.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
 import { requireTool } from "../helpers/requires.js";
@@ -297,5 +297,100 @@ describe.each(BACKENDS)("`yolo show` and `yolo history` read a thread's checkpoi
       if (backend === "sqlite") expect(loaded, command).toEqual([]);
       else expect(loaded, command).toContain("@langchain/langgraph");
     }
+  });
+});
+
+describe("a new thread says run.started before LangGraph, LangChain, the model client, Ink or React is even resolved", () => {
+  // The module log of the hook above, with a line written at the moment the first byte reaches stdout: every
+  // module resolved before it was needed to say run.started; a module resolved after it was not evaluated before it.
+  const MARK = "FIRST-STDOUT-WRITE";
+  const REGISTER_MARKED = `${REGISTER}import { appendFileSync } from "node:fs";
+const write = process.stdout.write.bind(process.stdout);
+let marked = false;
+process.stdout.write = (...args) => {
+  if (!marked) { marked = true; appendFileSync(process.env.YOLO_TEST_MODULE_LOG, "${MARK}\\n"); }
+  return write(...args);
+};
+`;
+  // What a run's start must not need: LangGraph and LangChain (checkpointer included), the model client, the live
+  // view, the logger, the subprocess library of the tools.
+  const BEFORE_START_NEVER = /^(@langchain\/.*|openai|ink|react|react-reconciler|pino|execa|@modelcontextprotocol\/.*)$/;
+
+  async function firstEventModules(name: string, args: string[]) {
+    const root = makeProject().root;
+    const mock = await startMockOpenAI(() => ({ status: 401, body: { error: { message: "bad key" } } }));
+    onTestFinished(async () => {
+      await mock.close();
+      rmSync(root, { recursive: true, force: true });
+    });
+    writeFileSync(join(dir, "register-marked.mjs"), REGISTER_MARKED);
+    const log = join(dir, `${name}.log`);
+    writeFileSync(log, "");
+    const r = await runYolo(args, {
+      cwd: root,
+      baseURL: mock.url,
+      nodeArgs: ["--import", pathToFileURL(join(dir, "register-marked.mjs")).href],
+      env: { YOLO_TEST_MODULE_LOG: log, OPENAI_API_KEY: "sk-wrong-key-0000" },
+    });
+    const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    const at = lines.indexOf(MARK);
+    return { r, at, before: loadedPackages(lines.slice(0, Math.max(at, 0))), after: loadedPackages(lines.slice(at + 1)) };
+  }
+
+  it.each([
+    ["run", ["run", "--json", "Add an add(a, b) function"]],
+    ["agent", ["agent", "--json", "dev", "Add an add(a, b) function"]],
+    ["chat", ["chat", "--json", "What does this project do?"]],
+  ])("`yolo %s --json`: the first stdout line is run.started, and nothing heavy was resolved before it", async (name, args) => {
+    const { r, at, before, after } = await firstEventModules(`first-event-${name}`, args);
+    // The run really started, then failed at the model (exit 5, after the event): the engine was loaded after all.
+    expect(r.exitCode, describeResult(r)).toBe(5);
+    expect(JSON.parse(r.stdout.split("\n")[0])).toMatchObject({ type: "run.started", resumed: false });
+    expect(at).toBeGreaterThan(0);
+    // The light path really ran through the CLI and opened the thread index before the event…
+    expect(before.has("src/cli")).toBe(true);
+    expect(before.has("src/store")).toBe(true);
+    expect([...before].filter((p) => BEFORE_START_NEVER.test(p))).toEqual([]);
+    // …and the hook does see the heavy modules: they come right after it (a control for the absence above).
+    expect(after.has("@langchain/langgraph")).toBe(true);
+    expect(after.has("@langchain/openai")).toBe(true);
+  });
+
+  it("`yolo resume --json --answer`: LangGraph reads where the thread stands first, the model client, tools and MCP load after run.started", async () => {
+    const project = makeProject();
+    const mock = await startMockOpenAI(
+      director({
+        analyst: [handoff({ escalate_to_human: true, question: "Integers?" }), analystDone],
+        pm: [pmDone(false)],
+        dev: devWrites(GOOD_ADD),
+        tea: [teaSays("PASS")],
+      }),
+    );
+    onTestFinished(async () => {
+      await mock.close();
+      project.cleanup();
+    });
+    const first = await runYolo(["run", "--json", "Add an add(a, b) function"], { cwd: project.root, baseURL: mock.url });
+    expect(first.exitCode, describeResult(first)).toBe(3);
+    const thread = JSON.parse(first.stdout.split("\n")[0]).thread as string;
+    writeFileSync(join(dir, "register-marked.mjs"), REGISTER_MARKED);
+    const log = join(dir, "first-event-resume.log");
+    writeFileSync(log, "");
+    const r = await runYolo(["resume", "--json", thread, "--answer", "yes"], {
+      cwd: project.root,
+      baseURL: mock.url,
+      nodeArgs: ["--import", pathToFileURL(join(dir, "register-marked.mjs")).href],
+      env: { YOLO_TEST_MODULE_LOG: log },
+    });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(JSON.parse(r.stdout.split("\n")[0])).toMatchObject({ type: "run.started", resumed: true });
+    const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    const at = lines.indexOf(MARK);
+    expect(at).toBeGreaterThan(0);
+    const before = loadedPackages(lines.slice(0, at));
+    const after = loadedPackages(lines.slice(at + 1));
+    expect(before.has("@langchain/langgraph")).toBe(true);
+    expect([...before].filter((p) => /^(openai|@langchain\/openai|pino|ink|react|@modelcontextprotocol\/.*)$/.test(p))).toEqual([]);
+    expect(after.has("@langchain/openai")).toBe(true);
   });
 });

@@ -1,8 +1,11 @@
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { assertModelConfigured } from "../../config/resolve.js";
-import { startRun, type RunHandle, type RunResult } from "../../engine/run.js";
-import { databaseExists, databaseName, openSession, type Session } from "../../engine/session.js";
+import type { RunHandle, RunResult } from "../../engine/run.js";
+import { startRunEarly } from "../../engine/run/early.js";
+import { runFacts } from "../../engine/run/facts.js";
+import { setUpHooks } from "../../hooks/setup.js";
+import { databaseExists, databaseName, openSessionDeferred, type Session } from "../../engine/session.js";
 import { repoIdentity } from "../../git/repo-identity.js";
 import { assertSameRepository, noDatabaseYet } from "../thread-home.js";
 import { ConfigError } from "../../errors.js";
@@ -11,9 +14,6 @@ import { chooseRendererKind } from "../../ui/choose-renderer.js";
 import { createJsonRenderer } from "../../ui/json-renderer.js";
 import { createPlainRenderer } from "../../ui/plain-renderer.js";
 import type { Renderer, StopMode } from "../../ui/renderer.js";
-import { forkThread } from "../../engine/history.js";
-import { inspectThread } from "../../engine/inspect.js";
-import { hasModel, lastThreadId, resumeNeedsModel } from "../resume-model.js";
 import { textFromStdin } from "../stdin-text.js";
 import { configForProfile, loadSoloAgents, readThreadProfile, type ThreadProfile } from "../../engine/modes.js";
 import type { AgentDefinition } from "../../agents/types.js";
@@ -23,7 +23,7 @@ import type { ReviewResponse } from "../../engine/review.js";
 import { askOnTerminal, loadAnswers, reviewFromFlags, takeAnswer, type HumanReply } from "../human-input.js";
 import { hardExit } from "../hard-exit.js";
 import { loadPipelineAgents, loadResolvedConfig, type ConfigFlags } from "../prepare.js";
-import { engineDeps } from "../run-deps.js";
+import type { EngineDeps } from "../../engine/deps.js";
 import { isUnattended, loadReplay, prepareRunSetup, type RunSetup } from "../run-setup.js";
 import { inCliWords } from "../wording/error-text.js";
 import { cliRunWords } from "../wording/run-words.js";
@@ -49,7 +49,7 @@ export async function resumeCommand(input: { cwd: string; thread?: string; messa
     throw new ConfigError("Which thread? Give its id (yolo threads lists them), or --last for the one that ran last.");
   // With --last every word is the message: the first one is not a thread id.
   const words = opts.last ? [input.thread, input.message].filter((w): w is string => w !== undefined).join(" ") : input.message;
-  const thread = opts.last ? await lastThreadId(input.cwd, opts) : input.thread!;
+  const thread = opts.last ? await (await import("../resume-model.js")).lastThreadId(input.cwd, opts) : input.thread!;
   const message = words?.trim() ? words.trim() : undefined;
   if (opts.from !== undefined) {
     if (review || opts.answer !== undefined || message !== undefined)
@@ -75,7 +75,11 @@ type Leg = {
   fork?: { source: string; from: string };
 };
 
-/** Runs legs of a thread until it ends or waits; in a terminal, questions are asked inline and the run goes on. */
+/**
+ * Runs legs of a thread until it ends or waits; in a terminal, questions are asked inline and the run goes on. A new
+ * thread says `run.started` before the engine (LangGraph, the model client, the tools) is loaded: everything that
+ * refuses a run is still checked first (exit 2, nothing emitted), and the engine loads while the event is shown.
+ */
 async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number> {
   // A replay with no model configured talks to the model its session was recorded with.
   const replay = await loadReplay(cwd, flags);
@@ -88,19 +92,31 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   // A new thread needs a model before anything is created; a resumed one is found first, since an unknown or
   // finished thread (reported, nothing runs) is no reason to ask for a key.
   if (first.start) assertModelConfigured(config, { replay: replay !== null });
+  // The live view's first frame needs Ink and React: they load while the rest of the start is prepared.
+  if (rendererKind(flags) === "ink") loadInk().catch(() => {});
   if (first.resume && !databaseExists(config)) {
     const id = first.fork?.source ?? first.threadId;
     throw noDatabaseYet(id, databaseName(config));
   }
-  // The state folder (with its .gitignore) exists before anything, the log file included, is written into it.
-  const session = await openSession(config);
-  const closing = (error: unknown) => session.close().then(() => Promise.reject(error));
-  const repo = await repoIdentity(config.root);
+  // The repository's identity is read (git, no side effect) while the new thread's facts are found here.
+  const identity = repoIdentity(config.root);
+  identity.catch(() => {});
+  // A new thread's secrets are registered, its sandbox chosen (a required one missing is exit 2) and its gates found
+  // before its database or branch is touched; a resumed thread's once its mode is read.
+  const startFacts = early ? runFacts(early.config, process.env) : null;
+  // The state folder (with its .gitignore) exists before anything, the log file included, is written into it. The
+  // database is opened and checked now; LangGraph's checkpointer is loaded when first needed.
+  const opened = await openSessionDeferred(config);
+  const closing = (error: unknown) => opened.close().then(() => Promise.reject(error));
+  const repo = await identity;
+  // A resumed thread is read (with LangGraph) before anything runs; a new one needs only the index until it started.
+  const session = first.resume ? await opened.session().catch(closing) : null;
   // True when the resumed thread only reports where it stands (finished, waiting) and no model is configured.
   let modelless = false;
-  if (first.resume) {
+  if (first.resume && session) {
     const source = first.fork?.source ?? first.threadId;
     modelless = await (async () => {
+      const [{ hasModel, resumeNeedsModel }, { inspectThread }] = await Promise.all([import("../resume-model.js"), import("../../engine/inspect.js")]);
       await assertSameRepository(session.threads, source, repo);
       // A fork runs from the source's checkpoint on a new thread: it always needs a model.
       const needed = first.fork ? (await inspectThread(config, session, source), true) : await resumeNeedsModel(config, session, source, first.resume!);
@@ -108,19 +124,65 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
       return !hasModel(config) && !replay;
     })().catch(closing);
   }
-  const { config: threadConfig, agents } = early ?? (await resumedSetup(baseConfig, session, first.fork?.source ?? first.threadId).catch(closing));
-  if (first.fork) {
+  const { config: threadConfig, agents } = early ?? (await resumedSetup(baseConfig, session!, first.fork?.source ?? first.threadId).catch(closing));
+  if (first.fork && session) {
+    const { forkThread } = await import("../../engine/history.js");
     const entry = await forkThread(config, session, first.fork.source, first.fork.from, first.threadId).catch(closing);
     process.stderr.write(
       `yolo: thread ${first.threadId} forked from ${first.fork.source} at step ${entry.step} (after ${entry.node}); ${first.fork.source} is unchanged\n`,
     );
   }
   const mode = first.start ? "start" : "resume";
-  const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, session, replay, modelless }).catch(closing);
-  const deps = engineDeps(threadConfig, agents, logFile, setup.deps);
-  // Said once, at the start of the first leg (a question answered inline starts another leg).
-  const notices = deps.notices ?? [];
-  deps.notices = [...notices, ...setup.notices];
+  const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, threads: opened.threads, replay, modelless }).catch(closing);
+  // Secrets registered (even run.started is scrubbed), the sandbox chosen (a required one missing is exit 2), the gates found.
+  const facts = startFacts ?? runFacts(threadConfig, process.env);
+  // The engine's deps and the whole session, built once; a new thread's first leg asks for them after run.started.
+  type Engine = { deps: EngineDeps; session: Session; notices: string[] };
+  let engine = null as Promise<Engine> | null;
+  const loadEngine = () => {
+    engine ??= Promise.all([import("../run-deps.js"), opened.session()]).then(([{ engineDeps }, session]) => {
+      const deps = engineDeps(threadConfig, agents, logFile, { ...setup.deps, facts });
+      // Said once, at the start of the first leg (a question answered inline starts another leg).
+      const notices = deps.notices ?? [];
+      deps.notices = [...notices, ...setup.notices];
+      return { deps, session, notices };
+    });
+    return engine;
+  };
+  const words = cliRunWords(setup.resumeArgs);
+  // The handle of one leg: a new thread starts early (run.started before the engine loads), a resume with the engine.
+  const startLeg = async (leg: Leg): Promise<RunHandle> => {
+    if (leg.start) {
+      const start = { ...leg.start, ...setup.start, repo };
+      const load = () => loadEngine().then(({ deps, session }) => ({ deps, session }));
+      return startRunEarly({
+        config: threadConfig,
+        threads: opened.threads,
+        threadId: leg.threadId,
+        start,
+        logFile,
+        words,
+        facts: { sandbox: facts.sandbox.status, gates: facts.gates },
+        load,
+      });
+    }
+    const { startRun, resumeRunEarly } = await import("../../engine/run.js");
+    if (engine) {
+      const { deps, session } = await engine;
+      return startRun({ deps, session, threadId: leg.threadId, resume: leg.resume, logFile, words });
+    }
+    // A resume reads where the thread stands and says so before the model client, tools and MCP servers load.
+    const early = {
+      config: threadConfig,
+      agents,
+      gates: facts.gates,
+      sandboxStatus: facts.sandbox.status,
+      hooks: setUpHooks(threadConfig, process.env).hooks,
+      baseEnv: process.env,
+    };
+    const load = () => loadEngine().then(({ deps }) => deps);
+    return resumeRunEarly({ session: await opened.session(), threadId: leg.threadId, resume: leg.resume, logFile, words, early, load });
+  };
   // --ci (or CI set) never prompts and never reads stdin, even on a terminal: a question ends the run with exit 3.
   const interactive = !flags.json && !isUnattended(flags, process.env) && process.stdin.isTTY === true && process.stdout.isTTY === true;
   const stops = stopControl();
@@ -136,8 +198,10 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     renderer = view;
     let leg: Leg = first;
     for (;;) {
-      const { result, question } = await runLeg(leg, view, stops, session, deps, logFile, setup, repo);
-      deps.notices = notices;
+      const { result, question } = await runLeg(leg, await startLeg(leg), view, stops, setup);
+      // Later legs repeat the engine's own notices (the sandbox), not the workspace's.
+      const built = await engine?.catch(() => null);
+      if (built) built.deps.notices = built.notices;
       // stdout carries only events under --json; a person reading the job log still sees why it failed.
       if (flags.json && result.exitCode !== 0) process.stderr.write(`yolo: ${result.status} (exit ${result.exitCode}): ${result.reason}\n`);
       if (result.status !== "waiting" || !result.request || stops.requested()) return result.exitCode;
@@ -166,7 +230,7 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     stops.dispose();
     await renderer?.close();
     await setup.finish();
-    await session.close();
+    await opened.close();
   }
 }
 
@@ -184,16 +248,11 @@ async function resumedSetup(config: ResolvedConfig, session: Session, threadId: 
 /** One leg: feeds the run's events to the renderer; returns the outcome and the agent's question it waits on, if any. */
 async function runLeg(
   leg: Leg,
+  handle: RunHandle,
   renderer: Renderer,
   stops: StopControl,
-  session: Session,
-  deps: ReturnType<typeof engineDeps>,
-  logFile: string,
   setup: RunSetup,
-  repo: string,
 ): Promise<{ result: RunResult; question: string | null }> {
-  const start = leg.start ? { ...leg.start, ...setup.start, repo } : undefined;
-  const handle = startRun({ deps, session, threadId: leg.threadId, start, resume: leg.resume, logFile, words: cliRunWords(setup.resumeArgs) });
   let question: string | null = null;
   stops.attach(handle);
   try {
@@ -258,12 +317,23 @@ function stopControl() {
   };
 }
 
+function rendererKind(flags: RunFlags) {
+  return chooseRendererKind({ json: !!flags.json, tui: flags.ci ? false : flags.tui, isTTY: process.stdout.isTTY === true, env: process.env });
+}
+
+// The live view's module (Ink, React), imported once: asked for early, it loads while git and the database work.
+let inkModule: Promise<typeof import("../../ui/ink-renderer.js")> | null = null;
+const loadInk = () => {
+  inkModule ??= import("../../ui/ink-renderer.js");
+  return inkModule;
+};
+
 async function createRenderer(flags: RunFlags, opts: { answersInline: boolean; onInterrupt: () => void }): Promise<Renderer> {
-  const kind = chooseRendererKind({ json: !!flags.json, tui: flags.ci ? false : flags.tui, isTTY: process.stdout.isTTY === true, env: process.env });
+  const kind = rendererKind(flags);
   const write = (s: string) => void process.stdout.write(s);
   if (kind === "json") return createJsonRenderer(write);
   if (kind === "plain") return createPlainRenderer(write, { verbose: flags.verbose, answersInline: opts.answersInline });
-  const { createInkRenderer } = await import("../../ui/ink-renderer.js");
+  const { createInkRenderer } = await loadInk();
   return createInkRenderer({ verbose: flags.verbose, answersInline: opts.answersInline, onInterrupt: opts.onInterrupt });
 }
 

@@ -1,39 +1,22 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { join } from "node:path";
-import type { GateConfig } from "../../config/schema.js";
 import { writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { resolveGateDefinition } from "../../gates/definition.js";
-import { noGateReason } from "../../gates/no-gate.js";
 import { sayNotice } from "../notices.js";
 import { runGatesWithTests } from "../../gates/run-gates.js";
 import { isMonorepo } from "../../gates/scope-plan.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
-import type { Workflow } from "../../workflow/schema.js";
 import type { EngineDeps } from "../deps.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
 import { emitter, threadIdOf } from "./context.js";
+import { missingGate, workflowGates } from "../run/gate-required.js";
 
 /** The graph node that takes a `run` thread's gate baseline; it runs first, before any agent. */
 export const BASELINE_NODE = "gate_baseline";
 
-/** The gates a workflow runs: every gate when a node says `gates: true` (or a gate node names none), else the ones named. */
-export function workflowGates(workflow: Workflow, gates: GateConfig[]): GateConfig[] {
-  const specs = Object.values(workflow.nodes).flatMap((n): Array<true | string[]> => {
-    if (n.kind === "gate") return [n.gates ?? true];
-    return n.kind === "agent" && n.gates !== undefined && n.gates !== false ? [n.gates] : [];
-  });
-  if (specs.some((s) => s === true)) return gates;
-  const names = new Set(specs.flatMap((s) => (Array.isArray(s) ? s : [])));
-  return gates.filter((g) => names.has(g.name));
-}
-
-/** Why this thread has no gate, or null when it has one. */
-export function missingGate(deps: EngineDeps): string | null {
-  if (workflowGates(deps.config.workflow, deps.gates).length) return null;
-  if (deps.gates.length) return "the workflow has no node that runs a gate";
-  return noGateReason(deps.config.root, deps.config.gates);
-}
+// Light enough for a run's start (it refuses a run without a required gate before saying it started).
+export { missingGate, workflowGates } from "../run/gate-required.js";
 
 /**
  * Records what defines the gates and runs them once, before any agent has changed a file, so every later run is

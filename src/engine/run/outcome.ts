@@ -1,5 +1,5 @@
 import { isGraphDrained } from "@langchain/langgraph";
-import { ConfigError, limitError, outcomeOfError, YoloError } from "../../errors.js";
+import { limitError, outcomeOfError, YoloError } from "../../errors.js";
 import type { Awaits, ResumeFact } from "../../events/facts.js";
 import { exitCodeFor, type LimitKind, type RunStatus } from "../../events/outcome.js";
 import type { EventBody } from "../../events/schema.js";
@@ -167,9 +167,4 @@ function sqliteFault(error: unknown, deps: EngineDeps): YoloError | null {
   return deps.config.database.kind === "sqlite" ? storageFault(error, deps.config.database.path) : null;
 }
 
-/** The refusal of a run without a gate when one is required (nothing ran). */
-export function gateRequiredError(missing: string): ConfigError {
-  return new ConfigError(`No gate: ${missing}. requireGate refuses a run without one; nothing ran. Add a test script or \`gates\` in yolo.config.ts.`, [], {
-    fact: { kind: "gate-required", missing },
-  });
-}
+export { gateRequiredError } from "./gate-required.js";

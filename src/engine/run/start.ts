@@ -1,18 +1,23 @@
 import { RunControl } from "@langchain/langgraph";
-import { EVENT_SCHEMA_VERSION, type EventBody, type YoloEvent } from "../../events/schema.js";
-import { scrubValue } from "../../secrets/scrub.js";
+import type { EventBody, YoloEvent } from "../../events/schema.js";
 import { whoAmI } from "../../store/thread-store.js";
 import { sweepInterruptedWrites } from "../../tools/temp-sweep.js";
 import { EventChannel } from "../event-channel.js";
+import type { EngineDeps, EngineLogger } from "../deps.js";
 import { buildWorkflowGraph, workflowRouters } from "../graph.js";
-import { missingGate } from "../nodes/gate-baseline.js";
+import { inertDeps } from "../inspect.js";
 import { modeOf } from "../thread-input.js";
 import { positionOf, STREAM_MODES, translate } from "../translate.js";
 import { UnsettledUsage, unsettledRecord } from "../unsettled-usage.js";
-import { prepareInput, waitingReason } from "./input.js";
+import { missingGate } from "./gate-required.js";
+import { prepareInput, waitingReason, type PreparedInput } from "./input.js";
 import type { RunHandle, RunOptions, RunResult } from "./options.js";
 import { classify, complete, finalOutcome, gateRequiredError } from "./outcome.js";
 import { settleKilledUsage, settleStoppedUsage } from "./settle-usage.js";
+import { eventEmitter, startedEvent } from "./started.js";
+
+// For early.ts, which loads this module only once its run has started.
+export { RunControl };
 
 /** Starts (or resumes) a run of the pipeline. The only entry point renderers and commands use. */
 export function startRun(options: RunOptions): RunHandle {
@@ -20,8 +25,7 @@ export function startRun(options: RunOptions): RunHandle {
   const controller = new AbortController();
   // LangGraph's cooperative drain: the loop stops at the next superstep boundary, after the checkpoint.
   const control = new RunControl();
-  const emit = (body: EventBody) =>
-    channel.push(scrubValue({ ...body, v: EVENT_SCHEMA_VERSION, thread: options.threadId, ts: new Date().toISOString() }) as YoloEvent);
+  const emit = eventEmitter((event) => channel.push(event), options.threadId);
   const result = leased(options, () => drive(options, emit, controller.signal, control)).finally(() => channel.close());
   return {
     threadId: options.threadId,
@@ -32,8 +36,49 @@ export function startRun(options: RunOptions): RunHandle {
   };
 }
 
+/** What a resumed leg needs before its `run.started`: the thread's config, agents, gates, sandbox and end hooks. */
+export type EarlyDeps = Pick<EngineDeps, "config" | "agents" | "gates" | "sandboxStatus" | "hooks" | "baseEnv">;
+
+/**
+ * Resumes a thread like startRun, but reads where it stands, checks the reply and says `run.started` (or, when
+ * nothing runs, its outcome) before the model client, the tools, the MCP servers and the logger are loaded by
+ * `load`. What refuses the resume still refuses it before any event; what fails once it started ends with an
+ * `error` event and `run.completed`.
+ */
+export function resumeRunEarly(options: Omit<RunOptions, "deps" | "start"> & { early: EarlyDeps; load(): Promise<EngineDeps> }): RunHandle {
+  const channel = new EventChannel<YoloEvent>();
+  const controller = new AbortController();
+  const control = new RunControl();
+  const emit = eventEmitter((event) => channel.push(event), options.threadId);
+  // What is logged before the logger exists is written to it once it does.
+  const held: [keyof EngineLogger, object, string | undefined][] = [];
+  const logger: EngineLogger = {
+    info: (o, m) => held.push(["info", o, m]),
+    warn: (o, m) => held.push(["warn", o, m]),
+    error: (o, m) => held.push(["error", o, m]),
+  };
+  const early: RunOptions = { ...options, deps: { ...inertDeps(options.early.config), ...options.early, logger } };
+  const late: LateDeps = {
+    load: async () => {
+      const deps = await options.load();
+      for (const [level, obj, msg] of held.splice(0)) deps.logger[level](obj, msg);
+      return deps;
+    },
+    logsHeld: () => held.length > 0,
+  };
+  const result = leased(early, () => drive(early, emit, controller.signal, control, late)).finally(() => channel.close());
+  return {
+    threadId: options.threadId,
+    events: channel,
+    result,
+    cancel: () => controller.abort(),
+    stopAfterStep: () => control.requestDrain("stop requested"),
+  };
+}
+
 // One leg of a thread: decides its input, streams the graph into events, and completes with its outcome.
-async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: AbortSignal, control: RunControl): Promise<RunResult> {
+// `late`, when given, brings the run's real deps once `run.started` is out (options.deps until then: no model, no tools).
+async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: AbortSignal, control: RunControl, late?: LateDeps): Promise<RunResult> {
   const { deps, session, threadId } = options;
   const graph = buildWorkflowGraph(deps, session.checkpointer);
   const graphConfig = { configurable: { thread_id: threadId } };
@@ -43,7 +88,11 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
 
   if (input.done) {
     // Nothing to run: report where the thread stands (finished, or still waiting for its answer).
-    return await complete(options, emit, input.done.status, input.done.reason, position);
+    const done = input.done;
+    const reported = await complete(options, emit, done.status, done.reason, position);
+    // Only for its log: the usage a killed process left unsettled was counted (see resumeRunEarly's held lines).
+    if (late?.logsHeld()) await late.load().catch(() => {});
+    return reported;
   }
   const requirement = options.start?.requirement ?? (position.kind === "new" ? "" : position.values.requirement);
   const here = { root: deps.config.root, artifacts: deps.config.stateDir, ...whoAmI() };
@@ -58,20 +107,73 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
   }
   // The row says where the thread runs now: a resume may come from another working copy or machine.
   await session.threads.update(threadId, { status: "running", ...here });
-  emit({
-    type: "run.started",
-    requirement,
-    model: deps.config.model.name,
-    resumed: !options.start,
-    nodes: Object.keys(deps.config.workflow.nodes),
-    logFile: options.logFile,
-    maxFixAttempts: deps.config.maxFixAttempts,
-    price: deps.config.model.price,
-    mode,
-    ...(deps.sandboxStatus ? { sandbox: deps.sandboxStatus } : {}),
-    ...(options.resume?.message !== undefined ? { message: options.resume.message } : {}),
-    ...(position.kind === "new" ? {} : { ran: Object.keys(position.values.visits ?? {}), usageSoFar: position.values.usage }),
-  });
+  emit(
+    startedEvent({
+      requirement,
+      config: deps.config,
+      resumed: !options.start,
+      logFile: options.logFile,
+      mode,
+      sandbox: deps.sandboxStatus,
+      message: options.resume?.message,
+      values: position.kind === "new" ? undefined : position.values,
+    }),
+  );
+  if (!late) return await afterStarted(options, emit, signal, control, graph, input);
+  // The event reaches the renderer (a microtask away) before the rest of the engine takes the thread.
+  await new Promise((resolve) => setImmediate(resolve));
+  let loaded: RunOptions;
+  try {
+    loaded = { ...options, deps: await late.load() };
+  } catch (error) {
+    const { status, code, limit, reason } = classify(error, signal, options);
+    if (status !== "interrupted") emit({ type: "error", code, message: reason });
+    return await complete(options, emit, status, reason, position, limit);
+  }
+  return await afterStarted(loaded, emit, signal, control, buildWorkflowGraph(loaded.deps, session.checkpointer), input);
+}
+
+/** The real deps of a leg started early, and whether lines logged before them wait to be written. */
+interface LateDeps {
+  load(): Promise<EngineDeps>;
+  logsHeld(): boolean;
+}
+
+/**
+ * A new thread whose start was recorded and said (src/engine/run/early.ts) before the engine was loaded: checks
+ * what only LangGraph knows (the thread has no checkpoint yet), then runs it. From here on, whatever fails ends
+ * the leg with an `error` event and `run.completed`, like any failure after `run.started`.
+ */
+export async function continueStarted(
+  options: RunOptions & { start: NonNullable<RunOptions["start"]> },
+  emit: (e: EventBody) => void,
+  signal: AbortSignal,
+  control: RunControl,
+): Promise<RunResult> {
+  let prepared: { graph: ReturnType<typeof buildWorkflowGraph>; input: PreparedInput };
+  try {
+    const graph = buildWorkflowGraph(options.deps, options.session.checkpointer);
+    prepared = { graph, input: await prepareInput(options, positionOf(await graph.getState({ configurable: { thread_id: options.threadId } }))) };
+  } catch (error) {
+    const { status, code, limit, reason } = classify(error, signal, options);
+    options.deps.logger.error({ err: error, status, limit }, "run stopped");
+    if (status !== "interrupted") emit({ type: "error", code, message: reason });
+    return await complete(options, emit, status, reason, { kind: "new" }, limit);
+  }
+  return await afterStarted(options, emit, signal, control, prepared.graph, prepared.input);
+}
+
+// The leg after `run.started`: start notes, then the graph streamed into events, ending with the leg's outcome.
+async function afterStarted(
+  options: RunOptions,
+  emit: (e: EventBody) => void,
+  signal: AbortSignal,
+  control: RunControl,
+  graph: ReturnType<typeof buildWorkflowGraph>,
+  input: PreparedInput,
+): Promise<RunResult> {
+  const { deps, session, threadId } = options;
+  const graphConfig = { configurable: { thread_id: threadId } };
   deps.logger.info({ threadId, resumed: !options.start }, "run started");
   if (!options.start) {
     // A process killed mid-write leaves its temp file beside the (intact) target; the resumed step writes again.

@@ -1,0 +1,125 @@
+import type { ResolvedConfig } from "../../config/schema.js";
+import { outcomeOfError, YoloError } from "../../errors.js";
+import { exitCodeFor } from "../../events/outcome.js";
+import type { EventBody, YoloEvent } from "../../events/schema.js";
+import { ZERO_USAGE } from "../../events/usage.js";
+import type { SandboxStatus } from "../../exec/sandbox.js";
+import { type ThreadStore, whoAmI } from "../../store/thread-store.js";
+import type { EngineDeps } from "../deps.js";
+import { EventChannel } from "../event-channel.js";
+import type { Session } from "../session.js";
+import { gateRequiredError, missingGate } from "./gate-required.js";
+import type { RunHandle, RunOptions, RunResult } from "./options.js";
+import { eventEmitter, startedEvent } from "./started.js";
+
+// Light on purpose: nothing here (or imported statically) loads LangGraph, LangChain, the model client or the tools.
+
+/** A new thread's first leg, started before the engine's heavy modules are loaded. */
+export interface EarlyStartOptions {
+  /** The thread's config (its workflow, model, limits). */
+  config: ResolvedConfig;
+  /** The thread index of the opened database (the lease and the thread's row). */
+  threads: ThreadStore;
+  threadId: string;
+  start: NonNullable<RunOptions["start"]>;
+  logFile: string;
+  words: RunOptions["words"];
+  /** What `run.started` states and the gate check needs, found without the engine (src/engine/run/facts.ts). */
+  facts: { sandbox: SandboxStatus; gates: EngineDeps["gates"] };
+  /** Loads what the run itself needs (the engine's deps, the whole session with LangGraph's checkpointer). */
+  load(): Promise<{ deps: EngineDeps; session: Session }>;
+}
+
+/**
+ * Starts a new thread like startRun, but says `run.started` as soon as what it states is checked and recorded:
+ * the lease, a required gate, the thread's row. Only then are LangGraph and the rest loaded. What refuses the run
+ * refuses it before the event, as startRun does (the result rejects, nothing is emitted); whatever fails after it
+ * ends with an `error` event and `run.completed`.
+ */
+export function startRunEarly(options: EarlyStartOptions): RunHandle {
+  const channel = new EventChannel<YoloEvent>();
+  const controller = new AbortController();
+  const emit = eventEmitter((event) => channel.push(event), options.threadId);
+  // Ctrl+C before LangGraph is loaded: the drain is asked for once its RunControl exists.
+  let drain: { requestDrain(reason: string): void } | null = null;
+  let drainRequested = false;
+  const result = (async () => {
+    const lease = await options.threads.acquireLease(options.threadId);
+    try {
+      emit(await recordStart(options));
+      // The event reaches the renderer (a microtask away) before the heavy modules take the thread.
+      await new Promise((resolve) => setImmediate(resolve));
+      let loaded: [typeof import("./start.js"), Awaited<ReturnType<EarlyStartOptions["load"]>>];
+      try {
+        loaded = await Promise.all([import("./start.js"), options.load()]);
+      } catch (error) {
+        return await endUnloaded(options, emit, error);
+      }
+      const [{ continueStarted, RunControl }, { deps, session }] = loaded;
+      const control = new RunControl();
+      drain = control;
+      if (drainRequested) control.requestDrain("stop requested");
+      const run = { deps, session, threadId: options.threadId, start: options.start, logFile: options.logFile, words: options.words };
+      return await continueStarted(run, emit, controller.signal, control);
+    } finally {
+      await lease.release();
+    }
+  })().finally(() => channel.close());
+  return {
+    threadId: options.threadId,
+    events: channel,
+    result,
+    cancel: () => controller.abort(),
+    stopAfterStep: () => {
+      drainRequested = true;
+      drain?.requestDrain("stop requested");
+    },
+  };
+}
+
+// What startRun checks and records before `run.started` for a new thread, in the same order; returns the event.
+async function recordStart(options: EarlyStartOptions): Promise<EventBody> {
+  const { config, threads, threadId, start } = options;
+  const mode = start.profile?.mode ?? "run";
+  if (mode === "run" && config.requireGate) {
+    const missing = missingGate({ config, gates: options.facts.gates });
+    if (missing) throw gateRequiredError(missing);
+  }
+  const here = { root: config.root, artifacts: config.stateDir, ...whoAmI() };
+  const { startCommit = null, branch = null, repo = null } = start;
+  // An id already in the index is refused here (a ThreadError); one with a checkpoint but no row, by continueStarted.
+  // The new row already says "running" here (startRun's second write, for a resume moving machines, changes nothing).
+  await threads.create({ id: threadId, requirement: start.requirement, model: config.model.name, startCommit, branch, repo, mode, ...here });
+  return startedEvent({ requirement: start.requirement, config, resumed: false, logFile: options.logFile, mode, sandbox: options.facts.sandbox });
+}
+
+/**
+ * The engine could not be loaded or built after `run.started` (a broken install, a log file that cannot be
+ * opened): the leg still ends with an `error` event, the thread's row and `run.completed`, as any failure does.
+ */
+async function endUnloaded(options: EarlyStartOptions, emit: (e: EventBody) => void, error: unknown): Promise<RunResult> {
+  const { threadId } = options;
+  const known = error instanceof YoloError ? error : null;
+  const { status, limit } = known ? outcomeOfError(known) : { status: "error" as const, limit: null };
+  const said = known
+    ? known.fact
+      ? options.words.errorReason(known, threadId)
+      : known.message
+    : `unexpected error: ${(error as Error)?.message ?? String(error)}`;
+  const reason = status === "error" ? `${said} (log: ${options.logFile})` : said;
+  const exitCode = exitCodeFor(status, limit);
+  // Nothing ran, and the thread has no checkpoint: there is nothing to resume (a config error says what to fix).
+  emit({ type: "error", code: known?.code ?? "unexpected", message: reason });
+  await options.threads.update(threadId, { status, exitCode, reason }).catch(() => {});
+  emit({
+    type: "run.completed",
+    status,
+    ...(status === "limit" && limit ? { limit } : {}),
+    exitCode,
+    reason,
+    usage: ZERO_USAGE,
+    filesChanged: [],
+    resumeCommand: null,
+  });
+  return { threadId, status, limit: status === "limit" ? limit : null, exitCode, reason, question: null, request: null, resume: null, resumeCommand: null };
+}

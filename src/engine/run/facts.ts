@@ -1,0 +1,71 @@
+import type { ResolvedConfig } from "../../config/schema.js";
+import { ConfigError } from "../../errors.js";
+import { findProtectedPaths } from "../../exec/protected-paths.js";
+import { probeBwrap, type Sandbox, type SandboxStatus } from "../../exec/sandbox.js";
+import type { GateConfig } from "../../config/schema.js";
+import { defaultGates } from "../../gates/detect.js";
+import { collectProjectSecrets } from "../../secrets/project-files.js";
+import { collectSecrets, registerSecrets } from "../../secrets/scrub.js";
+
+// Light on purpose (no LangGraph, model client or tools): a run states these before the engine's heavy modules load.
+
+/** The sandbox commands run in, what to say about it at the start, and the status `run.started` states. */
+export type SandboxChoice = { sandbox: Sandbox; notices: string[]; status: SandboxStatus };
+
+/** What a run's start needs from the machine and the project, found once and handed to createEngineDeps. */
+export interface RunFacts {
+  /** Every secret value (environment, API key, database password, the project's secret files), already registered for scrubbing. */
+  secrets: string[];
+  sandbox: SandboxChoice;
+  /** The gate commands (configured, or detected from the project). */
+  gates: GateConfig[];
+}
+
+/**
+ * Finds a run's facts: registers its secrets first (so even `run.started` is scrubbed), chooses the sandbox (a
+ * required one that does not work here is a ConfigError: nothing ran) and the gates.
+ */
+export function runFacts(config: ResolvedConfig, env: NodeJS.ProcessEnv): RunFacts {
+  // Every secret value of the environment (and the API key) is kept out of logs, state, events and tool results.
+  const secrets = [
+    // A database password written in yolo.config.ts is as secret as one in the environment.
+    ...collectSecrets(env, [config.model.apiKeyEnv], [config.model.apiKey ?? undefined, databasePassword(config)]),
+    // The secret files the sandbox masks are the ones whose values are scrubbed: one walk finds both.
+    ...collectProjectSecrets(findProtectedPaths(config.root)),
+  ];
+  registerSecrets(secrets);
+  return { secrets, sandbox: chooseSandbox(config, env), gates: config.gates ?? defaultGates(config.root) };
+}
+
+function databasePassword(config: ResolvedConfig): string | undefined {
+  if (config.database.kind !== "postgres") return undefined;
+  try {
+    return decodeURIComponent(new URL(config.database.url).password) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The sandbox commands and gates run in: bubblewrap when `sandbox` is "auto" and it works here, or "required" (old
+ * name "bwrap", which fails the run before it starts when it does not); none for "off". Running unsandboxed under
+ * "auto" is said once per run, with the reason and the one-line fix where there is one.
+ */
+export function chooseSandbox(config: ResolvedConfig, env: NodeJS.ProcessEnv): SandboxChoice {
+  if (config.sandbox === "off") return { sandbox: { kind: "none" }, notices: [], status: { kind: "none", reason: 'sandbox is "off" in the config' } };
+  const probe = probeBwrap(env.PATH);
+  if (probe.available) return { sandbox: { kind: "bwrap", binary: probe.binary }, notices: [], status: { kind: "bwrap" } };
+  const fix = probe.fix ? ` Fix: ${probe.fix}.` : "";
+  if (config.sandbox === "bwrap" || config.sandbox === "required") {
+    throw new ConfigError(
+      `sandbox is "${config.sandbox}" but ${probe.reason}.${fix || " Install bubblewrap (apt-get install bubblewrap)."} Or set sandbox: "auto" to run commands without it.`,
+    );
+  }
+  return {
+    sandbox: { kind: "none" },
+    notices: [
+      `Commands and gates run without a sandbox: ${probe.reason}.${fix} Install bubblewrap to confine them to the project with no network, or set sandbox: "off" in ~/.config/yolo/config.ts to silence this.`,
+    ],
+    status: { kind: "none", reason: probe.reason, ...(probe.fix ? { fix: probe.fix } : {}) },
+  };
+}

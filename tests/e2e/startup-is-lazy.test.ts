@@ -304,11 +304,11 @@ describe("a new thread says run.started before LangGraph, LangChain, the model c
   // The module log of the hook above, with a line written at the moment the first byte reaches stdout: every
   // module resolved before it was needed to say run.started; a module resolved after it was not evaluated before it.
   const MARK = "FIRST-STDOUT-WRITE";
-  const REGISTER_MARKED = `${REGISTER}import { appendFileSync } from "node:fs";
+  const REGISTER_MARKED = `${REGISTER}import { appendFileSync as appendMark } from "node:fs";
 const write = process.stdout.write.bind(process.stdout);
 let marked = false;
 process.stdout.write = (...args) => {
-  if (!marked) { marked = true; appendFileSync(process.env.YOLO_TEST_MODULE_LOG, "${MARK}\\n"); }
+  if (!marked) { marked = true; appendMark(process.env.YOLO_TEST_MODULE_LOG, "${MARK}\\n"); }
   return write(...args);
 };
 `;

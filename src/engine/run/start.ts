@@ -1,6 +1,7 @@
 import { RunControl } from "@langchain/langgraph";
 import { EVENT_SCHEMA_VERSION, type EventBody, type YoloEvent } from "../../events/schema.js";
 import { scrubValue } from "../../secrets/scrub.js";
+import { scrubbedTokens } from "./token-scrub.js";
 import { whoAmI } from "../../store/thread-store.js";
 import { sweepInterruptedWrites } from "../../tools/temp-sweep.js";
 import { EventChannel } from "../event-channel.js";
@@ -20,8 +21,9 @@ export function startRun(options: RunOptions): RunHandle {
   const controller = new AbortController();
   // LangGraph's cooperative drain: the loop stops at the next superstep boundary, after the checkpoint.
   const control = new RunControl();
-  const emit = (body: EventBody) =>
+  const push = (body: EventBody) =>
     channel.push(scrubValue({ ...body, v: EVENT_SCHEMA_VERSION, thread: options.threadId, ts: new Date().toISOString() }) as YoloEvent);
+  const emit = scrubbedTokens(push);
   const result = leased(options, () => drive(options, emit, controller.signal, control)).finally(() => channel.close());
   return {
     threadId: options.threadId,

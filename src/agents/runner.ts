@@ -3,6 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { z } from "zod";
 import { LimitError, limitError } from "../errors.js";
 import type { EventBody, Usage } from "../events/schema.js";
+import { tokenBatch } from "../events/token-batch.js";
 import { addUsage, usageOfReply, ZERO_USAGE } from "../events/usage.js";
 import { isStreamCut } from "../llm/errors.js";
 import { estimateUsage } from "../llm/usage-estimate.js";
@@ -201,15 +202,16 @@ async function streamOnce(
   options: AgentLoopOptions,
 ): Promise<AIMessageChunk> {
   let full: AIMessageChunk | undefined;
+  const tokens = tokenBatch((text) => options.emit({ type: "token", node: options.node, text }));
   // A signal of its own per call: the client leaves a listener on whatever signal it is given.
   await withCallSignal(options.signal, async (signal) => {
     const stream = await bound.stream(messages, { signal });
     for await (const chunk of stream) {
       const text = contentText(chunk.content);
-      if (text) options.emit({ type: "token", node: options.node, text });
+      if (text) tokens.push(text);
       full = full ? full.concat(chunk) : chunk;
     }
-  });
+  }).finally(tokens.flush);
   if (!full) throw new Error("the model returned an empty stream");
   return full;
 }

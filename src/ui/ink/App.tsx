@@ -138,6 +138,7 @@ export function App(props: AppProps) {
   });
   const stream = streamLines(state, fit.stream);
   const tools = fit.tools > 0 ? runningTools.slice(-fit.tools) : [];
+  const spinner = SPINNER[Math.floor(performance.now() / SPINNER_MS) % SPINNER.length]!;
 
   if (stopped && !state.thread) return null;
   return (
@@ -159,18 +160,16 @@ export function App(props: AppProps) {
               <AgentRow
                 agent={a}
                 nameWidth={nameWidth}
-                spinner={SPINNER[Math.floor(performance.now() / SPINNER_MS) % SPINNER.length]}
+                spinner={a.status === "running" ? spinner : ""}
                 stream={a.id === state.running ? stream : undefined}
                 gateCommand={a.id === state.running && state.gateRunning?.node === a.id ? state.gateRunning.command : undefined}
                 tools={a.id === state.running ? tools : undefined}
                 verbose={verbose}
               />
-              {a.id === storiesUnder ? (
-                <StoryList stories={state.stories} spinner={SPINNER[Math.floor(performance.now() / SPINNER_MS) % SPINNER.length]} />
-              ) : null}
+              {a.id === storiesUnder ? <StoryList stories={state.stories} spinner={spinner} /> : null}
             </Box>
           ))}
-          {storiesUnder === null ? <StoryList stories={state.stories} spinner={SPINNER[Math.floor(performance.now() / SPINNER_MS) % SPINNER.length]} /> : null}
+          {storiesUnder === null ? <StoryList stories={state.stories} spinner={spinner} /> : null}
         </Box>
         <GateList gates={state.gates} />
         {notices.length ? (

@@ -9,6 +9,7 @@ import { isStreamCut } from "../llm/errors.js";
 import { estimateUsage } from "../llm/usage-estimate.js";
 import { HANDOFF_DESCRIPTION } from "../tools/handoff.js";
 import type { ToolContext, ToolDef } from "../tools/types.js";
+import { ReplyChunks } from "./reply-chunks.js";
 import { noCallError, parseTextToolCalls, type TextToolCalls } from "./text-tool-calls.js";
 import { toolErrorText, toOpenAiTool } from "./tool-calls.js";
 import { withCallSignal } from "../llm/call-signal.js";
@@ -201,7 +202,7 @@ async function streamOnce(
   messages: BaseMessage[],
   options: AgentLoopOptions,
 ): Promise<AIMessageChunk> {
-  let full: AIMessageChunk | undefined;
+  const reply = new ReplyChunks();
   const tokens = tokenBatch((text) => options.emit({ type: "token", node: options.node, text }));
   // A signal of its own per call: the client leaves a listener on whatever signal it is given.
   await withCallSignal(options.signal, async (signal) => {
@@ -209,9 +210,10 @@ async function streamOnce(
     for await (const chunk of stream) {
       const text = contentText(chunk.content);
       if (text) tokens.push(text);
-      full = full ? full.concat(chunk) : chunk;
+      reply.add(chunk);
     }
   }).finally(tokens.flush);
+  const full = reply.result();
   if (!full) throw new Error("the model returned an empty stream");
   return full;
 }

@@ -1,7 +1,9 @@
 // CPU time of a whole run drawn by the Ink view against the same run with --json, under a token flood from
 // the scripted model, and how many frames the view writes per second. Both runs are the built binary on a
 // pseudo-terminal (`script`), so the only difference is the renderer; CPU is the yolo process's own
-// (process.cpuUsage at exit, reported by an --import hook), not the mock's or the gate's.
+// (process.cpuUsage at exit, reported by an --import hook), not the mock's or the gate's. Each mode also runs
+// a flood half as long: the difference between the two sizes, over the tokens it adds, is the CPU each streamed
+// chunk costs, with start-up and the run's fixed costs taken out.
 import { execa } from "execa";
 import { createJiti } from "jiti";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,8 +14,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const BIN = fileURLToPath(new URL("../bin/yolo.js", import.meta.url));
 const ROUNDS = 3;
 // Per agent's first reply: this many tokens, each its own SSE chunk, a newline every 12, streamed at
-// FLOOD_RATE tokens a second (several times a fast hosted model).
+// FLOOD_RATE tokens a second (several times a fast hosted model). The short run streams SHORT_TOKENS.
 const FLOOD_TOKENS = 3000;
+const SHORT_TOKENS = FLOOD_TOKENS / 2;
 const FLOOD_RATE = 1500;
 
 // Runs inside the measured process: counts what it writes to stdout and reports its own CPU at exit.
@@ -43,16 +46,16 @@ process.on("exit", () => {
 
 const quote = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
 
-function floodText() {
+function floodText(tokens) {
   const words = [];
-  for (let i = 1; i <= FLOOD_TOKENS; i++) words.push(i % 12 === 0 ? `w${i}\n` : `w${i} `);
+  for (let i = 1; i <= tokens; i++) words.push(i % 12 === 0 ? `w${i}\n` : `w${i} `);
   return words.join("");
 }
 
 /** The scripted team: every agent streams a flood of text before its tool calls. */
-function script(helpers) {
+function script(helpers, tokens) {
   const { director, call, handoff, analystDone, pmDone, teaSays, GOOD_ADD } = helpers;
-  const flood = (reply) => ({ ...reply, content: floodText(), contentChunks: FLOOD_TOKENS, contentRate: FLOOD_RATE });
+  const flood = (reply) => ({ ...reply, content: floodText(tokens), contentChunks: tokens, contentRate: FLOOD_RATE });
   return director({
     analyst: [flood(analystDone)],
     pm: [flood(pmDone(false))],
@@ -61,13 +64,16 @@ function script(helpers) {
   });
 }
 
-/** One measured run of the binary on a 100×30 pseudo-terminal; returns the hook's report. */
-async function measure(helpers, dir, flags) {
+/**
+ * One measured run of the binary on a 100×30 pseudo-terminal, `tokens` per agent's flood; returns the hook's report.
+ * `nodeArgs` go to node (e.g. `--cpu-prof`, to profile a mode under the flood).
+ */
+export async function measureFlood(helpers, dir, flags, tokens = FLOOD_TOKENS, nodeArgs = []) {
   const project = helpers.makeProject({ "yolo.config.mjs": 'export default { gates: [{ name: "test", command: "true" }] };\n' });
-  const mock = await helpers.startMockOpenAI(script(helpers));
+  const mock = await helpers.startMockOpenAI(script(helpers, tokens));
   const report = join(dir, "report.json");
   try {
-    const command = [process.execPath, "--import", pathToFileURL(join(dir, "hook.mjs")).href, BIN, "run", ...flags, "Add an add(a, b) function"]
+    const command = [process.execPath, ...nodeArgs, "--import", pathToFileURL(join(dir, "hook.mjs")).href, BIN, "run", ...flags, "Add an add(a, b) function"]
       .map(quote)
       .join(" ");
     const r = await execa("script", ["-qec", `stty cols 100 rows 30; exec ${command}`, "/dev/null"], {
@@ -96,8 +102,8 @@ async function measure(helpers, dir, flags) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Prints the Ink-vs-JSON CPU ratio and the view's frames per second, measured in this run. */
-export async function benchTuiRenderCost(log) {
+/** The scripted-model helpers and a directory holding the measuring hook (the caller removes it). */
+export async function floodSetup() {
   const jiti = createJiti(import.meta.url);
   const helpers = {
     ...(await jiti.import("../tests/helpers/mock-openai.ts")),
@@ -106,14 +112,26 @@ export async function benchTuiRenderCost(log) {
   };
   const dir = mkdtempSync(join(tmpdir(), "yolo-bench-tui-"));
   writeFileSync(join(dir, "hook.mjs"), HOOK);
+  return { helpers, dir };
+}
+
+/** Prints the Ink-vs-JSON CPU ratio, the CPU per streamed chunk and the view's frames per second, measured in this run. */
+export async function benchTuiRenderCost(log) {
+  const { helpers, dir } = await floodSetup();
   try {
     const modes = { json: ["--json"], ink: ["--tui"], verbose: ["--tui", "--verbose"] };
     const results = { json: [], ink: [], verbose: [] };
+    const short = { json: [], ink: [], verbose: [] };
     // Interleaved rounds, so drift on a shared machine hits every mode alike.
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [mode, flags] of Object.entries(modes)) results[mode].push(await measure(helpers, dir, flags));
+      for (const [mode, flags] of Object.entries(modes)) {
+        results[mode].push(await measureFlood(helpers, dir, flags));
+        short[mode].push(await measureFlood(helpers, dir, flags, SHORT_TOKENS));
+      }
     }
     const cpu = (mode) => median(results[mode].map((r) => r.cpuMs));
+    // Per round, so a slow round's two sizes are compared with each other; the median of the rounds.
+    const perChunk = (mode) => median(results[mode].map((r, i) => (r.cpuMs - short[mode][i].cpuMs) / (4 * (FLOOD_TOKENS - SHORT_TOKENS))));
     const fps = (mode) => median(results[mode].map((r) => r.frames / (r.wallMs / 1000)));
     const peak = (mode) => median(results[mode].map((r) => r.peakPerSecond));
     const kb = (mode) => median(results[mode].map((r) => r.bytes)) / 1e3;
@@ -126,6 +144,10 @@ export async function benchTuiRenderCost(log) {
     log(`  --json          ${cpu("json").toFixed(0).padStart(6)} ms CPU`);
     log(`  Ink view        ${view("ink")}`);
     log(`  Ink --verbose   ${view("verbose")}`);
+    const chunk = (mode) => `${perChunk(mode).toFixed(3)} ms`;
+    log(
+      `  per streamed chunk (CPU of ${FLOOD_TOKENS.toLocaleString("en-US")} − ${SHORT_TOKENS.toLocaleString("en-US")} tokens an agent, over the difference): --json ${chunk("json")}, Ink view ${chunk("ink")} (${(perChunk("ink") / perChunk("json")).toFixed(2)}×), --verbose ${chunk("verbose")} (${(perChunk("verbose") / perChunk("json")).toFixed(2)}×)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

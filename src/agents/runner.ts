@@ -4,11 +4,13 @@ import type { z } from "zod";
 import { LimitError, limitError } from "../errors.js";
 import type { EventBody, Usage } from "../events/schema.js";
 import type { NoticeFact } from "../events/facts.js";
+import { tokenBatch } from "../events/token-batch.js";
 import { addUsage, usageOfReply, ZERO_USAGE } from "../events/usage.js";
 import { isStreamCut } from "../llm/errors.js";
 import { estimateUsage } from "../llm/usage-estimate.js";
 import { HANDOFF_DESCRIPTION } from "../tools/handoff.js";
 import type { ToolContext, ToolDef } from "../tools/types.js";
+import { ReplyChunks } from "./reply-chunks.js";
 import { noCallError, parseTextToolCalls, type TextToolCalls } from "./text-tool-calls.js";
 import { toolErrorText, toOpenAiTool } from "./tool-calls.js";
 import { withCallSignal } from "../llm/call-signal.js";
@@ -204,16 +206,18 @@ async function streamOnce(
   messages: BaseMessage[],
   options: AgentLoopOptions,
 ): Promise<AIMessageChunk> {
-  let full: AIMessageChunk | undefined;
+  const reply = new ReplyChunks();
+  const tokens = tokenBatch((text) => options.emit({ type: "token", node: options.node, text }));
   // A signal of its own per call: the client leaves a listener on whatever signal it is given.
   await withCallSignal(options.signal, async (signal) => {
     const stream = await bound.stream(messages, { signal });
     for await (const chunk of stream) {
       const text = contentText(chunk.content);
-      if (text) options.emit({ type: "token", node: options.node, text });
-      full = full ? full.concat(chunk) : chunk;
+      if (text) tokens.push(text);
+      reply.add(chunk);
     }
-  });
+  }).finally(tokens.flush);
+  const full = reply.result();
   if (!full) throw new Error("the model returned an empty stream");
   return full;
 }

@@ -61,6 +61,28 @@ export class Scrubber {
     return this.forms.length === 0;
   }
 
+  /** The secret forms, longest first. */
+  get formList(): readonly string[] {
+    return this.forms;
+  }
+
+  /** The length of the longest end of `text` that is the start (not the whole) of a secret form; 0 when none is. */
+  openPrefix(text: string): number {
+    let longest = 0;
+    for (const form of this.forms) {
+      const first = form[0]!;
+      // Candidate starts: the last form.length - 1 positions, earliest first (the longest match wins).
+      for (let at = text.indexOf(first, Math.max(0, text.length - form.length + 1)); at !== -1; at = text.indexOf(first, at + 1)) {
+        if (text.length - at <= longest) break;
+        if (form.startsWith(text.slice(at))) {
+          longest = text.length - at;
+          break;
+        }
+      }
+    }
+    return longest;
+  }
+
   /** `text` with every secret form replaced by the censor. */
   scrub(text: string): string {
     let out = text;
@@ -85,6 +107,11 @@ export function registerSecrets(secrets: readonly string[]): void {
   const before = registered.size;
   for (const s of secrets) if (typeof s === "string" && s.length >= MIN_SECRET_LENGTH) registered.add(s);
   if (registered.size !== before) processScrubber = new Scrubber([...registered]);
+}
+
+/** The process-wide scrubber as it is now (a new one replaces it when secrets are registered). */
+export function currentScrubber(): Scrubber {
+  return processScrubber;
 }
 
 /** Scrubs text with the process-wide secrets. */

@@ -21,15 +21,26 @@ export interface PushableEventSource extends EventSource {
 export function createEventSource(): PushableEventSource {
   const history: YoloEvent[] = [];
   const listeners = new Set<(e: YoloEvent) => void>();
+  // The texts of the tokens merged into the last history entry, joined only when the history is read: a copy of
+  // the event and a longer string per token cost a flood more than the view's own work on it.
+  let merging: { last: Extract<YoloEvent, { type: "token" }>; texts: string[] } | null = null;
+  const settle = () => {
+    if (!merging) return;
+    history[history.length - 1] = { ...merging.last, text: merging.texts.join("") };
+    merging = null;
+  };
   return {
     push(e) {
-      const last = history[history.length - 1];
-      if (e.type === "token" && last?.type === "token" && last.node === e.node) {
-        history[history.length - 1] = { ...last, ts: e.ts, text: last.text + e.text };
+      const last = merging?.last ?? history[history.length - 1];
+      if (e.type === "token" && last?.type === "token" && last.node === e.node && last.story === e.story) {
+        merging ??= { last, texts: [last.text] };
+        merging.last = e;
+        merging.texts.push(e.text);
       } else {
+        settle();
         history.push(e);
       }
-      for (const fn of [...listeners]) fn(e);
+      for (const fn of listeners.size === 1 ? listeners : [...listeners]) fn(e);
     },
     subscribe(fn) {
       listeners.add(fn);
@@ -37,6 +48,9 @@ export function createEventSource(): PushableEventSource {
         listeners.delete(fn);
       };
     },
-    snapshot: () => history.slice(),
+    snapshot: () => {
+      settle();
+      return history.slice();
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from "../../config/schema.js";
 import { EVENT_SCHEMA_VERSION, type EventBody, type YoloEvent } from "../../events/schema.js";
 import type { SandboxStatus } from "../../exec/sandbox.js";
+import { scrubbedTokens } from "./token-scrub.js";
 import { scrubValue } from "../../secrets/scrub.js";
 import type { ThreadProfile } from "../modes.js";
 import type { PipelineStateType } from "../state.js";
@@ -38,5 +39,6 @@ export function startedEvent(facts: {
 
 /** The emitter of a thread's events: versioned, stamped and scrubbed of every registered secret. */
 export function eventEmitter(push: (event: YoloEvent) => void, threadId: string): (body: EventBody) => void {
-  return (body) => push(scrubValue({ ...body, v: EVENT_SCHEMA_VERSION, thread: threadId, ts: new Date().toISOString() }) as YoloEvent);
+  // Each agent's tokens are scrubbed as one stream (a secret split over two tokens too), then every event whole.
+  return scrubbedTokens((body) => push(scrubValue({ ...body, v: EVENT_SCHEMA_VERSION, thread: threadId, ts: new Date().toISOString() }) as YoloEvent));
 }

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { memo } from "react";
 import { formatCountShort } from "../format.js";
 import type { AgentStatus, AgentView, ToolCallView } from "../view-state.js";
 import { ToolLine } from "./ToolLine.js";
@@ -47,8 +48,11 @@ function detail(a: AgentView, gateCommand?: string): string {
   }
 }
 
-/** One agent: status mark, name, and its summary or state; its live text and tool calls below while it runs. */
-export function AgentRow({ agent, spinner, nameWidth = 11, stream = [], gateCommand, tools = [], verbose = false }: AgentRowProps) {
+/**
+ * One agent: status mark, name, and its summary or state; its live text and tool calls below while it runs.
+ * Memoized: under a token flood only the running agent's row changes between frames.
+ */
+export const AgentRow = memo(function AgentRow({ agent, spinner, nameWidth = 11, stream = [], gateCommand, tools = [], verbose = false }: AgentRowProps) {
   const { mark, color } = agent.status === "running" ? { mark: spinner, color: "cyan" } : MARKS[agent.status];
   const tokens = verbose && agent.tokens > 0 ? ` · ${formatCountShort(agent.tokens)} tok` : "";
   return (
@@ -69,9 +73,14 @@ export function AgentRow({ agent, spinner, nameWidth = 11, stream = [], gateComm
         </Box>
       </Box>
       {stream.map((line, i) => (
+        // The bar is a Text of its own: the model's text is usually ASCII, which Ink measures on a fast path,
+        // while one non-ASCII character sends the whole line, every frame, through grapheme segmentation.
         <Box key={i} paddingLeft={4}>
+          <Box width={2} flexShrink={0}>
+            <Text dimColor>│</Text>
+          </Box>
           <Text wrap="truncate-end" dimColor>
-            │ {line || " "}
+            {line || " "}
           </Text>
         </Box>
       ))}
@@ -84,4 +93,4 @@ export function AgentRow({ agent, spinner, nameWidth = 11, stream = [], gateComm
       ) : null}
     </Box>
   );
-}
+});

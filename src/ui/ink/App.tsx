@@ -1,7 +1,7 @@
-import { Box, Static, Text, useApp, useInput, useStdin, useStdout } from "ink";
-import { useEffect, useRef, useState } from "react";
+import { Box, Text, useApp, useInput, useStdin, useStdout } from "ink";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { EventSource } from "../event-source.js";
-import { formatDuration } from "../format.js";
+import { formatDuration, wrapKeepingIndent } from "../format.js";
 import { editLine } from "../line-edit.js";
 import type { StopMode } from "../renderer.js";
 import { storiesSummary, streamLines, type FinalView, type StoryView } from "../view-state.js";
@@ -46,7 +46,7 @@ const STORY_ID_WIDTH = 12;
 export function App(props: AppProps) {
   const { events, verbose = false, stopSignal, answersInline = false, onAnswer, onInterrupt, stopping = null } = props;
   const { exit } = useApp();
-  const { stdout } = useStdout();
+  const { stdout, write } = useStdout();
   const { isRawModeSupported } = useStdin();
   const canType = isRawModeSupported === true;
   const { state, log, stopped } = useRunEvents(events, verbose, stopSignal);
@@ -61,6 +61,21 @@ export function App(props: AppProps) {
   // The line being typed lives in a ref (keys can arrive faster than renders); the state redraws it.
   const draft = useRef("");
   const [draftShown, setDraftShown] = useState("");
+
+  // --verbose: completed lines go to the scrollback above the live view as they come. Written through Ink (it lifts
+  // the frame, writes them, puts the frame back) rather than through <Static>, which costs a second commit and two
+  // full frames for every batch of lines. In the commit's layout phase, so the frame Ink has just drawn and the
+  // lines go out as one write.
+  const printed = useRef(0);
+  useLayoutEffect(() => {
+    if (!verbose || log.length <= printed.current) return;
+    const fresh = log.slice(printed.current);
+    printed.current = log.length;
+    const width = Math.max(20, stdout.columns || 80);
+    const dim = stdout.hasColors?.() === true;
+    const lines = fresh.flatMap((l) => wrapKeepingIndent(l.text, width).map((t) => (dim && l.text.startsWith("  ") ? `\x1b[2m${t}\x1b[22m` : t)));
+    write(`${lines.join("\n")}\n`);
+  }, [verbose, log, write, stdout]);
 
   // Exiting here, after the final state has rendered, keeps the last frame on screen.
   useEffect(() => {
@@ -138,19 +153,11 @@ export function App(props: AppProps) {
   });
   const stream = streamLines(state, fit.stream);
   const tools = fit.tools > 0 ? runningTools.slice(-fit.tools) : [];
+  const spinner = SPINNER[Math.floor(performance.now() / SPINNER_MS) % SPINNER.length]!;
 
   if (stopped && !state.thread) return null;
   return (
     <>
-      {verbose ? (
-        <Static items={log}>
-          {(line) => (
-            <Text key={line.key} wrap="wrap" dimColor={line.text.startsWith("  ")}>
-              {line.text}
-            </Text>
-          )}
-        </Static>
-      ) : null}
       <Box flexDirection="column" width={props.width}>
         <Header state={state} now={now} />
         <Box flexDirection="column" marginTop={1}>
@@ -159,18 +166,16 @@ export function App(props: AppProps) {
               <AgentRow
                 agent={a}
                 nameWidth={nameWidth}
-                spinner={SPINNER[Math.floor(performance.now() / SPINNER_MS) % SPINNER.length]}
+                spinner={a.status === "running" ? spinner : ""}
                 stream={a.id === state.running ? stream : undefined}
                 gateCommand={a.id === state.running && state.gateRunning?.node === a.id ? state.gateRunning.command : undefined}
                 tools={a.id === state.running ? tools : undefined}
                 verbose={verbose}
               />
-              {a.id === storiesUnder ? (
-                <StoryList stories={state.stories} spinner={SPINNER[Math.floor(performance.now() / SPINNER_MS) % SPINNER.length]} />
-              ) : null}
+              {a.id === storiesUnder ? <StoryList stories={state.stories} spinner={spinner} /> : null}
             </Box>
           ))}
-          {storiesUnder === null ? <StoryList stories={state.stories} spinner={SPINNER[Math.floor(performance.now() / SPINNER_MS) % SPINNER.length]} /> : null}
+          {storiesUnder === null ? <StoryList stories={state.stories} spinner={spinner} /> : null}
         </Box>
         <GateList gates={state.gates} />
         {notices.length ? (

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { memo } from "react";
 import type { GateResult } from "../../events/schema.js";
 import { judgementNotes } from "../../gates/judgement-words.js";
 import { gateHeadline, oneLine } from "../format.js";
@@ -13,7 +14,7 @@ export interface GateListProps {
  * The latest result of each quality gate, with what the comparison with the baseline found (gate change,
  * regressions, pre-existing failures) or else the first failing tests' names under a failing one.
  */
-export function GateList({ gates, maxFailures = 3 }: GateListProps) {
+export const GateList = memo(function GateList({ gates, maxFailures = 3 }: GateListProps) {
   if (!gates.length) return null;
   return (
     <Box flexDirection="column" marginTop={1}>
@@ -55,4 +56,4 @@ export function GateList({ gates, maxFailures = 3 }: GateListProps) {
       })}
     </Box>
   );
-}
+});

@@ -7,6 +7,9 @@ import { initialViewState, reduce, type ViewState } from "../view-state.js";
 // Events are applied to React state in batches at most this often: Ink draws at most 30 frames a second, and each
 // batch costs a React commit and a layout even when Ink skips drawing it (16 ms batches made twice the commits).
 const FLUSH_MS = 33;
+// A batch of streamed text alone waits longer: a frame costs Ink several milliseconds whatever changed, and text
+// read as it streams reads as well at 15 frames a second. Any other event still shows within FLUSH_MS.
+const TOKEN_FLUSH_MS = 66;
 
 export type LogLine = { key: number; text: string };
 
@@ -23,7 +26,7 @@ function replay(events: YoloEvent[], verbose: boolean) {
 }
 
 /**
- * The view state of a run's events, coalesced into one update per FLUSH_MS so a token flood does not cost a
+ * The view state of a run's events, coalesced into one update per FLUSH_MS (TOKEN_FLUSH_MS for text alone) so a token flood does not cost a
  * render per token; with `verbose`, also the scrollback lines. `stopped` turns true once `stopSignal` aborts
  * and everything pending has been applied. Events pushed before the view subscribed are read from the
  * source's history, so none is lost.
@@ -41,6 +44,7 @@ export function useRunEvents(events: EventSource, verbose: boolean, stopSignal?:
     let transcript: Transcript = initial.transcript;
     let pending: YoloEvent[] = [];
     let timer: ReturnType<typeof setTimeout> | null = null;
+    let due = 0;
     const flush = () => {
       if (timer) clearTimeout(timer);
       timer = null;
@@ -63,7 +67,12 @@ export function useRunEvents(events: EventSource, verbose: boolean, stopSignal?:
     }
     const unsubscribe = events.subscribe((e) => {
       pending.push(e);
-      timer ??= setTimeout(flush, FLUSH_MS);
+      const wait = e.type === "token" ? TOKEN_FLUSH_MS : FLUSH_MS;
+      const at = performance.now() + wait;
+      if (timer && due <= at) return;
+      if (timer) clearTimeout(timer);
+      due = at;
+      timer = setTimeout(flush, wait);
     });
     const onStop = () => {
       flush();

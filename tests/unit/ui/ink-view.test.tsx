@@ -134,9 +134,17 @@ describe("Ink view of a recorded run", () => {
     const events: YoloEvent[] = [started, { ...base, type: "node.started", node: "dev", fixAttempt: 0 }];
     for (let i = 1; i <= 12; i++) events.push({ ...base, type: "token", node: "dev", text: `step ${i} of the plan\n` });
     events.push({ ...base, type: "node.completed", node: "dev", summary: "planned" });
-    const verbose = await frameOf(events, "planned", { verbose: true });
-    for (let i = 1; i <= 12; i++) expect(verbose).toContain(`  step ${i} of the plan`);
-    expect(verbose.indexOf("▶ dev")).toBeLessThan(verbose.indexOf("yolo · k3f9x2ab"));
+    const source = createEventSource();
+    for (const e of events) source.push(e);
+    const view = render(<App events={source} width={80} verbose />);
+    await vi.waitFor(() => expect(view.lastFrame()).toContain("planned"));
+    // Written above the frame (Ink lifts the frame, writes the lines, puts the frame back), not part of it.
+    const written = view.frames.find((f) => f.includes("  step 1 of the plan"));
+    expect(written).toBeDefined();
+    for (let i = 1; i <= 12; i++) expect(written).toContain(`  step ${i} of the plan`);
+    expect(written!.indexOf("▶ dev")).toBeLessThan(written!.indexOf("  step 1 of the plan"));
+    expect(view.frames.join("\n").split("  step 12 of the plan")).toHaveLength(2);
+    view.unmount();
     const calm = await frameOf(events, "planned");
     expect(calm).not.toContain("step 1 of the plan");
   });

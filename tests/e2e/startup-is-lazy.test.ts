@@ -394,6 +394,19 @@ process.stdout.write = (...args) => {
       const first = await runYolo(["run", "--json", "Add an add(a, b) function"], { cwd: project.root, baseURL: mock.url, env: db.env() });
       expect(first.exitCode, describeResult(first)).toBe(3);
       const thread = JSON.parse(first.stdout.split("\n")[0]).thread as string;
+      // Without its answer the thread only repeats its question: on SQLite LangGraph is never loaded at all.
+      const asked = await resumeModules(`resume-question-again-${backend}`, ["resume", "--json", thread], project.root, db.env(), mock.url);
+      expect(asked.r.exitCode, describeResult(asked.r)).toBe(3);
+      expect(
+        asked.r.stdout
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line).type),
+      ).toEqual(["interrupt", "run.completed"]);
+      const everything = new Set([...asked.before, ...asked.after]);
+      expect(everything.has("src/cli")).toBe(true);
+      if (backend === "sqlite") expect([...everything].filter((p) => /^@langchain\/.*$/.test(p))).toEqual([]);
+      else expect(everything.has("@langchain/langgraph")).toBe(true);
       const { r, at, before, after } = await resumeModules(
         `first-event-resume-${backend}`,
         ["resume", "--json", thread, "--answer", "yes"],

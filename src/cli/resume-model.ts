@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from "../config/schema.js";
-import { inspectThread } from "../engine/inspect.js";
+import type { ThreadPosition } from "../engine/translate.js";
 import { databaseExists, openSession, type Session } from "../engine/session.js";
 import { repoIdentity } from "../git/repo-identity.js";
 import { loadResolvedConfig, type ConfigFlags } from "./prepare.js";
@@ -23,6 +23,7 @@ export async function resumeNeedsModel(
   resume: { answer?: string; review?: unknown; message?: string },
 ): Promise<boolean> {
   const row = await session.threads.get(threadId);
+  const { inspectThread } = await import("../engine/inspect.js");
   let position: Awaited<ReturnType<typeof inspectThread>>["position"];
   try {
     position = (await inspectThread(config, session, threadId)).position;
@@ -31,6 +32,11 @@ export async function resumeNeedsModel(
     if (row && error instanceof ThreadError) return false;
     throw error;
   }
+  return positionNeedsModel(position, resume);
+}
+
+/** resumeNeedsModel's answer for a thread whose checkpoint was read (by LangGraph or the checkpoint reader). */
+export function positionNeedsModel(position: ThreadPosition, resume: { answer?: string; review?: unknown; message?: string }): boolean {
   if (position.kind === "finished") return resume.message !== undefined;
   if (position.kind === "waiting") return resume.answer !== undefined || resume.review !== undefined;
   return true;

@@ -30,6 +30,23 @@ export async function readThreadState(
   return withSession(config, index, (session) => inspectThread(config, session, threadId));
 }
 
+/**
+ * A SQLite thread's latest state and position as LangGraph's getState gives them, read without LangGraph; null when
+ * the reader cannot say it exactly (PostgreSQL, no checkpoint, a checkpoint it does not decode): ask LangGraph then.
+ */
+export function readLatestState(
+  config: ResolvedConfig,
+  index: Pick<ThreadIndex, "checkpointRows">,
+  threadId: string,
+): { values: PipelineStateType; position: Exclude<ThreadPosition, { kind: "new" }> } | null {
+  return readable(index, threadId, (rows) => {
+    const latest = rows.ids()[0];
+    if (latest === undefined) return null;
+    const position = positionOf(positionSource(checkpointView(rows, latest, { latest: true, nodes: nodesOf(config, rows, latest) })));
+    return position.kind === "new" ? null : { values: position.values, position };
+  });
+}
+
 /** What positionOf reads, from a reader's view (LangGraph's StateSnapshot carries the same fields). */
 export function positionSource(view: CheckpointView) {
   return { values: view.values, next: view.next, tasks: view.tasks, createdAt: view.createdAt, config: { configurable: { checkpoint_id: view.checkpointId } } };
@@ -41,7 +58,7 @@ function nodesOf(config: ResolvedConfig, rows: CheckpointRows, latest: string): 
 }
 
 // The reader's answer, or null when there is no reader (PostgreSQL) or it met something it does not decode.
-export function readable<T>(index: ThreadIndex, threadId: string, read: (rows: CheckpointRows) => T): T | null {
+export function readable<T>(index: Pick<ThreadIndex, "checkpointRows">, threadId: string, read: (rows: CheckpointRows) => T): T | null {
   if (!index.checkpointRows) return null;
   try {
     return read(index.checkpointRows(threadId));

@@ -133,6 +133,31 @@ describe.concurrent("a resume reads where the thread stands before the model cli
     expect(events.at(-1)).toMatchObject({ type: "run.completed", status: "passed", exitCode: 0 });
   });
 
+  it("a resume that runs nothing says no run.started: a waiting thread without its answer, a finished one; refusals of a finished one say nothing", async ({
+    onTestFinished,
+  }) => {
+    const { root, mock, thread } = await waitingThread(onTestFinished);
+    // Without its answer the thread only repeats its question (exit 3): no leg ran, so no run.started.
+    const again = await runYolo(["resume", "--json", thread], { cwd: root, baseURL: mock.url });
+    expect(again.exitCode, describeResult(again)).toBe(3);
+    expect(parseEvents(again.stdout).map((e) => e.type)).toEqual(["interrupt", "run.completed"]);
+    const answered = await runYolo(["resume", "--json", thread, "--answer", "integers"], { cwd: root, baseURL: mock.url });
+    expect(answered.exitCode, describeResult(answered)).toBe(0);
+    const before = mock.requests.length;
+    // Finished: resumed again it reports its outcome, and only that.
+    const done = await runYolo(["resume", "--json", thread], { cwd: root, baseURL: mock.url });
+    expect(done.exitCode, describeResult(done)).toBe(0);
+    expect(parseEvents(done.stdout).map((e) => e.type)).toEqual(["run.completed"]);
+    expect(parseEvents(done.stdout)[0]).toMatchObject({ status: "passed", exitCode: 0 });
+    // An answer, a review or a follow-up message for a finished workflow thread: refused before any event.
+    for (const args of [["--answer", "yes"], ["--approve"], ["and also subtract"]]) {
+      const refused = await runYolo(["resume", "--json", thread, ...args], { cwd: root, baseURL: mock.url });
+      expect(refused.exitCode, describeResult(refused)).toBe(2);
+      expect(refused.stdout).toBe("");
+    }
+    expect(mock.requests.length).toBe(before);
+  });
+
   it("what fails once the resume started (a required MCP server, loaded after run.started) ends with error and run.completed, exit 2", async ({
     onTestFinished,
   }) => {

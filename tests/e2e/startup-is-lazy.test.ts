@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { BIN, cleanEnv, describeResult, runYolo } from "../helpers/cli.js";
-import { analystDone, devWrites, director, GOOD_ADD, handoff, pmDone, teaSays } from "../helpers/director.js";
+import { BIN, cleanEnv, deferred, describeResult, rolesOf, runYolo, spawnYolo, threadIdFrom, waitFor } from "../helpers/cli.js";
+import { analystDone, BAD_ADD, call, devWrites, director, GOOD_ADD, handoff, pmDone, teaSays } from "../helpers/director.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
 import { requireTool } from "../helpers/requires.js";
@@ -356,41 +356,127 @@ process.stdout.write = (...args) => {
     expect(after.has("@langchain/openai")).toBe(true);
   });
 
-  it("`yolo resume --json --answer`: LangGraph reads where the thread stands first, the model client, tools and MCP load after run.started", async () => {
-    const project = makeProject();
-    const mock = await startMockOpenAI(
-      director({
-        analyst: [handoff({ escalate_to_human: true, question: "Integers?" }), analystDone],
-        pm: [pmDone(false)],
-        dev: devWrites(GOOD_ADD),
-        tea: [teaSays("PASS")],
-      }),
-    );
-    onTestFinished(async () => {
-      await mock.close();
-      project.cleanup();
-    });
-    const first = await runYolo(["run", "--json", "Add an add(a, b) function"], { cwd: project.root, baseURL: mock.url });
-    expect(first.exitCode, describeResult(first)).toBe(3);
-    const thread = JSON.parse(first.stdout.split("\n")[0]).thread as string;
+  // A resume's run, with the module log marked at its first stdout write: what was resolved before and after it.
+  async function resumeModules(name: string, args: string[], root: string, env: Record<string, string>, baseURL: string) {
     writeFileSync(join(dir, "register-marked.mjs"), REGISTER_MARKED);
-    const log = join(dir, "first-event-resume.log");
+    const log = join(dir, `${name}.log`);
     writeFileSync(log, "");
-    const r = await runYolo(["resume", "--json", thread, "--answer", "yes"], {
-      cwd: project.root,
-      baseURL: mock.url,
+    const r = await runYolo(args, {
+      cwd: root,
+      baseURL,
       nodeArgs: ["--import", pathToFileURL(join(dir, "register-marked.mjs")).href],
-      env: { YOLO_TEST_MODULE_LOG: log },
+      env: { ...env, YOLO_TEST_MODULE_LOG: log },
     });
-    expect(r.exitCode, describeResult(r)).toBe(0);
-    expect(JSON.parse(r.stdout.split("\n")[0])).toMatchObject({ type: "run.started", resumed: true });
     const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
     const at = lines.indexOf(MARK);
-    expect(at).toBeGreaterThan(0);
-    const before = loadedPackages(lines.slice(0, at));
-    const after = loadedPackages(lines.slice(at + 1));
-    expect(before.has("@langchain/langgraph")).toBe(true);
-    expect([...before].filter((p) => /^(openai|@langchain\/openai|pino|ink|react|@modelcontextprotocol\/.*)$/.test(p))).toEqual([]);
-    expect(after.has("@langchain/openai")).toBe(true);
+    return { r, at, before: loadedPackages(lines.slice(0, Math.max(at, 0))), after: loadedPackages(lines.slice(at + 1)) };
+  }
+  // What a resume's run.started never needs on SQLite when the checkpoint reader reads the thread.
+  const RESUME_BEFORE_NEVER = /^(@langchain\/.*|openai|pino|ink|react|react-reconciler|@modelcontextprotocol\/.*)$/;
+
+  describe.each(BACKENDS)("`yolo resume --json` (%s)", (backend) => {
+    const db = useTestDatabase(backend);
+
+    it("--answer: on SQLite the checkpoint reader says run.started before LangGraph is resolved; on PostgreSQL LangGraph reads first (the control)", async () => {
+      const project = makeProject();
+      const mock = await startMockOpenAI(
+        director({
+          analyst: [handoff({ escalate_to_human: true, question: "Integers?" }), analystDone],
+          pm: [pmDone(false)],
+          dev: devWrites(GOOD_ADD),
+          tea: [teaSays("PASS")],
+        }),
+      );
+      onTestFinished(async () => {
+        await mock.close();
+        project.cleanup();
+      });
+      const first = await runYolo(["run", "--json", "Add an add(a, b) function"], { cwd: project.root, baseURL: mock.url, env: db.env() });
+      expect(first.exitCode, describeResult(first)).toBe(3);
+      const thread = JSON.parse(first.stdout.split("\n")[0]).thread as string;
+      // Without its answer the thread only repeats its question: on SQLite LangGraph is never loaded at all.
+      const asked = await resumeModules(`resume-question-again-${backend}`, ["resume", "--json", thread], project.root, db.env(), mock.url);
+      expect(asked.r.exitCode, describeResult(asked.r)).toBe(3);
+      expect(
+        asked.r.stdout
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line).type),
+      ).toEqual(["interrupt", "run.completed"]);
+      const everything = new Set([...asked.before, ...asked.after]);
+      expect(everything.has("src/cli")).toBe(true);
+      if (backend === "sqlite") expect([...everything].filter((p) => /^@langchain\/.*$/.test(p))).toEqual([]);
+      else expect(everything.has("@langchain/langgraph")).toBe(true);
+      const { r, at, before, after } = await resumeModules(
+        `first-event-resume-${backend}`,
+        ["resume", "--json", thread, "--answer", "yes"],
+        project.root,
+        db.env(),
+        mock.url,
+      );
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      const events = r.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
+      // What run.started states of the thread so far is read from its checkpoint either way.
+      expect(events[0]).toMatchObject({ type: "run.started", resumed: true, ran: ["analyst"], usageSoFar: { calls: 1 } });
+      expect(events.at(-1)).toMatchObject({ type: "run.completed", status: "passed" });
+      expect(at).toBeGreaterThan(0);
+      expect(before.has("src/store")).toBe(true);
+      expect([...before].filter((p) => /^(openai|@langchain\/openai|pino|ink|react|@modelcontextprotocol\/.*)$/.test(p))).toEqual([]);
+      if (backend === "sqlite") expect([...before].filter((p) => RESUME_BEFORE_NEVER.test(p))).toEqual([]);
+      else expect(before.has("@langchain/langgraph")).toBe(true);
+      // The hook does see LangGraph and the model client: they come after the event (the control for the absence above).
+      if (backend === "sqlite") expect(after.has("@langchain/langgraph")).toBe(true);
+      expect(after.has("@langchain/openai")).toBe(true);
+    });
+
+    it("usage a killed process left unsettled: settled through LangGraph first, counted once, and run.started states it", async () => {
+      const project = makeProject();
+      const held = deferred();
+      const mock = await startMockOpenAI(
+        director({
+          analyst: [analystDone],
+          pm: [pmDone(false)],
+          // dev's first call is answered (and paid for); the second is held open until after the kill.
+          dev: [call("list_files", {}), { ...call("write_file", { path: "src/add.js", content: BAD_ADD }), hold: held.promise }, ...devWrites(GOOD_ADD)],
+          tea: [teaSays("PASS")],
+        }),
+      );
+      onTestFinished(async () => {
+        held.release();
+        await mock.close();
+        project.cleanup();
+      });
+      const child = spawnYolo(["run", "--json", "Add an add(a, b) function"], { cwd: project.root, baseURL: mock.url, env: db.env() });
+      await waitFor(() => rolesOf(mock).filter((role) => role === "dev").length === 2, "dev's second request to reach the mock");
+      child.kill("SIGKILL");
+      const killed = await child;
+      held.release();
+      const thread = threadIdFrom(String(killed.stdout));
+      // The row holds what dev paid for before the kill: the resume must settle it before it reads the thread.
+      const listed = await runYolo(["show", "--json", thread], { cwd: project.root, env: db.env() });
+      expect(JSON.parse(listed.stdout).thread.unsettledUsage, describeResult(listed)).not.toBeNull();
+      const paidAtKill = mock.requests.length - 1;
+
+      const { r, at, before } = await resumeModules(`resume-unsettled-${backend}`, ["resume", "--json", thread], project.root, db.env(), mock.url);
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      expect(at).toBeGreaterThan(0);
+      // Settling writes through LangGraph's checkpointer, so LangGraph is loaded before the event on both backends.
+      expect(before.has("@langchain/langgraph")).toBe(true);
+      const events = r.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
+      // run.started already counts the killed dev's paid call, as it did before the reader existed.
+      expect(events[0]).toMatchObject({ type: "run.started", resumed: true, usageSoFar: { calls: paidAtKill } });
+      const show = await runYolo(["show", "--json", thread], { cwd: project.root, env: db.env() });
+      const { state, thread: row } = JSON.parse(show.stdout);
+      // Every request the model answered is counted once: all but the one held open when the process died.
+      expect(state.usage.calls).toBe(mock.requests.length - 1);
+      expect(state.usageByNode.dev.calls).toBe(3);
+      expect(row.unsettledUsage).toBeNull();
+    });
   });
 });

@@ -6,6 +6,8 @@ import { startRunEarly } from "../../engine/run/early.js";
 import { runFacts } from "../../engine/run/facts.js";
 import { setUpHooks } from "../../hooks/setup.js";
 import { databaseExists, databaseName, openSessionDeferred, type Session } from "../../engine/session.js";
+import { profileOfValues } from "../../engine/thread-profile.js";
+import type { ThreadIndex } from "../../store/thread-index.js";
 import { repoIdentity } from "../../git/repo-identity.js";
 import { assertSameRepository, noDatabaseYet } from "../thread-home.js";
 import { ConfigError } from "../../errors.js";
@@ -107,12 +109,33 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   // The state folder (with its .gitignore) exists before anything, the log file included, is written into it. The
   // database is opened and checked now; LangGraph's checkpointer is loaded when first needed.
   const opened = await openSessionDeferred(config);
-  const closing = (error: unknown) => opened.close().then(() => Promise.reject(error));
+  // On SQLite a resumed thread (not a fork) is read by the checkpoint reader, which stands in for LangGraph when it
+  // reads the latest checkpoint exactly (src/engine/stored-thread.ts); anything else is read with LangGraph.
+  let reader = null as ThreadIndex | null;
+  const closing = (error: unknown) => Promise.all([opened.close(), reader?.close()]).then(() => Promise.reject(error));
+  let quick: ReturnType<typeof import("../../engine/stored-thread.js").readLatestState> = null;
+  if (first.resume && !first.fork && config.database.kind === "sqlite") {
+    const database = config.database;
+    quick = await Promise.all([import("../../store/thread-index.js"), import("../../engine/stored-thread.js")])
+      .then(async ([{ openThreadIndex }, { readLatestState }]) => {
+        reader = await openThreadIndex(database);
+        return readLatestState(baseConfig, reader, first.threadId);
+      })
+      .catch(closing);
+  }
   const repo = await identity;
   // A resumed thread is read (with LangGraph) before anything runs; a new one needs only the index until it started.
-  const session = first.resume ? await opened.session().catch(closing) : null;
+  const session = first.resume && !quick ? await opened.session().catch(closing) : null;
   // True when the resumed thread only reports where it stands (finished, waiting) and no model is configured.
   let modelless = false;
+  if (quick) {
+    modelless = await (async () => {
+      const { hasModel, positionNeedsModel } = await import("../resume-model.js");
+      await assertSameRepository(opened.threads, first.threadId, repo);
+      if (positionNeedsModel(quick.position, first.resume!) || replay) assertModelConfigured(config, { replay: replay !== null });
+      return !hasModel(config) && !replay;
+    })().catch(closing);
+  }
   if (first.resume && session) {
     const source = first.fork?.source ?? first.threadId;
     modelless = await (async () => {
@@ -124,7 +147,13 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
       return !hasModel(config) && !replay;
     })().catch(closing);
   }
-  const { config: threadConfig, agents } = early ?? (await resumedSetup(baseConfig, session!, first.fork?.source ?? first.threadId).catch(closing));
+  const { config: threadConfig, agents } =
+    early ??
+    (quick
+      ? await Promise.resolve(quick.values)
+          .then((values) => threadSetup(baseConfig, profileOfValues(values)))
+          .catch(closing)
+      : await resumedSetup(baseConfig, session!, first.fork?.source ?? first.threadId).catch(closing));
   if (first.fork && session) {
     const { forkThread } = await import("../../engine/history.js");
     const entry = await forkThread(config, session, first.fork.source, first.fork.from, first.threadId).catch(closing);
@@ -166,8 +195,8 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
         load,
       });
     }
-    const { startRun, resumeRunEarly } = await import("../../engine/run.js");
     if (engine) {
+      const { startRun } = await import("../../engine/run.js");
       const { deps, session } = await engine;
       return startRun({ deps, session, threadId: leg.threadId, resume: leg.resume, logFile, words });
     }
@@ -181,6 +210,23 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
       baseEnv: process.env,
     };
     const load = () => loadEngine().then(({ deps }) => deps);
+    if (reader) {
+      // run.started from the checkpoint reader when it stands in exactly; else resumeRunEarly's way, LangGraph first.
+      const { resumeRunLight } = await import("../../engine/run/resume-early.js");
+      return resumeRunLight({
+        threadId: leg.threadId,
+        resume: leg.resume,
+        logFile,
+        words,
+        baseConfig,
+        threads: opened.threads,
+        rows: reader,
+        early,
+        session: opened.session,
+        load,
+      });
+    }
+    const { resumeRunEarly } = await import("../../engine/run.js");
     return resumeRunEarly({ session: await opened.session(), threadId: leg.threadId, resume: leg.resume, logFile, words, early, load });
   };
   // --ci (or CI set) never prompts and never reads stdin, even on a terminal: a question ends the run with exit 3.
@@ -230,6 +276,7 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     stops.dispose();
     await renderer?.close();
     await setup.finish();
+    await reader?.close();
     await opened.close();
   }
 }

@@ -10,7 +10,8 @@ import { modeOf } from "../thread-input.js";
 import { positionOf, STREAM_MODES, translate } from "../translate.js";
 import { UnsettledUsage, unsettledRecord } from "../unsettled-usage.js";
 import { missingGate } from "./gate-required.js";
-import { prepareInput, waitingReason, type PreparedInput } from "./input.js";
+import { inputOf, prepareInput, waitingReason, type PreparedInput } from "./input.js";
+import type { InputDecision } from "./input-decision.js";
 import type { RunHandle, RunOptions, RunResult } from "./options.js";
 import { classify, complete, finalOutcome, gateRequiredError } from "./outcome.js";
 import { settleKilledUsage, settleStoppedUsage } from "./settle-usage.js";
@@ -45,11 +46,31 @@ export type EarlyDeps = Pick<EngineDeps, "config" | "agents" | "gates" | "sandbo
  * `load`. What refuses the resume still refuses it before any event; what fails once it started ends with an
  * `error` event and `run.completed`.
  */
-export function resumeRunEarly(options: Omit<RunOptions, "deps" | "start"> & { early: EarlyDeps; load(): Promise<EngineDeps> }): RunHandle {
+export function resumeRunEarly(options: ResumeEarlyOptions): RunHandle {
   const channel = new EventChannel<YoloEvent>();
   const controller = new AbortController();
   const control = new RunControl();
   const emit = eventEmitter((event) => channel.push(event), options.threadId);
+  const result = leased(options, () => driveResumedEarly(options, emit, controller.signal, control)).finally(() => channel.close());
+  return {
+    threadId: options.threadId,
+    events: channel,
+    result,
+    cancel: () => controller.abort(),
+    stopAfterStep: () => control.requestDrain("stop requested"),
+  };
+}
+
+/** What resumeRunEarly needs: the run's options but its deps, those it can say `run.started` with, and how to load the rest. */
+export type ResumeEarlyOptions = Omit<RunOptions, "deps" | "start"> & { early: EarlyDeps; load(): Promise<EngineDeps> };
+
+/** resumeRunEarly's leg, under a lease its caller holds (also src/engine/run/resume-early.ts's way when its reader cannot). */
+export async function driveResumedEarly(
+  options: ResumeEarlyOptions,
+  emit: (e: EventBody) => void,
+  signal: AbortSignal,
+  control: RunControl,
+): Promise<RunResult> {
   // What is logged before the logger exists is written to it once it does.
   const held: [keyof EngineLogger, object, string | undefined][] = [];
   const logger: EngineLogger = {
@@ -66,14 +87,21 @@ export function resumeRunEarly(options: Omit<RunOptions, "deps" | "start"> & { e
     },
     logsHeld: () => held.length > 0,
   };
-  const result = leased(early, () => drive(early, emit, controller.signal, control, late)).finally(() => channel.close());
-  return {
-    threadId: options.threadId,
-    events: channel,
-    result,
-    cancel: () => controller.abort(),
-    stopAfterStep: () => control.requestDrain("stop requested"),
-  };
+  return await drive(early, emit, signal, control, late);
+}
+
+/**
+ * A resumed leg whose `run.started` was said from the checkpoint reader (src/engine/run/resume-early.ts), with the
+ * input it decided then: runs it as drive does once the engine is loaded.
+ */
+export async function continueResumed(
+  options: RunOptions,
+  emit: (e: EventBody) => void,
+  signal: AbortSignal,
+  control: RunControl,
+  decision: InputDecision,
+): Promise<RunResult> {
+  return await afterStarted(options, emit, signal, control, buildWorkflowGraph(options.deps, options.session.checkpointer), inputOf(decision));
 }
 
 // One leg of a thread: decides its input, streams the graph into events, and completes with its outcome.
@@ -257,7 +285,7 @@ async function afterStarted(
 }
 
 // One process per thread at a time: the lease is taken before anything runs and released when the run ends.
-async function leased<T>(options: RunOptions, run: () => Promise<T>): Promise<T> {
+async function leased<T>(options: Pick<RunOptions, "session" | "threadId">, run: () => Promise<T>): Promise<T> {
   const lease = await options.session.threads.acquireLease(options.threadId);
   try {
     return await run();

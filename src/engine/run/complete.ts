@@ -1,0 +1,128 @@
+import type { Awaits, ResumeFact } from "../../events/facts.js";
+import { exitCodeFor, type LimitKind, type RunStatus } from "../../events/outcome.js";
+import type { EventBody } from "../../events/schema.js";
+import { ZERO_USAGE } from "../../events/usage.js";
+import { runEndHooks } from "../../hooks/step-hooks.js";
+import { plural } from "../../text/plural.js";
+import { fixAttemptsMade } from "../../state/fix-attempts.js";
+import type { PipelineStateType } from "../state.js";
+import { modeOf } from "../thread-input.js";
+import type { ThreadPosition } from "../translate.js";
+import type { EngineDeps } from "../deps.js";
+import type { Session } from "../session.js";
+import type { RunOptions, RunResult } from "./options.js";
+
+// Light (no LangGraph): how a leg ends, for the engine's run and for a resume that says where it stands before loading it.
+/** The outcome of a finished thread, from its state alone (the fix attempts it made, not the resuming command's limit). */
+export function finalOutcome(values: PipelineStateType): { status: RunStatus; reason: string } {
+  const mode = modeOf(values);
+  if (mode !== "run") {
+    // An agent or chat thread has no gate: it succeeded when its agent answered (exit 0).
+    const answer = values.conversation.at(-1);
+    const first = answer?.role === "agent" ? answer.text.trim().split("\n")[0] : "";
+    return {
+      status: "passed",
+      reason: `completed: ${values.agentId ?? mode} answered${first ? `: ${first.length > 100 ? `${first.slice(0, 99)}…` : first}` : ""}`,
+    };
+  }
+  const lastReview = values.reviews.at(-1);
+  if (lastReview?.action === "reject" && lastReview.node === null) {
+    return { status: "failed", reason: `rejected at ${lastReview.by}: ${lastReview.reason ?? "no reason given"}` };
+  }
+  if (!values.gateBlocked) {
+    // Never "gate passed" without a gate: the words say the change was not checked by tests.
+    if (!values.lastGates.length)
+      return {
+        status: "passed",
+        reason: `completed without a gate${values.gateBaseline?.noGate ? ` (${values.gateBaseline.noGate})` : ""}, verdict ${values.verdict ?? "none"}`,
+      };
+    const gates = `${values.lastGates.filter((g) => g.passed).length}/${values.lastGates.length} gates passed`;
+    return { status: "passed", reason: `completed: ${gates}${preExistingNote(values.lastGates)}, verdict ${values.verdict ?? "none"}` };
+  }
+  const red = values.lastGates.filter((g) => g.blocking ?? (g.required && !g.passed)).map((g) => g.name);
+  const why = red.length ? `gate ${red.join(", ")} still ${blockingWords(values.lastGates)}` : `tea verdict ${values.verdict}`;
+  return { status: "failed", reason: `${why} after ${plural(fixAttemptsMade(values), "fix attempt")}` };
+}
+
+/** ` (1 pre-existing failure: …)`: failures the baseline already had, which did not block. */
+function preExistingNote(gates: PipelineStateType["lastGates"]): string {
+  const ids = gates.flatMap((g) => g.preExisting ?? []);
+  return ids.length ? ` (${plural(ids.length, "pre-existing failure")}: ${ids.slice(0, 3).join("; ")}${ids.length > 3 ? "; …" : ""})` : "";
+}
+
+/** What still blocks, in words: a refused gate change, regressions, or plain failures. */
+function blockingWords(gates: PipelineStateType["lastGates"]): string {
+  const change = gates.find((g) => g.gateChange?.length && !g.gateChangeApproved)?.gateChange;
+  if (change) return `changed by an agent, refused (${change[0]}${change.length > 1 ? `; ${change.length - 1} more` : ""})`;
+  const regressions = gates.flatMap((g) => g.regressions ?? []);
+  if (regressions.length) return `regressed (${regressions.slice(0, 3).join("; ")}${regressions.length > 3 ? "; …" : ""})`;
+  return "failing";
+}
+
+const RESUMABLE: ReadonlySet<RunStatus> = new Set(["waiting", "limit", "provider_error", "interrupted", "error"]);
+
+/** How to continue a thread that ended with `status`, as a fact; null when there is nothing to continue. */
+export function resumeFact(threadId: string, status: RunStatus, position: ThreadPosition): ResumeFact | null {
+  if (!RESUMABLE.has(status)) return null;
+  const awaits: Awaits = status === "waiting" && position.kind === "waiting" ? position.request.kind : null;
+  return { thread: threadId, awaits };
+}
+
+/** Ends a leg: the interrupt (when waiting), the thread row, the end hooks and `run.completed`; returns the result. */
+export async function complete(
+  options: Pick<RunOptions, "threadId" | "words" | "start"> & { deps: Pick<EngineDeps, "hooks">; session: Pick<Session, "threads"> },
+  emit: (e: EventBody) => void,
+  status: RunStatus,
+  reason: string,
+  position: ThreadPosition,
+  limit: LimitKind | null = null,
+): Promise<RunResult> {
+  const { threadId, session } = options;
+  const exitCode = exitCodeFor(status, limit);
+  const resume = resumeFact(threadId, status, position);
+  const resumeCommand = resume ? options.words.resumeCommand(resume) : null;
+  const question = position.kind === "waiting" ? position.question : null;
+  const values = position.kind === "new" ? null : position.values;
+  if (position.kind === "waiting") {
+    const request = position.request;
+    emit({
+      type: "interrupt",
+      node: position.node,
+      askedBy: position.askedBy,
+      question: position.question,
+      resumeCommand: resumeCommand ?? "",
+      kind: request.kind,
+      artifact: request.kind === "approval" ? request.artifact : null,
+    });
+  }
+  try {
+    if (await session.threads.get(threadId)) await session.threads.update(threadId, { status, exitCode, reason });
+  } catch {
+    // A full or read-only disk: the outcome still reaches the caller; the index is brought up to date on resume.
+  }
+  await runEndHooks(
+    options.deps.hooks,
+    {
+      status,
+      exitCode,
+      reason,
+      mode: values ? modeOf(values) : (options.start?.profile?.mode ?? "run"),
+      filesChanged: values?.filesChanged ?? [],
+      usage: values?.usage ?? ZERO_USAGE,
+      resumeCommand,
+    },
+    { emit, threadId: threadId },
+  );
+  emit({
+    type: "run.completed",
+    status,
+    ...(status === "limit" && limit ? { limit } : {}),
+    exitCode,
+    reason,
+    usage: values?.usage ?? ZERO_USAGE,
+    filesChanged: values?.filesChanged ?? [],
+    resumeCommand,
+  });
+  const request = position.kind === "waiting" ? position.request : null;
+  return { threadId, status, limit: status === "limit" ? limit : null, exitCode, reason, question, request, resume, resumeCommand };
+}

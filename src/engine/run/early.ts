@@ -1,16 +1,16 @@
 import type { ResolvedConfig } from "../../config/schema.js";
 import { outcomeOfError, YoloError } from "../../errors.js";
 import { exitCodeFor } from "../../events/outcome.js";
-import type { EventBody, YoloEvent } from "../../events/schema.js";
+import type { EventBody } from "../../events/schema.js";
 import { ZERO_USAGE } from "../../events/usage.js";
 import type { SandboxStatus } from "../../exec/sandbox.js";
 import { type ThreadStore, whoAmI } from "../../store/thread-store.js";
 import type { EngineDeps } from "../deps.js";
-import { EventChannel } from "../event-channel.js";
 import type { Session } from "../session.js";
 import { gateRequiredError, missingGate } from "./gate-required.js";
 import type { RunHandle, RunOptions, RunResult } from "./options.js";
-import { eventEmitter, startedEvent } from "./started.js";
+import { runLeg } from "./handle.js";
+import { startedEvent } from "./started.js";
 
 // Light on purpose: nothing here (or imported statically) loads LangGraph, LangChain, the model client or the tools.
 
@@ -37,44 +37,31 @@ export interface EarlyStartOptions {
  * ends with an `error` event and `run.completed`.
  */
 export function startRunEarly(options: EarlyStartOptions): RunHandle {
-  const channel = new EventChannel<YoloEvent>();
-  const controller = new AbortController();
-  const emit = eventEmitter((event) => channel.push(event), options.threadId);
-  // Ctrl+C before LangGraph is loaded: the drain is asked for once its RunControl exists.
-  let drain: { requestDrain(reason: string): void } | null = null;
-  let drainRequested = false;
-  const result = (async () => {
-    const lease = await options.threads.acquireLease(options.threadId);
-    try {
-      emit(await recordStart(options));
-      // The event reaches the renderer (a microtask away) before the heavy modules take the thread.
-      await new Promise((resolve) => setImmediate(resolve));
-      let loaded: [typeof import("./start.js"), Awaited<ReturnType<EarlyStartOptions["load"]>>];
+  const leg = runLeg(options.threadId);
+  const { emit } = leg;
+  return leg.handle(
+    (async () => {
+      const lease = await options.threads.acquireLease(options.threadId);
       try {
-        loaded = await Promise.all([import("./start.js"), options.load()]);
-      } catch (error) {
-        return await endUnloaded(options, emit, error);
+        emit(await recordStart(options));
+        // The event reaches the renderer (a microtask away) before the heavy modules take the thread.
+        await new Promise((resolve) => setImmediate(resolve));
+        let loaded: [typeof import("./start.js"), Awaited<ReturnType<EarlyStartOptions["load"]>>];
+        try {
+          loaded = await Promise.all([import("./start.js"), options.load()]);
+        } catch (error) {
+          return await endUnloaded(options, emit, error);
+        }
+        const [{ continueStarted, RunControl }, { deps, session }] = loaded;
+        // Ctrl+C before LangGraph was loaded reaches the RunControl now.
+        const control = leg.attach(new RunControl());
+        const run = { deps, session, threadId: options.threadId, start: options.start, logFile: options.logFile, words: options.words };
+        return await continueStarted(run, emit, leg.signal, control);
+      } finally {
+        await lease.release();
       }
-      const [{ continueStarted, RunControl }, { deps, session }] = loaded;
-      const control = new RunControl();
-      drain = control;
-      if (drainRequested) control.requestDrain("stop requested");
-      const run = { deps, session, threadId: options.threadId, start: options.start, logFile: options.logFile, words: options.words };
-      return await continueStarted(run, emit, controller.signal, control);
-    } finally {
-      await lease.release();
-    }
-  })().finally(() => channel.close());
-  return {
-    threadId: options.threadId,
-    events: channel,
-    result,
-    cancel: () => controller.abort(),
-    stopAfterStep: () => {
-      drainRequested = true;
-      drain?.requestDrain("stop requested");
-    },
-  };
+    })(),
+  );
 }
 
 // What startRun checks and records before `run.started` for a new thread, in the same order; returns the event.

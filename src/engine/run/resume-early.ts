@@ -1,16 +1,16 @@
 import type { ResolvedConfig } from "../../config/schema.js";
-import type { EventBody, YoloEvent } from "../../events/schema.js";
+import type { EventBody } from "../../events/schema.js";
 import type { ThreadIndex } from "../../store/thread-index.js";
 import { type ThreadStore, whoAmI } from "../../store/thread-store.js";
 import type { EngineDeps } from "../deps.js";
-import { EventChannel } from "../event-channel.js";
 import type { Session } from "../session.js";
 import { readLatestState } from "../stored-thread.js";
 import { modeOf } from "../thread-input.js";
 import { complete } from "./complete.js";
 import { decideInput } from "./input-decision.js";
 import type { RunHandle, RunOptions, RunResult } from "./options.js";
-import { eventEmitter, startedEvent } from "./started.js";
+import { type AttachDrain, runLeg } from "./handle.js";
+import { startedEvent } from "./started.js";
 import type { EarlyDeps } from "./start.js";
 
 // Light on purpose: nothing here (or imported statically) loads LangGraph, LangChain, the model client or the tools.
@@ -38,41 +38,22 @@ export interface ResumeLightOptions extends Pick<RunOptions, "threadId" | "resum
  * usage to settle into it first. Otherwise, and on PostgreSQL, resumeRunEarly's own leg runs (src/engine/run/start.ts).
  */
 export function resumeRunLight(options: ResumeLightOptions): RunHandle {
-  const channel = new EventChannel<YoloEvent>();
-  const controller = new AbortController();
-  const emit = eventEmitter((event) => channel.push(event), options.threadId);
-  // Ctrl+C before LangGraph is loaded: the drain is asked for once its RunControl exists.
-  let drain: { requestDrain(reason: string): void } | null = null;
-  let drainRequested = false;
-  const control = <T extends { requestDrain(reason: string): void }>(made: T): T => {
-    drain = made;
-    if (drainRequested) made.requestDrain("stop requested");
-    return made;
-  };
-  const result = (async () => {
-    const lease = await options.threads.acquireLease(options.threadId);
-    try {
-      return await lightLeg(options, emit, controller.signal, control);
-    } finally {
-      await lease.release();
-    }
-  })().finally(() => channel.close());
-  return {
-    threadId: options.threadId,
-    events: channel,
-    result,
-    cancel: () => controller.abort(),
-    stopAfterStep: () => {
-      drainRequested = true;
-      drain?.requestDrain("stop requested");
-    },
-  };
+  const leg = runLeg(options.threadId);
+  return leg.handle(
+    (async () => {
+      const lease = await options.threads.acquireLease(options.threadId);
+      try {
+        // Ctrl+C before LangGraph is loaded: the drain is asked for once its RunControl exists.
+        return await lightLeg(options, leg.emit, leg.signal, leg.attach);
+      } finally {
+        await lease.release();
+      }
+    })(),
+  );
 }
 
-type Controlled = <T extends { requestDrain(reason: string): void }>(made: T) => T;
-
 // The leg under the lease: drive()'s steps for a resume, in the same order, with the reader's position.
-async function lightLeg(options: ResumeLightOptions, emit: (e: EventBody) => void, signal: AbortSignal, control: Controlled): Promise<RunResult> {
+async function lightLeg(options: ResumeLightOptions, emit: (e: EventBody) => void, signal: AbortSignal, control: AttachDrain): Promise<RunResult> {
   const { threadId, threads, early } = options;
   const row = await threads.get(threadId);
   // Usage a killed process left in the row is settled through LangGraph's checkpointer before anything is read.

@@ -1,8 +1,7 @@
 import { RunControl } from "@langchain/langgraph";
-import type { EventBody, YoloEvent } from "../../events/schema.js";
+import type { EventBody } from "../../events/schema.js";
 import { whoAmI } from "../../store/thread-store.js";
 import { sweepInterruptedWrites } from "../../tools/temp-sweep.js";
-import { EventChannel } from "../event-channel.js";
 import type { EngineDeps, EngineLogger } from "../deps.js";
 import { buildWorkflowGraph, workflowRouters } from "../graph.js";
 import { inertDeps } from "../inspect.js";
@@ -15,26 +14,18 @@ import type { InputDecision } from "./input-decision.js";
 import type { RunHandle, RunOptions, RunResult } from "./options.js";
 import { classify, complete, finalOutcome, gateRequiredError } from "./outcome.js";
 import { settleKilledUsage, settleStoppedUsage } from "./settle-usage.js";
-import { eventEmitter, startedEvent } from "./started.js";
+import { runLeg } from "./handle.js";
+import { startedEvent } from "./started.js";
 
 // For early.ts, which loads this module only once its run has started.
 export { RunControl };
 
 /** Starts (or resumes) a run of the pipeline. The only entry point renderers and commands use. */
 export function startRun(options: RunOptions): RunHandle {
-  const channel = new EventChannel<YoloEvent>();
-  const controller = new AbortController();
+  const leg = runLeg(options.threadId);
   // LangGraph's cooperative drain: the loop stops at the next superstep boundary, after the checkpoint.
-  const control = new RunControl();
-  const emit = eventEmitter((event) => channel.push(event), options.threadId);
-  const result = leased(options, () => drive(options, emit, controller.signal, control)).finally(() => channel.close());
-  return {
-    threadId: options.threadId,
-    events: channel,
-    result,
-    cancel: () => controller.abort(),
-    stopAfterStep: () => control.requestDrain("stop requested"),
-  };
+  const control = leg.attach(new RunControl());
+  return leg.handle(leased(options, () => drive(options, leg.emit, leg.signal, control)));
 }
 
 /** What a resumed leg needs before its `run.started`: the thread's config, agents, gates, sandbox and end hooks. */
@@ -47,18 +38,9 @@ export type EarlyDeps = Pick<EngineDeps, "config" | "agents" | "gates" | "sandbo
  * `error` event and `run.completed`.
  */
 export function resumeRunEarly(options: ResumeEarlyOptions): RunHandle {
-  const channel = new EventChannel<YoloEvent>();
-  const controller = new AbortController();
-  const control = new RunControl();
-  const emit = eventEmitter((event) => channel.push(event), options.threadId);
-  const result = leased(options, () => driveResumedEarly(options, emit, controller.signal, control)).finally(() => channel.close());
-  return {
-    threadId: options.threadId,
-    events: channel,
-    result,
-    cancel: () => controller.abort(),
-    stopAfterStep: () => control.requestDrain("stop requested"),
-  };
+  const leg = runLeg(options.threadId);
+  const control = leg.attach(new RunControl());
+  return leg.handle(leased(options, () => driveResumedEarly(options, leg.emit, leg.signal, control)));
 }
 
 /** What resumeRunEarly needs: the run's options but its deps, those it can say `run.started` with, and how to load the rest. */

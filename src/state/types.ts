@@ -63,7 +63,7 @@ export type GateSummary = Omit<GateResult, "tail">;
 export interface GateBaselineRef {
   /** The record's absolute path (gate-baseline.json in the thread's artifacts folder); null when there is no gate. */
   file: string | null;
-  /** Why the thread has no gate (no package.json, npm's placeholder script…), or null when it has one. */
+  /** Why the thread has no gate (no package.json, npm's placeholder test script, nothing detected), or null when it has one. */
   noGate: string | null;
   gates: Array<{ name: string; passed: boolean; passedCount: number | null; failedCount: number | null; tests: number | null }>;
 }

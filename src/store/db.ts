@@ -167,9 +167,9 @@ function recoveryHint(path: string): string {
   return `${kept}Move it aside (it holds yolo's checkpoints) to start fresh`;
 }
 
-// `todo` is what to do about the file; the front end adds how to choose another one.
-function storageError(path: string, what: string, todo: string, cause?: unknown): YoloError {
-  const said = `yolo's database ${path} is unusable: ${what}. ${todo}`;
+// `remedy` is what to do about the file; the front end adds how to choose another one.
+function storageError(path: string, what: string, remedy: string, cause?: unknown): YoloError {
+  const said = `yolo's database ${path} is unusable: ${what}. ${remedy}`;
   return new YoloError("storage", `${said}, or choose another database file.`, { cause, fact: { kind: "database-unusable", said } });
 }
 

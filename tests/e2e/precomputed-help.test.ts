@@ -1,5 +1,6 @@
 import { execa } from "execa";
 import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { BIN, cleanEnv, describeResult, runYolo } from "../helpers/cli.js";
 import { tempDir } from "../helpers/per-test.js";
@@ -91,5 +92,43 @@ describe("help on a terminal", () => {
     // `-C .` is a form the shim does not precompute: the CLI itself answers, as it does at this width.
     const real = await helpAt(60, ["-C", ".", "run", "--help"]);
     expect(narrow.text).toBe(real.text);
+  });
+});
+
+describe("help into a pipe that is already full", () => {
+  // The shim writes with fs.writeSync. On a non-blocking pipe with no room left that fails with EAGAIN; the rest must
+  // still arrive, through the stream that waits for the reader, and nothing may be lost or printed twice.
+  it("a non-blocking, full stdout pipe still gets the whole help text once, after the reader catches up", async () => {
+    const filler = 1024 * 1024;
+    // The child fills its own stdout (libuv makes a pipe non-blocking when process.stdout is created for it) until EAGAIN, then
+    // runs the shim in the same process, so the shim's first write meets a full pipe.
+    const script = [
+      'const fs = require("node:fs");',
+      "process.stdout;",
+      "let wrote = 0; const chunk = Buffer.alloc(4096, 46);",
+      `while (wrote < ${filler}) { try { wrote += fs.writeSync(1, chunk); } catch (e) { if (e.code === "EAGAIN") break; throw e; } }`,
+      "fs.writeSync(2, String(wrote));",
+      `process.argv = [process.execPath, ${JSON.stringify(BIN)}, "--help"];`,
+      `require(${JSON.stringify(BIN)});`,
+    ].join("\n");
+    // A real pipe whose reader waits a second before reading anything: the child meets a full pipe (pipefail: the exit
+    // code is the writer's).
+    const r = await execa("bash", ["-c", 'set -o pipefail; node -e "$SCRIPT" | { sleep 1; cat; }'], {
+      cwd: tempDir(onTestFinished),
+      env: { ...cleanEnv({}), PATH: `${dirname(process.execPath)}:${process.env.PATH}`, SCRIPT: script },
+      extendEnv: false,
+      reject: false,
+      encoding: "utf8",
+      stripFinalNewline: false,
+      timeout: 30_000,
+    });
+    const wrote = r.stderr;
+    expect(r.exitCode, wrote).toBe(0);
+    const out = r.stdout;
+    const dots = Number(wrote);
+    // The filler stopped at EAGAIN, before its target: the pipe really was full when the shim wrote.
+    expect(dots).toBeLessThan(filler);
+    expect(out.slice(0, dots)).toBe(".".repeat(dots));
+    expect(out.slice(dots)).toBe(HELP.answers["--help"].text);
   });
 });

@@ -194,6 +194,8 @@ const EXIT_MEANINGS: Record<RunStatus, string> = {
 export function exitMeaning(status: RunStatus, limit?: LimitKind | null, mode: RunMode = "run", reason?: string): string {
   if (status === "passed" && mode !== "run") return "";
   if (status === "passed" && withoutGate(reason)) return "no gate checked the change";
+  // Exit 0 with tests still red (baseline "report"): never "the gate passed".
+  if (status === "passed" && withPreExisting(reason)) return "no new failures; tests red before the run still fail";
   if (status === "limit" && limit) return "resumable";
   return EXIT_MEANINGS[status];
 }
@@ -201,6 +203,11 @@ export function exitMeaning(status: RunStatus, limit?: LimitKind | null, mode: R
 /** Whether a run's reason says it ended with no gate at all: such a run never reads "passed" or "the gate passed". */
 export function withoutGate(reason: string | undefined): boolean {
   return reason?.startsWith("completed without a gate") === true;
+}
+
+/** Whether a passed run's reason names failures the baseline already had (complete.ts: `… (2 pre-existing failures: …)`). */
+export function withPreExisting(reason: string | undefined): boolean {
+  return reason?.startsWith("completed: ") === true && / \(\d+ pre-existing failures?: /.test(reason);
 }
 
 /** A run's status as the table of `yolo threads` shows it: the status with the limit that stopped it, `limit (time limit)`. */

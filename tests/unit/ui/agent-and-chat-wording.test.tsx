@@ -71,6 +71,14 @@ describe("an agent or chat thread has no gate", () => {
     expect(frame.split("\n")[0]).toContain("fix 0/3");
   });
 
+  it("a run that passed with tests already red at its baseline never says 'the gate passed'", async () => {
+    const reason = "completed: 0/1 gates passed (1 pre-existing failure: legacy parser keeps dates), verdict PASS";
+    const events = chatLeg({ mode: "run" }).map((e) => (e.type === "run.completed" ? { ...e, reason } : e));
+    const frame = await frameOf(events, "exit 0");
+    expect(frame).toContain("✔ passed (exit 0) in 5s — no new failures; tests red before the run still fail");
+    expect(frame).not.toContain("the gate passed");
+  });
+
   it("a follow-up's header shows the new message, not the first question", async () => {
     const frame = await frameOf(chatLeg({ resumed: true, message: "Is there an add function now?" }), "exit 0");
     expect(frame.split("\n")[1]).toBe("Is there an add function now?");

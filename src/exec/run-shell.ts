@@ -93,6 +93,11 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   const collect = (chunk: Uint8Array | string) => collected.push(chunk);
   subprocess.stdout?.on("data", collect);
   subprocess.stderr?.on("data", collect);
+  // A pipe that fails to read ends like a closed one (the exit still settles the run), said in the output instead of
+  // an unhandled stream error taking yolo down.
+  const unreadable = (error: Error) => collected.push(`\n[yolo could not read the command's output: ${error.message}]\n`);
+  subprocess.stdout?.on("error", unreadable);
+  subprocess.stderr?.on("error", unreadable);
 
   const pid = subprocess.pid;
   let timedOut = false;

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Dirent } from "node:fs";
-import fs from "node:fs/promises";
+import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { GateConfig } from "../config/schema.js";
 import { isTestFile, NARROWING_MARKERS, NOT_TEST_DIRS, PACKAGE_JSON_RUNNER_KEYS, relevantPart, runnerConfigFor } from "./definition-patterns.js";
@@ -56,9 +55,9 @@ export function scriptsRun(command: string, scripts: Record<string, string>): Re
 }
 
 /** Reads package.json's scripts and runner keys; a missing or broken file gives empty ones. */
-async function readPackage(root: string): Promise<{ scripts: Record<string, string>; keys: Record<string, unknown> }> {
+function readPackage(root: string): { scripts: Record<string, string>; keys: Record<string, unknown> } {
   try {
-    const pkg = JSON.parse(await fs.readFile(path.join(root, "package.json"), "utf8")) as Record<string, unknown>;
+    const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as Record<string, unknown>;
     const scripts = Object.fromEntries(Object.entries((pkg.scripts as Record<string, unknown>) ?? {}).filter(([, v]) => typeof v === "string")) as Record<
       string,
       string
@@ -74,27 +73,32 @@ const sha = (text: string | Buffer) => createHash("sha256").update(text).digest(
 
 /** Reads the project and records what defines `gates` (see GateDefinition). */
 export async function resolveGateDefinition(root: string, gates: GateConfig[], skipDirs: string[] = []): Promise<GateDefinition> {
-  const pkg = await readPackage(root);
+  const pkg = readPackage(root);
   const configs: Record<string, string> = {};
   for (const [key, value] of Object.entries(pkg.keys)) configs[`package.json#${key}`] = sha(JSON.stringify(value));
   const testFiles: Record<string, TestFileRecord> = {};
   const skip = new Set(skipDirs.map((d) => path.resolve(d)));
   let seen = 0;
   let truncated = false;
-  for await (const rel of walk(root, "", skip)) {
+  const slice = readSlices();
+  for await (const rel of walk(root, "", skip, slice)) {
     if (++seen > MAX_FILES) {
       truncated = true;
       break;
     }
     const config = runnerConfigFor(rel);
     if (config) {
-      const text = await readText(path.join(root, rel));
+      const text = readText(path.join(root, rel));
       if (text !== null) {
         const part = relevantPart(text, config.section);
         if (!config.section || part.trim()) configs[rel] = sha(part);
       }
+      await slice.read();
     }
-    if (isTestFile(rel)) testFiles[rel] = await recordTestFile(path.join(root, rel));
+    if (isTestFile(rel)) {
+      testFiles[rel] = recordTestFile(path.join(root, rel));
+      await slice.read();
+    }
   }
   return {
     gates: gates.map((g) => ({ name: g.name, command: g.command, scripts: scriptsRun(g.command, pkg.scripts) })),
@@ -104,8 +108,8 @@ export async function resolveGateDefinition(root: string, gates: GateConfig[], s
   };
 }
 
-async function recordTestFile(file: string): Promise<TestFileRecord> {
-  const text = (await readText(file)) ?? "";
+function recordTestFile(file: string): TestFileRecord {
+  const text = readText(file) ?? "";
   const markers: Record<string, number> = {};
   for (const { label, pattern } of NARROWING_MARKERS) {
     const n = [...text.matchAll(pattern)].length;
@@ -114,30 +118,46 @@ async function recordTestFile(file: string): Promise<TestFileRecord> {
   return { hash: sha(text), cases: [...text.matchAll(CASE)].length, markers };
 }
 
-async function readText(file: string): Promise<string | null> {
+function readText(file: string): string | null {
   try {
-    const stat = await fs.stat(file);
+    const stat = statSync(file);
     if (!stat.isFile() || stat.size > MAX_TEST_FILE_BYTES) return null;
-    return await fs.readFile(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch {
     return null;
   }
 }
 
+/** Reads between two turns of the event loop. */
+const READS_PER_SLICE = 200;
+
+/**
+ * The walk reads synchronously (this runs at every gate check: for a small project a listing or a file read costs
+ * microseconds, a thread-pool round trip more) and gives the event loop a turn every READS_PER_SLICE reads, so a
+ * large tree does not stall the live view or a stop.
+ */
+function readSlices(): { read(): Promise<void> } {
+  let reads = 0;
+  return {
+    read: () => (++reads % READS_PER_SLICE === 0 ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve()),
+  };
+}
+
 // Every file under the root, skipping dependency and build folders and yolo's own; symlinked folders are not followed.
-async function* walk(root: string, rel: string, skip: Set<string>): AsyncGenerator<string> {
+async function* walk(root: string, rel: string, skip: Set<string>, slice: { read(): Promise<void> }): AsyncGenerator<string> {
   let entries: Dirent[];
   try {
-    entries = await fs.readdir(path.join(root, rel), { withFileTypes: true });
+    entries = readdirSync(path.join(root, rel), { withFileTypes: true });
   } catch {
     return;
   }
+  await slice.read();
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const child = rel ? `${rel}/${entry.name}` : entry.name;
     if (entry.isDirectory()) {
       if (NOT_TEST_DIRS.has(entry.name) || skip.has(path.join(root, child))) continue;
-      yield* walk(root, child, skip);
+      yield* walk(root, child, skip, slice);
     } else if (entry.isFile()) {
       yield child;
     }

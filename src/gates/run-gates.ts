@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { GateConfig } from "../config/schema.js";
@@ -74,7 +75,7 @@ export function reportingEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 // One gate: run, keep the whole output for the log and the parser, summarise the rest.
 async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun> {
   const startedAt = Date.now();
-  const run = await runShell(reportingCommand(gate.command, await packageScripts(opts.root)), {
+  const run = await runShell(reportingCommand(gate.command, packageScripts(opts.root)), {
     cwd: opts.root,
     timeoutS: gate.timeoutS,
     // The code under test was written by the model; it gets no more secrets than run_command does.
@@ -122,9 +123,14 @@ async function writeLog(
 ): Promise<string | null> {
   const file = path.join(opts.logDir, `${opts.baseline ? "baseline" : `attempt-${opts.attempt}`}-${safeName(gate.name)}${opts.logSuffix ?? ""}.log`);
   const outcome = run.timedOut ? `timed out after ${gate.timeoutS}s` : `exit code ${run.exitCode ?? "none (killed)"}`;
+  const text = `$ ${gate.command}\n${output}\n[${outcome}, ${run.durationMs} ms]\n`;
   try {
-    await fs.mkdir(opts.logDir, { recursive: true });
-    await fs.writeFile(file, `$ ${gate.command}\n${output}\n[${outcome}, ${run.durationMs} ms]\n`);
+    // The folder exists from the second gate run on: it is created only when the write says it is missing.
+    await fs.writeFile(file, text).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+      await fs.mkdir(opts.logDir, { recursive: true });
+      await fs.writeFile(file, text);
+    });
     // Relative to the root when inside it (the default `.yolo/`), so another working copy finds it in its own;
     // an artifacts folder elsewhere (possibly shared) keeps its absolute path.
     const rel = path.relative(opts.root, file);
@@ -134,10 +140,11 @@ async function writeLog(
   }
 }
 
-// package.json's scripts, to know a test script's runner; none when it is missing or broken.
-async function packageScripts(root: string): Promise<Record<string, string>> {
+// package.json's scripts, to know a test script's runner; none when it is missing or broken. Read synchronously: a
+// small file, and at every gate run a thread-pool round trip cost more than the read.
+function packageScripts(root: string): Record<string, string> {
   try {
-    const pkg = JSON.parse(await fs.readFile(path.join(root, "package.json"), "utf8")) as { scripts?: Record<string, unknown> } | null;
+    const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts?: Record<string, unknown> } | null;
     return Object.fromEntries(Object.entries(pkg?.scripts ?? {}).filter((e): e is [string, string] => typeof e[1] === "string"));
   } catch {
     return {};

@@ -109,9 +109,11 @@ export async function runGateCheck(
 async function planScopes(gates: GateConfig[], deps: EngineDeps): Promise<ScopedGate[]> {
   const mode = deps.config.gateScope ?? "changed";
   const configured = deps.config.gates !== null;
+  // Outside a monorepo each gate runs as written with no scope said (planGateScope's first rule, without reading the
+  // workspace files a second time: this runs at every gate check).
+  if (gates.length === 0 || !isMonorepo(deps.config.root)) return gates.map((gate) => ({ gate, scope: null, packages: null }));
   // Git is asked only when the answer can narrow something (a large tree makes the read cost seconds).
-  if (mode === "all" || gates.length === 0 || !isMonorepo(deps.config.root))
-    return gates.map((g) => planGateScope(g, { root: deps.config.root, mode, configured, change: { ok: false, note: "not read" } }));
+  if (mode === "all") return gates.map((g) => planGateScope(g, { root: deps.config.root, mode, configured, change: { ok: false, note: "not read" } }));
   const change = deps.changes
     ? await deps.changes.changedFiles()
     : { ok: false as const, note: "no record of the thread's start in git (not a git repository, or a run not started by the CLI)" };

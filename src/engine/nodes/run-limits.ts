@@ -3,6 +3,7 @@ import type { ResolvedConfig } from "../../config/schema.js";
 import { formatDuration } from "../../config/duration.js";
 import { limitError } from "../../errors.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import { withoutNoOpWrites } from "./unchanged-writes.js";
 
 type NodeFn = (state: PipelineStateType, config: LangGraphRunnableConfig) => Promise<PipelineUpdate>;
 
@@ -10,14 +11,15 @@ type NodeFn = (state: PipelineStateType, config: LangGraphRunnableConfig) => Pro
  * Wraps every node of the graph with the thread's own limits, counted in checkpointed state so they hold
  * across resumes: before the node runs, the steps and the active time so far are checked (a stop there leaves
  * the last checkpoint as it is, and the node runs on a resume with a raised limit); when it completes, its
- * update adds one step and its duration. A step that is running when the time runs out finishes and is saved:
- * cutting it would throw away model calls already paid for, and the node would start again from its top.
+ * update adds one step and its duration, and leaves out the writes that change nothing (unchanged-writes.ts). A step
+ * that is running when the time runs out finishes and is saved: cutting it would throw away model calls already paid
+ * for, and the node would start again from its top.
  */
 export function withRunLimits(node: string, fn: NodeFn, limits: Pick<ResolvedConfig["limits"], "maxSteps" | "maxTimeMs">): NodeFn {
   return async (state, config) => {
     checkRunLimits(node, state, limits);
     const started = performance.now();
-    const update = await fn(state, config);
+    const update = withoutNoOpWrites(await fn(state, config), state);
     return { ...update, steps: 1, activeMs: Math.max(0, Math.round(performance.now() - started)) };
   };
 }

@@ -176,4 +176,10 @@ describe("runShell", () => {
     expect(result.exitCode).toBeNull();
     expect(result.output).toMatch(/cwd/);
   });
+
+  it("reports a command Node refuses to start (a NUL byte from the model) without throwing", async () => {
+    const result = await runShell("echo a\0b", { cwd: root, timeoutS: 5, env: { PATH: process.env.PATH }, capBytes: 1000 });
+    expect(result).toMatchObject({ exitCode: null, timedOut: false, aborted: false });
+    expect(result.output).toMatch(/could not start/);
+  });
 });

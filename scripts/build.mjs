@@ -8,7 +8,7 @@
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
 
 function sources(dir) {
@@ -71,8 +71,33 @@ const cli = await build({
   metafile: true,
   plugins: [zodEnglishOnly],
 });
+// 3. The light CLI: the same src/cli/main.ts as one CommonJS file without the modules that `threads`, `show`, `history`
+//    and `graph` need only off their common path (LangGraph, PostgreSQL, zod, the agents' loader, the other commands).
+//    bin/yolo.js runs it through light-loader.cjs from a V8 code cache, without Node's ES module loader; reading a
+//    left-out module hands the command to the full CLI above (src/cli/hand-off.ts).
+const LEFT_OUT = [
+  ...["run", "threads-delete", "report", "init", "hooks", "doctor", "mcp"].map((c) => `src/cli/commands/${c}.ts`),
+  "src/cli/prepare.ts",
+  "src/config/validate-config.ts",
+  "src/store/open-storage.ts",
+  "src/engine/inspect.ts",
+  "src/engine/history.ts",
+];
+const light = await build({
+  ...common,
+  entryPoints: ["src/cli/main.ts"],
+  outfile: join(next, "cli", "light.cjs"),
+  format: "cjs",
+  bundle: true,
+  external: EXTERNAL,
+  define: { ...common.define, "process.env.NODE_ENV": '"production"', "import.meta.url": "__yolo_import_meta_url" },
+  sourcemap: "linked",
+  metafile: true,
+  plugins: [zodEnglishOnly, await handOffStubs(LEFT_OUT)],
+});
+await build({ ...common, entryPoints: ["src/cli/light-loader.ts"], outfile: join(next, "cli", "light-loader.cjs"), format: "cjs", bundle: true });
 // Which packages and source folders each output file holds, for tests that check what a command loads.
-writeFileSync(join(next, "chunks.json"), JSON.stringify(contents(cli.metafile), null, 1));
+writeFileSync(join(next, "chunks.json"), JSON.stringify({ ...contents(cli.metafile), ...contents(light.metafile) }, null, 1));
 // The help texts, captured from the CLI just built, for bin/yolo.js to print without loading it.
 const help = spawnSync(process.execPath, ["scripts/help-text.mjs", next], { stdio: ["ignore", "pipe", "inherit"] });
 if (help.status !== 0) throw new Error(`scripts/help-text.mjs failed (exit ${help.status})`);
@@ -80,12 +105,45 @@ if (existsSync("dist")) renameSync("dist", old);
 renameSync(next, "dist");
 rmSync(old, { recursive: true, force: true });
 
+// Each left-out module becomes a stub whose every export, when read, throws the HandOff (exports are getters, so the
+// stub throws when the module is used, not when a module that imports it is loaded).
+async function handOffStubs(files) {
+  const names = new Map();
+  for (const file of files) {
+    const out = await build({ entryPoints: [file], write: false, metafile: true, format: "esm", outdir: "stub-names", logLevel: "silent" });
+    names.set(
+      resolve(file),
+      Object.values(out.metafile.outputs).flatMap((o) => o.exports),
+    );
+  }
+  return {
+    name: "hand-off-stubs",
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+        const path = resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts"));
+        return names.has(path) ? { path: relative(".", path), namespace: "hand-off" } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: "hand-off" }, (args) => ({
+        resolveDir: resolve("src/cli"),
+        loader: "js",
+        contents: [
+          'const { HandOff } = require("./hand-off.ts");',
+          `for (const name of ${JSON.stringify(names.get(resolve(args.path)))}) {`,
+          `  Object.defineProperty(exports, name, { enumerable: true, get() { throw new HandOff(${JSON.stringify(args.path)}); } });`,
+          "}",
+        ].join("\n"),
+      }));
+    },
+  };
+}
+
 function contents(metafile) {
   const out = {};
   for (const [file, output] of Object.entries(metafile.outputs)) {
-    if (!file.endsWith(".js")) continue;
+    if (!/\.c?js$/.test(file)) continue;
     const holds = new Set();
     for (const input of Object.keys(output.inputs)) {
+      if (input.startsWith("hand-off:")) continue;
       const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
       holds.add(pkg ? pkg[1] : input.replace(/^src\/([^/]+)\/.*$/, "src/$1"));
     }

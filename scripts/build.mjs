@@ -51,7 +51,15 @@ const common = {
   logLevel: "warning",
   define: { __YOLO_BUILD_ID__: JSON.stringify(buildId) },
 };
-await build({ ...common, entryPoints: sources("src"), outdir: next, outbase: "src", sourcemap: "linked" });
+// (src/store/db.ts calls require() where a bundle provides one; file by file it takes its own createRequire path.)
+await build({
+  ...common,
+  entryPoints: sources("src"),
+  outdir: next,
+  outbase: "src",
+  sourcemap: "linked",
+  logOverride: { "unsupported-require-call": "silent" },
+});
 const cli = await build({
   ...common,
   entryPoints: { "cli/main": "src/cli/main.ts" },
@@ -89,12 +97,18 @@ const light = await build({
   outfile: join(next, "cli", "light.cjs"),
   format: "cjs",
   bundle: true,
-  external: EXTERNAL,
+  // The SQLite driver's JavaScript is bundled (its ~15 files cost more to load than the rest of `threads`); its
+  // compiled addon is loaded from node_modules (src/store/db.ts passes its path).
+  external: EXTERNAL.filter((p) => p !== "better-sqlite3"),
   define: { ...common.define, "process.env.NODE_ENV": '"production"', "import.meta.url": "__yolo_import_meta_url" },
   sourcemap: "linked",
   metafile: true,
-  plugins: [zodEnglishOnly, await handOffStubs(LEFT_OUT)],
+  plugins: [zodEnglishOnly, await handOffStubs(LEFT_OUT), bindingsFromDriver()],
 });
+// esbuild writes ASCII but for a comment or two; escaped there too, the loader reads the file as latin1 (one byte a
+// character, the faster string for V8). Outside comments esbuild has escaped every such character already.
+const lightFile = join(next, "cli", "light.cjs");
+writeFileSync(lightFile, readFileSync(lightFile, "utf8").split("\n").map(asciiComment).join("\n"));
 await build({ ...common, entryPoints: ["src/cli/light-loader.ts"], outfile: join(next, "cli", "light-loader.cjs"), format: "cjs", bundle: true });
 // Which packages and source folders each output file holds, for tests that check what a command loads.
 writeFileSync(join(next, "chunks.json"), JSON.stringify({ ...contents(cli.metafile), ...contents(light.metafile) }, null, 1));
@@ -104,6 +118,37 @@ if (help.status !== 0) throw new Error(`scripts/help-text.mjs failed (exit ${hel
 if (existsSync("dist")) renameSync("dist", old);
 renameSync(next, "dist");
 rmSync(old, { recursive: true, force: true });
+
+// A line with its comment's non-ASCII characters escaped; one outside a comment would change the code, so it fails.
+function asciiComment(line) {
+  const at = line.search(/[^\0-\x7f]/u);
+  if (at < 0) return line;
+  const comment = line.trimStart();
+  if (!(comment.startsWith("*") || comment.startsWith("/*") || (line.indexOf("//") >= 0 && line.indexOf("//") < at)))
+    throw new Error(`light.cjs: a non-ASCII character outside a comment: ${line.trim().slice(0, 120)}`);
+  return line.replace(/[^\0-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+}
+
+// Where the driver falls back to the `bindings` package (its addon not where db.ts looks), bindings finds the addon from
+// the caller's file, which in a bundle is not the driver's: it is told the driver's folder instead.
+function bindingsFromDriver() {
+  return {
+    name: "bindings-from-driver",
+    setup(b) {
+      b.onResolve({ filter: /^bindings$/ }, (args) =>
+        args.namespace === "bindings" ? { path: "bindings", external: true } : { path: "bindings", namespace: "bindings" },
+      );
+      b.onLoad({ filter: /.*/, namespace: "bindings" }, () => ({
+        loader: "js",
+        contents: [
+          'const { dirname } = require("node:path");',
+          'const driver = "better-sqlite3/package.json";',
+          'module.exports = (name) => require("bindings")({ bindings: name, module_root: dirname(require.resolve(driver)) });',
+        ].join("\n"),
+      }));
+    },
+  };
+}
 
 // Each left-out module becomes a stub whose every export, when read, throws the HandOff (exports are getters, so the
 // stub throws when the module is used, not when a module that imports it is loaded).

@@ -1,5 +1,5 @@
 import { isAscii } from "node:buffer";
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -94,7 +94,7 @@ export function readEntry(dir: string, key: CodeCacheKey, sourceLength: number):
   return Number.isSafeInteger(rank) ? { data: file.subarray(end + 1), rank } : null;
 }
 
-/** Writes an entry (private, beside and renamed, so a reader never sees half of one); entries of other builds go. */
+/** Writes an entry (private, beside and renamed, so a reader never sees half of one). */
 export function writeEntry(dir: string, key: CodeCacheKey, sourceLength: number, rank: number, script: Script): void {
   try {
     setFlagsFromString("--verify-snapshot-checksum");
@@ -104,8 +104,7 @@ export function writeEntry(dir: string, key: CodeCacheKey, sourceLength: number,
     } finally {
       setFlagsFromString("--no-verify-snapshot-checksum");
     }
-    const prefix = `${key.build.slice(0, 16)}-`;
-    for (const name of readdirSync(dir)) if (!name.startsWith(prefix)) rmSync(join(dir, name), { force: true, recursive: true });
+    pruneOtherBuilds(dir, key);
     const path = entryPath(dir, key);
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, Buffer.concat([Buffer.from(`${entryHeader(key, sourceLength)}${rank}\n`, "latin1"), data]), { mode: 0o600 });
@@ -122,3 +121,25 @@ declare const __YOLO_BUILD_ID__: string | undefined;
 export function runLightCli(argv: string[], dist: string, command: string): Promise<void> {
   return runLight(argv, { dist, env: process.env, key: { build: typeof __YOLO_BUILD_ID__ === "string" ? __YOLO_BUILD_ID__ : "source", command } });
 }
+
+// Entries of builds other than the few written last go: another installed yolo (a global and a project's own) keeps
+// its entries rather than both making theirs again on every command.
+function pruneOtherBuilds(dir: string, key: CodeCacheKey): void {
+  const newest = new Map<string, number>();
+  const names = readdirSync(dir);
+  for (const name of names) {
+    const build = name.split("-")[0];
+    const mtime = statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    newest.set(build, Math.max(newest.get(build) ?? 0, mtime));
+  }
+  newest.set(key.build.slice(0, 16), Number.POSITIVE_INFINITY);
+  const kept = new Set(
+    [...newest]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, KEPT_BUILDS)
+      .map(([build]) => build),
+  );
+  for (const name of names) if (!kept.has(name.split("-")[0])) rmSync(join(dir, name), { force: true, recursive: true });
+}
+
+const KEPT_BUILDS = 4;

@@ -55,8 +55,9 @@ const CHUNKS = JSON.parse(readFileSync(new URL("../../dist/chunks.json", import.
 function packagesIn(url: string): string[] {
   const built = /\/dist\/(.+\.c?js)$/.exec(url);
   // The light CLI's loader compiles dist/cli/light.cjs through node:vm, which no hook sees: loading the loader stands
-  // for loading everything the light bundle holds.
-  if (built?.[1] === "cli/light-loader.cjs") return ["src/cli", ...CHUNKS["cli/light.cjs"]];
+  // for loading everything the light bundle holds, but for the SQLite driver's JavaScript, whose use shows as its
+  // compiled addon being loaded (a require the hook sees).
+  if (built?.[1] === "cli/light-loader.cjs") return ["src/cli", ...CHUNKS["cli/light.cjs"].filter((p) => p !== "better-sqlite3")];
   if (built && CHUNKS[built[1]]) return CHUNKS[built[1]];
   const pkg = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
   if (pkg) return [pkg[1]];

@@ -1,9 +1,10 @@
-// Builds dist/ in two layers:
+// Builds dist/ in three layers:
 // 1. Every module of src/ transpiled file by file (the package entry `dist/index.js` that a yolo.config.ts imports,
 //    the LangGraph server graph, and the modules the benches import).
 // 2. The CLI (`dist/cli/main.js`, which bin/yolo.js loads) bundled with its dependencies into split chunks: Node
 //    resolves and compiles a few large files instead of hundreds of small ones (`yolo threads` went from about 9× to
 //    about 3× `node -e 0`), and every lazy `import()` stays a separate chunk, so `--version` still loads no LangGraph.
+// 3. The light CLI (`dist/cli/light.cjs` and its loader) for `threads`, `show`, `history` and `graph`: see below.
 // Type checking is `tsc --noEmit`.
 import { build } from "esbuild";
 import { createHash } from "node:crypto";

@@ -45,19 +45,40 @@ function precomputedHelp() {
   return stream && stream.columns < help.width ? null : { ...found, fd };
 }
 
+// The commands that only read (`threads`, `show`, `history`, `graph`, optionally after `-C <dir>`; not `threads rm` or
+// `threads prune`) run in the light CLI: one CommonJS file compiled from a V8 code cache, without Node's ES module
+// loader (dist/cli/light-loader.cjs). Anything else, or what the light CLI hands off unprinted, runs in the full CLI.
+function lightCommand() {
+  const at = args[0] === "-C" || args[0] === "--cwd" ? 2 : 0;
+  const command = args[at];
+  if (command === "threads") return args.slice(at + 1).some((a) => a === "rm" || a === "prune") ? null : command;
+  return command === "show" || command === "history" || command === "graph" ? command : null;
+}
+
+function lightCli(command, fullCli) {
+  return new Promise((done) => done(require("../dist/cli/light-loader.cjs").runLightCli(process.argv, join(__dirname, "..", "dist"), command))).catch(
+    (error) => {
+      if (error?.[Symbol.for("yolo.hand-off")] === true) return fullCli();
+      throw error;
+    },
+  );
+}
+
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   answer(1, `${JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")).version}\n`);
 } else {
-  const help = args.length <= 3 ? precomputedHelp() : null;
+  // Every help form holds --help, -h or help, or is no arguments at all: other commands skip reading the file.
+  const helpForm = args.length === 0 || (args.length <= 3 && args.some((a) => a === "--help" || a === "-h" || a === "help"));
+  const help = helpForm ? precomputedHelp() : null;
   if (help) {
     answer(help.fd, help.text);
     process.exitCode = help.exitCode;
   } else {
-    import("../dist/cli/main.js")
-      .then((m) => m.main(process.argv))
-      .catch((error) => {
-        process.stderr.write(`yolo: could not start: ${error?.stack ?? error}\nIs the package built? Run \`npm run build\`.\n`);
-        process.exitCode = 70;
-      });
+    const light = lightCommand();
+    const fullCli = () => import("../dist/cli/main.js").then((m) => m.main(process.argv));
+    (light ? lightCli(light, fullCli) : fullCli()).catch((error) => {
+      process.stderr.write(`yolo: could not start: ${error?.stack ?? error}\nIs the package built? Run \`npm run build\`.\n`);
+      process.exitCode = 70;
+    });
   }
 }

@@ -1,5 +1,4 @@
 import { realpathSync } from "node:fs";
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ResolvedConfig, UserLevelConfig } from "../config/schema.js";
 import type { FileConfig } from "../config/load.js";
@@ -9,6 +8,7 @@ import { resolveConfig } from "../config/resolve.js";
 import { ConfigError } from "../errors.js";
 import type { ConfigOverrideFlags } from "../config/run-flags.js";
 import { cliFlagName } from "./wording/flag-names.js";
+import { userCacheDir } from "./user-cache-dir.js";
 
 /** Flags that override config, shared by run and resume (picked from the one RunFlags type). */
 export type ConfigFlags = ConfigOverrideFlags & {
@@ -82,14 +82,7 @@ async function loadConfigFiles(
   return { file, config, userConfig: await loadUserConfig(process.env, options) };
 }
 
-/**
- * Where transpiled and validated config is kept between commands: the user's cache directory, outside every
- * repository (`$XDG_CACHE_HOME/yolo`, by default `~/.cache/yolo`), so a cloned repository cannot bring a cache of its
- * own. Saves transpiling the config (a TypeScript compiler) and validating it (zod) on every command.
- */
-export function userCacheDir(env: Readonly<Record<string, string | undefined>>): string {
-  return join(env.XDG_CACHE_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".cache"), "yolo");
-}
+export { userCacheDir } from "./user-cache-dir.js";
 
 /** Where this build remembers validated config and workflows (none when run from source: there is no build id). */
 export function validationCache(env: Readonly<Record<string, string | undefined>>): ValidationCache | null {

@@ -6,6 +6,7 @@ import { packageVersion } from "../package-root.js";
 import { tolerateClosedPipes } from "./closed-pipes.js";
 import { installHardExit } from "./hard-exit.js";
 import { errorText } from "./wording/error-text.js";
+import { isHandOff } from "./hand-off.js";
 
 const VERSION = packageVersion();
 
@@ -281,6 +282,11 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (error) {
+    // The light CLI (bin/yolo.js → dist/cli/light.cjs) hands a command it cannot finish to the full CLI, unprinted.
+    if (isHandOff(error)) {
+      finished = true;
+      throw error;
+    }
     code = handleError(error);
   }
   finished = true;

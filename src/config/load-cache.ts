@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { types } from "node:util";
+import { privateCacheDir } from "./private-dir.js";
 
 /** Where validated config values are remembered (a private directory, see privateCacheDir), per build. */
 export interface ValidationCache {
@@ -10,22 +11,7 @@ export interface ValidationCache {
   build: string;
 }
 
-/**
- * `dir` when it is safe to keep transpiled or validated config in: a real directory (not a symlink), owned by this
- * user and writable by no one else, created private if missing. Otherwise null (load without a cache): whoever can
- * write there could make yolo run code or settings of theirs in place of the config file.
- */
-export function privateCacheDir(dir: string): string | null {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stat = lstatSync(dir);
-    if (!stat.isDirectory() || (stat.mode & 0o022) !== 0) return null;
-    if (typeof process.getuid === "function" && stat.uid !== process.getuid()) return null;
-    return dir;
-  } catch {
-    return null;
-  }
-}
+export { privateCacheDir } from "./private-dir.js";
 
 /**
  * A value as JSON when it is plain data that JSON represents exactly (objects, arrays, strings, finite numbers,

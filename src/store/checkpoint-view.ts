@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import { replayDelta, STORED_CHANNELS } from "../state/stored-channels.js";
 import { type CheckpointRows, DeltaSnapshotValue, type StoredWrite, UnreadableCheckpoint } from "./checkpoint-rows.js";
 
@@ -162,6 +162,11 @@ function nextTasks(
   if (pulls.length > 1) throw new UnreadableCheckpoint(`checkpoint ${checkpointId} starts ${pulls.length} nodes at once`);
   return [...tasks, ...pulls];
 }
+
+// node:crypto is loaded only for a checkpoint with tasks to name: `show` of a finished thread needs none, and loading
+// it costs several milliseconds of a command's start.
+const require = createRequire(import.meta.url);
+const createHash = (algorithm: string) => (require("node:crypto") as typeof import("node:crypto")).createHash(algorithm);
 
 /** RFC 4122 version 5 (SHA-1, name-based) UUID, as LangGraph derives task ids from a checkpoint id. */
 export function uuid5(name: string, namespace: string): string {

@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { YoloError } from "../errors.js";
 
 /** The slice of a better-sqlite3 statement yolo uses (the package ships no types of its own). */
@@ -21,14 +21,32 @@ export interface Database {
   close(): Database;
 }
 
-type DatabaseConstructor = new (path: string, options?: { fileMustExist?: boolean; timeout?: number }) => Database;
+type DatabaseConstructor = new (path: string, options?: { fileMustExist?: boolean; timeout?: number; nativeBinding?: string }) => Database;
 
-// better-sqlite3 is CommonJS without type declarations here; require() keeps both ESM and the type checker happy.
-const require = createRequire(import.meta.url);
+// better-sqlite3 is CommonJS without type declarations here; require() keeps both ESM and the type checker happy. A
+// bundle's own require where there is one: the light CLI (scripts/build.mjs) bundles the driver's JavaScript, which
+// then costs no module loading; the ES module chunks define one in their banner; run from source, this module's own.
 let databaseClass: DatabaseConstructor | undefined;
 function sqlite(): DatabaseConstructor {
-  databaseClass ??= require("better-sqlite3") as DatabaseConstructor;
+  databaseClass ??= (typeof require === "function" ? require("better-sqlite3") : createRequire(import.meta.url)("better-sqlite3")) as DatabaseConstructor;
   return databaseClass;
+}
+
+let addon: string | null | undefined;
+/**
+ * The driver's compiled addon where npm (or prebuild-install) puts it, passed as `nativeBinding`: the driver then skips
+ * the `bindings` package's search for it (several milliseconds of every command that opens the database). Null when
+ * it is elsewhere: the driver searches as usual.
+ */
+function nativeBinding(): string | null {
+  if (addon !== undefined) return addon;
+  try {
+    const file = join(dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json")), "build", "Release", "better_sqlite3.node");
+    addon = existsSync(file) ? file : null;
+  } catch {
+    addon = null;
+  }
+  return addon;
 }
 
 /**
@@ -43,7 +61,8 @@ export function openDatabase(path: string): Database {
   }
   let db: Database;
   try {
-    db = new (sqlite())(path, { timeout: 5000 });
+    const binding = nativeBinding();
+    db = new (sqlite())(path, binding ? { timeout: 5000, nativeBinding: binding } : { timeout: 5000 });
   } catch (cause) {
     throw storageError(path, `it cannot be opened (${messageOf(cause)})`, "Make sure the file and its folder are readable and writable", cause);
   }

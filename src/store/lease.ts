@@ -1,8 +1,13 @@
 import { hostname } from "node:os";
-import { randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
 import { ThreadError } from "../errors.js";
 import type { Database } from "./db.js";
 import { holderAlive, LEASE_TTL_MS, leaseHeldMessage, type Lease } from "./thread-store.js";
+
+// node:crypto is loaded only when a lease is taken: listing threads reads leases but takes none, and loading it costs
+// several milliseconds of a command's start.
+const require = createRequire(import.meta.url);
+const randomBytes = (size: number): Buffer => (require("node:crypto") as typeof import("node:crypto")).randomBytes(size);
 
 /**
  * The SQLite lease (see ThreadStore.acquireLease). A lease whose holder stopped renewing it — killed, or a

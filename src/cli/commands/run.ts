@@ -9,6 +9,8 @@ import { databaseExists, databaseName, openSessionDeferred, type Session } from 
 import { profileOfValues } from "../../engine/thread-profile.js";
 import type { ThreadIndex } from "../../store/thread-index.js";
 import { repoIdentity } from "../../git/repo-identity.js";
+import { inspectWorkspace } from "../../git/workspace.js";
+import { probeBwrapAsync } from "../../exec/sandbox.js";
 import { assertSameRepository, noDatabaseYet } from "../thread-home.js";
 import { ConfigError } from "../../errors.js";
 import { newThreadId } from "../../store/thread-id.js";
@@ -17,14 +19,15 @@ import { createJsonRenderer } from "../../ui/json-renderer.js";
 import { createPlainRenderer } from "../../ui/plain-renderer.js";
 import type { Renderer, StopMode } from "../../ui/renderer.js";
 import { textFromStdin } from "../stdin-text.js";
-import { configForProfile, loadSoloAgents, readThreadProfile, type ThreadProfile } from "../../engine/modes.js";
+import { configForProfile, type ThreadProfile } from "../../engine/thread-profile.js";
 import type { AgentDefinition } from "../../agents/types.js";
 import type { RunFlags as AllRunFlags } from "../../config/run-flags.js";
 import type { ResolvedConfig } from "../../config/schema.js";
 import type { ReviewResponse } from "../../engine/review.js";
-import { askOnTerminal, loadAnswers, reviewFromFlags, takeAnswer, type HumanReply } from "../human-input.js";
+import { askOnTerminal, reviewFromFlags, takeAnswer, type HumanReply } from "../human-input.js";
 import { hardExit } from "../hard-exit.js";
-import { loadPipelineAgents, loadResolvedConfig, type ConfigFlags } from "../prepare.js";
+import { loadResolvedConfig, type ConfigFlags } from "../load-config.js";
+import { agentsCache, pipelineAgents } from "../agents-cache.js";
 import type { EngineDeps } from "../../engine/deps.js";
 import { isUnattended, loadReplay, prepareRunSetup, type RunSetup } from "../run-setup.js";
 import { inCliWords } from "../wording/error-text.js";
@@ -86,11 +89,19 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   // A replay with no model configured talks to the model its session was recorded with.
   const replay = await loadReplay(cwd, flags);
   const baseConfig = await loadResolvedConfig(cwd, { ...flags, defaultModel: replay?.model });
+  // What only reads — git (the repository's identity, HEAD, a new thread's uncommitted changes) and bubblewrap's
+  // trial sandbox — runs in child processes while the checks below go on; each answer is used where it was asked
+  // for before, so the same problem refuses the run in the same order.
+  const identity = repoIdentity(baseConfig.root);
+  identity.catch(() => {});
+  const workspace = inspectWorkspace(baseConfig.root, first.start ? "start" : "resume");
+  workspace.catch(() => {});
+  const probing = baseConfig.sandbox === "off" ? null : probeBwrapAsync(process.env.PATH);
   // A new thread's agents are checked before anything is created; a resumed one's once its mode is read.
-  const early = first.start ? threadSetup(baseConfig, first.start.profile ?? { mode: "run" }) : null;
+  const early = first.start ? await threadSetup(baseConfig, first.start.profile ?? { mode: "run" }) : null;
   const config = early?.config ?? baseConfig;
   const logFile = join(config.stateDir, "logs", `${first.threadId}.log`);
-  const answers = flags.answers !== undefined ? loadAnswers(flags.answers) : null;
+  const answers = flags.answers !== undefined ? (await import("../answers-file.js")).loadAnswers(flags.answers) : null;
   // A new thread needs a model before anything is created; a resumed one is found first, since an unknown or
   // finished thread (reported, nothing runs) is no reason to ask for a key.
   if (first.start) assertModelConfigured(config, { replay: replay !== null });
@@ -100,11 +111,9 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     const id = first.fork?.source ?? first.threadId;
     throw noDatabaseYet(id, databaseName(config));
   }
-  // The repository's identity is read (git, no side effect) while the new thread's facts are found here.
-  const identity = repoIdentity(config.root);
-  identity.catch(() => {});
   // A new thread's secrets are registered, its sandbox chosen (a required one missing is exit 2) and its gates found
   // before its database or branch is touched; a resumed thread's once its mode is read.
+  if (early) await probing;
   const startFacts = early ? runFacts(early.config, process.env) : null;
   // The state folder (with its .gitignore) exists before anything, the log file included, is written into it. The
   // database is opened and checked now; LangGraph's checkpointer is loaded when first needed.
@@ -162,8 +171,11 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     );
   }
   const mode = first.start ? "start" : "resume";
-  const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, threads: opened.threads, replay, modelless }).catch(closing);
+  const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, threads: opened.threads, replay, modelless, workspace }).catch(
+    closing,
+  );
   // Secrets registered (even run.started is scrubbed), the sandbox chosen (a required one missing is exit 2), the gates found.
+  if (!startFacts) await probing;
   const facts = startFacts ?? runFacts(threadConfig, process.env);
   // The engine's deps and the whole session, built once; a new thread's first leg asks for them after run.started.
   type Engine = { deps: EngineDeps; session: Session; notices: string[] };
@@ -281,14 +293,19 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   }
 }
 
-/** The config and agents a thread runs with: a `run` thread the configured workflow, the others their one agent. */
-function threadSetup(config: ResolvedConfig, profile: ThreadProfile): { config: ResolvedConfig; agents: Map<string, AgentDefinition> } {
-  if (profile.mode === "run") return { config, agents: loadPipelineAgents(config) };
+/**
+ * The config and agents a thread runs with: a `run` thread the configured workflow (its agents validated, or known
+ * valid from the agents cache), the others their one agent.
+ */
+async function threadSetup(config: ResolvedConfig, profile: ThreadProfile): Promise<{ config: ResolvedConfig; agents: Map<string, AgentDefinition> }> {
+  if (profile.mode === "run") return { config, agents: await pipelineAgents(config, agentsCache(process.env)) };
+  const { loadSoloAgents } = await import("../../engine/modes.js");
   return { config: configForProfile(config, profile), agents: loadSoloAgents(config, profile) };
 }
 
 /** `threadSetup` for a thread being resumed, from the mode stored in its checkpoint. */
 async function resumedSetup(config: ResolvedConfig, session: Session, threadId: string) {
+  const { readThreadProfile } = await import("../../engine/modes.js");
   return threadSetup(config, (await readThreadProfile(session, threadId)) ?? { mode: "run" });
 }
 

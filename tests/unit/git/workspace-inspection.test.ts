@@ -1,0 +1,93 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { headCommit, isGitRepo, repoState, snapshotRef, uncommittedChanges } from "../../../src/git/repo.js";
+import { inspectWorkspace, prepareWorkspace } from "../../../src/git/workspace.js";
+import { tempDir } from "../../helpers/per-test.js";
+
+// A run's start reads git once, all at once (repoState stands in for isGitRepo + headCommit; inspectWorkspace runs
+// the status beside it). Each shortcut is checked against the separate commands it replaces, on real repositories.
+
+const gitIn = (root: string, ...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, encoding: "utf8" });
+
+// Every kind of place a run can start in: outside git, a repository before its first commit, with commits (clean and
+// dirty), a sub-folder of one, its .git folder, a detached HEAD.
+function places(onTestFinished: Parameters<typeof tempDir>[0]): Record<string, string> {
+  const outside = tempDir(onTestFinished, "yolo-inspect-none-");
+  const empty = tempDir(onTestFinished, "yolo-inspect-empty-");
+  gitIn(empty, "init", "-q");
+  writeFileSync(join(empty, "a.txt"), "a\n");
+  const repo = tempDir(onTestFinished, "yolo-inspect-repo-");
+  gitIn(repo, "init", "-q");
+  mkdirSync(join(repo, "sub"));
+  writeFileSync(join(repo, "sub", "b.txt"), "b\n");
+  gitIn(repo, "add", "-A");
+  gitIn(repo, "commit", "-qm", "init");
+  const dirty = tempDir(onTestFinished, "yolo-inspect-dirty-");
+  gitIn(dirty, "init", "-q");
+  writeFileSync(join(dirty, "c.txt"), "c\n");
+  gitIn(dirty, "add", "-A");
+  gitIn(dirty, "commit", "-qm", "init");
+  writeFileSync(join(dirty, "c.txt"), "changed\n");
+  writeFileSync(join(dirty, "new.txt"), "n\n");
+  const detached = tempDir(onTestFinished, "yolo-inspect-detached-");
+  gitIn(detached, "init", "-q");
+  gitIn(detached, "commit", "-q", "--allow-empty", "-m", "one");
+  gitIn(detached, "commit", "-q", "--allow-empty", "-m", "two");
+  gitIn(detached, "checkout", "-q", "HEAD~1");
+  return { outside, empty, repo, sub: join(repo, "sub"), dotGit: join(repo, ".git"), dirty, detached };
+}
+
+describe("inspecting the workspace in one go", () => {
+  it("repoState answers what isGitRepo and headCommit answer, everywhere", async ({ onTestFinished }) => {
+    for (const [name, root] of Object.entries(places(onTestFinished))) {
+      const inRepo = await isGitRepo(root);
+      expect(await repoState(root), name).toEqual({ inRepo, head: inRepo ? await headCommit(root) : null });
+    }
+  });
+
+  it("inspectWorkspace answers what the commands one after another answer, and never fails outside git", async ({ onTestFinished }) => {
+    for (const [name, root] of Object.entries(places(onTestFinished))) {
+      const inRepo = await isGitRepo(root);
+      const start = await inspectWorkspace(root, "start");
+      expect({ ...start, filters: undefined }, name).toEqual({
+        inRepo,
+        head: inRepo ? await headCommit(root) : null,
+        dirty: inRepo ? await uncommittedChanges(root) : [],
+        filters: undefined,
+      });
+      expect((await inspectWorkspace(root, "resume")).dirty, name).toEqual([]);
+    }
+  });
+
+  it("a dirty start's snapshot from the early inspection is the one prepareWorkspace made on its own", async ({ onTestFinished }) => {
+    const { dirty } = places(onTestFinished);
+    const early = await prepareWorkspace({
+      root: dirty,
+      threadId: "early001",
+      branch: false,
+      allowDirty: false,
+      mode: "start",
+      facts: inspectWorkspace(dirty, "start"),
+    });
+    const alone = await prepareWorkspace({ root: dirty, threadId: "alone001", branch: false, allowDirty: false, mode: "start" });
+    expect(early.dirty).toEqual(alone.dirty);
+    expect(early.dirty.length).toBe(2);
+    // Same tree, same parent; both kept by their refs.
+    const tree = (c: string | null) => gitIn(dirty, "rev-parse", `${c}^{tree}`).trim();
+    expect(tree(early.startCommit)).toBe(tree(alone.startCommit));
+    expect(gitIn(dirty, "rev-parse", `${early.startCommit}^`).trim()).toBe(gitIn(dirty, "rev-parse", "HEAD").trim());
+    expect(gitIn(dirty, "rev-parse", snapshotRef("early001")).trim()).toBe(early.startCommit);
+  });
+
+  it("a status that fails inside a repository still fails the start, as when it ran on its own", async ({ onTestFinished }) => {
+    const { repo } = places(onTestFinished);
+    // An index git cannot read.
+    writeFileSync(join(repo, ".git", "index"), "garbage");
+    const alone = await uncommittedChanges(repo).catch((e: unknown) => e);
+    const early = await inspectWorkspace(repo, "start").catch((e: unknown) => e);
+    expect(alone).toBeInstanceOf(Error);
+    expect(early).toEqual(alone);
+  });
+});

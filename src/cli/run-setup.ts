@@ -62,11 +62,21 @@ export async function prepareRunSetup(input: {
   modelless?: boolean;
   /** inspectWorkspace for this root and mode, when the caller started it early (its git runs meanwhile). */
   workspace?: Promise<WorkspaceFacts>;
+  /** startSnapshot for this thread, when the caller started it early. */
+  snapshot?: Promise<string | null>;
 }): Promise<RunSetup> {
   const { config, flags, threadId, mode } = input;
   const row = mode === "resume" ? await input.threads.get(threadId) : null;
   const branch = mode === "resume" ? (flags.branch ?? row?.branch != null) : config.branch;
-  const ws = await prepareWorkspace({ root: config.root, threadId, branch, allowDirty: flags.allowDirty === true, mode, facts: input.workspace });
+  const ws = await prepareWorkspace({
+    root: config.root,
+    threadId,
+    branch,
+    allowDirty: flags.allowDirty === true,
+    mode,
+    facts: input.workspace,
+    snapshot: input.snapshot,
+  });
   const workspace: WorkspaceHook | undefined = ws.commit ? { afterDev: ws.commit } : undefined;
   // A resumed thread's start is the one recorded when it started (a snapshot ref for a dirty tree).
   const changes = ws.inRepo ? changeReader(config.root, mode === "start" ? ws.startCommit : (row?.startCommit ?? null)) : undefined;

@@ -57,6 +57,16 @@ export function snapshotRef(threadId: string): string {
  * user's index, HEAD, branches and stash are untouched. The commit is kept by `snapshotRef(threadId)`.
  */
 export async function snapshotWorkTree(root: string, threadId: string, known: { head?: string | null; filters?: GitOptions["filters"] } = {}): Promise<string> {
+  const commit = await snapshotCommit(root, threadId, known);
+  await gitOk(root, ["update-ref", snapshotRef(threadId), commit]);
+  return commit;
+}
+
+/**
+ * snapshotWorkTree's commit, written but not yet kept by its ref: only git objects are added (nothing a user sees,
+ * no ref, index or file), so a run can write it while its start is still being checked, and keep it once started.
+ */
+export async function snapshotCommit(root: string, threadId: string, known: { head?: string | null; filters?: GitOptions["filters"] } = {}): Promise<string> {
   const head = known.head !== undefined ? known.head : await headCommit(root);
   // The repository's filter drivers, read once for read-tree and add; whether git knows who commits, meanwhile.
   const options: GitOptions = { filters: known.filters ?? repositoryFilters(root) };
@@ -70,9 +80,7 @@ export async function snapshotWorkTree(root: string, threadId: string, known: { 
     const identity = (await hasIdentity) ? [] : ["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"];
     // Never signed: a signing prompt would hang an unattended run, and nobody pushes this commit.
     const message = `yolo(${threadId}): the work tree when the thread started, uncommitted changes included\n\nYolo-Thread: ${threadId}\nYolo-Snapshot: start\n`;
-    const commit = (await gitOk(root, [...identity, "-c", "commit.gpgSign=false", "commit-tree", tree, ...(head ? ["-p", head] : []), "-m", message])).trim();
-    await gitOk(root, ["update-ref", snapshotRef(threadId), commit]);
-    return commit;
+    return (await gitOk(root, [...identity, "-c", "commit.gpgSign=false", "commit-tree", tree, ...(head ? ["-p", head] : []), "-m", message])).trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

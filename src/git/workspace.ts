@@ -1,6 +1,6 @@
 import { ConfigError } from "../errors.js";
 import { GitError, git, gitOk, PROJECT_PATHS, repositoryFilters } from "./git.js";
-import { branchExists, currentBranch, headCommit, headMessage, repoState, snapshotWorkTree, uncommittedChanges } from "./repo.js";
+import { branchExists, currentBranch, headCommit, headMessage, repoState, snapshotCommit, snapshotRef, snapshotWorkTree, uncommittedChanges } from "./repo.js";
 import { commitMessage, isSameIteration, type Iteration } from "./commit-message.js";
 
 /** The branch a thread works on with `--branch`. */
@@ -19,6 +19,18 @@ export interface WorkspaceOptions {
   mode: "start" | "resume";
   /** What inspectWorkspace read for this root and mode, when the caller started it early; read here otherwise. */
   facts?: Promise<WorkspaceFacts>;
+  /** The start snapshot's commit from startSnapshot (same root, thread, branch and facts), when started early. */
+  snapshot?: Promise<string | null>;
+}
+
+/**
+ * A new thread's start snapshot, written early (its commit only: snapshotCommit), when prepareWorkspace will take one
+ * — a dirty tree without a branch; null otherwise. prepareWorkspace keeps it with its ref, or reports its failure.
+ */
+export async function startSnapshot(facts: Promise<WorkspaceFacts>, opts: { root: string; threadId: string; branch: boolean }): Promise<string | null> {
+  const { inRepo, head, dirty, filters } = await facts;
+  if (!inRepo || opts.branch || dirty.length === 0) return null;
+  return snapshotCommit(opts.root, opts.threadId, { head, filters });
 }
 
 /** What prepareWorkspace reads before it changes anything. */
@@ -84,7 +96,7 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
   // Without a branch, a dirty tree's edits stay the user's, not yolo's: the change is measured from a snapshot that
   // includes them. With --branch --allow-dirty they are carried into the branch's first commit, part of its change.
   const snapshot = opts.mode === "start" && !opts.branch && dirty.length > 0;
-  const startCommit = opts.mode !== "start" ? null : snapshot ? await snapshotWorkTree(root, opts.threadId, { head, filters }) : head;
+  const startCommit = opts.mode !== "start" ? null : snapshot ? await keptSnapshot(opts, { head, filters }) : head;
   if (!opts.branch) return { startCommit, inRepo, dirty, branch: null, commit: null };
 
   const branch = threadBranch(opts.threadId);
@@ -117,6 +129,14 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
     await gitOk(root, ["checkout", "-q", branch]);
   }
   return { startCommit, inRepo, dirty, branch, commit: (iteration) => commitIteration(root, branch, iteration) };
+}
+
+// The snapshot startSnapshot wrote, now kept by its ref; or the whole snapshot, taken here.
+async function keptSnapshot(opts: WorkspaceOptions, known: { head: string | null; filters?: Promise<[string, string][]> }): Promise<string> {
+  const early = await opts.snapshot;
+  if (!early) return snapshotWorkTree(opts.root, opts.threadId, known);
+  await gitOk(opts.root, ["update-ref", snapshotRef(opts.threadId), early]);
+  return early;
 }
 
 /**

@@ -9,7 +9,7 @@ import { databaseExists, databaseName, openSessionDeferred, type Session } from 
 import { profileOfValues } from "../../engine/thread-profile.js";
 import type { ThreadIndex } from "../../store/thread-index.js";
 import { repoIdentity } from "../../git/repo-identity.js";
-import { inspectWorkspace } from "../../git/workspace.js";
+import { inspectWorkspace, startSnapshot } from "../../git/workspace.js";
 import { probeBwrapAsync } from "../../exec/sandbox.js";
 import { assertSameRepository, noDatabaseYet } from "../thread-home.js";
 import { ConfigError } from "../../errors.js";
@@ -105,6 +105,10 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   // A new thread needs a model before anything is created; a resumed one is found first, since an unknown or
   // finished thread (reported, nothing runs) is no reason to ask for a key.
   if (first.start) assertModelConfigured(config, { replay: replay !== null });
+  // A dirty tree's start snapshot is written (git objects only) while the sandbox and the database are checked; it
+  // is kept by its ref where it was taken before (a refused start leaves at most unreferenced objects for git gc).
+  const snapshot = first.start ? startSnapshot(workspace, { root: config.root, threadId: first.threadId, branch: config.branch }) : undefined;
+  snapshot?.catch(() => {});
   // The live view's first frame needs Ink and React: they load while the rest of the start is prepared.
   if (rendererKind(flags) === "ink") loadInk().catch(() => {});
   if (first.resume && !databaseExists(config)) {
@@ -171,9 +175,18 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     );
   }
   const mode = first.start ? "start" : "resume";
-  const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, threads: opened.threads, replay, modelless, workspace }).catch(
-    closing,
-  );
+  const setup = await prepareRunSetup({
+    cwd,
+    config,
+    flags,
+    threadId: first.threadId,
+    mode,
+    threads: opened.threads,
+    replay,
+    modelless,
+    workspace,
+    snapshot,
+  }).catch(closing);
   // Secrets registered (even run.started is scrubbed), the sandbox chosen (a required one missing is exit 2), the gates found.
   if (!startFacts) await probing;
   const facts = startFacts ?? runFacts(threadConfig, process.env);

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { headCommit, isGitRepo, repoState, snapshotRef, uncommittedChanges } from "../../../src/git/repo.js";
-import { inspectWorkspace, prepareWorkspace } from "../../../src/git/workspace.js";
+import { inspectWorkspace, prepareWorkspace, startSnapshot } from "../../../src/git/workspace.js";
 import { tempDir } from "../../helpers/per-test.js";
 
 // A run's start reads git once, all at once (repoState stands in for isGitRepo + headCommit; inspectWorkspace runs
@@ -63,14 +63,14 @@ describe("inspecting the workspace in one go", () => {
 
   it("a dirty start's snapshot from the early inspection is the one prepareWorkspace made on its own", async ({ onTestFinished }) => {
     const { dirty } = places(onTestFinished);
-    const early = await prepareWorkspace({
-      root: dirty,
-      threadId: "early001",
-      branch: false,
-      allowDirty: false,
-      mode: "start",
-      facts: inspectWorkspace(dirty, "start"),
-    });
+    const facts = inspectWorkspace(dirty, "start");
+    const snapshot = startSnapshot(facts, { root: dirty, threadId: "early001", branch: false });
+    // Written early, kept by nothing until the start is prepared: a start refused in between leaves no ref.
+    const written = await snapshot;
+    expect(written).toMatch(/^[0-9a-f]{40}$/);
+    expect(gitIn(dirty, "for-each-ref", "refs/yolo/").trim()).toBe("");
+    const early = await prepareWorkspace({ root: dirty, threadId: "early001", branch: false, allowDirty: false, mode: "start", facts, snapshot });
+    expect(early.startCommit).toBe(written);
     const alone = await prepareWorkspace({ root: dirty, threadId: "alone001", branch: false, allowDirty: false, mode: "start" });
     expect(early.dirty).toEqual(alone.dirty);
     expect(early.dirty.length).toBe(2);
@@ -79,6 +79,13 @@ describe("inspecting the workspace in one go", () => {
     expect(tree(early.startCommit)).toBe(tree(alone.startCommit));
     expect(gitIn(dirty, "rev-parse", `${early.startCommit}^`).trim()).toBe(gitIn(dirty, "rev-parse", "HEAD").trim());
     expect(gitIn(dirty, "rev-parse", snapshotRef("early001")).trim()).toBe(early.startCommit);
+  });
+
+  it("no early snapshot where prepareWorkspace takes none: a clean tree, branch mode, outside git", async ({ onTestFinished }) => {
+    const { repo, dirty, outside } = places(onTestFinished);
+    expect(await startSnapshot(inspectWorkspace(repo, "start"), { root: repo, threadId: "t1", branch: false })).toBeNull();
+    expect(await startSnapshot(inspectWorkspace(dirty, "start"), { root: dirty, threadId: "t1", branch: true })).toBeNull();
+    expect(await startSnapshot(inspectWorkspace(outside, "start"), { root: outside, threadId: "t1", branch: false })).toBeNull();
   });
 
   it("a status that fails inside a repository still fails the start, as when it ran on its own", async ({ onTestFinished }) => {

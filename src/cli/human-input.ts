@@ -2,7 +2,6 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline/promises";
 import type { ReviewResponse } from "../engine/review.js";
 import type { WaitingRequest } from "../engine/run.js";
 import { ConfigError } from "../errors.js";
@@ -68,6 +67,8 @@ export function takeAnswer(entries: AnswerEntry[], request: WaitingRequest): Hum
 export async function askOnTerminal(request: WaitingRequest, env: NodeJS.ProcessEnv): Promise<HumanReply | null> {
   // A live view that just closed leaves stdin unref'd and paused: without this the process would exit mid-question.
   process.stdin.ref();
+  // Loaded when a question is asked on the terminal (a run that asks none never needs it), before stdin flows.
+  const { createInterface } = await import("node:readline/promises");
   process.stdin.resume();
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {

@@ -1,10 +1,8 @@
 import { join } from "node:path";
-import { createInterface } from "node:readline/promises";
 import { assertModelConfigured } from "../../config/resolve.js";
 import type { RunHandle, RunResult } from "../../engine/run.js";
 import { startRunEarly } from "../../engine/run/early.js";
 import { runFacts } from "../../engine/run/facts.js";
-import { setUpHooks } from "../../hooks/setup.js";
 import { databaseExists, databaseName, openSessionDeferred, type Session } from "../../engine/session.js";
 import { profileOfValues } from "../../engine/thread-profile.js";
 import type { ThreadIndex } from "../../store/thread-index.js";
@@ -124,18 +122,22 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   const opened = await openSessionDeferred(config);
   // On SQLite a resumed thread (not a fork) is read by the checkpoint reader, which stands in for LangGraph when it
   // reads the latest checkpoint exactly (src/engine/stored-thread.ts); anything else is read with LangGraph.
-  let reader = null as ThreadIndex | null;
-  const closing = (error: unknown) => Promise.all([opened.close(), reader?.close()]).then(() => Promise.reject(error));
+  // It reads through the session's own connection (a second one would open and check the file again).
+  let reader = null as Required<Pick<ThreadIndex, "checkpointRows">> | null;
+  const closing = (error: unknown) => opened.close().then(() => Promise.reject(error));
   let quick: ReturnType<typeof import("../../engine/stored-thread.js").readLatestState> = null;
-  if (first.resume && !first.fork && config.database.kind === "sqlite") {
-    const database = config.database;
-    quick = await Promise.all([import("../../store/thread-index.js"), import("../../engine/stored-thread.js")])
-      .then(async ([{ openThreadIndex }, { readLatestState }]) => {
-        reader = await openThreadIndex(database);
-        return readLatestState(baseConfig, reader, first.threadId);
+  const rows = opened.rows;
+  if (first.resume && !first.fork && rows) {
+    quick = await Promise.all([rows(), import("../../engine/stored-thread.js")])
+      .then(([index, { readLatestState }]) => {
+        reader = index;
+        return readLatestState(baseConfig, index, first.threadId);
       })
       .catch(closing);
   }
+  // The light resume's module loads while the rest of the start is prepared (git, the sandbox's trial).
+  const light = quick ? import("../../engine/run/resume-early.js") : null;
+  light?.catch(() => {});
   const repo = await identity;
   // A resumed thread is read (with LangGraph) before anything runs; a new one needs only the index until it started.
   const session = first.resume && !quick ? await opened.session().catch(closing) : null;
@@ -231,13 +233,13 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
       agents,
       gates: facts.gates,
       sandboxStatus: facts.sandbox.status,
-      hooks: setUpHooks(threadConfig, process.env).hooks,
+      hooks: (await import("../../hooks/setup.js")).setUpHooks(threadConfig, process.env).hooks,
       baseEnv: process.env,
     };
     const load = () => loadEngine().then(({ deps }) => deps);
     if (reader) {
       // run.started from the checkpoint reader when it stands in exactly; else resumeRunEarly's way, LangGraph first.
-      const { resumeRunLight } = await import("../../engine/run/resume-early.js");
+      const { resumeRunLight } = await (light ?? import("../../engine/run/resume-early.js"));
       return resumeRunLight({
         threadId: leg.threadId,
         resume: leg.resume,
@@ -301,7 +303,6 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     stops.dispose();
     await renderer?.close();
     await setup.finish();
-    await reader?.close();
     await opened.close();
   }
 }
@@ -419,6 +420,7 @@ async function createRenderer(flags: RunFlags, opts: { answersInline: boolean; o
  * presses Ctrl+C (the thread stays waiting).
  */
 async function ask(): Promise<string | null> {
+  const { createInterface } = await import("node:readline/promises");
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   const cancel = new AbortController();
   rl.once("SIGINT", () => cancel.abort());

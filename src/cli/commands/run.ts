@@ -14,7 +14,6 @@ import { ConfigError } from "../../errors.js";
 import { newThreadId } from "../../store/thread-id.js";
 import { chooseRendererKind } from "../../ui/choose-renderer.js";
 import { createJsonRenderer } from "../../ui/json-renderer.js";
-import { createPlainRenderer } from "../../ui/plain-renderer.js";
 import type { Renderer, StopMode } from "../../ui/renderer.js";
 import { textFromStdin } from "../stdin-text.js";
 import { configForProfile, type ThreadProfile } from "../../engine/thread-profile.js";
@@ -410,7 +409,9 @@ async function createRenderer(flags: RunFlags, opts: { answersInline: boolean; o
   const kind = rendererKind(flags);
   const write = (s: string) => void process.stdout.write(s);
   if (kind === "json") return createJsonRenderer(write);
-  if (kind === "plain") return createPlainRenderer(write, { verbose: flags.verbose, answersInline: opts.answersInline });
+  // Each renderer's module loads when chosen: `--json` needs neither the plain lines' formatting nor Ink.
+  if (kind === "plain")
+    return (await import("../../ui/plain-renderer.js")).createPlainRenderer(write, { verbose: flags.verbose, answersInline: opts.answersInline });
   const { createInkRenderer } = await loadInk();
   return createInkRenderer({ verbose: flags.verbose, answersInline: opts.answersInline, onInterrupt: opts.onInterrupt });
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type GitOptions, git, gitOk, PROJECT_PATHS, repositoryFilters } from "./git.js";
+import { GitError, type GitOptions, git, gitOk, PROJECT_PATHS, repositoryFilters } from "./git.js";
 
 /** git's id of the empty tree: what a change is measured against when the repository had no commit yet. */
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -68,23 +68,30 @@ export async function snapshotWorkTree(root: string, threadId: string, known: { 
  */
 export async function snapshotCommit(root: string, threadId: string, known: { head?: string | null; filters?: GitOptions["filters"] } = {}): Promise<string> {
   const head = known.head !== undefined ? known.head : await headCommit(root);
-  // The repository's filter drivers, read once for read-tree and add; whether git knows who commits, meanwhile.
+  // The repository's filter drivers, read once for read-tree and add.
   const options: GitOptions = { filters: known.filters ?? repositoryFilters(root) };
-  const hasIdentity = git(root, ["var", "GIT_COMMITTER_IDENT"]).then((r) => r.exitCode === 0);
   const dir = mkdtempSync(join(tmpdir(), "yolo-index-"));
   try {
     const env = { GIT_INDEX_FILE: join(dir, "index") };
     if (head) await gitOk(root, ["read-tree", head], env, options);
     await gitOk(root, ["add", "-A", ...PROJECT_PATHS], env, options);
     const tree = (await gitOk(root, ["write-tree"], env)).trim();
-    const identity = (await hasIdentity) ? [] : ["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"];
     // Never signed: a signing prompt would hang an unattended run, and nobody pushes this commit.
     const message = `yolo(${threadId}): the work tree when the thread started, uncommitted changes included\n\nYolo-Thread: ${threadId}\nYolo-Snapshot: start\n`;
-    return (await gitOk(root, [...identity, "-c", "commit.gpgSign=false", "commit-tree", tree, ...(head ? ["-p", head] : []), "-m", message])).trim();
+    const commitTree = (identity: string[]) =>
+      git(root, [...identity, "-c", "commit.gpgSign=false", "commit-tree", tree, ...(head ? ["-p", head] : []), "-m", message]);
+    // As the user when git knows who that is; as yolo when it does not (asked by trying: one git command fewer).
+    let r = await commitTree([]);
+    if (r.exitCode !== 0 && UNKNOWN_IDENTITY.test(r.stderr)) r = await commitTree(["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"]);
+    if (r.exitCode !== 0) throw new GitError(`git commit-tree failed in ${root} (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
+    return r.stdout.trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** What git says (LC_ALL=C) when it cannot tell who commits: no user.name / user.email and none it may guess. */
+const UNKNOWN_IDENTITY = /identity unknown|unable to auto-detect email address|empty ident name/i;
 
 /** Removes a thread's start snapshot ref (deleting the thread); a missing one is fine. */
 export async function dropSnapshotRef(root: string, threadId: string): Promise<void> {

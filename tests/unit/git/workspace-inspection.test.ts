@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { headCommit, isGitRepo, repoState, snapshotRef, uncommittedChanges } from "../../../src/git/repo.js";
+import { describe, expect, it, vi } from "vitest";
+import { headCommit, isGitRepo, repoState, snapshotRef, snapshotWorkTree, uncommittedChanges } from "../../../src/git/repo.js";
 import { inspectWorkspace, prepareWorkspace, startSnapshot } from "../../../src/git/workspace.js";
 import { tempDir } from "../../helpers/per-test.js";
 
@@ -96,5 +96,25 @@ describe("inspecting the workspace in one go", () => {
     const early = await inspectWorkspace(repo, "start").catch((e: unknown) => e);
     expect(alone).toBeInstanceOf(Error);
     expect(early).toEqual(alone);
+  });
+});
+
+describe("the start snapshot's author", () => {
+  it("is the user when git knows who that is, and yolo when it does not (as when `git var` was asked first)", async ({ onTestFinished }) => {
+    const { dirty } = places(onTestFinished);
+    const home = tempDir(onTestFinished, "yolo-no-identity-home-");
+    vi.stubEnv("HOME", home);
+    vi.stubEnv("XDG_CONFIG_HOME", home);
+    vi.stubEnv("GIT_CONFIG_GLOBAL", join(home, "none"));
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
+    const author = (commit: string) => gitIn(dirty, "show", "-s", "--format=%an <%ae>|%cn <%ce>", commit).trim();
+    expect(author(await snapshotWorkTree(dirty, "anon0001"))).toBe("yolo <yolo@localhost>|yolo <yolo@localhost>");
+    vi.stubEnv("GIT_AUTHOR_NAME", "Ada");
+    vi.stubEnv("GIT_AUTHOR_EMAIL", "ada@example.com");
+    vi.stubEnv("GIT_COMMITTER_NAME", "Ada");
+    vi.stubEnv("GIT_COMMITTER_EMAIL", "ada@example.com");
+    expect(author(await snapshotWorkTree(dirty, "user0001"))).toBe("Ada <ada@example.com>|Ada <ada@example.com>");
   });
 });

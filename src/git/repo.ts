@@ -75,7 +75,7 @@ export async function snapshotCommit(root: string, threadId: string, known: { he
     const env = { GIT_INDEX_FILE: join(dir, "index") };
     if (head) await gitOk(root, ["read-tree", head], env, options);
     await gitOk(root, ["add", "-A", ...PROJECT_PATHS], env, options);
-    const tree = (await gitOk(root, ["write-tree"], env)).trim();
+    const tree = (await gitOk(root, ["write-tree"], env, options)).trim();
     // Never signed: a signing prompt would hang an unattended run, and nobody pushes this commit.
     const message = `yolo(${threadId}): the work tree when the thread started, uncommitted changes included\n\nYolo-Thread: ${threadId}\nYolo-Snapshot: start\n`;
     const commitTree = (identity: string[]) =>

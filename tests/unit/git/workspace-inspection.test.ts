@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { headCommit, isGitRepo, repoState, snapshotRef, snapshotWorkTree, uncommittedChanges } from "../../../src/git/repo.js";
@@ -86,6 +86,25 @@ describe("inspecting the workspace in one go", () => {
     expect(await startSnapshot(inspectWorkspace(repo, "start"), { root: repo, threadId: "t1", branch: false })).toBeNull();
     expect(await startSnapshot(inspectWorkspace(dirty, "start"), { root: dirty, threadId: "t1", branch: true })).toBeNull();
     expect(await startSnapshot(inspectWorkspace(outside, "start"), { root: outside, threadId: "t1", branch: false })).toBeNull();
+  });
+
+  it("a repository's own filter driver runs for none of the start's content commands (status, read-tree, add, and write-tree, which re-reads racily clean files), read once for all", async ({
+    onTestFinished,
+  }) => {
+    const { dirty } = places(onTestFinished);
+    const marker = join(tempDir(onTestFinished, "yolo-filter-ran-"), "ran");
+    writeFileSync(join(dirty, ".gitattributes"), "* filter=x\n");
+    gitIn(dirty, "config", "filter.x.clean", `sh -c 'echo clean >> ${marker}; cat'`);
+    gitIn(dirty, "config", "filter.x.smudge", `sh -c 'echo smudge >> ${marker}; cat'`);
+    const facts = inspectWorkspace(dirty, "start");
+    const snapshot = startSnapshot(facts, { root: dirty, threadId: "filt0001", branch: false });
+    const ws = await prepareWorkspace({ root: dirty, threadId: "filt0001", branch: false, allowDirty: false, mode: "start", facts, snapshot });
+    expect(ws.startCommit).toMatch(/^[0-9a-f]{40}$/);
+    expect(ws.dirty.length).toBeGreaterThan(0);
+    expect(existsSync(marker)).toBe(false);
+    // The control: git itself runs the driver when yolo does not neutralise it.
+    gitIn(dirty, "add", "-A");
+    expect(existsSync(marker)).toBe(true);
   });
 
   it("a status that fails inside a repository still fails the start, as when it ran on its own", async ({ onTestFinished }) => {

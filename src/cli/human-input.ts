@@ -2,12 +2,12 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline/promises";
-import { parse } from "yaml";
-import { z } from "zod";
 import type { ReviewResponse } from "../engine/review.js";
 import type { WaitingRequest } from "../engine/run.js";
 import { ConfigError } from "../errors.js";
+import type { AnswerEntry } from "./answers-file.js";
+
+export type { AnswerEntry };
 
 /** A reply to what a thread waits on: an answer to a question, or a review of an artifact. */
 export type HumanReply = { answer: string } | { review: ReviewResponse };
@@ -46,41 +46,6 @@ export function reviewFromFlags(opts: { approve?: boolean; reject?: string; edit
   return null;
 }
 
-/** A reply text that is more than whitespace: an empty one fails closed like a missing one. */
-const nonBlank = (what: string) => z.string().refine((s) => s.trim() !== "", { message: `${what} is empty` });
-
-const answerEntry = z
-  .strictObject({
-    node: z.string().min(1),
-    question: z.string().min(1).optional(),
-    answer: nonBlank("the answer").optional(),
-    approve: z.literal(true).optional(),
-    reject: nonBlank("the reason").optional(),
-    edit: nonBlank("the edited artifact").optional(),
-  })
-  .refine((e) => [e.answer, e.approve, e.reject, e.edit].filter((v) => v !== undefined).length === 1, {
-    message: "give exactly one of answer, approve, reject, edit",
-  });
-export type AnswerEntry = z.output<typeof answerEntry>;
-
-/** Reads an `--answers` file (YAML or JSON list); every problem is reported with its index. */
-export function loadAnswers(file: string): AnswerEntry[] {
-  let value: unknown;
-  try {
-    value = parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new ConfigError(`Cannot read the answers file ${file}: ${(error as Error).message}`);
-  }
-  const parsed = z.array(answerEntry).safeParse(value);
-  if (!parsed.success) {
-    throw new ConfigError(
-      `The answers file ${file} is invalid:`,
-      parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`),
-    );
-  }
-  return parsed.data;
-}
-
 /**
  * The prepared reply for what a thread waits on: the first unused entry for its node whose question (when
  * given) appears in the question asked. Used entries are removed, so a repeated question needs its own entry.
@@ -102,6 +67,8 @@ export function takeAnswer(entries: AnswerEntry[], request: WaitingRequest): Hum
 export async function askOnTerminal(request: WaitingRequest, env: NodeJS.ProcessEnv): Promise<HumanReply | null> {
   // A live view that just closed leaves stdin unref'd and paused: without this the process would exit mid-question.
   process.stdin.ref();
+  // Loaded when a question is asked on the terminal (a run that asks none never needs it), before stdin flows.
+  const { createInterface } = await import("node:readline/promises");
   process.stdin.resume();
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {

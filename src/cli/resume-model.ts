@@ -2,7 +2,7 @@ import type { ResolvedConfig } from "../config/schema.js";
 import type { ThreadPosition } from "../engine/translate.js";
 import { databaseExists, openSession, type Session } from "../engine/session.js";
 import { repoIdentity } from "../git/repo-identity.js";
-import { loadResolvedConfig, type ConfigFlags } from "./prepare.js";
+import { loadResolvedConfig, type ConfigFlags } from "./load-config.js";
 import { ThreadError } from "../errors.js";
 
 /** True when yolo has a model to talk to (an API key or an endpoint); a replay needs neither. */

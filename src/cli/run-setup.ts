@@ -5,7 +5,7 @@ import type { ChangeReader, WorkspaceHook } from "../engine/deps.js";
 import { changeReader } from "../git/changed-files.js";
 import type { ThreadStore } from "../store/thread-store.js";
 import { ConfigError } from "../errors.js";
-import { prepareWorkspace } from "../git/workspace.js";
+import { prepareWorkspace, type WorkspaceFacts } from "../git/workspace.js";
 import type { FetchLike, RecordedExchange } from "../llm/recording.js";
 import type { McpRecordingSpec } from "../mcp/recording.js";
 import { shellQuote } from "./wording/shell-quote.js";
@@ -60,11 +60,23 @@ export async function prepareRunSetup(input: {
   replay: { file: string; exchanges: RecordedExchange[] } | null;
   /** No model is configured and the resumed thread needs none (it only reports where it stands). */
   modelless?: boolean;
+  /** inspectWorkspace for this root and mode, when the caller started it early (its git runs meanwhile). */
+  workspace?: Promise<WorkspaceFacts>;
+  /** startSnapshot for this thread, when the caller started it early. */
+  snapshot?: Promise<string | null>;
 }): Promise<RunSetup> {
   const { config, flags, threadId, mode } = input;
   const row = mode === "resume" ? await input.threads.get(threadId) : null;
   const branch = mode === "resume" ? (flags.branch ?? row?.branch != null) : config.branch;
-  const ws = await prepareWorkspace({ root: config.root, threadId, branch, allowDirty: flags.allowDirty === true, mode });
+  const ws = await prepareWorkspace({
+    root: config.root,
+    threadId,
+    branch,
+    allowDirty: flags.allowDirty === true,
+    mode,
+    facts: input.workspace,
+    snapshot: input.snapshot,
+  });
   const workspace: WorkspaceHook | undefined = ws.commit ? { afterDev: ws.commit } : undefined;
   // A resumed thread's start is the one recorded when it started (a snapshot ref for a dirty tree).
   const changes = ws.inRepo ? changeReader(config.root, mode === "start" ? ws.startCommit : (row?.startCommit ?? null)) : undefined;

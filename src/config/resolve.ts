@@ -1,7 +1,7 @@
 import { basename, join, resolve } from "node:path";
 import type { ConfigOverrideFlags } from "./run-flags.js";
 import { ConfigError } from "../errors.js";
-import { defaultPolicy, narrowPolicy } from "../tools/command-policy.js";
+import { defaultPolicy, narrowPolicy } from "../tools/policy/rules.js";
 import { CI_ENV_ALLOW } from "../secrets/env.js";
 import { execFileAllowed } from "../exec/exec-files.js";
 import { LIMIT_DEFAULTS, PARALLEL_DEFAULT } from "./defaults.js";

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { ResolvedConfig } from "../config/schema.js";
-import { openStorage, openStorageDeferred } from "../store/open-storage.js";
+import { type DeferredStorage, openStorage, openStorageDeferred } from "../store/open-storage.js";
 import { describePostgresUrl } from "../store/pg-pool.js";
 import { ensureArtifactsDir, STATE_DIR_NAME } from "../store/state-dir.js";
 import type { ThreadStore } from "../store/thread-store.js";
@@ -50,6 +50,8 @@ export interface DeferredSession {
   threads: ThreadStore;
   /** The whole session; the first call loads LangGraph's checkpointer. */
   session(): Promise<Session>;
+  /** SQLite: the checkpoint reader on the session's connection (src/store/open-storage.ts). */
+  rows?: DeferredStorage["rows"];
   close(): Promise<void>;
 }
 
@@ -57,5 +59,5 @@ export interface DeferredSession {
 export async function openSessionDeferred(config: ResolvedConfig): Promise<DeferredSession> {
   ensureStateDirs(config);
   const storage = await openStorageDeferred(config.database);
-  return { threads: storage.threads, session: () => storage.full(), close: () => storage.close() };
+  return { threads: storage.threads, session: () => storage.full(), ...(storage.rows ? { rows: storage.rows } : {}), close: () => storage.close() };
 }

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { LIMIT_KINDS } from "./outcome.js";
+import { EVENT_SCHEMA_VERSION } from "./version.js";
 
 /**
  * The one contract between the engine and every renderer (Ink, plain lines, `--json`).
  * Bump EVENT_SCHEMA_VERSION whenever an event's shape changes.
  */
-export const EVENT_SCHEMA_VERSION = 1;
+export { EVENT_SCHEMA_VERSION };
 
 const base = {
   v: z.literal(EVENT_SCHEMA_VERSION),

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { ProtectedPaths } from "./protected-paths.js";
@@ -32,10 +32,67 @@ export function probeBwrap(pathVar: string | undefined): SandboxProbe {
   return probe;
 }
 
+/**
+ * probeBwrap without blocking: bubblewrap builds its trial sandbox while the run checks its agents, git and database.
+ * The answer is the one probeBwrap gives (and then gives from memory); no probe is started twice for one PATH.
+ */
+export function probeBwrapAsync(pathVar: string | undefined): Promise<SandboxProbe> {
+  const key = pathVar ?? "";
+  const known = probes.get(key);
+  if (known) return Promise.resolve(known);
+  let running = pending.get(key);
+  if (!running) {
+    running = runProbeAsync(pathVar).then((probe) => {
+      if (!probes.has(key)) probes.set(key, probe);
+      pending.delete(key);
+      return probes.get(key) ?? probe;
+    });
+    pending.set(key, running);
+  }
+  return running;
+}
+
+const pending = new Map<string, Promise<SandboxProbe>>();
+const PROBE_TIMEOUT_MS = 10_000;
+
 function runProbe(pathVar: string | undefined): SandboxProbe {
   const binary = findOnPath("bwrap", pathVar);
   if (!binary) return diagnose({ platform: process.platform, installed: false, stderr: "", read: readProc });
-  const probe = spawnSync(binary, [...isolation(), "--", "true"], { timeout: 10_000, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
+  const probe = spawnSync(binary, [...isolation(), "--", "true"], { timeout: PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
+  return probeAnswer(binary, probe);
+}
+
+// runProbe with the trial sandbox as a child process the event loop waits for.
+async function runProbeAsync(pathVar: string | undefined): Promise<SandboxProbe> {
+  const binary = findOnPath("bwrap", pathVar);
+  if (!binary) return diagnose({ platform: process.platform, installed: false, stderr: "", read: readProc });
+  const result = await new Promise<{ error?: Error; status: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
+    let stderr = "";
+    let settled = false;
+    const settle = (r: { error?: Error; status: number | null; signal: NodeJS.Signals | null }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...r, stderr });
+    };
+    const child = spawn(binary, [...isolation(), "--", "true"], { stdio: ["ignore", "ignore", "pipe"] });
+    // As spawnSync's timeout: the trial is killed and the answer is that bubblewrap could not start.
+    const timer = setTimeout(() => {
+      child.kill("SIGTERM");
+      settle({ error: Object.assign(new Error(`spawn ${binary} ETIMEDOUT`), { code: "ETIMEDOUT" }), status: null, signal: "SIGTERM" });
+    }, PROBE_TIMEOUT_MS);
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", (error) => settle({ error, status: null, signal: null }));
+    child.on("close", (status, signal) => settle({ status, signal }));
+  });
+  return probeAnswer(binary, result);
+}
+
+// What a finished trial says: bubblewrap works here, or why not (and the fix).
+function probeAnswer(binary: string, probe: { error?: Error; status: number | null; signal: NodeJS.Signals | null; stderr?: string | null }): SandboxProbe {
   if (probe.error) return { available: false, reason: `${binary} could not start (${probe.error.message})` };
   if (probe.status !== 0) {
     const why = (probe.stderr ?? "").trim().split("\n")[0] || `exit code ${probe.status ?? probe.signal}`;

@@ -11,6 +11,20 @@ export class GitError extends YoloError {
 
 export type { GitResult } from "./spawn-git.js";
 
+/** How one git command runs, beyond its arguments and environment. */
+export interface GitOptions {
+  /**
+   * The repository's filter drivers (untrustedFilters for this root), when a caller running several content commands
+   * in a row has read them once already; read for this command otherwise.
+   */
+  filters?: Promise<[string, string][]>;
+}
+
+/** untrustedFilters for `root`, read once for several content commands in a row (GitOptions.filters). */
+export function repositoryFilters(root: string): Promise<[string, string][]> {
+  return untrustedFilters(root, gitEnv(process.env));
+}
+
 /** Pathspec for "the project, without yolo's own state folder" (it ignores itself; this makes sure). */
 export const PROJECT_PATHS = ["--", ".", ":(exclude).yolo"];
 
@@ -20,10 +34,10 @@ export const PROJECT_PATHS = ["--", ".", ":(exclude).yolo"];
  * fsmonitor, no pager, editor, external diff, textconv or repository-defined filter, and an environment allow-list
  * with no secret in it (yolo's own environment is the only one git may start from, hence the one read here).
  */
-export async function git(root: string, args: string[], env: Record<string, string> = {}): Promise<GitResult> {
+export async function git(root: string, args: string[], env: Record<string, string> = {}, options: GitOptions = {}): Promise<GitResult> {
   try {
     const base = gitEnv(process.env);
-    const filters = touchesContent(args) ? await untrustedFilters(root, base) : [];
+    const filters = touchesContent(args) ? await (options.filters ?? untrustedFilters(root, base)) : [];
     return await spawnGit(hardenArgs(args), root, { ...(filters.length ? gitEnv(process.env, filters) : base), ...env });
   } catch (error) {
     return { exitCode: 127, stdout: "", stderr: (error as Error).message };
@@ -31,8 +45,8 @@ export async function git(root: string, args: string[], env: Record<string, stri
 }
 
 /** Runs git and returns its stdout; a failure is a GitError quoting git's own message. */
-export async function gitOk(root: string, args: string[], env: Record<string, string> = {}): Promise<string> {
-  const r = await git(root, args, env);
+export async function gitOk(root: string, args: string[], env: Record<string, string> = {}, options: GitOptions = {}): Promise<string> {
+  const r = await git(root, args, env, options);
   if (r.exitCode !== 0) {
     throw new GitError(`git ${args.join(" ")} failed in ${root} (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
   }

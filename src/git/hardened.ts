@@ -67,6 +67,8 @@ const CONTENT_COMMANDS = new Set([
   "reset",
   "restore",
   "read-tree",
+  // Writing the tree rewrites the index, re-reading racily clean files (changed in the second the index was written).
+  "write-tree",
   "apply",
   "merge",
   "cherry-pick",

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { git, gitOk, PROJECT_PATHS } from "./git.js";
+import { GitError, type GitOptions, git, gitOk, PROJECT_PATHS, repositoryFilters } from "./git.js";
 
 /** git's id of the empty tree: what a change is measured against when the repository had no commit yet. */
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -10,6 +10,18 @@ export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 export async function isGitRepo(root: string): Promise<boolean> {
   const r = await git(root, ["rev-parse", "--is-inside-work-tree"]);
   return r.exitCode === 0 && r.stdout.trim() === "true";
+}
+
+/**
+ * isGitRepo and headCommit in one git call (each git costs a run's start several milliseconds): whether `root` is
+ * inside a work tree, and the commit HEAD points at (null before the first commit, or outside a work tree).
+ */
+export async function repoState(root: string): Promise<{ inRepo: boolean; head: string | null }> {
+  const r = await git(root, ["rev-parse", "--is-inside-work-tree", "--verify", "-q", "HEAD^{commit}"]);
+  // The first line answers --is-inside-work-tree even when HEAD has no commit (exit 1); outside git, exit 128.
+  const [inside = "", head = ""] = r.stdout.split("\n");
+  const inRepo = (r.exitCode === 0 || r.exitCode === 1) && inside.trim() === "true";
+  return { inRepo, head: inRepo && r.exitCode === 0 && head.trim() ? head.trim() : null };
 }
 
 /** The commit HEAD points at, or null on a branch with no commit yet. */
@@ -29,8 +41,8 @@ export async function branchExists(root: string, name: string): Promise<boolean>
 }
 
 /** Changed, staged and untracked (not ignored) paths under the project, `.yolo/` excluded, as `git status` shows them. */
-export async function uncommittedChanges(root: string): Promise<string[]> {
-  const out = await gitOk(root, ["status", "--porcelain=v1", "--untracked-files=all", ...PROJECT_PATHS]);
+export async function uncommittedChanges(root: string, options: GitOptions = {}): Promise<string[]> {
+  const out = await gitOk(root, ["status", "--porcelain=v1", "--untracked-files=all", ...PROJECT_PATHS], {}, options);
   return out.split("\n").filter((l) => l.trim() !== "");
 }
 
@@ -44,24 +56,42 @@ export function snapshotRef(threadId: string): string {
  * commit whose parent is HEAD, made in a throwaway index (like `git stash create`, without the stash list): the
  * user's index, HEAD, branches and stash are untouched. The commit is kept by `snapshotRef(threadId)`.
  */
-export async function snapshotWorkTree(root: string, threadId: string): Promise<string> {
-  const head = await headCommit(root);
+export async function snapshotWorkTree(root: string, threadId: string, known: { head?: string | null; filters?: GitOptions["filters"] } = {}): Promise<string> {
+  const commit = await snapshotCommit(root, threadId, known);
+  await gitOk(root, ["update-ref", snapshotRef(threadId), commit]);
+  return commit;
+}
+
+/**
+ * snapshotWorkTree's commit, written but not yet kept by its ref: only git objects are added (nothing a user sees,
+ * no ref, index or file), so a run can write it while its start is still being checked, and keep it once started.
+ */
+export async function snapshotCommit(root: string, threadId: string, known: { head?: string | null; filters?: GitOptions["filters"] } = {}): Promise<string> {
+  const head = known.head !== undefined ? known.head : await headCommit(root);
+  // The repository's filter drivers, read once for read-tree and add.
+  const options: GitOptions = { filters: known.filters ?? repositoryFilters(root) };
   const dir = mkdtempSync(join(tmpdir(), "yolo-index-"));
   try {
     const env = { GIT_INDEX_FILE: join(dir, "index") };
-    if (head) await gitOk(root, ["read-tree", head], env);
-    await gitOk(root, ["add", "-A", ...PROJECT_PATHS], env);
-    const tree = (await gitOk(root, ["write-tree"], env)).trim();
-    const identity = (await git(root, ["var", "GIT_COMMITTER_IDENT"])).exitCode === 0 ? [] : ["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"];
+    if (head) await gitOk(root, ["read-tree", head], env, options);
+    await gitOk(root, ["add", "-A", ...PROJECT_PATHS], env, options);
+    const tree = (await gitOk(root, ["write-tree"], env, options)).trim();
     // Never signed: a signing prompt would hang an unattended run, and nobody pushes this commit.
     const message = `yolo(${threadId}): the work tree when the thread started, uncommitted changes included\n\nYolo-Thread: ${threadId}\nYolo-Snapshot: start\n`;
-    const commit = (await gitOk(root, [...identity, "-c", "commit.gpgSign=false", "commit-tree", tree, ...(head ? ["-p", head] : []), "-m", message])).trim();
-    await gitOk(root, ["update-ref", snapshotRef(threadId), commit]);
-    return commit;
+    const commitTree = (identity: string[]) =>
+      git(root, [...identity, "-c", "commit.gpgSign=false", "commit-tree", tree, ...(head ? ["-p", head] : []), "-m", message]);
+    // As the user when git knows who that is; as yolo when it does not (asked by trying: one git command fewer).
+    let r = await commitTree([]);
+    if (r.exitCode !== 0 && UNKNOWN_IDENTITY.test(r.stderr)) r = await commitTree(["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"]);
+    if (r.exitCode !== 0) throw new GitError(`git commit-tree failed in ${root} (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
+    return r.stdout.trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** What git says (LC_ALL=C) when it cannot tell who commits: no user.name / user.email and none it may guess. */
+const UNKNOWN_IDENTITY = /identity unknown|unable to auto-detect email address|empty ident name/i;
 
 /** Removes a thread's start snapshot ref (deleting the thread); a missing one is fine. */
 export async function dropSnapshotRef(root: string, threadId: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { ConfigError } from "../errors.js";
-import { GitError, git, gitOk, PROJECT_PATHS } from "./git.js";
-import { branchExists, currentBranch, headCommit, headMessage, isGitRepo, snapshotWorkTree, uncommittedChanges } from "./repo.js";
+import { GitError, git, gitOk, PROJECT_PATHS, repositoryFilters } from "./git.js";
+import { branchExists, currentBranch, headCommit, headMessage, repoState, snapshotCommit, snapshotRef, snapshotWorkTree, uncommittedChanges } from "./repo.js";
 import { commitMessage, isSameIteration, type Iteration } from "./commit-message.js";
 
 /** The branch a thread works on with `--branch`. */
@@ -17,6 +17,47 @@ export interface WorkspaceOptions {
   allowDirty: boolean;
   /** A new thread (check the tree, create the branch) or a resumed one (get back on its branch). */
   mode: "start" | "resume";
+  /** What inspectWorkspace read for this root and mode, when the caller started it early; read here otherwise. */
+  facts?: Promise<WorkspaceFacts>;
+  /** The start snapshot's commit from startSnapshot (same root, thread, branch and facts), when started early. */
+  snapshot?: Promise<string | null>;
+}
+
+/**
+ * A new thread's start snapshot, written early (its commit only: snapshotCommit), when prepareWorkspace will take one
+ * — a dirty tree without a branch; null otherwise. prepareWorkspace keeps it with its ref, or reports its failure.
+ */
+export async function startSnapshot(facts: Promise<WorkspaceFacts>, opts: { root: string; threadId: string; branch: boolean }): Promise<string | null> {
+  const { inRepo, head, dirty, filters } = await facts;
+  if (!inRepo || opts.branch || dirty.length === 0) return null;
+  return snapshotCommit(opts.root, opts.threadId, { head, filters });
+}
+
+/** What prepareWorkspace reads before it changes anything. */
+export interface WorkspaceFacts {
+  inRepo: boolean;
+  /** HEAD's commit; null outside git or before the first commit. */
+  head: string | null;
+  /** A new thread's uncommitted changes (`git status --porcelain` lines); empty for a resumed one. */
+  dirty: string[];
+  /** The repository's filter drivers as read for the status, for the snapshot's content commands. */
+  filters?: Promise<[string, string][]>;
+}
+
+/**
+ * Reads what prepareWorkspace decides on, with its git commands at once rather than one after another. Read-only
+ * (no ref, index or file is written), so a run starts it while it still checks its agents, sandbox and database.
+ */
+export async function inspectWorkspace(root: string, mode: "start" | "resume"): Promise<WorkspaceFacts> {
+  // Outside git the status fails: its answer (or error) counts only inside a work tree, as when it ran second.
+  const filters = mode === "start" ? repositoryFilters(root) : undefined;
+  const [state, dirty] = await Promise.all([
+    repoState(root),
+    mode === "start" ? uncommittedChanges(root, { filters }).catch((error: unknown) => ({ error })) : [],
+  ]);
+  if (!state.inRepo) return { inRepo: false, head: null, dirty: [] };
+  if (!Array.isArray(dirty)) throw dirty.error;
+  return { inRepo: true, head: state.head, dirty, filters };
 }
 
 export interface Workspace {
@@ -43,7 +84,7 @@ export interface Workspace {
  */
 export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspace> {
   const { root } = opts;
-  const inRepo = await isGitRepo(root);
+  const { inRepo, head, dirty, filters } = await (opts.facts ?? inspectWorkspace(root, opts.mode));
   if (!inRepo) {
     if (opts.branch)
       throw new ConfigError(`Branch mode needs a git repository, and ${root} is not inside one. Run \`git init\` and commit, or run without a branch.`, [], {
@@ -51,16 +92,16 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
       });
     return { startCommit: null, inRepo: false, dirty: [], branch: null, commit: null };
   }
-  const dirty = opts.mode === "start" ? await uncommittedChanges(root) : [];
   const refused = opts.branch && dirty.length > 0 && !opts.allowDirty;
   // Without a branch, a dirty tree's edits stay the user's, not yolo's: the change is measured from a snapshot that
   // includes them. With --branch --allow-dirty they are carried into the branch's first commit, part of its change.
   const snapshot = opts.mode === "start" && !opts.branch && dirty.length > 0;
-  const startCommit = opts.mode !== "start" ? null : snapshot ? await snapshotWorkTree(root, opts.threadId) : await headCommit(root);
+  const startCommit = opts.mode !== "start" ? null : snapshot ? await keptSnapshot(opts, { head, filters }) : head;
   if (!opts.branch) return { startCommit, inRepo, dirty, branch: null, commit: null };
 
   const branch = threadBranch(opts.threadId);
-  const current = await currentBranch(root);
+  // Where HEAD is matters only to a resumed thread: a new one branches from wherever it is.
+  const current = opts.mode === "resume" ? await currentBranch(root) : null;
   if (opts.mode === "start") {
     if (refused) {
       const shown = dirty.slice(0, 10).map((l) => l.trim());
@@ -88,6 +129,14 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
     await gitOk(root, ["checkout", "-q", branch]);
   }
   return { startCommit, inRepo, dirty, branch, commit: (iteration) => commitIteration(root, branch, iteration) };
+}
+
+// The snapshot startSnapshot wrote, now kept by its ref; or the whole snapshot, taken here.
+async function keptSnapshot(opts: WorkspaceOptions, known: { head: string | null; filters?: Promise<[string, string][]> }): Promise<string> {
+  const early = await opts.snapshot;
+  if (!early) return snapshotWorkTree(opts.root, opts.threadId, known);
+  await gitOk(opts.root, ["update-ref", snapshotRef(opts.threadId), early]);
+  return early;
 }
 
 /**

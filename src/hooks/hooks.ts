@@ -4,7 +4,8 @@ import { scrubText, scrubValue } from "../secrets/scrub.js";
 import { execHook } from "./exec-hook.js";
 import { matchesTool } from "./matcher.js";
 import { readVerdict, type HookVerdict } from "./outcome.js";
-import { compileMatcher, DEFAULT_HOOK_TIMEOUT_S, HOOK_EVENTS, type HookEventName, type HooksConfig, type Matcher } from "../config/hooks-schema.js";
+import { compileMatcher, DEFAULT_HOOK_TIMEOUT_S, HOOK_EVENTS, type HookEventName, type Matcher } from "../config/hook-events.js";
+import type { HooksConfig } from "../config/hooks-schema.js";
 import { changedPin, pinFiles, type Pin } from "./trust.js";
 
 /** One configured hook, ready to run. */

@@ -2,7 +2,8 @@ import { basename } from "node:path";
 import type { NoticeFact } from "../events/facts.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { HookRunner, label, registerHooks } from "./hooks.js";
-import { HOOK_EVENTS, type HooksConfig } from "../config/hooks-schema.js";
+import { HOOK_EVENTS } from "../config/hook-events.js";
+import type { HooksConfig } from "../config/hooks-schema.js";
 import { hookSetHash, isTrusted, trustStoreFile } from "./trust.js";
 
 /** Where the repository's hooks stand with this user. */

@@ -1,6 +1,7 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { ResolvedConfig } from "../config/schema.js";
 import { YoloError } from "../errors.js";
+import type { CheckpointRows } from "./checkpoint-rows.js";
 import type { ThreadStore } from "./thread-store.js";
 
 /** An open database: LangGraph's checkpointer and yolo's thread index + leases, closed together. */
@@ -45,6 +46,8 @@ export interface DeferredStorage {
   threads: ThreadStore;
   /** The whole storage: LangGraph's checkpointer is loaded (once) on the first call. */
   full(): Promise<Storage>;
+  /** SQLite: the checkpoint reader (src/store/checkpoint-rows.ts) on this same connection. */
+  rows?(): Promise<{ checkpointRows(threadId: string): CheckpointRows }>;
   close(): Promise<void>;
 }
 
@@ -67,6 +70,10 @@ export async function openStorageDeferred(database: ResolvedConfig["database"]):
     full: () => {
       full ??= import("./checkpointer.js").then(({ createCheckpointer }) => ({ checkpointer: createCheckpointer(db), threads, close }));
       return full;
+    },
+    rows: async () => {
+      const { CheckpointRows } = await import("./checkpoint-rows.js");
+      return { checkpointRows: (threadId: string) => new CheckpointRows(db, threadId) };
     },
     close,
   };

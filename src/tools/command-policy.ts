@@ -8,59 +8,9 @@ import { unwrap } from "./policy/wrappers.js";
 import { parseShell, type SimpleCommand, WORD_BRACE, WORD_GLOB, WORD_VAR } from "./shell-parse.js";
 
 export { matchesPattern } from "./policy/patterns.js";
-
-/** A pattern and where it came from, for the refusal message ("user config", "yolo.config.ts", "default", "role ci"). */
-export interface CommandRule {
-  pattern: string;
-  source: string;
-}
-
-/** An allow-list from one source; a command must match every list in force (user ∩ repository ∩ role). */
-export interface AllowList {
-  source: string;
-  patterns: string[];
-}
-
-/** The resolved policy: deny rules from every source (a union) and the allow-lists in force (an intersection). */
-export interface CommandPolicy {
-  deny: CommandRule[];
-  allow: AllowList[];
-}
-
-/**
- * Refused always (argv patterns, see `matchesPattern`): privilege escalation, removing the root, the home folder
- * or the parent folder, formatting or overwriting disks, powering off, and piping anything into a shell
- * (`curl … | sh`). They are a guard against obvious mistakes, not a sandbox: a script the model writes and then
- * runs (`npm test`) is not looked into; bubblewrap is what contains that.
- */
-export const DEFAULT_DENY: readonly string[] = [
-  "sudo",
-  "su",
-  "doas",
-  "pkexec",
-  "runuser",
-  "rm ** /",
-  "rm ** /*",
-  "rm ** ~",
-  "rm ** ~/**",
-  "rm ** $HOME",
-  "rm ** $HOME/**",
-  "rm ** ${HOME}",
-  "rm ** ${HOME}/**",
-  "rm ** ..",
-  "rm ** ../**",
-  "mkfs*",
-  "dd ** of=/dev/*",
-  "shutdown",
-  "reboot",
-  "halt",
-  "poweroff",
-  "| sh",
-  "| bash",
-  "| zsh",
-  "| dash",
-  "| ksh",
-];
+// The rules half (no shell parser): what config resolution needs to combine policies, apart from the checker.
+export { type AllowList, type CommandPolicy, type CommandRule, DEFAULT_DENY, defaultPolicy, narrowPolicy } from "./policy/rules.js";
+import { type CommandPolicy, narrowPolicy } from "./policy/rules.js";
 
 /** Programs an allow-list need not name: they only print, test or move the shell around. */
 const HARMLESS = new Set(["cd", "pwd", "echo", "printf", "true", "false", "test", "[", "exit", ":", "set", "export"]);
@@ -94,20 +44,6 @@ const GIT_CONFIG_ENV = /^(GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_GLOB
 const DECLARERS = new Set(["env", "export", "declare", "typeset", "readonly", "local", "cross-env"]);
 
 export type PolicyDecision = { ok: true } | { ok: false; reason: string };
-
-/** The policy of the default deny list alone. */
-export function defaultPolicy(): CommandPolicy {
-  return { deny: DEFAULT_DENY.map((pattern) => ({ pattern, source: "the default deny list" })), allow: [] };
-}
-
-/** Combines policies: deny rules add up, allow-lists all apply. A later policy can only narrow an earlier one. */
-export function narrowPolicy(base: CommandPolicy, extra: { deny?: readonly string[]; allow?: readonly string[] } | undefined, source: string): CommandPolicy {
-  if (!extra) return base;
-  return {
-    deny: [...base.deny, ...(extra.deny ?? []).map((pattern) => ({ pattern, source }))],
-    allow: extra.allow ? [...base.allow, { source, patterns: [...extra.allow] }] : base.allow,
-  };
-}
 
 /** Where the command runs, for the checks that depend on it (recursive deletes). */
 export interface CheckOptions {

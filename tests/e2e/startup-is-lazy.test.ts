@@ -154,6 +154,27 @@ describe("yolo --version and --help load only the CLI shell", () => {
     expect(edited.r.stdout).toBe("");
   });
 
+  it("a run's start with its agents validated before loads neither zod nor YAML (everything up to run.started ran)", async () => {
+    // --require-gate in a project without a gate: refused by the last check before run.started (after the agents,
+    // git, the sandbox's trial, the database and the lease), so the module log is exactly what the start loads.
+    const root = join(dir, "run-start-agents");
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, "package.json"), JSON.stringify({ name: "demo", version: "1.0.0", type: "module" }));
+    const env = { XDG_CACHE_HOME: join(dir, "cache-run-start"), OPENAI_BASE_URL: "http://127.0.0.1:9/v1" };
+    const args = ["run", "--json", "--require-gate", "Add an add(a, b) function"];
+    const first = await modulesLoadedBy(args, "run-start-first", root, env);
+    expect(first.r.exitCode, describeResult(first.r)).toBe(2);
+    expect(first.r.stderr).toMatch(/No gate: .*requireGate/);
+    expect(first.r.stdout).toBe("");
+    // The control: validating the agents loaded both.
+    expect([...loadedPackages(first.modules)].filter((p) => /^(zod|yaml)$/.test(p)).sort()).toEqual(["yaml", "zod"]);
+    const again = await modulesLoadedBy(args, "run-start-again", root, env);
+    expect(again.r.exitCode, describeResult(again.r)).toBe(2);
+    expect(again.r.stderr).toMatch(/No gate: .*requireGate/);
+    expect(again.modules.some((m) => m.endsWith("/better-sqlite3/lib/index.js"))).toBe(true);
+    expect([...loadedPackages(again.modules)].filter((p) => /^(zod|yaml|@langchain\/.*)$/.test(p))).toEqual([]);
+  });
+
   it("`yolo graph` still validates the workflow as a run does: an invalid one exits 2 listing its problems, drawing nothing", async () => {
     const root = join(dir, "invalid-workflow");
     mkdirSync(root);

@@ -1,30 +1,30 @@
 import { join } from "node:path";
-import { createInterface } from "node:readline/promises";
 import { assertModelConfigured } from "../../config/resolve.js";
 import type { RunHandle, RunResult } from "../../engine/run.js";
 import { startRunEarly } from "../../engine/run/early.js";
 import { runFacts } from "../../engine/run/facts.js";
-import { setUpHooks } from "../../hooks/setup.js";
 import { databaseExists, databaseName, openSessionDeferred, type Session } from "../../engine/session.js";
 import { profileOfValues } from "../../engine/thread-profile.js";
 import type { ThreadIndex } from "../../store/thread-index.js";
 import { repoIdentity } from "../../git/repo-identity.js";
+import { inspectWorkspace, startSnapshot } from "../../git/workspace.js";
+import { probeBwrapAsync } from "../../exec/sandbox.js";
 import { assertSameRepository, noDatabaseYet } from "../thread-home.js";
 import { ConfigError } from "../../errors.js";
 import { newThreadId } from "../../store/thread-id.js";
 import { chooseRendererKind } from "../../ui/choose-renderer.js";
 import { createJsonRenderer } from "../../ui/json-renderer.js";
-import { createPlainRenderer } from "../../ui/plain-renderer.js";
 import type { Renderer, StopMode } from "../../ui/renderer.js";
 import { textFromStdin } from "../stdin-text.js";
-import { configForProfile, loadSoloAgents, readThreadProfile, type ThreadProfile } from "../../engine/modes.js";
+import { configForProfile, type ThreadProfile } from "../../engine/thread-profile.js";
 import type { AgentDefinition } from "../../agents/types.js";
 import type { RunFlags as AllRunFlags } from "../../config/run-flags.js";
 import type { ResolvedConfig } from "../../config/schema.js";
 import type { ReviewResponse } from "../../engine/review.js";
-import { askOnTerminal, loadAnswers, reviewFromFlags, takeAnswer, type HumanReply } from "../human-input.js";
+import { askOnTerminal, reviewFromFlags, takeAnswer, type HumanReply } from "../human-input.js";
 import { hardExit } from "../hard-exit.js";
-import { loadPipelineAgents, loadResolvedConfig, type ConfigFlags } from "../prepare.js";
+import { loadResolvedConfig, type ConfigFlags } from "../load-config.js";
+import { agentsCache, pipelineAgents } from "../agents-cache.js";
 import type { EngineDeps } from "../../engine/deps.js";
 import { isUnattended, loadReplay, prepareRunSetup, type RunSetup } from "../run-setup.js";
 import { inCliWords } from "../wording/error-text.js";
@@ -86,43 +86,57 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   // A replay with no model configured talks to the model its session was recorded with.
   const replay = await loadReplay(cwd, flags);
   const baseConfig = await loadResolvedConfig(cwd, { ...flags, defaultModel: replay?.model });
+  // What only reads — git (the repository's identity, HEAD, a new thread's uncommitted changes) and bubblewrap's
+  // trial sandbox — runs in child processes while the checks below go on; each answer is used where it was asked
+  // for before, so the same problem refuses the run in the same order.
+  const identity = repoIdentity(baseConfig.root);
+  identity.catch(() => {});
+  const workspace = inspectWorkspace(baseConfig.root, first.start ? "start" : "resume");
+  workspace.catch(() => {});
+  const probing = baseConfig.sandbox === "off" ? null : probeBwrapAsync(process.env.PATH);
   // A new thread's agents are checked before anything is created; a resumed one's once its mode is read.
-  const early = first.start ? threadSetup(baseConfig, first.start.profile ?? { mode: "run" }) : null;
+  const early = first.start ? await threadSetup(baseConfig, first.start.profile ?? { mode: "run" }) : null;
   const config = early?.config ?? baseConfig;
   const logFile = join(config.stateDir, "logs", `${first.threadId}.log`);
-  const answers = flags.answers !== undefined ? loadAnswers(flags.answers) : null;
+  const answers = flags.answers !== undefined ? (await import("../answers-file.js")).loadAnswers(flags.answers) : null;
   // A new thread needs a model before anything is created; a resumed one is found first, since an unknown or
   // finished thread (reported, nothing runs) is no reason to ask for a key.
   if (first.start) assertModelConfigured(config, { replay: replay !== null });
+  // A dirty tree's start snapshot is written (git objects only) while the sandbox and the database are checked; it
+  // is kept by its ref where it was taken before (a refused start leaves at most unreferenced objects for git gc).
+  const snapshot = first.start ? startSnapshot(workspace, { root: config.root, threadId: first.threadId, branch: config.branch }) : undefined;
+  snapshot?.catch(() => {});
   // The live view's first frame needs Ink and React: they load while the rest of the start is prepared.
   if (rendererKind(flags) === "ink") loadInk().catch(() => {});
   if (first.resume && !databaseExists(config)) {
     const id = first.fork?.source ?? first.threadId;
     throw noDatabaseYet(id, databaseName(config));
   }
-  // The repository's identity is read (git, no side effect) while the new thread's facts are found here.
-  const identity = repoIdentity(config.root);
-  identity.catch(() => {});
   // A new thread's secrets are registered, its sandbox chosen (a required one missing is exit 2) and its gates found
   // before its database or branch is touched; a resumed thread's once its mode is read.
+  if (early) await probing;
   const startFacts = early ? runFacts(early.config, process.env) : null;
   // The state folder (with its .gitignore) exists before anything, the log file included, is written into it. The
   // database is opened and checked now; LangGraph's checkpointer is loaded when first needed.
   const opened = await openSessionDeferred(config);
   // On SQLite a resumed thread (not a fork) is read by the checkpoint reader, which stands in for LangGraph when it
   // reads the latest checkpoint exactly (src/engine/stored-thread.ts); anything else is read with LangGraph.
-  let reader = null as ThreadIndex | null;
-  const closing = (error: unknown) => Promise.all([opened.close(), reader?.close()]).then(() => Promise.reject(error));
+  // It reads through the session's own connection (a second one would open and check the file again).
+  let reader = null as Required<Pick<ThreadIndex, "checkpointRows">> | null;
+  const closing = (error: unknown) => opened.close().then(() => Promise.reject(error));
   let quick: ReturnType<typeof import("../../engine/stored-thread.js").readLatestState> = null;
-  if (first.resume && !first.fork && config.database.kind === "sqlite") {
-    const database = config.database;
-    quick = await Promise.all([import("../../store/thread-index.js"), import("../../engine/stored-thread.js")])
-      .then(async ([{ openThreadIndex }, { readLatestState }]) => {
-        reader = await openThreadIndex(database);
-        return readLatestState(baseConfig, reader, first.threadId);
+  const rows = opened.rows;
+  if (first.resume && !first.fork && rows) {
+    quick = await Promise.all([rows(), import("../../engine/stored-thread.js")])
+      .then(([index, { readLatestState }]) => {
+        reader = index;
+        return readLatestState(baseConfig, index, first.threadId);
       })
       .catch(closing);
   }
+  // The light resume's module loads while the rest of the start is prepared (git, the sandbox's trial).
+  const light = quick ? import("../../engine/run/resume-early.js") : null;
+  light?.catch(() => {});
   const repo = await identity;
   // A resumed thread is read (with LangGraph) before anything runs; a new one needs only the index until it started.
   const session = first.resume && !quick ? await opened.session().catch(closing) : null;
@@ -162,8 +176,20 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     );
   }
   const mode = first.start ? "start" : "resume";
-  const setup = await prepareRunSetup({ cwd, config, flags, threadId: first.threadId, mode, threads: opened.threads, replay, modelless }).catch(closing);
+  const setup = await prepareRunSetup({
+    cwd,
+    config,
+    flags,
+    threadId: first.threadId,
+    mode,
+    threads: opened.threads,
+    replay,
+    modelless,
+    workspace,
+    snapshot,
+  }).catch(closing);
   // Secrets registered (even run.started is scrubbed), the sandbox chosen (a required one missing is exit 2), the gates found.
+  if (!startFacts) await probing;
   const facts = startFacts ?? runFacts(threadConfig, process.env);
   // The engine's deps and the whole session, built once; a new thread's first leg asks for them after run.started.
   type Engine = { deps: EngineDeps; session: Session; notices: string[] };
@@ -206,13 +232,13 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
       agents,
       gates: facts.gates,
       sandboxStatus: facts.sandbox.status,
-      hooks: setUpHooks(threadConfig, process.env).hooks,
+      hooks: (await import("../../hooks/setup.js")).setUpHooks(threadConfig, process.env).hooks,
       baseEnv: process.env,
     };
     const load = () => loadEngine().then(({ deps }) => deps);
     if (reader) {
       // run.started from the checkpoint reader when it stands in exactly; else resumeRunEarly's way, LangGraph first.
-      const { resumeRunLight } = await import("../../engine/run/resume-early.js");
+      const { resumeRunLight } = await (light ?? import("../../engine/run/resume-early.js"));
       return resumeRunLight({
         threadId: leg.threadId,
         resume: leg.resume,
@@ -276,19 +302,23 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     stops.dispose();
     await renderer?.close();
     await setup.finish();
-    await reader?.close();
     await opened.close();
   }
 }
 
-/** The config and agents a thread runs with: a `run` thread the configured workflow, the others their one agent. */
-function threadSetup(config: ResolvedConfig, profile: ThreadProfile): { config: ResolvedConfig; agents: Map<string, AgentDefinition> } {
-  if (profile.mode === "run") return { config, agents: loadPipelineAgents(config) };
+/**
+ * The config and agents a thread runs with: a `run` thread the configured workflow (its agents validated, or known
+ * valid from the agents cache), the others their one agent.
+ */
+async function threadSetup(config: ResolvedConfig, profile: ThreadProfile): Promise<{ config: ResolvedConfig; agents: Map<string, AgentDefinition> }> {
+  if (profile.mode === "run") return { config, agents: await pipelineAgents(config, agentsCache(process.env)) };
+  const { loadSoloAgents } = await import("../../engine/modes.js");
   return { config: configForProfile(config, profile), agents: loadSoloAgents(config, profile) };
 }
 
 /** `threadSetup` for a thread being resumed, from the mode stored in its checkpoint. */
 async function resumedSetup(config: ResolvedConfig, session: Session, threadId: string) {
+  const { readThreadProfile } = await import("../../engine/modes.js");
   return threadSetup(config, (await readThreadProfile(session, threadId)) ?? { mode: "run" });
 }
 
@@ -379,7 +409,9 @@ async function createRenderer(flags: RunFlags, opts: { answersInline: boolean; o
   const kind = rendererKind(flags);
   const write = (s: string) => void process.stdout.write(s);
   if (kind === "json") return createJsonRenderer(write);
-  if (kind === "plain") return createPlainRenderer(write, { verbose: flags.verbose, answersInline: opts.answersInline });
+  // Each renderer's module loads when chosen: `--json` needs neither the plain lines' formatting nor Ink.
+  if (kind === "plain")
+    return (await import("../../ui/plain-renderer.js")).createPlainRenderer(write, { verbose: flags.verbose, answersInline: opts.answersInline });
   const { createInkRenderer } = await loadInk();
   return createInkRenderer({ verbose: flags.verbose, answersInline: opts.answersInline, onInterrupt: opts.onInterrupt });
 }
@@ -389,6 +421,7 @@ async function createRenderer(flags: RunFlags, opts: { answersInline: boolean; o
  * presses Ctrl+C (the thread stays waiting).
  */
 async function ask(): Promise<string | null> {
+  const { createInterface } = await import("node:readline/promises");
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   const cancel = new AbortController();
   rl.once("SIGINT", () => cancel.abort());

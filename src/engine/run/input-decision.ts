@@ -2,7 +2,7 @@ import { ThreadError, unknownThreadError } from "../../errors.js";
 import type { RunStatus } from "../../events/outcome.js";
 import type { ThreadStore } from "../../store/thread-store.js";
 import type { EngineDeps } from "../deps.js";
-import { applyEdit, reviewedRole, type ReviewResponse } from "../review.js";
+import type { ReviewResponse } from "../review.js";
 import { followUp, startInput } from "../thread-input.js";
 import type { ThreadPosition } from "../translate.js";
 import { finalOutcome } from "./complete.js";
@@ -47,7 +47,7 @@ export async function decideInput(
       return { done: finalOutcome(position.values) };
     case "waiting":
       if (!given) return { done: { status: "waiting", reason: waitingReason(position) } };
-      return { reply: responseFor(position, answer, review, options.deps) };
+      return { reply: await responseFor(position, answer, review, options.deps) };
     case "pending":
       if (given)
         throw new ThreadError(`Thread ${threadId} is not waiting for an answer; resume it without an answer or a review.`, {
@@ -64,12 +64,12 @@ export function waitingReason(position: Extract<ThreadPosition, { kind: "waiting
 }
 
 /** The resume value for what the thread waits on; a mismatch or an unusable edit is refused before anything runs. */
-function responseFor(
+async function responseFor(
   position: Extract<ThreadPosition, { kind: "waiting" }>,
   answer: string | undefined,
   review: ReviewResponse | undefined,
   deps: Pick<EngineDeps, "config" | "agents">,
-): unknown {
+): Promise<unknown> {
   const request = position.request;
   if (request.kind === "question") {
     if (answer === undefined)
@@ -87,6 +87,8 @@ function responseFor(
       by: position.node,
     });
   if (review.action === "edit") {
+    // Loaded for an edit only: the roles' schemas (zod, YAML) are not needed to resume otherwise.
+    const { applyEdit, reviewedRole } = await import("../review.js");
     const checked = applyEdit(reviewedRole(deps.config.workflow, request.reviews, deps.agents), request.reviews, review.content);
     if ("error" in checked) throw new ThreadError(`The edit cannot be used: ${checked.error}. The thread still waits for its review.`);
   }

@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from "../../config/schema.js";
-import { EVENT_SCHEMA_VERSION, type EventBody, type YoloEvent } from "../../events/schema.js";
+import type { EventBody, YoloEvent } from "../../events/schema.js";
+import { EVENT_SCHEMA_VERSION } from "../../events/version.js";
 import type { SandboxStatus } from "../../exec/sandbox.js";
 import { scrubbedTokens } from "./token-scrub.js";
 import { scrubValue } from "../../secrets/scrub.js";

@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { loadAnswers, reviewFromFlags, takeAnswer } from "../../../src/cli/human-input.js";
+import { loadAnswers } from "../../../src/cli/answers-file.js";
+import { reviewFromFlags, takeAnswer } from "../../../src/cli/human-input.js";
 import { tempDir } from "../../helpers/per-test.js";
 
 function file(content: string): string {

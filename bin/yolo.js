@@ -55,6 +55,16 @@ function lightCommand() {
   return command === "show" || command === "history" || command === "graph" ? command : null;
 }
 
+// `run`, `resume`, `agent` and `chat` run in the run bundle (dist/cli/run.cjs: the whole CLI as one CommonJS file,
+// compiled from the same code cache) unless they may draw the live view, which stays an ES module (Ink's layout engine
+// awaits at its top level): a terminal on stdout, or `--tui` anywhere in the arguments, takes the full CLI.
+function runCommand() {
+  const at = args[0] === "-C" || args[0] === "--cwd" ? 2 : 0;
+  const command = args[at];
+  if (command !== "run" && command !== "resume" && command !== "agent" && command !== "chat") return null;
+  return args.includes("--tui") || require("node:tty").isatty(1) ? null : command;
+}
+
 function lightCli(command, fullCli) {
   return new Promise((done) => done(require("../dist/cli/light-loader.cjs").runLightCli(process.argv, join(__dirname, "..", "dist"), command))).catch(
     (error) => {
@@ -74,7 +84,7 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
     answer(help.fd, help.text);
     process.exitCode = help.exitCode;
   } else {
-    const light = lightCommand();
+    const light = lightCommand() ?? runCommand();
     const fullCli = () => import("../dist/cli/main.js").then((m) => m.main(process.argv));
     (light ? lightCli(light, fullCli) : fullCli()).catch((error) => {
       process.stderr.write(`yolo: could not start: ${error?.stack ?? error}\nIs the package built? Run \`npm run build\`.\n`);

@@ -1,10 +1,11 @@
-// Builds dist/ in three layers:
+// Builds dist/ in four layers:
 // 1. Every module of src/ transpiled file by file (the package entry `dist/index.js` that a yolo.config.ts imports,
 //    the LangGraph server graph, and the modules the benches import).
 // 2. The CLI (`dist/cli/main.js`, which bin/yolo.js loads) bundled with its dependencies into split chunks: Node
 //    resolves and compiles a few large files instead of hundreds of small ones (`yolo threads` went from about 9× to
 //    about 3× `node -e 0`), and every lazy `import()` stays a separate chunk, so `--version` still loads no LangGraph.
 // 3. The light CLI (`dist/cli/light.cjs` and its loader) for `threads`, `show`, `history` and `graph`: see below.
+// 4. The run bundle (`dist/cli/run.cjs`) for `run`, `resume`, `agent` and `chat` without the live view: see below.
 // Type checking is `tsc --noEmit`.
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
@@ -110,9 +111,39 @@ const light = await build({
 // character, the faster string for V8). Outside comments esbuild has escaped every such character already.
 const lightFile = join(next, "cli", "light.cjs");
 writeFileSync(lightFile, readFileSync(lightFile, "utf8").split("\n").map(asciiComment).join("\n"));
+// 4. The run bundle (`dist/cli/run.cjs`): the whole CLI, the engine included, as one CommonJS file, for `run`, `resume`,
+//    `agent` and `chat` printing JSON or plain lines (bin/yolo.js sends a terminal's live view, and `--tui`, to the full
+//    CLI). It runs through the same loader and code cache as the light CLI: Node's ES module loader resolved, linked
+//    and compiled some forty chunks on every start, and Node 20 keeps no code cache for ES modules. Nothing is split
+//    off: esbuild makes each lazy import() a module evaluated when first imported inside the file, so every class
+//    exists once. Ink (yoga-layout's top-level await cannot be CommonJS) is the one module left out.
+const run = await build({
+  ...common,
+  entryPoints: ["src/cli/main.ts"],
+  outfile: join(next, "cli", "run.cjs"),
+  format: "cjs",
+  bundle: true,
+  external: EXTERNAL.filter((p) => p !== "better-sqlite3"),
+  define: { ...common.define, "process.env.NODE_ENV": '"production"', "import.meta.url": "__yolo_import_meta_url" },
+  sourcemap: "linked",
+  metafile: true,
+  minifyWhitespace: true,
+  plugins: [zodEnglishOnly, noLiveView(), externalsRequired(["pg", "@langchain/langgraph-checkpoint-postgres"]), bindingsFromDriver()],
+});
+const runFile = join(next, "cli", "run.cjs");
+const runSource = reportEvaluations(readFileSync(runFile, "utf8").split("\n").map(asciiRegExp).join("\n"));
+writeFileSync(runFile, runSource);
 await build({ ...common, entryPoints: ["src/cli/light-loader.ts"], outfile: join(next, "cli", "light-loader.cjs"), format: "cjs", bundle: true });
 // Which packages and source folders each output file holds, for tests that check what a command loads.
-writeFileSync(join(next, "chunks.json"), JSON.stringify({ ...contents(cli.metafile), ...contents(light.metafile) }, null, 1));
+// For the run bundle also what it evaluates as it starts: the modules esbuild did not wrap to evaluate when imported.
+const lazy = new Set([...runSource.matchAll(/__(?:esm|commonJS)\(\{"([^"]+)"/g)].map((m) => m[1]));
+const started = {
+  "cli/run.cjs#start": packagesOf(Object.keys(Object.values(run.metafile.outputs).find((o) => o.entryPoint).inputs).filter((i) => !lazy.has(i))),
+};
+writeFileSync(
+  join(next, "chunks.json"),
+  JSON.stringify({ ...contents(cli.metafile), ...contents(light.metafile), ...contents(run.metafile), ...started }, null, 1),
+);
 // The help texts, captured from the CLI just built, for bin/yolo.js to print without loading it.
 const help = spawnSync(process.execPath, ["scripts/help-text.mjs", next], { stdio: ["ignore", "pipe", "inherit"] });
 if (help.status !== 0) throw new Error(`scripts/help-text.mjs failed (exit ${help.status})`);
@@ -128,6 +159,18 @@ function asciiComment(line) {
   if (!(comment.startsWith("*") || comment.startsWith("/*") || (line.indexOf("//") >= 0 && line.indexOf("//") < at)))
     throw new Error(`light.cjs: a non-ASCII character outside a comment: ${line.trim().slice(0, 120)}`);
   return line.replace(/[^\0-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+}
+
+// The run bundle's lines: esbuild leaves the characters of regular expression literals as they are (src/gates/ matches
+// test runners' ✓ and ℹ), where `\uXXXX` means the same character, as it does in the strings, identifiers and (minified
+// away but legal ones) comments esbuild has escaped already; a character beyond U+FFFF (two escapes, not one under
+// the u flag) fails the build.
+function asciiRegExp(line) {
+  return line.replace(/[^\0-\x7f]/gu, (c) => {
+    const code = c.codePointAt(0);
+    if (code > 0xffff) throw new Error(`run.cjs: a character beyond U+FFFF: ${line.slice(Math.max(0, line.indexOf(c) - 60), line.indexOf(c) + 60)}`);
+    return `\\u${code.toString(16).padStart(4, "0")}`;
+  });
 }
 
 // Where the driver falls back to the `bindings` package (its addon not where db.ts looks), bindings finds the addon from
@@ -146,6 +189,46 @@ function bindingsFromDriver() {
           'const driver = "better-sqlite3/package.json";',
           'module.exports = (name) => require("bindings")({ bindings: name, module_root: dirname(require.resolve(driver)) });',
         ].join("\n"),
+      }));
+    },
+  };
+}
+
+// The run bundle's live view: bin/yolo.js never sends it a command that draws one (a terminal on stdout, or --tui), so
+// reaching it is a routing bug, reported as one rather than run twice through a hand-off after the run has begun.
+function noLiveView() {
+  return {
+    name: "no-live-view",
+    setup(b) {
+      b.onResolve({ filter: /[\\/]ink-renderer\.js$/ }, () => ({ path: "ink-renderer", namespace: "no-live-view" }));
+      b.onLoad({ filter: /.*/, namespace: "no-live-view" }, () => ({
+        loader: "js",
+        contents: [
+          "exports.createInkRenderer = async () => {",
+          '  throw new Error("internal error: the run bundle (dist/cli/run.cjs) has no live view; bin/yolo.js should have run this command in the full CLI");',
+          "};",
+        ].join("\n"),
+      }));
+    },
+  };
+}
+
+// An external package or a built-in imported with import() becomes a require(): a vm.Script (the loader's) has no
+// import() of its own.
+function externalsRequired(packages) {
+  return {
+    name: "externals-required",
+    setup(b) {
+      const filter = new RegExp(`^(${packages.map((p) => p.replace(/[/.]/g, "\\$&")).join("|")}|node:.*)$`);
+      b.onResolve({ filter }, (args) => {
+        if (args.namespace === "externals-required") return { path: args.path, external: true };
+        // Node's built-ins imported statically are require()s already.
+        if (args.path.startsWith("node:") && args.kind !== "dynamic-import") return undefined;
+        return { path: args.path, namespace: "externals-required" };
+      });
+      b.onLoad({ filter: /.*/, namespace: "externals-required" }, (args) => ({
+        loader: "js",
+        contents: `module.exports = require(${JSON.stringify(args.path)});`,
       }));
     },
   };
@@ -187,13 +270,42 @@ function contents(metafile) {
   const out = {};
   for (const [file, output] of Object.entries(metafile.outputs)) {
     if (!/\.c?js$/.test(file)) continue;
-    const holds = new Set();
-    for (const input of Object.keys(output.inputs)) {
-      if (input.startsWith("hand-off:")) continue;
-      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
-      holds.add(pkg ? pkg[1] : input.replace(/^src\/([^/]+)\/.*$/, "src/$1"));
-    }
-    out[relative(next, file)] = [...holds].sort();
+    out[relative(next, file)] = packagesOf(Object.keys(output.inputs));
   }
   return out;
+}
+
+// The packages and source folders of bundled input paths.
+function packagesOf(inputs) {
+  const holds = new Set();
+  for (const input of inputs) {
+    if (/^(hand-off|no-live-view|externals-required|bindings):/.test(input)) continue;
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+    holds.add(pkg ? pkg[1] : input.replace(/^src\/([^/]+)\/.*$/, "src/$1"));
+  }
+  return [...holds].sort();
+}
+
+// Makes the run bundle say which of its modules it evaluates, to a function a test may set on globalThis (under
+// Symbol.for("yolo.bundle-module-evaluated")): "start" as it starts, then each module esbuild wrapped to be evaluated
+// when first imported, by its path. Node's module hooks see none of this (the bundle is one vm.Script), and the tests
+// of what a command loads, and when (tests/e2e/startup-is-lazy.test.ts), must still see it. Without that function
+// set, this costs one property read per module evaluated.
+function reportEvaluations(source) {
+  const helpers = [
+    ["fn&&(res=(0,fn[__getOwnPropNames(fn)[0]])(fn=0))", "fn&&(__yoloEvaluated(__getOwnPropNames(fn)[0]),res=(0,fn[__getOwnPropNames(fn)[0]])(fn=0))"],
+    [
+      "mod||(0,cb[__getOwnPropNames(cb)[0]])((mod={exports:{}}).exports,mod)",
+      "mod||(__yoloEvaluated(__getOwnPropNames(cb)[0]),(0,cb[__getOwnPropNames(cb)[0]])((mod={exports:{}}).exports,mod))",
+    ],
+  ];
+  for (const [from, to] of helpers) {
+    if (source.indexOf(from) < 0) throw new Error(`run.cjs: esbuild's module helper changed; update reportEvaluations in scripts/build.mjs: ${from}`);
+    source = source.replace(from, to);
+  }
+  const strict = '"use strict";';
+  if (!source.startsWith(strict)) throw new Error('run.cjs: expected esbuild\'s "use strict" first');
+  const report =
+    'var __yoloEvaluated=(name)=>{const log=globalThis[Symbol.for("yolo.bundle-module-evaluated")];if(typeof log==="function")log(name)};__yoloEvaluated("start");';
+  return `${strict}${report}${source.slice(strict.length)}`;
 }

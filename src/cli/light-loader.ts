@@ -13,30 +13,44 @@ import { userCacheDir } from "./user-cache-dir.js";
 /** The commands the light CLI answers (bin/yolo.js sends only these; anything else is handed off anyway). */
 export const LIGHT_COMMANDS: ReadonlySet<string> = new Set(["threads", "show", "history", "graph"]);
 
+/** The commands the run bundle (dist/cli/run.cjs: the whole CLI but the live view) runs, through the same cache. */
+export const RUN_COMMANDS: ReadonlySet<string> = new Set(["run", "resume", "agent", "chat"]);
+
+/** The bundle that runs a command: the run bundle for RUN_COMMANDS, else the light CLI. */
+export function bundleFor(command: string): "run.cjs" | "light.cjs" {
+  return RUN_COMMANDS.has(command) ? "run.cjs" : "light.cjs";
+}
+
 /** What identifies a code cache entry besides the command: the build and the Node it was made by. */
 export interface CodeCacheKey {
   /** The build's identity (scripts/build.mjs: a hash of the sources and the lockfile). */
   build: string;
-  /** The light CLI's command, one of LIGHT_COMMANDS: each has its own entry, holding the functions it compiled. */
+  /** The command, one of LIGHT_COMMANDS or RUN_COMMANDS: each has its own entry, holding the functions it compiled. */
   command: string;
 }
 
 /**
- * Runs the light CLI (dist/cli/light.cjs, a CommonJS bundle of src/cli/main.ts without the heavy modules) on `argv`,
+ * Runs the light CLI (dist/cli/light.cjs, a CommonJS bundle of src/cli/main.ts without the heavy modules), or for
+ * RUN_COMMANDS the run bundle (dist/cli/run.cjs, all of it but the live view), on `argv`,
  * compiled from a V8 code cache in the user's cache directory when there is a valid one, and writes one after a
  * successful command when there was none. Rejects with the light CLI's HandOff when the full CLI must run the command
  * (nothing was printed then).
  */
 export async function runLight(argv: string[], options: { dist: string; env: Readonly<Record<string, string | undefined>>; key: CodeCacheKey }): Promise<void> {
-  const file = join(options.dist, "cli", "light.cjs");
+  const file = join(options.dist, "cli", bundleFor(options.key.command));
   const source = wrappedSource(file);
-  const dir = LIGHT_COMMANDS.has(options.key.command) ? privateCacheDir(join(userCacheDir(options.env), "code")) : null;
+  const cached = LIGHT_COMMANDS.has(options.key.command) || RUN_COMMANDS.has(options.key.command);
+  const dir = cached ? privateCacheDir(join(userCacheDir(options.env), "code")) : null;
   const entry = dir ? readEntry(dir, options.key, source.length) : null;
   const script = compile(source, file, entry?.data ?? null);
   const mod = { exports: {} as { main(argv: string[]): Promise<void> } };
   const require = createRequire(file);
+  if (dir && RUN_COMMANDS.has(options.key.command) && (!entry || script.cachedDataRejected)) {
+    atFirstOutput(() => writeEntry(dir, options.key, source.length, 0, script));
+  }
   script.runInThisContext()(mod.exports, require, mod, file, dirname(file), pathToFileURL(file).href);
   await mod.exports.main(argv);
+  if (RUN_COMMANDS.has(options.key.command)) return;
   // A cache is made from a command that succeeded: it holds the functions the command's usual path compiled. One made
   // by a run that loaded fewer CommonJS modules (`threads` before there was a database: no SQLite driver) gives way
   // to a fuller one, once.
@@ -44,6 +58,23 @@ export async function runLight(argv: string[], options: { dist: string; env: Rea
   if (dir && (process.exitCode ?? 0) === 0 && (!entry || script.cachedDataRejected || rank > entry.rank)) {
     writeEntry(dir, options.key, source.length, rank, script);
   }
+}
+
+/**
+ * Calls `make` once, just before the first write to stdout (a run's first event), and not at all if nothing is written.
+ * A run's cache holds what its start compiled: one made when the run ended held every function of the engine, about
+ * 3 MB that V8 deserializes eagerly, which cost more at the next start than compiling those functions lazily; the
+ * start is also what `run` and `resume` are timed by. It is made whatever the exit code then: a cache holds compiled
+ * code of this very source (V8 checks that much), so it changes how fast the bundle starts, never what it does.
+ */
+export function atFirstOutput(make: () => void): void {
+  const stdout = process.stdout;
+  const write = stdout.write;
+  stdout.write = function (this: NodeJS.WriteStream, ...args: Parameters<typeof write>) {
+    stdout.write = write;
+    make();
+    return write.apply(this, args);
+  } as typeof write;
 }
 
 /** The bundle as the function Node would wrap a CommonJS module in, plus the URL standing for its import.meta.url. */

@@ -35,6 +35,8 @@ Module._load = function (request, parent, isMain) {
   }
   return load.apply(this, arguments);
 };
+// The run bundle (dist/cli/run.cjs, one vm.Script that no hook sees) reports the modules it evaluates here.
+globalThis[Symbol.for("yolo.bundle-module-evaluated")] = (name) => appendFileSync(log, "bundle:" + name + "\\n");
 `;
 
 const EXAMPLE = fileURLToPath(new URL("../../examples/add-numbers/", import.meta.url));
@@ -63,7 +65,27 @@ function packagesIn(url: string): string[] {
   if (pkg) return [pkg[1]];
   return built ? [`src/${built[1].split("/")[0]}`] : [];
 }
-const loadedPackages = (modules: string[]) => new Set(modules.flatMap(packagesIn));
+// A module the run bundle reported evaluating ("bundle:start" stands for those it evaluates as it starts).
+function bundledPackages(name: string): string[] {
+  if (name === "start") return CHUNKS["cli/run.cjs#start"];
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(name);
+  if (pkg) return [pkg[1]];
+  const folder = /^src\/([^/]+)\//.exec(name);
+  return folder ? [`src/${folder[1]}`] : [];
+}
+// The loader of the light CLI also runs the run bundle: then it stands for itself, the bundle reporting the rest.
+const loadedPackages = (modules: string[]) => {
+  const runBundle = modules.includes("bundle:start");
+  return new Set(
+    modules.flatMap((m) =>
+      m.startsWith("bundle:")
+        ? bundledPackages(m.slice("bundle:".length))
+        : runBundle && m.endsWith("/dist/cli/light-loader.cjs")
+          ? ["src/cli"]
+          : packagesIn(m),
+    ),
+  );
+};
 // The light CLI answered (bin/yolo.js loaded its loader) and did not hand the command to the full CLI.
 const answeredLight = (modules: string[]) =>
   modules.some((m) => m.endsWith("/dist/cli/light-loader.cjs")) && !modules.some((m) => m.endsWith("/dist/cli/main.js"));

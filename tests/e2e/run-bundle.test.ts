@@ -1,0 +1,117 @@
+import { execa } from "execa";
+import { cpSync, existsSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { describeResult, runYolo } from "../helpers/cli.js";
+import { tempDir } from "../helpers/per-test.js";
+
+// bin/yolo.js runs `run`, `resume`, `agent` and `chat` without the live view in the run bundle (dist/cli/run.cjs, the
+// whole CLI as one CommonJS file) through dist/cli/light-loader.cjs, from a V8 code cache made at the run's first
+// event. It must run exactly as the full CLI does, and never run code a cache file brings.
+
+const EXAMPLE = fileURLToPath(new URL("../../examples/add-numbers/", import.meta.url));
+const REQUIREMENT = readFileSync(join(EXAMPLE, "requirement.txt"), "utf8").trim();
+const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
+const RUN = join(DIST, "cli", "run.cjs");
+const loader = createRequire(import.meta.url)(join(DIST, "cli", "light-loader.cjs")) as typeof import("../../src/cli/light-loader.js");
+
+// A fresh copy of the example project, committed (each replayed run needs the tree it was recorded on).
+async function exampleProject(onTestFinished: (fn: () => void) => void): Promise<string> {
+  const root = realpathSync(tempDir(onTestFinished, "yolo-run-bundle-"));
+  cpSync(join(EXAMPLE, "project"), root, { recursive: true });
+  await execa("git", ["init", "-q"], { cwd: root });
+  await execa("git", ["add", "-A"], { cwd: root });
+  await execa("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], { cwd: root });
+  return root;
+}
+
+// The replayed example run through bin/yolo.js; `extra` may add --tui, which takes the full CLI (still --json).
+async function replayRun(cacheHome: string, onTestFinished: (fn: () => void) => void, extra: string[] = []) {
+  const root = await exampleProject(onTestFinished);
+  const r = await runYolo(["run", "--json", ...extra, "--replay", join(EXAMPLE, "session.jsonl"), REQUIREMENT], {
+    cwd: root,
+    env: { XDG_CACHE_HOME: cacheHome },
+  });
+  const events = r.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { type: string; node?: string });
+  return { r, shape: events.map((e) => `${e.type}${e.node ? ` ${e.node}` : ""}`) };
+}
+
+const entries = (cacheHome: string) => {
+  const dir = join(cacheHome, "yolo", "code");
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+};
+
+describe("the run bundle", () => {
+  it("runs the replayed example as the full CLI does, writes its code cache at the first event, then uses it as it is", async ({ onTestFinished }) => {
+    const cacheHome = tempDir(onTestFinished, "yolo-run-cache-");
+    const full = await replayRun(tempDir(onTestFinished, "yolo-run-cache-full-"), onTestFinished, ["--tui"]);
+    expect(full.r.exitCode, describeResult(full.r)).toBe(0);
+    const first = await replayRun(cacheHome, onTestFinished);
+    expect(first.r.exitCode, describeResult(first.r)).toBe(0);
+    expect(first.shape).toEqual(full.shape);
+    expect(first.r.stderr).toBe(full.r.stderr);
+    // The run bundle did run it: its cache entry exists (the full CLI writes none).
+    const [name] = entries(cacheHome);
+    expect(entries(cacheHome)).toEqual([expect.stringMatching(/-run-/)]);
+    const path = join(cacheHome, "yolo", "code", name);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const before = statSync(path);
+    const again = await replayRun(cacheHome, onTestFinished);
+    expect(again.r.exitCode, describeResult(again.r)).toBe(0);
+    expect(again.shape).toEqual(full.shape);
+    // Read, not rewritten: V8 accepted it.
+    expect(statSync(path).mtimeMs).toBe(before.mtimeMs);
+    expect(statSync(path).ino).toBe(before.ino);
+  });
+
+  // Another script's cache, made by V8 for a script of exactly the run bundle's length: V8 itself compares only the
+  // length, so it would run that script's code; the loader's header and V8's checksum (on while compiling) refuse it.
+  it("a forged or foreign cache file for `run` does not change what runs, and is made again", async ({ onTestFinished }) => {
+    const cacheHome = tempDir(onTestFinished, "yolo-run-cache-");
+    const good = await replayRun(cacheHome, onTestFinished);
+    expect(good.r.exitCode, describeResult(good.r)).toBe(0);
+    const [name] = entries(cacheHome);
+    const path = join(cacheHome, "yolo", "code", name);
+    const valid = readFileSync(path);
+    const source = loader.wrappedSource(RUN);
+    const key = { build: /build ([0-9a-f]+);/.exec(valid.toString("latin1", 0, 200))?.[1] ?? "", command: "run" };
+    const header = Buffer.from(loader.entryHeader(key, source.length), "latin1");
+    expect(valid.subarray(0, header.length).equals(header)).toBe(true);
+    const payload = valid.subarray(valid.indexOf(10, header.length) + 1);
+
+    const EVIL = '(function (exports, require) { if (exports) require("node:fs").writeSync(1, "PWNED by a cache file\\n"); })';
+    const script = loader.compile(EVIL.padEnd(source.length, " "), `${RUN}.evil`, null);
+    script.runInThisContext()();
+    const v8 = createRequire(import.meta.url)("node:v8") as typeof import("node:v8");
+    v8.setFlagsFromString("--verify-snapshot-checksum");
+    let evil: Buffer;
+    try {
+      evil = Buffer.from(script.createCachedData());
+    } finally {
+      v8.setFlagsFromString("--no-verify-snapshot-checksum");
+    }
+    const corrupt = Buffer.from(payload);
+    for (let i = 200; i < corrupt.length; i += 4099) corrupt[i] ^= 0x5a;
+    const planted: [string, Buffer][] = [
+      ["a bare V8 cache of another script", evil],
+      ["another build's entry", Buffer.concat([Buffer.from(`${loader.entryHeader({ ...key, build: "0".repeat(32) }, source.length)}0\n`, "latin1"), evil])],
+      ["another command's entry", Buffer.concat([Buffer.from(`${loader.entryHeader({ ...key, command: "threads" }, source.length)}0\n`, "latin1"), evil])],
+      ["this build's header on a corrupted payload", Buffer.concat([valid.subarray(0, valid.length - payload.length), corrupt])],
+    ];
+    for (const [what, bytes] of planted) {
+      writeFileSync(path, bytes, { mode: 0o600 });
+      const r = await replayRun(cacheHome, onTestFinished);
+      expect(r.r.stdout, what).not.toContain("PWNED");
+      expect({ exitCode: r.r.exitCode, shape: r.shape, stderr: r.r.stderr }, what).toEqual({ exitCode: 0, shape: good.shape, stderr: good.r.stderr });
+      // Rejected and made again: the entry is this build's own once more.
+      const rewritten = readFileSync(path);
+      expect(rewritten.subarray(0, header.length).equals(header), what).toBe(true);
+      expect(rewritten.equals(bytes), what).toBe(false);
+    }
+  });
+});

@@ -18,7 +18,7 @@ const RUN = join(DIST, "cli", "run.cjs");
 const loader = createRequire(import.meta.url)(join(DIST, "cli", "light-loader.cjs")) as typeof import("../../src/cli/light-loader.js");
 
 // A fresh copy of the example project, committed (each replayed run needs the tree it was recorded on).
-async function exampleProject(onTestFinished: (fn: () => void) => void): Promise<string> {
+async function exampleProject(onTestFinished: Parameters<typeof tempDir>[0]): Promise<string> {
   const root = realpathSync(tempDir(onTestFinished, "yolo-run-bundle-"));
   cpSync(join(EXAMPLE, "project"), root, { recursive: true });
   await execa("git", ["init", "-q"], { cwd: root });
@@ -28,7 +28,7 @@ async function exampleProject(onTestFinished: (fn: () => void) => void): Promise
 }
 
 // The replayed example run through bin/yolo.js; `extra` may add --tui, which takes the full CLI (still --json).
-async function replayRun(cacheHome: string, onTestFinished: (fn: () => void) => void, extra: string[] = []) {
+async function replayRun(cacheHome: string, onTestFinished: Parameters<typeof tempDir>[0], extra: string[] = []) {
   const root = await exampleProject(onTestFinished);
   const r = await runYolo(["run", "--json", ...extra, "--replay", join(EXAMPLE, "session.jsonl"), REQUIREMENT], {
     cwd: root,

@@ -123,12 +123,14 @@ const run = await build({
   outfile: join(next, "cli", "run.cjs"),
   format: "cjs",
   bundle: true,
-  external: EXTERNAL.filter((p) => p !== "better-sqlite3"),
+  // Unlike the light CLI, the SQLite driver stays in node_modules: the one copy that anything else in the process
+  // loads too (tests patch its prototype to stop a run at a given write).
+  external: EXTERNAL,
   define: { ...common.define, "process.env.NODE_ENV": '"production"', "import.meta.url": "__yolo_import_meta_url" },
   sourcemap: "linked",
   metafile: true,
   minifyWhitespace: true,
-  plugins: [zodEnglishOnly, noLiveView(), externalsRequired(["pg", "@langchain/langgraph-checkpoint-postgres"]), bindingsFromDriver()],
+  plugins: [zodEnglishOnly, noLiveView(), externalsRequired(["pg", "@langchain/langgraph-checkpoint-postgres"])],
 });
 const runFile = join(next, "cli", "run.cjs");
 const runSource = reportEvaluations(readFileSync(runFile, "utf8").split("\n").map(asciiRegExp).join("\n"));

@@ -38,11 +38,12 @@ const zodEnglishOnly = {
 const next = `dist.next-${process.pid}`;
 const old = `dist.old-${process.pid}`;
 rmSync(next, { recursive: true, force: true });
-// The build's identity, for caches of work whose result depends on the code (validated config values): a hash of
-// every source file and of the lockfile (the dependencies' versions).
+// The build's identity, for caches of work whose result depends on the code (validated config values, compiled
+// code): a hash of every source file, of the lockfile (the dependencies' versions) and of this script (how they are
+// bundled).
 const buildId = (() => {
   const hash = createHash("sha256");
-  for (const file of [...sources("src"), "package-lock.json"].sort()) hash.update(`${file}\0`).update(readFileSync(file)).update("\0");
+  for (const file of [...sources("src"), "package-lock.json", "scripts/build.mjs"].sort()) hash.update(`${file}\0`).update(readFileSync(file)).update("\0");
   return hash.digest("hex").slice(0, 32);
 })();
 const common = {
@@ -129,6 +130,7 @@ const run = await build({
   define: { ...common.define, "process.env.NODE_ENV": '"production"', "import.meta.url": "__yolo_import_meta_url" },
   sourcemap: "linked",
   metafile: true,
+  // Whitespace and comments only (names stay, for stack traces): a third less to read on every start (5.4 → 3.6 MB).
   minifyWhitespace: true,
   plugins: [zodEnglishOnly, noLiveView(), externalsRequired(["pg", "@langchain/langgraph-checkpoint-postgres"])],
 });

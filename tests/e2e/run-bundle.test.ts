@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { describeResult, runYolo } from "../helpers/cli.js";
+import { describeResult, runYolo, spawnYolo } from "../helpers/cli.js";
 import { tempDir } from "../helpers/per-test.js";
 
 // bin/yolo.js runs `run`, `resume`, `agent` and `chat` without the live view in the run bundle (dist/cli/run.cjs, the
@@ -67,6 +67,22 @@ describe("the run bundle", () => {
     // Read, not rewritten: V8 accepted it.
     expect(statSync(path).mtimeMs).toBe(before.mtimeMs);
     expect(statSync(path).ino).toBe(before.ino);
+  });
+
+  it("a run killed right after its first event has left its code cache entry (made at that event, not at the end)", async ({ onTestFinished }) => {
+    const cacheHome = tempDir(onTestFinished, "yolo-run-cache-");
+    const root = await exampleProject(onTestFinished);
+    const child = spawnYolo(["run", "--json", "--replay", join(EXAMPLE, "session.jsonl"), REQUIREMENT], { cwd: root, env: { XDG_CACHE_HOME: cacheHome } });
+    let out = "";
+    child.stdout?.on("data", (d: Buffer) => {
+      out += String(d);
+      if (out.includes("\n")) child.kill("SIGKILL");
+    });
+    const r = await child;
+    expect(r.signal, describeResult(r)).toBe("SIGKILL");
+    expect(JSON.parse(out.split("\n")[0]).type).toBe("run.started");
+    expect(out).not.toContain("run.completed");
+    expect(entries(cacheHome)).toEqual([expect.stringMatching(/-run-/)]);
   });
 
   // Another script's cache, made by V8 for a script of exactly the run bundle's length: V8 itself compares only the

@@ -79,7 +79,7 @@ describe("the run bundle", () => {
       if (out.includes("\n")) child.kill("SIGKILL");
     });
     const r = await child;
-    expect(r.signal, describeResult(r)).toBe("SIGKILL");
+    expect(r.signal, String(r.stderr)).toBe("SIGKILL");
     expect(JSON.parse(out.split("\n")[0]).type).toBe("run.started");
     expect(out).not.toContain("run.completed");
     expect(entries(cacheHome)).toEqual([expect.stringMatching(/-run-/)]);

@@ -78,7 +78,7 @@ export async function runShell(command: string, options: RunShellOptions): Promi
 
   const sandbox = options.sandbox?.kind === "bwrap" ? options.sandbox : null;
   guard = findProtectedPaths(options.cwd);
-  const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command, guard) : [command];
+  const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command, guard, sandbox.readOnly) : [command];
   const subprocess = execa(file, args, {
     shell: !sandbox,
     cwd: options.cwd,

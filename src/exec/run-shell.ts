@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import { execa } from "execa";
 import { CappedOutput } from "./capped-output.js";
 import { findProtectedPaths, removeNewExecFiles, type ProtectedPaths } from "./protected-paths.js";
 import { bwrapArgv, type Sandbox } from "./sandbox.js";
@@ -47,6 +46,8 @@ const DEFAULT_KILL_GRACE_MS = 1000;
  */
 const DRAIN_MS = 1000;
 
+/** Process groups still running, killed if yolo itself exits first (detached children are not cleaned up by execa). */
+
 /**
  * Runs a shell command in its own process group and always leaves no process of that group behind:
  * on timeout or abort the whole group gets SIGTERM then SIGKILL, and when the shell exits, any background
@@ -77,27 +78,24 @@ export async function runShell(command: string, options: RunShellOptions): Promi
 
   const sandbox = options.sandbox?.kind === "bwrap" ? options.sandbox : null;
   guard = findProtectedPaths(options.cwd);
-  const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command, guard) : ["/bin/sh", "-c", command];
-  // node:child_process directly: execa cost about 1.5-2 ms of CPU per command on top of the spawn itself (options,
-  // stream plumbing, its own promises) and added nothing here: the group kill, timeout, caps and scrubbing are ours.
-  const spawned = startChild(file, args, {
+  const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command, guard, sandbox.readOnly) : [command];
+  const subprocess = execa(file, args, {
+    shell: !sandbox,
     cwd: options.cwd,
     // Inside the sandbox only its private /tmp is writable, wherever TMPDIR pointed.
     env: { ...options.env, ...NON_INTERACTIVE_ENV, ...(sandbox ? { TMPDIR: "/tmp" } : {}) },
+    extendEnv: false,
+    stdin: "ignore",
+    // stdout and stderr are read straight into one buffer in arrival order: execa's merged `all` stream cost about
+    // 1.2 ms of CPU per command (a third of execa's own cost; see bench/pipeline-overhead.mjs), every gate and run_command.
+    buffer: false,
+    reject: false,
+    detached: true,
+    windowsHide: true,
   });
-  if ("error" in spawned) {
-    collected.push(`\n${cannotStart(spawned.error, options.cwd)}\n`);
-    return finish(null, false, false);
-  }
-  const subprocess = spawned.child;
   const collect = (chunk: Uint8Array | string) => collected.push(chunk);
   subprocess.stdout?.on("data", collect);
   subprocess.stderr?.on("data", collect);
-  // A pipe that fails to read ends like a closed one (the exit still settles the run), said in the output instead of
-  // an unhandled stream error taking yolo down.
-  const unreadable = (error: Error) => collected.push(`\n[yolo could not read the command's output: ${error.message}]\n`);
-  subprocess.stdout?.on("error", unreadable);
-  subprocess.stderr?.on("error", unreadable);
 
   const pid = subprocess.pid;
   let timedOut = false;
@@ -133,9 +131,11 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   }
 
   try {
-    const ended = await ending(subprocess);
-    if ("error" in ended) collected.push(`\n${cannotStart(ended.error, options.cwd)}\n`);
-    return finish("code" in ended ? ended.code : null, timedOut, aborted);
+    const result = await subprocess;
+    if (result.exitCode === undefined && !result.signal && result.failed) {
+      collected.push(`\nthe command could not start: ${result.originalMessage || result.shortMessage}\n`);
+    }
+    return finish(result.exitCode ?? null, timedOut, aborted);
   } finally {
     clearTimeout(timeoutTimer);
     clearTimeout(graceTimer);
@@ -146,35 +146,4 @@ export async function runShell(command: string, options: RunShellOptions): Promi
       untrackGroup(pid);
     }
   }
-}
-
-// Starts the child in its own process group (detached) with no stdin and piped output; an argument Node refuses
-// (a NUL byte in the command) throws here, and is reported like a command that cannot start.
-function startChild(file: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): { child: ChildProcess } | { error: unknown } {
-  try {
-    return { child: spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"], detached: true, windowsHide: true }) };
-  } catch (error) {
-    return { error };
-  }
-}
-
-/**
- * Settles when the child has exited and its output pipes are closed (`close`), or when it could not start (`error`
- * without a pid). An `error` after a start (a failed kill) is not the end: the `close` that follows is.
- */
-function ending(child: ChildProcess): Promise<{ code: number | null } | { error: unknown }> {
-  return new Promise((resolve) => {
-    child.once("close", (code) => resolve({ code: typeof code === "number" && code >= 0 ? code : null }));
-    child.on("error", (error) => {
-      if (child.pid === undefined) resolve({ error });
-    });
-  });
-}
-
-// Why a command did not start, in words; a missing working folder is the usual cause and Node's ENOENT names the shell.
-function cannotStart(error: unknown, cwd: string): string {
-  const message = error instanceof Error ? error.message : String(error);
-  if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
-    return `the command could not start: its working folder (cwd) ${cwd} does not exist (${message})`;
-  return `the command could not start: ${message}`;
 }

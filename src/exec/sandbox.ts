@@ -4,7 +4,8 @@ import { delimiter, join } from "node:path";
 import type { ProtectedPaths } from "./protected-paths.js";
 
 /** How commands are contained: inside bubblewrap, or not at all. */
-export type Sandbox = { kind: "bwrap"; binary: string } | { kind: "none" };
+/** `readOnly`: folders inside the project the sandbox keeps read-only besides the guarded ones (yolo's own caches). */
+export type Sandbox = { kind: "bwrap"; binary: string; readOnly?: readonly string[] } | { kind: "none" };
 
 /** Whether bubblewrap works here; when not, why, and the one-line fix where there is one. */
 export type SandboxProbe = { available: true; binary: string } | { available: false; reason: string; fix?: string };
@@ -182,7 +183,7 @@ function isolation(): string[] {
  * `.git` file points at, `.gitattributes`, `.vscode`, `.github`, hook-manager configs, `node_modules/.bin`, …) and
  * shows secret files (`.env`, keys, `.npmrc`, `.netrc`, …) empty, so no transform of them reaches the model.
  */
-export function bwrapArgv(binary: string, root: string, command: string, guard?: ProtectedPaths): string[] {
+export function bwrapArgv(binary: string, root: string, command: string, guard?: ProtectedPaths, readOnly: readonly string[] = []): string[] {
   const state = join(root, ".yolo");
   return [
     binary,
@@ -191,6 +192,7 @@ export function bwrapArgv(binary: string, root: string, command: string, guard?:
     root,
     root,
     ...(existsSync(state) ? ["--ro-bind", state, state] : []),
+    ...readOnly.flatMap((dir) => ["--ro-bind-try", dir, dir]),
     ...(guard ? guardArgs(guard) : []),
     "--chdir",
     root,

@@ -63,6 +63,9 @@ export function sensitiveReason(rel: string): string | null {
     if (name === ".github" && segments[i + 1] !== undefined && normaliseName(segments[i + 1]) === "workflows") {
       return "`.github/workflows` (CI workflows run with the repository's credentials)";
     }
+    if (name === ".cache" && segments[i + 1] !== undefined && normaliseName(segments[i + 1]) === "yolo") {
+      return "`.cache/yolo` (yolo's own caches hold code it runs outside the sandbox)";
+    }
     if (!last) continue;
     if (SENSITIVE_FILES.has(name)) return `\`${name}\` (credentials or shell start-up code)`;
     if (isEnvFile(name)) return `\`${name}\` (environment files hold secrets; \`.env.example\` is allowed)`;

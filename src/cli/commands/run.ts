@@ -25,6 +25,7 @@ import { askOnTerminal, reviewFromFlags, takeAnswer, type HumanReply } from "../
 import { hardExit } from "../hard-exit.js";
 import { loadResolvedConfig, type ConfigFlags } from "../load-config.js";
 import { agentsCache, pipelineAgents } from "../agents-cache.js";
+import { userCacheDir } from "../user-cache-dir.js";
 import type { EngineDeps } from "../../engine/deps.js";
 import { isUnattended, loadReplay, prepareRunSetup, type RunSetup } from "../run-setup.js";
 import { inCliWords } from "../wording/error-text.js";
@@ -115,7 +116,10 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   // A new thread's secrets are registered, its sandbox chosen (a required one missing is exit 2) and its gates found
   // before its database or branch is touched; a resumed thread's once its mode is read.
   if (early) await probing;
-  const startFacts = early ? runFacts(early.config, process.env) : null;
+  // yolo's cache folder holds code it runs unsandboxed (the light CLI's code cache, the config's transpiled form): a
+  // project that contains it (the home directory) gets it read-only inside the sandbox.
+  const keepReadOnly = [userCacheDir(process.env)];
+  const startFacts = early ? runFacts(early.config, process.env, { keepReadOnly }) : null;
   // The state folder (with its .gitignore) exists before anything, the log file included, is written into it. The
   // database is opened and checked now; LangGraph's checkpointer is loaded when first needed.
   const opened = await openSessionDeferred(config);
@@ -190,7 +194,7 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   }).catch(closing);
   // Secrets registered (even run.started is scrubbed), the sandbox chosen (a required one missing is exit 2), the gates found.
   if (!startFacts) await probing;
-  const facts = startFacts ?? runFacts(threadConfig, process.env);
+  const facts = startFacts ?? runFacts(threadConfig, process.env, { keepReadOnly });
   // The engine's deps and the whole session, built once; a new thread's first leg asks for them after run.started.
   type Engine = { deps: EngineDeps; session: Session; notices: string[] };
   let engine = null as Promise<Engine> | null;

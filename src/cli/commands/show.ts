@@ -136,7 +136,7 @@ function baselineLines(s: PipelineStateType): string[] {
     (g) =>
       `- ${g.name}: ${g.passed ? "passed" : "failed"}` +
       (g.tests !== null
-        ? ` — ${g.tests} tests recorded one by one`
+        ? ` — ${plural(g.tests, "test")} recorded one by one`
         : g.passedCount !== null || g.failedCount !== null
           ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed (counts only)`
           : "") +

@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs";
+import { isAbsolute, relative, sep } from "node:path";
 import type { ResolvedConfig } from "../../config/schema.js";
 import { ConfigError } from "../../errors.js";
 import { findProtectedPaths } from "../../exec/protected-paths.js";
@@ -25,7 +27,7 @@ export interface RunFacts {
  * Finds a run's facts: registers its secrets first (so even `run.started` is scrubbed), chooses the sandbox (a
  * required one that does not work here is a ConfigError: nothing ran) and the gates.
  */
-export function runFacts(config: ResolvedConfig, env: NodeJS.ProcessEnv): RunFacts {
+export function runFacts(config: ResolvedConfig, env: NodeJS.ProcessEnv, options: { keepReadOnly?: readonly string[] } = {}): RunFacts {
   // Every secret value of the environment (and the API key) is kept out of logs, state, events and tool results.
   const secrets = [
     // A database password written in yolo.config.ts is as secret as one in the environment.
@@ -34,7 +36,7 @@ export function runFacts(config: ResolvedConfig, env: NodeJS.ProcessEnv): RunFac
     ...collectProjectSecrets(findProtectedPaths(config.root)),
   ];
   registerSecrets(secrets);
-  return { secrets, sandbox: chooseSandbox(config, env), gates: config.gates ?? defaultGates(config.root) };
+  return { secrets, sandbox: chooseSandbox(config, env, options.keepReadOnly), gates: config.gates ?? defaultGates(config.root) };
 }
 
 function databasePassword(config: ResolvedConfig): string | undefined {
@@ -51,10 +53,13 @@ function databasePassword(config: ResolvedConfig): string | undefined {
  * name "bwrap", which fails the run before it starts when it does not); none for "off". Running unsandboxed under
  * "auto" is said once per run, with the reason and the one-line fix where there is one.
  */
-export function chooseSandbox(config: ResolvedConfig, env: NodeJS.ProcessEnv): SandboxChoice {
+export function chooseSandbox(config: ResolvedConfig, env: NodeJS.ProcessEnv, keepReadOnly: readonly string[] = []): SandboxChoice {
   if (config.sandbox === "off") return { sandbox: { kind: "none" }, notices: [], status: { kind: "none", reason: 'sandbox is "off" in the config' } };
   const probe = probeBwrap(env.PATH);
-  if (probe.available) return { sandbox: { kind: "bwrap", binary: probe.binary }, notices: [], status: { kind: "bwrap" } };
+  if (probe.available) {
+    const readOnly = foldersInside(config.root, keepReadOnly);
+    return { sandbox: { kind: "bwrap", binary: probe.binary, ...(readOnly.length ? { readOnly } : {}) }, notices: [], status: { kind: "bwrap" } };
+  }
   const fix = probe.fix ? ` Fix: ${probe.fix}.` : "";
   if (config.sandbox === "bwrap" || config.sandbox === "required") {
     throw new ConfigError(
@@ -68,4 +73,22 @@ export function chooseSandbox(config: ResolvedConfig, env: NodeJS.ProcessEnv): S
     ],
     status: { kind: "none", reason: probe.reason, ...(probe.fix ? { fix: probe.fix } : {}) },
   };
+}
+
+/**
+ * Of `folders` (yolo's own caches, which hold code yolo runs outside any sandbox), those inside the project root,
+ * created if missing so the sandbox can bind them read-only: otherwise a command could write (or first create) them
+ * when the project is the user's home directory or holds their cache folder.
+ */
+function foldersInside(root: string, folders: readonly string[]): string[] {
+  return folders.filter((dir) => {
+    const rel = relative(root, dir);
+    if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return false;
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }

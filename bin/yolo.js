@@ -5,7 +5,7 @@
 // (`--help`, `help <command>`, …) from dist/help.json, which the build wrote by running the real CLI; anything
 // else loads the CLI.
 "use strict";
-const { readFileSync, writeSync } = require("node:fs");
+const { fstatSync, readFileSync, writeSync } = require("node:fs");
 const { join } = require("node:path");
 
 const args = process.argv.slice(2);
@@ -28,6 +28,14 @@ function answer(fd, text) {
   }
 }
 
+function isTerminal(fd) {
+  try {
+    return fstatSync(fd).isCharacterDevice() && require("node:tty").isatty(fd);
+  } catch {
+    return false;
+  }
+}
+
 // The precomputed answer to exactly these arguments, or null (not built, another form, or a terminal narrower than
 // the 80 columns the help is laid out for, where commander wraps it to fit).
 function precomputedHelp() {
@@ -40,8 +48,9 @@ function precomputedHelp() {
   const found = help?.answers?.[args.join("\u0000")];
   if (typeof found?.text !== "string") return null;
   const fd = found.stream === "stderr" ? 2 : 1;
-  // Only a terminal has a width; asking a pipe for one would create the stream this file avoids.
-  const stream = require("node:tty").isatty(fd) ? (fd === 2 ? process.stderr : process.stdout) : null;
+  // Only a terminal has a width; asking a pipe for one would create the stream this file avoids, and loading node:tty
+  // costs as much again, so only a character device (a terminal, or /dev/null) is asked.
+  const stream = isTerminal(fd) ? (fd === 2 ? process.stderr : process.stdout) : null;
   return stream && stream.columns < help.width ? null : { ...found, fd };
 }
 

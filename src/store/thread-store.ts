@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 
 /** How a thread stands: running, waiting, passed, failed, limit, provider_error, interrupted, error, pending. */
@@ -127,15 +128,30 @@ export function leaseHeldMessage(threadId: string, holder: { host: string; pid: 
   return `Thread ${threadId} is being run by another yolo process (pid ${holder.pid} on ${holder.host}). Wait for it to finish, or if it was killed, retry in ${Math.max(1, seconds)}s when its lease expires.`;
 }
 
-/** A holder on this host that no longer exists has died; on another host only the expiry tells. */
+/**
+ * A holder on this host that no longer exists has died; on another host only the expiry tells. A killed process
+ * that its parent has not reaped yet (a zombie) still answers a signal, but it is dead: in a container whose first
+ * process does not reap, it stays a zombie for good, and the thread would read "running" until its lease expired.
+ */
 export function holderAlive(host: string, pid: number): boolean {
   if (host !== hostname()) return true;
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  return !isZombie(pid);
+}
+
+// Linux's /proc/<pid>/stat: the state follows the command name in parentheses (which may itself hold ") ").
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state === "Z" || state === "X";
+  } catch {
+    return false;
   }
 }
 

@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanEnv, describeResult, runYolo } from "../helpers/cli.js";
+import { describeResult, fullCli, runYolo } from "../helpers/cli.js";
 import { tempDir } from "../helpers/per-test.js";
 
 // bin/yolo.js runs `threads`, `show`, `history` and `graph` in the light CLI (dist/cli/light.cjs through
@@ -14,26 +14,9 @@ import { tempDir } from "../helpers/per-test.js";
 
 const EXAMPLE = fileURLToPath(new URL("../../examples/add-numbers/", import.meta.url));
 const REQUIREMENT = readFileSync(join(EXAMPLE, "requirement.txt"), "utf8").trim();
-const MAIN = new URL("../../dist/cli/main.js", import.meta.url).href;
 const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
 const LIGHT = join(DIST, "cli", "light.cjs");
 const loader = createRequire(import.meta.url)(join(DIST, "cli", "light-loader.cjs")) as typeof import("../../src/cli/light-loader.js");
-
-// The full CLI's own answer: main() imported and called, bin/yolo.js (and so the light CLI) bypassed.
-async function fullCli(args: string[], cwd: string, env: Record<string, string>) {
-  const r = await execa(
-    process.execPath,
-    [
-      "--input-type=module",
-      "-e",
-      `const { main } = await import(${JSON.stringify(MAIN)}); await main([process.execPath, "yolo", ...process.argv.slice(1)]);`,
-      "--",
-      ...args,
-    ],
-    { cwd, env: cleanEnv({ env }), extendEnv: false, stdin: "ignore", reject: false, encoding: "utf8", stripFinalNewline: false },
-  );
-  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
-}
 
 // The code cache entries written so far under a cache home.
 const entries = (cacheHome: string) => {

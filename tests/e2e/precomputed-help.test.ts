@@ -2,7 +2,7 @@ import { execa } from "execa";
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { BIN, cleanEnv, describeResult, runYolo } from "../helpers/cli.js";
+import { BIN, cleanEnv, describeResult, fullCli, runYolo } from "../helpers/cli.js";
 import { tempDir } from "../helpers/per-test.js";
 import { requireTool } from "../helpers/requires.js";
 
@@ -15,30 +15,6 @@ interface Answer {
 }
 const HELP = JSON.parse(readFileSync(new URL("../../dist/help.json", import.meta.url), "utf8")) as { width: number; answers: Record<string, Answer> };
 const FORMS = Object.keys(HELP.answers).map((key) => (key === "" ? [] : key.split("\u0000")));
-const MAIN = new URL("../../dist/cli/main.js", import.meta.url).href;
-
-// The CLI's own answer, with the shim bypassed: main() imported and called on the arguments.
-function realCli(args: string[], cwd: string) {
-  return execa(
-    process.execPath,
-    [
-      "--input-type=module",
-      "-e",
-      `const { main } = await import(${JSON.stringify(MAIN)}); await main([process.execPath, "yolo", ...process.argv.slice(1)]);`,
-      "--",
-      ...args,
-    ],
-    {
-      cwd,
-      env: cleanEnv({}),
-      extendEnv: false,
-      stdin: "ignore",
-      reject: false,
-      encoding: "utf8",
-      stripFinalNewline: false,
-    },
-  );
-}
 
 describe("the precomputed help is the CLI's own", () => {
   it("covers the top-level help, every command and the threads subcommands", () => {
@@ -52,7 +28,7 @@ describe("the precomputed help is the CLI's own", () => {
 
   it.each(FORMS.map((args) => [args.join(" ") || "(no arguments)", args]))("`yolo %s` prints what the CLI prints", async (_, args) => {
     const dir = tempDir(onTestFinished);
-    const [shim, real] = await Promise.all([runYolo(args as string[], { cwd: dir }), realCli(args as string[], dir)]);
+    const [shim, real] = await Promise.all([runYolo(args as string[], { cwd: dir }), fullCli(args as string[], dir)]);
     expect({ exitCode: shim.exitCode, stdout: shim.stdout, stderr: shim.stderr }, describeResult(shim)).toEqual({
       exitCode: real.exitCode,
       stdout: real.stdout,

@@ -9,6 +9,31 @@ import { roleOf, type MockOpenAI } from "./mock-openai.js";
 /** The built binary the e2e tests drive (`npm test` builds dist/ first). */
 export const BIN = fileURLToPath(new URL("../../bin/yolo.js", import.meta.url));
 
+const MAIN = new URL("../../dist/cli/main.js", import.meta.url).href;
+
+/**
+ * The full CLI's own answer: dist/cli/main.js imported and main() called on the arguments, bypassing bin/yolo.js
+ * (its precomputed help and its light CLI), to compare the shortcuts with.
+ */
+export async function fullCli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ exitCode: number | undefined; stdout: string; stderr: string }> {
+  const r = await execa(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `const { main } = await import(${JSON.stringify(MAIN)}); await main([process.execPath, "yolo", ...process.argv.slice(1)]);`,
+      "--",
+      ...args,
+    ],
+    { cwd, env: cleanEnv({ env }), extendEnv: false, stdin: "ignore", reject: false, encoding: "utf8", stripFinalNewline: false },
+  );
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
 /** Longest a child may live: a hang fails the test with a kill instead of blocking vitest. */
 const CHILD_TIMEOUT_MS = 45_000;
 

@@ -10,6 +10,7 @@ import { modeOf } from "../thread-input.js";
 import type { ThreadPosition } from "../translate.js";
 import type { EngineDeps } from "../deps.js";
 import type { Session } from "../session.js";
+import { completedEvent } from "./completed.js";
 import type { RunOptions, RunResult } from "./options.js";
 
 // Light (no LangGraph): how a leg ends, for the engine's run and for a resume that says where it stands before loading it.
@@ -113,16 +114,7 @@ export async function complete(
     },
     { emit, threadId: threadId },
   );
-  emit({
-    type: "run.completed",
-    status,
-    ...(status === "limit" && limit ? { limit } : {}),
-    exitCode,
-    reason,
-    usage: values?.usage ?? ZERO_USAGE,
-    filesChanged: values?.filesChanged ?? [],
-    resumeCommand,
-  });
+  emit(completedEvent({ status, limit, exitCode, reason, usage: values?.usage ?? ZERO_USAGE, filesChanged: values?.filesChanged ?? [], resumeCommand }));
   const request = position.kind === "waiting" ? position.request : null;
   return { threadId, status, limit: status === "limit" ? limit : null, exitCode, reason, question, request, resume, resumeCommand };
 }

@@ -10,6 +10,7 @@ import type { Session } from "../session.js";
 import { gateRequiredError, missingGate } from "./gate-required.js";
 import type { RunHandle, RunOptions, RunResult } from "./options.js";
 import { runLeg } from "./handle.js";
+import { completedEvent } from "./completed.js";
 import { startedEvent } from "./started.js";
 
 // Light on purpose: nothing here (or imported statically) loads LangGraph, LangChain, the model client or the tools.
@@ -98,15 +99,6 @@ async function endUnloaded(options: EarlyStartOptions, emit: (e: EventBody) => v
   // Nothing ran, and the thread has no checkpoint: there is nothing to resume (a config error says what to fix).
   emit({ type: "error", code: known?.code ?? "unexpected", message: reason });
   await options.threads.update(threadId, { status, exitCode, reason }).catch(() => {});
-  emit({
-    type: "run.completed",
-    status,
-    ...(status === "limit" && limit ? { limit } : {}),
-    exitCode,
-    reason,
-    usage: ZERO_USAGE,
-    filesChanged: [],
-    resumeCommand: null,
-  });
+  emit(completedEvent({ status, limit, exitCode, reason, usage: ZERO_USAGE, filesChanged: [], resumeCommand: null }));
   return { threadId, status, limit: status === "limit" ? limit : null, exitCode, reason, question: null, request: null, resume: null, resumeCommand: null };
 }

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
@@ -81,6 +82,27 @@ describe.each(BACKENDS)("per-thread lease (%s)", (backend) => {
     await expect((await threads()).acquireLease("t1")).rejects.toThrow(/pid 1 on elsewhere.*retry in 1s/);
     await new Promise((r) => setTimeout(r, 250));
     expect((await (await threads()).acquireLease("t1")).threadId).toBe("t1");
+  });
+
+  it("a holder that died but was not reaped yet (a zombie, as under a container's non-reaping first process) is dead", async () => {
+    const b = await threads();
+    const lease = await b.acquireLease("t1");
+    // `sleep 0.1` is a child of the shell, which becomes `sleep 30` (exec) and never reaps it: a zombie for 30 s.
+    const parent = spawn("sh", ["-c", "sleep 0.1 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "inherit"] });
+    const [line] = (await once(parent.stdout!, "data")) as [Buffer];
+    const zombie = Number(String(line).trim());
+    try {
+      await new Promise((r) => setTimeout(r, 400));
+      // The control: the process still answers a signal, and the kernel says it is a zombie.
+      expect(() => process.kill(zombie, 0)).not.toThrow();
+      expect(readFileSync(`/proc/${zombie}/stat`, "utf8")).toMatch(/\) Z /);
+      await forge(hostname(), zombie, 60_000);
+      expect(await b.isLive("t1")).toBe(false);
+      expect((await (await threads()).acquireLease("t1")).threadId).toBe("t1");
+    } finally {
+      parent.kill("SIGKILL");
+      await lease.release();
+    }
   });
 
   it("a holder killed with SIGKILL: refused while it lives, taken over as soon as it is dead", async () => {

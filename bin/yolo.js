@@ -74,6 +74,24 @@ function runCommand() {
   return args.includes("--tui") || require("node:tty").isatty(1) ? null : command;
 }
 
+// `run`, `agent` and `chat` (a new thread) and `resume` begin with git reads and bubblewrap's trial: started here, while
+// the process is small and the CLI loads (dist/cli/early-probes.js shares the CLI's chunks, so the run finds them).
+// A guess only: the run checks the root, mode and PATH it took them for, and runs its own when they differ.
+function earlyProbeArgs() {
+  let cwd = ".";
+  let command = null;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--" || a === "-h" || a === "--help") break;
+    if (a === "-C" || a === "--cwd") cwd = args[++i] ?? cwd;
+    else if (a.startsWith("--cwd=")) cwd = a.slice("--cwd=".length);
+    else if (command === null && !a.startsWith("-")) command = a;
+  }
+  if (args.includes("-h") || args.includes("--help")) return null;
+  const mode = command === "resume" ? "resume" : command === "run" || command === "agent" || command === "chat" ? "start" : null;
+  return mode ? { cwd, mode } : null;
+}
+
 function lightCli(command, fullCli) {
   return new Promise((done) => done(require("../dist/cli/light-loader.cjs").runLightCli(process.argv, join(__dirname, "..", "dist"), command))).catch(
     (error) => {
@@ -95,7 +113,14 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   } else {
     const light = lightCommand() ?? runCommand();
     const fullCli = () => import("../dist/cli/main.js").then((m) => m.main(process.argv));
-    (light ? lightCli(light, fullCli) : fullCli()).catch((error) => {
+    const early = light ? null : earlyProbeArgs();
+    const probed = early
+      ? import("../dist/cli/early-probes.js").then(
+          (m) => m.startEarlyProbes(early.cwd, early.mode),
+          () => {},
+        )
+      : null;
+    (light ? lightCli(light, fullCli) : probed ? probed.then(fullCli) : fullCli()).catch((error) => {
       process.stderr.write(`yolo: could not start: ${error?.stack ?? error}\nIs the package built? Run \`npm run build\`.\n`);
       process.exitCode = 70;
     });

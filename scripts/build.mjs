@@ -65,7 +65,8 @@ await build({
 });
 const cli = await build({
   ...common,
-  entryPoints: { "cli/main": "src/cli/main.ts" },
+  // bin/yolo.js loads cli/early-probes first for a run or resume: it shares its chunks (and so its state) with main.
+  entryPoints: { "cli/main": "src/cli/main.ts", "cli/early-probes": "src/cli/early-probes.ts" },
   outdir: next,
   bundle: true,
   splitting: true,

@@ -1,5 +1,4 @@
-import { realpathSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { ResolvedConfig, UserLevelConfig } from "../config/schema.js";
 import type { FileConfig } from "../config/load.js";
 import type { ValidationCache } from "../config/load-cache.js";
@@ -9,6 +8,9 @@ import { ConfigError } from "../errors.js";
 import type { ConfigOverrideFlags } from "../config/run-flags.js";
 import { cliFlagName } from "./wording/flag-names.js";
 import { userCacheDir } from "./user-cache-dir.js";
+import { projectRoot } from "./project-root.js";
+
+export { projectRoot } from "./project-root.js";
 
 /** Flags that override config, shared by run and resume (picked from the one RunFlags type). */
 export type ConfigFlags = ConfigOverrideFlags & {
@@ -16,14 +18,6 @@ export type ConfigFlags = ConfigOverrideFlags & {
   defaultModel?: string;
 };
 
-/** The project root: the directory yolo was started in (or -C), resolved through symlinks. */
-export function projectRoot(cwd: string): string {
-  try {
-    return realpathSync(resolve(cwd));
-  } catch {
-    throw new ConfigError(`The directory ${cwd} does not exist.`);
-  }
-}
 
 /** Loads and resolves the configuration once (defaults < yolo.config.ts < environment < flags). */
 export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): Promise<ResolvedConfig> {

@@ -10,6 +10,7 @@ import { repoIdentity } from "../../git/repo-identity.js";
 import { inspectWorkspace, startSnapshot } from "../../git/workspace.js";
 import { probeBwrapAsync } from "../../exec/sandbox.js";
 import { assertSameRepository, noDatabaseYet } from "../thread-home.js";
+import { takeEarlyProbes } from "../early-probes.js";
 import { ConfigError } from "../../errors.js";
 import { newThreadId } from "../../store/thread-id.js";
 import { chooseRendererKind } from "../../ui/choose-renderer.js";
@@ -90,11 +91,13 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   // What only reads — git (the repository's identity, HEAD, a new thread's uncommitted changes) and bubblewrap's
   // trial sandbox — runs in child processes while the checks below go on; each answer is used where it was asked
   // for before, so the same problem refuses the run in the same order.
-  const identity = repoIdentity(baseConfig.root);
+  // The shim may have started them already, before this code had loaded (src/cli/early-probes.ts).
+  const started = takeEarlyProbes(baseConfig.root, first.start ? "start" : "resume");
+  const identity = started?.identity ?? repoIdentity(baseConfig.root);
   identity.catch(() => {});
-  const workspace = inspectWorkspace(baseConfig.root, first.start ? "start" : "resume");
+  const workspace = started?.workspace ?? inspectWorkspace(baseConfig.root, first.start ? "start" : "resume");
   workspace.catch(() => {});
-  const probing = baseConfig.sandbox === "off" ? null : probeBwrapAsync(process.env.PATH);
+  const probing = baseConfig.sandbox === "off" ? null : (started?.sandbox ?? probeBwrapAsync(process.env.PATH));
   // A new thread's agents are checked before anything is created; a resumed one's once its mode is read.
   const early = first.start ? await threadSetup(baseConfig, first.start.profile ?? { mode: "run" }) : null;
   const config = early?.config ?? baseConfig;

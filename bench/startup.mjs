@@ -62,9 +62,13 @@ export async function benchStartup(print) {
     cpSync(join(EXAMPLE, "project"), empty, { recursive: true });
     cpSync(join(EXAMPLE, "project"), configured, { recursive: true });
     writeFileSync(join(configured, "yolo.config.ts"), "export default { maxFixAttempts: 2 };\n");
+    const commitAll = (root) => {
+      execFileSync("git", ["add", "-A"], { cwd: root });
+      execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "init", "--allow-empty"], { cwd: root });
+    };
     for (const root of [project, empty, configured]) {
       execFileSync("git", ["init", "-q"], { cwd: root });
-      execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qam", "init", "--allow-empty"], { cwd: root });
+      commitAll(root);
     }
     const replay = ["--replay", join(EXAMPLE, "session.jsonl")];
     // One finished thread for show, history and resume.
@@ -74,6 +78,12 @@ export async function benchStartup(print) {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: "true" },
     });
     const thread = JSON.parse(out.split("\n")[0]).thread;
+    // The run's change committed, `run` starts on a clean tree, as most do; a copy with the change left uncommitted
+    // times the other start, which first records the tree in a snapshot commit (five more git commands).
+    const dirty = join(dir, "dirty");
+    cpSync(project, dirty, { recursive: true });
+    rmSync(join(dirty, ".yolo"), { recursive: true, force: true });
+    commitAll(project);
     const cases = [
       ["--version", [BIN, "--version"], empty],
       ["--help", [BIN, "--help"], empty],
@@ -88,6 +98,7 @@ export async function benchStartup(print) {
       ["history", [BIN, "history", thread], project],
       ["graph", [BIN, "graph"], project],
       ["run: 1st event", [BIN, "run", "--json", ...replay, REQUIREMENT], project, true],
+      ["run, uncommitted: 1st", [BIN, "run", "--json", ...replay, REQUIREMENT], dirty, true],
       ["resume: 1st event", [BIN, "resume", "--json", ...replay, thread], project, true],
     ];
     const base = [];

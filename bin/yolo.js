@@ -74,20 +74,25 @@ function runCommand() {
   return args.includes("--tui") || require("node:tty").isatty(1) ? null : command;
 }
 
-// `run`, `agent` and `chat` (a new thread) and `resume` begin with git reads and bubblewrap's trial: started here, while
-// the process is small and the CLI loads (dist/cli/early-probes.js shares the CLI's chunks, so the run finds them).
-// A guess only: the run checks the root, mode and PATH it took them for, and runs its own when they differ.
+// `run`, `agent` and `chat` (a new thread) and `resume` begin with git reads and bubblewrap's trial: started here
+// (dist/cli/early-probes.cjs), while the process is small and before the CLI compiles, which the CLI then takes. The
+// directory is a guess from the arguments: the CLI takes them only for the root, mode and PATH it resolved itself.
+function startEarlyProbes() {
+  const early = earlyProbeArgs();
+  if (early) require("../dist/cli/early-probes.cjs").startEarlyProbes(early.cwd, early.mode);
+}
+
 function earlyProbeArgs() {
   let cwd = ".";
   let command = null;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === "--" || a === "-h" || a === "--help") break;
+    if (a === "-h" || a === "--help") return null;
+    if (a === "--") break;
     if (a === "-C" || a === "--cwd") cwd = args[++i] ?? cwd;
     else if (a.startsWith("--cwd=")) cwd = a.slice("--cwd=".length);
     else if (command === null && !a.startsWith("-")) command = a;
   }
-  if (args.includes("-h") || args.includes("--help")) return null;
   const mode = command === "resume" ? "resume" : command === "run" || command === "agent" || command === "chat" ? "start" : null;
   return mode ? { cwd, mode } : null;
 }
@@ -113,16 +118,11 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   } else {
     const light = lightCommand() ?? runCommand();
     const fullCli = () => import("../dist/cli/main.js").then((m) => m.main(process.argv));
-    const early = light ? null : earlyProbeArgs();
-    const probed = early
-      ? import("../dist/cli/early-probes.js").then(
-          (m) => m.startEarlyProbes(early.cwd, early.mode),
-          () => {},
-        )
-      : null;
-    (light ? lightCli(light, fullCli) : probed ? probed.then(fullCli) : fullCli()).catch((error) => {
-      process.stderr.write(`yolo: could not start: ${error?.stack ?? error}\nIs the package built? Run \`npm run build\`.\n`);
-      process.exitCode = 70;
-    });
+    new Promise((done) => done(startEarlyProbes()))
+      .then(() => (light ? lightCli(light, fullCli) : fullCli()))
+      .catch((error) => {
+        process.stderr.write(`yolo: could not start: ${error?.stack ?? error}\nIs the package built? Run \`npm run build\`.\n`);
+        process.exitCode = 70;
+      });
   }
 }

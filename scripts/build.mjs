@@ -65,8 +65,7 @@ await build({
 });
 const cli = await build({
   ...common,
-  // bin/yolo.js loads cli/early-probes first for a run or resume: it shares its chunks (and so its state) with main.
-  entryPoints: { "cli/main": "src/cli/main.ts", "cli/early-probes": "src/cli/early-probes.ts" },
+  entryPoints: { "cli/main": "src/cli/main.ts" },
   outdir: next,
   bundle: true,
   splitting: true,
@@ -112,7 +111,7 @@ const light = await build({
 // esbuild writes ASCII but for a comment or two; escaped there too, the loader reads the file as latin1 (one byte a
 // character, the faster string for V8). Outside comments esbuild has escaped every such character already.
 const lightFile = join(next, "cli", "light.cjs");
-writeFileSync(lightFile, readFileSync(lightFile, "utf8").split("\n").map(asciiComment).join("\n"));
+writeFileSync(lightFile, wrapForLoader(readFileSync(lightFile, "utf8").split("\n").map(asciiComment).join("\n")));
 // 4. The run bundle (`dist/cli/run.cjs`): the whole CLI, the engine included, as one CommonJS file, for `run`, `resume`,
 //    `agent` and `chat` printing JSON or plain lines (bin/yolo.js sends a terminal's live view, and `--tui`, to the full
 //    CLI). It runs through the same loader and code cache as the light CLI: Node's ES module loader resolved, linked
@@ -125,20 +124,23 @@ const run = await build({
   outfile: join(next, "cli", "run.cjs"),
   format: "cjs",
   bundle: true,
-  // Unlike the light CLI, the SQLite driver stays in node_modules: the one copy that anything else in the process
-  // loads too (tests patch its prototype to stop a run at a given write).
-  external: EXTERNAL,
+  // As in the light CLI, the SQLite driver's JavaScript is bundled (some fifteen files fewer to resolve and compile)
+  // and its compiled addon loaded from node_modules (src/store/db.ts passes its path).
+  external: EXTERNAL.filter((p) => p !== "better-sqlite3"),
   define: { ...common.define, "process.env.NODE_ENV": '"production"', "import.meta.url": "__yolo_import_meta_url" },
   sourcemap: "linked",
   metafile: true,
   // Whitespace and comments only (names stay, for stack traces): a third less to read on every start (5.4 → 3.6 MB).
   minifyWhitespace: true,
-  plugins: [zodEnglishOnly, noLiveView(), externalsRequired(["pg", "@langchain/langgraph-checkpoint-postgres"])],
+  plugins: [zodEnglishOnly, noLiveView(), externalsRequired(["pg", "@langchain/langgraph-checkpoint-postgres"]), bindingsFromDriver()],
 });
 const runFile = join(next, "cli", "run.cjs");
 const runSource = reportEvaluations(readFileSync(runFile, "utf8").split("\n").map(asciiRegExp).join("\n"));
-writeFileSync(runFile, runSource);
+writeFileSync(runFile, wrapForLoader(runSource));
 await build({ ...common, entryPoints: ["src/cli/light-loader.ts"], outfile: join(next, "cli", "light-loader.cjs"), format: "cjs", bundle: true });
+// The git reads and sandbox trial bin/yolo.js starts for run, resume, agent and chat before loading either CLI (src/cli/
+// early-probes.ts): a small CommonJS file, so starting them needs neither Node's ES module loader nor a code cache.
+await build({ ...common, entryPoints: ["src/cli/early-probes.ts"], outfile: join(next, "cli", "early-probes.cjs"), format: "cjs", bundle: true });
 // Which packages and source folders each output file holds, for tests that check what a command loads.
 // For the run bundle also what it evaluates as it starts: the modules esbuild did not wrap to evaluate when imported.
 const lazy = new Set([...runSource.matchAll(/__(?:esm|commonJS)\(\{"([^"]+)"/g)].map((m) => m[1]));
@@ -176,6 +178,13 @@ function asciiRegExp(line) {
     if (code > 0xffff) throw new Error(`run.cjs: a character beyond U+FFFF: ${line.slice(Math.max(0, line.indexOf(c) - 60), line.indexOf(c) + 60)}`);
     return `\\u${code.toString(16).padStart(4, "0")}`;
   });
+}
+
+// The light CLI and the run bundle are written as the function src/cli/light-loader.ts compiles them as (LOADER_HEAD
+// there, on the first line so line numbers stay the bundle's): V8 then compiles the string as it was read, where a
+// wrapper joined around 4 MB at run time was copied once more (about 3 ms of every start).
+function wrapForLoader(code) {
+  return `(function (exports, require, module, __filename, __dirname, __yolo_import_meta_url) {${code}\n})`;
 }
 
 // Where the driver falls back to the `bindings` package (its addon not where db.ts looks), bindings finds the addon from

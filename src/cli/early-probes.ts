@@ -10,14 +10,25 @@ export interface EarlyProbes {
   sandbox: Promise<SandboxProbe>;
 }
 
-let started: { root: string; mode: "start" | "resume"; path: string | undefined; probes: EarlyProbes } | null = null;
+interface Started {
+  root: string;
+  mode: "start" | "resume";
+  path: string | undefined;
+  probes: EarlyProbes;
+}
+
+// bin/yolo.js starts the probes from dist/cli/early-probes.cjs, its own small copy of these modules, and the CLI (an ES
+// module chunk or the run bundle, each with its own copy) takes them: a slot on the process is what they share. Only
+// data crosses it (strings, facts, the sandbox's answer), never a class instance.
+const SLOT = Symbol.for("yolo.early-probes");
+type Slot = { [SLOT]?: Started };
 
 /**
- * Starts the git reads and bubblewrap's trial a run or resume in `cwd` begins with (repoIdentity, inspectWorkspace,
- * probeBwrapAsync: only reads, hardened like every git call), while the process is still small and the CLI's code
- * loads on the other core: a child forked from the shim costs a fraction of one forked from the loaded CLI, and the
- * answers are there when the run asks. Nothing is reported here; the run takes what it asked for (takeEarlyProbes)
- * and meets any error where it met it before. A cwd that cannot be resolved starts nothing.
+ * Starts the git reads and bubblewrap's trial that a run or resume in `cwd` begins with (repoIdentity, inspectWorkspace,
+ * probeBwrapAsync: reads only, hardened like every git call) before the CLI's code is loaded: they run in child
+ * processes on the other core while it compiles, and each is forked from a process a fraction of the size. Nothing is
+ * reported here; the run takes what it would have asked for (takeEarlyProbes) and meets any error where it met it
+ * before. A cwd that cannot be resolved starts nothing.
  */
 export function startEarlyProbes(cwd: string, mode: "start" | "resume"): void {
   let root: string;
@@ -28,12 +39,15 @@ export function startEarlyProbes(cwd: string, mode: "start" | "resume"): void {
   }
   const probes = { identity: repoIdentity(root), workspace: inspectWorkspace(root, mode), sandbox: probeBwrapAsync(process.env.PATH) };
   for (const p of Object.values(probes)) p.catch(() => {});
-  started = { root, mode, path: process.env.PATH, probes };
+  (globalThis as Slot)[SLOT] = { root, mode, path: process.env.PATH, probes };
 }
 
-/** The probes startEarlyProbes began for exactly this root, mode and PATH (once), or null: the caller runs its own. */
+/**
+ * The probes startEarlyProbes began for exactly this root, mode and PATH, once; null otherwise (the shim's guess at
+ * the root from its arguments was another directory, or none were started), and the caller runs its own.
+ */
 export function takeEarlyProbes(root: string, mode: "start" | "resume"): EarlyProbes | null {
-  const found = started;
-  started = null;
+  const found = (globalThis as Slot)[SLOT];
+  delete (globalThis as Slot)[SLOT];
   return found && found.root === root && found.mode === mode && found.path === process.env.PATH ? found.probes : null;
 }

@@ -77,11 +77,18 @@ export function atFirstOutput(make: () => void): void {
   } as typeof write;
 }
 
-/** The bundle as the function Node would wrap a CommonJS module in, plus the URL standing for its import.meta.url. */
+/** How a bundle's code is wrapped: the function Node would wrap a CommonJS module in, plus import.meta.url's stand-in. */
+export const LOADER_HEAD = "(function (exports, require, module, __filename, __dirname, __yolo_import_meta_url) {";
+
+/**
+ * The bundle as that function. The build writes the bundles wrapped already (scripts/build.mjs, wrapForLoader), so the
+ * text is compiled as read; one that is not (built otherwise) is wrapped here, at the cost of copying it once more.
+ */
 export function wrappedSource(file: string): string {
   const bytes = readFileSync(file);
   // An ASCII file (as esbuild writes, but for a comment or two) decodes faster as latin1, to the same text.
-  return `(function (exports, require, module, __filename, __dirname, __yolo_import_meta_url) {${bytes.toString(isAscii(bytes) ? "latin1" : "utf8")}\n})`;
+  const text = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
+  return text.startsWith(LOADER_HEAD) ? text : `${LOADER_HEAD}${text}\n})`;
 }
 
 /**

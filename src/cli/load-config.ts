@@ -18,7 +18,6 @@ export type ConfigFlags = ConfigOverrideFlags & {
   defaultModel?: string;
 };
 
-
 /** Loads and resolves the configuration once (defaults < yolo.config.ts < environment < flags). */
 export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): Promise<ResolvedConfig> {
   const root = projectRoot(cwd);

@@ -37,13 +37,14 @@ export function probeBwrap(pathVar: string | undefined): SandboxProbe {
  * probeBwrap without blocking: bubblewrap builds its trial sandbox while the run checks its agents, git and database.
  * The answer is the one probeBwrap gives (and then gives from memory); no probe is started twice for one PATH.
  */
-export function probeBwrapAsync(pathVar: string | undefined): Promise<SandboxProbe> {
+export function probeBwrapAsync(pathVar: string | undefined, started?: Promise<SandboxProbe>): Promise<SandboxProbe> {
   const key = pathVar ?? "";
   const known = probes.get(key);
   if (known) return Promise.resolve(known);
   let running = pending.get(key);
   if (!running) {
-    running = runProbeAsync(pathVar).then((probe) => {
+    // `started`: the same trial for the same PATH, begun before this module was loaded (src/cli/early-probes.ts).
+    running = (started ?? runProbeAsync(pathVar)).then((probe) => {
       if (!probes.has(key)) probes.set(key, probe);
       pending.delete(key);
       return probes.get(key) ?? probe;

@@ -10,14 +10,17 @@ import { makeProject } from "../helpers/project.js";
 import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
 // Preloaded into the child: SIGKILLs the process at the moment LangGraph is about to write the thread's first
-// checkpoint — after the thread is in the index and `run.started` is out, before anything is saved. The same
-// better-sqlite3 module the binary loads (one require cache), so the patch is the one yolo uses.
+// checkpoint — after the thread is in the index and `run.started` is out, before anything is saved. It patches the
+// driver's compiled addon, loaded by its path (src/store/db.ts) wherever the driver's JavaScript comes from (node_modules
+// in the ES module CLI, bundled in the run bundle), so every statement yolo prepares passes here.
 const KILL_AT_FIRST_CHECKPOINT = `import { createRequire } from "node:module";
-const Database = createRequire(process.env.YOLO_TEST_BIN)("better-sqlite3");
-const prepare = Database.prototype.prepare;
-Database.prototype.prepare = function (sql) {
+import { dirname, join } from "node:path";
+const require = createRequire(process.env.YOLO_TEST_BIN);
+const addon = require(join(dirname(require.resolve("better-sqlite3/package.json")), "build", "Release", "better_sqlite3.node"));
+const prepare = addon.Database.prototype.prepare;
+addon.Database.prototype.prepare = function (sql, ...rest) {
   if (/INTO checkpoints/.test(sql)) process.kill(process.pid, "SIGKILL");
-  return prepare.call(this, sql);
+  return prepare.call(this, sql, ...rest);
 };
 `;
 

@@ -92,12 +92,12 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   // trial sandbox — runs in child processes while the checks below go on; each answer is used where it was asked
   // for before, so the same problem refuses the run in the same order.
   // The shim may have started them already, before this code had loaded (src/cli/early-probes.ts).
-  const started = takeEarlyProbes(baseConfig.root, first.start ? "start" : "resume");
-  const identity = started?.identity ?? repoIdentity(baseConfig.root);
+  const probed = takeEarlyProbes(baseConfig.root, first.start ? "start" : "resume");
+  const identity = probed?.identity ?? repoIdentity(baseConfig.root);
   identity.catch(() => {});
-  const workspace = started?.workspace ?? inspectWorkspace(baseConfig.root, first.start ? "start" : "resume");
+  const workspace = probed?.workspace ?? inspectWorkspace(baseConfig.root, first.start ? "start" : "resume");
   workspace.catch(() => {});
-  const probing = baseConfig.sandbox === "off" ? null : (started?.sandbox ?? probeBwrapAsync(process.env.PATH));
+  const probing = baseConfig.sandbox === "off" ? null : probeBwrapAsync(process.env.PATH, probed?.sandbox);
   // A new thread's agents are checked before anything is created; a resumed one's once its mode is read.
   const early = first.start ? await threadSetup(baseConfig, first.start.profile ?? { mode: "run" }) : null;
   const config = early?.config ?? baseConfig;

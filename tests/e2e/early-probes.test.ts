@@ -1,0 +1,100 @@
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { describeResult, runYolo, spawnYolo, threadIdFrom, type YoloOptions } from "../helpers/cli.js";
+import { closedPort } from "../helpers/closed-port.js";
+import { project, tempDir } from "../helpers/per-test.js";
+
+// bin/yolo.js starts a run's (or resume's) git reads and bubblewrap's trial before the CLI has loaded
+// (dist/cli/early-probes.cjs); the CLI takes them when they were made for its own root, mode and PATH. These tests put a
+// `git` first on PATH that logs each call (its directory and arguments) and then runs the real one.
+
+const REAL_GIT = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+
+function loggingGit(onTestFinished: Parameters<typeof tempDir>[0]): { bin: string; log: string; calls: () => string[] } {
+  const bin = tempDir(onTestFinished, "yolo-git-log-");
+  const log = join(bin, "calls.log");
+  writeFileSync(join(bin, "git"), `#!/bin/sh\nprintf '%s\\t%s\\n' "$PWD" "$*" >> '${log}'\nexec '${REAL_GIT}' "$@"\n`);
+  chmodSync(join(bin, "git"), 0o755);
+  return { bin, log, calls: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []) };
+}
+
+// Starts `yolo <args>` and kills it once its first event is out: what ran before it is the start's own work.
+async function untilFirstEvent(args: string[], opts: YoloOptions): Promise<{ first: { type: string; thread?: string }; stderr: string }> {
+  const child = spawnYolo(args, opts);
+  let out = "";
+  child.stdout?.on("data", (d: Buffer) => {
+    out += String(d);
+    if (out.includes("\n")) child.kill("SIGKILL");
+  });
+  const r = await child;
+  expect(out, describeResult({ ...r, exitCode: r.exitCode, signal: r.signal, stdout: out, stderr: String(r.stderr) })).toContain("\n");
+  return { first: JSON.parse(out.split("\n")[0]), stderr: String(r.stderr) };
+}
+
+// The start's reads, by what they ask (the repository's identity, its filter drivers, HEAD, the uncommitted changes).
+const READS: [string, RegExp][] = [
+  ["identity", /\t--no-pager config --get remote\.origin\.url$/],
+  ["filters", /\t--no-pager config -z --show-scope --name-only --get-regexp/],
+  ["head", /\t--no-pager rev-parse --is-inside-work-tree/],
+  ["status", /\t--no-pager status --porcelain/],
+];
+const count = (calls: string[], dir: string) =>
+  Object.fromEntries(READS.map(([name, pattern]) => [name, calls.filter((c) => c.startsWith(`${dir}\t`) && pattern.test(c)).length]));
+
+describe("the start's git reads begun by bin/yolo.js", { timeout: 60_000 }, () => {
+  it("run and resume: each read runs once, and the run uses its answers (not a second read by the CLI)", async ({ onTestFinished }) => {
+    const root = project(onTestFinished);
+    const git = loggingGit(onTestFinished);
+    const opts = { cwd: root, baseURL: `http://127.0.0.1:${await closedPort()}/v1`, env: { PATH: `${git.bin}:${process.env.PATH}` } };
+    const run = await untilFirstEvent(["run", "--json", "Add an add(a, b) function"], opts);
+    expect(run.first.type, run.stderr).toBe("run.started");
+    expect(count(git.calls(), root)).toEqual({ identity: 1, filters: 1, head: 1, status: 1 });
+
+    // To its end (the model's port is closed: it fails at the analyst, after its first checkpoints), so it can resume.
+    const failed = await runYolo(["run", "--json", "Add an add(a, b) function"], opts);
+    expect(failed.exitCode, describeResult(failed)).toBe(5);
+    writeFileSync(git.log, "");
+    const resume = await untilFirstEvent(["resume", "--json", threadIdFrom(failed.stdout)], opts);
+    expect(resume.first.type, resume.stderr).toBe("run.started");
+    // A resumed thread reads no uncommitted changes (nor filter drivers for them).
+    expect(count(git.calls(), root)).toEqual({ identity: 1, filters: 0, head: 1, status: 0 });
+  });
+
+  it("a guess at the wrong directory costs its reads there, but the run is told only its own root's facts", async ({ onTestFinished }) => {
+    // The shell's directory has uncommitted changes; the project named by `-C<dir>` (a form the shim does not read, so
+    // it guesses the shell's directory) has none. Taking the guessed facts would record the wrong tree as the start.
+    const here = project(onTestFinished, { "notes.txt": "committed\n" });
+    writeFileSync(join(here, "notes.txt"), "changed, not committed\n");
+    const target = project(onTestFinished);
+    const git = loggingGit(onTestFinished);
+    const opts = { cwd: here, baseURL: `http://127.0.0.1:${await closedPort()}/v1`, env: { PATH: `${git.bin}:${process.env.PATH}` } };
+    const run = await untilFirstEvent([`-C${target}`, "run", "--json", "Add an add(a, b) function"], opts);
+    expect(run.first.type, run.stderr).toBe("run.started");
+    const calls = git.calls();
+    // The shim's reads ran in the directory it guessed, and the CLI made its own in the one it was given.
+    expect(count(calls, here)).toEqual({ identity: 1, filters: 1, head: 1, status: 1 });
+    expect(count(calls, target)).toEqual({ identity: 1, filters: 1, head: 1, status: 1 });
+    // The target's tree was clean: no start snapshot of it (the guessed directory's changes were not taken for its own).
+    expect(calls.filter((c) => /\t--no-pager (read-tree|write-tree|commit-tree)\b/.test(c))).toEqual([]);
+    expect(execFileSync(REAL_GIT, ["for-each-ref", "refs/yolo/"], { cwd: target, encoding: "utf8" })).toBe("");
+  });
+
+  it("the early reads are hardened like every git call: a repository's fsmonitor and filter drivers never run", async ({ onTestFinished }) => {
+    const root = project(onTestFinished, { ".gitattributes": "*.txt filter=evil\n", "a.txt": "one\n" });
+    const marker = join(tempDir(onTestFinished, "yolo-marker-"), "ran");
+    const g = (...args: string[]) => execFileSync(REAL_GIT, args, { cwd: root });
+    g("config", "core.fsmonitor", `touch ${marker}-fsmonitor; false`);
+    g("config", "filter.evil.clean", `touch ${marker}-clean; cat`);
+    g("config", "filter.evil.smudge", `touch ${marker}-smudge; cat`);
+    // Uncommitted, so the status reads (and the start snapshot hashes) the filtered file.
+    writeFileSync(join(root, "a.txt"), "two\n");
+    const run = await untilFirstEvent(["run", "--json", "Add an add(a, b) function"], {
+      cwd: root,
+      baseURL: `http://127.0.0.1:${await closedPort()}/v1`,
+    });
+    expect(run.first.type, run.stderr).toBe("run.started");
+    for (const what of ["fsmonitor", "clean", "smudge"]) expect(existsSync(`${marker}-${what}`), what).toBe(false);
+  });
+});

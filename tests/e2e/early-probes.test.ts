@@ -48,9 +48,13 @@ describe("the start's git reads begun by bin/yolo.js", { timeout: 60_000 }, () =
     const root = project(onTestFinished);
     const git = loggingGit(onTestFinished);
     const opts = { cwd: root, baseURL: `http://127.0.0.1:${await closedPort()}/v1`, env: { PATH: `${git.bin}:${process.env.PATH}` } };
-    const run = await untilFirstEvent(["run", "--json", "Add an add(a, b) function"], opts);
-    expect(run.first.type, run.stderr).toBe("run.started");
-    expect(count(git.calls(), root)).toEqual({ identity: 1, filters: 1, head: 1, status: 1 });
+    // Through the run bundle (--json into a pipe) and through the ES module CLI (--tui takes it, as a terminal does).
+    for (const extra of [[], ["--tui"]]) {
+      writeFileSync(git.log, "");
+      const run = await untilFirstEvent(["run", "--json", ...extra, "Add an add(a, b) function"], opts);
+      expect(run.first.type, run.stderr).toBe("run.started");
+      expect(count(git.calls(), root), extra.join(" ")).toEqual({ identity: 1, filters: 1, head: 1, status: 1 });
+    }
 
     // To its end (the model's port is closed: it fails at the analyst, after its first checkpoints), so it can resume.
     const failed = await runYolo(["run", "--json", "Add an add(a, b) function"], opts);

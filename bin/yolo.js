@@ -91,6 +91,7 @@ function earlyProbeArgs() {
     if (a === "--") break;
     if (a === "-C" || a === "--cwd") cwd = args[++i] ?? cwd;
     else if (a.startsWith("--cwd=")) cwd = a.slice("--cwd=".length);
+    else if (a.startsWith("-C")) cwd = a.slice(2);
     else if (command === null && !a.startsWith("-")) command = a;
   }
   const mode = command === "resume" ? "resume" : command === "run" || command === "agent" || command === "chat" ? "start" : null;

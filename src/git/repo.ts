@@ -65,26 +65,39 @@ export async function snapshotWorkTree(root: string, threadId: string, known: { 
 /**
  * snapshotWorkTree's commit, written but not yet kept by its ref: only git objects are added (nothing a user sees,
  * no ref, index or file), so a run can write it while its start is still being checked, and keep it once started.
+ * `known.tree`: the work tree's snapshotTree, when the caller had it written already.
  */
-export async function snapshotCommit(root: string, threadId: string, known: { head?: string | null; filters?: GitOptions["filters"] } = {}): Promise<string> {
+export async function snapshotCommit(
+  root: string,
+  threadId: string,
+  known: { head?: string | null; filters?: GitOptions["filters"]; tree?: Promise<string> } = {},
+): Promise<string> {
   const head = known.head !== undefined ? known.head : await headCommit(root);
+  const tree = await (known.tree ?? snapshotTree(root, { head, filters: known.filters }));
+  // Never signed: a signing prompt would hang an unattended run, and nobody pushes this commit.
+  const message = `yolo(${threadId}): the work tree when the thread started, uncommitted changes included\n\nYolo-Thread: ${threadId}\nYolo-Snapshot: start\n`;
+  const commitTree = (identity: string[]) =>
+    git(root, [...identity, "-c", "commit.gpgSign=false", "commit-tree", tree, ...(head ? ["-p", head] : []), "-m", message]);
+  // As the user when git knows who that is; as yolo when it does not (asked by trying: one git command fewer).
+  let r = await commitTree([]);
+  if (r.exitCode !== 0 && UNKNOWN_IDENTITY.test(r.stderr)) r = await commitTree(["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"]);
+  if (r.exitCode !== 0) throw new GitError(`git commit-tree failed in ${root} (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
+  return r.stdout.trim();
+}
+
+/**
+ * The tree of the work tree as it is now (staged, unstaged and untracked files; not ignored ones nor `.yolo/`), staged
+ * into a throwaway index on top of `head`: git objects only. It names no thread, so it can be written before there is one.
+ */
+export async function snapshotTree(root: string, known: { head: string | null; filters?: GitOptions["filters"] }): Promise<string> {
   // The repository's filter drivers, read once for read-tree and add.
   const options: GitOptions = { filters: known.filters ?? repositoryFilters(root) };
   const dir = mkdtempSync(join(tmpdir(), "yolo-index-"));
   try {
     const env = { GIT_INDEX_FILE: join(dir, "index") };
-    if (head) await gitOk(root, ["read-tree", head], env, options);
+    if (known.head) await gitOk(root, ["read-tree", known.head], env, options);
     await gitOk(root, ["add", "-A", ...PROJECT_PATHS], env, options);
-    const tree = (await gitOk(root, ["write-tree"], env, options)).trim();
-    // Never signed: a signing prompt would hang an unattended run, and nobody pushes this commit.
-    const message = `yolo(${threadId}): the work tree when the thread started, uncommitted changes included\n\nYolo-Thread: ${threadId}\nYolo-Snapshot: start\n`;
-    const commitTree = (identity: string[]) =>
-      git(root, [...identity, "-c", "commit.gpgSign=false", "commit-tree", tree, ...(head ? ["-p", head] : []), "-m", message]);
-    // As the user when git knows who that is; as yolo when it does not (asked by trying: one git command fewer).
-    let r = await commitTree([]);
-    if (r.exitCode !== 0 && UNKNOWN_IDENTITY.test(r.stderr)) r = await commitTree(["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"]);
-    if (r.exitCode !== 0) throw new GitError(`git commit-tree failed in ${root} (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
-    return r.stdout.trim();
+    return (await gitOk(root, ["write-tree"], env, options)).trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,17 @@
 import { ConfigError } from "../errors.js";
 import { GitError, git, gitOk, PROJECT_PATHS, repositoryFilters } from "./git.js";
-import { branchExists, currentBranch, headCommit, headMessage, repoState, snapshotCommit, snapshotRef, snapshotWorkTree, uncommittedChanges } from "./repo.js";
+import {
+  branchExists,
+  currentBranch,
+  headCommit,
+  headMessage,
+  repoState,
+  snapshotCommit,
+  snapshotRef,
+  snapshotTree,
+  snapshotWorkTree,
+  uncommittedChanges,
+} from "./repo.js";
 import { commitMessage, isSameIteration, type Iteration } from "./commit-message.js";
 
 /** The branch a thread works on with `--branch`. */
@@ -27,10 +38,25 @@ export interface WorkspaceOptions {
  * A new thread's start snapshot, written early (its commit only: snapshotCommit), when prepareWorkspace will take one
  * — a dirty tree without a branch; null otherwise. prepareWorkspace keeps it with its ref, or reports its failure.
  */
-export async function startSnapshot(facts: Promise<WorkspaceFacts>, opts: { root: string; threadId: string; branch: boolean }): Promise<string | null> {
+export async function startSnapshot(
+  facts: Promise<WorkspaceFacts>,
+  opts: { root: string; threadId: string; branch: boolean; tree?: Promise<string | null> | null },
+): Promise<string | null> {
   const { inRepo, head, dirty, filters } = await facts;
   if (!inRepo || opts.branch || dirty.length === 0) return null;
-  return snapshotCommit(opts.root, opts.threadId, { head, filters });
+  // The tree, when it was written already from these facts (startTree); the commit names the thread.
+  const tree = await opts.tree;
+  return snapshotCommit(opts.root, opts.threadId, { head, filters, ...(tree ? { tree: Promise.resolve(tree) } : {}) });
+}
+
+/**
+ * A new thread's start snapshot tree, written from inspectWorkspace's facts before the thread exists (see
+ * startSnapshot); null for a clean tree or outside git. Written for a thread that will work on a branch too (the
+ * facts cannot say): objects only, which git's gc removes.
+ */
+export async function startTree(root: string, facts: Promise<WorkspaceFacts>): Promise<string | null> {
+  const { inRepo, head, dirty, filters } = await facts;
+  return inRepo && dirty.length > 0 ? snapshotTree(root, { head, filters }) : null;
 }
 
 /** What prepareWorkspace reads before it changes anything. */

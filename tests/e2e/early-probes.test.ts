@@ -66,23 +66,52 @@ describe("the start's git reads begun by bin/yolo.js", { timeout: 60_000 }, () =
     expect(count(git.calls(), root)).toEqual({ identity: 1, filters: 0, head: 1, status: 0 });
   });
 
-  it("a guess at the wrong directory costs its reads there, but the run is told only its own root's facts", async ({ onTestFinished }) => {
-    // The shell's directory has uncommitted changes; the project named by `-C<dir>` (a form the shim does not read, so
-    // it guesses the shell's directory) has none. Taking the guessed facts would record the wrong tree as the start.
-    const here = project(onTestFinished, { "notes.txt": "committed\n" });
-    writeFileSync(join(here, "notes.txt"), "changed, not committed\n");
+  it("a tree with uncommitted changes: the snapshot's tree is written once, early, and the start commit holds the changes", async ({ onTestFinished }) => {
+    const root = project(onTestFinished, { "notes.txt": "committed\n" });
+    writeFileSync(join(root, "notes.txt"), "changed, not committed\n");
+    writeFileSync(join(root, "new.txt"), "untracked\n");
+    const git = loggingGit(onTestFinished);
+    const opts = { cwd: root, baseURL: `http://127.0.0.1:${await closedPort()}/v1`, env: { PATH: `${git.bin}:${process.env.PATH}` } };
+    const run = await untilFirstEvent(["run", "--json", "Add an add(a, b) function"], opts);
+    expect(run.first.type, run.stderr).toBe("run.started");
+    const steps = ["read-tree", "add", "write-tree", "commit-tree", "update-ref"];
+    const calls = git.calls();
+    expect(steps.map((step) => calls.filter((c) => new RegExp(`\\t--no-pager (-c \\S+ )*${step}( |$)`).test(c)).length)).toEqual([1, 1, 1, 1, 1]);
+    const show = (path: string) => execFileSync(REAL_GIT, ["show", `refs/yolo/${run.first.thread}/start:${path}`], { cwd: root, encoding: "utf8" });
+    expect([show("notes.txt"), show("new.txt")]).toEqual(["changed, not committed\n", "untracked\n"]);
+    // The user's own index and HEAD are as they were.
+    expect(execFileSync(REAL_GIT, ["status", "--porcelain"], { cwd: root, encoding: "utf8" })).toBe(" M notes.txt\n?? new.txt\n");
+  });
+
+  it("the reads are begun by the shim, before the CLI has loaded, and taken by the CLI (-C<dir> from another directory)", async ({ onTestFinished }) => {
+    // A preload watches the slot the shim and the CLI share (src/cli/early-probes.ts): when it is set (whether the loader
+    // of the CLI's bundle was required yet) and that it is taken.
+    const dir = tempDir(onTestFinished, "yolo-slot-");
+    const log = join(dir, "slot.log");
+    writeFileSync(
+      join(dir, "watch.cjs"),
+      `const { appendFileSync } = require("node:fs");
+let value;
+Object.defineProperty(globalThis, Symbol.for("yolo.early-probes"), {
+  configurable: true,
+  get() { appendFileSync(${JSON.stringify(log)}, "taken\\n"); return value; },
+  set(v) { appendFileSync(${JSON.stringify(log)}, "set " + v.root + " " + v.mode + " cli-loaded=" + Object.keys(require.cache).some((f) => /light-loader\\.cjs$/.test(f)) + "\\n"); value = v; },
+});
+`,
+    );
+    const here = project(onTestFinished);
     const target = project(onTestFinished);
     const git = loggingGit(onTestFinished);
-    const opts = { cwd: here, baseURL: `http://127.0.0.1:${await closedPort()}/v1`, env: { PATH: `${git.bin}:${process.env.PATH}` } };
-    const run = await untilFirstEvent([`-C${target}`, "run", "--json", "Add an add(a, b) function"], opts);
+    const run = await untilFirstEvent([`-C${target}`, "run", "--json", "Add an add(a, b) function"], {
+      cwd: here,
+      baseURL: `http://127.0.0.1:${await closedPort()}/v1`,
+      env: { PATH: `${git.bin}:${process.env.PATH}` },
+      nodeArgs: ["--require", join(dir, "watch.cjs")],
+    });
     expect(run.first.type, run.stderr).toBe("run.started");
-    const calls = git.calls();
-    // The shim's reads ran in the directory it guessed, and the CLI made its own in the one it was given.
-    expect(count(calls, here)).toEqual({ identity: 1, filters: 1, head: 1, status: 1 });
-    expect(count(calls, target)).toEqual({ identity: 1, filters: 1, head: 1, status: 1 });
-    // The target's tree was clean: no start snapshot of it (the guessed directory's changes were not taken for its own).
-    expect(calls.filter((c) => /\t--no-pager (read-tree|write-tree|commit-tree)\b/.test(c))).toEqual([]);
-    expect(execFileSync(REAL_GIT, ["for-each-ref", "refs/yolo/"], { cwd: target, encoding: "utf8" })).toBe("");
+    expect(readFileSync(log, "utf8")).toBe(`set ${target} start cli-loaded=false\ntaken\n`);
+    expect(count(git.calls(), target)).toEqual({ identity: 1, filters: 1, head: 1, status: 1 });
+    expect(git.calls().filter((c) => c.startsWith(`${here}\t`))).toEqual([]);
   });
 
   it("the early reads are hardened like every git call: a repository's fsmonitor and filter drivers never run", async ({ onTestFinished }) => {

@@ -108,7 +108,9 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   if (first.start) assertModelConfigured(config, { replay: replay !== null });
   // A dirty tree's start snapshot is written (git objects only) while the sandbox and the database are checked; it
   // is kept by its ref where it was taken before (a refused start leaves at most unreferenced objects for git gc).
-  const snapshot = first.start ? startSnapshot(workspace, { root: config.root, threadId: first.threadId, branch: config.branch }) : undefined;
+  const snapshot = first.start
+    ? startSnapshot(workspace, { root: config.root, threadId: first.threadId, branch: config.branch, tree: probed?.tree })
+    : undefined;
   snapshot?.catch(() => {});
   // The live view's first frame needs Ink and React: they load while the rest of the start is prepared.
   if (rendererKind(flags) === "ink") loadInk().catch(() => {});

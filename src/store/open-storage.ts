@@ -17,13 +17,13 @@ export interface Storage {
  */
 export async function openStorage(database: ResolvedConfig["database"]): Promise<Storage> {
   if (database.kind === "sqlite") {
-    const [{ openDatabase }, { createCheckpointer }, { SqliteThreadStore }] = await Promise.all([
+    const [{ openDatabase, closeDatabase }, { createCheckpointer }, { SqliteThreadStore }] = await Promise.all([
       import("./db.js"),
       import("./checkpointer.js"),
       import("./sqlite-threads.js"),
     ]);
     const db = openDatabase(database.path);
-    return { checkpointer: createCheckpointer(db), threads: new SqliteThreadStore(db), close: async () => void db.close() };
+    return { checkpointer: createCheckpointer(db), threads: new SqliteThreadStore(db), close: async () => void closeDatabase(db) };
   }
   const [{ openPostgresPool, postgresError, withSetupLock }, { PostgresSaver }, { PostgresThreadStore, setupPostgresThreadTables }, { checkpointSerde }] =
     await Promise.all([import("./pg-pool.js"), import("@langchain/langgraph-checkpoint-postgres"), import("./pg-threads.js"), import("./serde.js")]);
@@ -60,10 +60,10 @@ export async function openStorageDeferred(database: ResolvedConfig["database"]):
     const storage = await openStorage(database);
     return { threads: storage.threads, full: async () => storage, close: () => storage.close() };
   }
-  const [{ openDatabase }, { SqliteThreadStore }] = await Promise.all([import("./db.js"), import("./sqlite-threads.js")]);
+  const [{ openDatabase, closeDatabase }, { SqliteThreadStore }] = await Promise.all([import("./db.js"), import("./sqlite-threads.js")]);
   const db = openDatabase(database.path);
   const threads = new SqliteThreadStore(db);
-  const close = async () => void db.close();
+  const close = async () => void closeDatabase(db);
   let full: Promise<Storage> | null = null;
   return {
     threads,

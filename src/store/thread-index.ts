@@ -24,7 +24,7 @@ export interface ThreadIndex {
 /** Opens the configured database's thread index; PostgreSQL opens the whole storage and asks its checkpointer. */
 export async function openThreadIndex(database: ResolvedConfig["database"]): Promise<ThreadIndex> {
   if (database.kind === "sqlite") {
-    const [{ openDatabase }, { SqliteThreadStore }, { CheckpointRows }] = await Promise.all([
+    const [{ openDatabase, closeDatabase }, { SqliteThreadStore }, { CheckpointRows }] = await Promise.all([
       import("./db.js"),
       import("./sqlite-threads.js"),
       import("./checkpoint-rows.js"),
@@ -35,7 +35,7 @@ export async function openThreadIndex(database: ResolvedConfig["database"]): Pro
       hasCheckpoint: async (id) => sqliteHasCheckpoint(db, id),
       latestValues: async (id) => sqliteLatestValues(db, id),
       checkpointRows: (id) => new CheckpointRows(db, id),
-      close: async () => void db.close(),
+      close: async () => void closeDatabase(db),
     };
   }
   const storage = await (await import("./open-storage.js")).openStorage(database);

@@ -94,18 +94,23 @@ const LEFT_OUT = [
   "src/engine/inspect.ts",
   "src/engine/history.ts",
 ];
-const light = await build({
+// What the light CLI and the run bundle (layer 4) share: src/cli/main.ts as one CommonJS file that the loader compiles
+// (src/cli/light-loader.ts, which supplies import.meta.url). The SQLite driver's JavaScript is bundled (its ~15 files
+// cost more to load than the rest of `threads`); its compiled addon is loaded from node_modules (src/store/db.ts passes
+// its path).
+const loaderBundle = {
   ...common,
   entryPoints: ["src/cli/main.ts"],
-  outfile: join(next, "cli", "light.cjs"),
   format: "cjs",
   bundle: true,
-  // The SQLite driver's JavaScript is bundled (its ~15 files cost more to load than the rest of `threads`); its
-  // compiled addon is loaded from node_modules (src/store/db.ts passes its path).
   external: EXTERNAL.filter((p) => p !== "better-sqlite3"),
   define: { ...common.define, "process.env.NODE_ENV": '"production"', "import.meta.url": "__yolo_import_meta_url" },
   sourcemap: "linked",
   metafile: true,
+};
+const light = await build({
+  ...loaderBundle,
+  outfile: join(next, "cli", "light.cjs"),
   plugins: [zodEnglishOnly, await handOffStubs(LEFT_OUT), bindingsFromDriver()],
 });
 // esbuild writes ASCII but for a comment or two; escaped there too, the loader reads the file as latin1 (one byte a
@@ -119,17 +124,8 @@ writeFileSync(lightFile, wrapForLoader(readFileSync(lightFile, "utf8").split("\n
 //    off: esbuild makes each lazy import() a module evaluated when first imported inside the file, so every class
 //    exists once. Ink (yoga-layout's top-level await cannot be CommonJS) is the one module left out.
 const run = await build({
-  ...common,
-  entryPoints: ["src/cli/main.ts"],
+  ...loaderBundle,
   outfile: join(next, "cli", "run.cjs"),
-  format: "cjs",
-  bundle: true,
-  // As in the light CLI, the SQLite driver's JavaScript is bundled (some fifteen files fewer to resolve and compile)
-  // and its compiled addon loaded from node_modules (src/store/db.ts passes its path).
-  external: EXTERNAL.filter((p) => p !== "better-sqlite3"),
-  define: { ...common.define, "process.env.NODE_ENV": '"production"', "import.meta.url": "__yolo_import_meta_url" },
-  sourcemap: "linked",
-  metafile: true,
   // Whitespace and comments only (names stay, for stack traces): a third less to read on every start (5.4 → 3.6 MB).
   minifyWhitespace: true,
   plugins: [zodEnglishOnly, noLiveView(), externalsRequired(["pg", "@langchain/langgraph-checkpoint-postgres"]), bindingsFromDriver()],

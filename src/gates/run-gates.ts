@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { GateConfig } from "../config/schema.js";
@@ -126,11 +126,7 @@ async function writeLog(
   const text = `$ ${gate.command}\n${output}\n[${outcome}, ${run.durationMs} ms]\n`;
   try {
     // The folder exists from the second gate run on: it is created only when the write says it is missing.
-    await fs.writeFile(file, text).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
-      await fs.mkdir(opts.logDir, { recursive: true });
-      await fs.writeFile(file, text);
-    });
+    await writeCreating(file, opts.logDir, text);
     // Relative to the root when inside it (the default `.yolo/`), so another working copy finds it in its own;
     // an artifacts folder elsewhere (possibly shared) keeps its absolute path.
     const rel = path.relative(opts.root, file);
@@ -138,6 +134,32 @@ async function writeLog(
   } catch {
     return null;
   }
+}
+
+/**
+ * Below this size a log is written synchronously: open, write and close as three thread-pool round trips cost about
+ * three times the write itself at every gate run (bench/pipeline-overhead.mjs). A large test output still goes
+ * through the pool, so the live view and a stop are not held up while it is written.
+ */
+const SYNC_LOG_BYTES = 256 * 1024;
+
+// Writes `text` to `file`, creating `dir` only when the write finds it missing.
+async function writeCreating(file: string, dir: string, text: string): Promise<void> {
+  if (text.length <= SYNC_LOG_BYTES) {
+    try {
+      writeFileSync(file, text);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(file, text);
+    }
+    return;
+  }
+  await fs.writeFile(file, text).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== "ENOENT") throw error;
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(file, text);
+  });
 }
 
 // package.json's scripts, to know a test script's runner; none when it is missing or broken. Read synchronously: a

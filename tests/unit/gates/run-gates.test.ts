@@ -83,6 +83,17 @@ describe("runGates", () => {
     expect(log).toMatch(/^CI=1$/m);
   });
 
+  it("writes a large output's whole log (the path that does not write synchronously) and creates the log folder", async () => {
+    // 400 KiB of numbered lines, past the size up to which logs are written synchronously.
+    const command = `node -e "for (let i = 0; i < 40000; i++) console.log('line ' + String(i).padStart(5, '0'))"`;
+    const [result] = await runGates([{ name: "big", command, required: true, timeoutS: 30 }], opts());
+    expect(fs.existsSync(logDir)).toBe(true);
+    const log = fs.readFileSync(path.join(root, result.logFile as string), "utf8");
+    expect(Buffer.byteLength(log)).toBeGreaterThan(400_000);
+    expect(log).toContain("line 00000\n");
+    expect(log).toContain("line 39999\n");
+  });
+
   it("runs nothing once aborted", async () => {
     const controller = new AbortController();
     controller.abort();

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, open, openSync, rmSync, writeFile, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, open, openSync, rmSync, writeFile, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { promisify } from "node:util";
 
@@ -21,7 +21,7 @@ const TRUNCATE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | co
 const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 const openFile = (file: string, flags: number) =>
-  new Promise<number>((resolve, reject) => open(file, flags, 0o644, (error, fd) => (error ? reject(error) : resolve(fd))));
+  new Promise<number>((resolve, reject) => open(file, flags, 0o666, (error, fd) => (error ? reject(error) : resolve(fd))));
 const writeAll = promisify(writeFile) as (fd: number, text: string) => Promise<void>;
 
 // Opens `file` for writing, creating `dir` when missing; a symlink in its place is removed, not followed.
@@ -34,6 +34,18 @@ async function openLog(file: string, dir: string): Promise<number> {
     else if (code === "ELOOP") rmSync(file, { force: true });
     else throw error;
     return openFile(file, CREATE);
+  }
+}
+
+// The log written again at its path after the command replaced or removed it (its folder too, if need be).
+function writeAfresh(file: string, dir: string, text: string): void {
+  rmSync(file, { force: true });
+  mkdirSync(dir, { recursive: true });
+  const fd = openSync(file, CREATE, 0o666);
+  try {
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -67,15 +79,7 @@ export function openGateLog(file: string, dir: string): GateLog {
         else await writeAll(fd, text);
         const written = fstatSync(fd);
         const named = lstatSync(file, { throwIfNoEntry: false });
-        if (named?.ino !== written.ino || named.dev !== written.dev) {
-          rmSync(file, { force: true });
-          const again = openSync(file, CREATE, 0o644);
-          try {
-            writeFileSync(again, text);
-          } finally {
-            closeSync(again);
-          }
-        }
+        if (named?.ino !== written.ino || named.dev !== written.dev) writeAfresh(file, dir, text);
         return true;
       } catch {
         return false;

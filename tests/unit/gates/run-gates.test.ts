@@ -117,6 +117,12 @@ describe("runGates", () => {
     expect(log).toMatch(/exit code 1/);
   });
 
+  it("writes the log again when the command removes the log folder while it runs", async () => {
+    const command = "sleep 0.3; rm -rf .yolo/threads/t1/gates; echo still here";
+    const [result] = await runGates([{ name: "rm", command, required: true, timeoutS: 10 }], opts());
+    expect(fs.readFileSync(path.join(root, result.logFile as string), "utf8")).toContain("still here");
+  });
+
   it("reports no log file, and the gate's result all the same, when the log folder cannot be created", async () => {
     fs.writeFileSync(path.join(root, "not-a-folder"), "");
     const [result] = await runGates([{ name: "lint", command: "echo lint ok", required: true, timeoutS: 10 }], {

@@ -8,6 +8,8 @@ interface CheckpointRow {
   parent: string | null;
   type: string | null;
   checkpoint: Uint8Array | string;
+  /** JSON array of the checkpoint's pending writes to the requested channels (?3, a JSON array), in getTuple's order. */
+  writes: string;
 }
 
 interface WriteRow {
@@ -17,19 +19,21 @@ interface WriteRow {
   value: string | null;
 }
 
-/** The statements of one connection, prepared once: the walk runs them once per ancestor. */
-const prepared = new WeakMap<Database, { latest: Statement; byId: Statement; writes: Statement }>();
-function statementsOf(db: Database): { latest: Statement; byId: Statement; writes: Statement } {
+/** The statements of one connection, prepared once: the walk runs one per ancestor. */
+const prepared = new WeakMap<Database, { latest: Statement; byId: Statement }>();
+function statementsOf(db: Database): { latest: Statement; byId: Statement } {
   let s = prepared.get(db);
   if (!s) {
-    const columns = "parent_checkpoint_id AS parent, type, checkpoint";
+    // The writes in the order SqliteSaver.getTuple gives its pending writes in (the primary key's), which the walk relies on.
+    const columns = `parent_checkpoint_id AS parent, type, checkpoint, (
+      SELECT json_group_array(json_object('task_id', w.task_id, 'channel', w.channel, 'type', w.type, 'value', CAST(w.value AS TEXT)) ORDER BY w.task_id, w.idx)
+      FROM writes AS w
+      WHERE w.thread_id = checkpoints.thread_id AND w.checkpoint_ns = checkpoints.checkpoint_ns AND w.checkpoint_id = checkpoints.checkpoint_id
+        AND w.channel IN (SELECT value FROM json_each(?3))
+    ) AS writes`;
     s = {
-      latest: db.prepare(`SELECT ${columns} FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1`),
-      byId: db.prepare(`SELECT ${columns} FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?`),
-      // The order SqliteSaver.getTuple gives its pending writes in (the primary key's), which the walk relies on.
-      writes: db.prepare(
-        "SELECT task_id, channel, type, CAST(value AS TEXT) AS value FROM writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ? ORDER BY task_id, idx",
-      ),
+      latest: db.prepare(`SELECT ${columns} FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 ORDER BY checkpoint_id DESC LIMIT 1`),
+      byId: db.prepare(`SELECT ${columns} FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?4`),
     };
     prepared.set(db, s);
   }
@@ -40,8 +44,8 @@ function statementsOf(db: Database): { latest: Statement; byId: Statement; write
  * `BaseCheckpointSaver.getDeltaChannelHistory` (the walk that rebuilds a delta channel such as the gate history)
  * on SQLite, reading only what the walk uses. The library's walk calls `getTuple` once per ancestor, which
  * deserialises every pending write and the whole checkpoint (about half a millisecond each): a `getState` at the end
- * of a 200-step run walked back a hundred or more checkpoints. Here each ancestor costs two indexed reads, and only
- * the requested channels' writes and the seed's checkpoint are deserialised. Returns null for anything it does not
+ * of a 200-step run walked back a hundred or more checkpoints. Here each ancestor costs one indexed read (its row and
+ * its writes to the requested channels), and only those writes and the seed's checkpoint are deserialised. Returns null for anything it does not
  * read the way getTuple does (a non-JSON checkpoint): the caller then takes the library's walk.
  * tests/unit/store/delta-history.test.ts compares both answers on real checkpoints.
  */
@@ -59,14 +63,21 @@ export async function sqliteDeltaChannelHistory(
   const seeds: Record<string, unknown> = {};
   const remaining = new Set(channels);
   for (const ch of channels) collected[ch] = [];
-  const target = (id ? s.byId.get(threadId, ns, id) : s.latest.get(threadId, ns)) as CheckpointRow | undefined;
+  // Numbered parameters (?1 … ?4), which better-sqlite3 binds from an object keyed by number.
+  const ask = (checkpointId?: string) => ({
+    1: threadId,
+    2: ns,
+    3: JSON.stringify([...remaining]),
+    ...(checkpointId === undefined ? {} : { 4: checkpointId }),
+  });
+  const target = (id ? s.byId.get(ask(id)) : s.latest.get(ask())) as CheckpointRow | undefined;
   let cursor = target?.parent ?? null;
   while (cursor !== null && remaining.size > 0) {
-    const row = s.byId.get(threadId, ns, cursor) as CheckpointRow | undefined;
+    const row = s.byId.get(ask(cursor)) as CheckpointRow | undefined;
     if (row === undefined) break;
     if ((row.type ?? "json") !== "json") return null;
     const perChannel: Record<string, WriteRow[]> = {};
-    for (const w of s.writes.all(threadId, ns, cursor) as WriteRow[]) if (remaining.has(w.channel)) (perChannel[w.channel] ??= []).push(w);
+    for (const w of JSON.parse(row.writes) as WriteRow[]) if (remaining.has(w.channel)) (perChannel[w.channel] ??= []).push(w);
     for (const [ch, block] of Object.entries(perChannel)) {
       for (let i = block.length - 1; i >= 0; i--) {
         const w = block[i];

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import fs from "node:fs/promises";
 import path from "node:path";
 import type { GateConfig } from "../config/schema.js";
 import type { GateResult } from "../events/schema.js";
 import { lastBytes } from "../exec/capped-output.js";
+import { type GateLog, openGateLog } from "./gate-log.js";
 import { commandEnv } from "../secrets/env.js";
 import { runShell } from "../exec/run-shell.js";
 import type { ExecSettings } from "../exec/settings.js";
@@ -75,16 +75,25 @@ export function reportingEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 // One gate: run, keep the whole output for the log and the parser, summarise the rest.
 async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun> {
   const startedAt = Date.now();
-  const run = await runShell(reportingCommand(gate.command, packageScripts(opts.root)), {
-    cwd: opts.root,
-    timeoutS: gate.timeoutS,
-    // The code under test was written by the model; it gets no more secrets than run_command does.
-    env: reportingEnv(commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null)),
-    sandbox: opts.commands?.sandbox,
-    capBytes: opts.capBytes,
-    signal: opts.signal,
-    keepFullOutput: true,
-  });
+  const logPath = path.join(opts.logDir, `${opts.baseline ? "baseline" : `attempt-${opts.attempt}`}-${safeName(gate.name)}${opts.logSuffix ?? ""}.log`);
+  // Created while the command runs (see gate-log.ts); written when it has finished.
+  const log = openGateLog(logPath, opts.logDir);
+  let run: Awaited<ReturnType<typeof runShell>>;
+  try {
+    run = await runShell(reportingCommand(gate.command, packageScripts(opts.root)), {
+      cwd: opts.root,
+      timeoutS: gate.timeoutS,
+      // The code under test was written by the model; it gets no more secrets than run_command does.
+      env: reportingEnv(commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null)),
+      sandbox: opts.commands?.sandbox,
+      capBytes: opts.capBytes,
+      signal: opts.signal,
+      keepFullOutput: true,
+    });
+  } catch (error) {
+    await log.discard();
+    throw error;
+  }
   const output = run.fullOutput ?? run.output;
   const { tests: parsed, ...counts } = parseTestOutput(output);
   // A JUnit report the command wrote during this run is the most precise source; then a parser's own list; then the text.
@@ -95,7 +104,7 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
     counts.passedCount = tests.filter((t) => t.status === "passed").length;
     counts.failedCount = tests.filter((t) => t.status === "failed").length;
   }
-  const logFile = await writeLog(opts, gate, output, run);
+  const logFile = await writeLog(log, logPath, opts, gate, output, run);
   const result: GateResult = {
     name: gate.name,
     command: gate.command,
@@ -116,28 +125,19 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
 
 // The log is a convenience for humans; failing to write it must not fail the gate, so it yields null instead.
 async function writeLog(
+  log: GateLog,
+  file: string,
   opts: RunGatesOptions,
   gate: GateConfig,
   output: string,
   run: { exitCode: number | null; timedOut: boolean; durationMs: number },
 ): Promise<string | null> {
-  const file = path.join(opts.logDir, `${opts.baseline ? "baseline" : `attempt-${opts.attempt}`}-${safeName(gate.name)}${opts.logSuffix ?? ""}.log`);
   const outcome = run.timedOut ? `timed out after ${gate.timeoutS}s` : `exit code ${run.exitCode ?? "none (killed)"}`;
-  const text = `$ ${gate.command}\n${output}\n[${outcome}, ${run.durationMs} ms]\n`;
-  try {
-    // The folder exists from the second gate run on: it is created only when the write says it is missing.
-    await fs.writeFile(file, text).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
-      await fs.mkdir(opts.logDir, { recursive: true });
-      await fs.writeFile(file, text);
-    });
-    // Relative to the root when inside it (the default `.yolo/`), so another working copy finds it in its own;
-    // an artifacts folder elsewhere (possibly shared) keeps its absolute path.
-    const rel = path.relative(opts.root, file);
-    return rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
-  } catch {
-    return null;
-  }
+  if (!(await log.write(`$ ${gate.command}\n${output}\n[${outcome}, ${run.durationMs} ms]\n`))) return null;
+  // Relative to the root when inside it (the default `.yolo/`), so another working copy finds it in its own;
+  // an artifacts folder elsewhere (possibly shared) keeps its absolute path.
+  const rel = path.relative(opts.root, file);
+  return rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
 }
 
 // package.json's scripts, to know a test script's runner; none when it is missing or broken. Read synchronously: a

@@ -83,6 +83,55 @@ describe("runGates", () => {
     expect(log).toMatch(/^CI=1$/m);
   });
 
+  it("writes a large output's whole log (the path that does not write synchronously) and creates the log folder", async () => {
+    // 400 KiB of numbered lines, past the size up to which logs are written synchronously.
+    const command = `node -e "for (let i = 0; i < 40000; i++) console.log('line ' + String(i).padStart(5, '0'))"`;
+    const [result] = await runGates([{ name: "big", command, required: true, timeoutS: 30 }], opts());
+    expect(fs.existsSync(logDir)).toBe(true);
+    const log = fs.readFileSync(path.join(root, result.logFile as string), "utf8");
+    expect(Buffer.byteLength(log)).toBeGreaterThan(400_000);
+    expect(log).toContain("line 00000\n");
+    expect(log).toContain("line 39999\n");
+  });
+
+  it("replaces a symlink planted at the log's path instead of writing through it", async () => {
+    const outside = path.join(root, "outside.txt");
+    fs.writeFileSync(outside, "keep me\n");
+    fs.mkdirSync(logDir, { recursive: true });
+    fs.symlinkSync(outside, path.join(logDir, "attempt-1-lint.log"));
+    const [result] = await runGates([{ name: "lint", command: "echo lint ok", required: true, timeoutS: 10 }], opts());
+    expect(fs.readFileSync(outside, "utf8")).toBe("keep me\n");
+    const log = path.join(root, result.logFile as string);
+    expect(fs.lstatSync(log).isSymbolicLink()).toBe(false);
+    expect(fs.readFileSync(log, "utf8")).toContain("lint ok");
+  });
+
+  it("keeps the real output in the log when the command replaces the log file while it runs", async () => {
+    // The log is created as the command starts; a hostile test command swaps it for its own version.
+    const command = `sleep 0.3; rm -f .yolo/threads/t1/gates/attempt-1-swap.log && echo "all 99 tests passed" > .yolo/threads/t1/gates/attempt-1-swap.log; echo real output; exit 1`;
+    const [result] = await runGates([{ name: "swap", command, required: true, timeoutS: 10 }], opts());
+    expect(result.passed).toBe(false);
+    const log = fs.readFileSync(path.join(root, result.logFile as string), "utf8");
+    expect(log).toContain("real output");
+    expect(log.split("\n")).not.toContain("all 99 tests passed");
+    expect(log).toMatch(/exit code 1/);
+  });
+
+  it("writes the log again when the command removes the log folder while it runs", async () => {
+    const command = "sleep 0.3; rm -rf .yolo/threads/t1/gates; echo still here";
+    const [result] = await runGates([{ name: "rm", command, required: true, timeoutS: 10 }], opts());
+    expect(fs.readFileSync(path.join(root, result.logFile as string), "utf8")).toContain("still here");
+  });
+
+  it("reports no log file, and the gate's result all the same, when the log folder cannot be created", async () => {
+    fs.writeFileSync(path.join(root, "not-a-folder"), "");
+    const [result] = await runGates([{ name: "lint", command: "echo lint ok", required: true, timeoutS: 10 }], {
+      ...opts(),
+      logDir: path.join(root, "not-a-folder", "gates"),
+    });
+    expect(result).toMatchObject({ passed: true, exitCode: 0, tail: "lint ok\n", logFile: null });
+  });
+
   it("runs nothing once aborted", async () => {
     const controller = new AbortController();
     controller.abort();

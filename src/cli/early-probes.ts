@@ -1,6 +1,7 @@
 import { probeBwrapAsync, type SandboxProbe } from "../exec/sandbox.js";
 import { repoIdentity } from "../git/repo-identity.js";
 import { inspectWorkspace, startTree, type WorkspaceFacts } from "../git/workspace.js";
+import { emptySlot, fillSlot } from "./early-slot.js";
 import { projectRoot } from "./project-root.js";
 
 /** The read-only child processes a run or resume starts with, started before the CLI itself has loaded. */
@@ -11,19 +12,6 @@ export interface EarlyProbes {
   tree: Promise<string | null> | null;
   sandbox: Promise<SandboxProbe>;
 }
-
-interface Started {
-  root: string;
-  mode: "start" | "resume";
-  path: string | undefined;
-  probes: EarlyProbes;
-}
-
-// bin/yolo.js starts the probes from dist/cli/early-probes.cjs, its own small copy of these modules, and the CLI (an ES
-// module chunk or the run bundle, each with its own copy) takes them: a slot on the process is what they share. Only
-// data crosses it (strings, facts, the sandbox's answer), never a class instance.
-const SLOT = Symbol.for("yolo.early-probes");
-type Slot = { [SLOT]?: Started };
 
 /**
  * Starts the git reads and bubblewrap's trial that a run or resume in `cwd` begins with (repoIdentity, inspectWorkspace,
@@ -48,7 +36,7 @@ export function startEarlyProbes(cwd: string, mode: "start" | "resume"): void {
     sandbox: probeBwrapAsync(process.env.PATH),
   };
   for (const p of Object.values(probes)) p?.catch(() => {});
-  (globalThis as Slot)[SLOT] = { root, mode, path: process.env.PATH, probes };
+  fillSlot({ root, mode, path: process.env.PATH, probes });
 }
 
 /**
@@ -56,7 +44,6 @@ export function startEarlyProbes(cwd: string, mode: "start" | "resume"): void {
  * the root from its arguments was another directory, or none were started), and the caller runs its own.
  */
 export function takeEarlyProbes(root: string, mode: "start" | "resume"): EarlyProbes | null {
-  const found = (globalThis as Slot)[SLOT];
-  delete (globalThis as Slot)[SLOT];
+  const found = emptySlot<EarlyProbes>();
   return found && found.root === root && found.mode === mode && found.path === process.env.PATH ? found.probes : null;
 }

@@ -1,8 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { describeResult, runYolo, spawnYolo, threadIdFrom, type YoloOptions } from "../helpers/cli.js";
+import { describeResult, runYolo, spawnYolo, threadIdFrom, waitFor, type YoloOptions } from "../helpers/cli.js";
 import { closedPort } from "../helpers/closed-port.js";
 import { project, tempDir } from "../helpers/per-test.js";
 
@@ -112,6 +112,33 @@ Object.defineProperty(globalThis, Symbol.for("yolo.early-probes"), {
     expect(readFileSync(log, "utf8")).toBe(`set ${target} start cli-loaded=false\ntaken\n`);
     expect(count(git.calls(), target)).toEqual({ identity: 1, filters: 1, head: 1, status: 1 });
     expect(git.calls().filter((c) => c.startsWith(`${here}\t`))).toEqual([]);
+  });
+
+  it("a run refused before it takes them (a bad config) exits without waiting for the shim's reads to end", async ({ onTestFinished }) => {
+    const root = project(onTestFinished, { "yolo.config.ts": "export default { maxFixAttempts: 'many' };\n" });
+    // A git that takes a long time to answer (a very large repository): its wrapper says when it starts and ends.
+    const bin = tempDir(onTestFinished, "yolo-slow-git-");
+    const log = join(bin, "rev-parse.log");
+    writeFileSync(
+      join(bin, "git"),
+      `#!/bin/sh\ncase "$*" in *" rev-parse "*) echo "start $$" >> '${log}'; sleep 20; echo end >> '${log}';; esac\nexec '${REAL_GIT}' "$@"\n`,
+    );
+    chmodSync(join(bin, "git"), 0o755);
+    const logged = () => (existsSync(log) ? readFileSync(log, "utf8") : "");
+    onTestFinished(() => {
+      const pid = /start (\d+)/.exec(logged())?.[1];
+      if (pid) spawnSync("pkill", ["-P", pid]);
+    });
+    const r = await runYolo(["run", "--json", "Add an add(a, b) function"], {
+      cwd: root,
+      baseURL: `http://127.0.0.1:${await closedPort()}/v1`,
+      env: { PATH: `${bin}:${process.env.PATH}` },
+    });
+    expect(r.exitCode, describeResult(r)).toBe(2);
+    expect(r.stderr).toContain("maxFixAttempts");
+    // The shim did start the slow read, and yolo had exited before it ended (it sleeps for 20 s).
+    await waitFor(() => logged().startsWith("start"), "the slow git to start");
+    expect(logged()).toMatch(/^start \d+\n$/);
   });
 
   it("the early reads are hardened like every git call: a repository's fsmonitor and filter drivers never run", async ({ onTestFinished }) => {

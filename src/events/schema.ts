@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIMIT_KINDS } from "./outcome.js";
+import { LIMIT_KINDS, type LimitKind, type RunStatus } from "./outcome.js";
 import { EVENT_SCHEMA_VERSION } from "./version.js";
 
 /**
@@ -239,5 +239,20 @@ export type YoloEventType = YoloEvent["type"];
 export type GateResult = z.infer<typeof gateResult>;
 export type GateScope = z.infer<typeof gateScope>;
 export type Usage = z.infer<typeof usage>;
+/**
+ * How a run (or one leg of it) ended, as `run.completed` states it: the engine builds the event from it
+ * (src/engine/run/completed.ts) and the views keep it to show at the end (src/ui/view-state.ts). `limit` is null
+ * unless a limit stopped it.
+ */
+export interface RunEnd {
+  status: RunStatus;
+  limit: LimitKind | null;
+  exitCode: number;
+  reason: string;
+  usage: Usage;
+  filesChanged: string[];
+  resumeCommand: string | null;
+}
+
 /** An event as the engine emits it, before the envelope (`v`, `thread`, `ts`) is stamped on. */
 export type EventBody = YoloEvent extends infer E ? (E extends YoloEvent ? Omit<E, "v" | "thread" | "ts"> : never) : never;

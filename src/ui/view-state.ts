@@ -1,5 +1,5 @@
-import type { LimitKind, RunStatus } from "../events/outcome.js";
-import type { GateResult, Usage, YoloEvent } from "../events/schema.js";
+import type { RunStatus } from "../events/outcome.js";
+import type { GateResult, RunEnd, YoloEvent } from "../events/schema.js";
 import { plural } from "../text/plural.js";
 import { argsBrief, oneLine, stripControl, summarizedLine, type RunMode } from "./format.js";
 import { storyLabel } from "./story-format.js";
@@ -35,16 +35,8 @@ export interface QuestionView {
   kind: "question" | "approval";
 }
 
-export interface FinalView {
-  status: RunStatus;
-  /** Which limit stopped the run, with status "limit". */
-  limit: LimitKind | null;
-  exitCode: number;
-  reason: string;
-  usage: Usage;
-  filesChanged: string[];
-  resumeCommand: string | null;
-}
+/** The run's end, shown when it has ended. */
+export type FinalView = RunEnd;
 
 /** A story's place in its run: the engine's StoryStatus, plus "stopped" for one still running when the run ended. */
 export type StoryViewStatus = "running" | "done" | "merged" | "failed" | "stopped";

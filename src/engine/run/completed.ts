@@ -1,19 +1,7 @@
-import type { LimitKind, RunStatus } from "../../events/outcome.js";
-import type { EventBody, Usage } from "../../events/schema.js";
-
-/** How a leg ended, as `run.completed` states it. */
-export interface LegEnd {
-  status: RunStatus;
-  limit: LimitKind | null;
-  exitCode: number;
-  reason: string;
-  usage: Usage;
-  filesChanged: string[];
-  resumeCommand: string | null;
-}
+import type { EventBody, RunEnd } from "../../events/schema.js";
 
 /** The `run.completed` event of a leg (the limit only when a limit stopped it): one shape for every way a leg ends. */
-export function completedEvent(end: LegEnd): EventBody {
+export function completedEvent(end: RunEnd): EventBody {
   const { status, limit } = end;
   return {
     type: "run.completed",

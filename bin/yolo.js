@@ -54,48 +54,50 @@ function precomputedHelp() {
   return stream && stream.columns < help.width ? null : { ...found, fd };
 }
 
-// The commands that only read (`threads`, `show`, `history`, `graph`, optionally after `-C <dir>`; not `threads rm` or
-// `threads prune`) run in the light CLI: one CommonJS file compiled from a V8 code cache, without Node's ES module
-// loader (dist/cli/light-loader.cjs). Anything else, or what the light CLI hands off unprinted, runs in the full CLI.
+// The command, the words after it and the directory `-C`/`--cwd` names (in any of commander's forms, before or after
+// the command, as commander reads it), read once.
+function commandLine() {
+  let cwd = ".";
+  let at = -1;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") break;
+    if (a === "-C" || a === "--cwd") {
+      i++;
+      cwd = args[i] ?? cwd;
+    } else if (a.startsWith("--cwd=")) cwd = a.slice("--cwd=".length);
+    else if (a.startsWith("-C")) cwd = a.slice(2);
+    else if (at < 0 && !a.startsWith("-")) at = i;
+  }
+  return at < 0 ? { command: null, rest: [], cwd } : { command: args[at], rest: args.slice(at + 1), cwd };
+}
+const line = commandLine();
+
+// The commands that only read (`threads`, `show`, `history`, `graph`; not `threads rm` or `threads prune`) run in the
+// light CLI: one CommonJS file compiled from a V8 code cache, without Node's ES module loader
+// (dist/cli/light-loader.cjs). Anything else, or what the light CLI hands off unprinted, runs in the full CLI.
 function lightCommand() {
-  const at = args[0] === "-C" || args[0] === "--cwd" ? 2 : 0;
-  const command = args[at];
-  if (command === "threads") return args.slice(at + 1).some((a) => a === "rm" || a === "prune") ? null : command;
+  const { command, rest } = line;
+  if (command === "threads") return rest.some((a) => a === "rm" || a === "prune") ? null : command;
   return command === "show" || command === "history" || command === "graph" ? command : null;
 }
+
+const RUN_COMMANDS = new Set(["run", "resume", "agent", "chat"]);
 
 // `run`, `resume`, `agent` and `chat` run in the run bundle (dist/cli/run.cjs: the whole CLI as one CommonJS file,
 // compiled from the same code cache) unless they may draw the live view, which stays an ES module (Ink's layout engine
 // awaits at its top level): a terminal on stdout, or `--tui` anywhere in the arguments, takes the full CLI.
 function runCommand() {
-  const at = args[0] === "-C" || args[0] === "--cwd" ? 2 : 0;
-  const command = args[at];
-  if (command !== "run" && command !== "resume" && command !== "agent" && command !== "chat") return null;
-  return args.includes("--tui") || require("node:tty").isatty(1) ? null : command;
+  if (!RUN_COMMANDS.has(line.command)) return null;
+  return args.includes("--tui") || require("node:tty").isatty(1) ? null : line.command;
 }
 
 // `run`, `agent` and `chat` (a new thread) and `resume` begin with git reads and bubblewrap's trial: started here
 // (dist/cli/early-probes.cjs), while the process is small and before the CLI compiles, which the CLI then takes. The
-// directory is a guess from the arguments: the CLI takes them only for the root, mode and PATH it resolved itself.
+// directory is read from the arguments: the CLI takes them only for the root, mode and PATH it resolved itself.
 function startEarlyProbes() {
-  const early = earlyProbeArgs();
-  if (early) require("../dist/cli/early-probes.cjs").startEarlyProbes(early.cwd, early.mode);
-}
-
-function earlyProbeArgs() {
-  let cwd = ".";
-  let command = null;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "-h" || a === "--help") return null;
-    if (a === "--") break;
-    if (a === "-C" || a === "--cwd") cwd = args[++i] ?? cwd;
-    else if (a.startsWith("--cwd=")) cwd = a.slice("--cwd=".length);
-    else if (a.startsWith("-C")) cwd = a.slice(2);
-    else if (command === null && !a.startsWith("-")) command = a;
-  }
-  const mode = command === "resume" ? "resume" : command === "run" || command === "agent" || command === "chat" ? "start" : null;
-  return mode ? { cwd, mode } : null;
+  if (!RUN_COMMANDS.has(line.command) || line.rest.some((a) => a === "-h" || a === "--help")) return;
+  require("../dist/cli/early-probes.cjs").startEarlyProbes(line.cwd, line.command === "resume" ? "resume" : "start");
 }
 
 function lightCli(command, fullCli) {

@@ -57,25 +57,21 @@ export function snapshotRef(threadId: string): string {
  * user's index, HEAD, branches and stash are untouched. The commit is kept by `snapshotRef(threadId)`.
  */
 export async function snapshotWorkTree(root: string, threadId: string, known: { head?: string | null; filters?: GitOptions["filters"] } = {}): Promise<string> {
-  const commit = await snapshotCommit(root, threadId, known);
+  const commit = await snapshotCommit(root, known);
   await gitOk(root, ["update-ref", snapshotRef(threadId), commit]);
   return commit;
 }
 
 /**
  * snapshotWorkTree's commit, written but not yet kept by its ref: only git objects are added (nothing a user sees,
- * no ref, index or file), so a run can write it while its start is still being checked, and keep it once started.
- * `known.tree`: the work tree's snapshotTree, when the caller had it written already.
+ * no ref, index or file), so a run can write it while its start is still being checked — before its thread exists,
+ * even (the message names no thread: the ref does) — and keep it once started.
  */
-export async function snapshotCommit(
-  root: string,
-  threadId: string,
-  known: { head?: string | null; filters?: GitOptions["filters"]; tree?: Promise<string> } = {},
-): Promise<string> {
+export async function snapshotCommit(root: string, known: { head?: string | null; filters?: GitOptions["filters"] } = {}): Promise<string> {
   const head = known.head !== undefined ? known.head : await headCommit(root);
-  const tree = await (known.tree ?? snapshotTree(root, { head, filters: known.filters }));
+  const tree = await snapshotTree(root, { head, filters: known.filters });
   // Never signed: a signing prompt would hang an unattended run, and nobody pushes this commit.
-  const message = `yolo(${threadId}): the work tree when the thread started, uncommitted changes included\n\nYolo-Thread: ${threadId}\nYolo-Snapshot: start\n`;
+  const message = "yolo: the work tree a thread started from, uncommitted changes included\n\nYolo-Snapshot: start\n";
   const commitTree = (identity: string[]) =>
     git(root, [...identity, "-c", "commit.gpgSign=false", "commit-tree", tree, ...(head ? ["-p", head] : []), "-m", message]);
   // As the user when git knows who that is; as yolo when it does not (asked by trying: one git command fewer).
@@ -89,7 +85,7 @@ export async function snapshotCommit(
  * The tree of the work tree as it is now (staged, unstaged and untracked files; not ignored ones nor `.yolo/`), staged
  * into a throwaway index on top of `head`: git objects only. It names no thread, so it can be written before there is one.
  */
-export async function snapshotTree(root: string, known: { head: string | null; filters?: GitOptions["filters"] }): Promise<string> {
+async function snapshotTree(root: string, known: { head: string | null; filters?: GitOptions["filters"] }): Promise<string> {
   // The repository's filter drivers, read once for read-tree and add.
   const options: GitOptions = { filters: known.filters ?? repositoryFilters(root) };
   const dir = mkdtempSync(join(tmpdir(), "yolo-index-"));

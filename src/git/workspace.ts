@@ -1,17 +1,6 @@
 import { ConfigError } from "../errors.js";
 import { GitError, git, gitOk, PROJECT_PATHS, repositoryFilters } from "./git.js";
-import {
-  branchExists,
-  currentBranch,
-  headCommit,
-  headMessage,
-  repoState,
-  snapshotCommit,
-  snapshotRef,
-  snapshotTree,
-  snapshotWorkTree,
-  uncommittedChanges,
-} from "./repo.js";
+import { branchExists, currentBranch, headCommit, headMessage, repoState, snapshotCommit, snapshotRef, snapshotWorkTree, uncommittedChanges } from "./repo.js";
 import { commitMessage, isSameIteration, type Iteration } from "./commit-message.js";
 
 /** The branch a thread works on with `--branch`. */
@@ -30,33 +19,34 @@ export interface WorkspaceOptions {
   mode: "start" | "resume";
   /** What inspectWorkspace read for this root and mode, when the caller started it early; read here otherwise. */
   facts?: Promise<WorkspaceFacts>;
-  /** The start snapshot's commit from startSnapshot (same root, thread, branch and facts), when started early. */
+  /** The start snapshot's commit from startSnapshot (same root, branch and facts), when started early. */
   snapshot?: Promise<string | null>;
 }
 
 /**
- * A new thread's start snapshot, written early (its commit only: snapshotCommit), when prepareWorkspace will take one
- * — a dirty tree without a branch; null otherwise. prepareWorkspace keeps it with its ref, or reports its failure.
+ * A new thread's start snapshot commit, written early (snapshotCommit: git objects only), when prepareWorkspace will
+ * take one — a dirty tree without a branch; null otherwise. `early`: earlySnapshot's commit for these facts, when the
+ * caller had it started already (a failed one is taken again here, so its error is met where it was before).
+ * prepareWorkspace keeps it with its ref, or reports its failure.
  */
 export async function startSnapshot(
   facts: Promise<WorkspaceFacts>,
-  opts: { root: string; threadId: string; branch: boolean; tree?: Promise<string | null> | null },
+  opts: { root: string; branch: boolean; early?: Promise<string | null> | null },
 ): Promise<string | null> {
   const { inRepo, head, dirty, filters } = await facts;
   if (!inRepo || opts.branch || dirty.length === 0) return null;
-  // The tree, when it was written already from these facts (startTree); the commit names the thread.
-  const tree = await opts.tree;
-  return snapshotCommit(opts.root, opts.threadId, { head, filters, ...(tree ? { tree: Promise.resolve(tree) } : {}) });
+  const early = await opts.early?.catch(() => null);
+  return early ?? snapshotCommit(opts.root, { head, filters });
 }
 
 /**
- * A new thread's start snapshot tree, written from inspectWorkspace's facts before the thread exists (see
- * startSnapshot); null for a clean tree or outside git. Written for a thread that will work on a branch too (the
- * facts cannot say): objects only, which git's gc removes.
+ * The start snapshot commit of a tree with uncommitted changes, written from inspectWorkspace's facts before there is
+ * a thread or a config (see startSnapshot); null for a clean tree or outside git. Written for a thread that will work
+ * on a branch too (the facts cannot say): objects only, which git's gc removes.
  */
-export async function startTree(root: string, facts: Promise<WorkspaceFacts>): Promise<string | null> {
+export async function earlySnapshot(root: string, facts: Promise<WorkspaceFacts>): Promise<string | null> {
   const { inRepo, head, dirty, filters } = await facts;
-  return inRepo && dirty.length > 0 ? snapshotTree(root, { head, filters }) : null;
+  return inRepo && dirty.length > 0 ? snapshotCommit(root, { head, filters }) : null;
 }
 
 /** What prepareWorkspace reads before it changes anything. */

@@ -141,6 +141,16 @@ Object.defineProperty(globalThis, Symbol.for("yolo.early-probes"), {
     expect(logged()).toMatch(/^start \d+\n$/);
   });
 
+  it("a read that failed early is made again by the CLI: its error is reported as yolo's own, not as an unexpected one", async ({ onTestFinished }) => {
+    const root = project(onTestFinished);
+    // An index git cannot read: the status fails (the shim's copy of GitError is another class than the CLI's).
+    writeFileSync(join(root, ".git", "index"), "garbage");
+    const r = await runYolo(["run", "--json", "Add an add(a, b) function"], { cwd: root, baseURL: `http://127.0.0.1:${await closedPort()}/v1` });
+    expect(r.exitCode, describeResult(r)).toBe(70);
+    expect(r.stderr).toMatch(/^yolo: git status .* failed in .*index file/);
+    expect(r.stderr).not.toContain("unexpected error");
+  });
+
   it("the early reads are hardened like every git call: a repository's fsmonitor and filter drivers never run", async ({ onTestFinished }) => {
     const root = project(onTestFinished, { ".gitattributes": "*.txt filter=evil\n", "a.txt": "one\n" });
     const marker = join(tempDir(onTestFinished, "yolo-marker-"), "ran");

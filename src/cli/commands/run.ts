@@ -92,10 +92,12 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   // trial sandbox — runs in child processes while the checks below go on; each answer is used where it was asked
   // for before, so the same problem refuses the run in the same order.
   // The shim may have started them already, before this code had loaded (src/cli/early-probes.ts).
-  const probed = takeEarlyProbes(baseConfig.root, first.start ? "start" : "resume");
-  const identity = probed?.identity ?? repoIdentity(baseConfig.root);
+  // A read that failed there is made again here, so its error is this code's own (the shim's are only messages).
+  const mode = first.start ? "start" : "resume";
+  const probed = takeEarlyProbes(baseConfig.root, mode);
+  const identity = probed?.identity.catch(() => repoIdentity(baseConfig.root)) ?? repoIdentity(baseConfig.root);
   identity.catch(() => {});
-  const workspace = probed?.workspace ?? inspectWorkspace(baseConfig.root, first.start ? "start" : "resume");
+  const workspace = probed?.workspace.catch(() => inspectWorkspace(baseConfig.root, mode)) ?? inspectWorkspace(baseConfig.root, mode);
   workspace.catch(() => {});
   const probing = baseConfig.sandbox === "off" ? null : probeBwrapAsync(process.env.PATH, probed?.sandbox);
   // A new thread's agents are checked before anything is created; a resumed one's once its mode is read.
@@ -108,9 +110,7 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   if (first.start) assertModelConfigured(config, { replay: replay !== null });
   // A dirty tree's start snapshot is written (git objects only) while the sandbox and the database are checked; it
   // is kept by its ref where it was taken before (a refused start leaves at most unreferenced objects for git gc).
-  const snapshot = first.start
-    ? startSnapshot(workspace, { root: config.root, threadId: first.threadId, branch: config.branch, tree: probed?.tree })
-    : undefined;
+  const snapshot = first.start ? startSnapshot(workspace, { root: config.root, branch: config.branch, early: probed?.snapshot }) : undefined;
   snapshot?.catch(() => {});
   // The live view's first frame needs Ink and React: they load while the rest of the start is prepared.
   if (rendererKind(flags) === "ink") loadInk().catch(() => {});
@@ -184,7 +184,6 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
       `yolo: thread ${first.threadId} forked from ${first.fork.source} at step ${entry.step} (after ${entry.node}); ${first.fork.source} is unchanged\n`,
     );
   }
-  const mode = first.start ? "start" : "resume";
   const setup = await prepareRunSetup({
     cwd,
     config,

@@ -1,6 +1,9 @@
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEarlyProbes, takeEarlyProbes } from "../../../src/cli/early-probes.js";
 import { project } from "../../helpers/per-test.js";
+
+const CHILD = fileURLToPath(new URL("../../../dist/cli/early-child.cjs", import.meta.url));
 
 // What the CLI takes from the probes bin/yolo.js started: only those made for its own root, mode and PATH, and once.
 describe("takeEarlyProbes", () => {
@@ -12,27 +15,28 @@ describe("takeEarlyProbes", () => {
 
   it("gives the probes started for this root and mode, with their answers, once", async ({ onTestFinished }) => {
     const root = project(onTestFinished);
-    startEarlyProbes(root, "start");
+    startEarlyProbes(root, "start", CHILD);
     const probes = takeEarlyProbes(root, "start");
     expect(probes).not.toBeNull();
     expect(await probes?.workspace).toMatchObject({ inRepo: true, dirty: [] });
+    expect(await probes?.snapshot).toBeNull();
     expect(takeEarlyProbes(root, "start")).toBeNull();
   });
 
   it("gives nothing for another root, another mode or another PATH (the caller reads its own)", ({ onTestFinished }) => {
     const root = project(onTestFinished);
     const other = project(onTestFinished);
-    startEarlyProbes(root, "start");
+    startEarlyProbes(root, "start", CHILD);
     expect(takeEarlyProbes(other, "start")).toBeNull();
-    startEarlyProbes(root, "start");
+    startEarlyProbes(root, "start", CHILD);
     expect(takeEarlyProbes(root, "resume")).toBeNull();
-    startEarlyProbes(root, "start");
+    startEarlyProbes(root, "start", CHILD);
     process.env.PATH = `/nonexistent:${path}`;
     expect(takeEarlyProbes(root, "start")).toBeNull();
   });
 
   it("starts nothing for a directory that does not exist", () => {
-    startEarlyProbes("/nonexistent/yolo-early-probes", "start");
+    startEarlyProbes("/nonexistent/yolo-early-probes", "start", CHILD);
     expect(takeEarlyProbes("/nonexistent/yolo-early-probes", "start")).toBeNull();
   });
 });

@@ -64,7 +64,7 @@ describe("inspecting the workspace in one go", () => {
   it("a dirty start's snapshot from the early inspection is the one prepareWorkspace made on its own", async ({ onTestFinished }) => {
     const { dirty } = places(onTestFinished);
     const facts = inspectWorkspace(dirty, "start");
-    const snapshot = startSnapshot(facts, { root: dirty, threadId: "early001", branch: false });
+    const snapshot = startSnapshot(facts, { root: dirty, branch: false });
     // Written early, kept by nothing until the start is prepared: a start refused in between leaves no ref.
     const written = await snapshot;
     expect(written).toMatch(/^[0-9a-f]{40}$/);
@@ -83,9 +83,9 @@ describe("inspecting the workspace in one go", () => {
 
   it("no early snapshot where prepareWorkspace takes none: a clean tree, branch mode, outside git", async ({ onTestFinished }) => {
     const { repo, dirty, outside } = places(onTestFinished);
-    expect(await startSnapshot(inspectWorkspace(repo, "start"), { root: repo, threadId: "t1", branch: false })).toBeNull();
-    expect(await startSnapshot(inspectWorkspace(dirty, "start"), { root: dirty, threadId: "t1", branch: true })).toBeNull();
-    expect(await startSnapshot(inspectWorkspace(outside, "start"), { root: outside, threadId: "t1", branch: false })).toBeNull();
+    expect(await startSnapshot(inspectWorkspace(repo, "start"), { root: repo, branch: false })).toBeNull();
+    expect(await startSnapshot(inspectWorkspace(dirty, "start"), { root: dirty, branch: true })).toBeNull();
+    expect(await startSnapshot(inspectWorkspace(outside, "start"), { root: outside, branch: false })).toBeNull();
   });
 
   it("a repository's own filter driver runs for none of the start's content commands (status, read-tree, add, and write-tree, which re-reads racily clean files), read once for all", async ({
@@ -97,7 +97,7 @@ describe("inspecting the workspace in one go", () => {
     gitIn(dirty, "config", "filter.x.clean", `sh -c 'echo clean >> ${marker}; cat'`);
     gitIn(dirty, "config", "filter.x.smudge", `sh -c 'echo smudge >> ${marker}; cat'`);
     const facts = inspectWorkspace(dirty, "start");
-    const snapshot = startSnapshot(facts, { root: dirty, threadId: "filt0001", branch: false });
+    const snapshot = startSnapshot(facts, { root: dirty, branch: false });
     const ws = await prepareWorkspace({ root: dirty, threadId: "filt0001", branch: false, allowDirty: false, mode: "start", facts, snapshot });
     expect(ws.startCommit).toMatch(/^[0-9a-f]{40}$/);
     expect(ws.dirty.length).toBeGreaterThan(0);

@@ -1,19 +1,16 @@
-import { probeBwrapAsync, type SandboxProbe } from "../exec/sandbox.js";
 import { type EarlyReads, readEarly } from "./early-reads.js";
 import { emptySlot, fillSlot } from "./early-slot.js";
 import { projectRoot } from "./project-root.js";
 
 /** The git reads and bubblewrap's trial a run or resume starts with, started before the CLI itself has loaded. */
-export interface EarlyProbes extends EarlyReads {
-  sandbox: Promise<SandboxProbe>;
-}
+export type EarlyProbes = EarlyReads;
 
 /**
  * Starts the git reads that a run or resume in `cwd` begins with (repoIdentity, inspectWorkspace, and for a new thread
  * on a tree with uncommitted changes its start snapshot commit — reads and git objects only, hardened like every git
- * call) in a Node process of their own (`childScript`: dist/cli/early-child.cjs, see early-reads.ts), and bubblewrap's
- * trial (probeBwrapAsync), before the CLI's code is loaded: they run on the other core while it compiles, and are
- * forked from a process a fraction of the size. Nothing is reported here; the run takes what it would have asked for
+ * call) and bubblewrap's trial (probeBwrapAsync) in a Node process of their own (`childScript`:
+ * dist/cli/early-child.cjs, see early-reads.ts), before the CLI's code is loaded: they run on the other core while it
+ * compiles. Nothing is reported here; the run takes what it would have asked for
  * (takeEarlyProbes) and reads again what failed, so it meets any error where it met it before. A cwd that cannot be
  * resolved starts nothing.
  */
@@ -24,9 +21,7 @@ export function startEarlyProbes(cwd: string, mode: "start" | "resume", childScr
   } catch {
     return;
   }
-  const probes: EarlyProbes = { ...readEarly(root, mode, childScript), sandbox: probeBwrapAsync(process.env.PATH) };
-  for (const p of Object.values(probes)) p?.catch(() => {});
-  fillSlot({ root, mode, path: process.env.PATH, probes });
+  fillSlot({ root, mode, path: process.env.PATH, probes: readEarly(root, mode, childScript) });
 }
 
 /**

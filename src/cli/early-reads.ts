@@ -1,11 +1,13 @@
 import { spawn } from "node:child_process";
+import { probeBwrapAsync, type SandboxProbe } from "../exec/sandbox.js";
 import { repoIdentity } from "../git/repo-identity.js";
 import { earlySnapshot, inspectWorkspace, type WorkspaceFacts } from "../git/workspace.js";
 
-// The git reads a run or resume starts with, made by a small Node process of their own (dist/cli/early-child.cjs):
-// each is a chain of git commands (the filter drivers, then the status, then a dirty tree's snapshot), and in yolo's
-// own process every link of a chain waited for the main thread, busy compiling the CLI for ~80 ms. The child runs the
-// whole chains meanwhile; each answer comes back as one JSON line as soon as it is known.
+// The git reads a run or resume starts with, and bubblewrap's trial, made by a small Node process of their own
+// (dist/cli/early-child.cjs): each read is a chain of git commands (the filter drivers, then the status, then a dirty
+// tree's snapshot), and in yolo's own process every link of a chain waited for the main thread, busy compiling the CLI
+// for ~80 ms; and each spawn holds the thread that makes it until the child has exec'd (1–6 ms). The child runs it all
+// meanwhile; each answer comes back as one JSON line as soon as it is known.
 
 /** The reads' answers, as promises; a read that failed in the child rejects (the caller reads it again itself). */
 export interface EarlyReads {
@@ -13,9 +15,11 @@ export interface EarlyReads {
   workspace: Promise<WorkspaceFacts>;
   /** A new thread's start snapshot commit when the tree has uncommitted changes (earlySnapshot), else null. */
   snapshot: Promise<string | null> | null;
+  /** probeBwrapAsync for the child's PATH (yolo's). */
+  sandbox: Promise<SandboxProbe>;
 }
 
-type Name = "identity" | "workspace" | "snapshot";
+type Name = "identity" | "workspace" | "snapshot" | "sandbox";
 /** One line of the child's output: a read's answer, or why it failed (as a message: no class crosses a process). */
 type Answer = { read: Name; value: unknown } | { read: Name; error: string };
 
@@ -38,6 +42,7 @@ export function readEarly(root: string, mode: "start" | "resume", script: string
       facts.filters === undefined ? { ...facts, filters: undefined } : { ...facts, filters: Promise.resolve(facts.filters) },
     ),
     snapshot: mode === "start" ? expect<string | null>("snapshot") : null,
+    sandbox: expect<SandboxProbe>("sandbox"),
   };
   let buffered = "";
   child.stdout.setEncoding("utf8");
@@ -92,5 +97,6 @@ export async function answerEarlyReads(root: string, mode: "start" | "resume", w
       workspace.then(async (facts) => ({ ...facts, filters: facts.filters ? await facts.filters : undefined })),
     ),
     ...(mode === "start" ? [say("snapshot", earlySnapshot(root, workspace))] : []),
+    say("sandbox", probeBwrapAsync(process.env.PATH)),
   ]);
 }

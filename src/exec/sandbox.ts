@@ -44,7 +44,8 @@ export function probeBwrapAsync(pathVar: string | undefined, started?: Promise<S
   let running = pending.get(key);
   if (!running) {
     // `started`: the same trial for the same PATH, begun before this module was loaded (src/cli/early-probes.ts).
-    running = (started ?? runProbeAsync(pathVar)).then((probe) => {
+    // A trial started elsewhere that could not answer (its process died) is made here.
+    running = (started ? started.catch(() => runProbeAsync(pathVar)) : runProbeAsync(pathVar)).then((probe) => {
       if (!probes.has(key)) probes.set(key, probe);
       pending.delete(key);
       return probes.get(key) ?? probe;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { readEarly } from "../../../src/cli/early-reads.js";
+import { probeBwrapAsync } from "../../../src/exec/sandbox.js";
 import { repoIdentity } from "../../../src/git/repo-identity.js";
 import { snapshotWorkTree } from "../../../src/git/repo.js";
 import { inspectWorkspace } from "../../../src/git/workspace.js";
@@ -25,7 +26,9 @@ async function plain(facts: ReturnType<typeof inspectWorkspace>) {
 }
 
 describe("readEarly", { timeout: 30_000 }, () => {
-  it("answers what the CLI reads itself: identity, HEAD, the status, the filter drivers and a dirty tree's snapshot", async ({ onTestFinished }) => {
+  it("answers what the CLI reads itself: identity, HEAD, the status, the filter drivers, a dirty tree's snapshot, the sandbox trial", async ({
+    onTestFinished,
+  }) => {
     const clean = project(onTestFinished);
     const dirty = project(onTestFinished, { "notes.txt": "committed\n" });
     writeFileSync(join(dirty, "notes.txt"), "changed\n");
@@ -36,6 +39,7 @@ describe("readEarly", { timeout: 30_000 }, () => {
         const early = readEarly(root, mode, CHILD);
         expect(await early.identity, root).toBe(await repoIdentity(root));
         expect(await plain(early.workspace), `${root} ${mode}`).toEqual(await plain(inspectWorkspace(root, mode)));
+        expect(await early.sandbox).toEqual(await probeBwrapAsync(process.env.PATH));
         if (mode === "resume") expect(early.snapshot).toBeNull();
         else if (root !== dirty) expect(await early.snapshot).toBeNull();
       }
@@ -67,7 +71,10 @@ describe("readEarly", { timeout: 30_000 }, () => {
   it("a child that cannot start, or dies, fails every read still waiting instead of leaving it waiting", async ({ onTestFinished }) => {
     const root = project(onTestFinished);
     const missing = readEarly(root, "start", join(tempDir(onTestFinished), "no-such-child.cjs"));
-    for (const read of [missing.identity, missing.workspace, missing.snapshot]) await expect(read).rejects.toThrow(/ended|could not start/);
+    for (const read of [missing.identity, missing.workspace, missing.snapshot, missing.sandbox]) await expect(read).rejects.toThrow(/ended|could not start/);
+    // The trial it could not make is made by the CLI (a PATH of its own, so nothing remembered answers instead).
+    const path = `${process.env.PATH}:`;
+    expect(await probeBwrapAsync(path, missing.sandbox)).toEqual(await probeBwrapAsync(process.env.PATH));
     // A git that never answers, and the child killed meanwhile.
     const bin = tempDir(onTestFinished, "yolo-hung-git-");
     writeFileSync(join(bin, "git"), '#!/bin/sh\necho $PPID > "$(dirname "$0")/child.pid"\nsleep 30\n');

@@ -48,10 +48,6 @@ export async function runLight(argv: string[], options: { dist: string; env: Rea
   if (dir && RUN_COMMANDS.has(options.key.command) && (!entry || script.cachedDataRejected)) {
     atFirstOutput(() => writeEntry(dir, options.key, source.length, 0, script));
   }
-  // The git reads bin/yolo.js began (src/cli/early-probes.ts) go on in child processes, but their next step (the status,
-  // once the filter drivers are read) starts only when this thread turns its event loop, which the synchronous start
-  // below does not do for a while: one turn here, by when the first step has finished.
-  if (RUN_COMMANDS.has(options.key.command)) await new Promise((resolve) => setImmediate(resolve));
   script.runInThisContext()(mod.exports, require, mod, file, dirname(file), pathToFileURL(file).href);
   await mod.exports.main(argv);
   if (RUN_COMMANDS.has(options.key.command)) return;

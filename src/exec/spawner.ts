@@ -163,8 +163,9 @@ export function spawnerScript(): string {
 
 // Starts the helper in the background, once per process (and never again after it failed).
 function started(env: NodeJS.ProcessEnv): Spawner | null {
+  if (mode === "direct") return null;
   if (spawner && !spawner.dead) return spawner;
-  if ((unavailable && mode !== "helper") || mode === "direct") return null;
+  if (unavailable && mode !== "helper") return null;
   if (spawner?.dead && mode !== "helper") {
     unavailable = true;
     return null;

@@ -76,7 +76,8 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   // Node's `shell: true` is `/bin/sh -c <command>` on POSIX; spelled out, so the helper process spawns plain argv.
   const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command, guard, sandbox.readOnly) : ["/bin/sh", "-c", command];
   let pid: number | undefined;
-  let stopRequested = false;
+  /** How far a timeout or abort has got: SIGTERM sent, then (after the grace period) SIGKILL. */
+  let stopping: "SIGTERM" | "SIGKILL" | null = null;
   let timedOut = false;
   let aborted = false;
   let graceTimer: NodeJS.Timeout | undefined;
@@ -92,16 +93,17 @@ export async function runShell(command: string, options: RunShellOptions): Promi
       pid = known;
       trackGroup(known);
       // A timeout or abort that came before the pid (through the helper, it comes a message later) applies now.
-      if (stopRequested) stop();
+      if (stopping) killGroup(known, stopping);
     },
   };
   const stop = () => {
-    stopRequested = true;
-    if (pid === undefined || graceTimer) return;
-    const group = pid;
-    killGroup(group, "SIGTERM");
+    if (stopping) return;
+    stopping = "SIGTERM";
+    if (pid !== undefined) killGroup(pid, "SIGTERM");
     graceTimer = setTimeout(() => {
-      killGroup(group, "SIGKILL");
+      stopping = "SIGKILL";
+      if (pid !== undefined) killGroup(pid, "SIGKILL");
+      // Also when the pid never came: a helper that stopped answering is given up on rather than waited for.
       launched?.killed();
     }, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
   };
@@ -120,6 +122,7 @@ export async function runShell(command: string, options: RunShellOptions): Promi
 
   try {
     launched = (await launchThroughSpawner(request)) ?? launchDirect(request);
+    if (stopping === "SIGKILL") launched.killed();
     // null: the helper could not start it; started directly, it fails the same way and says why in Node's words.
     let end = await launched.ended;
     if (end === null) {

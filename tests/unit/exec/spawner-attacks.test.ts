@@ -25,6 +25,7 @@ async function pidIn(file: string): Promise<number> {
 
 it("`kill -9 $PPID`: the command ends at once with a note (no hang, no wait for its timeout), its group killed", async ({ onTestFinished }) => {
   const root = tempDir(onTestFinished);
+  // At once: the command runs only once yolo knows its group (the helper's gate), so even this leaves nothing behind.
   const result = await runShell(`echo $$ > pidfile; echo before; kill -9 ${PPID}; sleep 60`, base(root));
   expect(result).toMatchObject({ exitCode: null, timedOut: false, aborted: false });
   // Output the helper had not passed on yet dies with it.
@@ -47,6 +48,20 @@ it("`kill -STOP $PPID`: at the command's timeout the silent helper is given up o
   // The stopped helper is killed, not left behind.
   expect(helper).toBeDefined();
   expect(await eventually(() => !isRunning(helper as number))).toBe(true);
+});
+
+it("a command sent to a helper another command has stopped ends at its own timeout (its pid never came), as does that other", async ({ onTestFinished }) => {
+  const root = tempDir(onTestFinished);
+  const stopper = runShell(`kill -STOP ${PPID}; echo stopped > flag; sleep 60`, base(root));
+  expect(await eventually(() => existsSync(join(root, "flag")))).toBe(true);
+  const late = await runShell("echo $$ > late-pid; sleep 60", { ...base(root), timeoutS: 0.3, killGraceMs: 100 });
+  expect(late).toMatchObject({ exitCode: null, timedOut: true });
+  expect(late.output).toMatch(/stopped answering; the command was stopped/);
+  const first = await stopper;
+  expect(first).toMatchObject({ exitCode: null, timedOut: false });
+  expect(first.output).toMatch(/stopped answering; the command was stopped/);
+  // The helper never started it.
+  expect(existsSync(join(root, "late-pid"))).toBe(false);
 });
 
 it("after the helper died, later commands are started directly by yolo's process", async ({ onTestFinished }) => {

@@ -38,16 +38,14 @@ function started(env: NodeJS.ProcessEnv): Spawner | null {
     unavailable = true;
     return null;
   }
-  const script = spawnerScript();
-  if (!existsSync(script)) {
-    unavailable = true;
-    return null;
-  }
   const helperEnv: NodeJS.ProcessEnv = {};
   for (const name of HELPER_ENV) if (env[name] !== undefined) helperEnv[name] = env[name];
   try {
+    const script = spawnerScript();
+    if (!existsSync(script)) throw new Error(`${script} is not built`);
     spawner = new Spawner(script, helperEnv);
   } catch {
+    // Commands are spawned directly, as before the helper existed: slower, never wrong.
     unavailable = true;
     return null;
   }

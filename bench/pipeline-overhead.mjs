@@ -14,6 +14,8 @@ import { buildWorkflowGraph } from "../dist/engine/graph.js";
 import { startRun } from "../dist/engine/run.js";
 import { openSession } from "../dist/engine/session.js";
 import { loadWorkflowAgents } from "../dist/engine/workflow-agents.js";
+import { runShell } from "../dist/exec/run-shell.js";
+import { setSpawnerMode } from "../dist/exec/spawner.js";
 import { createCheckpointer } from "../dist/store/checkpointer.js";
 import { openDatabase } from "../dist/store/db.js";
 
@@ -201,6 +203,26 @@ async function bareRun(supersteps) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/**
+ * Wall and CPU milliseconds of this process per `runShell("true")`, spawned directly (Node forks this whole process)
+ * or through the spawner helper (a message), in a process whose heap the runs above have grown as a run's does.
+ */
+export async function commandCost(mode, count = 40) {
+  const root = project();
+  const options = { cwd: root, timeoutS: 30, env: { PATH: process.env.PATH }, capBytes: 4096, keepFullOutput: true };
+  setSpawnerMode(mode);
+  try {
+    await runShell("true", options);
+    const started = now();
+    for (let i = 0; i < count; i++) await runShell("true", options);
+    const { ms, cpuMs } = since(started);
+    return { ms: ms / count, cpuMs: cpuMs / count };
+  } finally {
+    setSpawnerMode("auto");
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 const ROUNDS = 3;
 const STEPS = 200;
 
@@ -236,6 +258,12 @@ export async function benchPipelineOverhead(print) {
   print(line("yolo pipeline with no gate configured", noGate, per("noGate", "cpuMs")));
   print(
     `  ${"→ gate check in yolo's process".padEnd(42)}: ${(rest - noGate).toFixed(2).padStart(6)} ms / superstep (the gate's work outside its commands' own time: definition walk, output parsing, log file, judging, events)`,
+  );
+  const costs = { direct: [], helper: [] };
+  for (let round = 0; round < ROUNDS; round++) for (const mode of ["direct", "helper"]) costs[mode].push(await commandCost(mode));
+  const cost = (mode, f) => median(costs[mode].map((c) => c[f])).toFixed(2);
+  print(
+    `  ${"a command (`true`) in yolo's process".padEnd(42)}: CPU ${cost("direct", "cpuMs")} ms spawned directly, ${cost("helper", "cpuMs")} ms through the spawner helper (wall ${cost("direct", "ms")} / ${cost("helper", "ms")} ms)`,
   );
   const perStep = (r, f) => f(r) / STEPS;
   const y = runs.yolo[0];

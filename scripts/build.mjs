@@ -139,6 +139,8 @@ await build({ ...common, entryPoints: ["src/cli/light-loader.ts"], outfile: join
 await build({ ...common, entryPoints: ["src/cli/early-probes.ts"], outfile: join(next, "cli", "early-probes.cjs"), format: "cjs", bundle: true });
 // The process those git reads run in (src/cli/early-child.ts; see src/cli/early-reads.ts), small for the same reason.
 await build({ ...common, entryPoints: ["src/cli/early-child.ts"], outfile: join(next, "cli", "early-child.cjs"), format: "cjs", bundle: true });
+// The spawner helper process yolo's commands are started from (src/exec/spawner.ts): a small CommonJS file, quick to boot.
+await build({ ...common, entryPoints: ["src/exec/spawner-child.ts"], outfile: join(next, "exec", "spawner-child.cjs"), format: "cjs", bundle: true });
 // Which packages and source folders each output file holds, for tests that check what a command loads.
 // For the run bundle also what it evaluates as it starts: the modules esbuild did not wrap to evaluate when imported.
 const lazy = new Set([...runSource.matchAll(/__(?:esm|commonJS)\(\{"([^"]+)"/g)].map((m) => m[1]));

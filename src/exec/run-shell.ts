@@ -1,6 +1,8 @@
 import { performance } from "node:perf_hooks";
-import { execa } from "execa";
 import { CappedOutput } from "./capped-output.js";
+import type { LaunchRequest, Launched } from "./launch.js";
+import { launchDirect } from "./launch-direct.js";
+import { launchThroughSpawner } from "./spawner.js";
 import { findProtectedPaths, removeNewExecFiles, type ProtectedPaths } from "./protected-paths.js";
 import { bwrapArgv, type Sandbox } from "./sandbox.js";
 import { scrubText } from "../secrets/scrub.js";
@@ -41,17 +43,10 @@ const NON_INTERACTIVE_ENV = { NO_COLOR: "1", FORCE_COLOR: "0", CI: "1" };
 const DEFAULT_KILL_GRACE_MS = 1000;
 
 /**
- * After the shell has exited and its group is killed, output still in the pipes is read for this long; a process
- * that escaped the group (setsid) and still holds a pipe must not keep the call waiting for its whole lifetime.
- */
-const DRAIN_MS = 1000;
-
-/** Process groups still running, killed if yolo itself exits first (detached children are not cleaned up by execa). */
-
-/**
  * Runs a shell command in its own process group and always leaves no process of that group behind:
  * on timeout or abort the whole group gets SIGTERM then SIGKILL, and when the shell exits, any background
- * job it left (which would otherwise hold the output pipe open) is killed as well.
+ * job it left (which would otherwise hold the output pipe open) is killed as well. Commands are started by the
+ * spawner helper process once it is up (src/exec/spawner.ts), before that (and if it fails) directly.
  */
 export async function runShell(command: string, options: RunShellOptions): Promise<ShellResult> {
   const started = performance.now();
@@ -78,34 +73,39 @@ export async function runShell(command: string, options: RunShellOptions): Promi
 
   const sandbox = options.sandbox?.kind === "bwrap" ? options.sandbox : null;
   guard = findProtectedPaths(options.cwd);
-  const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command, guard, sandbox.readOnly) : [command];
-  const subprocess = execa(file, args, {
-    shell: !sandbox,
-    cwd: options.cwd,
-    // Inside the sandbox only its private /tmp is writable, wherever TMPDIR pointed.
-    env: { ...options.env, ...NON_INTERACTIVE_ENV, ...(sandbox ? { TMPDIR: "/tmp" } : {}) },
-    extendEnv: false,
-    stdin: "ignore",
-    // stdout and stderr are read straight into one buffer in arrival order: execa's merged `all` stream cost about
-    // 1.2 ms of CPU per command (a third of execa's own cost; see bench/pipeline-overhead.mjs), every gate and run_command.
-    buffer: false,
-    reject: false,
-    detached: true,
-    windowsHide: true,
-  });
-  const collect = (chunk: Uint8Array | string) => collected.push(chunk);
-  subprocess.stdout?.on("data", collect);
-  subprocess.stderr?.on("data", collect);
-
-  const pid = subprocess.pid;
+  // Node's `shell: true` is `/bin/sh -c <command>` on POSIX; spelled out, so the helper process spawns plain argv.
+  const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command, guard, sandbox.readOnly) : ["/bin/sh", "-c", command];
+  let pid: number | undefined;
+  /** How far a timeout or abort has got: SIGTERM sent, then (after the grace period) SIGKILL. */
+  let stopping: "SIGTERM" | "SIGKILL" | null = null;
   let timedOut = false;
   let aborted = false;
   let graceTimer: NodeJS.Timeout | undefined;
-  let drainTimer: NodeJS.Timeout | undefined;
+  let launched: Launched | undefined;
+  const request: LaunchRequest = {
+    file,
+    args,
+    cwd: options.cwd,
+    // Inside the sandbox only its private /tmp is writable, wherever TMPDIR pointed.
+    env: { ...options.env, ...NON_INTERACTIVE_ENV, ...(sandbox ? { TMPDIR: "/tmp" } : {}) },
+    onOutput: (chunk) => collected.push(chunk),
+    onPid: (known) => {
+      pid = known;
+      trackGroup(known);
+      // A timeout or abort that came before the pid (through the helper, it comes a message later) applies now.
+      if (stopping) killGroup(known, stopping);
+    },
+  };
   const stop = () => {
-    if (pid === undefined || graceTimer) return;
-    killGroup(pid, "SIGTERM");
-    graceTimer = setTimeout(() => killGroup(pid, "SIGKILL"), options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+    if (stopping) return;
+    stopping = "SIGTERM";
+    if (pid !== undefined) killGroup(pid, "SIGTERM");
+    graceTimer = setTimeout(() => {
+      stopping = "SIGKILL";
+      if (pid !== undefined) killGroup(pid, "SIGKILL");
+      // Also when the pid never came: a helper that stopped answering is given up on rather than waited for.
+      launched?.killed();
+    }, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
   };
   const timeoutTimer = setTimeout(
     () => {
@@ -119,27 +119,21 @@ export async function runShell(command: string, options: RunShellOptions): Promi
     stop();
   };
   options.signal?.addEventListener("abort", onAbort, { once: true });
-  if (pid !== undefined) {
-    trackGroup(pid);
-    subprocess.once("exit", () => {
-      killGroup(pid, "SIGKILL");
-      drainTimer = setTimeout(() => {
-        subprocess.stdout?.destroy();
-        subprocess.stderr?.destroy();
-      }, DRAIN_MS);
-    });
-  }
 
   try {
-    const result = await subprocess;
-    if (result.exitCode === undefined && !result.signal && result.failed) {
-      collected.push(`\nthe command could not start: ${result.originalMessage || result.shortMessage}\n`);
+    launched = (await launchThroughSpawner(request)) ?? launchDirect(request);
+    if (stopping === "SIGKILL") launched.killed();
+    // null: the helper could not start it; started directly, it fails the same way and says why in Node's words.
+    let end = await launched.ended;
+    if (end === null) {
+      launched = launchDirect(request);
+      end = await launched.ended;
     }
-    return finish(result.exitCode ?? null, timedOut, aborted);
+    if (end?.startError !== undefined) collected.push(`\nthe command could not start: ${end.startError}\n`);
+    return finish(end?.exitCode ?? null, timedOut, aborted);
   } finally {
     clearTimeout(timeoutTimer);
     clearTimeout(graceTimer);
-    clearTimeout(drainTimer);
     options.signal?.removeEventListener("abort", onAbort);
     if (pid !== undefined) {
       killGroup(pid, "SIGKILL");

@@ -223,15 +223,21 @@ async function afterStarted(
       control,
     });
     // Progress notes: unsynced on SQLite (see UpdateOptions), and a node already in the row is not written again.
+    // A completed node's unsettled usage is cleared with the next node's name, one write instead of two: until then
+    // the record names a step the checkpoint has passed, which settleKilledUsage ignores (leftUnsettled).
     let rowNode: string | null = null;
-    const setNode = (node: string) => {
-      if (node === rowNode) return;
+    let clearUsage = false;
+    const setNode = (node: string, started: boolean) => {
+      if (node === rowNode && !(started && clearUsage)) return;
       rowNode = node;
-      queueRowWrite(() => session.threads.update(threadId, { currentNode: node }, { progress: true }));
+      const patch = clearUsage ? { currentNode: node, unsettledUsage: null } : { currentNode: node };
+      clearUsage = false;
+      queueRowWrite(() => session.threads.update(threadId, patch, { progress: true }));
     };
-    for await (const event of translate(stream, workflowRouters(deps.config.workflow, deps.config.maxFixAttempts), setNode)) {
+    const finished = (node: string) => setNode(node, false);
+    for await (const event of translate(stream, workflowRouters(deps.config.workflow, deps.config.maxFixAttempts), finished)) {
       if (event.type === "node.started") {
-        setNode(event.node);
+        setNode(event.node, true);
         startedAtStep = event.step ?? startedAtStep;
       }
       unsettled.observe(event);
@@ -240,10 +246,12 @@ async function afterStarted(
         // (settleKilledUsage counts them on resume). Cleared once no node has unsettled calls.
         const record = unsettledRecord(startedAtStep, unsettled.peek());
         kept = record !== null;
-        queueRowWrite(() => session.threads.update(threadId, { unsettledUsage: record }, { progress: true }));
+        clearUsage = record === null && event.type === "node.completed";
+        if (!clearUsage) queueRowWrite(() => session.threads.update(threadId, { unsettledUsage: record }, { progress: true }));
       }
       emit(event);
     }
+    if (clearUsage) queueRowWrite(() => session.threads.update(threadId, { unsettledUsage: null }, { progress: true }));
     await written;
     const after = positionOf(await graph.getState(graphConfig));
     if (after.kind === "waiting") return await complete(options, emit, "waiting", waitingReason(after), after);

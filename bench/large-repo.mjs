@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { defaultGates } from "../dist/gates/detect.js";
+import { withStagedWorkTree } from "../dist/git/staged-work-tree.js";
 import { projectSummary } from "../dist/prompt/project-summary.js";
 import { getTool } from "../dist/tools/registry.js";
 
@@ -48,6 +49,20 @@ async function measure(root) {
   return { before: before.ms, list: listed.ms, search: searched.ms, capped: /capped/.test(searched.out.content) };
 }
 
+// The work tree staged into a throwaway index (a dirty tree's start snapshot, `show --diff`, a monorepo's changed files)
+// with one file changed since the last commit: from a copy of the user's index (what yolo does) and from a fresh one
+// read from HEAD (what it did), where git reads every file again.
+async function staging(root) {
+  execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "init"], { cwd: root });
+  writeFileSync(join(root, "package.json"), JSON.stringify({ name: "big", changed: true }));
+  const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+  const tree = (staged) => staged(["write-tree"]);
+  const copied = await time(() => withStagedWorkTree(root, { base: head }, tree));
+  const fresh = await time(() => withStagedWorkTree(root, { base: head, index: null }, tree));
+  if (copied.out !== fresh.out) throw new Error("the two stagings wrote different trees");
+  return { copied: copied.ms, fresh: fresh.ms };
+}
+
 export async function benchLargeRepo(print) {
   print("Large repositories: repository-dependent work before the first model request, and one list_files / search_files call");
   print("  (ms, and the ratio against the 1k tree of the same mode; search stops at its caps and says so)");
@@ -59,7 +74,7 @@ export async function benchLargeRepo(print) {
       // Tracked files, as in a real repository (git ls-files reads the index; untracked files cost a directory scan).
       execFileSync("git", ["init", "-q"], { cwd: root });
       execFileSync("git", ["add", "-A"], { cwd: root });
-      rows.git.push({ n, ...(await measure(root)) });
+      rows.git.push({ n, ...(await measure(root)), ...(await staging(root)) });
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -71,6 +86,10 @@ export async function benchLargeRepo(print) {
       print(
         `  ${mode.padEnd(5)} ${String(r.n).padStart(7)} files: before request ${ratio("before")}, list_files ${ratio("list")}, search_files ${ratio("search")}${r.capped ? " [capped]" : ""}`,
       );
+      if (r.copied !== undefined)
+        print(
+          `                      staging the work tree: from the user's index ${r.copied.toFixed(0)} ms, from a fresh index ${r.fresh.toFixed(0)} ms (${(r.copied / r.fresh).toFixed(2)}×)`,
+        );
     }
   }
 }

@@ -1,7 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { GitError, type GitOptions, git, gitOk, PROJECT_PATHS, repositoryFilters } from "./git.js";
+import { gitPath, withStagedWorkTree } from "./staged-work-tree.js";
 
 /** git's id of the empty tree: what a change is measured against when the repository had no commit yet. */
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -16,12 +14,13 @@ export async function isGitRepo(root: string): Promise<boolean> {
  * isGitRepo and headCommit in one git call (each git costs a run's start several milliseconds): whether `root` is
  * inside a work tree, and the commit HEAD points at (null before the first commit, or outside a work tree).
  */
-export async function repoState(root: string): Promise<{ inRepo: boolean; head: string | null }> {
-  const r = await git(root, ["rev-parse", "--is-inside-work-tree", "--verify", "-q", "HEAD^{commit}"]);
-  // The first line answers --is-inside-work-tree even when HEAD has no commit (exit 1); outside git, exit 128.
-  const [inside = "", head = ""] = r.stdout.split("\n");
+export async function repoState(root: string): Promise<{ inRepo: boolean; head: string | null; index: string | null }> {
+  const r = await git(root, ["rev-parse", "--is-inside-work-tree", "--git-path", "index", "--verify", "-q", "HEAD^{commit}"]);
+  // The first line answers --is-inside-work-tree even when HEAD has no commit (exit 1); outside git, exit 128. The
+  // second is the index file, for the snapshot to start from (see staged-work-tree.ts).
+  const [inside = "", index = "", head = ""] = r.stdout.split("\n");
   const inRepo = (r.exitCode === 0 || r.exitCode === 1) && inside.trim() === "true";
-  return { inRepo, head: inRepo && r.exitCode === 0 && head.trim() ? head.trim() : null };
+  return { inRepo, head: inRepo && r.exitCode === 0 && head.trim() ? head.trim() : null, index: inRepo ? gitPath(root, index) : null };
 }
 
 /** The commit HEAD points at, or null on a branch with no commit yet. */
@@ -56,7 +55,11 @@ export function snapshotRef(threadId: string): string {
  * commit whose parent is HEAD, made in a throwaway index (like `git stash create`, without the stash list): the
  * user's index, HEAD, branches and stash are untouched. The commit is kept by `snapshotRef(threadId)`.
  */
-export async function snapshotWorkTree(root: string, threadId: string, known: { head?: string | null; filters?: GitOptions["filters"] } = {}): Promise<string> {
+export async function snapshotWorkTree(
+  root: string,
+  threadId: string,
+  known: { head?: string | null; filters?: GitOptions["filters"]; index?: string | null } = {},
+): Promise<string> {
   const commit = await snapshotCommit(root, known);
   await gitOk(root, ["update-ref", snapshotRef(threadId), commit]);
   return commit;
@@ -67,9 +70,14 @@ export async function snapshotWorkTree(root: string, threadId: string, known: { 
  * no ref, index or file), so a run can write it while its start is still being checked — before its thread exists,
  * even (the message names no thread: the ref does) — and keep it once started.
  */
-export async function snapshotCommit(root: string, known: { head?: string | null; filters?: GitOptions["filters"] } = {}): Promise<string> {
+export async function snapshotCommit(
+  root: string,
+  known: { head?: string | null; filters?: GitOptions["filters"]; index?: string | null } = {},
+): Promise<string> {
   const head = known.head !== undefined ? known.head : await headCommit(root);
-  const tree = await snapshotTree(root, { head, filters: known.filters });
+  // The repository's filter drivers, read once for the staging and the tree.
+  const filters = known.filters ?? repositoryFilters(root);
+  const tree = (await withStagedWorkTree(root, { base: head, index: known.index, filters }, (staged) => staged(["write-tree"]))).trim();
   // Never signed: a signing prompt would hang an unattended run, and nobody pushes this commit.
   const message = "yolo: the work tree a thread started from, uncommitted changes included\n\nYolo-Snapshot: start\n";
   const commitTree = (identity: string[]) =>
@@ -79,24 +87,6 @@ export async function snapshotCommit(root: string, known: { head?: string | null
   if (r.exitCode !== 0 && UNKNOWN_IDENTITY.test(r.stderr)) r = await commitTree(["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"]);
   if (r.exitCode !== 0) throw new GitError(`git commit-tree failed in ${root} (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
   return r.stdout.trim();
-}
-
-/**
- * The tree of the work tree as it is now (staged, unstaged and untracked files; not ignored ones nor `.yolo/`), staged
- * into a throwaway index on top of `head`: git objects only. It names no thread, so it can be written before there is one.
- */
-async function snapshotTree(root: string, known: { head: string | null; filters?: GitOptions["filters"] }): Promise<string> {
-  // The repository's filter drivers, read once for read-tree and add.
-  const options: GitOptions = { filters: known.filters ?? repositoryFilters(root) };
-  const dir = mkdtempSync(join(tmpdir(), "yolo-index-"));
-  try {
-    const env = { GIT_INDEX_FILE: join(dir, "index") };
-    if (known.head) await gitOk(root, ["read-tree", known.head], env, options);
-    await gitOk(root, ["add", "-A", ...PROJECT_PATHS], env, options);
-    return (await gitOk(root, ["write-tree"], env, options)).trim();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /** What git says (LC_ALL=C) when it cannot tell who commits: no user.name / user.email and none it may guess. */
@@ -139,15 +129,7 @@ export async function changeSince(root: string, source: ChangeSource, what: "num
   if (source.branch && (await currentBranch(root)) !== source.branch && (await branchExists(root, source.branch))) {
     return gitOk(root, ["diff", "--no-color", ...flags, base, source.branch, ...PROJECT_PATHS]);
   }
-  const dir = mkdtempSync(join(tmpdir(), "yolo-index-"));
-  try {
-    const env = { GIT_INDEX_FILE: join(dir, "index") };
-    if (source.startCommit) await gitOk(root, ["read-tree", source.startCommit], env);
-    await gitOk(root, ["add", "-A", ...PROJECT_PATHS], env);
-    return await gitOk(root, ["diff", "--no-color", "--cached", ...flags, base, ...PROJECT_PATHS], env);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return withStagedWorkTree(root, { base: source.startCommit }, (staged) => staged(["diff", "--no-color", "--cached", ...flags, base, ...PROJECT_PATHS]));
 }
 
 /** Parses `git diff --numstat` output (`-` counts mark binary files). */

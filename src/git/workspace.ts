@@ -33,10 +33,10 @@ export async function startSnapshot(
   facts: Promise<WorkspaceFacts>,
   opts: { root: string; branch: boolean; early?: Promise<string | null> | null },
 ): Promise<string | null> {
-  const { inRepo, head, dirty, filters } = await facts;
+  const { inRepo, head, dirty, filters, index } = await facts;
   if (!inRepo || opts.branch || dirty.length === 0) return null;
   const early = await opts.early?.catch(() => null);
-  return early ?? snapshotCommit(opts.root, { head, filters });
+  return early ?? snapshotCommit(opts.root, { head, filters, index });
 }
 
 /**
@@ -45,8 +45,8 @@ export async function startSnapshot(
  * on a branch too (the facts cannot say): objects only, which git's gc removes.
  */
 export async function earlySnapshot(root: string, facts: Promise<WorkspaceFacts>): Promise<string | null> {
-  const { inRepo, head, dirty, filters } = await facts;
-  return inRepo && dirty.length > 0 ? snapshotCommit(root, { head, filters }) : null;
+  const { inRepo, head, dirty, filters, index } = await facts;
+  return inRepo && dirty.length > 0 ? snapshotCommit(root, { head, filters, index }) : null;
 }
 
 /** What prepareWorkspace reads before it changes anything. */
@@ -58,6 +58,8 @@ export interface WorkspaceFacts {
   dirty: string[];
   /** The repository's filter drivers as read for the status, for the snapshot's content commands. */
   filters?: Promise<[string, string][]>;
+  /** The repository's index file, which a snapshot starts from (see staged-work-tree.ts); null outside git. */
+  index?: string | null;
 }
 
 /**
@@ -73,7 +75,7 @@ export async function inspectWorkspace(root: string, mode: "start" | "resume"): 
   ]);
   if (!state.inRepo) return { inRepo: false, head: null, dirty: [] };
   if (!Array.isArray(dirty)) throw dirty.error;
-  return { inRepo: true, head: state.head, dirty, filters };
+  return { inRepo: true, head: state.head, dirty, filters, index: state.index };
 }
 
 export interface Workspace {
@@ -100,7 +102,7 @@ export interface Workspace {
  */
 export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspace> {
   const { root } = opts;
-  const { inRepo, head, dirty, filters } = await (opts.facts ?? inspectWorkspace(root, opts.mode));
+  const { inRepo, head, dirty, filters, index } = await (opts.facts ?? inspectWorkspace(root, opts.mode));
   if (!inRepo) {
     if (opts.branch)
       throw new ConfigError(`Branch mode needs a git repository, and ${root} is not inside one. Run \`git init\` and commit, or run without a branch.`, [], {
@@ -112,7 +114,7 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
   // Without a branch, a dirty tree's edits stay the user's, not yolo's: the change is measured from a snapshot that
   // includes them. With --branch --allow-dirty they are carried into the branch's first commit, part of its change.
   const snapshot = opts.mode === "start" && !opts.branch && dirty.length > 0;
-  const startCommit = opts.mode !== "start" ? null : snapshot ? await keptSnapshot(opts, { head, filters }) : head;
+  const startCommit = opts.mode !== "start" ? null : snapshot ? await keptSnapshot(opts, { head, filters, index }) : head;
   if (!opts.branch) return { startCommit, inRepo, dirty, branch: null, commit: null };
 
   const branch = threadBranch(opts.threadId);
@@ -148,7 +150,10 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
 }
 
 // The snapshot startSnapshot wrote, now kept by its ref; or the whole snapshot, taken here.
-async function keptSnapshot(opts: WorkspaceOptions, known: { head: string | null; filters?: Promise<[string, string][]> }): Promise<string> {
+async function keptSnapshot(
+  opts: WorkspaceOptions,
+  known: { head: string | null; filters?: Promise<[string, string][]>; index?: string | null },
+): Promise<string> {
   const early = await opts.snapshot;
   if (!early) return snapshotWorkTree(opts.root, opts.threadId, known);
   await gitOk(opts.root, ["update-ref", snapshotRef(opts.threadId), early]);

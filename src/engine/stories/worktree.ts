@@ -1,8 +1,8 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { git, GitError, gitOk } from "../../git/git.js";
 import { headCommit } from "../../git/repo.js";
+import { withStagedWorkTree } from "../../git/staged-work-tree.js";
 import { STORY_ID } from "./plan.js";
 
 /**
@@ -191,18 +191,10 @@ async function removeAll(root: string, stateDir: string, threadId: string): Prom
  */
 async function snapshotTree(root: string, threadId: string, storyId: string): Promise<string> {
   const head = await headCommit(root);
-  const dir = mkdtempSync(join(tmpdir(), "yolo-index-"));
-  try {
-    const env = { GIT_INDEX_FILE: join(dir, "index") };
-    if (head) await gitOk(root, ["read-tree", head], env);
-    await gitOk(root, ["add", "-A", "--", ".", ":(exclude).yolo"], env);
-    const tree = (await gitOk(root, ["write-tree"], env)).trim();
-    const identity = (await git(root, ["var", "GIT_COMMITTER_IDENT"])).exitCode === 0 ? [] : ["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"];
-    const message = `yolo(${threadId}): the working tree story ${storyId} starts from\n\nYolo-Thread: ${threadId}\nYolo-Snapshot: story ${storyId}\n`;
-    return (await gitOk(root, [...identity, "commit-tree", tree, ...(head ? ["-p", head] : []), "-m", message])).trim();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const tree = (await withStagedWorkTree(root, { base: head }, (staged) => staged(["write-tree"]))).trim();
+  const identity = (await git(root, ["var", "GIT_COMMITTER_IDENT"])).exitCode === 0 ? [] : ["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"];
+  const message = `yolo(${threadId}): the working tree story ${storyId} starts from\n\nYolo-Thread: ${threadId}\nYolo-Snapshot: story ${storyId}\n`;
+  return (await gitOk(root, [...identity, "commit-tree", tree, ...(head ? ["-p", head] : []), "-m", message])).trim();
 }
 
 /** Removes one story's worktree and its `git worktree` entry once it is merged (its branch stays until the thread ends). */

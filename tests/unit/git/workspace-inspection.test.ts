@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { headCommit, isGitRepo, repoState, snapshotRef, snapshotWorkTree, uncommittedChanges } from "../../../src/git/repo.js";
+import { indexFile } from "../../../src/git/staged-work-tree.js";
 import { inspectWorkspace, prepareWorkspace, startSnapshot } from "../../../src/git/workspace.js";
 import { tempDir } from "../../helpers/per-test.js";
 
@@ -43,7 +44,7 @@ describe("inspecting the workspace in one go", () => {
   it("repoState answers what isGitRepo and headCommit answer, everywhere", async ({ onTestFinished }) => {
     for (const [name, root] of Object.entries(places(onTestFinished))) {
       const inRepo = await isGitRepo(root);
-      expect(await repoState(root), name).toEqual({ inRepo, head: inRepo ? await headCommit(root) : null });
+      expect(await repoState(root), name).toEqual({ inRepo, head: inRepo ? await headCommit(root) : null, index: inRepo ? await indexFile(root) : null });
     }
   });
 
@@ -56,6 +57,7 @@ describe("inspecting the workspace in one go", () => {
         head: inRepo ? await headCommit(root) : null,
         dirty: inRepo ? await uncommittedChanges(root) : [],
         filters: undefined,
+        ...(inRepo ? { index: await indexFile(root) } : {}),
       });
       expect((await inspectWorkspace(root, "resume")).dirty, name).toEqual([]);
     }

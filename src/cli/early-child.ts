@@ -5,10 +5,11 @@ import { answerEarlyReads } from "./early-reads.js";
 
 const [root, mode] = process.argv.slice(2);
 if (root && (mode === "start" || mode === "resume")) {
-  process.stdin.on("end", () => process.exit(0));
-  process.stdin.resume();
   // Exits once the last answer is flushed (a pipe's writes are asynchronous on some systems).
   answerEarlyReads(root, mode, (line) => process.stdout.write(line)).then(() => process.stdout.write("", () => process.exit(0)));
+  // Watched once the first git commands are under way: making process.stdin a stream costs ~3 ms.
+  process.stdin.on("end", () => process.exit(0));
+  process.stdin.resume();
 } else {
   process.exitCode = 2;
 }

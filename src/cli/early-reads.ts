@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { probeBwrapAsync, type SandboxProbe } from "../exec/sandbox.js";
 import { repoIdentity } from "../git/repo-identity.js";
-import { earlySnapshot, inspectWorkspace, type WorkspaceFacts } from "../git/workspace.js";
+import { inspectWithSnapshot, inspectWorkspace, type WorkspaceFacts } from "../git/workspace.js";
 
 // The git reads a run or resume starts with, and bubblewrap's trial, made by a small Node process of their own
 // (dist/cli/early-child.cjs): each read is a chain of git commands (the filter drivers, then the status, then a dirty
@@ -13,7 +13,7 @@ import { earlySnapshot, inspectWorkspace, type WorkspaceFacts } from "../git/wor
 export interface EarlyReads {
   identity: Promise<string>;
   workspace: Promise<WorkspaceFacts>;
-  /** A new thread's start snapshot commit when the tree has uncommitted changes (earlySnapshot), else null. */
+  /** A new thread's start snapshot commit when the tree has uncommitted changes (inspectWithSnapshot), else null. */
   snapshot: Promise<string | null> | null;
   /** probeBwrapAsync for the child's PATH (yolo's). */
   sandbox: Promise<SandboxProbe>;
@@ -84,7 +84,9 @@ export function readEarly(root: string, mode: "start" | "resume", script: string
  * answer as a JSON line when it settles. Resolves when all have been written.
  */
 export async function answerEarlyReads(root: string, mode: "start" | "resume", write: (line: string) => void): Promise<void> {
-  const workspace = inspectWorkspace(root, mode);
+  // A new thread's snapshot is staged beside the status (see inspectWithSnapshot).
+  const start = mode === "start" ? inspectWithSnapshot(root) : null;
+  const workspace = start?.facts ?? inspectWorkspace(root, mode);
   const say = (read: Name, promise: Promise<unknown>) =>
     promise.then(
       (value) => write(`${JSON.stringify({ read, value })}\n`),
@@ -96,7 +98,9 @@ export async function answerEarlyReads(root: string, mode: "start" | "resume", w
       "workspace",
       workspace.then(async (facts) => ({ ...facts, filters: facts.filters ? await facts.filters : undefined })),
     ),
-    ...(mode === "start" ? [say("snapshot", earlySnapshot(root, workspace))] : []),
+    ...(start ? [say("snapshot", start.snapshot)] : []),
     say("sandbox", probeBwrapAsync(process.env.PATH)),
   ]);
+  // A clean tree's staging may still be going: its throwaway index is removed before this process ends.
+  await start?.settled;
 }

@@ -1,6 +1,17 @@
 import { ConfigError } from "../errors.js";
 import { GitError, git, gitOk, PROJECT_PATHS, repositoryFilters } from "./git.js";
-import { branchExists, currentBranch, headCommit, headMessage, repoState, snapshotCommit, snapshotRef, snapshotWorkTree, uncommittedChanges } from "./repo.js";
+import {
+  branchExists,
+  currentBranch,
+  headCommit,
+  headMessage,
+  repoState,
+  snapshotCommit,
+  snapshotRef,
+  snapshotWorkTree,
+  uncommittedChanges,
+  workTreeTree,
+} from "./repo.js";
 import { commitMessage, isSameIteration, type Iteration } from "./commit-message.js";
 
 /** The branch a thread works on with `--branch`. */
@@ -25,7 +36,7 @@ export interface WorkspaceOptions {
 
 /**
  * A new thread's start snapshot commit, written early (snapshotCommit: git objects only), when prepareWorkspace will
- * take one — a dirty tree without a branch; null otherwise. `early`: earlySnapshot's commit for these facts, when the
+ * take one — a dirty tree without a branch; null otherwise. `early`: inspectWithSnapshot's commit for these facts, when the
  * caller had it started already (a failed one is taken again here, so its error is met where it was before).
  * prepareWorkspace keeps it with its ref, or reports its failure.
  */
@@ -37,16 +48,6 @@ export async function startSnapshot(
   if (!inRepo || opts.branch || dirty.length === 0) return null;
   const early = await opts.early?.catch(() => null);
   return early ?? snapshotCommit(opts.root, { head, filters, index });
-}
-
-/**
- * The start snapshot commit of a tree with uncommitted changes, written from inspectWorkspace's facts before there is
- * a thread or a config (see startSnapshot); null for a clean tree or outside git. Written for a thread that will work
- * on a branch too (the facts cannot say): objects only, which git's gc removes.
- */
-export async function earlySnapshot(root: string, facts: Promise<WorkspaceFacts>): Promise<string | null> {
-  const { inRepo, head, dirty, filters, index } = await facts;
-  return inRepo && dirty.length > 0 ? snapshotCommit(root, { head, filters, index }) : null;
 }
 
 /** What prepareWorkspace reads before it changes anything. */
@@ -66,16 +67,40 @@ export interface WorkspaceFacts {
  * Reads what prepareWorkspace decides on, with its git commands at once rather than one after another. Read-only
  * (no ref, index or file is written), so a run starts it while it still checks its agents, sandbox and database.
  */
-export async function inspectWorkspace(root: string, mode: "start" | "resume"): Promise<WorkspaceFacts> {
+export function inspectWorkspace(root: string, mode: "start" | "resume"): Promise<WorkspaceFacts> {
+  return inspectFrom(root, mode, repoState(root), mode === "start" ? repositoryFilters(root) : undefined);
+}
+
+// inspectWorkspace from a repoState and filter drivers already asked for.
+async function inspectFrom(
+  root: string,
+  mode: "start" | "resume",
+  repo: ReturnType<typeof repoState>,
+  filters: Promise<[string, string][]> | undefined,
+): Promise<WorkspaceFacts> {
   // Outside git the status fails: its answer (or error) counts only inside a work tree, as when it ran second.
-  const filters = mode === "start" ? repositoryFilters(root) : undefined;
-  const [state, dirty] = await Promise.all([
-    repoState(root),
-    mode === "start" ? uncommittedChanges(root, { filters }).catch((error: unknown) => ({ error })) : [],
-  ]);
+  const [state, dirty] = await Promise.all([repo, mode === "start" ? uncommittedChanges(root, { filters }).catch((error: unknown) => ({ error })) : []]);
   if (!state.inRepo) return { inRepo: false, head: null, dirty: [] };
   if (!Array.isArray(dirty)) throw dirty.error;
   return { inRepo: true, head: state.head, dirty, filters, index: state.index };
+}
+
+/**
+ * A new thread's inspectWorkspace and, for a tree with uncommitted changes, its start snapshot commit (objects only,
+ * written before there is a thread or a config: one that works on a branch does not use it, and git's gc removes it),
+ * the snapshot's tree staged beside the status rather than
+ * after it (the status decides only whether the commit is made; a clean tree's staging writes no object). `settled`:
+ * when the staging is over either way (its throwaway index removed).
+ */
+export function inspectWithSnapshot(root: string): { facts: Promise<WorkspaceFacts>; snapshot: Promise<string | null>; settled: Promise<unknown> } {
+  const repo = repoState(root);
+  const filters = repositoryFilters(root);
+  const facts = inspectFrom(root, "start", repo, filters);
+  const tree = repo.then((state) => (state.inRepo ? workTreeTree(root, { head: state.head, filters, index: state.index }) : null));
+  const snapshot = facts.then(({ inRepo, head, dirty }) =>
+    inRepo && dirty.length > 0 ? tree.then((known) => snapshotCommit(root, { head, ...(known ? { tree: Promise.resolve(known) } : {}) })) : null,
+  );
+  return { facts, snapshot, settled: Promise.allSettled([tree, snapshot]) };
 }
 
 export interface Workspace {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { headCommit, isGitRepo, repoState, snapshotRef, snapshotWorkTree, uncommittedChanges } from "../../../src/git/repo.js";
 import { indexFile } from "../../../src/git/staged-work-tree.js";
-import { inspectWorkspace, prepareWorkspace, startSnapshot } from "../../../src/git/workspace.js";
+import { inspectWithSnapshot, inspectWorkspace, prepareWorkspace, startSnapshot } from "../../../src/git/workspace.js";
 import { tempDir } from "../../helpers/per-test.js";
 
 // A run's start reads git once, all at once (repoState stands in for isGitRepo + headCommit; inspectWorkspace runs
@@ -81,6 +81,24 @@ describe("inspecting the workspace in one go", () => {
     expect(tree(early.startCommit)).toBe(tree(alone.startCommit));
     expect(gitIn(dirty, "rev-parse", `${early.startCommit}^`).trim()).toBe(gitIn(dirty, "rev-parse", "HEAD").trim());
     expect(gitIn(dirty, "rev-parse", snapshotRef("early001")).trim()).toBe(early.startCommit);
+  });
+
+  it("inspectWithSnapshot: the facts inspectWorkspace reads, a dirty tree's commit, and a clean tree's staging adds nothing", async ({ onTestFinished }) => {
+    const { repo, dirty, outside } = places(onTestFinished);
+    const objects = (root: string) => gitIn(root, "count-objects", "-v");
+    const before = objects(repo);
+    const clean = inspectWithSnapshot(repo);
+    expect({ ...(await clean.facts), filters: undefined }).toEqual({ ...(await inspectWorkspace(repo, "start")), filters: undefined });
+    expect(await clean.snapshot).toBeNull();
+    await clean.settled;
+    expect(objects(repo)).toBe(before);
+    expect(await inspectWithSnapshot(outside).snapshot).toBeNull();
+    const early = inspectWithSnapshot(dirty);
+    const commit = await early.snapshot;
+    await early.settled;
+    const alone = await snapshotWorkTree(dirty, "alone002");
+    expect(gitIn(dirty, "rev-parse", `${commit}^{tree}`)).toBe(gitIn(dirty, "rev-parse", `${alone}^{tree}`));
+    expect(gitIn(dirty, "rev-parse", `${commit}^`)).toBe(gitIn(dirty, "rev-parse", "HEAD"));
   });
 
   it("no early snapshot where prepareWorkspace takes none: a clean tree, branch mode, outside git", async ({ onTestFinished }) => {

@@ -38,10 +38,23 @@ export class SqliteThreadStore implements ThreadStore {
       root TEXT NOT NULL,
       model TEXT NOT NULL,
       exit_code INTEGER,
-      reason TEXT
+      reason TEXT,
+      ${ADDED_COLUMNS.map((column) => `${column} TEXT`).join(",\n      ")}
     )`);
-    const present = new Set((db.prepare("PRAGMA table_info(yolo_threads)").all() as { name: string }[]).map((c) => c.name));
-    for (const column of ADDED_COLUMNS) if (!present.has(column)) db.exec(`ALTER TABLE yolo_threads ADD COLUMN ${column} TEXT`);
+    const missing = () => {
+      const present = new Set((db.prepare("PRAGMA table_info(yolo_threads)").all() as { name: string }[]).map((c) => c.name));
+      return ADDED_COLUMNS.filter((column) => !present.has(column));
+    };
+    if (missing().length === 0) return;
+    // An older file: another process opening it now adds the same columns, so they are read again under the write lock.
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      for (const column of missing()) db.exec(`ALTER TABLE yolo_threads ADD COLUMN ${column} TEXT`);
+      db.exec("COMMIT");
+    } catch (error) {
+      db.exec("ROLLBACK");
+      throw error;
+    }
   }
 
   async acquireLease(threadId: string, ttlMs?: number): Promise<Lease> {

@@ -84,7 +84,6 @@ export function readEarly(root: string, mode: "start" | "resume", script: string
  * answer as a JSON line when it settles. Resolves when all have been written.
  */
 export async function answerEarlyReads(root: string, mode: "start" | "resume", write: (line: string) => void): Promise<void> {
-  // A new thread's snapshot is staged beside the status (see inspectWithSnapshot).
   const start = mode === "start" ? inspectWithSnapshot(root) : null;
   const workspace = start?.facts ?? inspectWorkspace(root, mode);
   const say = (read: Name, promise: Promise<unknown>) =>
@@ -101,6 +100,4 @@ export async function answerEarlyReads(root: string, mode: "start" | "resume", w
     ...(start ? [say("snapshot", start.snapshot)] : []),
     say("sandbox", probeBwrapAsync(process.env.PATH)),
   ]);
-  // A clean tree's staging may still be going: its throwaway index is removed before this process ends.
-  await start?.settled;
 }

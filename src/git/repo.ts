@@ -72,10 +72,12 @@ export async function snapshotWorkTree(
  */
 export async function snapshotCommit(
   root: string,
-  known: { head?: string | null; filters?: GitOptions["filters"]; index?: string | null; tree?: Promise<string> } = {},
+  known: { head?: string | null; filters?: GitOptions["filters"]; index?: string | null } = {},
 ): Promise<string> {
   const head = known.head !== undefined ? known.head : await headCommit(root);
-  const tree = await (known.tree ?? workTreeTree(root, { head, filters: known.filters, index: known.index }));
+  // The repository's filter drivers, read once for the staging and the tree.
+  const filters = known.filters ?? repositoryFilters(root);
+  const tree = (await withStagedWorkTree(root, { base: head, index: known.index, filters }, (staged) => staged(["write-tree"]))).trim();
   // Never signed: a signing prompt would hang an unattended run, and nobody pushes this commit.
   const message = "yolo: the work tree a thread started from, uncommitted changes included\n\nYolo-Snapshot: start\n";
   const commitTree = (identity: string[]) =>
@@ -85,16 +87,6 @@ export async function snapshotCommit(
   if (r.exitCode !== 0 && UNKNOWN_IDENTITY.test(r.stderr)) r = await commitTree(["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"]);
   if (r.exitCode !== 0) throw new GitError(`git commit-tree failed in ${root} (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
   return r.stdout.trim();
-}
-
-/**
- * The tree of the work tree as it is now (staged, unstaged and untracked files; not ignored ones nor `.yolo/`), for
- * snapshotCommit: git objects only, naming no thread, so it can be written before there is one.
- */
-export async function workTreeTree(root: string, known: { head: string | null; filters?: GitOptions["filters"]; index?: string | null }): Promise<string> {
-  // The repository's filter drivers, read once for the staging and the tree.
-  const filters = known.filters ?? repositoryFilters(root);
-  return (await withStagedWorkTree(root, { base: known.head, index: known.index, filters }, (staged) => staged(["write-tree"]))).trim();
 }
 
 /** What git says (LC_ALL=C) when it cannot tell who commits: no user.name / user.email and none it may guess. */

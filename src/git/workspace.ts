@@ -1,17 +1,6 @@
 import { ConfigError } from "../errors.js";
 import { GitError, git, gitOk, PROJECT_PATHS, repositoryFilters } from "./git.js";
-import {
-  branchExists,
-  currentBranch,
-  headCommit,
-  headMessage,
-  repoState,
-  snapshotCommit,
-  snapshotRef,
-  snapshotWorkTree,
-  uncommittedChanges,
-  workTreeTree,
-} from "./repo.js";
+import { branchExists, currentBranch, headCommit, headMessage, repoState, snapshotCommit, snapshotRef, snapshotWorkTree, uncommittedChanges } from "./repo.js";
 import { commitMessage, isSameIteration, type Iteration } from "./commit-message.js";
 
 /** The branch a thread works on with `--branch`. */
@@ -67,19 +56,13 @@ export interface WorkspaceFacts {
  * Reads what prepareWorkspace decides on, with its git commands at once rather than one after another. Read-only
  * (no ref, index or file is written), so a run starts it while it still checks its agents, sandbox and database.
  */
-export function inspectWorkspace(root: string, mode: "start" | "resume"): Promise<WorkspaceFacts> {
-  return inspectFrom(root, mode, repoState(root), mode === "start" ? repositoryFilters(root) : undefined);
-}
-
-// inspectWorkspace from a repoState and filter drivers already asked for.
-async function inspectFrom(
-  root: string,
-  mode: "start" | "resume",
-  repo: ReturnType<typeof repoState>,
-  filters: Promise<[string, string][]> | undefined,
-): Promise<WorkspaceFacts> {
+export async function inspectWorkspace(root: string, mode: "start" | "resume"): Promise<WorkspaceFacts> {
+  const filters = mode === "start" ? repositoryFilters(root) : undefined;
   // Outside git the status fails: its answer (or error) counts only inside a work tree, as when it ran second.
-  const [state, dirty] = await Promise.all([repo, mode === "start" ? uncommittedChanges(root, { filters }).catch((error: unknown) => ({ error })) : []]);
+  const [state, dirty] = await Promise.all([
+    repoState(root),
+    mode === "start" ? uncommittedChanges(root, { filters }).catch((error: unknown) => ({ error })) : [],
+  ]);
   if (!state.inRepo) return { inRepo: false, head: null, dirty: [] };
   if (!Array.isArray(dirty)) throw dirty.error;
   return { inRepo: true, head: state.head, dirty, filters, index: state.index };
@@ -87,20 +70,15 @@ async function inspectFrom(
 
 /**
  * A new thread's inspectWorkspace and, for a tree with uncommitted changes, its start snapshot commit (objects only,
- * written before there is a thread or a config: one that works on a branch does not use it, and git's gc removes it),
- * the snapshot's tree staged beside the status rather than
- * after it (the status decides only whether the commit is made; a clean tree's staging writes no object). `settled`:
- * when the staging is over either way (its throwaway index removed).
+ * written before there is a thread or a config: one that works on a branch does not use it, and git's gc removes it).
+ * The status decides first: staging a clean tree beside it would walk a large tree twice at every start for nothing.
  */
-export function inspectWithSnapshot(root: string): { facts: Promise<WorkspaceFacts>; snapshot: Promise<string | null>; settled: Promise<unknown> } {
-  const repo = repoState(root);
-  const filters = repositoryFilters(root);
-  const facts = inspectFrom(root, "start", repo, filters);
-  const tree = repo.then((state) => (state.inRepo ? workTreeTree(root, { head: state.head, filters, index: state.index }) : null));
-  const snapshot = facts.then(({ inRepo, head, dirty }) =>
-    inRepo && dirty.length > 0 ? tree.then((known) => snapshotCommit(root, { head, ...(known ? { tree: Promise.resolve(known) } : {}) })) : null,
+export function inspectWithSnapshot(root: string): { facts: Promise<WorkspaceFacts>; snapshot: Promise<string | null> } {
+  const facts = inspectWorkspace(root, "start");
+  const snapshot = facts.then(({ inRepo, head, dirty, filters, index }) =>
+    inRepo && dirty.length > 0 ? snapshotCommit(root, { head, filters, index }) : null,
   );
-  return { facts, snapshot, settled: Promise.allSettled([tree, snapshot]) };
+  return { facts, snapshot };
 }
 
 export interface Workspace {

@@ -4,7 +4,8 @@
 // prompt composition, project summary, transcripts on disk, event translation, routers, state reducers, and
 // one gate command per tea step (`true`, a real child process) so gate results are in every checkpoint.
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage } from "@langchain/core/messages";
+import { AIMessage, AIMessageChunk } from "@langchain/core/messages";
+import { ChatGenerationChunk } from "@langchain/core/outputs";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,7 +27,11 @@ const HANDOFFS = {
   tea: { verdict: "FAIL", findings: ["keep looping"] },
 };
 
-/** A chat model that answers every call with the calling role's handoff. */
+/**
+ * A chat model that answers every call with the calling role's handoff, streamed as one chunk: a real provider's
+ * client (ChatOpenAI) streams, so the agent loop's `stream()` takes LangChain's streaming path, not its fallback
+ * through `invoke()`.
+ */
 export class HandoffModel extends BaseChatModel {
   _llmType() {
     return "bench-handoff";
@@ -35,12 +40,18 @@ export class HandoffModel extends BaseChatModel {
     return this;
   }
   async _generate(messages) {
-    const role = /You are the (\w+) agent/.exec(String(messages[0].content))[1];
-    const message = new AIMessage({ content: "", tool_calls: [{ id: `c${Math.random()}`, name: "handoff", args: HANDOFFS[role], type: "tool_call" }] });
-    message.usage_metadata = { input_tokens: 100, output_tokens: 10, total_tokens: 110 };
+    const message = new AIMessage({ content: "", tool_calls: [{ id: `c${Math.random()}`, name: "handoff", args: handoffOf(messages), type: "tool_call" }] });
+    message.usage_metadata = USAGE;
     return { generations: [{ text: "", message }] };
   }
+  async *_streamResponseChunks(messages) {
+    const call = { id: `c${Math.random()}`, name: "handoff", args: JSON.stringify(handoffOf(messages)), index: 0, type: "tool_call_chunk" };
+    yield new ChatGenerationChunk({ text: "", message: new AIMessageChunk({ content: "", tool_call_chunks: [call], usage_metadata: USAGE }) });
+  }
 }
+
+const USAGE = { input_tokens: 100, output_tokens: 10, total_tokens: 110 };
+const handoffOf = (messages) => HANDOFFS[/You are the (\w+) agent/.exec(String(messages[0].content))[1]];
 
 function project() {
   const root = mkdtempSync(join(tmpdir(), "yolo-bench-"));
@@ -121,7 +132,7 @@ function storedBytes(db) {
  * bare graph does not have. `rowWrites: false` turns the thread row's progress writes into no-ops, to show their share;
  * `gate: false` configures no gate at all (tea judges without one), to show the gate check's work in yolo's process.
  */
-async function yoloRun(supersteps, { rowWrites = true, gate = true } = {}) {
+export async function yoloRun(supersteps, { rowWrites = true, gate = true } = {}) {
   const root = project();
   const maxFixAttempts = (supersteps - 2) / 2 - 1;
   const config = resolveConfig({
@@ -175,7 +186,7 @@ function dirBytes(dir) {
 }
 
 /** A bare graph with the same number of supersteps: one trivial node looping on a counter. */
-async function bareRun(supersteps) {
+export async function bareRun(supersteps) {
   const root = project();
   const dbPath = join(root, "bare.db");
   const db = openDatabase(dbPath);

@@ -27,6 +27,8 @@ export interface AgentLoopOptions {
   emit: (event: EventBody) => void;
   /** Appends one entry to the node's transcript on disk (never to graph state). */
   record: (entry: Record<string, unknown>) => void;
+  /** Appends several at once (one write; the prompt's messages at the start of a run); absent: `record` each. */
+  recordAll?: (entries: Record<string, unknown>[]) => void;
   /** Maps a model/provider failure to a typed error; returns null when the error is not the provider's. */
   classifyError: (error: unknown) => Error | null;
   /**
@@ -103,7 +105,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     { type: "function", function: { name: "handoff", description: HANDOFF_DESCRIPTION, parameters: options.handoff.jsonSchema } },
   ]);
   const messages = [...options.messages];
-  for (const m of messages) record({ role: m.getType(), content: m.content });
+  const initial = messages.map((m) => ({ role: m.getType(), content: m.content }));
+  if (options.recordAll) options.recordAll(initial);
+  else for (const entry of initial) record(entry);
   let usage: Usage = ZERO_USAGE;
   const filesChanged = new Set<string>();
   let reminders = 0;

@@ -12,13 +12,15 @@ export function transcriptPath(threadDir: string, node: string): string {
 }
 
 /**
- * Appends one JSON line to a node's transcript. Append-only: a crash can at worst leave a torn last line,
- * which the next append closes off with a newline so the new entry stays readable. Each line is written to the
- * file before this returns (no buffering): a kill loses nothing that was recorded.
+ * Appends one JSON line to a node's transcript (one per entry when given several, in one write). Append-only: a
+ * crash can at worst leave a torn last line, which the next append closes off with a newline so the new entry stays
+ * readable. The lines are written to the file before this returns (no buffering): a kill loses nothing recorded.
  */
-export function appendTranscript(threadDir: string, node: string, entry: object): void {
+export function appendTranscript(threadDir: string, node: string, entry: object | readonly object[]): void {
   const file = transcriptPath(threadDir, node);
-  const line = `${JSON.stringify(scrubValue(entry))}\n`;
+  const entries: readonly object[] = Array.isArray(entry) ? entry : [entry];
+  if (entries.length === 0) return;
+  const line = entries.map((e) => `${JSON.stringify(scrubValue(e))}\n`).join("");
   withStorageError(file, () => {
     const kept = openHere.get(file);
     if (kept) {

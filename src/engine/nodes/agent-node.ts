@@ -46,6 +46,12 @@ export async function runRole(run: RoleRun, state: PipelineStateType, config: La
     emit({ type: "warning", message: `${run.node}: the model call failed (${reason}); retry ${count.retry} of ${count.of}` });
   const model = deps.createModel({ name: modelName, temperature: agent.temperature ?? cfg.model.temperature, onRetry });
   const record = (entry: Record<string, unknown>) => appendTranscript(dir, run.transcript ?? run.node, { run: runId, ...entry });
+  const recordAll = (entries: Record<string, unknown>[]) =>
+    appendTranscript(
+      dir,
+      run.transcript ?? run.node,
+      entries.map((entry) => ({ run: runId, ...entry })),
+    );
   return runAgentLoop({
     node: run.node,
     model,
@@ -73,6 +79,7 @@ export async function runRole(run: RoleRun, state: PipelineStateType, config: La
     maxReminders: cfg.limits.handoffReminders,
     emit: emitter(config),
     record,
+    recordAll,
     beforeCall: beforeEachCall(middleware, model, deps, record, emitter(config)),
     classifyError: (error) => deps.classifyError(error, modelName),
     ...(deps.noticeWords ? { noticeWords: deps.noticeWords } : {}),

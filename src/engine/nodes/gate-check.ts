@@ -111,13 +111,24 @@ async function planScopes(gates: GateConfig[], deps: EngineDeps): Promise<Scoped
   const configured = deps.config.gates !== null;
   // Outside a monorepo each gate runs as written with no scope said (planGateScope's first rule, without reading the
   // workspace files a second time: this runs at every gate check).
-  if (gates.length === 0 || !isMonorepo(deps.config.root)) return gates.map((gate) => ({ gate, scope: null, packages: null }));
+  if (gates.length === 0 || !monorepo(deps)) return gates.map((gate) => ({ gate, scope: null, packages: null }));
   // Git is asked only when the answer can narrow something (a large tree makes the read cost seconds).
   if (mode === "all") return gates.map((g) => planGateScope(g, { root: deps.config.root, mode, configured, change: { ok: false, note: "not read" } }));
   const change = deps.changes
     ? await deps.changes.changedFiles()
     : { ok: false as const, note: "no record of the thread's start in git (not a git repository, or a run not started by the CLI)" };
   return gates.map((g) => planGateScope(g, { root: deps.config.root, mode, configured, change }));
+}
+
+// Projects of a run found not to be a monorepo, not asked again at each gate check (the answer reads the workspace
+// files and walks for go.mod). Whatever an agent changes later, a stale "no" runs each gate as written, on the whole
+// suite, as the baseline did: never less than the truth would. A "yes" is asked again (narrowing reads it fresh).
+const notMonorepo = new WeakSet<EngineDeps>();
+function monorepo(deps: EngineDeps): boolean {
+  if (notMonorepo.has(deps)) return false;
+  const yes = isMonorepo(deps.config.root);
+  if (!yes) notMonorepo.add(deps);
+  return yes;
 }
 
 // Only the non-empty judgement fields go into the result, so events and checkpoints stay small.

@@ -19,6 +19,17 @@ describe("transcripts", () => {
     expect(readTranscript(dir, "pm")).toEqual([]);
   });
 
+  it("writes several entries at once as one line each, scrubbed like single ones, after a torn line too", async () => {
+    const { registerSecrets } = await import("../../../src/secrets/scrub.js");
+    registerSecrets(["transcript-batch-secret-42"]);
+    appendTranscript(dir, "dev", { n: 1 });
+    appendFileSync(transcriptPath(dir, "dev"), '{"n": 2, "text": "cut sho');
+    appendTranscript(dir, "dev", [{ n: 3 }, { n: 4, text: "key transcript-batch-secret-42" }]);
+    appendTranscript(dir, "dev", []);
+    appendTranscript(dir, "dev", { n: 5 });
+    expect(readTranscript(dir, "dev")).toEqual([{ n: 1 }, { n: 3 }, { n: 4, text: "key [redacted]" }, { n: 5 }]);
+  });
+
   it("skips a line torn by a crash and keeps appending after it", () => {
     appendTranscript(dir, "dev", { n: 1 });
     appendFileSync(transcriptPath(dir, "dev"), '{"n": 2, "text": "cut sho');

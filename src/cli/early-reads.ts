@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { probeBwrapAsync, type SandboxProbe } from "../exec/sandbox.js";
-import { repoIdentity } from "../git/repo-identity.js";
+import { repositoryConfig } from "../git/git.js";
+import { identityOf, repoIdentity } from "../git/repo-identity.js";
 import { inspectWithSnapshot, inspectWorkspace, type WorkspaceFacts } from "../git/workspace.js";
 
 // The git reads a run or resume starts with, and bubblewrap's trial, made by a small Node process of their own
@@ -84,7 +85,9 @@ export function readEarly(root: string, mode: "start" | "resume", script: string
  * answer as a JSON line when it settles. Resolves when all have been written.
  */
 export async function answerEarlyReads(root: string, mode: "start" | "resume", write: (line: string) => void): Promise<void> {
-  const start = mode === "start" ? inspectWithSnapshot(root) : null;
+  // A new thread reads the filter drivers (for its status) and the origin (its identity) with one git command.
+  const config = mode === "start" ? repositoryConfig(root) : null;
+  const start = config ? inspectWithSnapshot(root, { filters: config.then((c) => c.filters) }) : null;
   const workspace = start?.facts ?? inspectWorkspace(root, mode);
   const say = (read: Name, promise: Promise<unknown>) =>
     promise.then(
@@ -92,7 +95,7 @@ export async function answerEarlyReads(root: string, mode: "start" | "resume", w
       (error: unknown) => write(`${JSON.stringify({ read, error: (error as Error)?.message ?? String(error) })}\n`),
     );
   await Promise.all([
-    say("identity", repoIdentity(root)),
+    say("identity", config ? config.then((c) => identityOf(c.originUrl, root)) : repoIdentity(root)),
     say(
       "workspace",
       workspace.then(async (facts) => ({ ...facts, filters: facts.filters ? await facts.filters : undefined })),

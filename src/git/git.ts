@@ -1,5 +1,5 @@
 import { YoloError } from "../errors.js";
-import { gitEnv, hardenArgs, touchesContent, untrustedFilters } from "./hardened.js";
+import { gitEnv, hardenArgs, type RepoConfig, repoConfig, touchesContent, untrustedFilters } from "./hardened.js";
 import { spawnGit, type GitResult } from "./spawn-git.js";
 
 /** A git command that failed where yolo needed it to work (exit 70 unless a caller maps it to something better). */
@@ -23,6 +23,11 @@ export interface GitOptions {
 /** untrustedFilters for `root`, read once for several content commands in a row (GitOptions.filters). */
 export function repositoryFilters(root: string): Promise<[string, string][]> {
   return untrustedFilters(root, gitEnv(process.env));
+}
+
+/** repositoryFilters and the origin remote's URL, read with one git command (a new thread's start needs both). */
+export function repositoryConfig(root: string): Promise<RepoConfig> {
+  return repoConfig(root, gitEnv(process.env));
 }
 
 /** Pathspec for "the project, without yolo's own state folder" (it ignores itself; this makes sure). */

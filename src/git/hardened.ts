@@ -142,21 +142,49 @@ export function hardenArgs(args: readonly string[]): string[] {
  * (`.gitattributes`, `.git/info/attributes`, macros), which cannot be enumerated reliably; the drivers can.
  */
 export async function untrustedFilters(root: string, env: Record<string, string>): Promise<[string, string][]> {
+  return (await readRepoConfig(root, env, false)).filters;
+}
+
+/** What a run's start reads of the repository's config, in one git command: its filter drivers and its origin. */
+export interface RepoConfig {
+  /** untrustedFilters' answer. */
+  filters: [string, string][];
+  /** `remote.origin.url` as `git config --get` gives it (the last value), or null. */
+  originUrl: string | null;
+}
+
+/** untrustedFilters and `remote.origin.url` together (a new thread's start needs both: one git process fewer). */
+export function repoConfig(root: string, env: Record<string, string>): Promise<RepoConfig> {
+  return readRepoConfig(root, env, true);
+}
+
+async function readRepoConfig(root: string, env: Record<string, string>, withOrigin: boolean): Promise<RepoConfig> {
+  // `-z --show-scope`: "<scope>\0<name>\n<value>\0" per entry ("<scope>\0<name>\0" with --name-only or no value).
+  const args = withOrigin
+    ? ["--no-pager", "config", "-z", "--show-scope", "--get-regexp", "^(filter\\..*|remote\\.origin\\.url)$"]
+    : ["--no-pager", "config", "-z", "--show-scope", "--name-only", "--get-regexp", "^filter\\."];
   let out: string;
   try {
-    out = (await spawnGit(["--no-pager", "config", "-z", "--show-scope", "--name-only", "--get-regexp", "^filter\\."], root, env)).stdout;
+    out = (await spawnGit(args, root, env)).stdout;
   } catch {
-    return [];
+    return { filters: [], originUrl: null };
   }
   const parts = out.split("\0");
   const drivers = new Set<string>();
+  let originUrl: string | null = null;
   for (let i = 0; i + 1 < parts.length; i += 2) {
-    const [scope, name] = [parts[i], parts[i + 1]];
+    const scope = parts[i];
+    const newline = parts[i + 1].indexOf("\n");
+    const name = newline < 0 ? parts[i + 1] : parts[i + 1].slice(0, newline);
+    if (name === "remote.origin.url") {
+      originUrl = newline < 0 ? null : parts[i + 1].slice(newline + 1);
+      continue;
+    }
     if (TRUSTED_SCOPES.has(scope)) continue;
     const match = /^filter\.(.+)\.[^.]+$/s.exec(name);
     if (match) drivers.add(match[1]);
   }
-  return [...drivers].flatMap(
+  const filters = [...drivers].flatMap(
     (d) =>
       [
         [`filter.${d}.clean`, ""],
@@ -165,6 +193,7 @@ export async function untrustedFilters(root: string, env: Record<string, string>
         [`filter.${d}.required`, "false"],
       ] as [string, string][],
   );
+  return { filters, originUrl };
 }
 
 /** Whether a subcommand reads or writes work-tree content (so attribute filters must be neutralised first). */

@@ -10,7 +10,12 @@ import { git } from "./git.js";
  */
 export async function repoIdentity(root: string): Promise<string> {
   const r = await git(root, ["config", "--get", "remote.origin.url"]);
-  const url = r.exitCode === 0 ? r.stdout.trim() : "";
+  return identityOf(r.exitCode === 0 ? r.stdout : null, root);
+}
+
+/** repoIdentity from the origin's URL when it was read already (null: no origin). */
+export function identityOf(originUrl: string | null, root: string): string {
+  const url = originUrl?.trim() ?? "";
   return url ? normaliseRemote(url, root) : realPath(root);
 }
 

@@ -56,8 +56,8 @@ export interface WorkspaceFacts {
  * Reads what prepareWorkspace decides on, with its git commands at once rather than one after another. Read-only
  * (no ref, index or file is written), so a run starts it while it still checks its agents, sandbox and database.
  */
-export async function inspectWorkspace(root: string, mode: "start" | "resume"): Promise<WorkspaceFacts> {
-  const filters = mode === "start" ? repositoryFilters(root) : undefined;
+export async function inspectWorkspace(root: string, mode: "start" | "resume", known?: { filters: Promise<[string, string][]> }): Promise<WorkspaceFacts> {
+  const filters = mode === "start" ? (known?.filters ?? repositoryFilters(root)) : undefined;
   // Outside git the status fails: its answer (or error) counts only inside a work tree, as when it ran second.
   const [state, dirty] = await Promise.all([
     repoState(root),
@@ -73,8 +73,11 @@ export async function inspectWorkspace(root: string, mode: "start" | "resume"): 
  * written before there is a thread or a config: one that works on a branch does not use it, and git's gc removes it).
  * The status decides first: staging a clean tree beside it would walk a large tree twice at every start for nothing.
  */
-export function inspectWithSnapshot(root: string): { facts: Promise<WorkspaceFacts>; snapshot: Promise<string | null> } {
-  const facts = inspectWorkspace(root, "start");
+export function inspectWithSnapshot(
+  root: string,
+  known?: { filters: Promise<[string, string][]> },
+): { facts: Promise<WorkspaceFacts>; snapshot: Promise<string | null> } {
+  const facts = inspectWorkspace(root, "start", known);
   const snapshot = facts.then(({ inRepo, head, dirty, filters, index }) =>
     inRepo && dirty.length > 0 ? snapshotCommit(root, { head, filters, index }) : null,
   );

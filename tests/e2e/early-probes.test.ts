@@ -33,10 +33,12 @@ async function untilFirstEvent(args: string[], opts: YoloOptions): Promise<{ fir
   return { first: JSON.parse(out.split("\n")[0]), stderr: String(r.stderr) };
 }
 
-// The start's reads, by what they ask (the repository's identity, its filter drivers, HEAD, the uncommitted changes).
+// The start's reads, by what they ask (the repository's identity, its filter drivers — a new thread reads both in one
+// config command —, HEAD, the uncommitted changes).
 const READS: [string, RegExp][] = [
   ["identity", /\t--no-pager config --get remote\.origin\.url$/],
   ["filters", /\t--no-pager config -z --show-scope --name-only --get-regexp/],
+  ["config", /\t--no-pager config -z --show-scope --get-regexp \^\(filter\\\.\.\*\|remote\\\.origin\\\.url\)\$$/],
   ["head", /\t--no-pager rev-parse --is-inside-work-tree/],
   ["status", /\t--no-pager status --porcelain/],
 ];
@@ -53,7 +55,7 @@ describe("the start's git reads begun by bin/yolo.js", { timeout: 60_000 }, () =
       writeFileSync(git.log, "");
       const run = await untilFirstEvent(["run", "--json", ...extra, "Add an add(a, b) function"], opts);
       expect(run.first.type, run.stderr).toBe("run.started");
-      expect(count(git.calls(), root), extra.join(" ")).toEqual({ identity: 1, filters: 1, head: 1, status: 1 });
+      expect(count(git.calls(), root), extra.join(" ")).toEqual({ identity: 0, filters: 0, config: 1, head: 1, status: 1 });
     }
 
     // To its end (the model's port is closed: it fails at the analyst, after its first checkpoints), so it can resume.
@@ -63,7 +65,7 @@ describe("the start's git reads begun by bin/yolo.js", { timeout: 60_000 }, () =
     const resume = await untilFirstEvent(["resume", "--json", threadIdFrom(failed.stdout)], opts);
     expect(resume.first.type, resume.stderr).toBe("run.started");
     // A resumed thread reads no uncommitted changes (nor filter drivers for them).
-    expect(count(git.calls(), root)).toEqual({ identity: 1, filters: 0, head: 1, status: 0 });
+    expect(count(git.calls(), root)).toEqual({ identity: 1, filters: 0, config: 0, head: 1, status: 0 });
   });
 
   it("a tree with uncommitted changes: the snapshot's tree is written once, early, and the start commit holds the changes", async ({ onTestFinished }) => {
@@ -111,7 +113,7 @@ Object.defineProperty(globalThis, Symbol.for("yolo.early-probes"), {
     });
     expect(run.first.type, run.stderr).toBe("run.started");
     expect(readFileSync(log, "utf8")).toBe(`set ${target} start cli-loaded=false\ntaken\n`);
-    expect(count(git.calls(), target)).toEqual({ identity: 1, filters: 1, head: 1, status: 1 });
+    expect(count(git.calls(), target)).toEqual({ identity: 0, filters: 0, config: 1, head: 1, status: 1 });
     expect(git.calls().filter((c) => c.startsWith(`${here}\t`))).toEqual([]);
   });
 

@@ -28,3 +28,29 @@ describe("repository identity", () => {
     expect(await repoIdentity(dir)).toBe(dir);
   });
 });
+
+describe("the start's one config read", () => {
+  it("gives the same identity and filter drivers as the two separate reads, with and without an origin", async ({ onTestFinished }) => {
+    const { repositoryConfig, repositoryFilters } = await import("../../../src/git/git.js");
+    const { identityOf } = await import("../../../src/git/repo-identity.js");
+    const dir = tempDir(onTestFinished, "yolo-repo-config-");
+    const g = (...args: string[]) => execFileSync("git", ["-C", dir, ...args]);
+    g("init", "-q");
+    const same = async () => {
+      const config = await repositoryConfig(dir);
+      expect(identityOf(config.originUrl, dir)).toBe(await repoIdentity(dir));
+      expect(config.filters).toEqual(await repositoryFilters(dir));
+      return config;
+    };
+    expect(await same()).toEqual({ filters: [], originUrl: null });
+    g("config", "filter.lfs-ish.clean", "sed s/a/b/");
+    g("config", "filter.bare.required", "true");
+    // Two values: `git config --get` gives the last, so must the combined read.
+    g("config", "--add", "remote.origin.url", "https://example.com/first/repo.git");
+    g("config", "--add", "remote.origin.url", "git@example.com:Org/Repo.git");
+    g("config", "remote.origin2.url", "https://example.com/not/this.git");
+    const config = await same();
+    expect(config.originUrl).toBe("git@example.com:Org/Repo.git");
+    expect(config.filters.map(([name]) => name)).toEqual(expect.arrayContaining(["filter.lfs-ish.clean", "filter.bare.process", "filter.bare.required"]));
+  });
+});

@@ -234,7 +234,8 @@ export async function commandCost(mode, count = 40) {
   }
 }
 
-const ROUNDS = 3;
+// Five: on a shared 2-core machine three rounds left medians 20% apart from one run to the next.
+const ROUNDS = 5;
 const STEPS = 200;
 
 export async function benchPipelineOverhead(print) {

@@ -90,25 +90,30 @@ export function execFileReason(rel: string): string | null {
     .split(/[\\/]+/)
     .filter((s) => s !== "" && s !== ".")
     .map(normaliseName);
+  let parent = "";
   for (let i = 0; i < segments.length; i++) {
-    const name = segments[i];
-    if (EXEC_NAMES.has(name) || EXEC_SUFFIXES.some((suffix) => name.endsWith(suffix))) {
-      return `\`${segments.slice(0, i + 1).join("/")}\` (its content runs code outside yolo: git, an editor, direnv, CI or a hook manager would run it)`;
-    }
-    if (name === ".github" && (segments[i + 1] === "workflows" || segments[i + 1] === "actions")) {
-      return `\`${segments.slice(0, i + 2).join("/")}\` (CI runs it outside yolo, with the repository's credentials)`;
-    }
-    if (name === "node_modules" && segments[i + 1] === ".bin") {
-      return `\`${segments.slice(0, i + 2).join("/")}\` (package-manager commands run these programs outside yolo)`;
-    }
+    const kind = execSegment(parent, segments[i]);
+    const shown = kind === null ? "" : segments.slice(0, i + 1).join("/");
+    if (kind === "file") return `\`${shown}\` (its content runs code outside yolo: git, an editor, direnv, CI or a hook manager would run it)`;
+    if (kind === "ci") return `\`${shown}\` (CI runs it outside yolo, with the repository's credentials)`;
+    if (kind === "bin") return `\`${shown}\` (package-manager commands run these programs outside yolo)`;
+    parent = segments[i];
   }
   return null;
 }
 
 /**
- * True when `rel` is one of the paths the user config lets the file tools write anyway (`files.allowExec`): the path
- * itself or a folder above it, compared after normalisation.
+ * The rule of execFileReason for one normalised segment after the normalised `parent` ("" at the project root):
+ * an exec file or folder by its name, a CI folder (`.github/workflows`, `.github/actions`), `node_modules/.bin`, or
+ * null. The walkers that have checked every folder above an entry (src/exec/protected-paths.ts) ask only this.
  */
+export function execSegment(parent: string, name: string): "file" | "ci" | "bin" | null {
+  if (EXEC_NAMES.has(name) || EXEC_SUFFIXES.some((suffix) => name.endsWith(suffix))) return "file";
+  if (parent === ".github" && (name === "workflows" || name === "actions")) return "ci";
+  if (parent === "node_modules" && name === ".bin") return "bin";
+  return null;
+}
+
 export function execFileAllowed(rel: string, allowed: readonly string[]): boolean {
   const target = rel
     .split(/[\\/]+/)

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { execFileReason } from "./exec-files.js";
-import { sensitiveReason } from "../secrets/sensitive.js";
+import { execFileReason, execSegment } from "./exec-files.js";
+import { normaliseName, sensitiveReason, sensitiveSegment } from "../secrets/sensitive.js";
 
 /** What the sandbox must not let a command change or read, found by walking the project before each command. */
 export interface ProtectedPaths {
@@ -32,11 +32,14 @@ export function findProtectedPaths(root: string): ProtectedPaths {
     out.complete = false;
     return true;
   };
-  const visit = (dir: string, depth: number) => {
+  // Each entry's name is checked with its folder's (normalised) name alone: a folder is entered only when its own
+  // path was neither an exec file nor sensitive, so the rules of the segments above it have all said no already.
+  const visit = (dir: string, dirRel: string, parent: string, depth: number) => {
     for (const entry of entriesOf(dir)) {
       if (overCap()) return;
       const abs = path.join(dir, entry.name);
-      const rel = path.relative(root, abs);
+      const rel = dirRel ? `${dirRel}${path.sep}${entry.name}` : entry.name;
+      const name = normaliseName(entry.name);
       if (entry.name === "node_modules" && entry.isDirectory()) {
         const bin = path.join(abs, ".bin");
         if (fs.existsSync(bin)) {
@@ -45,7 +48,7 @@ export function findProtectedPaths(root: string): ProtectedPaths {
         }
         continue;
       }
-      if (execFileReason(rel) !== null) {
+      if (execSegment(parent, name) !== null) {
         out.readOnly.push(abs);
         out.execRels.add(rel);
         if (entry.name === ".git" && entry.isFile()) out.readOnly.push(...gitDirsOf(abs));
@@ -54,12 +57,12 @@ export function findProtectedPaths(root: string): ProtectedPaths {
         if (entry.isDirectory()) listInside(entry.name === ".git" ? path.join(abs, "hooks") : abs, 0);
         continue;
       }
-      if (sensitiveReason(rel) !== null) {
+      if (sensitiveSegment(parent, name, entry.name, true) !== null) {
         mask(out, abs);
         continue;
       }
       if (entry.isDirectory() && !SKIP.has(entry.name)) {
-        if (depth < MAX_DEPTH) visit(abs, depth + 1);
+        if (depth < MAX_DEPTH) visit(abs, rel, name, depth + 1);
         else out.complete = false;
       }
     }
@@ -77,7 +80,7 @@ export function findProtectedPaths(root: string): ProtectedPaths {
       }
     }
   };
-  visit(root, 0);
+  visit(root, "", "", 0);
   return out;
 }
 

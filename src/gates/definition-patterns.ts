@@ -70,16 +70,23 @@ export const NARROWING_MARKERS: Array<{ label: string; pattern: RegExp }> = [
 
 /** Whether `rel` (a project-relative POSIX path) is a test file by convention. */
 export function isTestFile(rel: string): boolean {
-  if (rel.split("/").some((part) => NOT_TEST_DIRS.has(part))) return false;
-  return TEST_FILE_PATTERNS.some((p) => p.test(rel));
+  // One pass of the patterns together first: it says no to most files of a project, which every gate check lists.
+  if (!ANY_TEST_FILE.test(rel)) return false;
+  return !rel.split("/").some((part) => NOT_TEST_DIRS.has(part));
 }
+
+const either = (patterns: RegExp[]) => new RegExp(patterns.map((p) => `(?:${p.source})`).join("|"));
+const ANY_TEST_FILE = either(TEST_FILE_PATTERNS);
 
 /** The runner config pattern `rel` matches, or null. */
 export function runnerConfigFor(rel: string): RunnerConfigPattern | null {
-  const parts = rel.split("/");
-  const base = parts[parts.length - 1];
-  return RUNNER_CONFIGS.find((p) => p.name.test(base) && (p.anywhere || parts.length === 1)) ?? null;
+  const slash = rel.lastIndexOf("/");
+  const base = rel.slice(slash + 1);
+  if (!ANY_RUNNER_CONFIG.test(base)) return null;
+  return RUNNER_CONFIGS.find((p) => p.name.test(base) && (p.anywhere || slash < 0)) ?? null;
 }
+
+const ANY_RUNNER_CONFIG = either(RUNNER_CONFIGS.map((p) => p.name));
 
 /** The lines of an INI/TOML file under the headers `section` matches (the whole file when there is no `section`). */
 export function relevantPart(content: string, section: RegExp | undefined): string {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { GateConfig } from "../config/schema.js";
+import { fileStamp, nowNs, settled } from "../store/file-stamp.js";
 import { isTestFile, NARROWING_MARKERS, NOT_TEST_DIRS, PACKAGE_JSON_RUNNER_KEYS, relevantPart, runnerConfigFor } from "./definition-patterns.js";
 
 /** One test file as recorded: its content hash, whether it still declares tests, and its narrowing markers. */
@@ -81,7 +82,8 @@ export async function resolveGateDefinition(root: string, gates: GateConfig[], s
   let seen = 0;
   let truncated = false;
   const slice = readSlices();
-  for await (const rel of walk(root, "", skip, slice)) {
+  const startedNs = nowNs();
+  for (const rel of await listFiles(root, skip, slice, MAX_FILES + 1)) {
     if (++seen > MAX_FILES) {
       truncated = true;
       break;
@@ -96,7 +98,15 @@ export async function resolveGateDefinition(root: string, gates: GateConfig[], s
       await slice.read();
     }
     if (isTestFile(rel)) {
-      testFiles[rel] = recordTestFile(path.join(root, rel));
+      const file = path.join(root, rel);
+      const stamp = fileStamp(file);
+      const known = stamp ? testFileRecords.get(file) : undefined;
+      if (stamp && known?.key === stamp.key) {
+        testFiles[rel] = known.record;
+        continue;
+      }
+      testFiles[rel] = recordTestFile(file);
+      if (stamp && settled(stamp, startedNs)) rememberRecord(file, stamp.key, testFiles[rel]);
       await slice.read();
     }
   }
@@ -106,6 +116,21 @@ export async function resolveGateDefinition(root: string, gates: GateConfig[], s
     testFiles,
     truncated,
   };
+}
+
+/**
+ * Test files recorded before, by path, with the stamp they had then (src/store/file-stamp.ts): every gate check
+ * records the whole project again, and a file whose stamp has not moved is the one that was read (a change, by a
+ * model's command too, moves its change time). Files changed within a timestamp tick of the read are not kept.
+ */
+const testFileRecords = new Map<string, { key: string; record: TestFileRecord }>();
+const MAX_REMEMBERED = 2 * MAX_FILES;
+
+function rememberRecord(file: string, key: string, record: TestFileRecord): void {
+  testFileRecords.delete(file);
+  testFileRecords.set(file, { key, record });
+  // Oldest first: a long-lived process (the server) working on many projects keeps only the latest.
+  if (testFileRecords.size > MAX_REMEMBERED) testFileRecords.delete(testFileRecords.keys().next().value as string);
 }
 
 function recordTestFile(file: string): TestFileRecord {
@@ -143,25 +168,32 @@ function readSlices(): { read(): Promise<void> } {
   };
 }
 
-// Every file under the root, skipping dependency and build folders and yolo's own; symlinked folders are not followed.
-async function* walk(root: string, rel: string, skip: Set<string>, slice: { read(): Promise<void> }): AsyncGenerator<string> {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(path.join(root, rel), { withFileTypes: true });
-  } catch {
-    return;
-  }
-  await slice.read();
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    const child = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) {
-      if (NOT_TEST_DIRS.has(entry.name) || skip.has(path.join(root, child))) continue;
-      yield* walk(root, child, skip, slice);
-    } else if (entry.isFile()) {
-      yield child;
+// Every file under the root (up to `limit`), in path order, skipping dependency and build folders and yolo's own;
+// symlinked folders are not followed. Listed synchronously, with the event loop's turn of readSlices per folder.
+async function listFiles(root: string, skip: Set<string>, slice: { read(): Promise<void> }, limit: number): Promise<string[]> {
+  const files: string[] = [];
+  const visit = async (rel: string): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path.join(root, rel), { withFileTypes: true });
+    } catch {
+      return;
     }
-  }
+    await slice.read();
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (files.length >= limit) return;
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (NOT_TEST_DIRS.has(entry.name) || skip.has(path.join(root, child))) continue;
+        await visit(child);
+      } else if (entry.isFile()) {
+        files.push(child);
+      }
+    }
+  };
+  await visit("");
+  return files;
 }
 
 const clip = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);

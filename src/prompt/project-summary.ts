@@ -2,6 +2,7 @@ import { type Dirent, opendirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isIgnored, parseGitignore, type IgnoreRules } from "../tools/gitignore.js";
 import { fence } from "./fence.js";
+import { fileStamp, nowNs, settled } from "../store/file-stamp.js";
 
 const SKIP = new Set([".git", ".yolo", "node_modules", "dist", "build", "coverage", ".next", "target", "__pycache__"]);
 const MAX_ENTRIES = 60;
@@ -17,11 +18,11 @@ const DOC_BYTES = 1500;
  */
 export function projectSummary(root: string): string | null {
   const cached = summaries.get(root);
-  if (cached?.sources.every((source) => (stampOf(source.path)?.key ?? null) === source.key)) return cached.summary;
-  const startedNs = BigInt(Date.now()) * 1_000_000n;
+  if (cached?.sources.every((source) => (fileStamp(source.path)?.key ?? null) === source.key)) return cached.summary;
+  const startedNs = nowNs();
   const read: string[] = [];
   const summary = summarize(root, read);
-  const sources = read.map((path) => ({ path, stamp: stampOf(path) }));
+  const sources = read.map((path) => ({ path, stamp: fileStamp(path) }));
   // Racy-git's rule: a source changed just before (or while) it was read could change again within the same
   // timestamp tick and keep its stamp, so such a summary is not reused.
   if (sources.every(({ stamp }) => !stamp || settled(stamp, startedNs))) {
@@ -38,27 +39,6 @@ export function projectSummary(root: string): string | null {
  * A folder's mtime changes when an entry is added, removed or renamed in it, which is all the tree shows.
  */
 const summaries = new Map<string, { summary: string | null; sources: { path: string; key: string | null }[] }>();
-
-interface Stamp {
-  key: string;
-  /** When the inode last changed. */
-  changedNs: bigint;
-  /** Whole-second timestamps: a file system (FAT, HFS+, small-inode ext) that keeps only seconds. */
-  coarse: boolean;
-}
-
-function stampOf(path: string): Stamp | null {
-  const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
-  if (!stat) return null;
-  // The change time moves with every write, rename or chmod and cannot be set back (an mtime can).
-  const coarse = stat.ctimeNs % 1_000_000_000n === 0n;
-  return { key: `${stat.dev}:${stat.ino}:${stat.mode}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`, changedNs: stat.ctimeNs, coarse };
-}
-
-// Older than the read by more than the file system's timestamp granularity (a few ms; two seconds where coarse).
-function settled(stamp: Stamp, startedNs: bigint): boolean {
-  return stamp.changedNs < startedNs - (stamp.coarse ? 2_100_000_000n : 100_000_000n);
-}
 
 // The summary itself; `read` collects every folder and file it consulted (present or not).
 function summarize(root: string, read: string[]): string | null {

@@ -54,23 +54,31 @@ export function normaliseName(name: string): string {
 /** Why a project-relative path (segments, POSIX or native separators) is sensitive, or null when it is not. */
 export function sensitiveReason(rel: string): string | null {
   const segments = rel.split(/[\\/]+/).filter((s) => s !== "" && s !== ".");
+  let parent = "";
   for (let i = 0; i < segments.length; i++) {
     const raw = segments[i];
     const name = normaliseName(raw);
-    if (name === "" && raw !== "") return `\`${raw}\` (a name of only dots or spaces)`;
-    const last = i === segments.length - 1;
-    if (SENSITIVE_DIRS.has(name)) return `\`${name}\``;
-    if (name === ".github" && segments[i + 1] !== undefined && normaliseName(segments[i + 1]) === "workflows") {
-      return "`.github/workflows` (CI workflows run with the repository's credentials)";
-    }
-    if (name === ".cache" && segments[i + 1] !== undefined && normaliseName(segments[i + 1]) === "yolo") {
-      return "`.cache/yolo` (yolo's own caches hold code it runs outside the sandbox)";
-    }
-    if (!last) continue;
-    if (SENSITIVE_FILES.has(name)) return `\`${name}\` (credentials or shell start-up code)`;
-    if (isEnvFile(name)) return `\`${name}\` (environment files hold secrets; \`.env.example\` is allowed)`;
-    if (KEY_EXTENSIONS.some((ext) => name.endsWith(ext))) return `\`${name}\` (a private key or key store)`;
+    const reason = sensitiveSegment(parent, name, raw, i === segments.length - 1);
+    if (reason !== null) return reason;
+    parent = name;
   }
+  return null;
+}
+
+/**
+ * The rule of sensitiveReason for one segment: its normalised `name` (`raw` as written) after the normalised
+ * `parent` ("" at the project root), the path's last segment or not. The walkers that have checked every folder above
+ * an entry (src/exec/protected-paths.ts) ask only this, once per entry, instead of the whole path again.
+ */
+export function sensitiveSegment(parent: string, name: string, raw: string, last: boolean): string | null {
+  if (name === "" && raw !== "") return `\`${raw}\` (a name of only dots or spaces)`;
+  if (SENSITIVE_DIRS.has(name)) return `\`${name}\``;
+  if (parent === ".github" && name === "workflows") return "`.github/workflows` (CI workflows run with the repository's credentials)";
+  if (parent === ".cache" && name === "yolo") return "`.cache/yolo` (yolo's own caches hold code it runs outside the sandbox)";
+  if (!last) return null;
+  if (SENSITIVE_FILES.has(name)) return `\`${name}\` (credentials or shell start-up code)`;
+  if (isEnvFile(name)) return `\`${name}\` (environment files hold secrets; \`.env.example\` is allowed)`;
+  if (KEY_EXTENSIONS.some((ext) => name.endsWith(ext))) return `\`${name}\` (a private key or key store)`;
   return null;
 }
 

@@ -7,6 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { findProtectedPaths } from "../dist/exec/protected-paths.js";
+import { resolveGateDefinition } from "../dist/gates/definition.js";
 import { defaultGates } from "../dist/gates/detect.js";
 import { withStagedWorkTree } from "../dist/git/staged-work-tree.js";
 import { projectSummary } from "../dist/prompt/project-summary.js";
@@ -25,7 +27,7 @@ function makeTree(n) {
   for (let i = 0; i < n; i++) {
     const dir = join(root, `pkg${Math.floor(i / (PER_DIR * PER_DIR))}`, `mod${Math.floor(i / PER_DIR) % PER_DIR}`);
     if (i % PER_DIR === 0) mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `file${i}.ts`), `export const value${i} = ${i};\n`);
+    writeFileSync(join(dir, i % 10 === 0 ? `file${i}.test.ts` : `file${i}.ts`), `export const value${i} = ${i};\n`);
   }
   return root;
 }
@@ -46,8 +48,25 @@ async function measure(root) {
   });
   const listed = await time(() => list.run(list.schema.parse({}), ctx));
   const searched = await time(() => search.run(search.schema.parse({ pattern: "no-such-text-anywhere" }), ctx));
-  return { before: before.ms, list: listed.ms, search: searched.ms, capped: /capped/.test(searched.out.content) };
+  // What every command and every gate check do again: the walk for exec and secret files (twice a command: before
+  // and after), and the gate definition's record of the test files (reused while a file's stamp has not moved).
+  const walked = await time(() => findProtectedPaths(root));
+  const defined = await time(() => resolveGateDefinition(root, GATES));
+  await new Promise((resolve) => setTimeout(resolve, 150)); // the records kept once older than a timestamp tick
+  await resolveGateDefinition(root, GATES);
+  const redefined = await time(() => resolveGateDefinition(root, GATES));
+  return {
+    before: before.ms,
+    list: listed.ms,
+    search: searched.ms,
+    capped: /capped/.test(searched.out.content),
+    walk: walked.ms,
+    definition: defined.ms,
+    again: redefined.ms,
+  };
 }
+
+const GATES = [{ name: "test", command: "npm test", required: true, timeoutS: 600 }];
 
 // The work tree staged into a throwaway index (a dirty tree's start snapshot, `show --diff`, a monorepo's changed files)
 // with one file changed since the last commit: from a copy of the user's index (what yolo does) and from a fresh one
@@ -86,6 +105,10 @@ export async function benchLargeRepo(print) {
       print(
         `  ${mode.padEnd(5)} ${String(r.n).padStart(7)} files: before request ${ratio("before")}, list_files ${ratio("list")}, search_files ${ratio("search")}${r.capped ? " [capped]" : ""}`,
       );
+      if (mode === "plain")
+        print(
+          `                      a command's protected-paths walk ${ratio("walk")} (twice a command); a gate check's definition ${ratio("definition")}, ${ratio("again")} with its test-file records reused`,
+        );
       if (r.copied !== undefined)
         print(
           `                      staging the work tree: from the user's index ${r.copied.toFixed(0)} ms, from a fresh index ${r.fresh.toFixed(0)} ms (${(r.copied / r.fresh).toFixed(2)}×)`,

@@ -16,6 +16,7 @@ import { startRun } from "../dist/engine/run.js";
 import { openSession } from "../dist/engine/session.js";
 import { loadWorkflowAgents } from "../dist/engine/workflow-agents.js";
 import { runShell } from "../dist/exec/run-shell.js";
+import { registerSecrets } from "../dist/secrets/scrub.js";
 import { setSpawnerMode } from "../dist/exec/spawner.js";
 import { createCheckpointer } from "../dist/store/checkpointer.js";
 import { openDatabase } from "../dist/store/db.js";
@@ -239,6 +240,9 @@ const ROUNDS = 5;
 const STEPS = 200;
 
 export async function benchPipelineOverhead(print) {
+  // A run always has a secret to keep out of checkpoints, transcripts and events: at least the model's API key
+  // (registered for the process, as a real run's start does; the bare graph's saver scrubs with it too).
+  registerSecrets(["sk-bench-0123456789abcdefghijklmnopqrstuvwxyzABCDEF"]);
   await yoloRun(20); // warm up both paths (module loading, JIT)
   await bareRun(20);
   // Interleaved rounds, so drift on a shared machine hits every variant alike; medians per step.

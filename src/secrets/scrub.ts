@@ -49,11 +49,14 @@ export function secretForms(secret: string): string[] {
 /** Replaces secrets (in all their forms) in text; built once per set of secrets, longest form first. */
 export class Scrubber {
   private readonly forms: string[];
+  /** The shortest form's length: a shorter string (most keys and short values of an event) holds none. */
+  private readonly shortest: number;
 
   constructor(secrets: readonly string[]) {
     const all = new Set<string>();
     for (const secret of secrets) if (typeof secret === "string" && secret.length >= MIN_SECRET_LENGTH) for (const f of secretForms(secret)) all.add(f);
     this.forms = [...all].sort((a, b) => b.length - a.length);
+    this.shortest = this.forms.length ? this.forms[this.forms.length - 1].length : 0;
   }
 
   /** True when there is nothing to scrub. */
@@ -85,6 +88,7 @@ export class Scrubber {
 
   /** `text` with every secret form replaced by the censor. */
   scrub(text: string): string {
+    if (text.length < this.shortest) return text;
     let out = text;
     for (const form of this.forms) if (out.includes(form)) out = out.split(form).join(CENSOR);
     return out;

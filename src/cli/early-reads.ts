@@ -18,6 +18,12 @@ export interface EarlyReads {
   snapshot: Promise<string | null> | null;
   /** probeBwrapAsync for the child's PATH (yolo's). */
   sandbox: Promise<SandboxProbe>;
+  /**
+   * Lets the process go: yolo has taken what it needs (or stopped). The child is told to end (its stdin closes), a
+   * read still running there no longer holds yolo's exit (bubblewrap's trial with `sandbox: "off"`, whose answer is
+   * never taken, ran up to its timeout), and a read not answered yet fails, so a late taker makes its own.
+   */
+  release(): void;
 }
 
 type Name = "identity" | "workspace" | "snapshot" | "sandbox";
@@ -77,7 +83,13 @@ export function readEarly(root: string, mode: "start" | "resume", script: string
   child.stdin.on("error", () => {});
   // A read nobody takes (a run refused first) must not end yolo as an unhandled rejection.
   for (const read of Object.values(reads)) read?.catch(() => {});
-  return reads;
+  const release = () => {
+    end("the early reads were released");
+    child.stdin.end();
+    child.unref();
+    for (const stream of [child.stdin, child.stdout]) (stream as unknown as { unref?(): void }).unref?.();
+  };
+  return { ...reads, release };
 }
 
 /**

@@ -12,7 +12,7 @@ export interface EarlySlot<P> {
 }
 
 const SLOT = Symbol.for("yolo.early-probes");
-type Holder = { [SLOT]?: EarlySlot<unknown> };
+type Holder = { [key: symbol]: EarlySlot<unknown> | undefined };
 
 export function fillSlot<P>(value: EarlySlot<P>): void {
   (globalThis as Holder)[SLOT] = value;
@@ -22,7 +22,21 @@ export function fillSlot<P>(value: EarlySlot<P>): void {
 export function emptySlot<P>(): EarlySlot<P> | undefined {
   const found = (globalThis as Holder)[SLOT] as EarlySlot<P> | undefined;
   delete (globalThis as Holder)[SLOT];
+  if (found) (globalThis as Holder)[TAKEN] = found;
   return found;
+}
+
+// The slot's last value once taken, for releaseEarlyReads.
+const TAKEN = Symbol.for("yolo.early-probes.taken");
+
+/**
+ * At the command's end: the reads the CLI took are released (EarlyReads.release), so one still running in their
+ * process (bubblewrap's trial, not needed with the sandbox off) does not hold the exit until it ends.
+ */
+export function releaseEarlyReads(): void {
+  const taken = (globalThis as Holder)[TAKEN] as EarlySlot<{ release?(): void }> | undefined;
+  delete (globalThis as Holder)[TAKEN];
+  taken?.probes.release?.();
 }
 
 /** Whether probes the shim began were never taken: the command stopped before it asked (a bad config, say). */

@@ -7,7 +7,7 @@ import { tolerateClosedPipes } from "./closed-pipes.js";
 import { installHardExit } from "./hard-exit.js";
 import { errorText } from "./wording/error-text.js";
 import { isHandOff } from "./hand-off.js";
-import { earlyProbesLeft } from "./early-slot.js";
+import { earlyProbesLeft, releaseEarlyReads } from "./early-slot.js";
 
 const VERSION = packageVersion();
 
@@ -292,6 +292,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   finished = true;
   process.exitCode = code;
+  releaseEarlyReads();
   // Reads bin/yolo.js began for a run that stopped before taking them (src/cli/early-slot.ts) are not needed, and
   // would hold the exit until they end (a large repository's status takes seconds): nothing else is pending then.
   if (earlyProbesLeft()) exitNow(code);

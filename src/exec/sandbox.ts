@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { ProtectedPaths } from "./protected-paths.js";
@@ -65,6 +65,18 @@ function runProbe(pathVar: string | undefined): SandboxProbe {
   return probeAnswer(binary, probe);
 }
 
+// The trials running now (runProbeAsync), for stopTrials.
+const running = new Set<ChildProcess>();
+
+/**
+ * Kills the trials still running: a process that leaves before its trial has answered (the early reads' process,
+ * released by yolo) must not leave a hung bubblewrap behind, which the trial's own timeout would have killed.
+ */
+export function stopTrials(): void {
+  for (const child of running) child.kill("SIGKILL");
+  running.clear();
+}
+
 // runProbe with the trial sandbox as a child process the event loop waits for.
 async function runProbeAsync(pathVar: string | undefined): Promise<SandboxProbe> {
   const binary = findOnPath("bwrap", pathVar);
@@ -79,6 +91,8 @@ async function runProbeAsync(pathVar: string | undefined): Promise<SandboxProbe>
       resolve({ ...r, stderr });
     };
     const child = spawn(binary, [...isolation(), "--", "true"], { stdio: ["ignore", "ignore", "pipe"] });
+    running.add(child);
+    child.on("close", () => running.delete(child));
     // As spawnSync's timeout: the trial is killed and the answer is that bubblewrap could not start.
     const timer = setTimeout(() => {
       child.kill("SIGTERM");

@@ -144,6 +144,41 @@ Object.defineProperty(globalThis, Symbol.for("yolo.early-probes"), {
     expect(logged()).toMatch(/^start \d+\n$/);
   });
 
+  it("with the sandbox off, bubblewrap's trial (begun before the config was read) does not hold the exit, nor outlive it", async ({ onTestFinished }) => {
+    const root = project(onTestFinished);
+    const home = tempDir(onTestFinished, "yolo-user-config-");
+    const userConfig = join(home, "config.ts");
+    writeFileSync(userConfig, 'export default { sandbox: "off" };\n');
+    // A bubblewrap that hangs (a broken user namespace setup). It says when it starts and when it is told to stop as
+    // the trial's own timeout (10 s) does, with SIGTERM; a SIGKILL it cannot say.
+    const bin = tempDir(onTestFinished, "yolo-slow-bwrap-");
+    const log = join(bin, "bwrap.log");
+    writeFileSync(
+      join(bin, "bwrap"),
+      `#!/bin/sh\necho "start $$" >> '${log}'\ntrap 'echo TERM >> "${log}"; exit 1' TERM\nsleep 20 &\necho "sleep $!" >> '${log}'\nwait\n`,
+    );
+    chmodSync(join(bin, "bwrap"), 0o755);
+    const logged = () => (existsSync(log) ? readFileSync(log, "utf8") : "");
+    const pidOf = (what: string) => Number(new RegExp(`${what} (\\d+)`).exec(logged())?.[1] ?? 0);
+    onTestFinished(() => {
+      for (const pid of [pidOf("sleep"), pidOf("start")]) if (pid) spawnSync("kill", ["-9", String(pid)]);
+    });
+    const r = await runYolo(["run", "--json", "Add an add(a, b) function"], {
+      cwd: root,
+      baseURL: `http://127.0.0.1:${await closedPort()}/v1`,
+      env: { PATH: `${bin}:${process.env.PATH}`, YOLO_USER_CONFIG: userConfig },
+    });
+    // The model's port is closed: the run ends at the analyst's first call (exit 5), with no sandbox said.
+    expect(r.exitCode, describeResult(r)).toBe(5);
+    expect(JSON.parse(r.stdout.split("\n")[0]).sandbox).toEqual({ kind: "none", reason: 'sandbox is "off" in the config' });
+    // The shim did start the trial; yolo did not wait for its timeout (no SIGTERM came), and the trial was killed
+    // when yolo let its early reads go (running, it would be asleep: S).
+    await waitFor(() => pidOf("start") > 0, "the slow bubblewrap to start");
+    const state = (pid: number) => (existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] : "gone");
+    await waitFor(() => !/^[RSD]$/.test(state(pidOf("start"))), "the trial to be killed", 5_000);
+    expect(logged()).not.toContain("TERM");
+  });
+
   it("a read that failed early is made again by the CLI: its error is reported as yolo's own, not as an unexpected one", async ({ onTestFinished }) => {
     const root = project(onTestFinished);
     // An index git cannot read: the status fails (the shim's copy of GitError is another class than the CLI's).

@@ -114,6 +114,10 @@ export function execSegment(parent: string, name: string): "file" | "ci" | "bin"
   return null;
 }
 
+/**
+ * True when `rel` is one of the paths the user config lets the file tools write anyway (`files.allowExec`): the path
+ * itself or a folder above it, compared after normalisation.
+ */
 export function execFileAllowed(rel: string, allowed: readonly string[]): boolean {
   const target = rel
     .split(/[\\/]+/)

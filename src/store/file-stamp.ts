@@ -1,8 +1,8 @@
 import { type BigIntStats, statSync } from "node:fs";
 
 /**
- * What a cache of something read from a file (or folder) checks before reusing it: the file's identity, size and
- * times. The change time moves with every write, rename or chmod and cannot be set back (an mtime can), so a file
+ * What a cache of something read from a file (or folder) checks before reusing it: the file's identity, mode, size
+ * and times. The change time moves with every write, rename or chmod and cannot be set back (an mtime can), so a file
  * cannot be changed behind a stamp, by a model's command either; only a change within the file system's timestamp
  * tick of the read could, which `settled` rules out before anything is cached (git's racy-index rule).
  */
@@ -12,7 +12,7 @@ export interface FileStamp {
   changedNs: bigint;
   /** Whole-second timestamps: a file system (FAT, HFS+, small-inode ext) that keeps only seconds. */
   coarse: boolean;
-  size: number;
+  /** A regular file (not a folder, a device…). */
   isFile: boolean;
 }
 
@@ -30,7 +30,6 @@ export function fileStamp(path: string): FileStamp | null {
     key: `${stat.dev}:${stat.ino}:${stat.mode}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`,
     changedNs: stat.ctimeNs,
     coarse,
-    size: Number(stat.size),
     isFile: stat.isFile(),
   };
 }

@@ -45,13 +45,13 @@ export async function runRole(run: RoleRun, state: PipelineStateType, config: La
   const onRetry = (reason: string, count: { retry: number; of: number }) =>
     emit({ type: "warning", message: `${run.node}: the model call failed (${reason}); retry ${count.retry} of ${count.of}` });
   const model = deps.createModel({ name: modelName, temperature: agent.temperature ?? cfg.model.temperature, onRetry });
-  const record = (entry: Record<string, unknown>) => appendTranscript(dir, run.transcript ?? run.node, { run: runId, ...entry });
   const recordAll = (entries: Record<string, unknown>[]) =>
     appendTranscript(
       dir,
       run.transcript ?? run.node,
       entries.map((entry) => ({ run: runId, ...entry })),
     );
+  const record = (entry: Record<string, unknown>) => recordAll([entry]);
   return runAgentLoop({
     node: run.node,
     model,

@@ -1,5 +1,5 @@
-import { statSync } from "node:fs";
 import { readRecord } from "../../gates/baseline-record.js";
+import { fileStamp } from "../../store/file-stamp.js";
 
 /**
  * A record file as last parsed, by path, with the stat that identifies that version. Records are written once and
@@ -27,6 +27,6 @@ export async function readRecordOnce<T>(file: string): Promise<T | null> {
 }
 
 function stampOf(file: string): string | null {
-  const stat = statSync(file, { bigint: true, throwIfNoEntry: false });
-  return stat?.isFile() ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` : null;
+  const stamp = fileStamp(file);
+  return stamp?.isFile ? stamp.key : null;
 }

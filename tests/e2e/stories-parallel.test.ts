@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/cli.js";
@@ -280,8 +280,10 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
   it("the user's NodeStart and NodeEnd hooks run for each story's dev, naming its transcript", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const home = tempDir(onTestFinished);
-    const log = join(home, "hooks.jsonl");
-    const logHook = { type: "command", command: `cat >> ${log}; echo >> ${log}` };
+    // The two stories' hooks run at the same time: each writes its own file, as appending to one would interleave.
+    const logDir = join(home, "hooks");
+    mkdirSync(logDir);
+    const logHook = { type: "command", command: `cat > "$(mktemp ${logDir}/XXXXXX)"` };
     writeFileSync(
       join(home, "config.json"),
       JSON.stringify({ hooks: { NodeStart: [{ matcher: "dev", hooks: [logHook] }], NodeEnd: [{ matcher: "dev", hooks: [logHook] }] } }),
@@ -301,10 +303,7 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     });
     expect(r.exitCode, describeResult(r)).toBe(0);
     const thread = threadIdFrom(r.stdout);
-    const payloads = readFileSync(log, "utf8")
-      .split("\n")
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l));
+    const payloads = readdirSync(logDir).map((f) => JSON.parse(readFileSync(join(logDir, f), "utf8")));
     const seen = payloads.map((p) => [p.hook_event_name, p.cwd, p.transcript_path]).sort();
     const transcript = (id: string) => join(root, ".yolo/threads", thread, "transcripts", `dev.${id}.jsonl`);
     // Hooks run from the thread's project root, as every hook does.

@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from "../config/schema.js";
-import type { ThreadPosition } from "../engine/translate.js";
+import type { ThreadPosition } from "../engine/position.js";
 import { databaseExists, openSession, type Session } from "../engine/session.js";
 import { repoIdentity } from "../git/repo-identity.js";
 import { loadResolvedConfig, type ConfigFlags } from "./load-config.js";

@@ -8,6 +8,7 @@ import { gateNode } from "./nodes/gate-node.js";
 import { humanNode } from "./nodes/human-node.js";
 import { withRunLimits } from "./nodes/run-limits.js";
 import { switchNode } from "./nodes/switch-node.js";
+import { reportingEnd, sayingRoute } from "./graph-writes.js";
 import { routeFrom, type Route } from "./routing.js";
 import { PipelineState, type PipelineStateType } from "./state.js";
 import { devOrDispatch, storySends } from "./stories/dispatch.js";
@@ -19,7 +20,7 @@ export function fansOutStories(deps: Pick<EngineDeps, "config">): boolean {
   return !deps.config.customWorkflow && deps.config.workflow.nodes.dev?.kind === "agent";
 }
 
-/** Each node's router, shared by the compiled graph and the `route` events, so both always agree. */
+/** Each node's router: the compiled graph's conditional edges, which say each decision as a `route` event (graph-writes.ts). */
 export function workflowRouters(workflow: Workflow, maxFixAttempts: number): Record<string, (state: PipelineStateType) => Route> {
   const ids = [...Object.keys(workflow.nodes), "escalate"];
   const routers: Record<string, (state: PipelineStateType) => Route> = Object.fromEntries(
@@ -53,7 +54,8 @@ const graphName = (id: string) => (id === END_NODE ? END : id);
 /**
  * Compiles a workflow (the default pipeline or a yolo.config.ts one, already validated) into a LangGraph
  * StateGraph: one node per workflow node plus the built-in `escalate` node, and one conditional edge per node
- * whose router is `routeFrom`. Every node is wrapped with the thread's step and time limits.
+ * whose router is `routeFrom` and says its decision. Every node is wrapped with the thread's step and time limits and
+ * writes its end (graph-writes.ts).
  */
 export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpointSaver) {
   const { workflow, maxFixAttempts } = deps.config;
@@ -69,11 +71,11 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
           : spec.kind === "switch"
             ? switchNode(id, spec, workflow, deps)
             : humanNode(id, spec, workflow, deps.agents);
-    graph.addNode(id, withRunLimits(id, fn as never, deps.config.limits) as never);
+    graph.addNode(id, reportingEnd(id, withRunLimits(id, fn as never, deps.config.limits)) as never);
   }
   const first = workflow.edges.find((e) => e.from === START_NODE)!.to;
   // The gate baseline runs before the first node (a no-op for agent and chat threads); it is not a workflow step.
-  graph.addNode(BASELINE_NODE, gateBaselineNode(deps) as never);
+  graph.addNode(BASELINE_NODE, reportingEnd(BASELINE_NODE, gateBaselineNode(deps)) as never);
   graph.addEdge(START, BASELINE_NODE as never);
   graph.addEdge(BASELINE_NODE as never, graphName(first) as never);
   const routers = workflowRouters(workflow, maxFixAttempts);
@@ -82,19 +84,19 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
     if (stories && id === "dev") continue;
     graph.addConditionalEdges(
       id as never,
-      ((state: PipelineStateType) => graphName(routers[id](state).to)) as never,
+      sayingRoute(id, routers[id], (route) => graphName(route.to)) as never,
       targetsOf(id, workflow).map(graphName) as never,
     );
   }
   if (stories) {
     // dev (the dispatcher) and the merge step send each running story to its own story node, several in one superstep.
-    graph.addNode(STORY_NODE, storyDevNode(deps) as never);
-    graph.addNode(MERGE_NODE, storyMergeNode(deps) as never);
+    graph.addNode(STORY_NODE, reportingEnd(STORY_NODE, storyDevNode(deps)) as never);
+    graph.addNode(MERGE_NODE, reportingEnd(MERGE_NODE, storyMergeNode(deps)) as never);
     graph.addEdge(STORY_NODE as never, MERGE_NODE as never);
     const targets = [...new Set([...targetsOf("dev", workflow), STORY_NODE])].map(graphName);
-    const route = (state: PipelineStateType) => storySends(state) ?? graphName(routers.dev(state).to);
-    graph.addConditionalEdges("dev" as never, route as never, targets as never);
-    graph.addConditionalEdges(MERGE_NODE as never, route as never, targets as never);
+    const target = (route: Route, state: PipelineStateType) => storySends(state) ?? graphName(route.to);
+    graph.addConditionalEdges("dev" as never, sayingRoute("dev", routers.dev, target) as never, targets as never);
+    graph.addConditionalEdges(MERGE_NODE as never, sayingRoute(MERGE_NODE, routers[MERGE_NODE], target) as never, targets as never);
   }
   const agents = Object.entries(workflow.nodes)
     .filter(([, s]) => s.kind === "agent")
@@ -102,8 +104,8 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
   // Only agents escalate: a workflow of gates, switches and human steps has no escalate node (LangGraph refuses a
   // node nothing reaches).
   if (agents.length) {
-    graph.addNode("escalate", withRunLimits("escalate", escalateNode, deps.config.limits) as never);
-    graph.addConditionalEdges("escalate" as never, ((state: PipelineStateType) => routers.escalate(state).to) as never, agents as never);
+    graph.addNode("escalate", reportingEnd("escalate", withRunLimits("escalate", escalateNode, deps.config.limits)) as never);
+    graph.addConditionalEdges("escalate" as never, sayingRoute("escalate", routers.escalate, (route) => route.to) as never, agents as never);
   }
   return graph.compile({ checkpointer });
 }

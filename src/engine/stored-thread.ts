@@ -6,7 +6,7 @@ import type { ThreadIndex } from "../store/thread-index.js";
 import { openSession, type Session } from "./session.js";
 import type { PipelineStateType } from "./state.js";
 import { configForProfile, graphNodeNames, profileOfValues } from "./thread-profile.js";
-import { positionOf, type ThreadPosition } from "./translate.js";
+import { positionOf, type ThreadPosition } from "./position.js";
 
 /**
  * `yolo show`'s data: a thread's latest state and where it stands. On SQLite the checkpoint reader answers without

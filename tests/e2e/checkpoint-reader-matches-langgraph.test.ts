@@ -7,7 +7,7 @@ import { openIndex, openSession } from "../../src/engine/session.js";
 import { readThreadHistory } from "../../src/engine/stored-history.js";
 import { positionSource, readThreadState } from "../../src/engine/stored-thread.js";
 import { graphNodeNames } from "../../src/engine/thread-profile.js";
-import { positionOf } from "../../src/engine/translate.js";
+import { positionOf } from "../../src/engine/position.js";
 import { UnreadableCheckpoint } from "../../src/store/checkpoint-rows.js";
 import { checkpointView } from "../../src/store/checkpoint-view.js";
 import { deferred, describeResult, rolesOf, runYolo, spawnYolo, threadIdFrom, waitFor } from "../helpers/cli.js";

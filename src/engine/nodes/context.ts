@@ -7,7 +7,7 @@ import type { HookScope } from "../../hooks/hooks.js";
 import { transcriptPath } from "../../store/artifacts.js";
 import { threadArtifactsPath } from "../../store/state-dir.js";
 
-/** Emits a yolo event through LangGraph's custom stream; translated in one place (engine/translate.ts). */
+/** Emits a yolo event through the graph's writer: the run's own handler (engine/graph-writes.ts, engine/run/start.ts). */
 export function emitter(config: LangGraphRunnableConfig): (event: EventBody) => void {
   return (event) => config.writer?.(event);
 }

@@ -7,7 +7,7 @@ import { plural } from "../../text/plural.js";
 import { fixAttemptsMade } from "../../state/fix-attempts.js";
 import type { PipelineStateType } from "../state.js";
 import { modeOf } from "../thread-input.js";
-import type { ThreadPosition } from "../translate.js";
+import type { ThreadPosition } from "../position.js";
 import type { EngineDeps } from "../deps.js";
 import type { Session } from "../session.js";
 import { completedEvent } from "./completed.js";

@@ -4,7 +4,7 @@ import type { ThreadStore } from "../../store/thread-store.js";
 import type { EngineDeps } from "../deps.js";
 import type { ReviewResponse } from "../review.js";
 import { followUp, startInput } from "../thread-input.js";
-import type { ThreadPosition } from "../translate.js";
+import type { ThreadPosition } from "../position.js";
 import { finalOutcome } from "./complete.js";
 import type { RunOptions } from "./options.js";
 

@@ -1,6 +1,6 @@
 import { Command } from "@langchain/langgraph";
 import type { RunStatus } from "../../events/outcome.js";
-import type { ThreadPosition } from "../translate.js";
+import type { ThreadPosition } from "../position.js";
 import { decideInput, type InputDecision } from "./input-decision.js";
 import type { RunOptions } from "./options.js";
 

@@ -3,10 +3,11 @@ import type { EventBody } from "../../events/schema.js";
 import { whoAmI } from "../../store/thread-store.js";
 import { sweepInterruptedWrites } from "../../tools/temp-sweep.js";
 import type { EngineDeps, EngineLogger } from "../deps.js";
-import { buildWorkflowGraph, workflowRouters } from "../graph.js";
+import { buildWorkflowGraph } from "../graph.js";
+import { endedNode, type GraphWrite } from "../graph-writes.js";
 import { inertDeps } from "../inspect.js";
 import { modeOf } from "../thread-input.js";
-import { positionOf, STREAM_MODES, translate } from "../translate.js";
+import { positionOf } from "../position.js";
 import { UnsettledUsage, unsettledRecord } from "../unsettled-usage.js";
 import { missingGate } from "./gate-required.js";
 import { inputOf, prepareInput, waitingReason, type PreparedInput } from "./input.js";
@@ -199,9 +200,8 @@ async function afterStarted(
   const unsettled = new UnsettledUsage();
   let kept = false; // whether the row holds unsettled usage now
   let startedAtStep = 0; // the thread's steps when the running node started
-  // Row writes stay in order (a pool may run concurrent queries on different connections). Nothing slow is awaited
-  // while reading the stream: LangGraph errors its stream when a run stops, and a stream errored with chunks still
-  // queued drops them (the last node.completed of a drained run went missing that way).
+  // Row writes stay in order (a pool may run concurrent queries on different connections); they are queued, never
+  // awaited, by the graph's writer, which runs inside the nodes.
   let written: Promise<void> = Promise.resolve();
   const queueRowWrite = (write: () => Promise<unknown>) => {
     written = written.then(write).then(
@@ -212,16 +212,6 @@ async function afterStarted(
   try {
     // The run's MCP servers start with the leg (a required one that fails is a config error, exit 2).
     await deps.mcp?.start({ threadId, emit });
-    const stream = await graph.stream(input.value as never, {
-      ...graphConfig,
-      streamMode: [...STREAM_MODES],
-      durability: "sync",
-      // The thread's own step counter (state.steps, checked before each node) stops first; LangGraph's limit,
-      // which restarts at every resume, only backs it up.
-      recursionLimit: deps.config.limits.maxSteps + 10,
-      signal,
-      control,
-    });
     // Progress notes: unsynced on SQLite (see UpdateOptions), and a node already in the row is not written again.
     // A completed node's unsettled usage is cleared with the next node's name, one write instead of two: until then
     // the record names a step the checkpoint has passed, which settleKilledUsage ignores (leftUnsettled).
@@ -234,8 +224,14 @@ async function afterStarted(
       clearUsage = false;
       queueRowWrite(() => session.threads.update(threadId, patch, { progress: true }));
     };
-    const finished = (node: string) => setNode(node, false);
-    for await (const event of translate(stream, workflowRouters(deps.config.workflow, deps.config.maxFixAttempts), finished)) {
+    // What the nodes and routers write, as they write it (graph-writes.ts): nothing written once the graph's run
+    // ended is said (a parallel story still winding down after another one failed).
+    let running = true;
+    const onWrite = (write: GraphWrite) => {
+      if (!running) return;
+      const ended = endedNode(write);
+      if (ended !== undefined) return setNode(ended, false);
+      const event = write as EventBody;
       if (event.type === "node.started") {
         setNode(event.node, true);
         startedAtStep = event.step ?? startedAtStep;
@@ -250,6 +246,25 @@ async function afterStarted(
         if (!clearUsage) queueRowWrite(() => session.threads.update(threadId, { unsettledUsage: record }, { progress: true }));
       }
       emit(event);
+    };
+    const stream = await graph.stream(input.value as never, {
+      ...graphConfig,
+      // The run's own writer: LangGraph sets its `custom` stream's only when none is given (`config.writer ??=`, a
+      // RunnableConfig field its options type leaves out), so nothing comes through the stream, which says when the
+      // run ends.
+      ...({ writer: onWrite } as object),
+      streamMode: "custom",
+      durability: "sync",
+      // The thread's own step counter (state.steps, checked before each node) stops first; LangGraph's limit,
+      // which restarts at every resume, only backs it up.
+      recursionLimit: deps.config.limits.maxSteps + 10,
+      signal,
+      control,
+    });
+    try {
+      for await (const _ of stream) throw new Error("LangGraph did not take the run's writer: an event came through its stream");
+    } finally {
+      running = false;
     }
     if (clearUsage) queueRowWrite(() => session.threads.update(threadId, { unsettledUsage: null }, { progress: true }));
     await written;

@@ -1,41 +1,6 @@
-import type { EventBody } from "../events/schema.js";
 import type { EscalationPayload } from "./nodes/escalate-node.js";
 import type { ApprovalPayload } from "./nodes/human-node.js";
-import type { Route } from "./routing.js";
 import type { PipelineStateType } from "./state.js";
-
-/** The stream modes the engine asks LangGraph for; translate() understands exactly these. */
-export const STREAM_MODES = ["updates", "custom", "values"] as const;
-
-/**
- * The one place that knows LangGraph's stream shapes. `custom` chunks are yolo events emitted by nodes;
- * `updates` tell which nodes just finished; the `values` after them feed the same routers the graph uses,
- * so every `route` event states the decision the graph really took.
- */
-export async function* translate(
-  stream: AsyncIterable<unknown>,
-  routers: Record<string, (state: PipelineStateType) => Route>,
-  onNodeDone: (node: string) => void,
-): AsyncGenerator<EventBody> {
-  let finished: string[] = [];
-  for await (const item of stream) {
-    const [mode, chunk] = item as [string, unknown];
-    if (mode === "custom") {
-      yield chunk as EventBody;
-    } else if (mode === "updates") {
-      finished = Object.keys(chunk as object).filter((k) => !k.startsWith("__"));
-      for (const node of finished) onNodeDone(node);
-    } else if (mode === "values") {
-      for (const node of finished) {
-        const router = routers[node];
-        if (!router) continue;
-        const route = router(chunk as PipelineStateType);
-        yield { type: "route", from: node, to: route.to, reason: route.reason };
-      }
-      finished = [];
-    }
-  }
-}
 
 /** Where a thread stands, read from its latest checkpoint. */
 export type ThreadPosition =

@@ -96,6 +96,7 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
   }
   const output = run.fullOutput ?? run.output;
   const { tests: parsed, ...counts } = parseTestOutput(output);
+  counts.failures = counts.failures.map((name) => underRoot(name, opts.root));
   // A JUnit report the command wrote during this run is the most precise source; then a parser's own list; then the text.
   const reported = gate.reports?.length ? await readJUnitReports(opts.root, gate.reports, startedAt - 2000) : null;
   // In a monorepo each test is named by its workspace or crate first (see workspace-cases.ts).
@@ -149,6 +150,16 @@ function packageScripts(root: string): Record<string, string> {
   } catch {
     return {};
   }
+}
+
+/**
+ * A failing test's name with the project root left out of any path in it (`test/add.test.js`, not
+ * `/home/me/repo/test/add.test.js`: runners such as `node --test` name a failed file by its absolute path). The names
+ * are what the output, reports and hooks show; the per-test records the baseline is judged by keep their own ids.
+ */
+export function underRoot(name: string, root: string): string {
+  if (!root || root === "/" || !name.includes(root)) return name;
+  return name.split(`file://${root}/`).join("").split(`${root}/`).join("");
 }
 
 function safeName(name: string): string {

@@ -132,6 +132,14 @@ describe("runGates", () => {
     expect(result).toMatchObject({ passed: true, exitCode: 0, tail: "lint ok\n", logFile: null });
   });
 
+  it("names failing tests by their path in the project, not the absolute path a runner prints", async () => {
+    // A sibling folder whose name starts with the root's, and a path outside the project, keep their absolute paths.
+    const lines = [` FAIL  ${root}/test/add.test.js > adds`, ` FAIL  file://${root}/test/b.test.js`, ` FAIL  ${root}x/c.test.js`, "      Tests  3 failed (3)"];
+    fs.writeFileSync(path.join(root, "out.txt"), `${lines.join("\n")}\n`);
+    const [result] = await runGates([{ name: "test", command: "cat out.txt; exit 1", required: true, timeoutS: 60 }], opts());
+    expect(result.failures).toEqual(["test/add.test.js > adds", "test/b.test.js", `${root}x/c.test.js`]);
+  });
+
   it("runs nothing once aborted", async () => {
     const controller = new AbortController();
     controller.abort();

@@ -67,6 +67,16 @@ describe("--json prints one versioned, schema-valid event per line and nothing e
       expect(callAt).toBeLessThan(events.indexOf(e));
     }
 
+    // A route states a decision taken when its node completed: it comes right after that node's node.completed
+    // (nothing of the next node before it), and the next node to start is the one it names.
+    const steps = events.filter((e) => e.type === "node.started" || e.type === "node.completed" || e.type === "route");
+    const said = steps.map((e) => (e.type === "route" ? `route ${e.from}→${e.to}` : `${e.type} ${e.node}`));
+    expect(said.filter((s) => s.startsWith("route"))).toEqual(["route analyst→pm", "route pm→dev", "route dev→tea", "route tea→dev", "route dev→tea", "route tea→end"]);
+    for (const [i, e] of steps.entries()) {
+      if (e.type !== "route") continue;
+      expect(said[i - 1], said.join("\n")).toBe(`node.completed ${e.from}`);
+      if (e.to !== "end") expect(said[i + 1], said.join("\n")).toBe(`node.started ${e.to}`);
+    }
     // Every gate.result comes right after its gate.started (nothing else happens while the command runs).
     for (const e of events) {
       if (e.type !== "gate.result") continue;

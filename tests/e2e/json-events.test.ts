@@ -71,7 +71,14 @@ describe("--json prints one versioned, schema-valid event per line and nothing e
     // (nothing of the next node before it), and the next node to start is the one it names.
     const steps = events.filter((e) => e.type === "node.started" || e.type === "node.completed" || e.type === "route");
     const said = steps.map((e) => (e.type === "route" ? `route ${e.from}→${e.to}` : `${e.type} ${e.node}`));
-    expect(said.filter((s) => s.startsWith("route"))).toEqual(["route analyst→pm", "route pm→dev", "route dev→tea", "route tea→dev", "route dev→tea", "route tea→end"]);
+    expect(said.filter((s) => s.startsWith("route"))).toEqual([
+      "route analyst→pm",
+      "route pm→dev",
+      "route dev→tea",
+      "route tea→dev",
+      "route dev→tea",
+      "route tea→end",
+    ]);
     for (const [i, e] of steps.entries()) {
       if (e.type !== "route") continue;
       expect(said[i - 1], said.join("\n")).toBe(`node.completed ${e.from}`);

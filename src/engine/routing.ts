@@ -78,9 +78,12 @@ function conditionReason(edge: WorkflowEdge, state: RoutingState, max: number): 
     .join(", ");
 }
 
-// No gate ran at all: never say "gate passed".
+// Never say "gate passed" when no gate ran, or when a gate failed without blocking (failures already there at the
+// baseline, a gate that is not required).
 function ungated(words: string, state: RoutingState): string {
-  return words === "gate passed" && state.lastGates?.length === 0 ? "no gate ran" : words;
+  if (words !== "gate passed" || !state.lastGates) return words;
+  if (state.lastGates.length === 0) return "no gate ran";
+  return state.lastGates.some((g) => !g.passed) ? "gate failed without blocking" : words;
 }
 
 /** Why none of the conditional edges before the fallback applied, in words. */

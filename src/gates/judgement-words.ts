@@ -24,8 +24,7 @@ export function judgementNotes(g: JudgedGate, max = 5): string[] {
   if (g.gateChange?.length) notes.push(`${g.gateChangeApproved ? "gate change approved by a human" : "gate change refused"}: ${names(g.gateChange, max)}`);
   if (g.regressions?.length) notes.push(`regressed (passed at the baseline): ${names(g.regressions, max)}`);
   if (g.newFailures?.length) notes.push(`new failures: ${names(g.newFailures, max)}`);
-  if (g.preExisting?.length)
-    notes.push(`pre-existing failures (already failing at the baseline${g.blocking ? "; strict" : ", not blocking"}): ${names(g.preExisting, max)}`);
+  if (g.preExisting?.length) notes.push(`already failing at the baseline${g.blocking ? " (a strict gate: they block)" : ""}: ${names(g.preExisting, max)}`);
   for (const f of g.findings ?? []) notes.push(f);
   return notes;
 }

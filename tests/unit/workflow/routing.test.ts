@@ -34,6 +34,30 @@ describe("routeFrom on the default workflow", () => {
     expect(route("tea")).toEqual({ to: "end", reason: "gate passed" });
   });
 
+  it("never says 'gate passed' for a gate that failed without blocking, or when no gate ran", () => {
+    const gate = (passed: boolean) => ({
+      name: "test",
+      command: "npm test",
+      required: true,
+      passed,
+      exitCode: passed ? 0 : 1,
+      timedOut: false,
+      durationMs: 5,
+      attempt: 1,
+      passedCount: null,
+      failedCount: null,
+      failures: [],
+      tail: "",
+    });
+    // Failures already there at the baseline do not block: the run goes on, but the gate did not pass.
+    expect(routeFrom("tea", DEFAULT_WORKFLOW, { ...base, lastGates: [gate(true), { ...gate(false), blocking: false }] }, 3)).toEqual({
+      to: "end",
+      reason: "gate failed without blocking",
+    });
+    expect(routeFrom("tea", DEFAULT_WORKFLOW, { ...base, lastGates: [gate(true)] }, 3)).toEqual({ to: "end", reason: "gate passed" });
+    expect(routeFrom("tea", DEFAULT_WORKFLOW, { ...base, lastGates: [] }, 3)).toEqual({ to: "end", reason: "no gate ran" });
+  });
+
   it("escalate → the agent that asked", () => {
     expect(route("escalate", { askedBy: "dev" }).to).toBe("dev");
   });

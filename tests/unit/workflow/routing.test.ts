@@ -48,6 +48,7 @@ describe("routeFrom on the default workflow", () => {
       failedCount: null,
       failures: [],
       tail: "",
+      logFile: null,
     });
     // Failures already there at the baseline do not block: the run goes on, but the gate did not pass.
     expect(routeFrom("tea", DEFAULT_WORKFLOW, { ...base, lastGates: [gate(true), { ...gate(false), blocking: false }] }, 3)).toEqual({

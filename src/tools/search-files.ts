@@ -1,3 +1,4 @@
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
@@ -17,11 +18,11 @@ const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_LINE_CHARS = 200;
 /**
  * Bounds on one search of a huge tree: files read, bytes read, wall time. Reaching one ends the search, which says
- * so. Mutable only so tests can reach them on a small tree.
+ * so. Files are read synchronously (a fifth of the cost of two thread-pool round trips a file), in slices of about
+ * `sliceMs` between which the event loop runs: the live view, other stories' model streams, a Ctrl+C. Mutable only
+ * so tests can reach them on a small tree.
  */
-export const SEARCH_LIMITS = { maxFiles: 20_000, maxBytes: 64 * 1024 * 1024, timeMs: 15_000 };
-/** Files read at once. */
-const READ_BATCH = 32;
+export const SEARCH_LIMITS = { maxFiles: 20_000, maxBytes: 64 * 1024 * 1024, timeMs: 15_000, sliceMs: 8 };
 /** Extensions of files that are never text: skipped without reading them. */
 const BINARY_EXTENSIONS = new Set([
   "png",
@@ -102,7 +103,6 @@ export const searchFilesTool: ToolDef<typeof schema> = {
     const { maxFiles, maxBytes, timeMs } = SEARCH_LIMITS;
     const deadline = Date.now() + timeMs;
     const stats: WalkStats = { visited: 0, capped: false, source: null };
-    // Files are read a batch at a time (in parallel) and searched in walk order, so results stay deterministic.
     const search = (file: string, text: string) => {
       searched++;
       bytes += text.length;
@@ -121,24 +121,19 @@ export const searchFilesTool: ToolDef<typeof schema> = {
           : Date.now() > deadline
             ? `${timeMs / 1000} s`
             : null;
-    const runBatch = async (batch: string[]) => {
-      const texts = await Promise.all(batch.map((file) => readText(path.join(ctx.root, file))));
-      for (let i = 0; i < batch.length && !limit; i++) {
-        limit = overLimit();
-        const text = texts[i];
-        if (!limit && text !== null) search(batch[i], text);
-      }
-    };
-    let batch: string[] = [];
+    // In walk order, so results stay deterministic.
+    let slice = performance.now();
     for await (const file of walkFiles(ctx.root, target.rel, { stats, deadline })) {
       if (BINARY_EXTENSIONS.has(path.extname(file).slice(1).toLowerCase())) continue;
-      batch.push(file);
-      if (batch.length < READ_BATCH) continue;
-      await runBatch(batch);
-      batch = [];
+      limit = overLimit();
       if (limit) break;
+      const text = readText(path.join(ctx.root, file));
+      if (text !== null) search(file, text);
+      if (performance.now() - slice >= SEARCH_LIMITS.sliceMs) {
+        await new Promise((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
     }
-    if (!limit && batch.length > 0) await runBatch(batch);
     if (!limit && stats.capped) limit = "the walk's time or size limit";
     const capped = limit ? `\n(search capped at ${limit} after ${searched} files: files after that were not searched; narrow the path)` : "";
     const summary = `/${args.pattern}/ in ${where} (${total} matches${limit ? ", capped" : ""})`;
@@ -148,17 +143,38 @@ export const searchFilesTool: ToolDef<typeof schema> = {
   },
 };
 
-// Text of a regular, small, non-binary file; null for anything that should not be searched.
-async function readText(abs: string): Promise<string | null> {
+/**
+ * Text of a regular, small, non-binary file; null for anything that should not be searched. The file is opened without
+ * following a symlink and without blocking (a FIFO swapped in after the lstat cannot hang the search), and what was
+ * opened must still be a regular file with one link: a symlink or hard link put in its place meanwhile is not read.
+ */
+function readText(abs: string): string | null {
+  let fd: number;
   try {
-    const stat = await fs.lstat(abs);
+    const seen = lstatSync(abs);
     // A hard-linked file may be a file outside the project under a second name: never searched.
-    if (!stat.isFile() || stat.size > MAX_FILE_BYTES || stat.nlink > 1) return null;
-    const buf = await fs.readFile(abs);
-    if (buf.subarray(0, 8192).includes(0)) return null;
-    return buf.toString("utf8");
+    if (!seen.isFile() || seen.size > MAX_FILE_BYTES || seen.nlink > 1) return null;
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return null;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_FILE_BYTES || stat.nlink > 1) return null;
+    const buf = Buffer.allocUnsafe(stat.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    const bytes = buf.subarray(0, got);
+    if (bytes.subarray(0, 8192).includes(0)) return null;
+    return bytes.toString("utf8");
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -33,6 +34,35 @@ describe("search_files on untrusted trees", () => {
     put("generated/out.ts", "needle\n");
     const out = await call("search_files", { pattern: "needle" });
     expect(out.content).toBe("src/a.ts:1: const needle = 1;");
+  });
+
+  it("skips a FIFO named like a source file instead of waiting on it (files are opened without blocking)", async () => {
+    put("src/a.ts", "const needle = 1;\n");
+    execFileSync("mkfifo", [path.join(root, "src/b.ts")]);
+    const out = await call("search_files", { pattern: "needle" });
+    expect(out.content).toBe("src/a.ts:1: const needle = 1;");
+  });
+
+  it("lets the event loop run between files while it reads them", async () => {
+    for (let i = 0; i < 50; i++) put(`src/f${i}.ts`, "const x = 1;\n");
+    const slice = SEARCH_LIMITS.sliceMs;
+    SEARCH_LIMITS.sliceMs = 0;
+    let ticks = 0;
+    let done = false;
+    const spin = () => {
+      ticks++;
+      if (!done) setImmediate(spin);
+    };
+    try {
+      setImmediate(spin);
+      const out = await call("search_files", { pattern: "needle" });
+      done = true;
+      expect(out.content).toMatch(/^No matches/);
+      // The walk alone yields a few times (one folder); reading yields after every file.
+      expect(ticks).toBeGreaterThanOrEqual(40);
+    } finally {
+      SEARCH_LIMITS.sliceMs = slice;
+    }
   });
 
   it("clips a huge single-line file's match instead of returning the line", async () => {

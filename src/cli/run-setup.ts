@@ -36,6 +36,8 @@ export interface RunSetup {
   deps: { transport?: { fetch: FetchLike; replay: boolean }; workspace?: WorkspaceHook; mcpRecording?: McpRecordingSpec; changes?: ChangeReader };
   /** For a new thread: where it starts in git, recorded in the thread index. */
   start: { startCommit: string | null; branch: string | null };
+  /** The start snapshot's ref, when still being written: the run waits for it before it changes anything. */
+  kept: Promise<void> | null;
   /** Options the printed resume command repeats so that it finds and continues the same thread the same way. */
   resumeArgs: string;
   /** Warnings for the start of the run: a dirty tree recorded as the start, a project outside git. */
@@ -106,6 +108,7 @@ export async function prepareRunSetup(input: {
       ...mcpRecording(input.cwd, flags, mode),
     },
     start: { startCommit: ws.startCommit, branch: ws.branch },
+    kept: ws.kept,
     resumeArgs: resumeArgs(flags),
     notices: workspaceNotices(ws, mode),
     finish,

@@ -48,6 +48,23 @@ describe.concurrent("a run on a dirty tree without --branch records the tree as 
     expect(git("status", "--porcelain")).toBe(`${before.status}?? src/\n`);
   });
 
+  it("a start snapshot that cannot be kept by its ref ends the run before any model call (the ref is written while run.started goes out)", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const root = project(onTestFinished);
+    writeFileSync(join(root, "notes.txt"), "mine\n");
+    // A file where git's refs/yolo folder would go: no ref under it can be written.
+    writeFileSync(join(root, ".git", "refs", "yolo"), "in the way\n");
+    const mock = await mockWith(onTestFinished, script());
+    const r = await runYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(70);
+    const events = parseEvents(r.stdout);
+    expect(events.map((e) => e.type)).toEqual(["run.started", "error", "run.completed"]);
+    expect(events[1]).toMatchObject({ type: "error", code: "git", message: expect.stringContaining("update-ref") });
+    expect(mock.requests).toHaveLength(0);
+  });
+
   it("the plain view prints the warning; a clean tree gets none", async ({ expect, onTestFinished }) => {
     const dirty = project(onTestFinished);
     writeFileSync(join(dirty, "notes.txt"), "mine\n");

@@ -217,7 +217,8 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   const startLeg = async (leg: Leg): Promise<RunHandle> => {
     if (leg.start) {
       const start = { ...leg.start, ...setup.start, repo };
-      const load = () => loadEngine().then(({ deps, session }) => ({ deps, session }));
+      // The start snapshot's ref is written while run.started goes out; nothing runs before it is (a failure ends the leg).
+      const load = () => Promise.all([loadEngine(), setup.kept]).then(([{ deps, session }]) => ({ deps, session }));
       return startRunEarly({
         config: threadConfig,
         threads: opened.threads,

@@ -80,6 +80,9 @@ describe("inspecting the workspace in one go", () => {
     const tree = (c: string | null) => gitIn(dirty, "rev-parse", `${c}^{tree}`).trim();
     expect(tree(early.startCommit)).toBe(tree(alone.startCommit));
     expect(gitIn(dirty, "rev-parse", `${early.startCommit}^`).trim()).toBe(gitIn(dirty, "rev-parse", "HEAD").trim());
+    // The early snapshot's ref is written while the run goes on to its first event; the run waits for it (kept).
+    expect(alone.kept).toBeNull();
+    await early.kept;
     expect(gitIn(dirty, "rev-parse", snapshotRef("early001")).trim()).toBe(early.startCommit);
   });
 

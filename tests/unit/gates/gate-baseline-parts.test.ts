@@ -7,6 +7,7 @@ import { diffGateDefinition, resolveGateDefinition, scriptsRun } from "../../../
 import { judgeGate } from "../../../src/gates/judge.js";
 import { globToRegExp, parseJUnitXml, readJUnitReports } from "../../../src/gates/junit-reports.js";
 import { testCasesFromOutput } from "../../../src/gates/test-cases.js";
+import { gateResult } from "../../helpers/gate-result.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -144,22 +145,7 @@ describe("per-test results from runner output", () => {
   });
 });
 
-const result = (over: Partial<GateResult> = {}): GateResult => ({
-  name: "test",
-  command: "npm test",
-  required: true,
-  passed: false,
-  exitCode: 1,
-  timedOut: false,
-  durationMs: 1,
-  attempt: 1,
-  passedCount: null,
-  failedCount: null,
-  failures: [],
-  tail: "",
-  logFile: null,
-  ...over,
-});
+const result = gateResult;
 const base = (tests: Array<[string, "passed" | "failed"]>) => ({
   name: "test",
   passed: false,

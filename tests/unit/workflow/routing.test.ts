@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { routeFrom } from "../../../src/engine/routing.js";
 import { DEFAULT_WORKFLOW } from "../../../src/workflow/default.js";
+import { gateResult } from "../../helpers/gate-result.js";
 
 // routeFrom is the one router: the compiled graph's edges and the route events call it (the integration and
 // e2e tests prove the compiled graph takes these branches).
@@ -35,21 +36,7 @@ describe("routeFrom on the default workflow", () => {
   });
 
   it("never says 'gate passed' for a gate that failed without blocking, or when no gate ran", () => {
-    const gate = (passed: boolean) => ({
-      name: "test",
-      command: "npm test",
-      required: true,
-      passed,
-      exitCode: passed ? 0 : 1,
-      timedOut: false,
-      durationMs: 5,
-      attempt: 1,
-      passedCount: null,
-      failedCount: null,
-      failures: [],
-      tail: "",
-      logFile: null,
-    });
+    const gate = (passed: boolean) => gateResult({ passed, exitCode: passed ? 0 : 1 });
     // Failures already there at the baseline do not block: the run goes on, but the gate did not pass.
     expect(routeFrom("tea", DEFAULT_WORKFLOW, { ...base, lastGates: [gate(true), { ...gate(false), blocking: false }] }, 3)).toEqual({
       to: "end",

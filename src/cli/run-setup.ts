@@ -36,8 +36,8 @@ export interface RunSetup {
   deps: { transport?: { fetch: FetchLike; replay: boolean }; workspace?: WorkspaceHook; mcpRecording?: McpRecordingSpec; changes?: ChangeReader };
   /** For a new thread: where it starts in git, recorded in the thread index. */
   start: { startCommit: string | null; branch: string | null };
-  /** The start snapshot's ref, when still being written: the run waits for it before it changes anything. */
-  kept: Promise<void> | null;
+  /** A new thread's start snapshot still being taken (`start.startCommit` is null meanwhile): recorded before the run changes anything. */
+  pendingStart: Promise<string> | null;
   /** Options the printed resume command repeats so that it finds and continues the same thread the same way. */
   resumeArgs: string;
   /** Warnings for the start of the run: a dirty tree recorded as the start, a project outside git. */
@@ -81,7 +81,7 @@ export async function prepareRunSetup(input: {
   });
   const workspace: WorkspaceHook | undefined = ws.commit ? { afterDev: ws.commit } : undefined;
   // A resumed thread's start is the one recorded when it started (a snapshot ref for a dirty tree).
-  const changes = ws.inRepo ? changeReader(config.root, mode === "start" ? ws.startCommit : (row?.startCommit ?? null)) : undefined;
+  const changes = ws.inRepo ? changeReader(config.root, mode === "start" ? (ws.pendingStart ?? ws.startCommit) : (row?.startCommit ?? null)) : undefined;
 
   const context = { root: config.root, threadId };
   let transport: RunSetup["deps"]["transport"];
@@ -108,7 +108,7 @@ export async function prepareRunSetup(input: {
       ...mcpRecording(input.cwd, flags, mode),
     },
     start: { startCommit: ws.startCommit, branch: ws.branch },
-    kept: ws.kept,
+    pendingStart: ws.pendingStart,
     resumeArgs: resumeArgs(flags),
     notices: workspaceNotices(ws, mode),
     finish,

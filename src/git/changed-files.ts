@@ -16,11 +16,11 @@ export async function changedFiles(root: string, startCommit: string | null): Pr
 }
 
 /** The engine's view of a thread's change (see ChangeReader): git's answer, or why git could not give it. */
-export function changeReader(root: string, startCommit: string | null): ChangeReader {
+export function changeReader(root: string, startCommit: string | null | Promise<string | null>): ChangeReader {
   return {
     changedFiles: async () => {
       try {
-        return { ok: true, files: await changedFiles(root, startCommit) };
+        return { ok: true, files: await changedFiles(root, await startCommit) };
       } catch (error) {
         return { ok: false, note: (error as Error).message };
       }

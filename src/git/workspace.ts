@@ -100,10 +100,11 @@ export interface Workspace {
   /** Commits the iteration's change on the thread's branch; null when branch mode is off. */
   commit: ((iteration: Iteration) => Promise<{ commit: string | null }>) | null;
   /**
-   * The start snapshot's ref, still being written when the snapshot was taken early (its commit exists: the ref only
-   * keeps it from git's gc). Awaited before the run changes anything; null when there is nothing to wait for.
+   * A dirty tree's start snapshot still being taken (the early one: its commit, then the ref that keeps it from git's
+   * gc), when `startCommit` is null for that reason. The run waits for it, and records its commit, before it changes
+   * anything: the first event does not wait for git. Null when there is nothing to wait for.
    */
-  kept: Promise<void> | null;
+  pendingStart: Promise<string> | null;
 }
 
 /**
@@ -119,15 +120,17 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
       throw new ConfigError(`Branch mode needs a git repository, and ${root} is not inside one. Run \`git init\` and commit, or run without a branch.`, [], {
         fact: { kind: "branch-needs-git", root },
       });
-    return { startCommit: null, inRepo: false, dirty: [], branch: null, commit: null, kept: null };
+    return { startCommit: null, inRepo: false, dirty: [], branch: null, commit: null, pendingStart: null };
   }
   const refused = opts.branch && dirty.length > 0 && !opts.allowDirty;
   // Without a branch, a dirty tree's edits stay the user's, not yolo's: the change is measured from a snapshot that
   // includes them. With --branch --allow-dirty they are carried into the branch's first commit, part of its change.
   const snapshot = opts.mode === "start" && !opts.branch && dirty.length > 0;
-  const { commit: startCommit, kept } =
-    opts.mode !== "start" ? { commit: null, kept: null } : snapshot ? await keptSnapshot(opts, { head, filters, index }) : { commit: head, kept: null };
-  if (!opts.branch) return { startCommit, inRepo, dirty, branch: null, commit: null, kept };
+  // A snapshot started early is not waited for here (see pendingStart); one taken here is.
+  const pendingStart = opts.mode === "start" && snapshot && opts.snapshot ? keptSnapshot(opts, { head, filters, index }) : null;
+  pendingStart?.catch(() => {}); // awaited by the caller before the run changes anything
+  const startCommit = opts.mode !== "start" || pendingStart ? null : snapshot ? await keptSnapshot(opts, { head, filters, index }) : head;
+  if (!opts.branch) return { startCommit, inRepo, dirty, branch: null, commit: null, pendingStart };
 
   const branch = threadBranch(opts.threadId);
   // Where HEAD is matters only to a resumed thread: a new one branches from wherever it is.
@@ -158,20 +161,18 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
     }
     await gitOk(root, ["checkout", "-q", branch]);
   }
-  return { startCommit, inRepo, dirty, branch, commit: (iteration) => commitIteration(root, branch, iteration), kept };
+  return { startCommit, inRepo, dirty, branch, commit: (iteration) => commitIteration(root, branch, iteration), pendingStart };
 }
 
-// The snapshot startSnapshot wrote, its ref written meanwhile (the first event does not wait for it); or the whole
-// snapshot, taken here with its ref.
+// The snapshot startSnapshot wrote, now kept by its ref; or the whole snapshot, taken here.
 async function keptSnapshot(
   opts: WorkspaceOptions,
   known: { head: string | null; filters?: Promise<[string, string][]>; index?: string | null },
-): Promise<{ commit: string; kept: Promise<void> | null }> {
+): Promise<string> {
   const early = await opts.snapshot;
-  if (!early) return { commit: await snapshotWorkTree(opts.root, opts.threadId, known), kept: null };
-  const kept = gitOk(opts.root, ["update-ref", snapshotRef(opts.threadId), early]).then(() => {});
-  kept.catch(() => {}); // awaited by the caller; a start refused meanwhile leaves a ref to a commit, as before
-  return { commit: early, kept };
+  if (!early) return snapshotWorkTree(opts.root, opts.threadId, known);
+  await gitOk(opts.root, ["update-ref", snapshotRef(opts.threadId), early]);
+  return early;
 }
 
 /**

@@ -49,6 +49,8 @@ export interface ThreadPatch {
   user?: string | null;
   artifacts?: string | null;
   unsettledUsage?: string | null;
+  /** A new thread's start snapshot, recorded once taken when the row was created before it (see prepareWorkspace). */
+  startCommit?: string | null;
 }
 
 /** What `create` needs; `host` and `user` default to this process's. */
@@ -166,6 +168,7 @@ export const PATCH_COLUMNS: Record<keyof ThreadPatch, string> = {
   user: "user_name",
   artifacts: "artifacts",
   unsettledUsage: "unsettled_usage",
+  startCommit: "start_commit",
 };
 
 /** A row as both databases return it (snake_case columns). */

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { describeResult, runYolo, spawnYolo, threadIdFrom, waitFor, type YoloOptions } from "../helpers/cli.js";
+import { describeResult, parseEvents, runYolo, spawnYolo, threadIdFrom, waitFor, type YoloOptions } from "../helpers/cli.js";
 import { closedPort } from "../helpers/closed-port.js";
 import { project, tempDir } from "../helpers/per-test.js";
 
@@ -74,14 +74,25 @@ describe("the start's git reads begun by bin/yolo.js", { timeout: 60_000 }, () =
     writeFileSync(join(root, "new.txt"), "untracked\n");
     const git = loggingGit(onTestFinished);
     const opts = { cwd: root, baseURL: `http://127.0.0.1:${await closedPort()}/v1`, env: { PATH: `${git.bin}:${process.env.PATH}` } };
-    const run = await untilFirstEvent(["run", "--json", "Add an add(a, b) function"], opts);
-    expect(run.first.type, run.stderr).toBe("run.started");
+    // The run goes on past its first event (the snapshot is recorded before anything runs) and stops at the model.
+    const r = await runYolo(["run", "--json", "Add an add(a, b) function"], opts);
+    const events = parseEvents(r.stdout);
+    expect(events[0]?.type, describeResult(r)).toBe("run.started");
+    expect(
+      events.some((e) => e.type === "node.started"),
+      describeResult(r),
+    ).toBe(true);
+    const run = { first: events[0] };
     // The throwaway index starts as a copy of the user's (no read-tree: see staged-work-tree.ts).
     const steps = ["read-tree", "add", "write-tree", "commit-tree", "update-ref"];
     const calls = git.calls();
     expect(steps.map((step) => calls.filter((c) => new RegExp(`\\t--no-pager (-c \\S+ )*${step}( |$)`).test(c)).length)).toEqual([0, 1, 1, 1, 1]);
     const show = (path: string) => execFileSync(REAL_GIT, ["show", `refs/yolo/${run.first.thread}/start:${path}`], { cwd: root, encoding: "utf8" });
     expect([show("notes.txt"), show("new.txt")]).toEqual(["changed, not committed\n", "untracked\n"]);
+    // The thread's row records the snapshot as its start (show --diff and the report diff against it).
+    const shown = await runYolo(["show", "--json", run.first.thread], { cwd: root });
+    const startRef = execFileSync(REAL_GIT, ["rev-parse", `refs/yolo/${run.first.thread}/start`], { cwd: root, encoding: "utf8" }).trim();
+    expect(JSON.parse(shown.stdout).thread.startCommit).toBe(startRef);
     // The user's own index and HEAD are as they were.
     expect(execFileSync(REAL_GIT, ["status", "--porcelain"], { cwd: root, encoding: "utf8" })).toBe(" M notes.txt\n?? new.txt\n");
   });

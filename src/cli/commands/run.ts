@@ -217,8 +217,11 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   const startLeg = async (leg: Leg): Promise<RunHandle> => {
     if (leg.start) {
       const start = { ...leg.start, ...setup.start, repo };
-      // The start snapshot's ref is written while run.started goes out; nothing runs before it is (a failure ends the leg).
-      const load = () => Promise.all([loadEngine(), setup.kept]).then(([{ deps, session }]) => ({ deps, session }));
+      // A dirty tree's start snapshot is taken while run.started goes out: nothing runs before its commit is in the
+      // thread's row (a failure ends the leg).
+      const recorded = setup.pendingStart?.then((startCommit) => opened.threads.update(leg.threadId, { startCommit }));
+      recorded?.catch(() => {}); // said by the leg when it loads; a start refused before that has nothing to say it to
+      const load = () => Promise.all([loadEngine(), recorded]).then(([{ deps, session }]) => ({ deps, session }));
       return startRunEarly({
         config: threadConfig,
         threads: opened.threads,

@@ -72,18 +72,19 @@ describe("inspecting the workspace in one go", () => {
     expect(written).toMatch(/^[0-9a-f]{40}$/);
     expect(gitIn(dirty, "for-each-ref", "refs/yolo/").trim()).toBe("");
     const early = await prepareWorkspace({ root: dirty, threadId: "early001", branch: false, allowDirty: false, mode: "start", facts, snapshot });
-    expect(early.startCommit).toBe(written);
+    // Taken early, it is not waited for: the run records it (pendingStart) before it changes anything.
+    expect(early.startCommit).toBeNull();
+    const startCommit = await early.pendingStart;
+    expect(startCommit).toBe(written);
     const alone = await prepareWorkspace({ root: dirty, threadId: "alone001", branch: false, allowDirty: false, mode: "start" });
+    expect(alone.pendingStart).toBeNull();
     expect(early.dirty).toEqual(alone.dirty);
     expect(early.dirty.length).toBe(2);
     // Same tree, same parent; both kept by their refs.
     const tree = (c: string | null) => gitIn(dirty, "rev-parse", `${c}^{tree}`).trim();
-    expect(tree(early.startCommit)).toBe(tree(alone.startCommit));
-    expect(gitIn(dirty, "rev-parse", `${early.startCommit}^`).trim()).toBe(gitIn(dirty, "rev-parse", "HEAD").trim());
-    // The early snapshot's ref is written while the run goes on to its first event; the run waits for it (kept).
-    expect(alone.kept).toBeNull();
-    await early.kept;
-    expect(gitIn(dirty, "rev-parse", snapshotRef("early001")).trim()).toBe(early.startCommit);
+    expect(tree(startCommit ?? null)).toBe(tree(alone.startCommit));
+    expect(gitIn(dirty, "rev-parse", `${startCommit}^`).trim()).toBe(gitIn(dirty, "rev-parse", "HEAD").trim());
+    expect(gitIn(dirty, "rev-parse", snapshotRef("early001")).trim()).toBe(startCommit);
   });
 
   it("inspectWithSnapshot: the facts inspectWorkspace reads, a dirty tree's commit, and nothing written for a clean tree", async ({ onTestFinished }) => {
@@ -120,7 +121,7 @@ describe("inspecting the workspace in one go", () => {
     const facts = inspectWorkspace(dirty, "start");
     const snapshot = startSnapshot(facts, { root: dirty, branch: false });
     const ws = await prepareWorkspace({ root: dirty, threadId: "filt0001", branch: false, allowDirty: false, mode: "start", facts, snapshot });
-    expect(ws.startCommit).toMatch(/^[0-9a-f]{40}$/);
+    expect(await ws.pendingStart).toMatch(/^[0-9a-f]{40}$/);
     expect(ws.dirty.length).toBeGreaterThan(0);
     expect(existsSync(marker)).toBe(false);
     // The control: git itself runs the driver when yolo does not neutralise it.

@@ -29,7 +29,7 @@ const iteration = { threadId: "t1234567", node: "dev", attempt: 1, stories: ["Ad
 describe("--branch: a thread works on yolo/<thread> and commits each dev iteration", () => {
   it("without --branch only notes the start commit", async () => {
     const ws = await prepareWorkspace({ root, threadId: "t1234567", branch: false, allowDirty: false, mode: "start" });
-    expect(ws).toEqual({ startCommit: git("rev-parse", "HEAD").trim(), inRepo: true, dirty: [], branch: null, commit: null, kept: null });
+    expect(ws).toEqual({ startCommit: git("rev-parse", "HEAD").trim(), inRepo: true, dirty: [], branch: null, commit: null, pendingStart: null });
     expect(git("branch", "--show-current").trim()).toBe("main");
   });
 
@@ -108,7 +108,7 @@ describe("--branch: a thread works on yolo/<thread> and commits each dev iterati
       dirty: [],
       branch: null,
       commit: null,
-      kept: null,
+      pendingStart: null,
     });
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AIMessageChunk, HumanMessage, SystemMessage, ToolMessage, AIMessage } from "@langchain/core/messages";
+import { type AIMessageChunk, HumanMessage, SystemMessage, ToolMessage, AIMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { createChatModel } from "../../../src/llm/model.js";

@@ -3,6 +3,7 @@ import { PipelineState, type PipelineStateType } from "../../../src/engine/state
 import { composePrompt } from "../../../src/prompt/compose.js";
 import { fence } from "../../../src/prompt/fence.js";
 import { TOOLS } from "../../../src/tools/registry.js";
+import { gateResult } from "../../helpers/gate-result.js";
 
 function state(patch: Partial<PipelineStateType> = {}): PipelineStateType {
   const defaults = Object.fromEntries(
@@ -50,23 +51,7 @@ describe("composePrompt", () => {
         fixAttempts: 2,
         verdict: "FAIL",
         findings: ["wrong sign"],
-        lastGates: [
-          {
-            name: "test",
-            command: "npm test",
-            required: true,
-            passed: false,
-            exitCode: 1,
-            timedOut: false,
-            durationMs: 5,
-            attempt: 2,
-            passedCount: 0,
-            failedCount: 1,
-            failures: ["adds"],
-            tail: "AssertionError: 5 !== -1",
-            logFile: null,
-          },
-        ],
+        lastGates: [gateResult({ durationMs: 5, attempt: 2, passedCount: 0, failedCount: 1, failures: ["adds"], tail: "AssertionError: 5 !== -1" })],
       }),
     });
     const text = messages.map((m) => m.content).join("\n");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { YoloEvent } from "../../../src/events/schema.js";
 import { createTranscript } from "../../../src/ui/transcript.js";
+import { gateResult } from "../../helpers/gate-result.js";
 
 const env = { v: 1 as const, thread: "t1", ts: "2025-05-01T12:00:00.000Z" };
 const token = (node: string, text: string): YoloEvent => ({ ...env, type: "token", node, text });
@@ -21,21 +22,13 @@ describe("verbose transcript", () => {
   });
 
   it("shows a failing gate's last output lines", () => {
-    const gate = {
-      name: "test",
-      command: "npm test",
-      required: true,
-      passed: false,
-      exitCode: 1,
-      timedOut: false,
+    const gate = gateResult({
       durationMs: 5,
-      attempt: 1,
       passedCount: 1,
       failedCount: 1,
       failures: ["adds"],
       tail: "ok 1 - negatives\nnot ok 2 - adds\n\x1b[31m  expected 5\x1b[0m\n",
-      logFile: null,
-    };
+    });
     expect(createTranscript().push({ ...env, type: "gate.result", node: "tea", gate })).toEqual([
       "  gate test: FAIL exit 1 (1 passed, 1 failed) — first failures: adds",
       "    │ ok 1 - negatives",

@@ -6,7 +6,6 @@ import { runFacts } from "../../engine/run/facts.js";
 import { databaseExists, databaseName, openSessionDeferred, type Session } from "../../engine/session.js";
 import { profileOfValues } from "../../engine/thread-profile.js";
 import type { ThreadIndex } from "../../store/thread-index.js";
-import type { ThreadStore } from "../../store/thread-store.js";
 import { repoIdentity } from "../../git/repo-identity.js";
 import { inspectWorkspace, startSnapshot } from "../../git/workspace.js";
 import { probeBwrapAsync } from "../../exec/sandbox.js";
@@ -218,15 +217,14 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   const startLeg = async (leg: Leg): Promise<RunHandle> => {
     if (leg.start) {
       const start = { ...leg.start, ...setup.start, repo };
-      // A dirty tree's start snapshot is taken while run.started goes out: nothing runs before its commit is in the
-      // thread's row, which exists once load is called (a failure ends the leg).
-      const load = () =>
-        Promise.all([loadEngine(), recordStartCommit(opened.threads, leg.threadId, setup.pendingStart)]).then(([{ deps, session }]) => ({ deps, session }));
+      const load = () => loadEngine().then(({ deps, session }) => ({ deps, session }));
       return startRunEarly({
         config: threadConfig,
         threads: opened.threads,
         threadId: leg.threadId,
         start,
+        // A dirty tree's start snapshot is taken while run.started goes out.
+        pendingStartCommit: setup.pendingStart,
         logFile,
         words,
         facts: { sandbox: facts.sandbox.status, gates: facts.gates },
@@ -446,11 +444,4 @@ async function ask(): Promise<string | null> {
   } finally {
     rl.close();
   }
-}
-
-// The start snapshot's commit, into the row recordStart created (startRunEarly calls load only after it).
-async function recordStartCommit(threads: ThreadStore, threadId: string, pending: Promise<string> | null): Promise<void> {
-  if (!pending) return;
-  const startCommit = await pending;
-  if (!(await threads.update(threadId, { startCommit }))) throw new Error(`thread ${threadId} has no row to record its start commit ${startCommit} in`);
 }

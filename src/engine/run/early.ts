@@ -23,6 +23,11 @@ export interface EarlyStartOptions {
   threads: ThreadStore;
   threadId: string;
   start: NonNullable<RunOptions["start"]>;
+  /**
+   * The start commit when it is still being taken (a dirty tree's snapshot; `start.startCommit` is null meanwhile):
+   * recorded in the thread's row after `run.started`, before anything runs. Its failure ends the leg.
+   */
+  pendingStartCommit?: Promise<string> | null;
   logFile: string;
   words: RunOptions["words"];
   /** What `run.started` states and the gate check needs, found without the engine (src/engine/run/facts.ts). */
@@ -49,7 +54,7 @@ export function startRunEarly(options: EarlyStartOptions): RunHandle {
         await new Promise((resolve) => setImmediate(resolve));
         let loaded: [typeof import("./start.js"), Awaited<ReturnType<EarlyStartOptions["load"]>>];
         try {
-          loaded = await Promise.all([import("./start.js"), options.load()]);
+          [loaded] = await Promise.all([Promise.all([import("./start.js"), options.load()]), recordStartCommit(options)]);
         } catch (error) {
           return await endUnloaded(options, emit, error);
         }
@@ -79,6 +84,15 @@ async function recordStart(options: EarlyStartOptions): Promise<EventBody> {
   // The new row already says "running" here (startRun's second write, for a resume moving machines, changes nothing).
   await threads.create({ id: threadId, requirement: start.requirement, model: config.model.name, startCommit, branch, repo, mode, ...here });
   return startedEvent({ requirement: start.requirement, config, resumed: false, logFile: options.logFile, mode, sandbox: options.facts.sandbox });
+}
+
+// The pending start commit, into the row recordStart created.
+async function recordStartCommit(options: EarlyStartOptions): Promise<void> {
+  if (!options.pendingStartCommit) return;
+  const startCommit = await options.pendingStartCommit;
+  if (!(await options.threads.update(options.threadId, { startCommit }))) {
+    throw new Error(`thread ${options.threadId} has no row to record its start commit ${startCommit} in`);
+  }
 }
 
 /**

@@ -214,6 +214,45 @@ export async function bareRun(supersteps) {
   return { ms, cpuMs, bytes, statements, stored };
 }
 
+/**
+ * The bare graph again, its node also running `commands` runs of `true` through yolo's runShell, one every other
+ * superstep (as yolo's tea step runs its gate): the control for what a command costs the process that waits for it
+ * beyond its own measured time. A bare graph that only sleeps 11 ms every other step pays about as much (about 0.5 ms
+ * a superstep on the bench machine): the work after a wait runs on a cold core. yolo's time without its gate
+ * processes is compared with this graph's time without its commands, so both sides pay that alike.
+ */
+export async function bareRunWithCommands(supersteps, commands) {
+  const root = project();
+  const dbPath = join(root, "bare.db");
+  const db = openDatabase(dbPath);
+  const options = { cwd: root, timeoutS: 30, env: { PATH: process.env.PATH }, capBytes: 4096, keepFullOutput: true };
+  let commandMs = 0;
+  let ran = 0;
+  const State = Annotation.Root({ n: Annotation({ reducer: (_a, b) => b, default: () => 0 }) });
+  const graph = new StateGraph(State)
+    .addNode("step", async (s) => {
+      if (s.n % 2 === 1 && ran < commands) {
+        ran++;
+        commandMs += (await runShell("true", options)).durationMs;
+      }
+      return { n: s.n + 1 };
+    })
+    .addEdge(START, "step")
+    .addConditionalEdges("step", (s) => (s.n >= supersteps ? END : "step"), ["step", END])
+    .compile({ checkpointer: createCheckpointer(db) });
+  const started = now();
+  const stream = await graph.stream(
+    { n: 0 },
+    { configurable: { thread_id: "bare" }, durability: "sync", recursionLimit: 10_000, streamMode: ["updates", "custom", "values"] },
+  );
+  for await (const _ of stream);
+  const { ms } = since(started);
+  db.close();
+  rmSync(root, { recursive: true, force: true });
+  if (ran !== commands) throw new Error(`bare graph ran ${ran} commands, expected ${commands}`);
+  return { ms, commandMs };
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /**
  * Wall and CPU milliseconds of this process per `runShell("true")`, spawned directly (Node forks this whole process)
@@ -246,10 +285,12 @@ export async function benchPipelineOverhead(print) {
   await yoloRun(20); // warm up both paths (module loading, JIT)
   await bareRun(20);
   // Interleaved rounds, so drift on a shared machine hits every variant alike; medians per step.
-  const runs = { bare: [], yolo: [], noRows: [], noGate: [] };
+  const runs = { bare: [], bareCommands: [], yolo: [], noRows: [], noGate: [] };
   for (let round = 0; round < ROUNDS; round++) {
     runs.bare.push(await bareRun(STEPS));
     runs.yolo.push(await yoloRun(STEPS));
+    // As many commands as yolo's gate steps ran (its baseline run comes before the first superstep).
+    runs.bareCommands.push(await bareRunWithCommands(STEPS, runs.yolo[round].gates - 1));
     runs.noRows.push(await yoloRun(STEPS, { rowWrites: false }));
     runs.noGate.push(await yoloRun(STEPS, { gate: false }));
   }
@@ -269,11 +310,18 @@ export async function benchPipelineOverhead(print) {
     `  ${"of which the gate processes".padEnd(42)}: ${gate.toFixed(2).padStart(6)} ms / superstep (${gatesRun} runs of \`true\`, ${((gate * STEPS) / gatesRun).toFixed(1)} ms each)`,
   );
   print(line("yolo pipeline without the gate processes", rest));
+  const bareCommands = median(runs.bareCommands.map((r) => r.ms - r.commandMs)) / STEPS;
+  print(
+    `  ${"bare graph running the same commands".padEnd(42)}: ${bareCommands.toFixed(2).padStart(6)} ms / superstep without their own time (+${(bareCommands - bare).toFixed(2)} ms: a wait's after-effect on the work after it)`,
+  );
+  print(
+    `  ${"→ yolo without gate processes vs that".padEnd(42)}: ${(rest / bareCommands).toFixed(2)}× (both without their commands' own time; the target figure)`,
+  );
   print(line("same, thread-row progress writes off", median(runs.noRows.map((r) => r.ms - r.gateMs)) / STEPS, per("noRows", "cpuMs")));
   const noGate = per("noGate", "ms");
   print(line("yolo pipeline with no gate configured", noGate, per("noGate", "cpuMs")));
   print(
-    `  ${"→ gate check in yolo's process".padEnd(42)}: ${(rest - noGate).toFixed(2).padStart(6)} ms / superstep (the gate's work outside its commands' own time: definition walk, output parsing, log file, judging, events)`,
+    `  ${"→ gate check in yolo's process".padEnd(42)}: ${(rest - noGate - (bareCommands - bare)).toFixed(2).padStart(6)} ms / superstep (the gate's work outside its commands' own time and their after-effect: definition walk, output parsing, log file, judging, events)`,
   );
   const costs = { direct: [], helper: [] };
   for (let round = 0; round < ROUNDS; round++) for (const mode of ["direct", "helper"]) costs[mode].push(await commandCost(mode));

@@ -184,6 +184,8 @@ function asciiRegExp(line) {
 // there, on the first line so line numbers stay the bundle's): V8 then compiles the string as it was read, where a
 // wrapper joined around 4 MB at run time was copied once more (about 3 ms of every start).
 function wrapForLoader(code) {
+  // The loader decodes a bundle it finds wrapped as latin1 without looking: only ASCII may be written so.
+  if (/[^\0-\x7f]/.test(code)) throw new Error("a bundle for the loader holds a non-ASCII character (see asciiComment, asciiRegExp)");
   return `(function (exports, require, module, __filename, __dirname, __yolo_import_meta_url) {${code}\n})`;
 }
 

@@ -85,6 +85,18 @@ describe("the run bundle", () => {
     expect(entries(cacheHome)).toEqual([expect.stringMatching(/-run-/)]);
   });
 
+  it("reads the bundles as their exact text: the built ones (ASCII, wrapped) as latin1 unscanned, any other file checked and wrapped", ({ onTestFinished }) => {
+    for (const file of [RUN, join(DIST, "cli", "light.cjs")]) {
+      const bytes = readFileSync(file);
+      expect(bytes.every((b) => b < 0x80)).toBe(true);
+      expect(loader.wrappedSource(file)).toBe(bytes.toString("utf8"));
+    }
+    // A bundle built otherwise (not wrapped, with UTF-8 in it) is decoded as UTF-8 and wrapped.
+    const other = join(tempDir(onTestFinished, "yolo-run-bundle-src-"), "other.cjs");
+    writeFileSync(other, 'module.exports = "✓ café";');
+    expect(loader.wrappedSource(other)).toBe(`${loader.LOADER_HEAD}module.exports = "✓ café";\n})`);
+  });
+
   // Another script's cache, made by V8 for a script of exactly the run bundle's length: V8 itself compares only the
   // length, so it would run that script's code; the loader's header and V8's checksum (on while compiling) refuse it.
   it("a forged or foreign cache file for `run` does not change what runs, and is made again", async ({ onTestFinished }) => {

@@ -67,9 +67,10 @@ describe.each(BACKENDS)("per-thread lease (%s)", (backend) => {
   });
 
   it("a holder that keeps renewing keeps its lease past the expiry", async () => {
-    const lease = await (await threads()).acquireLease("t1", 300);
-    await new Promise((r) => setTimeout(r, 700));
-    await expect((await threads()).acquireLease("t1", 300)).rejects.toThrow(/being run by another yolo process/);
+    // Renewed every third of its 600 ms: only a stall of 600 ms on a busy machine could let it lapse, not 200 ms.
+    const lease = await (await threads()).acquireLease("t1", 600);
+    await new Promise((r) => setTimeout(r, 1500));
+    await expect((await threads()).acquireLease("t1", 600)).rejects.toThrow(/being run by another yolo process/);
     await lease.release();
   });
 

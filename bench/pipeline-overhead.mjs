@@ -186,14 +186,32 @@ function dirBytes(dir) {
   return total;
 }
 
-/** A bare graph with the same number of supersteps: one trivial node looping on a counter. */
-export async function bareRun(supersteps) {
+/**
+ * A bare graph with the same number of supersteps: one trivial node looping on a counter. With `commands`, its node
+ * also runs that many `true` through yolo's runShell, one every other superstep (as yolo's tea step runs its gate):
+ * the control for what a command costs the process that waits for it beyond its own measured time (`commandMs`). A
+ * bare graph that only sleeps 11 ms every other step pays about as much (about 0.5 ms a superstep on the bench
+ * machine): the work after a wait runs on a cold core. yolo's time without its gate processes is compared with this
+ * graph's time without its commands, so both sides pay that alike.
+ */
+export async function bareRun(supersteps, { commands = 0 } = {}) {
   const root = project();
   const dbPath = join(root, "bare.db");
   const db = openDatabase(dbPath);
+  const options = { cwd: root, timeoutS: 30, env: { PATH: process.env.PATH }, capBytes: 4096, keepFullOutput: true };
+  let commandMs = 0;
+  let ran = 0;
   const State = Annotation.Root({ n: Annotation({ reducer: (_a, b) => b, default: () => 0 }) });
+  const next = (s) => ({ n: s.n + 1 });
+  const withCommand = async (s) => {
+    if (s.n % 2 === 1 && ran < commands) {
+      ran++;
+      commandMs += (await runShell("true", options)).durationMs;
+    }
+    return next(s);
+  };
   const graph = new StateGraph(State)
-    .addNode("step", (s) => ({ n: s.n + 1 }))
+    .addNode("step", commands ? withCommand : next)
     .addEdge(START, "step")
     .addConditionalEdges("step", (s) => (s.n >= supersteps ? END : "step"), ["step", END])
     .compile({ checkpointer: createCheckpointer(db) });
@@ -211,46 +229,8 @@ export async function bareRun(supersteps) {
   const bytes = dbBytes(dbPath);
   rmSync(root, { recursive: true, force: true });
   if (steps !== supersteps) throw new Error(`bare graph took ${steps} steps, expected ${supersteps}`);
-  return { ms, cpuMs, bytes, statements, stored };
-}
-
-/**
- * The bare graph again, its node also running `commands` runs of `true` through yolo's runShell, one every other
- * superstep (as yolo's tea step runs its gate): the control for what a command costs the process that waits for it
- * beyond its own measured time. A bare graph that only sleeps 11 ms every other step pays about as much (about 0.5 ms
- * a superstep on the bench machine): the work after a wait runs on a cold core. yolo's time without its gate
- * processes is compared with this graph's time without its commands, so both sides pay that alike.
- */
-export async function bareRunWithCommands(supersteps, commands) {
-  const root = project();
-  const dbPath = join(root, "bare.db");
-  const db = openDatabase(dbPath);
-  const options = { cwd: root, timeoutS: 30, env: { PATH: process.env.PATH }, capBytes: 4096, keepFullOutput: true };
-  let commandMs = 0;
-  let ran = 0;
-  const State = Annotation.Root({ n: Annotation({ reducer: (_a, b) => b, default: () => 0 }) });
-  const graph = new StateGraph(State)
-    .addNode("step", async (s) => {
-      if (s.n % 2 === 1 && ran < commands) {
-        ran++;
-        commandMs += (await runShell("true", options)).durationMs;
-      }
-      return { n: s.n + 1 };
-    })
-    .addEdge(START, "step")
-    .addConditionalEdges("step", (s) => (s.n >= supersteps ? END : "step"), ["step", END])
-    .compile({ checkpointer: createCheckpointer(db) });
-  const started = now();
-  const stream = await graph.stream(
-    { n: 0 },
-    { configurable: { thread_id: "bare" }, durability: "sync", recursionLimit: 10_000, streamMode: ["updates", "custom", "values"] },
-  );
-  for await (const _ of stream);
-  const { ms } = since(started);
-  db.close();
-  rmSync(root, { recursive: true, force: true });
   if (ran !== commands) throw new Error(`bare graph ran ${ran} commands, expected ${commands}`);
-  return { ms, commandMs };
+  return { ms, cpuMs, bytes, statements, stored, commandMs };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -290,7 +270,7 @@ export async function benchPipelineOverhead(print) {
     runs.bare.push(await bareRun(STEPS));
     runs.yolo.push(await yoloRun(STEPS));
     // As many commands as yolo's gate steps ran (its baseline run comes before the first superstep).
-    runs.bareCommands.push(await bareRunWithCommands(STEPS, runs.yolo[round].gates - 1));
+    runs.bareCommands.push(await bareRun(STEPS, { commands: runs.yolo[round].gates - 1 }));
     runs.noRows.push(await yoloRun(STEPS, { rowWrites: false }));
     runs.noGate.push(await yoloRun(STEPS, { gate: false }));
   }

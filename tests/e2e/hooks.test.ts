@@ -210,10 +210,10 @@ describe("PreToolUse and PostToolUse hooks from the user's config", () => {
   });
 });
 
-describe("the README's example", () => {
+describe("the example of docs/mcp-and-hooks.md", () => {
   it("copied as is into ~/.config/yolo/config.ts, stops an agent's git push and lets git status run", async ({ onTestFinished }) => {
-    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-    const section = readme.slice(readme.indexOf("### Hooks"));
+    const doc = readFileSync(new URL("../../docs/mcp-and-hooks.md", import.meta.url), "utf8");
+    const section = doc.slice(doc.indexOf("## Hooks"));
     const example = /```ts\n(\/\/ ~\/\.config\/yolo\/config\.ts\n[\s\S]*?)```/.exec(section)?.[1];
     expect(example).toBeDefined();
     const dir = home(onTestFinished);

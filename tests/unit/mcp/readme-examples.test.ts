@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { parseAgentFile } from "../../../src/agents/frontmatter.js";
 import { validateConfig } from "../../../src/config/validate-config.js";
 
-// The README's "MCP servers" examples are what users copy: they must pass the same checks as a real file.
-const README = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
-const section = README.slice(README.indexOf("## MCP servers"), README.indexOf("## LangGraph server"));
+// The "MCP servers" and "`yolo mcp`" examples of docs/mcp-and-hooks.md are what users copy: they must pass the same checks as a real file.
+const DOC = readFileSync(new URL("../../../docs/mcp-and-hooks.md", import.meta.url), "utf8");
+const section = DOC.slice(DOC.indexOf("## MCP servers"));
 const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], text: m[2] }));
 
-describe("README's MCP examples", () => {
+describe("docs/mcp-and-hooks.md's MCP examples", () => {
   it("the yolo.config.ts example validates, and the agent example parses with its MCP entries", () => {
     const ts = blocks.find((b) => b.lang === "ts")!.text;
     const object = ts.slice(ts.indexOf("defineConfig(") + "defineConfig(".length, ts.lastIndexOf(");"));

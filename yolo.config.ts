@@ -41,7 +41,7 @@ export default defineConfig({
     // disabledTools: ["run_command"],             // no agent may call these
     // rolePermissions: { tea: ["read_file", "list_files", "search_files", "run_command"] }, // per agent id: at most these
   },
-  // What run_command may run: argv patterns (README, "Commands, sandbox and environment"). This file can only narrow
+  // What run_command may run: argv patterns (docs/security.md). This file can only narrow
   // the user config (~/.config/yolo/config.ts): every allow-list in force applies, deny rules add up, and the
   // default deny list (sudo, rm -rf /, … | sh, …) always does.
   // commands: { allow: ["npm", "node", "git status", "git diff"], deny: ["npm publish"], roles: { tea: { allow: ["npm test"] } } },
@@ -51,7 +51,7 @@ export default defineConfig({
   // "required" to require it (exit 2 without; "bwrap" is its older name), "off" (honoured from the user config or
   // YOLO_SANDBOX only).
   sandbox: "auto",
-  // Commands run around tool calls and steps, in Claude Code's hooks shape (README, "Hooks"). A repository's hooks
+  // Commands run around tool calls and steps, in Claude Code's hooks shape (docs/mcp-and-hooks.md, "Hooks"). A repository's hooks
   // run only once the user has trusted this exact set (`yolo hooks trust`); the user config's always run.
   // hooks: { PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: "sh hooks/check-command.sh", timeout: 10 }] }] },
   // Files that run code outside yolo (.vscode/tasks.json, .envrc, .github/actions, hook-manager configs, …) are refused

@@ -1,4 +1,4 @@
-// Stories in parallel (issue 15): wall time and prompt tokens of the built binary with `--parallel 4` against
+// Stories in parallel (docs/stories.md): wall time and prompt tokens of the built binary with `--parallel 4` against
 // `--parallel 1`, in the same run, on four independent stories. The model is the scripted OpenAI-compatible server
 // on 127.0.0.1 and answers every call after a fixed latency, so the wall time is dominated by model calls, as with a
 // hosted model; each story takes STORY_CALLS tool calls and a handoff, the same work in both runs.
@@ -91,7 +91,7 @@ function turn(role, req, parallel) {
   }
 }
 
-/** Fails loudly when the built binary has no `--parallel` (the engine of issue 15 is not in this build). */
+/** Fails loudly when the built binary has no `--parallel` (this build has no stories-in-parallel engine). */
 async function requireParallelFlag() {
   const help = await execa(process.execPath, [BIN, "run", "--help"], {
     reject: false,
@@ -101,7 +101,7 @@ async function requireParallelFlag() {
   });
   if (!`${help.stdout}${help.stderr}`.includes("--parallel")) {
     throw new Error(
-      "`yolo run --help` lists no --parallel: this build has no stories-in-parallel engine (issue 15); build the branch that has it, then run the bench again.",
+      "`yolo run --help` lists no --parallel: this build has no stories-in-parallel engine; build the branch that has it, then run the bench again.",
     );
   }
 }

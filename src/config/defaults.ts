@@ -4,5 +4,5 @@
  */
 export const LIMIT_DEFAULTS = Object.freeze({ maxFixAttempts: 3, maxTurns: 30, maxSteps: 200 });
 
-/** Stories built at the same time by default (README, "Stories in parallel", says why 3). */
+/** Stories built at the same time by default (docs/stories.md says why 3). */
 export const PARALLEL_DEFAULT = 3;

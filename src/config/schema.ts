@@ -23,14 +23,14 @@ const gateSchema = z.strictObject({
   /**
    * A configured gate runs as written unless this is "changed": then, in a monorepo and when the command is one
    * yolo detects (`npm test`, `pnpm test`, `cargo test --workspace`, the Go per-module loop), a gate run covers only
-   * the workspaces a change touches (README, "Monorepos"). Absent or "all": the whole suite.
+   * the workspaces a change touches (docs/gates.md, "Monorepos"). Absent or "all": the whole suite.
    */
   scope: z.enum(["changed", "all"]).optional(),
 });
 
 const patterns = z.array(z.string().trim().min(1));
 const commandRules = z.strictObject({
-  /** Argv patterns a command must match (see README, "Commands"); absent: any command not denied. */
+  /** Argv patterns a command must match (see docs/security.md); absent: any command not denied. */
   allow: patterns.optional(),
   /** Argv patterns that refuse a command, added to the default deny list. */
   deny: patterns.optional(),
@@ -65,7 +65,7 @@ const commandSettings = {
 /** The user-level config (`~/.config/yolo/config.ts`): only what a repository must not be able to loosen. */
 export const userConfigSchema = z.strictObject({
   ...commandSettings,
-  /** Commands run around tool calls and steps (README, "Hooks"); the user's own, so they always run. */
+  /** Commands run around tool calls and steps (docs/mcp-and-hooks.md, "Hooks"); the user's own, so they always run. */
   hooks: hooksConfigSchema.optional(),
 });
 export type UserLevelConfig = z.input<typeof userConfigSchema>;
@@ -128,8 +128,8 @@ export const configSchema = z.strictObject({
   /** Work on a new branch `yolo/<thread>` and commit after each dev iteration (the `--branch` flag). */
   branch: z.boolean().optional(),
   /**
-   * Stories built at the same time, each by its own dev in its own git worktree (the `--parallel` flag; README,
-   * "Stories in parallel"). 1: one dev builds all stories, one after another.
+   * Stories built at the same time, each by its own dev in its own git worktree (the `--parallel` flag;
+   * docs/stories.md). 1: one dev builds all stories, one after another.
    */
   parallel: z.number().int().min(1).max(16).optional(),
   /** What each agent sees: summarization threshold, context windows, role tool permissions, disabled tools. */
@@ -153,7 +153,7 @@ export const configSchema = z.strictObject({
     })
     .optional(),
   ...commandSettings,
-  /** The repository's hooks (README, "Hooks"): they run only once the user trusted this exact set (`yolo hooks trust`). */
+  /** The repository's hooks (docs/mcp-and-hooks.md, "Hooks"): they run only once the user trusted this exact set (`yolo hooks trust`). */
   hooks: hooksConfigSchema.optional(),
   limits: z
     .strictObject({
@@ -168,7 +168,7 @@ export const configSchema = z.strictObject({
       maxTime: z.union([z.string().min(1), z.number().positive()]).optional(),
     })
     .optional(),
-  /** MCP servers whose tools agents may use (README, "MCP servers"); merged over the project's `.mcp.json`. */
+  /** MCP servers whose tools agents may use (docs/mcp-and-hooks.md, "MCP servers"); merged over the project's `.mcp.json`. */
   mcpServers: mcpServersSchema.optional(),
 });
 

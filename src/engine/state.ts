@@ -41,7 +41,7 @@ export const PipelineState = Annotation.Root({
   // pm
   stories: last<Story[]>(() => []),
   needsArchitecture: last<boolean>(() => false),
-  /** Each story's run when stories are implemented in parallel (issue 15); keyed by story id, merged per story. */
+  /** Each story's run when stories are implemented in parallel (docs/stories.md); keyed by story id, merged per story. */
   storyRuns: Annotation<Record<string, StoryRun>, Record<string, Partial<StoryRun> & { id: string }>>({ reducer: mergeStoryRuns, default: () => ({}) }),
   /** True while pm's stories are being built in parallel (dev dispatched them; the merge step clears it when all are merged). */
   storiesActive: last<boolean>(() => false),

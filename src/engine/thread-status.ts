@@ -28,7 +28,7 @@ const neutralKilled: KilledWords = ({ saved }) =>
     : "its process stopped before the first step was saved; nothing to resume: start it again";
 
 /**
- * A thread's story runs (issue 15) and pm's stories, from its latest checkpoint, without building its graph:
+ * A thread's story runs (docs/stories.md) and pm's stories, from its latest checkpoint, without building its graph:
  * cheap enough for every row of `yolo threads` (on SQLite the thread index reads the checkpoint row itself).
  */
 export async function threadStoryRuns(session: Session | ThreadIndex, threadId: string): Promise<{ runs: Record<string, StoryRun>; stories: Story[] }> {

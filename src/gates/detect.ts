@@ -12,7 +12,7 @@ import { detectRust } from "./detect/rust.js";
 const DETECTORS: Detector[] = [detectNode, detectDeno, detectPython, detectGo, detectRust, detectGradle, detectMaven];
 
 /**
- * The gates to use when the config names none, from the repository's files (README, "Gates detected from the
+ * The gates to use when the config names none, from the repository's files (docs/gates.md, "Gates detected from the
  * repository"): each ecosystem's test command (required) and its lint / type-check commands (optional). A Makefile's
  * `test`/`check` target is used only when no ecosystem gave a test command: the ecosystem's own runner lists
  * each test, a Makefile target's output is whatever it prints. Missing or broken manifests are not errors.

@@ -2,7 +2,7 @@ import type { Story } from "../engine/state.js";
 import type { StoryRun, StoryStatus } from "../engine/stories/types.js";
 import { plural } from "../text/plural.js";
 
-// A thread's stories run in parallel (issue 15), as `yolo threads`, `yolo show` and `yolo report` list them.
+// A thread's stories run in parallel (docs/stories.md), as `yolo threads`, `yolo show` and `yolo report` list them.
 
 /**
  * A thread's story runs in story order: pm's order (a story's id is its `id`, else `s<N>` by position), then

@@ -57,7 +57,7 @@ export async function createInkRenderer(opts: InkRendererOptions = {}): Promise<
     stdin,
     // Ctrl+C belongs to the CLI, which stops the run and still gets a run.completed to show.
     exitOnCtrlC: false,
-    // The README's "at most about 30 redraws a second"; use-run-events applies events at that pace (streamed text alone at half of it).
+    // docs/cli.md's "at most about 30 times a second"; use-run-events applies events at that pace (streamed text alone at half of it).
     maxFps: 30,
   });
   let closing: Promise<void> | null = null;

@@ -2,7 +2,7 @@ import type { YoloEvent } from "../events/schema.js";
 import { plural } from "../text/plural.js";
 import { fitList, formatCount, oneLine, truncateMiddle } from "./format.js";
 
-// Text for stories run in parallel (issue 15), shared by the plain renderer, the verbose scrollback and the view.
+// Text for stories run in parallel (docs/stories.md), shared by the plain renderer, the verbose scrollback and the view.
 
 // A story id longer than this is cut in the middle (ids are short: `s1`, `login-form`).
 const STORY_ID_CHARS = 24;

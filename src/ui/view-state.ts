@@ -41,7 +41,7 @@ export type FinalView = RunEnd;
 /** A story's place in its run: the engine's StoryStatus, plus "stopped" for one still running when the run ended. */
 export type StoryViewStatus = "running" | "done" | "merged" | "failed" | "stopped";
 
-/** One story run in parallel (issue 15): kept per story, since several stories' dev runs share a node name. */
+/** One story run in parallel (docs/stories.md): kept per story, since several stories' dev runs share a node name. */
 export interface StoryView {
   /** The story id, cleaned for the terminal (pm chose it: untrusted). */
   id: string;

@@ -10,7 +10,7 @@ import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
 import { probeBwrap } from "../../src/exec/sandbox.js";
 
-// The attack of issue 12, through the built binary: dev writes git config and hooks that run a program, then yolo's
+// The git escape attack, through the built binary: dev writes git config and hooks that run a program, then yolo's
 // own git commands run on the host (the --branch commit, `yolo show --diff`). Nothing may run, nothing may leak.
 const SECRETS = { GITHUB_TOKEN: "ghp_e2eCanaryToken0123456789", AWS_SECRET_ACCESS_KEY: "e2eAwsCanary0123456789", OPENAI_API_KEY: "sk-e2eCanaryKey0123456789" };
 const probe = probeBwrap(process.env.PATH);

@@ -70,7 +70,7 @@ describe("the command policy and sandbox in a run", () => {
     expect(log.match(/command refused by the command policy/g)).toHaveLength(2);
   });
 
-  it("refuses issue 12's bypasses in a real run: nothing they name is created or deleted, each refusal names its rule", async () => {
+  it("refuses the known bypasses in a real run: nothing they name is created or deleted, each refusal names its rule", async () => {
     const project = makeProject();
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), "yolo-policy-outside-"));
     fs.writeFileSync(path.join(outside, "keep.txt"), "keep\n");

@@ -10,7 +10,7 @@ import { ADD_TEST, makeProject } from "../helpers/project.js";
 // A hostile or confused dev tries to pass its own gate: rewriting the test script, deleting or emptying the failing
 // tests, focusing or skipping them, excluding them in the runner's config. Each runs through the compiled graph on
 // real SQLite with the real `npm test` (or pytest), the real OpenAI client and a scripted model; tea always says PASS.
-// yolo must name the change and block it unless a human approves. The counts below go in the README.
+// yolo must name the change and block it unless a human approves. The counts below go in docs/reliability.md.
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 const tally = { tried: 0, caught: 0, regressionsTried: 0, regressionsCaught: 0 };
 afterAll(() => {
-  // The README's Reliability table quotes these; a change that lets one through fails its own case first.
+  // docs/reliability.md's table quotes these; a change that lets one through fails its own case first.
   console.log(
     `gate integrity: gate changes tried ${tally.tried}, caught ${tally.caught}; baseline regressions tried ${tally.regressionsTried}, caught ${tally.regressionsCaught}`,
   );

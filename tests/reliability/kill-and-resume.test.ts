@@ -105,7 +105,7 @@ describe("kill -9 at random points", () => {
         const child = spawnYolo(args, { cwd: project.root, baseURL: mock.url });
         // The kill lands at a random event boundary after the thread's first checkpoint (a fresh run's first completed
         // node, a resume's start) plus a random 0–150 ms, so it does not depend on how loaded the machine is.
-        // Kills before the first checkpoint are a known gap (see the README's Reliability section).
+        // Kills before the first checkpoint are a known gap (see docs/reliability.md).
         const trigger = thread ? '"run.started"' : '"node.completed"';
         const after = Math.floor(random() * (thread ? 4 : 8));
         const delay = Math.floor(random() * 150);

@@ -6,7 +6,7 @@ import { getTool } from "../../src/tools/registry.js";
 import type { ToolContext, ToolOutcome } from "../../src/tools/types.js";
 
 // The path corpus: every hostile path is tried with every file tool and must be refused without touching anything
-// outside the project (or a sensitive file inside it); every control must succeed. Figures go to the README.
+// outside the project (or a sensitive file inside it); every control must succeed. Figures go to docs/reliability.md.
 
 let root: string;
 let outside: string;

@@ -19,9 +19,9 @@ import {
   yoloGitCommands,
 } from "../helpers/escape-routes.js";
 
-// The escape corpus of issue 12: every way found for the model to run code on the host through yolo's own git
+// The escape corpus: every way found for the model to run code on the host through yolo's own git
 // (config keys, hooks, attributes, worktrees), every file that runs code outside yolo, every transform of a secret
-// file. Each is tried and must give 0 escapes; the figures go to the README's Reliability table.
+// file. Each is tried and must give 0 escapes; the figures go to docs/reliability.md's table.
 const probe = probeBwrap(process.env.PATH);
 if (!probe.available && underCI()) throw new Error(`sandbox-escapes: bubblewrap is needed under CI: ${probe.reason}`);
 const sandboxed = (probe.available ? it : it.skip) as typeof it;

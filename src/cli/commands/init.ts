@@ -52,7 +52,7 @@ function configTemplate(gates: GateConfig[]): string {
     .join("\n");
   const edges = DEFAULT_WORKFLOW.edges.map((e) => `      ${literal(e)},`).join("\n");
   return `// yolo's configuration. Precedence: defaults < this file < environment (OPENAI_*, YOLO_*) < flags.
-// Reference: the README's "Configuration" and "Workflows" sections.
+// Reference: yolo's docs/configuration.md and docs/workflows-and-agents.md.
 import { defineConfig } from "yolo";
 
 export default defineConfig({
@@ -93,7 +93,7 @@ function gatesBlock(gates: GateConfig[]): string {
     const { timeoutS, ...rest } = g;
     return `    ${literal(timeoutS === DEFAULT_GATE_TIMEOUT_S ? rest : g)},`;
   });
-  return `  // The gates yolo runs itself, detected from this repository's files by \`yolo init\` (README, "Gates detected
+  return `  // The gates yolo runs itself, detected from this repository's files by \`yolo init\` (yolo's docs/gates.md, "Gates detected
   // from the repository"). Edit freely: this list replaces detection. A required gate that fails blocks the change;
   // an optional one (lint, type checks) is reported only. \`reports\`: JUnit XML files read for per-test results.
   gates: [

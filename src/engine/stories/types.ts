@@ -1,7 +1,7 @@
 import type { Usage } from "../../events/schema.js";
 
 /**
- * The contract between the story fan-out (engine), the views and the reports (issue 15). A story's id is pm's
+ * The contract between the story fan-out (engine), the views and the reports (docs/stories.md). A story's id is pm's
  * `id` when it gave one, else `s<N>` by position (1-based); ids are stable for the thread's life.
  */
 export type StoryStatus =

@@ -182,7 +182,7 @@ function asciiRegExp(line) {
 
 // The light CLI and the run bundle are written as the function src/cli/light-loader.ts compiles them as (LOADER_HEAD
 // there, on the first line so line numbers stay the bundle's): V8 then compiles the string as it was read, where a
-// wrapper joined around 4 MB at run time was copied once more (about 3 ms of every start).
+// wrapper joined around 4 MB at run time was copied once more on every start (docs/performance.md).
 function wrapForLoader(code) {
   // The loader decodes a bundle it finds wrapped as latin1 without looking: only ASCII may be written so.
   if (/[^\0-\x7f]/.test(code)) throw new Error("a bundle for the loader holds a non-ASCII character (see asciiComment, asciiRegExp)");

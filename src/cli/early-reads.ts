@@ -6,8 +6,8 @@ import { inspectWithSnapshot, inspectWorkspace, type WorkspaceFacts } from "../g
 
 // The git reads a run or resume starts with, and bubblewrap's trial, made by a small Node process of their own
 // (dist/cli/early-child.cjs): each read is a chain of git commands (the filter drivers, then the status, then a dirty
-// tree's snapshot), and in yolo's own process every link of a chain waited for the main thread, busy compiling the CLI
-// for ~80 ms; and each spawn holds the thread that makes it until the child has exec'd (1–6 ms). The child runs it all
+// tree's snapshot), and in yolo's own process every link of a chain waited for the main thread, busy compiling the CLI;
+// and each spawn holds the thread that makes it until the child has exec'd (figures: docs/performance.md). The child runs it all
 // meanwhile; each answer comes back as one JSON line as soon as it is known.
 
 /** The reads' answers, as promises; a read that failed in the child rejects (the caller reads it again itself). */

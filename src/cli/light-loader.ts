@@ -89,7 +89,7 @@ export function wrappedSource(file: string): string {
   const bytes = readFileSync(file);
   // The build writes both bundles wrapped and in ASCII only (scripts/build.mjs checks), and ASCII decodes to the same
   // text as latin1, one byte a character, V8's faster string: a bundle as the build wrote it is not scanned for other
-  // bytes first (4 MB: 6 ms of every run's start on the bench machine).
+  // bytes first (4 MB: a measurable part of every run's start; docs/performance.md).
   if (bytes.subarray(0, LOADER_HEAD_BYTES.length).equals(LOADER_HEAD_BYTES)) return bytes.toString("latin1");
   // Built otherwise: decoded as what it is, then wrapped.
   return `${LOADER_HEAD}${bytes.toString(isAscii(bytes) ? "latin1" : "utf8")}\n})`;

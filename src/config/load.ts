@@ -77,7 +77,7 @@ async function validated(kind: "project" | "user", value: unknown, file: string,
 
 // jiti is loaded here, not at the top, so commands that never read a config (`--version`) stay cheap; and through
 // require(), because its ES module entry imports its CommonJS build, which Node would first scan for export names
-// (about 40 ms of the config's cost).
+// (a large part of the config's cost: docs/performance.md).
 async function importConfigModule(file: string, options: ConfigLoadOptions): Promise<unknown> {
   const { createJiti } = createRequire(import.meta.url)("jiti") as typeof import("jiti");
   const jiti = createJiti(import.meta.url, {

@@ -21,8 +21,8 @@ function started(request: LaunchRequest): Launched {
     env: request.env,
     extendEnv: false,
     stdin: "ignore",
-    // stdout and stderr are read straight into one buffer in arrival order: execa's merged `all` stream cost about
-    // 1.2 ms of CPU per command (a third of execa's own cost; see bench/pipeline-overhead.mjs), every gate and run_command.
+    // stdout and stderr are read straight into one buffer in arrival order: execa's merged `all` stream cost a third of
+    // execa's own CPU on every gate and run_command (docs/performance.md, "Figures behind choices in the code").
     buffer: false,
     reject: false,
     detached: true,

@@ -17,8 +17,8 @@ interface Pending {
 
 /**
  * A long-lived Node helper process that spawns yolo's commands. Node on Linux forks the whole calling process for every
- * child (page tables, then copy-on-write faults as the heap is touched again): about 2.5 ms of CPU per command in
- * yolo's 130+ MB process, against about 0.5 ms for a message to this small one.
+ * child (page tables, then copy-on-write faults as the heap is touched again), in
+ * yolo's 130+ MB process several times the CPU of a message to this small one (docs/performance.md).
  */
 export class Spawner {
   readonly child: ChildProcess;

@@ -51,7 +51,7 @@ function writeAfresh(file: string, dir: string, text: string): void {
 
 /**
  * Opens (creates or truncates) `file` in the thread pool. Creating a file is the expensive part of a gate log (a new
- * inode: 0.3 to 1 ms on the bench machine's ext4, more than the gate check's other work), so it is started before
+ * inode: on the bench machine's ext4, more than the gate check's other work; docs/performance.md), so it is started before
  * the command and overlaps with its spawn and run. A command that replaces the file meanwhile does not get to keep
  * its version: once written, the path must still name the file written, or the log is written there afresh.
  */

@@ -92,8 +92,8 @@ export function openDatabase(path: string): Database {
 /**
  * Closes a database opened by openDatabase and, when this was the file's last connection (SQLite has folded the WAL
  * back into it and removed it), notes the file as it is now beside it (`<file>-closed`): the next open skips
- * `PRAGMA quick_check` while the file is still exactly that one. The check reads the whole file, about 1.5 ms a
- * megabyte on every command (75 ms for a 50 MB history), to find damage that a crash or another program left; a
+ * `PRAGMA quick_check` while the file is still exactly that one. The check reads the whole file on every command
+ * (its cost per megabyte: docs/performance.md), to find damage that a crash or another program left; a
  * file closed cleanly by yolo and untouched since has neither. Any change since (its size, inode, modification or
  * change time), a WAL left beside it, or no note, and the file is checked as before.
  */

@@ -34,7 +34,7 @@ export function acquireSqliteLease(db: Database, threadId: string, ttlMs = LEASE
     );
   });
   // A lease is about live processes, which a power loss ends too: its writes need no fsync (a killed process loses
-  // none of them; the next synced commit, a checkpoint, makes them durable with it). About 5 ms of a run's start.
+  // none of them; the next synced commit, a checkpoint, makes them durable with it). A measurable part of a run's start (docs/performance.md).
   withoutFsync(db, take);
   const renew = setInterval(
     () => {

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { configSchema, userConfigSchema } from "../../../src/config/schema.js";
 import { validateConfig } from "../../../src/config/validate-config.js";
 
 // The README is the user's guide and docs/ the reference: these checks keep them usable as the code moves
@@ -108,5 +109,27 @@ describe("README.md and docs/", () => {
         .flatMap((line, i) => (session.test(line) || issue.test(line) ? [`${file}:${i + 1}: ${line.trim().slice(0, 100)}`] : [])),
     );
     expect(hits).toEqual([]);
+  });
+});
+
+describe("docs/configuration.md's key table", () => {
+  const doc = read("docs/configuration.md");
+  const section = doc.slice(doc.indexOf("## Every key"));
+  const rows = [...section.matchAll(/^\| `(\w+)` \| (.+?) \|/gm)].map((m) => ({ key: m[1], user: m[2].startsWith("*user*") }));
+
+  it("lists exactly the keys of yolo.config.ts, in the schema's order", () => {
+    expect(rows.map((r) => r.key)).toEqual(Object.keys(configSchema.shape));
+  });
+
+  it("marks exactly the keys the user config may hold", () => {
+    expect(rows.filter((r) => r.user).map((r) => r.key)).toEqual(Object.keys(userConfigSchema.shape));
+  });
+
+  it("names every sub-key of model, context, budget and limits", () => {
+    for (const key of ["model", "context", "budget", "limits"] as const) {
+      const shape = (configSchema.shape[key].unwrap() as unknown as { shape: Record<string, unknown> }).shape;
+      const row = section.split("\n").find((line) => line.startsWith(`| \`${key}\``)) ?? "";
+      for (const sub of Object.keys(shape)) expect(row, `${key}.${sub}`).toContain(`\`${sub}\``);
+    }
   });
 });

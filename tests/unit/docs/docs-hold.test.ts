@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { HOOK_EVENTS } from "../../../src/config/hook-events.js";
 import { configSchema, userConfigSchema } from "../../../src/config/schema.js";
 import { validateConfig } from "../../../src/config/validate-config.js";
 
@@ -131,5 +132,14 @@ describe("docs/configuration.md's key table", () => {
       const row = section.split("\n").find((line) => line.startsWith(`| \`${key}\``)) ?? "";
       for (const sub of Object.keys(shape)) expect(row, `${key}.${sub}`).toContain(`\`${sub}\``);
     }
+  });
+});
+
+describe("docs/mcp-and-hooks.md's hook payload table", () => {
+  it("has a row for exactly the events a hook can run on, in their order", () => {
+    const doc = read("docs/mcp-and-hooks.md");
+    const section = doc.slice(doc.indexOf("**Payload**"), doc.indexOf("**Answers.**"));
+    const events = [...section.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);
+    expect(events).toEqual([...HOOK_EVENTS]);
   });
 });

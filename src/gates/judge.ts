@@ -127,10 +127,13 @@ function compareWithBaseline(
       excused.add(id);
       continue;
     }
+    // A test file that failed to load at the baseline is reported by its path; once it loads, its tests are.
+    if (was === "failed" && after === undefined && fileLevel(id)) {
+      out.fixed.push(id);
+      continue;
+    }
     if (!ran(after)) {
       out.missing.push(id);
-      // A test file that failed to load at the baseline is reported by its path; once it loads, its tests are.
-      if (was === "failed" && after === undefined && fileLevel(id)) continue;
       (was === "passed" ? gone : goneTargets).push(id);
     } else if (was === "passed") out.regressions.push(id);
     else {

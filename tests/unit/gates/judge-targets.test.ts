@@ -71,11 +71,11 @@ describe("a test failing at the baseline is the task's target", () => {
     expect(j).toMatchObject({ blocking: true, missing: ["b"], regressions: ["b"] });
   });
 
-  it("a target skipped now is not fixed: it still blocks; a file that failed to load and now runs its tests does not", () => {
+  it("a target skipped now is not fixed: it still blocks; a file that failed to load and now runs its tests is fixed", () => {
     const skipped = judgeGate(green, now([["target", "skipped"]]), base([["target", "failed"]]), opts);
     expect(skipped).toMatchObject({ blocking: true, missing: ["target"], preExisting: ["target"] });
     const loads = judgeGate(green, now([["adds two numbers", "passed"]]), base([["test/add.test.js", "failed"]]), opts);
-    expect(loads).toMatchObject({ blocking: false, preExisting: [], newPassing: ["adds two numbers"] });
+    expect(loads).toMatchObject({ blocking: false, preExisting: [], missing: [], fixed: ["test/add.test.js"], newPassing: ["adds two numbers"] });
   });
 
   it("a known failure declared by a person does not block and says where it was declared; once it passes it is fixed", () => {

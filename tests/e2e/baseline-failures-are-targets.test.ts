@@ -126,6 +126,24 @@ describe.concurrent("a test failing at the baseline is the task's target", { tim
     );
   });
 
+  it("--reject: the claimed test stays a target, dev reads the human's reason, and the run ends exit 1 still failing", async ({ expect, onTestFinished }) => {
+    const root = project(onTestFinished, files({ "test/net.test.js": NET_TEST }));
+    const mock = await mockWith(onTestFinished, script([...fixes(["reaches the network"]), ...nothing]));
+    const r = await runYolo(["run", "--ci", "--json", "--max-fix-attempts", "1", REQ], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(3);
+    const thread = threadIdFrom(r.stdout);
+    const resumed = await runYolo(["resume", thread, "--ci", "--json", "--max-fix-attempts", "1", "--reject", "the network test is part of this task"], {
+      cwd: root,
+      baseURL: mock.url,
+    });
+    expect(resumed.exitCode, describeResult(resumed)).toBe(1);
+    const done = ended(resumed.stdout);
+    expect(done?.type === "run.completed" && done.reason).toContain("still failing: 1 test that was failing before the run (reaches the network)");
+    expect(done).not.toHaveProperty("acceptedFailures");
+    const fix = mock.requests.filter((q) => JSON.stringify(q.body).includes("Fix attempt 1")).at(0);
+    expect(JSON.stringify(fix?.body)).toContain("a human refused your claim that it is unrelated: the network test is part of this task");
+  });
+
   it('baseline: "report" keeps the old behaviour, worded "passed with 1 pre-existing failure" everywhere', async ({ expect, onTestFinished }) => {
     const config = 'export default { gates: [{ name: "test", command: "npm test", baseline: "report" }] };\n';
     const root = project(onTestFinished, files({ "yolo.config.ts": config }));

@@ -41,9 +41,9 @@ export function askAboutClaims(node: string, open: readonly OpenClaim[]): Failur
   const payload: ApprovalPayload = {
     kind: "approval",
     node,
-    prompt: `dev says ${open.length === 1 ? "a test that was failing before the run is" : `${open.length} tests that were failing before the run are`} not part of the task, and ${open.length === 1 ? "it still fails" : "they still fail"} as at the baseline: ${names.join("; ")}. Approve to accept ${open.length === 1 ? "it" : "them"} as known failures for this thread (no longer blocking), or reject with a reason: ${open.length === 1 ? "it stays a target" : "they stay targets"} and dev gets the reason.`,
+    prompt: `dev says ${open.length === 1 ? "a test that was failing before the run is" : `${open.length} tests that were failing before the run are`} unrelated to the task, and ${open.length === 1 ? "it still fails" : "they still fail"} as at the baseline: ${names.join("; ")}. Approve to accept ${open.length === 1 ? "it" : "them"} as known failures for this thread (no longer blocking), or reject with a reason: ${open.length === 1 ? "it stays a target" : "they stay targets"} and dev gets the reason.`,
     reviews: null,
-    artifact: `Tests dev claims are not part of the task, failing now as at the baseline:\n${names.map((n) => `- ${n}`).join("\n")}\n`,
+    artifact: `Tests dev claims are unrelated to the task, failing now as at the baseline:\n${names.map((n) => `- ${n}`).join("\n")}\n`,
     failureClaims: open.map((c) => c.id),
   };
   let problem: string | undefined;

@@ -109,7 +109,9 @@ describe.concurrent("a test failing at the baseline is the task's target", { tim
     expect(r.exitCode, describeResult(r)).toBe(3);
     const ask = parseEvents(r.stdout).find((e) => e.type === "interrupt");
     expect(ask).toMatchObject({ kind: "approval", node: "tea" });
-    expect(ask?.type === "interrupt" && ask.question).toContain("dev says a test that was failing before the run is unrelated to the task, and it still fails as at the baseline: reaches the network (gate test)");
+    expect(ask?.type === "interrupt" && ask.question).toContain(
+      "dev says a test that was failing before the run is unrelated to the task, and it still fails as at the baseline: reaches the network (gate test)",
+    );
     expect(ask?.type === "interrupt" && ask.artifact).toContain("- reaches the network (gate test)");
     const thread = threadIdFrom(r.stdout);
 
@@ -157,6 +159,8 @@ describe.concurrent("a test failing at the baseline is the task's target", { tim
     expect(md.stdout).toMatch(/^## ⚠️ yolo passed with 1 pre-existing failure — thread/);
     const shown = await runYolo(["show", thread], { cwd: root });
     expect(shown.stdout).toMatch(/^Thread \S+ — passed with 1 pre-existing failure: /);
+    const listed = await runYolo(["threads"], { cwd: root });
+    expect(listed.stdout).toMatch(new RegExp(`${thread} +run +passed with 1 pre-existing failure `));
     const log = readFileSync(join(root, ".yolo", "threads", thread, "gates", "attempt-1-test.log"), "utf8");
     expect(log).toContain("adds two numbers");
   });

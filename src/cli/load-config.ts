@@ -43,6 +43,7 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
       requireGate: flags.requireGate,
       defaultModel: flags.defaultModel,
       parallel: flags.parallel,
+      knownFailure: flags.knownFailure,
     },
   });
   return flags.testCmd === undefined ? resolved : withTestCommand(resolved, flags.testCmd);

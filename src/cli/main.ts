@@ -75,7 +75,14 @@ function runOptions(cmd: Command, { pipeline = true, writes = true } = {}): Comm
       .option("--no-branch", "do not commit (overrides `branch: true` in yolo.config.ts)")
       .option("--allow-dirty", "with --branch: start even with uncommitted changes (they are carried onto the branch)");
   }
-  if (pipeline) cmd.option("--require-gate", "refuse to run (exit 2, before anything runs) when the project has no gate (no test script, nothing configured)");
+  if (pipeline)
+    cmd
+      .option("--require-gate", "refuse to run (exit 2, before anything runs) when the project has no gate (no test script, nothing configured)")
+      .option(
+        "--known-failure <pattern>",
+        "a test broken for reasons outside the task (its id or name, * a wildcard; repeatable): reported, never blocking; the thread keeps it",
+        (value: string, before: string[] | undefined) => [...(before ?? []), value],
+      );
   cmd
     .option("--record <file>", "store every model request and response of the run in <file> (JSON Lines)")
     .option("--replay <file>", "answer model requests from a recorded session instead of a model (offline, no key)");

@@ -132,6 +132,8 @@ export function resolveConfig({
     // Gate defaults are filled whether the caller passed schema input or output.
     gates: fileConfig.gates ? fileConfig.gates.map(withGateDefaults) : null,
     requireGate: flags.requireGate ?? fileConfig.requireGate ?? false,
+    ...(fileConfig.knownFailures?.length ? { knownFailures: [...fileConfig.knownFailures] } : {}),
+    ...(flags.knownFailure?.length ? { knownFailureFlags: [...flags.knownFailure] } : {}),
     gateScope: fileConfig.gateScope ?? "changed",
     agentsDir: resolve(absRoot, fileConfig.agentsDir ?? DEFAULTS.agentsDir),
     dbPath: resolve(absRoot, dbPath),

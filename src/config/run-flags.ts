@@ -30,6 +30,8 @@ export const runFlagsSchema = z
     allowDirty: z.boolean(),
     /** Refuse a run without a gate (exit 2). */
     requireGate: z.boolean(),
+    /** Tests broken for reasons outside the task (patterns, repeatable); the thread keeps them for later legs. */
+    knownFailure: z.array(z.string()),
     record: z.string(),
     replay: z.string(),
     answers: z.string(),
@@ -61,4 +63,5 @@ export type ConfigOverrideFlags = Pick<
   | "maxTime"
   | "testCmd"
   | "parallel"
+  | "knownFailure"
 >;

@@ -16,10 +16,15 @@ const gateSchema = z.strictObject({
    */
   reports: z.array(z.string().min(1)).optional(),
   /**
-   * How failures already there at the thread's baseline count: "report" (default) lists them as pre-existing and
-   * lets them pass; "strict" makes them block like new ones.
+   * How failures already there at the thread's baseline count: "strict" (the default when absent) makes them the
+   * task's targets, which block until they pass; "report" (an opt-in) lists them as pre-existing and lets them pass.
    */
   baseline: z.enum(["report", "strict"]).optional(),
+  /**
+   * Tests of this gate broken for reasons outside any task: full test ids or the tests' own names, `*` a wildcard.
+   * They are reported as known failures and never block (only a person declares them, never the model).
+   */
+  knownFailures: z.array(z.string().trim().min(1)).optional(),
   /**
    * A configured gate runs as written unless this is "changed": then, in a monorepo and when the command is one
    * yolo detects (`npm test`, `pnpm test`, `cargo test --workspace`, the Go per-module loop), a gate run covers only
@@ -105,6 +110,8 @@ export const configSchema = z.strictObject({
   gates: z.array(gateSchema).optional(),
   /** Refuse to run (exit 2, before anything runs) when the project has no gate: nothing configured or detected. */
   requireGate: z.boolean().optional(),
+  /** Known failures of every gate (see a gate's `knownFailures`); `--known-failure` adds to them for one thread. */
+  knownFailures: z.array(z.string().trim().min(1)).optional(),
   /**
    * Monorepos: "changed" (default) runs a detected gate on the workspaces, Go modules or crates the change touches
    * (and their dependents), confirmed on the whole suite before it passes; "all" always runs the whole suite.
@@ -206,6 +213,10 @@ export interface ResolvedConfig {
   gates: GateConfig[] | null;
   /** `requireGate` / `--require-gate`: a run with no gate exits 2 before anything runs. */
   requireGate: boolean;
+  /** Known failures of every gate, as configured (`knownFailures`); each gate's own are on the gate. */
+  knownFailures?: string[];
+  /** `--known-failure` patterns given to this leg of the thread (the thread keeps them for its later legs). */
+  knownFailureFlags?: string[];
   /** `gateScope`: narrow monorepo gates to what a change touches ("changed", the default when absent) or not ("all"). */
   gateScope?: "changed" | "all";
   agentsDir: string;

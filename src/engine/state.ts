@@ -5,6 +5,7 @@ import { mergeStoryRuns, type StoryRun } from "./stories/types.js";
 import type {
   AgentNote,
   Decision,
+  FailureRuling,
   GateApproval,
   GateBaselineRef,
   GateSummary,
@@ -78,6 +79,10 @@ export const PipelineState = Annotation.Root({
   gateBaseline: last<GateBaselineRef | null>(() => null),
   /** The latest gate change a human approved, or null. */
   gateApproval: last<GateApproval | null>(() => null),
+  /** Baseline failures dev's last handoff claimed are not part of the task (test ids); a human rules on them. */
+  failureClaims: last<string[]>(() => []),
+  /** A human's rulings on those claims: accepted ones are known failures for the rest of the thread. */
+  failureRulings: append<FailureRuling>(),
   /** How many times the gate blocked; dev's fix attempt number while it works on a block. */
   fixAttempts: last<number>(() => 0),
   // escalation

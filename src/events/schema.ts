@@ -59,8 +59,19 @@ const gateResult = z.object({
   tests: z.number().nullable().optional(),
   /** Judged against the baseline by yolo (optional within version 1): tests that passed there and now fail or are missing. */
   regressions: z.array(z.string()).optional(),
-  /** Failing tests that were already failing at the baseline (block only with `baseline: "strict"`). */
+  /**
+   * Still failing: tests failing at the baseline that do not pass now (or are no longer run), the task's targets.
+   * They block, unless the gate opted into `baseline: "report"` (then `preExistingAllowed` is true).
+   */
   preExisting: z.array(z.string()).optional(),
+  /** True under `baseline: "report"`: failures already there at the baseline are reported and do not block (optional within version 1). */
+  preExistingAllowed: z.boolean().optional(),
+  /** Fixed: tests failing at the baseline that pass now (optional within version 1). */
+  fixed: z.array(z.string()).optional(),
+  /** New and passing: tests the baseline did not run that pass now (optional within version 1). */
+  newPassing: z.array(z.string()).optional(),
+  /** Known failures: failing (or not run) tests a person declared broken outside the task, and where; never blocking (optional within version 1). */
+  knownFailures: z.array(z.object({ id: z.string(), declaredIn: z.string() })).optional(),
   /** Failing tests the baseline did not have (new tests). */
   newFailures: z.array(z.string()).optional(),
   /** Tests that passed at the baseline and were not reported now (counted in `regressions` unless a gate change was approved). */
@@ -231,6 +242,8 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     usage,
     filesChanged: z.array(z.string()),
     resumeCommand: z.string().nullable(),
+    /** Baseline failures a human accepted as known failures for this thread, when dev said they are unrelated (optional within version 1). */
+    acceptedFailures: z.array(z.object({ id: z.string(), gate: z.string(), by: z.string() })).optional(),
   }),
 ]);
 
@@ -252,6 +265,8 @@ export interface RunEnd {
   usage: Usage;
   filesChanged: string[];
   resumeCommand: string | null;
+  /** Baseline failures a human accepted as known failures for this thread (absent when none). */
+  acceptedFailures?: Array<{ id: string; gate: string; by: string }>;
 }
 
 /** An event as the engine emits it, before the envelope (`v`, `thread`, `ts`) is stamped on. */

@@ -11,20 +11,39 @@ export interface BaselineGate {
   tests: TestCase[] | null;
 }
 
+/** A failing test a person declared broken for reasons outside the task, and where they declared it. */
+export interface KnownFailure {
+  id: string;
+  declaredIn: string;
+}
+
 /** How a later run of a gate compares with its baseline: the fields `gate.result` gains, and whether it blocks. */
 export interface GateJudgement {
+  /** Passed at the baseline, fails or is not run now. */
   regressions: string[];
+  /** Failing at the baseline and not passing now (still failing, or no longer run): the task's targets left. */
   preExisting: string[];
+  /** Failing now, not in the baseline. */
   newFailures: string[];
+  /** In the baseline (passing or failing) and not run now: gone, skipped, todo. */
   missing: string[];
+  /** Failing at the baseline, passing now. */
+  fixed: string[];
+  /** Passing now, not in the baseline. */
+  newPassing: string[];
+  /** Failing (or not run) now and declared a known failure: reported, never blocking. */
+  known: KnownFailure[];
   findings: string[];
   gateChange: string[];
   blocking: boolean;
 }
 
 export interface JudgeOptions {
-  /** `baseline: "strict"`: failures already there at the baseline block too. */
-  strict: boolean;
+  /**
+   * `baseline: "report"` (an opt-in): failures already there at the baseline are listed and do not block. Otherwise
+   * they are the task's targets and block until they pass.
+   */
+  preExistingAllowed: boolean;
   /** What an agent changed in the gate's definition since the baseline (or since the last approval). */
   changes: string[];
   /** A human approved `changes`: they do not block, and tests that went missing with them are a finding only. */
@@ -34,21 +53,29 @@ export interface JudgeOptions {
    * outside it are not missing (the baseline ran the whole suite); absent, every baseline test is in scope.
    */
   inScope?: (id: string) => boolean;
+  /** Where a person declared the test a known failure (config, flag, an accepted claim), or null when they did not. */
+  known?: (id: string) => string | null;
 }
 
 const LIST_MAX = 50;
 const clipList = (ids: string[]) => (ids.length > LIST_MAX ? [...ids.slice(0, LIST_MAX), `… and ${ids.length - LIST_MAX} more`] : ids);
+const ran = (status: string | undefined) => status === "passed" || status === "failed";
 
 /**
- * Judges a gate run against its baseline; yolo decides, not the model. A test that passed at the baseline and
- * now fails or is missing is a regression; a failing test that was not failing at the baseline is a new failure;
- * both block. Failures already there at the baseline are pre-existing and block only when strict. An unapproved
+ * Judges a gate run against its baseline; yolo decides, not the model. A test that passed at the baseline and now
+ * fails or is not run (missing, skipped, todo: whatever the marker's spelling) is a regression; a failing test that
+ * was not failing at the baseline is a new failure; a test failing at the baseline is a target that blocks until it
+ * passes (unless the gate opted into `baseline: "report"`). A person's known failures never block. An unapproved
  * change to what defines the gate blocks whatever the tests say. Without per-test results on both sides the exit
  * code decides, as it did before baselines.
  */
 export function judgeGate(result: GateResult, tests: TestCase[] | null, base: BaselineGate | undefined, opts: JudgeOptions): GateJudgement {
   const changeBlocks = opts.changes.length > 0 && !opts.approved;
-  const out: GateJudgement = { regressions: [], preExisting: [], newFailures: [], missing: [], findings: [], gateChange: opts.changes, blocking: false };
+  const out: GateJudgement = {
+    ...{ regressions: [], preExisting: [], newFailures: [], missing: [], fixed: [], newPassing: [], known: [], findings: [] },
+    gateChange: opts.changes,
+    blocking: false,
+  };
   const nowTotal = tests ? tests.length : total(result.passedCount, result.failedCount);
   const inScope = opts.inScope ?? (() => true);
   // A narrowed run is compared with the baseline's tests in its scope; with counts only, it cannot be compared.
@@ -59,32 +86,83 @@ export function judgeGate(result: GateResult, tests: TestCase[] | null, base: Ba
     out.blocking = result.required && (red || changeBlocks);
     return out;
   }
-  const before = new Map(base.tests.map((t) => [t.id, t.status]));
   const now = new Map((tests ?? []).map((t) => [t.id, t.status]));
-  for (const [id, status] of before) {
-    if (status !== "passed") continue;
+  const excused = compareWithBaseline(out, base.tests, now, opts, inScope);
+  // A red exit is explained only by failing tests it listed that do not block; a crash or a timeout with none is not.
+  const failingNow = [...now].filter(([, s]) => s === "failed").map(([id]) => id);
+  const explained = !red || (!result.timedOut && failingNow.length > 0 && failingNow.every((id) => excused.has(id)));
+  const targetsBlock = !opts.preExistingAllowed && out.preExisting.length > 0;
+  out.blocking = result.required && (changeBlocks || out.regressions.length > 0 || out.newFailures.length > 0 || targetsBlock || !explained);
+  for (const key of ["regressions", "preExisting", "newFailures", "missing", "fixed", "newPassing"] as const) out[key] = clipList(out[key]);
+  if (out.known.length > LIST_MAX) out.known = out.known.slice(0, LIST_MAX);
+  return out;
+}
+
+/**
+ * Sorts every test into what changed since the baseline (filling `out`); returns the failing tests that are
+ * already accounted for (targets still failing, known failures), which alone may explain a red exit.
+ */
+function compareWithBaseline(
+  out: GateJudgement,
+  baseTests: TestCase[],
+  now: Map<string, string>,
+  opts: JudgeOptions,
+  inScope: (id: string) => boolean,
+): Set<string> {
+  const known = opts.known ?? (() => null);
+  const excused = new Set<string>();
+  const before = new Map(baseTests.map((t) => [t.id, t.status]));
+  const gone: string[] = [];
+  const goneTargets: string[] = [];
+  for (const [id, was] of before) {
+    if (!ran(was) || !inScope(id)) continue;
     const after = now.get(id);
-    if (after === undefined) {
-      if (inScope(id)) out.missing.push(id);
-    } else if (after === "failed") out.regressions.push(id);
+    if (after === "passed") {
+      if (was === "failed") out.fixed.push(id);
+      continue;
+    }
+    const declared = known(id);
+    if (declared !== null) {
+      out.known.push({ id, declaredIn: declared });
+      excused.add(id);
+      continue;
+    }
+    // A test file that failed to load at the baseline is reported by its path; once it loads, its tests are.
+    if (was === "failed" && after === undefined && fileLevel(id)) {
+      out.fixed.push(id);
+      continue;
+    }
+    if (!ran(after)) {
+      out.missing.push(id);
+      (was === "passed" ? gone : goneTargets).push(id);
+    } else if (was === "passed") out.regressions.push(id);
+    else {
+      out.preExisting.push(id);
+      excused.add(id);
+    }
   }
   for (const [id, status] of now) {
-    if (status !== "failed" || before.get(id) === "passed") continue;
-    if (before.get(id) === "failed") out.preExisting.push(id);
-    else out.newFailures.push(id);
+    if (ran(before.get(id))) continue;
+    if (status === "passed") out.newPassing.push(id);
+    if (status !== "failed") continue;
+    const declared = known(id);
+    if (declared === null) out.newFailures.push(id);
+    else {
+      out.known.push({ id, declaredIn: declared });
+      excused.add(id);
+    }
   }
   if (opts.approved && out.missing.length) out.findings.push(`tests gone with the approved gate change: ${out.missing.length}`);
-  else out.regressions.push(...out.missing);
-  const failingNow = [...now.values()].filter((s) => s === "failed").length;
-  // A red exit is explained only by failures that were there before; a crash or a timeout with none listed is not.
-  const explained = !red || (!result.timedOut && failingNow > 0 && failingNow === out.preExisting.length);
-  out.blocking =
-    result.required && (changeBlocks || out.regressions.length > 0 || out.newFailures.length > 0 || (opts.strict && out.preExisting.length > 0) || !explained);
-  out.regressions = clipList(out.regressions);
-  out.preExisting = clipList(out.preExisting);
-  out.newFailures = clipList(out.newFailures);
-  out.missing = clipList(out.missing);
-  return out;
+  else {
+    out.regressions.push(...gone);
+    out.preExisting.push(...goneTargets);
+  }
+  return excused;
+}
+
+// `test/add.test.js`, `tests/test_x.py`: an id that is a file's path (no test name), as runners name a file that fails to load.
+function fileLevel(id: string): boolean {
+  return !/ > |::| /.test(id) && /\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$/.test(id);
 }
 
 function total(passed: number | null, failed: number | null): number | null {

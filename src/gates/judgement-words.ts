@@ -6,7 +6,11 @@ export interface JudgedGate {
   blocking?: boolean;
   regressions?: string[];
   preExisting?: string[];
+  preExistingAllowed?: boolean;
+  fixed?: string[];
   newFailures?: string[];
+  newPassing?: string[];
+  knownFailures?: Array<{ id: string; declaredIn: string }>;
   missing?: string[];
   findings?: string[];
   gateChange?: string[];
@@ -16,23 +20,54 @@ export interface JudgedGate {
 const names = (ids: string[], max: number) => `${ids.slice(0, max).join("; ")}${ids.length > max ? `; … (${ids.length} in all)` : ""}`;
 
 /**
+ * The words for what changed since the baseline, one per kind, shared by every output (live view, plain lines,
+ * `show`, reports, dev's fix prompt) so a test reads the same everywhere.
+ */
+export const CHANGE_WORDS = {
+  regressed: "regressed (passed at the baseline)",
+  stillFailing: "still failing (failing before the run)",
+  preExisting: 'pre-existing failures (baseline: "report", not blocking)',
+  newFailing: "new, failing",
+  newPassing: "new, passing",
+  fixed: "fixed",
+  known: "known failure",
+  notRun: "not run now (skipped, todo or gone)",
+} as const;
+
+/** `a (declared in yolo.config.ts); b (declared in --known-failure)`: known failures with where a person declared them. */
+export function knownWords(known: Array<{ id: string; declaredIn: string }>, max: number): string {
+  return names(
+    known.map((k) => `${k.id} (declared in ${k.declaredIn})`),
+    max,
+  );
+}
+
+/**
  * What yolo's comparison with the baseline says about a gate run, one note per line: the gate change refused or
- * approved, regressions, new failures, pre-existing failures, findings. Empty for a run without a baseline.
+ * approved, then per test what changed since the baseline (regressed, still failing, new, known, fixed), findings.
+ * Empty for a run without a baseline.
  */
 export function judgementNotes(g: JudgedGate, max = 5): string[] {
   const notes: string[] = [];
   if (g.gateChange?.length) notes.push(`${g.gateChangeApproved ? "gate change approved by a human" : "gate change refused"}: ${names(g.gateChange, max)}`);
-  if (g.regressions?.length) notes.push(`regressed (passed at the baseline): ${names(g.regressions, max)}`);
-  if (g.newFailures?.length) notes.push(`new failures: ${names(g.newFailures, max)}`);
-  if (g.preExisting?.length) notes.push(`already failing at the baseline${g.blocking ? " (a strict gate: they block)" : ""}: ${names(g.preExisting, max)}`);
+  if (g.regressions?.length) notes.push(`${CHANGE_WORDS.regressed}: ${names(g.regressions, max)}`);
+  if (g.preExisting?.length) notes.push(`${g.preExistingAllowed ? CHANGE_WORDS.preExisting : CHANGE_WORDS.stillFailing}: ${names(g.preExisting, max)}`);
+  if (g.newFailures?.length) notes.push(`${CHANGE_WORDS.newFailing}: ${names(g.newFailures, max)}`);
+  if (g.knownFailures?.length) notes.push(`${CHANGE_WORDS.known}: ${knownWords(g.knownFailures, max)}`);
+  if (g.fixed?.length) notes.push(`${CHANGE_WORDS.fixed}: ${names(g.fixed, max)}`);
+  if (g.newPassing?.length) notes.push(`${CHANGE_WORDS.newPassing}: ${names(g.newPassing, max)}`);
+  if (g.missing?.length) notes.push(`${CHANGE_WORDS.notRun}: ${names(g.missing, max)}`);
   for (const f of g.findings ?? []) notes.push(f);
   return notes;
 }
 
-/** The verdict word of a judged gate: PASS, FAIL, BLOCKED (green but blocked by yolo), or FAIL, pre-existing only. */
+/** The verdict word of a judged gate: PASS, FAIL, BLOCKED (green but blocked by yolo), or a red gate that does not block and why. */
 export function judgedVerdict(g: JudgedGate): string {
   if (g.baseline) return g.passed ? "PASS (baseline)" : "FAIL (baseline)";
   if (g.passed) return g.blocking ? "BLOCKED" : "PASS";
-  if (g.blocking === false && g.required) return "FAIL, pre-existing only (not blocking)";
+  if (g.blocking === false && g.required) {
+    if (g.preExistingAllowed && g.preExisting?.length) return "FAIL, pre-existing only (not blocking)";
+    return g.knownFailures?.length ? "FAIL, known failures only (not blocking)" : "FAIL (not blocking)";
+  }
   return g.required ? "FAIL" : "FAIL (not required)";
 }

@@ -1,4 +1,4 @@
-import type { StateView } from "../state/types.js";
+import type { FailureRuling, StateView } from "../state/types.js";
 import { judgementNotes } from "../gates/judgement-words.js";
 import { asRole } from "../roles/registry.js";
 import { BRIEF_SECTIONS, type AnyRole, type BriefSection, type RoleDefinition } from "../roles/types.js";
@@ -20,7 +20,7 @@ type BriefState = Pick<
   | "verdict"
   | "answers"
   | "notes"
->;
+> & { failureRulings?: FailureRuling[] };
 
 type Section = (state: BriefState, ctx: { node: string; maxFixAttempts: number }) => string | null;
 
@@ -53,7 +53,8 @@ const SECTIONS: Record<BriefSection, Section> = {
       ? `## Fix attempt ${state.fixAttempts} of ${maxFixAttempts}\nThe quality gate blocked the previous change. Fix the cause; do not weaken or delete tests to make them pass.` +
         (state.verdict ? `\nTest architect's verdict: ${state.verdict}` : "") +
         (state.findings.length ? `\nFindings:\n${list(state.findings)}` : "") +
-        gateSection(state)
+        gateSection(state) +
+        rulingsSection(state)
       : null,
   change: (state) => (state.devSummary ? `## The change (from dev)\n${state.devSummary}` : null),
   "files-changed": (state) => (state.filesChanged.length ? `## Files changed\n${list(state.filesChanged)}` : null),
@@ -100,13 +101,39 @@ function gateSection(state: Pick<BriefState, "lastGates">): string {
       const counts = g.passedCount !== null || g.failedCount !== null ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "";
       const failures = g.failures.length ? `\nFailing: ${g.failures.join("; ")}` : "";
       // yolo's comparison with the baseline: what blocks (a refused gate change must be reverted) and what does not.
-      const judged = judgementNotes(g, 10)
-        .map((n) => `\n${n}`)
-        .join("");
+      const judged = [...causeLines(g), ...judgementNotes({ ...g, regressions: [], preExisting: [] }, 10)].map((n) => `\n${n}`).join("");
       const tail = g.passed ? "" : `\n${fence(`output of \`${g.command}\` (tail)`, g.tail)}`;
       return `\n### ${g.name}${g.required ? "" : " (optional)"}: \`${g.command}\` ${status}${counts}${failures}${judged}${tail}`;
     })
     .join("");
+}
+
+/**
+ * What dev must tell apart: the regressions its change caused, and the tests already failing before the run (the
+ * task's targets), each under its own heading; their output follows in the gate's tail.
+ */
+function causeLines(g: BriefState["lastGates"][number]): string[] {
+  const out: string[] = [];
+  if (g.regressions?.length) out.push(`Regressions you caused (passed before the run, failing or not run now):\n${list(g.regressions)}`);
+  if (g.preExisting?.length) {
+    const head = g.preExistingAllowed
+      ? 'Already failing before the run (baseline: "report": they do not block):'
+      : "Already failing before the run (the task's targets: make them pass; their output is below):";
+    out.push(`${head}\n${list(g.preExisting)}`);
+  }
+  return out;
+}
+
+/** A human's rulings on dev's claims that failing tests are unrelated: refused ones stay targets, with the reason. */
+function rulingsSection(state: Pick<BriefState, "failureRulings">): string {
+  const rulings = state.failureRulings ?? [];
+  if (!rulings.length) return "";
+  const lines = rulings.map((r) =>
+    r.accepted
+      ? `- ${r.id} (gate ${r.gate}): accepted by a human as a known failure`
+      : `- ${r.id} (gate ${r.gate}): a human refused your claim that it is unrelated${r.reason ? `: ${r.reason}` : ""}. It is part of the task.`,
+  );
+  return `\n\n### Human rulings on tests you said are unrelated\n${lines.join("\n")}`;
 }
 
 function list(items: string[]): string {

@@ -6,6 +6,9 @@ import type { OutputSection } from "../roles/types.js";
 import type { ThreadRow } from "../store/thread-store.js";
 import type { StoryRun } from "../engine/stories/types.js";
 import { orderedStoryRuns } from "./stories.js";
+import type { BaselineGate } from "../gates/judge.js";
+import type { FailureRuling } from "../state/types.js";
+import { finalTests, type ReportTest } from "./test-states.js";
 
 /** A price per million tokens, as configured (`model.price`). */
 export interface Price {
@@ -48,6 +51,13 @@ export interface ReportData {
   gates: ReportGate[];
   /** The thread's gate baseline (results before any agent changed a file, or why there is no gate); absent for older threads. */
   baseline?: GateBaselineRef | null;
+  /**
+   * Each test's final state per gate (from the baseline record and the gate's last judged run), for gates that
+   * report tests one by one; empty when none does (then reports show gates only).
+   */
+  tests?: Map<string, ReportTest[]>;
+  /** Baseline failures a human accepted as known failures for this thread, after dev said they are unrelated. */
+  acceptedFailures?: FailureRuling[];
   fixAttempts: number;
   usage: Usage;
   usageByNode: Record<string, Usage>;
@@ -65,6 +75,8 @@ export interface CollectInput {
   price: Price | null;
   /** Reads the end of a gate's log file (relative to the project root); null when it is gone. */
   readLog: (relativePath: string) => string | null;
+  /** The gates of the thread's baseline record (every test's result), when it can be read. */
+  baselineGates?: BaselineGate[] | null;
 }
 
 /** Gathers a thread's report from its index row and checkpointed state. */
@@ -96,6 +108,8 @@ export function collectReport(input: CollectInput): ReportData {
     diffNote: input.diffNote,
     gates,
     baseline: s.gateBaseline ?? null,
+    tests: finalTests(input.baselineGates ?? [], s.gateHistory),
+    acceptedFailures: (s.failureRulings ?? []).filter((r) => r.accepted),
     fixAttempts: fixAttemptsMade(s),
     usage: s.usage,
     usageByNode: s.usageByNode,

@@ -1,6 +1,8 @@
 import type { StoryRun } from "../engine/stories/types.js";
 import type { ReportData, ReportGate } from "./data.js";
 import { judgementNotes } from "../gates/judgement-words.js";
+import { gateBlocks } from "../gates/judge.js";
+import { failsFinally, type ReportTest } from "./test-states.js";
 import { limitKindForExitCode } from "../events/outcome.js";
 import { xmlAttr, xmlText } from "./xml.js";
 
@@ -10,17 +12,22 @@ import { xmlAttr, xmlText } from "./xml.js";
  * its output. An optional gate that failed is a failure too (marked as optional: it did not block the run).
  */
 export function renderJunit(r: ReportData): string {
-  const attempts = [...new Set(r.gates.map((g) => g.attempt))].sort((a, b) => a - b);
+  const perTest = r.tests ?? new Map<string, ReportTest[]>();
+  // A gate whose tests are known one by one is shown as its tests (their final state), not as a gate per attempt.
+  const gateRuns = r.gates.filter((g) => !perTest.has(g.name));
+  const attempts = [...new Set(gateRuns.map((g) => g.attempt))].sort((a, b) => a - b);
   const stories = r.storyRuns ?? [];
-  const failed = r.gates.filter(isFailure).length + stories.filter((s) => s.status === "failed").length;
+  const tests = [...perTest.values()].flat();
+  const failed = gateRuns.filter(isFailure).length + stories.filter((s) => s.status === "failed").length + tests.filter((t) => failsFinally(t.state)).length;
   // Which limit stopped the thread (steps, turns, budget, time, loop), for a pipeline that reads the report.
   const limit = r.status === "limit" ? limitKindForExitCode(r.exitCode) : null;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlAttr(`yolo ${r.thread}`)}" tests="${r.gates.length + stories.length}" failures="${failed}" errors="0" time="${secs(total(r.gates))}">`,
+    `<testsuites name="${xmlAttr(`yolo ${r.thread}`)}" tests="${gateRuns.length + stories.length + tests.length}" failures="${failed}" errors="0" time="${secs(total(r.gates))}">`,
   ];
+  for (const [gate, list] of perTest) lines.push(...testSuite(r, gate, list, limit));
   for (const attempt of attempts) {
-    const gates = r.gates.filter((g) => g.attempt === attempt);
+    const gates = gateRuns.filter((g) => g.attempt === attempt);
     lines.push(
       `  <testsuite name="${xmlAttr(`yolo gates, attempt ${attempt}`)}" tests="${gates.length}" failures="${gates.filter(isFailure).length}" errors="0" skipped="0" time="${secs(total(gates))}">`,
       "    <properties>",
@@ -37,6 +44,64 @@ export function renderJunit(r: ReportData): string {
   if (stories.length) lines.push(...storySuite(r.thread, stories));
   lines.push("</testsuites>");
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * One gate's tests as a CI test viewer shows them: one `<testcase>` per test in its final state — a `<failure>` for
+ * a regression, a target still failing or a new failure, `<skipped>` for a known failure — and the gate's attempts,
+ * blocked or not, as the suite's properties and output.
+ */
+function testSuite(r: ReportData, gate: string, tests: ReportTest[], limit: string | null): string[] {
+  const runs = r.gates.filter((g) => g.name === gate && !g.baseline);
+  const last = runs.at(-1);
+  const failures = tests.filter((t) => failsFinally(t.state)).length;
+  const skipped = tests.filter((t) => t.state === "known failure" || t.state === "not run").length;
+  const lines = [
+    `  <testsuite name="${xmlAttr(`yolo gate ${gate}`)}" tests="${tests.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${secs(last?.durationMs ?? 0)}">`,
+    "    <properties>",
+    `      <property name="yolo.thread" value="${xmlAttr(r.thread)}"/>`,
+    `      <property name="yolo.gate" value="${xmlAttr(gate)}"/>`,
+    `      <property name="yolo.status" value="${xmlAttr(r.status)}"/>`,
+    ...(limit ? [`      <property name="yolo.limit" value="${limit}"/>`] : []),
+    ...(r.exitCode !== null ? [`      <property name="yolo.exitCode" value="${r.exitCode}"/>`] : []),
+    ...runs.map((g) => `      <property name="yolo.attempt.${g.attempt}" value="${xmlAttr(attemptWords(g))}"/>`),
+    "    </properties>",
+  ];
+  for (const t of tests) lines.push(...testCaseOf(t, last));
+  lines.push(`    <system-out>${xmlText(runs.map((g) => `attempt ${g.attempt}: ${attemptWords(g)}`).join("\n"))}</system-out>`, "  </testsuite>");
+  return lines;
+}
+
+/** "blocked: still failing (failing before the run): adds" — one attempt of a gate, as yolo judged it. */
+function attemptWords(g: ReportGate): string {
+  const verdict = gateBlocks(g) ? "blocked" : g.passed ? "passed" : "failed, not blocking";
+  const notes = judgementNotes(g, 5);
+  return notes.length ? `${verdict}: ${notes.join(" | ")}` : verdict;
+}
+
+// `file > suite > name`: the classname is the gate and the file or suite, the name the test's own.
+function testCaseOf(t: ReportTest, last: ReportGate | undefined): string[] {
+  const cut = Math.max(t.id.lastIndexOf(" > "), t.id.lastIndexOf("::"));
+  const suite = cut > 0 ? t.id.slice(0, cut) : "";
+  const name = cut > 0 ? t.id.slice(cut + (t.id.startsWith(" > ", cut) ? 3 : 2)) : t.id;
+  const open = `    <testcase classname="${xmlAttr(suite ? `${t.gate}.${suite}` : t.gate)}" name="${xmlAttr(name)}" time="0.000"`;
+  if (t.state === "known failure")
+    return [`${open}>`, `      <skipped message="${xmlAttr(`known failure, declared in ${t.detail ?? "?"}`)}"/>`, "    </testcase>"];
+  if (t.state === "not run")
+    return [`${open}>`, `      <skipped message="${xmlAttr("not run now (skipped, todo or gone); failing at the baseline")}"/>`, "    </testcase>"];
+  if (!failsFinally(t.state)) return [`${open}/>`];
+  const what: Record<string, string> = {
+    regressed: "regressed: passed at the baseline",
+    "still failing": "still failing: failing before the run",
+    "new, failing": "new, failing",
+  };
+  const message = `${what[t.state]}${t.detail ? ` (${t.detail})` : ""}${last?.preExistingAllowed && t.state === "still failing" ? '; baseline: "report", did not block' : ""}`;
+  const body = [last?.output ?? "(output no longer available)", ...(last?.logFile ? ["", `Full output: ${last.logFile}`] : [])].join("\n");
+  return [
+    `${open}>`,
+    `      <failure message="${xmlAttr(message)}" type="${t.state === "regressed" ? "regression" : t.state === "new, failing" ? "new" : "target"}">${xmlText(body)}</failure>`,
+    "    </testcase>",
+  ];
 }
 
 /**

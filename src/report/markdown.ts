@@ -1,6 +1,7 @@
 import type { ResumeFact } from "../events/facts.js";
 import { limitKindForExitCode, limitLabel } from "../events/outcome.js";
-import { judgementNotes } from "../gates/judgement-words.js";
+import { CHANGE_WORDS, judgementNotes } from "../gates/judgement-words.js";
+import { gateBlocks } from "../gates/judge.js";
 import { plural } from "../text/plural.js";
 import type { StoryRun } from "../engine/stories/types.js";
 import type { ReportData, ReportGate } from "./data.js";
@@ -17,7 +18,10 @@ const MARK: Record<string, string> = { passed: "✅", failed: "❌", waiting: "�
  */
 export function renderMarkdown(r: ReportData, resumeCommand?: (fact: ResumeFact) => string): string {
   const out: string[] = [];
-  out.push(`## ${MARK[r.status] ?? "⚠️"} yolo ${r.status} — thread \`${r.thread}\``, "");
+  // The headline is the run's real outcome: `baseline: "report"` runs never read a bare "passed".
+  const pre = r.status === "passed" ? preExistingIn(r.reason) : 0;
+  const headline = pre ? `⚠️ yolo passed with ${plural(pre, "pre-existing failure")}` : `${MARK[r.status] ?? "⚠️"} yolo ${r.status}`;
+  out.push(`## ${headline} — thread \`${r.thread}\``, "");
   out.push(...quote(r.requirement), "");
   const limit = r.status === "limit" ? limitKindForExitCode(r.exitCode) : null;
   const facts: [string, string][] = [
@@ -41,7 +45,7 @@ export function renderMarkdown(r: ReportData, resumeCommand?: (fact: ResumeFact)
   out.push(...sections(r.outputs.work));
   if (r.storyRuns?.length) out.push("", "### Stories in parallel", ...storyRunRows(r.storyRuns));
   out.push("", "### Changed files", ...changedFiles(r));
-  out.push("", "### Gates", ...baselineLines(r), ...gates(r.gates));
+  out.push("", "### Gates", ...baselineLines(r), ...gates(r.gates), ...testLines(r), ...acceptedLines(r));
   out.push(...sections(r.outputs.judgement));
   out.push("", "### Usage", ...usage(r));
   return `${out.join("\n")}\n`;
@@ -106,12 +110,11 @@ function changedFiles(r: ReportData): string[] {
 function gates(list: ReportGate[]): string[] {
   if (!list.length) return ["No gate has run."];
   const rows = list.map((g) => {
-    const result = g.passed ? "✅ passed" : g.timedOut ? "⏱ timed out" : `❌ failed (exit ${g.exitCode ?? "none"})`;
     const tests = g.passedCount !== null || g.failedCount !== null ? `${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "";
     const kind = g.required ? "" : " (optional)";
-    return `| ${g.attempt} | ${cell(g.name)}${kind} | \`${cell(g.command)}\` | ${result} | ${tests} | ${seconds(g.durationMs)} |`;
+    return `| ${g.attempt} | ${cell(g.name)}${kind} | \`${cell(g.command)}\` | ${resultCell(g)} | ${tests} | ${cell(changesCell(g))} | ${seconds(g.durationMs)} |`;
   });
-  const out = ["| attempt | gate | command | result | tests | time |", "|---:|---|---|---|---|---:|", ...rows];
+  const out = ["| attempt | gate | command | result | tests | since the baseline | time |", "|---:|---|---|---|---|---|---:|", ...rows];
   const failing = list.filter((g) => !g.passed && g.failures.length && !judgementNotes(g).length);
   for (const g of failing.slice(-3)) out.push("", `Failing in ${inline(g.name)}, attempt ${g.attempt}: ${g.failures.map(inline).join("; ")}`);
   // What yolo's comparison with the baseline found in the latest run of each gate: regressions, pre-existing, gate changes.
@@ -121,6 +124,56 @@ function gates(list: ReportGate[]): string[] {
     if (notes.length) out.push("", `**${inline(g.name)}**, attempt ${g.attempt}, against the baseline:`, ...notes.map((n) => `- ${inline(n)}`));
   }
   return out;
+}
+
+/** An attempt's result as yolo judged it: a blocking attempt reads blocked, never "passed". */
+function resultCell(g: ReportGate): string {
+  const exit = g.timedOut ? "timed out" : `exit ${g.exitCode ?? "none"}`;
+  if (g.baseline) return g.passed ? "✅ passed (baseline)" : `❌ failed (baseline, ${exit})`;
+  if (gateBlocks(g))
+    return g.passed ? "⛔ blocked (exit 0, judged against the baseline)" : g.timedOut ? "⛔ blocked (⏱ timed out)" : `⛔ blocked (failed, ${exit})`;
+  if (g.passed) return "✅ passed";
+  return g.required ? `⚠️ failed (${exit}), not blocking` : `❌ failed (${exit}), optional`;
+}
+
+/** What the attempt's tests did since the baseline, in short: regressions and targets first (a history: later fixes do not erase them). */
+function changesCell(g: ReportGate): string {
+  const few = (ids: string[] | undefined) => (ids ?? []).slice(0, 3).join("; ") + ((ids?.length ?? 0) > 3 ? `; … (${ids?.length})` : "");
+  const parts: string[] = [];
+  if (g.gateChange?.length && !g.gateChangeApproved) parts.push(`gate change refused: ${few(g.gateChange)}`);
+  if (g.regressions?.length) parts.push(`${CHANGE_WORDS.regressed}: ${few(g.regressions)}`);
+  if (g.preExisting?.length) parts.push(`${g.preExistingAllowed ? "pre-existing" : "still failing"}: ${few(g.preExisting)}`);
+  if (g.newFailures?.length) parts.push(`${CHANGE_WORDS.newFailing}: ${few(g.newFailures)}`);
+  if (g.knownFailures?.length) parts.push(`${CHANGE_WORDS.known}: ${few(g.knownFailures.map((k) => k.id))}`);
+  if (g.fixed?.length) parts.push(`${CHANGE_WORDS.fixed}: ${few(g.fixed)}`);
+  return parts.join(" · ");
+}
+
+/** Each test that did not simply keep passing, with its final state; the tests that kept passing are counted. */
+function testLines(r: ReportData): string[] {
+  const all = [...(r.tests?.values() ?? [])].flat();
+  if (!all.length) return [];
+  const shown = all.filter((t) => t.state !== "passed");
+  const kept = all.length - shown.length;
+  const rows = shown.map((t) => `| ${code(t.id)} | ${cell(t.gate)} | ${t.state}${t.detail ? ` (${cell(t.detail)})` : ""} |`);
+  const head = `Tests at the end of the run: ${plural(kept, "test")} passing as at the baseline${shown.length ? "; the others:" : "."}`;
+  return ["", head, ...(shown.length ? ["", "| test | gate | final state |", "|---|---|---|", ...rows] : [])];
+}
+
+/** Failing tests a human accepted as known failures for this thread after dev said they are unrelated. */
+function acceptedLines(r: ReportData): string[] {
+  const accepted = r.acceptedFailures ?? [];
+  if (!accepted.length) return [];
+  return [
+    "",
+    `**Accepted by a human as known failures** (dev said they are not part of the task): ${accepted.map((a) => `${code(a.id)} (gate ${cell(a.gate)}, at ${cell(a.by)})`).join(", ")}`,
+  ];
+}
+
+/** How many pre-existing failures a passed run's reason names (`baseline: "report"`), 0 when none. */
+function preExistingIn(reason: string | null): number {
+  const m = reason?.startsWith("completed: ") ? / \((\d+) pre-existing failures?: /.exec(reason) : null;
+  return m ? Number(m[1]) : 0;
 }
 
 /** The baseline yolo took before any agent changed a file, or the run's lack of any gate. */

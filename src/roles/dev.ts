@@ -19,14 +19,22 @@ export const dev = defineRole({
   fields: {
     summary: z.string().min(1).describe("what you changed and why"),
     files_changed: z.array(z.string()).describe("project-relative paths you created or modified"),
+    unrelated_failures: z
+      .array(z.string().min(1).max(500))
+      .max(50)
+      .optional()
+      .describe("ids of tests that were failing before the run which you believe are not part of this task; a human decides, you do not"),
   },
   write: (h, ctx) => {
     const files = changedFiles(ctx.root, h.files_changed, ctx.written);
-    return { update: { devSummary: h.summary, filesChanged: files }, summary: `${plural(files.length, "file")} changed` };
+    // Each handoff states its claims afresh: none given means none made this time.
+    const claims = [...new Set(h.unrelated_failures ?? [])];
+    return { update: { devSummary: h.summary, filesChanged: files, failureClaims: claims }, summary: `${plural(files.length, "file")} changed` };
   },
   brief: {
     reads: ["requirements", "stories", "decisions", "notes", "fix-attempt"],
-    expected: "Implement the change with tests, run the project's tests yourself, then call handoff with `summary` and `files_changed`.",
+    expected:
+      "Implement the change with tests, run the project's tests yourself, then call handoff with `summary` and `files_changed`. Tests that were failing before the run are part of the task: make them pass. Only if one is broken for a reason outside the task, name it in `unrelated_failures`; a human decides.",
   },
   review: {
     artifact: (state) => `${state.devSummary ?? ""}\n\nFiles changed:\n${state.filesChanged.map((f) => `- ${f}`).join("\n")}\n`,

@@ -74,6 +74,19 @@ export interface GateApproval {
   by: string;
 }
 export type Verdict = "PASS" | "CONCERNS" | "FAIL";
+/**
+ * A human's ruling on a test dev claimed unrelated to the task while it failed as at the baseline: accepted, it is
+ * a known failure for the rest of the thread; refused, it stays a target and dev gets the reason.
+ */
+export interface FailureRuling {
+  /** The test's id as yolo names it. */
+  id: string;
+  gate: string;
+  accepted: boolean;
+  /** The node that asked. */
+  by: string;
+  reason: string | null;
+}
 
 /**
  * The part of the thread's state the prompt and the middleware read. The engine hands them its whole state

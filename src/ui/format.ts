@@ -207,7 +207,14 @@ export function withoutGate(reason: string | undefined): boolean {
 
 /** Whether a passed run's reason names failures the baseline already had (complete.ts: `… (2 pre-existing failures: …)`). */
 export function withPreExisting(reason: string | undefined): boolean {
-  return reason?.startsWith("completed: ") === true && / \(\d+ pre-existing failures?: /.test(reason);
+  return preExistingCount(reason) > 0;
+}
+
+/** How many pre-existing failures a passed run's reason names (`baseline: "report"`); 0 when none. */
+export function preExistingCount(reason: string | undefined): number {
+  if (!reason?.startsWith("completed: ")) return 0;
+  const m = / \((\d+) pre-existing failures?: /.exec(reason);
+  return m ? Number(m[1]) : 0;
 }
 
 /** A run's status as the table of `yolo threads` shows it: the status with the limit that stopped it, `limit (time limit)`. */
@@ -238,6 +245,9 @@ const LIMIT_WORDS: Record<LimitKind, string> = {
 export function statusWords(status: RunStatus, limit?: LimitKind | null, mode: RunMode = "run", reason?: string): string {
   if (status === "passed" && mode !== "run") return "answered";
   if (status === "passed" && withoutGate(reason)) return "completed without a gate";
+  // `baseline: "report"`: exit 0 with tests red before the run still red is never a bare "passed".
+  const pre = status === "passed" ? preExistingCount(reason) : 0;
+  if (pre) return `passed with ${pre} pre-existing failure${pre === 1 ? "" : "s"}`;
   if (status === "limit" && limit) return LIMIT_WORDS[limit];
   return STATUS_WORDS[status];
 }

@@ -9,6 +9,9 @@ import { mockWith, project } from "../helpers/per-test.js";
 import { requireTool } from "../helpers/requires.js";
 import { pmStories, storyDirector } from "../helpers/stories.js";
 
+// A green baseline: these stories do not touch add.js, and a test failing at the baseline would be their target.
+const GREEN = { "src/add.js": GOOD_ADD };
+
 const TWO = pmStories([
   { id: "a", title: "Story A", depends_on: [] },
   { id: "b", title: "Story B", depends_on: [] },
@@ -78,7 +81,7 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
     expect,
     onTestFinished,
   }) => {
-    const root = project(onTestFinished);
+    const root = project(onTestFinished, GREEN);
     const director = storyDirector({
       analyst: [analystDone],
       pm: [

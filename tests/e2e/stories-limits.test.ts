@@ -1,9 +1,12 @@
 import { describe, it } from "vitest";
 import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/cli.js";
-import { call, handoff, teaSays } from "../helpers/director.js";
+import { call, GOOD_ADD, handoff, teaSays } from "../helpers/director.js";
 import type { ScriptedReply } from "../helpers/mock-openai.js";
 import { mockWith, project } from "../helpers/per-test.js";
 import { pmStories, storyDirector, until } from "../helpers/stories.js";
+
+// A green baseline: these stories do not touch add.js, and a test failing at the baseline would be their target.
+const GREEN = { "src/add.js": GOOD_ADD };
 
 const usage = { prompt_tokens: 1000, completion_tokens: 0 };
 const costly = (reply: ScriptedReply): ScriptedReply => ({ ...reply, usage });
@@ -13,7 +16,7 @@ describe("limits count across all stories", { timeout: 120_000 }, () => {
     expect,
     onTestFinished,
   }) => {
-    const root = project(onTestFinished);
+    const root = project(onTestFinished, GREEN);
     const log: string[] = [];
     // Each story's first call waits until the other story's first call arrived: both have spent 1000 tokens before either checks again.
     const first = (other: string, path: string) => async () => {
@@ -79,7 +82,7 @@ describe("limits count across all stories", { timeout: 120_000 }, () => {
     expect,
     onTestFinished,
   }) => {
-    const root = project(onTestFinished);
+    const root = project(onTestFinished, GREEN);
     const log: string[] = [];
     const first = (other: string, path: string) => async () => {
       await until(() => log.includes(other), other).catch(() => {});

@@ -7,6 +7,7 @@ import { killedReason } from "../wording/run-words.js";
 import { ConfigError } from "../../errors.js";
 import { threadDiffstat } from "../../git/thread-change.js";
 import { collectReport } from "../../report/data.js";
+import { readRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { renderJunit } from "../../report/junit.js";
 import { renderMarkdown } from "../../report/markdown.js";
 import { resumeCommandText } from "../wording/resume-command.js";
@@ -48,6 +49,7 @@ export async function reportCommand(input: { cwd: string; thread: string; format
         const found = locateArtifact(config.root, rel, row);
         return "file" in found ? tail(found.file) : `(${found.missing})`;
       },
+      baselineGates: values.gateBaseline?.file ? ((await readRecord<BaselineRecord>(values.gateBaseline.file))?.gates ?? null) : null,
     });
     text = format === "junit" ? renderJunit(data) : renderMarkdown(data, (fact) => resumeCommandText(fact));
   } finally {

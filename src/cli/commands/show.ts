@@ -13,7 +13,7 @@ import { plural } from "../../text/plural.js";
 import { judgementNotes } from "../../gates/judgement-words.js";
 import { outputSections } from "../../roles/displays.js";
 import { orderedStoryRuns, storyCounts, storyTextLines } from "../../report/stories.js";
-import { scopeWords } from "../../ui/format.js";
+import { preExistingCount, scopeWords } from "../../ui/format.js";
 
 /** `yolo show <thread>`: what a thread produced, read from its checkpoints. */
 export async function showCommand(input: { cwd: string; thread: string; json: boolean; diff?: boolean }): Promise<number> {
@@ -57,7 +57,10 @@ async function diffText(root: string, row: ThreadRow | null): Promise<string> {
 
 function render(id: string, row: ThreadRow | null, s: PipelineStateType, waitingOn: string | null, root: string, review = false): string {
   const out: string[] = [];
-  out.push(`Thread ${id} — ${row?.status ?? "unknown"}${row?.reason ? `: ${row.reason}` : ""}`);
+  // `baseline: "report"`: a run that passed with tests red before it still red is never a bare "passed".
+  const pre = row?.status === "passed" ? preExistingCount(row.reason ?? undefined) : 0;
+  const status = pre ? `passed with ${plural(pre, "pre-existing failure")}` : (row?.status ?? "unknown");
+  out.push(`Thread ${id} — ${status}${row?.reason ? `: ${row.reason}` : ""}`);
   if (s.mode === "agent" || s.mode === "chat") {
     out.push(`Mode: ${s.mode}${s.agentId ? ` (agent ${s.agentId})` : ""} — continue it with: yolo resume ${id} "…"`);
     section(
@@ -99,6 +102,13 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
     "Human reviews",
     s.reviews.map((r) => `- ${r.by}${r.node ? ` on ${r.node}` : ""}: ${r.action}${r.reason ? ` — ${r.reason}` : ""}`),
   );
+  section(
+    out,
+    "Failing tests dev said are unrelated, ruled on by a human",
+    (s.failureRulings ?? []).map(
+      (r) => `- ${r.id} (gate ${r.gate}): ${r.accepted ? "accepted as a known failure" : `refused${r.reason ? ` — ${r.reason}` : ""}`} at ${r.by}`,
+    ),
+  );
   section(out, "Gate baseline", baselineLines(s));
   section(
     out,
@@ -106,6 +116,7 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
     s.gateHistory.map(
       (g) =>
         `- attempt ${g.attempt} ${g.name} (${g.command}): ${g.passed ? "passed" : g.timedOut ? "timed out" : `failed, exit ${g.exitCode}`}` +
+        (g.blocking === true ? " — blocked" : g.blocking === false && !g.passed ? " — not blocking" : "") +
         (g.passedCount !== null || g.failedCount !== null ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "") +
         (g.scope ? ` — ${scopeWords(g.scope)}` : "") +
         (g.logFile ? ` — log ${g.logFile}` : "") +

@@ -6,7 +6,7 @@ import { repoIdentity } from "../../git/repo-identity.js";
 import type { ThreadRow, ThreadStore } from "../../store/thread-store.js";
 import type { ResolvedConfig } from "../../config/schema.js";
 import { loadResolvedConfig } from "../load-config.js";
-import { oneLine, statusText, truncateEnd } from "../../ui/format.js";
+import { oneLine, preExistingCount, statusText, truncateEnd } from "../../ui/format.js";
 import type { StoryRun } from "../../engine/stories/types.js";
 import { orderedStoryRuns, storyCounts, storyUsage } from "../../report/stories.js";
 
@@ -64,6 +64,9 @@ const updated = (r: ThreadRow) => r.updatedAt.replace("T", " ").slice(0, 19);
 
 /** The status with a limit's kind, e.g. "limit (step limit)". */
 function status(r: ThreadRow): string {
+  // `baseline: "report"`: a run that passed with tests red before it still red is never a bare "passed".
+  const pre = r.status === "passed" ? preExistingCount(r.reason ?? undefined) : 0;
+  if (pre) return `passed with ${pre} pre-existing failure${pre === 1 ? "" : "s"}`;
   return statusText(r.status, r.status === "limit" ? limitKindForExitCode(r.exitCode) : null);
 }
 

@@ -14,6 +14,7 @@ const FLAGS: Record<FlagKey, string> = {
   maxSteps: "--max-steps",
   maxTime: "--max-time",
   parallel: "--parallel",
+  knownFailure: "--known-failure",
 };
 
 /** A flag's name as typed on yolo's command line (`maxTurns` → `--max-turns`). */

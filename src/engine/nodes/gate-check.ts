@@ -13,7 +13,10 @@ import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
 import type { EngineDeps } from "../deps.js";
 import { toReviewResponse } from "../review.js";
-import type { GateApproval, PipelineStateType, PipelineUpdate } from "../state.js";
+import type { FailureRuling, GateApproval, PipelineStateType, PipelineUpdate } from "../state.js";
+import { threadKnownFailureFlags } from "../../store/known-failure-flags.js";
+import { askAboutClaims, openClaims } from "./failure-claims.js";
+import { knownFor } from "./known-rules.js";
 import { emitter, hookScope, threadIdOf } from "./context.js";
 import { gateEndHooks } from "../../hooks/step-hooks.js";
 import { missingGate } from "./gate-baseline.js";
@@ -22,6 +25,8 @@ import type { ApprovalPayload } from "./human-node.js";
 
 // The approval a gate check obtained, handed to gateDecision with the results it belongs to.
 const approvals = new WeakMap<GateResult[], GateApproval>();
+// A human's rulings on dev's claims that failing tests are unrelated, handed to gateDecision the same way.
+const rulingsOf = new WeakMap<GateResult[], FailureRuling[]>();
 
 /**
  * Runs the selected gates (all configured or detected ones when `names` is true/absent) and reports each, judged
@@ -58,15 +63,23 @@ export async function runGateCheck(
     signal: config.signal,
     commands: deps.commands,
   };
-  const judge = (run: GateRun, inScope?: (id: string) => boolean): GateResult => {
+  const threadId = threadIdOf(config);
+  const flags = await threadKnownFailureFlags(deps.config.stateDir, threadId, deps.config.knownFailureFlags).catch(() => deps.config.knownFailureFlags ?? []);
+  const judged = new Map<GateResult, { run: GateRun; inScope?: (id: string) => boolean }>();
+  const judge = (run: GateRun, inScope?: (id: string) => boolean, rulings: FailureRuling[] = state.failureRulings ?? []): GateResult => {
     if (!check.record) return run.result;
-    const strict = selected.find((g) => g.name === run.result.name)?.baseline === "strict";
+    const gate = selected.find((g) => g.name === run.result.name);
     const base = check.record.gates.find((g) => g.name === run.result.name);
-    return withJudgement(
-      run.result,
-      judgeGate(run.result, run.tests, base, { strict, changes: check.changes, approved: check.approved, inScope }),
-      check.approved,
-    );
+    const opts = {
+      preExistingAllowed: gate?.baseline === "report",
+      changes: check.changes,
+      approved: check.approved,
+      inScope,
+      known: knownFor(gate ?? { name: run.result.name }, deps, flags, rulings),
+    };
+    const result = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check.approved, opts.preExistingAllowed);
+    judged.set(result, { run, inScope });
+    return result;
   };
   // Each gate once, narrowed to what the change touches where it can be; a narrowed run that does not block is
   // confirmed on the whole suite before it counts, so "passed" always means the whole suite passed.
@@ -89,6 +102,18 @@ export async function runGateCheck(
     emit({ type: "gate.result", node, gate: confirmed });
     gates.push(confirmed);
   }
+  const ruled = claimsRuled(node, state, gates);
+  if (ruled.some((r) => r.accepted)) {
+    // Accepted: the gates are judged again with those tests as known failures (the runs are not repeated).
+    const all = [...(state.failureRulings ?? []), ...ruled];
+    for (const [i, g] of gates.entries()) {
+      const run = judged.get(g);
+      if (!run || !ruled.some((r) => r.accepted && r.gate === g.name)) continue;
+      gates[i] = judge(run.run, run.inScope, all);
+      emit({ type: "gate.result", node, gate: gates[i] });
+    }
+  }
+  if (ruled.length) rulingsOf.set(gates, ruled);
   if (check.approval) approvals.set(gates, check.approval);
   await gateEndHooks(deps.hooks, node, attempt, gates, hookScope(config, deps, node));
 
@@ -103,6 +128,12 @@ export async function runGateCheck(
     return run ? { ...run, result: { ...run.result, ...said } } : null;
   }
   return gates;
+}
+
+/** dev's claims that failing tests are unrelated, ruled on by a human when they still block (else none asked). */
+function claimsRuled(node: string, state: PipelineStateType, gates: GateResult[]): FailureRuling[] {
+  const open = openClaims(state.failureClaims ?? [], state.failureRulings ?? [], gates);
+  return open.length ? askAboutClaims(node, open) : [];
 }
 
 /** What each gate covers this time: git says what changed since the thread started (never the model's handoff). */
@@ -132,11 +163,15 @@ function monorepo(deps: EngineDeps): boolean {
 }
 
 // Only the non-empty judgement fields go into the result, so events and checkpoints stay small.
-function withJudgement(result: GateResult, j: ReturnType<typeof judgeGate>, approved: boolean): GateResult {
+function withJudgement(result: GateResult, j: ReturnType<typeof judgeGate>, approved: boolean, preExistingAllowed: boolean): GateResult {
   const out: GateResult = { ...result, blocking: j.blocking };
   if (j.regressions.length) out.regressions = j.regressions;
   if (j.preExisting.length) out.preExisting = j.preExisting;
+  if (preExistingAllowed) out.preExistingAllowed = true;
+  if (j.fixed.length) out.fixed = j.fixed;
   if (j.newFailures.length) out.newFailures = j.newFailures;
+  if (j.newPassing.length) out.newPassing = j.newPassing;
+  if (j.known.length) out.knownFailures = j.known;
   if (j.missing.length) out.missing = j.missing;
   if (j.findings.length) out.findings = j.findings;
   if (j.gateChange.length) {
@@ -198,12 +233,14 @@ async function gateChangeCheck(node: string, state: PipelineStateType, deps: Eng
  */
 export function gateDecision(state: PipelineStateType, gates: GateResult[], blocked: boolean): PipelineUpdate {
   const approval = approvals.get(gates);
+  const rulings = rulingsOf.get(gates);
   return {
     lastGates: gates,
     gateHistory: gates.map(({ tail: _tail, ...summary }) => summary),
     gateBlocked: blocked,
     fixAttempts: blocked ? state.fixAttempts + 1 : state.fixAttempts,
     ...(approval ? { gateApproval: approval } : {}),
+    ...(rulings ? { failureRulings: rulings } : {}),
   };
 }
 

@@ -16,6 +16,8 @@ export interface ApprovalPayload {
   problem?: string;
   /** Set when yolo asks about a gate change an agent made (approve or reject only): the changes, in words. */
   gateChange?: string[];
+  /** Set when yolo asks whether tests dev claims are unrelated to the task may fail (approve or reject only): their ids. */
+  failureClaims?: string[];
 }
 
 /**

@@ -38,17 +38,49 @@ export function finalOutcome(values: PipelineStateType): { status: RunStatus; re
         reason: `completed without a gate${values.gateBaseline?.noGate ? ` (${values.gateBaseline.noGate})` : ""}, verdict ${values.verdict ?? "none"}`,
       };
     const gates = `${values.lastGates.filter((g) => g.passed).length}/${values.lastGates.length} gates passed`;
-    return { status: "passed", reason: `completed: ${gates}${preExistingNote(values.lastGates)}, verdict ${values.verdict ?? "none"}` };
+    return { status: "passed", reason: `completed: ${gates}${passedNotes(values.lastGates)}, verdict ${values.verdict ?? "none"}` };
   }
-  const red = values.lastGates.filter((g) => g.blocking ?? (g.required && !g.passed)).map((g) => g.name);
-  const why = red.length ? `gate ${red.join(", ")} still ${blockingWords(values.lastGates)}` : `tea verdict ${values.verdict}`;
-  return { status: "failed", reason: `${why} after ${plural(fixAttemptsMade(values), "fix attempt")}` };
+  const red = values.lastGates.filter((g) => g.blocking ?? (g.required && !g.passed));
+  const attempts = plural(fixAttemptsMade(values), "fix attempt");
+  if (red.length && red.every(onlyTargetsBlock)) {
+    // Nothing the change broke: the tests that defined the task still fail, and the words say exactly that.
+    return { status: "failed", reason: `gate ${red.map((g) => g.name).join(", ")} ${targetWords(red)}; nothing the change broke (after ${attempts})` };
+  }
+  const why = red.length ? `gate ${red.map((g) => g.name).join(", ")} still ${blockingWords(values.lastGates)}` : `tea verdict ${values.verdict}`;
+  const targets = red.some((g) => g.preExisting?.length && !g.preExistingAllowed) ? `; also ${targetWords(red)}` : "";
+  return { status: "failed", reason: `${why} after ${attempts}${targets}` };
 }
 
-/** ` (1 pre-existing failure: …)`: failures the baseline already had, which did not block. */
-function preExistingNote(gates: PipelineStateType["lastGates"]): string {
-  const ids = gates.flatMap((g) => g.preExisting ?? []);
-  return ids.length ? ` (${plural(ids.length, "pre-existing failure")}: ${ids.slice(0, 3).join("; ")}${ids.length > 3 ? "; …" : ""})` : "";
+const some = (ids: string[]) => `${ids.slice(0, 3).join("; ")}${ids.length > 3 ? "; …" : ""}`;
+
+/** Whether a blocking gate blocks only on tests that were failing at the baseline (targets still failing). */
+function onlyTargetsBlock(g: PipelineStateType["lastGates"][number]): boolean {
+  const broke = (g.regressions?.length ?? 0) + (g.newFailures?.length ?? 0) + (g.gateChange?.length && !g.gateChangeApproved ? 1 : 0);
+  const failingNow = g.failedCount ?? g.failures.length;
+  // A red exit with no failing test named (a crash, a timeout) is not explained by the targets.
+  return broke === 0 && !g.preExistingAllowed && (g.preExisting?.length ?? 0) > 0 && !g.timedOut && (g.passed || failingNow > 0);
+}
+
+/** "still failing: 2 tests that were failing before the run (a; b)". */
+function targetWords(gates: PipelineStateType["lastGates"]): string {
+  const ids = gates.filter((g) => !g.preExistingAllowed).flatMap((g) => g.preExisting ?? []);
+  return `still failing: ${ids.length === 1 ? "1 test that was" : `${ids.length} tests that were`} failing before the run (${some(ids)})`;
+}
+
+/**
+ * What a passing run's gates say since the baseline: ` (fixed: …)`, ` (1 known failure: …, declared in …)` and,
+ * under `baseline: "report"`, ` (1 pre-existing failure: …)` (failures the baseline had, which did not block).
+ */
+function passedNotes(gates: PipelineStateType["lastGates"]): string {
+  const fixed = gates.flatMap((g) => g.fixed ?? []);
+  const known = gates.flatMap((g) => g.knownFailures ?? []);
+  const pre = gates.filter((g) => g.preExistingAllowed).flatMap((g) => g.preExisting ?? []);
+  const notes = [
+    fixed.length ? ` (fixed: ${some(fixed)})` : "",
+    known.length ? ` (${plural(known.length, "known failure")}: ${some(known.map((k) => `${k.id}, declared in ${k.declaredIn}`))})` : "",
+    pre.length ? ` (${plural(pre.length, "pre-existing failure")}: ${some(pre)})` : "",
+  ];
+  return notes.join("");
 }
 
 /** What still blocks, in words: a refused gate change, regressions, or plain failures. */
@@ -114,7 +146,19 @@ export async function complete(
     },
     { emit, threadId: threadId },
   );
-  emit(completedEvent({ status, limit, exitCode, reason, usage: values?.usage ?? ZERO_USAGE, filesChanged: values?.filesChanged ?? [], resumeCommand }));
+  const accepted = (values?.failureRulings ?? []).filter((r) => r.accepted).map(({ id, gate, by }) => ({ id, gate, by }));
+  emit(
+    completedEvent({
+      status,
+      limit,
+      exitCode,
+      reason,
+      usage: values?.usage ?? ZERO_USAGE,
+      filesChanged: values?.filesChanged ?? [],
+      resumeCommand,
+      ...(accepted.length ? { acceptedFailures: accepted } : {}),
+    }),
+  );
   const request = position.kind === "waiting" ? position.request : null;
   return { threadId, status, limit: status === "limit" ? limit : null, exitCode, reason, question, request, resume, resumeCommand };
 }

@@ -12,5 +12,6 @@ export function completedEvent(end: RunEnd): EventBody {
     usage: end.usage,
     filesChanged: end.filesChanged,
     resumeCommand: end.resumeCommand,
+    ...(end.acceptedFailures?.length ? { acceptedFailures: end.acceptedFailures } : {}),
   };
 }

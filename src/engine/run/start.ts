@@ -1,6 +1,7 @@
 import { RunControl } from "@langchain/langgraph";
 import type { EventBody } from "../../events/schema.js";
 import { whoAmI } from "../../store/thread-store.js";
+import { threadKnownFailureFlags } from "../../store/known-failure-flags.js";
 import { sweepInterruptedWrites } from "../../tools/temp-sweep.js";
 import type { EngineDeps, EngineLogger } from "../deps.js";
 import { buildWorkflowGraph } from "../graph.js";
@@ -118,6 +119,8 @@ async function drive(options: RunOptions, emit: (e: EventBody) => void, signal: 
   }
   // The row says where the thread runs now: a resume may come from another working copy or machine.
   await session.threads.update(threadId, { status: "running", ...here });
+  // `--known-failure` belongs to the thread: kept now, so a later resume without the flag still has it.
+  if (deps.config.knownFailureFlags?.length) await threadKnownFailureFlags(deps.config.stateDir, threadId, deps.config.knownFailureFlags).catch(() => {});
   emit(
     startedEvent({
       requirement,

@@ -48,7 +48,7 @@ async function narrowedAfter(root: string, change: () => void) {
     narrowed.result,
     narrowed.tests,
     { ...baseline.result, tests: baseline.tests },
-    { strict: false, changes: [], approved: false, inScope: inScopeOf(plan) },
+    { preExistingAllowed: false, changes: [], approved: false, inScope: inScopeOf(plan) },
   );
   return { gate, baseline, plan, narrowed, judged };
 }

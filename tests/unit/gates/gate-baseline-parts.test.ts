@@ -153,10 +153,11 @@ const base = (tests: Array<[string, "passed" | "failed"]>) => ({
   failedCount: null,
   tests: tests.map(([id, status]) => ({ id, status })),
 });
-const opts = { strict: false, changes: [] as string[], approved: false };
+// `baseline: "report"` (the old default, now an opt-in): failures there at the baseline do not block.
+const opts = { preExistingAllowed: true, changes: [] as string[], approved: false };
 
 describe("judging a run against the baseline", () => {
-  it("pre-existing failures do not block, strict makes them; new failures and regressions block", () => {
+  it('under baseline: "report" pre-existing failures do not block, by default they do; new failures and regressions block', () => {
     const b = base([
       ["a", "passed"],
       ["old", "failed"],
@@ -179,7 +180,7 @@ describe("judging a run against the baseline", () => {
           { id: "old", status: "failed" },
         ],
         b,
-        { ...opts, strict: true },
+        { ...opts, preExistingAllowed: false },
       ).blocking,
     ).toBe(true);
     expect(

@@ -112,7 +112,7 @@ describe("judging a narrowed run against a whole-suite baseline", () => {
       tail: "",
       logFile: null,
     };
-    const opts = { strict: false, changes: [], approved: false };
+    const opts = { preExistingAllowed: false, changes: [], approved: false };
     const ok = judgeGate(result, ["@m/core › adds", "@m/core › subs", "@m/app › twice"].map(passed), base, { ...opts, inScope });
     expect(ok).toMatchObject({ missing: [], regressions: [], findings: [], blocking: false });
     // The model deleted a core test: inside the scope, so missing, and a regression.

@@ -108,8 +108,9 @@ describe("yolo report --format markdown", () => {
     expect(md).toContain("- **Add | numbers** — as a developer, I want add(a, b), so that I can sum\n  - add(2, 3) is 5");
     expect(md).toContain("- **Module**: ES module — _type: module_");
     expect(md).toContain("| `src/add.js` | 3 | 0 |\n| `img.png` | bin | bin |\n| **2 files** | **+3** | **−0** |");
-    expect(md).toContain("| 1 | test | `npm test` | ❌ failed (exit 1) | 1 passed, 1 failed | 1.5 s |");
-    expect(md).toContain("| 2 | lint (optional) | `npm run lint` | ❌ failed (exit 2) |  | 1.5 s |");
+    // A red required gate without a baseline judgement blocks: the row says so, never "passed" or a bare "failed".
+    expect(md).toContain("| 1 | test | `npm test` | ⛔ blocked (failed, exit 1) | 1 passed, 1 failed |  | 1.5 s |");
+    expect(md).toContain("| 2 | lint (optional) | `npm run lint` | ❌ failed (exit 2), optional |  |  | 1.5 s |");
     expect(md).toContain('Failing in test, attempt 1: adds &lt;two> & "more"');
     expect(md).toContain("Verdict of the test architect: **PASS**\n- covered");
     expect(md).toContain("| dev | 5 | 600 | 150 | 750 |\n| **total** | **6** | **1,000** | **200** | **1,200** |");
@@ -200,5 +201,147 @@ describe("yolo report --format junit", () => {
     const data = report();
     data.gates = [{ ...data.gates[0], timedOut: true, exitCode: null }];
     expect(findAll(parseXml(renderJunit(data)), "failure")[0].attrs).toMatchObject({ type: "timeout", message: "`npm test` timed out: 1 passed, 1 failed" });
+  });
+});
+
+describe("reports that match the verdict (per-test results against the baseline)", () => {
+  // The baseline: "adds" and "keeps" pass, "target" and "net" fail. Attempt 1 regressed "keeps" and left the target
+  // failing (blocked); attempt 2 fixed the target, "keeps" passes again, "net" is a declared known failure.
+  const baselineGates = [
+    {
+      name: "test",
+      passed: false,
+      passedCount: 2,
+      failedCount: 2,
+      tests: [
+        { id: "test/a.test.js > adds", status: "passed" as const },
+        { id: "test/a.test.js > keeps", status: "passed" as const },
+        { id: "test/a.test.js > target", status: "failed" as const },
+        { id: "net", status: "failed" as const },
+      ],
+    },
+  ];
+  const attempt1 = gate({
+    passed: false,
+    exitCode: 1,
+    blocking: true,
+    regressions: ["test/a.test.js > keeps"],
+    preExisting: ["test/a.test.js > target", "net"],
+    logFile: ".yolo/threads/t1/gates/attempt-1-test.log",
+  });
+  const attempt2 = gate({
+    attempt: 2,
+    passed: false,
+    exitCode: 1,
+    blocking: false,
+    fixed: ["test/a.test.js > target"],
+    newPassing: ["test/b.test.js > added"],
+    knownFailures: [{ id: "net", declaredIn: "--known-failure" }],
+    tail: "not ok - net",
+    logFile: ".yolo/threads/t1/gates/attempt-2-test.log",
+  });
+  const judged = (over: Partial<ReportData> = {}) => {
+    const data = report();
+    const withTests = collectReport({
+      threadId: "t1",
+      row: null,
+      values: {
+        ...({ requirement: "r", stories: [], decisions: [], acceptanceCriteria: [], notes: {}, filesChanged: [], reviews: [] } as object),
+        lastGates: [attempt2],
+        gateHistory: [attempt1, attempt2].map(({ tail: _t, ...g }) => g),
+        failureRulings: [],
+        usage: usage(0, 0, 0),
+        usageByNode: {},
+        fixAttempts: 1,
+      } as never,
+      waitingOn: null,
+      diffstat: null,
+      diffNote: null,
+      price: null,
+      readLog: () => "log",
+      baselineGates,
+    });
+    return {
+      ...data,
+      status: "passed",
+      exitCode: 0,
+      reason: "completed: 1/1 gates passed (fixed: target), verdict PASS",
+      ...over,
+      tests: withTests.tests,
+      gates: withTests.gates,
+    };
+  };
+
+  it("Markdown: a blocking attempt reads blocked with its regressions and targets; the final state of each test that changed", () => {
+    const md = renderMarkdown(judged());
+    expect(md).toContain(
+      "| 1 | test | `npm test` | ⛔ blocked (failed, exit 1) | 2 passed, 0 failed | regressed (passed at the baseline): test/a.test.js > keeps · still failing: test/a.test.js > target; net | 1.5 s |",
+    );
+    expect(md).toContain(
+      "| 2 | test | `npm test` | ⚠️ failed (exit 1), not blocking | 2 passed, 0 failed | known failure: net · fixed: test/a.test.js > target | 1.5 s |",
+    );
+    expect(md).toContain("Tests at the end of the run: 2 tests passing as at the baseline; the others:");
+    expect(md).toContain("| `test/a.test.js > target` | test | fixed |");
+    expect(md).toContain("| `net` | test | known failure (--known-failure) |");
+    expect(md).toContain("| `test/b.test.js > added` | test | new, passing |");
+  });
+
+  it("JUnit: one testcase per test in its final state, classname from gate and file, skipped for a known failure", () => {
+    const xml = parseXml(renderJunit(judged()));
+    expect(xml.attrs).toMatchObject({ tests: "5", failures: "0" });
+    const suite = findAll(xml, "testsuite")[0];
+    expect(suite.attrs).toMatchObject({ name: "yolo gate test", tests: "5", failures: "0", skipped: "1" });
+    const cases = findAll(xml, "testcase").map((c) => [c.attrs.classname, c.attrs.name, c.children.map((x) => x.tag)]);
+    expect(cases).toEqual([
+      ["test.test/a.test.js", "adds", []],
+      ["test.test/a.test.js", "keeps", []],
+      ["test.test/a.test.js", "target", []],
+      ["test", "net", ["skipped"]],
+      ["test.test/b.test.js", "added", []],
+    ]);
+    expect(findAll(xml, "skipped")[0].attrs.message).toBe("known failure, declared in --known-failure");
+    // The attempts stay visible: the first one blocked, with why.
+    const attempts = findAll(suite, "property").filter((p) => p.attrs.name.startsWith("yolo.attempt."));
+    expect(attempts[0].attrs.value).toMatch(/^blocked: regressed \(passed at the baseline\): test\/a\.test\.js > keeps \| still failing/);
+  });
+
+  it("JUnit: a regression and a target still failing at the end are failures a CI viewer shows red", () => {
+    const data = judged();
+    const last = { ...data.gates[0], attempt: 2, blocking: true, output: "not ok - keeps" };
+    const xml = parseXml(renderJunit({ ...data, tests: collectReport({ ...inputFor(last) }).tests, gates: [data.gates[0], last] }));
+    const failures = findAll(xml, "failure").map((f) => f.attrs.message);
+    expect(failures).toEqual(["regressed: passed at the baseline", "still failing: failing before the run", "still failing: failing before the run"]);
+    expect(xml.attrs).toMatchObject({ failures: "3" });
+  });
+
+  function inputFor(last: ReportData["gates"][number]) {
+    return {
+      threadId: "t1",
+      row: null,
+      values: {
+        requirement: "r",
+        stories: [],
+        decisions: [],
+        acceptanceCriteria: [],
+        notes: {},
+        filesChanged: [],
+        reviews: [],
+        lastGates: [],
+        gateHistory: [last],
+        usage: usage(0, 0, 0),
+        usageByNode: {},
+      } as never,
+      waitingOn: null,
+      diffstat: null,
+      diffNote: null,
+      price: null,
+      readLog: () => null,
+      baselineGates,
+    };
+  }
+
+  it('the headline of a baseline: "report" run is "passed with N pre-existing failures", never a bare "passed"', () => {
+    const md = renderMarkdown(judged({ reason: "completed: 0/1 gates passed (2 pre-existing failures: a; b), verdict PASS" }));
+    expect(md).toMatch(/^## ⚠️ yolo passed with 2 pre-existing failures — thread `t1`/);
   });
 });

@@ -7,7 +7,7 @@ describe("handoff schemas (public API)", () => {
     expect(names("analyst")).toEqual(["acceptance_criteria", "escalate_to_human", "question", "requirements"]);
     expect(names("pm")).toEqual(["escalate_to_human", "needs_architecture", "question", "stories"]);
     expect(names("architect")).toEqual(["decisions", "escalate_to_human", "question"]);
-    expect(names("dev")).toEqual(["escalate_to_human", "files_changed", "question", "summary"]);
+    expect(names("dev")).toEqual(["escalate_to_human", "files_changed", "question", "summary", "unrelated_failures"]);
     expect(names("tea")).toEqual(["escalate_to_human", "findings", "question", "verdict"]);
   });
 

@@ -18,6 +18,8 @@ import { emitter, hookScope, threadIdOf } from "./context.js";
 import { gateEndHooks } from "../../hooks/step-hooks.js";
 import { missingGate } from "./gate-baseline.js";
 import { readRecordOnce } from "./record-cache.js";
+import { cleanCopyFor, filesBetween, gateWroteFinding, treeNow } from "./gate-tree.js";
+import { mergeCleanRun } from "../../gates/clean-run.js";
 import type { ApprovalPayload } from "./human-node.js";
 
 // The approval a gate check obtained, handed to gateDecision with the results it belongs to.
@@ -58,51 +60,100 @@ export async function runGateCheck(
     signal: config.signal,
     commands: deps.commands,
   };
-  const judge = (run: GateRun, inScope?: (id: string) => boolean): GateResult => {
-    if (!check.record) return run.result;
+  const judge = (checked: CheckedRun, inScope?: (id: string) => boolean): GateResult => {
+    const { run } = checked;
+    if (!check.record) return withGateWrites(run.result, checked.wrote);
     const strict = selected.find((g) => g.name === run.result.name)?.baseline === "strict";
     const base = check.record.gates.find((g) => g.name === run.result.name);
-    return withJudgement(
+    const judged = withJudgement(
       run.result,
       judgeGate(run.result, run.tests, base, { strict, changes: check.changes, approved: check.approved, inScope }),
       check.approved,
     );
+    return withGateWrites(judged, checked.wrote);
   };
+  const root = deps.config.root;
+  // The baseline's tests are judged apart, in a copy without the agent's test-side files (see gate-tree.ts).
+  const clean = check.record ? await cleanCopyFor(root, check.record.tree, await treeNow(root), check.approvedDefinition) : null;
   // Each gate once, narrowed to what the change touches where it can be; a narrowed run that does not block is
   // confirmed on the whole suite before it counts, so "passed" always means the whole suite passed.
   const plans = await planScopes(selected, deps);
   const gates: GateResult[] = [];
-  for (const [i, plan] of plans.entries()) {
-    const narrowed = plan.scope?.kind === "changed";
-    const first = await runScoped(plan.gate, plan.scope, narrowed ? "-changed" : "");
-    if (!first) break;
-    const result = judge(first, inScopeOf(plan));
-    emit({ type: "gate.result", node, gate: result });
-    if (!narrowed || gateBlocks(result)) {
-      gates.push(result);
-      continue;
-    }
-    const reason = `confirms the passing run on ${plan.scope?.units.join(", ")} with the whole suite before the gate passes`;
-    const whole = await runScoped(selected[i], { kind: "all", units: [], reason }, "");
-    if (!whole) break;
-    const confirmed = judge(whole);
-    emit({ type: "gate.result", node, gate: confirmed });
-    gates.push(confirmed);
+  try {
+    await runPlans();
+  } finally {
+    clean?.remove();
   }
   if (check.approval) approvals.set(gates, check.approval);
   await gateEndHooks(deps.hooks, node, attempt, gates, hookScope(config, deps, node));
 
-  // One gate run, its scope said in gate.started and in the result (nothing said outside a monorepo).
-  async function runScoped(gate: GateConfig, scope: GateScope | null, logSuffix: string): Promise<GateRun | null> {
+  async function runPlans(): Promise<void> {
+    for (const [i, plan] of plans.entries()) {
+      const narrowed = plan.scope?.kind === "changed";
+      const first = await runScoped(plan.gate, plan.scope, narrowed ? "-changed" : "");
+      if (!first) break;
+      const result = judge(first, inScopeOf(plan));
+      emit({ type: "gate.result", node, gate: result });
+      if (!narrowed || gateBlocks(result)) {
+        gates.push(result);
+        continue;
+      }
+      const reason = `confirms the passing run on ${plan.scope?.units.join(", ")} with the whole suite before the gate passes`;
+      const whole = await runScoped(selected[i], { kind: "all", units: [], reason }, "");
+      if (!whole) break;
+      const confirmed = judge(whole);
+      emit({ type: "gate.result", node, gate: confirmed });
+      gates.push(confirmed);
+    }
+  }
+
+  // One gate run, its scope said in gate.started and in the result (nothing said outside a monorepo), with the tree it
+  // judged before and after its commands; where the agent changed test-side files, run again in the clean copy.
+  async function runScoped(gate: GateConfig, scope: GateScope | null, logSuffix: string): Promise<CheckedRun | null> {
     const said = scope ? { scope } : {};
+    const treeBefore = await treeNow(root);
     const [run] = await runGatesWithTests([gate], {
       ...runOpts,
       logSuffix,
       onStart: (g) => emit({ type: "gate.started", node, name: g.name, command: g.command, attempt, ...said }),
     });
-    return run ? { ...run, result: { ...run.result, ...said } } : null;
+    if (!run) return null;
+    const treeAfter = treeBefore ? await treeNow(root) : null;
+    const trees = treeBefore && treeAfter ? { treeBefore, treeAfter } : {};
+    const normal = { ...run, result: { ...run.result, ...said, ...trees } };
+    const wrote = await filesBetween(root, treeBefore, treeAfter);
+    if (!clean) return { run: normal, wrote };
+    const [cleanRun] = await runGatesWithTests([gate], {
+      ...runOpts,
+      root: clean.root,
+      logSuffix: `${logSuffix}-baseline-tests`,
+      commands: cleanCommands(deps, clean.linked),
+    });
+    if (!cleanRun) return null;
+    const base = check.record?.gates.find((g) => g.name === gate.name);
+    const ids = base?.tests ? new Set(base.tests.map((t) => t.id)) : null;
+    return { run: mergeCleanRun(normal, cleanRun, ids), wrote };
   }
   return gates;
+}
+
+/** A gate run with the files its own commands changed in the project (gate byproducts aside). */
+interface CheckedRun {
+  run: GateRun;
+  wrote: string[];
+}
+
+// A gate run that changed the project's files blocks, naming them, whatever its tests said.
+function withGateWrites(result: GateResult, wrote: string[]): GateResult {
+  if (!wrote.length) return result;
+  return { ...result, blocking: true, findings: [...(result.findings ?? []), gateWroteFinding(wrote)] };
+}
+
+// The clean copy's commands: the same sandbox, with the installed dependencies it links to bound read-only.
+function cleanCommands(deps: EngineDeps, linked: string[]): EngineDeps["commands"] {
+  const commands = deps.commands;
+  if (commands?.sandbox.kind !== "bwrap") return commands;
+  return { ...commands, sandbox: { ...commands.sandbox, readOnly: [...(commands.sandbox.readOnly ?? []), ...linked] } };
 }
 
 /** What each gate covers this time: git says what changed since the thread started (never the model's handoff). */
@@ -148,6 +199,8 @@ function withJudgement(result: GateResult, j: ReturnType<typeof judgeGate>, appr
 
 interface ChangeCheck {
   record: BaselineRecord | null;
+  /** The gate definition a human approved last (null: none), whose test files keep the agent's version. */
+  approvedDefinition: GateDefinition | null;
   changes: string[];
   approved: boolean;
   approval: GateApproval | null;
@@ -160,7 +213,7 @@ interface ChangeCheck {
  */
 async function gateChangeCheck(node: string, state: PipelineStateType, deps: EngineDeps): Promise<ChangeCheck> {
   const ref = state.gateBaseline;
-  const none: ChangeCheck = { record: null, changes: [], approved: false, approval: null };
+  const none: ChangeCheck = { record: null, approvedDefinition: null, changes: [], approved: false, approval: null };
   if (!ref?.file) return none;
   const record = await readRecordOnce<BaselineRecord>(ref.file);
   if (!record) return none;
@@ -168,7 +221,7 @@ async function gateChangeCheck(node: string, state: PipelineStateType, deps: Eng
   const now = await resolveGateDefinition(deps.config.root, deps.gates, [deps.config.stateDir]);
   const changes = diffGateDefinition(approvedBefore ?? record.definition, now);
   const everApproved = approvedBefore !== null;
-  if (!changes.length) return { record, changes, approved: everApproved, approval: null };
+  if (!changes.length) return { record, approvedDefinition: approvedBefore, changes, approved: everApproved, approval: null };
   const payload: ApprovalPayload = {
     kind: "approval",
     node,
@@ -184,11 +237,11 @@ async function gateChangeCheck(node: string, state: PipelineStateType, deps: Eng
       problem = 'a gate change can only be approved or rejected: send "approve" or {"action":"reject","reason":"…"}';
       continue;
     }
-    if (response.action === "reject") return { record, changes, approved: false, approval: null };
+    if (response.action === "reject") return { record, approvedDefinition: approvedBefore, changes, approved: false, approval: null };
     // Beside the baseline record; state references it once the node completes.
     const file = join(dirname(ref.file), `gate-approved-${Date.now()}.json`);
     await writeRecord(file, now);
-    return { record, changes, approved: true, approval: { file, changes, by: node } };
+    return { record, approvedDefinition: now, changes, approved: true, approval: { file, changes, by: node } };
   }
 }
 

@@ -9,6 +9,7 @@ import type {
   GateBaselineRef,
   GateSummary,
   HumanAnswer,
+  JudgedTree,
   Review,
   Story,
   SwitchDecision,
@@ -78,6 +79,13 @@ export const PipelineState = Annotation.Root({
   gateBaseline: last<GateBaselineRef | null>(() => null),
   /** The latest gate change a human approved, or null. */
   gateApproval: last<GateApproval | null>(() => null),
+  /** The tree the latest gate run judged (null before any, or outside git). */
+  judgedTree: last<JudgedTree | null>(() => null),
+  /**
+   * The gate node to go back to: set when an agent's step left the project different from the tree the latest passing
+   * gate judged, so nothing ships that no gate ran on; null otherwise.
+   */
+  staleGate: last<string | null>(() => null),
   /** How many times the gate blocked; dev's fix attempt number while it works on a block. */
   fixAttempts: last<number>(() => 0),
   // escalation

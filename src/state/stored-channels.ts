@@ -29,6 +29,8 @@ export const STORED_CHANNELS: Readonly<Record<string, { kind: "value" | "delta";
   gateBlocked: value(() => false),
   gateBaseline: value(() => null),
   gateApproval: value(() => null),
+  judgedTree: value(() => null),
+  staleGate: value(() => null),
   fixAttempts: value(() => 0),
   escalateToHuman: value(() => false),
   question: value(() => null),

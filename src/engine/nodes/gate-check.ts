@@ -249,9 +249,12 @@ async function gateChangeCheck(node: string, state: PipelineStateType, deps: Eng
  * The state after a gate decision. `blocked` (a required gate failed, or a judge said FAIL) counts one fix
  * attempt: edges conditioned on `fix_attempts_remain` stop looping after `maxFixAttempts` of them.
  */
-export function gateDecision(state: PipelineStateType, gates: GateResult[], blocked: boolean): PipelineUpdate {
+export function gateDecision(state: PipelineStateType, gates: GateResult[], blocked: boolean, node: string): PipelineUpdate {
   const approval = approvals.get(gates);
+  const tree = gates.at(-1)?.treeAfter;
   return {
+    judgedTree: tree ? { node, tree } : null,
+    staleGate: null,
     lastGates: gates,
     gateHistory: gates.map(({ tail: _tail, ...summary }) => summary),
     gateBlocked: blocked,

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { GateDefinition } from "../../gates/definition.js";
+import type { JudgedTree } from "../../state/types.js";
 import { isTestSide } from "../../gates/test-side.js";
 import { type CleanCopy, makeCleanCopy } from "../../git/clean-copy.js";
 import { treeChanges, workTreeHash } from "../../git/work-tree-hash.js";
@@ -57,4 +58,17 @@ function contentHash(file: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Where the run must go back to when an agent's step left the project different from the tree the latest passing
+ * gate judged (tea writing after its own gate, a reviewer editing after a gate node, a command's late write): that
+ * gate's node and the files that differ. Null when no gate judged a tree, the gate blocked (the run goes back to
+ * work anyway), or nothing changed.
+ */
+export async function staleGate(root: string, judged: JudgedTree | null | undefined, blocked: boolean): Promise<{ node: string; files: string[] } | null> {
+  if (!judged || blocked) return null;
+  const now = await treeNow(root);
+  if (!now || now === judged.tree) return null;
+  return { node: judged.node, files: await filesBetween(root, judged.tree, now) };
 }

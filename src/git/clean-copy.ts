@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
-import { gitOk } from "./git.js";
+import { git, gitOk } from "./git.js";
 import { treeChanges } from "./work-tree-hash.js";
 
 /** A throwaway copy of the project for the baseline's tests, and how to remove it. */
@@ -61,7 +61,7 @@ export async function makeCleanCopy(plan: CleanCopyPlan): Promise<CleanCopy | nu
     await staged(["checkout-index", "-a", "-f", `--prefix=${work}/`]);
     rmSync(env.GIT_INDEX_FILE, { force: true });
     const root = join(work, prefix);
-    return { root, linked: linkIgnored(plan.root, root), reverted, remove };
+    return { root, linked: await linkIgnored(plan.root, root), reverted, remove };
   } catch (error) {
     remove();
     throw error;
@@ -71,12 +71,18 @@ export async function makeCleanCopy(plan: CleanCopyPlan): Promise<CleanCopy | nu
 // A path taken as written (no glob, no pathspec magic): it came from git's own listing.
 const literal = (path: string) => `:(literal)${path}`;
 
-// Links each top-level entry of the project that the copy lacks (ignored: node_modules, .venv, build output).
-function linkIgnored(from: string, to: string): string[] {
+// Links each top-level entry of the project that git ignores (node_modules, .venv, build output) into the copy; an
+// entry the copy lacks for another reason (a test file set back to none) stays out.
+async function linkIgnored(from: string, to: string): Promise<string[]> {
   const present = new Set(readdirSync(to));
+  const candidates = readdirSync(from).filter((name) => !present.has(name) && !NOT_LINKED.has(name));
+  if (!candidates.length) return [];
+  // Exit 1 when none is ignored; one name a line (top-level names from readdir, no slashes).
+  const said = await git(from, ["check-ignore", "--", ...candidates]);
+  const ignored = new Set(said.stdout.split("\n").filter(Boolean));
   const linked: string[] = [];
-  for (const name of readdirSync(from)) {
-    if (present.has(name) || NOT_LINKED.has(name)) continue;
+  for (const name of candidates) {
+    if (!ignored.has(name)) continue;
     const target = realpathSync(join(from, name));
     symlinkSync(target, join(to, name));
     linked.push(target);

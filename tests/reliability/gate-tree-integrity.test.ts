@@ -167,11 +167,13 @@ func TestMain(m *testing.M) {
 	os.Exit(0)
 }
 `;
-    const config: UserConfig = { gates: [{ name: "go", command: "go test -v ./..." }] };
+    // The sandbox's home is read-only: go's build cache goes to its private /tmp.
+    const config: UserConfig = { gates: [{ name: "go", command: "GOCACHE=/tmp/go-build GOFLAGS=-mod=mod go test -v ./..." }] };
     const bad = "package add\n\nfunc Add(a, b int) int { return a - b }\n";
     await attack({ files, config, dev: [write("add.go", bad), write("zz_main_test.go", main), devDone] }, (r) => {
       expect(r.result).toMatchObject({ status: "failed", exitCode: 1 });
-      expect(judged(r.events)[0]).toMatchObject({ blocking: true, baselineTestsRun: "clean-copy" });
+      // Judged on the tests' real output: the baseline passed TestAdd, the clean copy fails it.
+      expect(judged(r.events)[0]).toMatchObject({ blocking: true, baselineTestsRun: "clean-copy", regressions: ["example.com/add TestAdd"] });
     });
   });
 

@@ -68,7 +68,14 @@ describe("--branch: a thread works on yolo/<thread> and commits each dev iterati
   it("never commits what test runs leave behind (__pycache__/, .pytest_cache/, coverage data), nor lists it in the diff", async () => {
     const ws = await prepareWorkspace({ root, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" });
     const start = git("rev-parse", "HEAD").trim();
-    for (const rel of ["calc.py", "__pycache__/calc.cpython-312.pyc", "tests/__pycache__/t.pyc", ".pytest_cache/v/cache/nodeids", ".coverage", "coverage/lcov.info"]) {
+    for (const rel of [
+      "calc.py",
+      "__pycache__/calc.cpython-312.pyc",
+      "tests/__pycache__/t.pyc",
+      ".pytest_cache/v/cache/nodeids",
+      ".coverage",
+      "coverage/lcov.info",
+    ]) {
       mkdirSync(join(root, rel, ".."), { recursive: true });
       writeFileSync(join(root, rel), "x\n");
     }

@@ -48,12 +48,15 @@ export function reviewFromFlags(opts: { approve?: boolean; reject?: string; edit
 
 /**
  * The prepared reply for what a thread waits on: the first unused entry for its node whose question (when
- * given) appears in the question asked. Used entries are removed, so a repeated question needs its own entry.
+ * given) appears in the question asked. A review (approve, reject, edit) may name the approval step or the agent it
+ * reviews (`approve_pm` or `pm`). Used entries are removed, so a repeated question needs its own entry.
  */
 export function takeAnswer(entries: AnswerEntry[], request: WaitingRequest): HumanReply | null {
   const node = request.kind === "question" ? request.askedBy : request.node;
   const asked = request.kind === "question" ? request.question : request.prompt;
-  const i = entries.findIndex((e) => e.node === node && (!e.question || asked.toLowerCase().includes(e.question.toLowerCase())));
+  const reviewed = request.kind === "approval" ? request.reviews : null;
+  const names = (e: AnswerEntry) => e.node === node || (reviewed !== null && e.node === reviewed && e.answer === undefined);
+  const i = entries.findIndex((e) => names(e) && (!e.question || asked.toLowerCase().includes(e.question.toLowerCase())));
   if (i < 0) return null;
   const [e] = entries.splice(i, 1);
   if (request.kind === "question") return e.answer !== undefined ? { answer: e.answer } : null;

@@ -43,11 +43,18 @@ export function workflowRouters(workflow: Workflow, maxFixAttempts: number): Rec
 function targetsOf(id: string, workflow: Workflow): string[] {
   const spec = workflow.nodes[id];
   const targets = new Set(workflow.edges.filter((e) => e.from === id).map((e) => e.to));
-  if (spec?.kind === "agent") targets.add("escalate");
+  if (spec?.kind === "agent") {
+    targets.add("escalate");
+    // Back to a gate when the agent changed files after it passed (routing.ts).
+    for (const [gateId, gate] of Object.entries(workflow.nodes)) if (runsGates(gate)) targets.add(gateId);
+  }
   if (spec?.kind === "human" && spec.reviews) targets.add(spec.reviews);
   targets.add(END_NODE);
   return [...targets];
 }
+
+// A node that runs gate commands: a gate node, or an agent that judges gates (tea).
+const runsGates = (spec: Workflow["nodes"][string]) => spec.kind === "gate" || (spec.kind === "agent" && spec.gates !== undefined && spec.gates !== false);
 
 const graphName = (id: string) => (id === END_NODE ? END : id);
 

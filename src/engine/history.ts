@@ -61,6 +61,9 @@ export async function forkThread(baseConfig: ResolvedConfig, session: Session, t
     repo: original?.repo ?? null,
     mode: original?.mode ?? "run",
     artifacts: config.stateDir,
+    // The fork's change is measured from where its parent started (`show --diff`, the report).
+    startCommit: original?.startCommit ?? null,
+    forkedFrom: { thread: threadId, step: entry.step },
   });
   await session.threads.update(newThreadId, { status: "pending", currentNode: entry.node, reason: `forked from ${threadId} at step ${entry.step}` });
   return entry;

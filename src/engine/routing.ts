@@ -12,7 +12,7 @@ type RoutingState = Pick<
   PipelineStateType,
   "escalateToHuman" | "needsArchitecture" | "gateBlocked" | "fixAttempts" | "askedBy" | "flags" | "reviews" | "switchRoute"
 > &
-  Partial<Pick<PipelineStateType, "lastGates">>;
+  Partial<Pick<PipelineStateType, "lastGates" | "staleGate">>;
 
 const WORDS: Record<string, [string, string]> = {
   needs_architecture: ["architecture needed", "no architecture needed"],
@@ -40,6 +40,10 @@ export function routeFrom(node: string, workflow: Workflow, state: RoutingState,
   if (node === "escalate") return { to: state.askedBy ?? firstNode(workflow), reason: "answer delivered" };
   const spec = workflow.nodes[node];
   if (spec?.kind === "agent" && state.escalateToHuman) return { to: "escalate", reason: "the agent asked a human" };
+  // Nothing ships that no gate ran on: files changed after the latest passing gate send the run back to it.
+  if (spec?.kind === "agent" && state.staleGate && workflow.nodes[state.staleGate]) {
+    return { to: state.staleGate, reason: "files changed after the gate passed" };
+  }
   if (spec?.kind === "human") {
     const review = [...state.reviews].reverse().find((r) => r.by === node);
     if (review?.action === "reject") {

@@ -10,6 +10,7 @@ import type {
   GateBaselineRef,
   GateSummary,
   HumanAnswer,
+  JudgedTree,
   Review,
   Story,
   SwitchDecision,
@@ -83,6 +84,13 @@ export const PipelineState = Annotation.Root({
   failureClaims: last<string[]>(() => []),
   /** A human's rulings on those claims: accepted ones are known failures for the rest of the thread. */
   failureRulings: append<FailureRuling>(),
+  /** The tree the latest gate run judged (null before any, or outside git). */
+  judgedTree: last<JudgedTree | null>(() => null),
+  /**
+   * The gate node to go back to: set when an agent's step left the project different from the tree the latest passing
+   * gate judged, so nothing ships that no gate ran on; null otherwise.
+   */
+  staleGate: last<string | null>(() => null),
   /** How many times the gate blocked; dev's fix attempt number while it works on a block. */
   fixAttempts: last<number>(() => 0),
   // escalation

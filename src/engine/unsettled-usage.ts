@@ -11,14 +11,18 @@ const NULL_TASK_ID = "00000000-0000-0000-0000-000000000000";
 /**
  * The usage of model calls whose node has not completed yet. A node's usage reaches the state with its update, so
  * a node stopped mid-way (a budget, a limit, a provider error, Ctrl+C twice) would lose the tokens it already paid
- * for. Fed with the run's events: `usage` adds to its node, `node.completed` settles the node.
+ * for. Fed with the run's events: `usage` adds to its node, `node.completed` settles the node. Stories running side
+ * by side are all node `dev`: each is kept by its own key (`dev@<story>`, see unsettledKey), so one story finishing
+ * does not settle the others.
  */
 export class UnsettledUsage {
   private readonly byNode = new Map<string, Usage>();
 
   observe(event: EventBody): void {
-    if (event.type === "usage") this.byNode.set(event.node, addUsage(this.byNode.get(event.node) ?? ZERO_USAGE, event.usage));
-    else if (event.type === "node.completed") this.byNode.delete(event.node);
+    const key = unsettledKey(event);
+    if (key === null) return;
+    if (event.type === "usage") this.byNode.set(key, addUsage(this.byNode.get(key) ?? ZERO_USAGE, event.usage));
+    else if (event.type === "node.completed") this.byNode.delete(key);
   }
 
   /** What is unsettled, by node (empty when every call belongs to a completed node). */
@@ -34,13 +38,39 @@ export class UnsettledUsage {
   }
 }
 
+const STORY_MARK = "@";
+
+/** The key a `usage` or `node.completed` event is kept by: its node, and its story when it has one; null for others. */
+function unsettledKey(event: EventBody): string | null {
+  if (event.type !== "usage" && event.type !== "node.completed") return null;
+  const story = (event as { story?: unknown }).story;
+  return typeof story === "string" ? `${event.node}${STORY_MARK}${story}` : event.node;
+}
+
+/** A kept key's node and story (null outside a story). */
+function splitKey(key: string): { node: string; story: string | null } {
+  const at = key.indexOf(STORY_MARK);
+  return at < 0 ? { node: key, story: null } : { node: key.slice(0, at), story: key.slice(at + 1) };
+}
+
+/** Usage by node, the stories' keys added up into their node (what `usageByNode` holds). */
+export function usageOfNodes(byKey: Record<string, Usage>): Record<string, Usage> {
+  const out: Record<string, Usage> = {};
+  for (const [key, usage] of Object.entries(byKey)) {
+    const { node } = splitKey(key);
+    out[node] = addUsage(out[node] ?? ZERO_USAGE, usage);
+  }
+  return out;
+}
+
 /**
  * Adds usage of stopped nodes to the thread's latest checkpoint as null writes to `usage` and `usageByNode`,
  * leaving what runs next untouched: `yolo show`, the budget and the next resume count it, and the stopped node
  * runs again from its top. A second stop on the same checkpoint adds its own writes after the first ones (the
  * saver keys writes by position and ignores a position already taken, so earlier writes are sent again first).
  */
-export async function settleUsage(checkpointer: BaseCheckpointSaver, threadId: string, byNode: Record<string, Usage>): Promise<boolean> {
+export async function settleUsage(checkpointer: BaseCheckpointSaver, threadId: string, byKey: Record<string, Usage>): Promise<boolean> {
+  const byNode = usageOfNodes(byKey);
   const nodes = Object.keys(byNode);
   if (!nodes.length) return false;
   const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId } });
@@ -72,20 +102,28 @@ export interface SavedProgress {
   steps: number;
   /** Nodes whose completed update is saved as pending writes (killed after the node, before the step's checkpoint). */
   pendingNodes: ReadonlySet<string>;
+  /** Stories whose completed run is saved as pending writes (they finished while others still ran). */
+  pendingStories?: ReadonlySet<string>;
 }
 
 /**
  * On resume, the usage a killed process left unsettled: counted when the thread has not completed a step since the
  * node started (so the node never completed) and no completed update of that node waits to be applied; dropped
- * otherwise, since the node's own update carries its usage. Unreadable text is dropped too.
+ * otherwise, since the node's own update carries its usage. A story's calls are judged by its own story: those of a
+ * story that finished (its update pending) are dropped, those of a story that never finished count. Unreadable text
+ * is dropped too.
  */
 export function leftUnsettled(text: string | null, saved: SavedProgress): Record<string, Usage> | null {
   if (!text) return null;
   try {
     const record = JSON.parse(text) as UnsettledRecord;
     if (typeof record.steps !== "number" || !record.byNode || typeof record.byNode !== "object") return null;
-    if (record.steps !== saved.steps || Object.keys(record.byNode).some((node) => saved.pendingNodes.has(node))) return null;
-    return record.byNode;
+    if (record.steps !== saved.steps) return null;
+    const kept = Object.entries(record.byNode).filter(([key]) => {
+      const { node, story } = splitKey(key);
+      return story === null ? !saved.pendingNodes.has(node) : !saved.pendingStories?.has(story);
+    });
+    return kept.length ? Object.fromEntries(kept) : null;
   } catch {
     return null;
   }

@@ -86,6 +86,15 @@ const gateResult = z.object({
   blocking: z.boolean().optional(),
   /** What this run covered: the changed workspaces only, or the whole suite and why (optional within version 1). */
   scope: gateScope.optional(),
+  /** The git tree of the project this run judged, taken just before its commands ran (optional within version 1). */
+  treeBefore: z.string().optional(),
+  /** The tree just after its commands ended; a difference (gate byproducts aside) is a blocking finding naming the files. */
+  treeAfter: z.string().optional(),
+  /**
+   * The tests the baseline ran, judged apart in a copy of the project holding the baseline's test files and the
+   * agent's other changes (optional within version 1): set when an agent added or changed test-side files.
+   */
+  baselineTestsRun: z.enum(["clean-copy"]).optional(),
 });
 
 export const yoloEventSchema = z.discriminatedUnion("type", [

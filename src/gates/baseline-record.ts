@@ -7,6 +7,8 @@ import type { BaselineGate } from "./judge.js";
 export interface BaselineRecord {
   definition: GateDefinition;
   gates: BaselineGate[];
+  /** The project's git tree the baseline ran on (src/git/work-tree-hash.ts); absent outside git and in older records. */
+  tree?: string | null;
 }
 
 /** Writes a JSON record atomically (temp file, then rename), so a kill mid-write leaves the old one or none. */

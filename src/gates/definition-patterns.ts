@@ -38,6 +38,9 @@ export const RUNNER_CONFIGS: RunnerConfigPattern[] = [
 /** package.json keys that configure a runner (besides `scripts`). */
 export const PACKAGE_JSON_RUNNER_KEYS = ["jest", "mocha", "ava", "vitest", "c8", "nyc", "tap"];
 
+/** package.json keys that decide where the tests' imports resolve (`#helper`, the package's own name): a change is a gate change. */
+export const PACKAGE_JSON_RESOLUTION_KEYS = ["imports", "exports", "main", "module", "type", "workspaces"];
+
 /** Files that are tests by the common runners' conventions (project-relative POSIX paths). */
 export const TEST_FILE_PATTERNS: RegExp[] = [
   /(^|\/)[^/]+\.(test|spec)\.[cm]?[jt]sx?$/, // vitest, jest, node --test

@@ -3,7 +3,16 @@ import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { GateConfig } from "../config/schema.js";
 import { fileStamp, nowNs, settled } from "../store/file-stamp.js";
-import { isTestFile, NARROWING_MARKERS, NOT_TEST_DIRS, PACKAGE_JSON_RUNNER_KEYS, relevantPart, runnerConfigFor } from "./definition-patterns.js";
+import { dependencyChanges, dependencyStamps } from "./dependency-stamps.js";
+import {
+  isTestFile,
+  NARROWING_MARKERS,
+  NOT_TEST_DIRS,
+  PACKAGE_JSON_RESOLUTION_KEYS,
+  PACKAGE_JSON_RUNNER_KEYS,
+  relevantPart,
+  runnerConfigFor,
+} from "./definition-patterns.js";
 
 /** One test file as recorded: its content hash, whether it still declares tests, and its narrowing markers. */
 export interface TestFileRecord {
@@ -25,6 +34,8 @@ export interface GateDefinition {
   testFiles: Record<string, TestFileRecord>;
   /** True when the walk stopped at MAX_FILES: files beyond it are not compared. */
   truncated: boolean;
+  /** A stamp of each installed package (dependency-stamps.ts); absent in records from before they were compared. */
+  dependencies?: Record<string, string>;
 }
 
 const MAX_FILES = 20_000;
@@ -63,7 +74,7 @@ function readPackage(root: string): { scripts: Record<string, string>; keys: Rec
       string,
       string
     >;
-    const keys = Object.fromEntries(PACKAGE_JSON_RUNNER_KEYS.filter((k) => pkg[k] !== undefined).map((k) => [k, pkg[k]]));
+    const keys = Object.fromEntries([...PACKAGE_JSON_RUNNER_KEYS, ...PACKAGE_JSON_RESOLUTION_KEYS].filter((k) => pkg[k] !== undefined).map((k) => [k, pkg[k]]));
     return { scripts, keys };
   } catch {
     return { scripts: {}, keys: {} };
@@ -110,11 +121,14 @@ export async function resolveGateDefinition(root: string, gates: GateConfig[], s
       await slice.read();
     }
   }
+  const resolution = tsconfigResolution(root);
+  if (resolution !== null) configs["tsconfig.json#paths"] = sha(resolution);
   return {
     gates: gates.map((g) => ({ name: g.name, command: g.command, scripts: scriptsRun(g.command, pkg.scripts) })),
     configs,
     testFiles,
     truncated,
+    dependencies: dependencyStamps(root),
   };
 }
 
@@ -221,12 +235,13 @@ export function diffGateDefinition(before: GateDefinition, now: GateDefinition):
     }
   }
   for (const [file, hash] of Object.entries(before.configs)) {
-    if (!(file in now.configs)) changes.push(`test runner config ${file} was removed`);
-    else if (now.configs[file] !== hash) changes.push(`test runner config ${file} was changed`);
+    if (!(file in now.configs)) changes.push(`${configLabel(file)} ${file} was removed`);
+    else if (now.configs[file] !== hash) changes.push(`${configLabel(file)} ${file} was changed`);
   }
   for (const file of Object.keys(now.configs)) {
-    if (!(file in before.configs)) changes.push(`test runner config ${file} was added`);
+    if (!(file in before.configs)) changes.push(`${configLabel(file)} ${file} was added`);
   }
+  changes.push(...dependencyChanges(before.dependencies, now.dependencies));
   for (const [file, rec] of Object.entries(before.testFiles)) {
     const after = now.testFiles[file];
     if (!after) {
@@ -240,6 +255,36 @@ export function diffGateDefinition(before: GateDefinition, now: GateDefinition):
     if (!(file in before.testFiles)) changes.push(...markerChanges(file, {}, rec.markers));
   }
   return changes;
+}
+
+// What a recorded config is, in words: where the tests' imports resolve to, or a runner's config.
+function configLabel(file: string): string {
+  return MODULE_RESOLUTION.has(file) ? "module resolution" : "test runner config";
+}
+
+const MODULE_RESOLUTION = new Set([...PACKAGE_JSON_RESOLUTION_KEYS.map((k) => `package.json#${k}`), "tsconfig.json#paths"]);
+
+/**
+ * The part of tsconfig.json that decides where imports resolve (`baseUrl`, `paths`, `rootDirs`), as text; the whole
+ * file when it cannot be parsed (comments are allowed there), null when there is none.
+ */
+function tsconfigResolution(root: string): string | null {
+  const text = readText(path.join(root, "tsconfig.json"));
+  if (text === null) return null;
+  try {
+    const json = JSON.parse(
+      text
+        .replace(/^\s*\/\/.*$/gm, "")
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/,(\s*[}\]])/g, "$1"),
+    ) as {
+      compilerOptions?: Record<string, unknown>;
+    };
+    const o = json.compilerOptions ?? {};
+    return JSON.stringify([o.baseUrl ?? null, o.paths ?? null, o.rootDirs ?? null]);
+  } catch {
+    return text;
+  }
 }
 
 function markerChanges(file: string, before: Record<string, number>, after: Record<string, number>): string[] {

@@ -30,8 +30,33 @@ export function repositoryConfig(root: string): Promise<RepoConfig> {
   return repoConfig(root, gitEnv(process.env));
 }
 
-/** Pathspec for "the project, without yolo's own state folder" (it ignores itself; this makes sure). */
-export const PROJECT_PATHS = ["--", ".", ":(exclude).yolo"];
+/**
+ * What test runs leave behind when a project does not ignore it (Python bytecode and pytest's cache, coverage data,
+ * build caches): never an agent's change, so never in changed files, `show --diff`, a branch commit or the tree a
+ * gate judged. Pathspec globs (`**` matches any folders, none included).
+ */
+export const GATE_BYPRODUCTS = [
+  "**/__pycache__/**",
+  "**/*.py[co]",
+  "**/.pytest_cache/**",
+  "**/.mypy_cache/**",
+  "**/.ruff_cache/**",
+  "**/.hypothesis/**",
+  "**/.coverage",
+  "**/.coverage.*",
+  "**/.nyc_output/**",
+  "**/coverage/lcov.info",
+  "**/coverage/coverage-final.json",
+  "**/coverage/lcov-report/**",
+  "**/*.tsbuildinfo",
+  "**/.eslintcache",
+  "**/node_modules/.cache/**",
+  "**/node_modules/.vite/**",
+  "**/node_modules/.vitest/**",
+];
+
+/** Pathspec for "the project, without yolo's own state folder (it ignores itself; this makes sure) nor gate byproducts". */
+export const PROJECT_PATHS = ["--", ".", ":(exclude).yolo", ...GATE_BYPRODUCTS.map((glob) => `:(exclude,glob)${glob}`)];
 
 /**
  * Runs git in `root` and returns what happened, never throwing for a non-zero exit. No prompts (no terminal,

@@ -31,6 +31,8 @@ export const STORED_CHANNELS: Readonly<Record<string, { kind: "value" | "delta";
   gateApproval: value(() => null),
   failureClaims: value(() => []),
   failureRulings: value(() => []),
+  judgedTree: value(() => null),
+  staleGate: value(() => null),
   fixAttempts: value(() => 0),
   escalateToHuman: value(() => false),
   question: value(() => null),

@@ -88,6 +88,12 @@ export interface FailureRuling {
   reason: string | null;
 }
 
+/** The project's git tree the latest gate run judged, and the node that ran it (where a later change sends the run back). */
+export interface JudgedTree {
+  node: string;
+  tree: string;
+}
+
 /**
  * The part of the thread's state the prompt and the middleware read. The engine hands them its whole state
  * (`PipelineStateType` has these fields and more); a layer below the engine names only what it needs.

@@ -40,6 +40,8 @@ const TABLES = [
   )`,
   // Columns added after the table's first version.
   "ALTER TABLE yolo_threads ADD COLUMN IF NOT EXISTS unsettled_usage TEXT",
+  "ALTER TABLE yolo_threads ADD COLUMN IF NOT EXISTS parent_thread TEXT",
+  "ALTER TABLE yolo_threads ADD COLUMN IF NOT EXISTS parent_step TEXT",
   "CREATE INDEX IF NOT EXISTS yolo_threads_repo ON yolo_threads (repo)",
   PG_LEASES_TABLE,
 ];

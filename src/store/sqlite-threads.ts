@@ -18,7 +18,7 @@ import {
 } from "./thread-store.js";
 
 /** Columns added after the table's first version; databases created before them get them on open. */
-const ADDED_COLUMNS = ["start_commit", "branch", "host", "user_name", "repo", "artifacts", "mode", "unsettled_usage"] as const;
+const ADDED_COLUMNS = ["start_commit", "branch", "host", "user_name", "repo", "artifacts", "mode", "unsettled_usage", "parent_thread", "parent_step"] as const;
 
 /** The thread index and leases in the project's SQLite file, next to LangGraph's checkpoints. */
 export class SqliteThreadStore implements ThreadStore {

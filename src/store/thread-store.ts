@@ -35,6 +35,14 @@ export interface ThreadRow {
    * engine/unsettled-usage.ts): what a run killed mid-node had paid for. Null when every call is checkpointed.
    */
   unsettledUsage: string | null;
+  /** The thread and step a fork (`resume --from`) was made from; null for a thread that was not forked. */
+  forkedFrom: ForkOrigin | null;
+}
+
+/** Where a forked thread came from: its parent thread and the step of the parent's checkpoint it started at. */
+export interface ForkOrigin {
+  thread: string;
+  step: number;
 }
 
 /** The fields a run changes as it goes. */
@@ -67,6 +75,8 @@ export interface NewThread {
   mode?: string;
   host?: string | null;
   user?: string | null;
+  /** A fork's parent thread and step. */
+  forkedFrom?: ForkOrigin | null;
 }
 
 /** Which threads `list` returns: one repository's (matched by identity, or by the root it ran in), or all. */
@@ -191,6 +201,8 @@ export interface RawThreadRow {
   artifacts: string | null;
   mode: string | null;
   unsettled_usage?: string | null;
+  parent_thread?: string | null;
+  parent_step?: string | null;
 }
 
 /** The camelCase row callers see. */
@@ -214,6 +226,7 @@ export function toThreadRow(raw: RawThreadRow): ThreadRow {
     artifacts: raw.artifacts ?? null,
     mode: raw.mode ?? "run",
     unsettledUsage: raw.unsettled_usage ?? null,
+    forkedFrom: raw.parent_thread ? { thread: raw.parent_thread, step: Number(raw.parent_step ?? 0) } : null,
   };
 }
 
@@ -236,6 +249,8 @@ export const INSERT_COLUMNS = [
   "repo",
   "artifacts",
   "mode",
+  "parent_thread",
+  "parent_step",
 ] as const;
 
 export function insertValues(input: NewThread, now: string): unknown[] {
@@ -258,6 +273,8 @@ export function insertValues(input: NewThread, now: string): unknown[] {
     input.repo ?? null,
     input.artifacts ?? null,
     input.mode ?? "run",
+    input.forkedFrom?.thread ?? null,
+    input.forkedFrom ? String(input.forkedFrom.step) : null,
   ];
 }
 

@@ -22,6 +22,13 @@ export async function loadWritableTarget(root: string, userPath: string): Promis
   if (!target.ok) return toolError(userPath, "refused", target.reason);
   const rel = displayPath(target.rel);
   if (target.rel === "") return toolError(rel, "is a directory", "`.` is the project root, a directory; give a file path.");
+  if (isInstalledDependency(rel)) {
+    return toolError(
+      rel,
+      "refused (installed dependency)",
+      `\`${rel}\` is in an installed dependency folder: the project's tests run against it, so agents do not change it. Change the project's own code; a human can change the dependency.`,
+    );
+  }
   try {
     const stat = await fs.lstat(target.abs);
     if (stat.isSymbolicLink()) {
@@ -41,6 +48,12 @@ export async function loadWritableTarget(root: string, userPath: string): Promis
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { abs: target.abs, rel, before: null };
     return fsFailure(error, target.rel);
   }
+}
+
+/** Whether a project-relative path is inside installed dependencies: node_modules anywhere, a virtualenv at the top. */
+export function isInstalledDependency(rel: string): boolean {
+  const parts = rel.split("/");
+  return parts.includes("node_modules") || (parts.length > 1 && (parts[0] === ".venv" || parts[0] === "venv"));
 }
 
 /** Narrows the union returned by loadWritableTarget. */

@@ -46,8 +46,24 @@ describe.concurrent("the built binary: a gate an agent rewrote", { timeout: 120_
     onTestFinished(() => void (existsSync(answers) && writeFileSync(answers, "")));
     const r = await runYolo(["run", "--ci", "--json", "--answers", answers, REQ], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
-    const gate = parseEvents(r.stdout).find((e) => e.type === "gate.result" && !e.gate.baseline);
+    const events = parseEvents(r.stdout);
+    const gate = events.find((e) => e.type === "gate.result" && !e.gate.baseline);
     expect(gate?.type === "gate.result" && gate.gate).toMatchObject({ gateChangeApproved: true, blocking: false });
+    // Answered in the same process: one leg, whose one run.completed carries the process's exit code.
+    expect(events.filter((e) => e.type === "run.started")).toHaveLength(1);
+    const ends = events.filter((e) => e.type === "run.completed");
+    expect(ends).toHaveLength(1);
+    expect(ends[0]).toMatchObject({ status: "passed", exitCode: 0 });
+    expect(events.at(-1)?.type).toBe("run.completed");
+    expect(events.find((e) => e.type === "interrupt")).toMatchObject({ kind: "approval", node: "tea" });
+
+    // The plain output never says the run waited before it went on.
+    const plainRoot = project(onTestFinished);
+    const plainMock = await mockWith(onTestFinished, cheat());
+    const plain = await runYolo(["run", "--ci", "--no-tui", "--answers", answers, REQ], { cwd: plainRoot, baseURL: plainMock.url });
+    expect(plain.exitCode, describeResult(plain)).toBe(0);
+    expect(plain.stdout).not.toMatch(/waiting \(exit 3\)/);
+    expect(plain.stdout).toMatch(/passed \(exit 0\)/);
   });
 
   it("--require-gate on a project with no test script: exit 2 before anything runs", async ({ expect, onTestFinished }) => {

@@ -72,6 +72,9 @@ describe("stories in parallel survive kill -9", { timeout: 120_000 }, () => {
     expect(events.filter((e) => e.type === "story.started").map((e) => e.story)).toEqual(["slow"]);
     expect(events.filter((e) => e.type === "story.merged").map((e) => e.story)).toEqual(["add", "one", "slow"]);
     expect(readFileSync(join(root, "src/slow.js"), "utf8")).toBe("export const slow = 2;\n");
+    // Every answered model call is counted, the killed story's call before the kill included (the held one never landed).
+    const shown = JSON.parse((await runYolo(["show", thread, "--json"], { cwd: root })).stdout) as { state: { usage: { calls: number } } };
+    expect(shown.state.usage.calls).toBe(director.log.length - 1);
     expect(readFileSync(join(root, "src/one.js"), "utf8")).toBe("export const one = 1;\n");
     // The thread ended: its worktrees, their git entries and the stories' branches are gone.
     expect(execFileSync("git", ["worktree", "list"], { cwd: root, encoding: "utf8" }).trim().split("\n")).toHaveLength(1);

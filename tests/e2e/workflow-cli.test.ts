@@ -141,9 +141,19 @@ export default defineConfig({ workflow: { nodes: { dev: { kind: "agent" }, triag
     expect(readFileSync(join(root, "src/add.js"), "utf8")).toBe(GOOD_ADD);
 
     const threads = await runYolo(["threads", "--json"], { cwd: root });
-    const rows = JSON.parse(threads.stdout) as { id: string; status: string }[];
+    const rows = JSON.parse(threads.stdout) as { id: string; status: string; startCommit: string | null; forkedFrom: unknown }[];
     expect(rows.find((r) => r.id === thread)?.status).toBe("failed");
-    expect(rows.find((r) => r.id === forkId)?.status).toBe("passed");
+    const forkRow = rows.find((r) => r.id === forkId);
+    expect(forkRow?.status).toBe("passed");
+    // The fork keeps its parent's start commit and says where it came from.
+    expect(forkRow?.startCommit).toBe(rows.find((r) => r.id === thread)?.startCommit);
+    expect(forkRow?.startCommit).toMatch(/^[0-9a-f]{40}$/);
+    expect(forkRow?.forkedFrom).toEqual({ thread, step: 3 });
+    const shown = JSON.parse((await runYolo(["show", forkId, "--json"], { cwd: root })).stdout) as { thread: { forkedFrom: unknown } };
+    expect(shown.thread.forkedFrom).toEqual({ thread, step: 3 });
+    const diff = await runYolo(["show", forkId, "--diff"], { cwd: root });
+    expect(diff.stdout + diff.stderr).not.toMatch(/recorded no start commit/);
+    expect(diff.stdout).toContain("src/add.js");
     expect(existsSync(join(root, ".yolo", "yolo.db"))).toBe(true);
   });
 });

@@ -65,8 +65,13 @@ describe.each(BACKENDS)("history and forks (%s)", (backend) => {
 
     const before = await readThread(project.root, "tt-orig", {}, db.env());
     const served = dir.served.length;
+    // The CLI records where a thread started; the fork keeps it, and says where it came from.
+    await withSession(project.root, (_config, session) => session.threads.update("tt-orig", { startCommit: "c0ffee" }));
     const entry = await withSession(project.root, (config, session) => forkThread(config, session, "tt-orig", "3", "tt-fork"));
     expect(entry).toMatchObject({ step: 3, node: "pm" });
+    const row = await withSession(project.root, (_config, session) => session.threads.get("tt-fork"));
+    expect(row).toMatchObject({ startCommit: "c0ffee", forkedFrom: { thread: "tt-orig", step: 3 } });
+    expect(await withSession(project.root, (_config, session) => session.threads.get("tt-orig"))).toMatchObject({ forkedFrom: null });
 
     const fork = await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-fork", config: { maxFixAttempts: 0 }, env: db.env() });
     expect(fork.result).toMatchObject({ status: "passed", exitCode: 0 });

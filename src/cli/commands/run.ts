@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { assertModelConfigured } from "../../config/resolve.js";
-import type { RunHandle, RunResult } from "../../engine/run.js";
+import type { RunHandle, RunResult, WaitingRequest } from "../../engine/run.js";
+import type { YoloEvent } from "../../events/schema.js";
 import { startRunEarly } from "../../engine/run/early.js";
 import { runFacts } from "../../engine/run/facts.js";
 import { databaseExists, databaseName, openSessionDeferred, type Session } from "../../engine/session.js";
@@ -279,20 +280,24 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     let view = await open();
     renderer = view;
     let leg: Leg = first;
+    // A question answered from --answers goes on in this process as the same leg: one run.started, one run.completed.
+    const prepare = answers ? (request: WaitingRequest) => takeAnswer(answers, request) : null;
+    let continued = false;
     for (;;) {
-      const { result, question } = await runLeg(leg, await startLeg(leg), view, stops, setup);
+      const { result, question, prepared } = await runLeg(leg, await startLeg(leg), view, stops, setup, { prepare, continued });
       // Later legs repeat the engine's own notices (the sandbox), not the workspace's.
       const built = await engine?.catch(() => null);
       if (built) built.deps.notices = built.notices;
       // stdout carries only events under --json; a person reading the job log still sees why it failed.
       if (flags.json && result.exitCode !== 0) process.stderr.write(`yolo: ${result.status} (exit ${result.exitCode}): ${result.reason}\n`);
-      if (result.status !== "waiting" || !result.request || stops.requested()) return result.exitCode;
       // Prepared replies (--answers) first: they work unattended; anything without one fails closed (exit 3).
-      const prepared = answers ? takeAnswer(answers, result.request) : null;
       if (prepared) {
         leg = { threadId: leg.threadId, resume: prepared };
+        continued = true;
         continue;
       }
+      continued = false;
+      if (result.status !== "waiting" || !result.request || stops.requested()) return result.exitCode;
       if (!interactive) return result.exitCode;
       let reply: HumanReply | null;
       if (result.request.kind === "question" && question) {
@@ -332,24 +337,36 @@ async function resumedSetup(config: ResolvedConfig, session: Session, threadId: 
   return threadSetup(config, (await readThreadProfile(session, threadId)) ?? { mode: "run" });
 }
 
-/** One leg: feeds the run's events to the renderer; returns the outcome and the agent's question it waits on, if any. */
+/**
+ * One leg: feeds the run's events to the renderer; returns the outcome, the agent's question it waits on, if any, and
+ * the prepared reply (`--answers`) to it. With a prepared reply the waiting leg's run.completed is not shown, and the
+ * leg that goes on (`continued`) shows no run.started of its own: to a reader it is one leg with one outcome.
+ */
 async function runLeg(
   leg: Leg,
   handle: RunHandle,
   renderer: Renderer,
   stops: StopControl,
   setup: RunSetup,
-): Promise<{ result: RunResult; question: string | null }> {
+  opts: { prepare: ((request: WaitingRequest) => HumanReply | null) | null; continued: boolean },
+): Promise<{ result: RunResult; question: string | null; prepared: HumanReply | null }> {
   let question: string | null = null;
+  let held: YoloEvent | null = null;
   stops.attach(handle);
   try {
     for await (const event of handle.events) {
       if (event.type === "interrupt") question = (event.kind ?? "question") === "question" ? event.question : null;
-      renderer.onEvent(event);
+      if (event.type === "run.started" && opts.continued) continue;
+      // Held until the outcome says whether a prepared reply takes the run on.
+      if (event.type === "run.completed" && event.status === "waiting" && opts.prepare) held = event;
+      else renderer.onEvent(event);
     }
     // A refusal (an unknown thread, a reply it does not wait for) is said with this command's thread and options.
     const result = await handle.result.catch((error: unknown) => Promise.reject(inCliWords(error, { thread: leg.threadId, resumeArgs: setup.resumeArgs })));
-    return { result, question };
+    const waiting = result.status === "waiting" && result.request && !stops.requested();
+    const prepared = waiting && opts.prepare && result.request ? opts.prepare(result.request) : null;
+    if (held && !prepared) renderer.onEvent(held);
+    return { result, question, prepared };
   } finally {
     stops.attach(null);
   }

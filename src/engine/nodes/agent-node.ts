@@ -8,7 +8,7 @@ import { roleOf } from "../../roles/registry.js";
 import type { RoleDefinition } from "../../roles/types.js";
 import type { AgentNodeSpec } from "../../workflow/schema.js";
 import type { EngineDeps } from "../deps.js";
-import type { PipelineStateType, PipelineUpdate, Turn } from "../state.js";
+import type { JudgedTree, PipelineStateType, PipelineUpdate, Turn } from "../state.js";
 import { agentContext, beforeEachCall } from "./agent-context.js";
 import { commitIteration } from "./commit-step.js";
 import { checkVisits, emitter, finish, hookScope, threadIdOf } from "./context.js";
@@ -16,6 +16,7 @@ import { nodeEndHooks, nodeStartHooks } from "../../hooks/step-hooks.js";
 import { toolHooks } from "../../hooks/tool-hooks.js";
 import { parseTestOutput } from "../../gates/parse.js";
 import { gateDecision, runGateCheck } from "./gate-check.js";
+import { staleGate } from "./gate-tree.js";
 
 export { changedFiles } from "../../roles/dev.js";
 
@@ -94,6 +95,22 @@ export async function runRole(run: RoleRun, state: PipelineStateType, config: La
   });
 }
 
+/**
+ * The gate node the run goes back to when this step left the project different from the tree the latest passing gate
+ * judged (said as a warning naming the files), or null.
+ */
+async function gateToRunAgain(node: string, state: PipelineStateType, update: PipelineUpdate, deps: EngineDeps, config: LangGraphRunnableConfig) {
+  const judged = "judgedTree" in update ? (update.judgedTree as JudgedTree | null) : state.judgedTree;
+  const stale = await staleGate(deps.config.root, judged, (update.gateBlocked as boolean | undefined) ?? state.gateBlocked);
+  if (!stale) return null;
+  const files = stale.files.length ? stale.files.join(", ") : "files";
+  emitter(config)({
+    type: "warning",
+    message: `${node} changed ${files} after the gate judged the project: ${stale.node} runs the gate again on the changed files`,
+  });
+  return stale.node;
+}
+
 /** `agent` / `chat`: the latest message is the user input, the conversation before it the earlier turns. */
 function directTurn(state: PipelineStateType): { userInput: string; earlierTurns: Turn[] } {
   const turns = state.conversation;
@@ -154,8 +171,9 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
       gates,
       written: out.filesChanged,
       root: deps.config.root,
-      gateDecision: (g, blocked) => gateDecision(state, g, blocked),
+      gateDecision: (g, blocked) => gateDecision(state, g, blocked, node),
     });
+    update.staleGate = await gateToRunAgain(node, state, update, deps, config);
     const committed = await commitIteration({ node, role, state, summary: String(h.summary ?? ""), threadId: threadIdOf(config), deps });
     const setFlags = Object.fromEntries(flags.map((f) => [f, h[f] === true]));
     const withFlags: PipelineUpdate = flags.length ? { ...update, flags: setFlags } : { ...update };

@@ -11,6 +11,7 @@ import type { EngineDeps } from "../deps.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
 import { emitter, threadIdOf } from "./context.js";
 import { missingGate, workflowGates } from "../run/gate-required.js";
+import { treeNow } from "./gate-tree.js";
 
 /** The graph node that takes a `run` thread's gate baseline; it runs first, before any agent. */
 export const BASELINE_NODE = "gate_baseline";
@@ -37,6 +38,7 @@ export function gateBaselineNode(deps: EngineDeps) {
     const dir = threadArtifactsDir(deps.config.stateDir, threadIdOf(config));
     const definition = await resolveGateDefinition(deps.config.root, deps.gates, [deps.config.stateDir]);
     // In a monorepo the baseline says it ran everything: later runs may cover only the changed workspaces.
+    const tree = await treeNow(deps.config.root);
     const said = isMonorepo(deps.config.root) ? { scope: { kind: "all" as const, units: [], reason: "the baseline runs the whole suite" } } : {};
     const runs = await runGatesWithTests(gates, {
       root: deps.config.root,
@@ -54,6 +56,7 @@ export function gateBaselineNode(deps: EngineDeps) {
     for (const run of runs) emit({ type: "gate.result", node: BASELINE_NODE, gate: { ...run.result, ...said } });
     const record: BaselineRecord = {
       definition,
+      tree,
       gates: runs.map(({ result, tests }) => ({
         name: result.name,
         passed: result.passed,

@@ -21,6 +21,8 @@ import { emitter, hookScope, threadIdOf } from "./context.js";
 import { gateEndHooks } from "../../hooks/step-hooks.js";
 import { missingGate } from "./gate-baseline.js";
 import { readRecordOnce } from "./record-cache.js";
+import { cleanCopyFor, filesBetween, gateWroteFinding, treeNow } from "./gate-tree.js";
+import { mergeCleanRun } from "../../gates/clean-run.js";
 import type { ApprovalPayload } from "./human-node.js";
 
 // The approval a gate check obtained, handed to gateDecision with the results it belongs to.
@@ -65,9 +67,10 @@ export async function runGateCheck(
   };
   const threadId = threadIdOf(config);
   const flags = await threadKnownFailureFlags(deps.config.stateDir, threadId, deps.config.knownFailureFlags).catch(() => deps.config.knownFailureFlags ?? []);
-  const judged = new Map<GateResult, { run: GateRun; inScope?: (id: string) => boolean }>();
-  const judge = (run: GateRun, inScope?: (id: string) => boolean, rulings: FailureRuling[] = state.failureRulings ?? []): GateResult => {
-    if (!check.record) return run.result;
+  const judged = new Map<GateResult, { checked: CheckedRun; inScope?: (id: string) => boolean }>();
+  const judge = (checked: CheckedRun, inScope?: (id: string) => boolean, rulings: FailureRuling[] = state.failureRulings ?? []): GateResult => {
+    const { run } = checked;
+    if (!check.record) return withGateWrites(run.result, checked.wrote);
     const gate = selected.find((g) => g.name === run.result.name);
     const base = check.record.gates.find((g) => g.name === run.result.name);
     const opts = {
@@ -77,30 +80,21 @@ export async function runGateCheck(
       inScope,
       known: knownFor(gate ?? { name: run.result.name }, deps, flags, rulings),
     };
-    const result = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check.approved, opts.preExistingAllowed);
-    judged.set(result, { run, inScope });
+    const result = withGateWrites(withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check.approved, opts.preExistingAllowed), checked.wrote);
+    judged.set(result, { checked, inScope });
     return result;
   };
+  const root = deps.config.root;
+  // The baseline's tests are judged apart, in a copy without the agent's test-side files (see gate-tree.ts).
+  const clean = check.record ? await cleanCopyFor(root, check.record.tree, await treeNow(root), check.approvedDefinition) : null;
   // Each gate once, narrowed to what the change touches where it can be; a narrowed run that does not block is
   // confirmed on the whole suite before it counts, so "passed" always means the whole suite passed.
   const plans = await planScopes(selected, deps);
   const gates: GateResult[] = [];
-  for (const [i, plan] of plans.entries()) {
-    const narrowed = plan.scope?.kind === "changed";
-    const first = await runScoped(plan.gate, plan.scope, narrowed ? "-changed" : "");
-    if (!first) break;
-    const result = judge(first, inScopeOf(plan));
-    emit({ type: "gate.result", node, gate: result });
-    if (!narrowed || gateBlocks(result)) {
-      gates.push(result);
-      continue;
-    }
-    const reason = `confirms the passing run on ${plan.scope?.units.join(", ")} with the whole suite before the gate passes`;
-    const whole = await runScoped(selected[i], { kind: "all", units: [], reason }, "");
-    if (!whole) break;
-    const confirmed = judge(whole);
-    emit({ type: "gate.result", node, gate: confirmed });
-    gates.push(confirmed);
+  try {
+    await runPlans();
+  } finally {
+    clean?.remove();
   }
   const ruled = claimsRuled(node, state, gates);
   if (ruled.some((r) => r.accepted)) {
@@ -109,7 +103,7 @@ export async function runGateCheck(
     for (const [i, g] of gates.entries()) {
       const run = judged.get(g);
       if (!run || !ruled.some((r) => r.accepted && r.gate === g.name)) continue;
-      gates[i] = judge(run.run, run.inScope, all);
+      gates[i] = judge(run.checked, run.inScope, all);
       emit({ type: "gate.result", node, gate: gates[i] });
     }
   }
@@ -117,15 +111,52 @@ export async function runGateCheck(
   if (check.approval) approvals.set(gates, check.approval);
   await gateEndHooks(deps.hooks, node, attempt, gates, hookScope(config, deps, node));
 
-  // One gate run, its scope said in gate.started and in the result (nothing said outside a monorepo).
-  async function runScoped(gate: GateConfig, scope: GateScope | null, logSuffix: string): Promise<GateRun | null> {
+  async function runPlans(): Promise<void> {
+    for (const [i, plan] of plans.entries()) {
+      const narrowed = plan.scope?.kind === "changed";
+      const first = await runScoped(plan.gate, plan.scope, narrowed ? "-changed" : "");
+      if (!first) break;
+      const result = judge(first, inScopeOf(plan));
+      emit({ type: "gate.result", node, gate: result });
+      if (!narrowed || gateBlocks(result)) {
+        gates.push(result);
+        continue;
+      }
+      const reason = `confirms the passing run on ${plan.scope?.units.join(", ")} with the whole suite before the gate passes`;
+      const whole = await runScoped(selected[i], { kind: "all", units: [], reason }, "");
+      if (!whole) break;
+      const confirmed = judge(whole);
+      emit({ type: "gate.result", node, gate: confirmed });
+      gates.push(confirmed);
+    }
+  }
+
+  // One gate run, its scope said in gate.started and in the result (nothing said outside a monorepo), with the tree it
+  // judged before and after its commands; where the agent changed test-side files, run again in the clean copy.
+  async function runScoped(gate: GateConfig, scope: GateScope | null, logSuffix: string): Promise<CheckedRun | null> {
     const said = scope ? { scope } : {};
+    const treeBefore = await treeNow(root);
     const [run] = await runGatesWithTests([gate], {
       ...runOpts,
       logSuffix,
       onStart: (g) => emit({ type: "gate.started", node, name: g.name, command: g.command, attempt, ...said }),
     });
-    return run ? { ...run, result: { ...run.result, ...said } } : null;
+    if (!run) return null;
+    const treeAfter = treeBefore ? await treeNow(root) : null;
+    const trees = treeBefore && treeAfter ? { treeBefore, treeAfter } : {};
+    const normal = { ...run, result: { ...run.result, ...said, ...trees } };
+    const wrote = await filesBetween(root, treeBefore, treeAfter);
+    if (!clean) return { run: normal, wrote };
+    const [cleanRun] = await runGatesWithTests([gate], {
+      ...runOpts,
+      root: clean.root,
+      logSuffix: `${logSuffix}-baseline-tests`,
+      commands: cleanCommands(deps, clean.linked),
+    });
+    if (!cleanRun) return null;
+    const base = check.record?.gates.find((g) => g.name === gate.name);
+    const ids = base?.tests ? new Set(base.tests.map((t) => t.id)) : null;
+    return { run: mergeCleanRun(normal, cleanRun, ids), wrote };
   }
   return gates;
 }
@@ -134,6 +165,25 @@ export async function runGateCheck(
 function claimsRuled(node: string, state: PipelineStateType, gates: GateResult[]): FailureRuling[] {
   const open = openClaims(state.failureClaims ?? [], state.failureRulings ?? [], gates);
   return open.length ? askAboutClaims(node, open) : [];
+}
+
+/** A gate run with the files its own commands changed in the project (gate byproducts aside). */
+interface CheckedRun {
+  run: GateRun;
+  wrote: string[];
+}
+
+// A gate run that changed the project's files blocks, naming them, whatever its tests said.
+function withGateWrites(result: GateResult, wrote: string[]): GateResult {
+  if (!wrote.length) return result;
+  return { ...result, blocking: true, findings: [...(result.findings ?? []), gateWroteFinding(wrote)] };
+}
+
+// The clean copy's commands: the same sandbox, with the installed dependencies it links to bound read-only.
+function cleanCommands(deps: EngineDeps, linked: string[]): EngineDeps["commands"] {
+  const commands = deps.commands;
+  if (commands?.sandbox.kind !== "bwrap") return commands;
+  return { ...commands, sandbox: { ...commands.sandbox, readOnly: [...(commands.sandbox.readOnly ?? []), ...linked] } };
 }
 
 /** What each gate covers this time: git says what changed since the thread started (never the model's handoff). */
@@ -183,6 +233,8 @@ function withJudgement(result: GateResult, j: ReturnType<typeof judgeGate>, appr
 
 interface ChangeCheck {
   record: BaselineRecord | null;
+  /** The gate definition a human approved last (null: none), whose test files keep the agent's version. */
+  approvedDefinition: GateDefinition | null;
   changes: string[];
   approved: boolean;
   approval: GateApproval | null;
@@ -195,7 +247,7 @@ interface ChangeCheck {
  */
 async function gateChangeCheck(node: string, state: PipelineStateType, deps: EngineDeps): Promise<ChangeCheck> {
   const ref = state.gateBaseline;
-  const none: ChangeCheck = { record: null, changes: [], approved: false, approval: null };
+  const none: ChangeCheck = { record: null, approvedDefinition: null, changes: [], approved: false, approval: null };
   if (!ref?.file) return none;
   const record = await readRecordOnce<BaselineRecord>(ref.file);
   if (!record) return none;
@@ -203,7 +255,7 @@ async function gateChangeCheck(node: string, state: PipelineStateType, deps: Eng
   const now = await resolveGateDefinition(deps.config.root, deps.gates, [deps.config.stateDir]);
   const changes = diffGateDefinition(approvedBefore ?? record.definition, now);
   const everApproved = approvedBefore !== null;
-  if (!changes.length) return { record, changes, approved: everApproved, approval: null };
+  if (!changes.length) return { record, approvedDefinition: approvedBefore, changes, approved: everApproved, approval: null };
   const payload: ApprovalPayload = {
     kind: "approval",
     node,
@@ -219,11 +271,11 @@ async function gateChangeCheck(node: string, state: PipelineStateType, deps: Eng
       problem = 'a gate change can only be approved or rejected: send "approve" or {"action":"reject","reason":"…"}';
       continue;
     }
-    if (response.action === "reject") return { record, changes, approved: false, approval: null };
+    if (response.action === "reject") return { record, approvedDefinition: approvedBefore, changes, approved: false, approval: null };
     // Beside the baseline record; state references it once the node completes.
     const file = join(dirname(ref.file), `gate-approved-${Date.now()}.json`);
     await writeRecord(file, now);
-    return { record, changes, approved: true, approval: { file, changes, by: node } };
+    return { record, approvedDefinition: now, changes, approved: true, approval: { file, changes, by: node } };
   }
 }
 
@@ -231,10 +283,13 @@ async function gateChangeCheck(node: string, state: PipelineStateType, deps: Eng
  * The state after a gate decision. `blocked` (a required gate failed, or a judge said FAIL) counts one fix
  * attempt: edges conditioned on `fix_attempts_remain` stop looping after `maxFixAttempts` of them.
  */
-export function gateDecision(state: PipelineStateType, gates: GateResult[], blocked: boolean): PipelineUpdate {
+export function gateDecision(state: PipelineStateType, gates: GateResult[], blocked: boolean, node: string): PipelineUpdate {
   const approval = approvals.get(gates);
   const rulings = rulingsOf.get(gates);
+  const tree = gates.at(-1)?.treeAfter;
   return {
+    judgedTree: tree ? { node, tree } : null,
+    staleGate: null,
     lastGates: gates,
     gateHistory: gates.map(({ tail: _tail, ...summary }) => summary),
     gateBlocked: blocked,

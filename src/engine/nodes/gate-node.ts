@@ -13,6 +13,6 @@ export function gateNode(node: string, spec: GateNodeSpec, deps: EngineDeps) {
     const gates = await runGateCheck(node, spec.gates, state, config, deps);
     const blocked = redGate(gates);
     const passed = gates.filter((g) => g.passed).length;
-    return finish(node, config, gateDecision(state, gates, blocked), null, `gates ${passed}/${gates.length} passed${blocked ? " — blocked" : ""}`);
+    return finish(node, config, gateDecision(state, gates, blocked, node), null, `gates ${passed}/${gates.length} passed${blocked ? " — blocked" : ""}`);
   };
 }

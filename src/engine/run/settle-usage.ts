@@ -12,6 +12,9 @@ export async function settleKilledUsage(options: Pick<RunOptions, "session" | "t
     pendingNodes: new Set(
       (latest?.pendingWrites ?? []).filter(([, channel]) => channel === "usageByNode").flatMap(([, , value]) => Object.keys((value as object) ?? {})),
     ),
+    pendingStories: new Set(
+      (latest?.pendingWrites ?? []).filter(([, channel]) => channel === "storyRuns").flatMap(([, , value]) => Object.keys((value as object) ?? {})),
+    ),
   };
   const byNode = latest ? leftUnsettled(row.unsettledUsage, saved) : null;
   if (byNode) {

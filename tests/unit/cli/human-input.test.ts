@@ -23,6 +23,13 @@ describe("--answers files", () => {
     expect(takeAnswer(entries, question)).toBeNull();
   });
 
+  it("a review may name the agent it reviews instead of the approval step; an answer for that agent stays its own", () => {
+    const entries = loadAnswers(file("- node: pm\n  answer: for pm's own question\n- node: pm\n  reject: one story per function\n"));
+    expect(takeAnswer(entries, approval)).toEqual({ review: { action: "reject", reason: "one story per function" } });
+    expect(takeAnswer(entries, approval)).toBeNull();
+    expect(takeAnswer(entries, { ...question, askedBy: "pm" })).toEqual({ answer: "for pm's own question" });
+  });
+
   it("do not answer a question whose text does not match", () => {
     const entries = loadAnswers(file('[{"node": "analyst", "question": "database", "answer": "sqlite"}]'));
     expect(takeAnswer(entries, question)).toBeNull();

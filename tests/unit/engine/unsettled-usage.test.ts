@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Usage } from "../../../src/events/schema.js";
-import { leftUnsettled, unsettledRecord, UnsettledUsage } from "../../../src/engine/unsettled-usage.js";
+import { leftUnsettled, unsettledRecord, UnsettledUsage, usageOfNodes } from "../../../src/engine/unsettled-usage.js";
 
 const u = (calls: number): Usage => ({ promptTokens: 100 * calls, completionTokens: 10 * calls, totalTokens: 110 * calls, calls, cachedTokens: 0 });
 const meta = { v: 1 as const, thread: "t", ts: "" };
@@ -24,6 +24,19 @@ describe("unsettled usage", () => {
     expect(leftUnsettled(text, { steps: 8, pendingNodes: none })).toBeNull();
     // dev completed and its update waits as pending writes (killed before the step's checkpoint): applied on resume.
     expect(leftUnsettled(text, { steps: 7, pendingNodes: new Set(["dev"]) })).toBeNull();
+  });
+
+  it("keeps each parallel story's calls apart: one story finishing settles only its own, and a killed story's calls count", () => {
+    const unsettled = new UnsettledUsage();
+    unsettled.observe({ type: "usage", node: "dev", story: "add", usage: u(1), ...meta } as never);
+    unsettled.observe({ type: "usage", node: "dev", story: "slow", usage: u(2), ...meta } as never);
+    unsettled.observe({ type: "node.completed", node: "dev", story: "add", summary: "", ...meta } as never);
+    expect(unsettled.peek()).toEqual({ "dev@slow": u(2) });
+    // Killed with "add" finished (its update pending) and "slow" not: slow's calls count, add's are in its update.
+    const text = unsettledRecord(4, { "dev@add": u(1), "dev@slow": u(2) });
+    const saved = { steps: 4, pendingNodes: new Set(["dev"]), pendingStories: new Set(["add"]) };
+    expect(leftUnsettled(text, saved)).toEqual({ "dev@slow": u(2) });
+    expect(usageOfNodes({ "dev@slow": u(2), "dev@one": u(1), pm: u(1) })).toEqual({ dev: u(3), pm: u(1) });
   });
 
   it("writes nothing when nothing is unsettled, and ignores what it cannot read", () => {

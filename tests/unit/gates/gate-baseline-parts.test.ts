@@ -65,12 +65,39 @@ describe("what defines a gate", () => {
       'package.json scripts.test changed from "jest" to "jest --passWithNoTests"',
       "test runner config package.json#jest was changed",
       "test runner config jest.config.js was removed",
+      // The installed package the baseline had is gone (dependency-stamps.ts).
+      "installed dependency node_modules/dep was removed",
       "test file src/a.test.js was emptied (no tests left in it)",
       "test file src/b.test.js was deleted",
       "pytest skip added in test file tests/test_x.py (0 → 1)",
       ".only added in test file src/new.test.js (0 → 1)",
     ]);
     expect(diffGateDefinition(before, before)).toEqual([]);
+  });
+
+  it("names a changed installed dependency and a re-pointed module resolution field (package.json imports, tsconfig paths)", async () => {
+    const pkg = (target: string) => JSON.stringify({ scripts: { test: "node --test" }, imports: { "#check": target } });
+    const files = {
+      "package.json": pkg("./lib/check.js"),
+      "tsconfig.json": '{\n  // comments are allowed\n  "compilerOptions": { "paths": { "@lib/*": ["lib/*"] }, "strict": true },\n}\n',
+      "node_modules/tiny-assert/index.js": "export function equal(a, b) { if (a !== b) throw new Error('no'); }\n",
+      "node_modules/tiny-assert/package.json": '{"name":"tiny-assert"}',
+      "node_modules/.cache/x": "cache",
+    };
+    const root = tree(files);
+    const before = await resolveGateDefinition(root, npmTest);
+    // A runner's cache inside node_modules and a strictness flag in tsconfig are not gate changes.
+    writeFileSync(join(root, "node_modules/.cache/x"), "other cache");
+    writeFileSync(join(root, "tsconfig.json"), files["tsconfig.json"].replace('"strict": true', '"strict": false'));
+    expect(diffGateDefinition(before, await resolveGateDefinition(root, npmTest))).toEqual([]);
+    writeFileSync(join(root, "node_modules/tiny-assert/index.js"), "export function equal() {}\n");
+    writeFileSync(join(root, "package.json"), pkg("./lib/stub.js"));
+    writeFileSync(join(root, "tsconfig.json"), files["tsconfig.json"].replace('["lib/*"]', '["stub/*"]'));
+    expect(diffGateDefinition(before, await resolveGateDefinition(root, npmTest))).toEqual([
+      "module resolution package.json#imports was changed",
+      "module resolution tsconfig.json#paths was changed",
+      "installed dependency node_modules/tiny-assert was changed",
+    ]);
   });
 
   it("reads only the test sections of shared files such as pyproject.toml", async () => {

@@ -33,6 +33,10 @@ describe("what a thread changed, read from git against its start", () => {
     renameSync(join(root, "packages/c/old.js"), join(root, "packages/c/new.js"));
     write(root, "node_modules/x/index.js");
     write(root, ".yolo/threads/t/log.txt");
+    // What a gate's test run leaves behind in a project that does not ignore it is not the thread's change.
+    write(root, "packages/a/__pycache__/index.cpython-312.pyc");
+    write(root, ".pytest_cache/v/cache/lastfailed");
+    write(root, ".coverage");
     expect((await changedFiles(root, start)).sort()).toEqual([
       "README.md",
       "packages/a/index.js",

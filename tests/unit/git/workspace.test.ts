@@ -65,6 +65,25 @@ describe("--branch: a thread works on yolo/<thread> and commits each dev iterati
     expect(git("ls-files").split("\n")).not.toContain(".yolo/yolo.db");
   });
 
+  it("never commits what test runs leave behind (__pycache__/, .pytest_cache/, coverage data), nor lists it in the diff", async () => {
+    const ws = await prepareWorkspace({ root, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" });
+    const start = git("rev-parse", "HEAD").trim();
+    for (const rel of [
+      "calc.py",
+      "__pycache__/calc.cpython-312.pyc",
+      "tests/__pycache__/t.pyc",
+      ".pytest_cache/v/cache/nodeids",
+      ".coverage",
+      "coverage/lcov.info",
+    ]) {
+      mkdirSync(join(root, rel, ".."), { recursive: true });
+      writeFileSync(join(root, rel), "x\n");
+    }
+    await ws.commit!(iteration);
+    expect(git("show", "--name-only", "--format=", "HEAD").trim()).toBe("calc.py");
+    expect(parseNumstat(await changeSince(root, { startCommit: start, branch: null }, "numstat")).map((f) => f.path)).toEqual(["calc.py"]);
+  });
+
   it("commits with a fallback identity when git has none configured", async () => {
     const ws = await prepareWorkspace({ root, threadId: "t1234567", branch: true, allowDirty: false, mode: "start" });
     writeFileSync(join(root, "a.txt"), "a\n");

@@ -40,6 +40,20 @@ describe("registry", () => {
   });
 });
 
+describe("installed dependencies", () => {
+  it("write_file and edit_file refuse node_modules (at any depth) and a top-level virtualenv, and change nothing there", async () => {
+    put("node_modules/tiny-assert/index.js", "export function equal(a, b) {}\n");
+    for (const rel of ["node_modules/tiny-assert/index.js", "packages/a/node_modules/x/i.js", ".venv/lib/site.py", "venv/bin/pytest"]) {
+      const out = await call("write_file", { path: rel, content: "export function equal() {}\n" });
+      expect(out, rel).toMatchObject({ ok: false, summary: expect.stringMatching(/refused \(installed dependency\)/) });
+    }
+    const edit = await call("edit_file", { path: "node_modules/tiny-assert/index.js", old_string: "(a, b)", new_string: "()" });
+    expect(edit.ok).toBe(false);
+    expect(read("node_modules/tiny-assert/index.js")).toBe("export function equal(a, b) {}\n");
+    expect(await call("write_file", { path: "src/venv.js", content: "x" })).toMatchObject({ ok: true });
+  });
+});
+
 describe("read_file", () => {
   it("returns a text file's content", async () => {
     put("src/a.ts", "export const a = 1;\n");

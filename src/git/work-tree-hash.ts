@@ -1,0 +1,19 @@
+import { EMPTY_TREE } from "./repo.js";
+import { gitOk } from "./git.js";
+import { withStagedWorkTree } from "./staged-work-tree.js";
+
+/**
+ * The git tree of the work tree as it is now (committed, staged, unstaged and untracked files under the project,
+ * not ignored ones nor `.yolo/` nor gate byproducts), written from a throwaway index: the user's index, HEAD and refs
+ * are untouched. Two calls give the same hash exactly when the project's files are the same, so it names the tree a
+ * gate run judged.
+ */
+export function workTreeHash(root: string): Promise<string> {
+  return withStagedWorkTree(root, { base: null }, async (staged) => (await staged(["write-tree"])).trim());
+}
+
+/** The project-relative paths that differ between two trees workTreeHash wrote (a rename counts as both paths). */
+export async function treeChanges(root: string, from: string | null, to: string): Promise<string[]> {
+  const out = await gitOk(root, ["diff-tree", "-r", "--name-only", "-z", "--no-renames", "--relative", from ?? EMPTY_TREE, to]);
+  return out.split("\0").filter((p) => p !== "");
+}

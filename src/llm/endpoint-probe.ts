@@ -8,8 +8,9 @@ const PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * One GET /models before something expensive that no model call overlaps (a gate baseline a writing agent waits
- * for): a dead URL, a rejected key or a model the server does not list throws the ProviderError a model call
- * would have, so the run ends with the same message in seconds. A server without the route (404) passes.
+ * for): a dead URL or a rejected key throws the ProviderError a model call would have, so the run ends with the same
+ * message in seconds. A server without the route (404) passes, and so does a model it does not list (servers and
+ * proxies accept names and aliases they do not list; the first model call says a model that is truly unknown).
  */
 export async function checkModelEndpoint(model: ResolvedConfig["model"], signal?: AbortSignal): Promise<void> {
   const base = model.baseURL ?? OPENAI;
@@ -25,9 +26,5 @@ export async function checkModelEndpoint(model: ResolvedConfig["model"], signal?
   }
   if (listed.kind === "status" && (listed.status === 401 || listed.status === 403)) {
     throw toProviderError({ status: listed.status, message: `HTTP ${listed.status}` }, context);
-  }
-  if (listed.kind === "list" && listed.ids.length && !listed.ids.includes(model.name)) {
-    const served = `the server lists ${listed.ids.slice(0, 8).join(", ")}${listed.ids.length > 8 ? ", …" : ""}`;
-    throw toProviderError({ status: 404, message: served, error: { message: served } }, context);
   }
 }

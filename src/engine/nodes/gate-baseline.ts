@@ -61,6 +61,7 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
     logDir: join(dir, "gates"),
     signal,
     commands: deps.commands,
+    stateDir: deps.config.stateDir,
     onStart: (gate) => emit({ type: "gate.started", node: BASELINE_NODE, name: gate.name, command: gate.command, attempt: 0, baseline: true, ...said }),
   });
   if (signal.aborted || runs.length < gates.length) throw new Error("the gate baseline was interrupted");

@@ -57,6 +57,7 @@ export async function runGateCheck(
     logDir: join(threadArtifactsDir(deps.config.stateDir, threadIdOf(config)), "gates"),
     signal: config.signal,
     commands: deps.commands,
+    stateDir: deps.config.stateDir,
   };
   const judge = (run: GateRun, inScope?: (id: string) => boolean): GateResult => {
     if (!check.record) return run.result;

@@ -75,6 +75,8 @@ const gateResult = z.object({
   blocking: z.boolean().optional(),
   /** What this run covered: the changed workspaces only, or the whole suite and why (optional within version 1). */
   scope: gateScope.optional(),
+  /** The gate failed because of its environment, not the code: the kind, the output line that shows it, the fix (optional within version 1). */
+  environment: z.object({ kind: z.enum(["read-only", "missing-toolchain", "permission", "disk", "network"]), line: z.string(), fix: z.string() }).optional(),
 });
 
 export const yoloEventSchema = z.discriminatedUnion("type", [

@@ -10,6 +10,7 @@ import type { Sandbox } from "../exec/sandbox.js";
 import { toolCaches } from "../exec/tool-caches.js";
 import type { ExecSettings } from "../exec/settings.js";
 import { readJUnitReports } from "./junit-reports.js";
+import { environmentFailure } from "./environment-failure.js";
 import { parseTestOutput } from "./parse.js";
 import type { TestCase } from "./parsers/types.js";
 import { reportingCommand, testCasesFromOutput } from "./test-cases.js";
@@ -126,6 +127,8 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
     ...(tests ? { tests: tests.length } : {}),
     ...(opts.baseline ? { baseline: true } : {}),
   };
+  const environment = environmentFailure(result, output, opts.root, sandbox?.kind === "bwrap");
+  if (environment) result.environment = environment;
   return { result, tests };
 }
 

@@ -9,6 +9,7 @@ import { diffGateDefinition, resolveGateDefinition, type GateDefinition } from "
 import { gateBlocks, judgeGate } from "../../gates/judge.js";
 import { sayNotice } from "../notices.js";
 import { runGatesWithTests, type GateRun } from "../../gates/run-gates.js";
+import { refuseEnvironmentFailures } from "../../gates/environment-failure.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
 import type { EngineDeps } from "../deps.js";
@@ -90,6 +91,8 @@ export async function runGateCheck(
     emit({ type: "gate.result", node, gate: confirmed });
     gates.push(confirmed);
   }
+  // A gate the environment broke is not the code's failure: the run ends saying so, and dev is not sent it.
+  refuseEnvironmentFailures(gates);
   if (check.approval) approvals.set(gates, check.approval);
   await gateEndHooks(deps.hooks, node, attempt, gates, hookScope(config, deps, node));
 

@@ -1,5 +1,6 @@
 // `npm run bench`: figures are ratios against a baseline measured in the same run (machines are shared and noisy).
 import { existsSync } from "node:fs";
+import { benchBaselineOverlap } from "./baseline-overlap.mjs";
 import { benchCheckpointSavers } from "./checkpoint-savers.mjs";
 import { benchMcpToolCost } from "./mcp-tool-cost.mjs";
 import { benchHookCost } from "./hook-cost.mjs";
@@ -24,6 +25,7 @@ if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
   await benchMcpToolCost((line) => console.log(line));
   await benchHookCost((line) => console.log(line));
   await benchLargeRepo((line) => console.log(line));
+  await benchBaselineOverlap((line) => console.log(line));
   // Last: it fails the bench loudly (non-zero) when the build has no `yolo run --parallel`.
   await benchParallelStories((line) => console.log(line));
 }

@@ -1,7 +1,9 @@
 // `npm run bench`: figures are ratios against a baseline measured in the same run (machines are shared and noisy).
 import { existsSync } from "node:fs";
+import { benchBaselineOverlap } from "./baseline-overlap.mjs";
 import { benchCheckpointSavers } from "./checkpoint-savers.mjs";
 import { benchMcpToolCost } from "./mcp-tool-cost.mjs";
+import { benchNarrowedAttempt } from "./narrowed-attempt.mjs";
 import { benchHookCost } from "./hook-cost.mjs";
 import { benchLargeRepo } from "./large-repo.mjs";
 import { benchParallelStories } from "./parallel-stories.mjs";
@@ -24,6 +26,8 @@ if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
   await benchMcpToolCost((line) => console.log(line));
   await benchHookCost((line) => console.log(line));
   await benchLargeRepo((line) => console.log(line));
+  await benchBaselineOverlap((line) => console.log(line));
+  await benchNarrowedAttempt((line) => console.log(line));
   // Last: it fails the bench loudly (non-zero) when the build has no `yolo run --parallel`.
   await benchParallelStories((line) => console.log(line));
 }

@@ -3,6 +3,7 @@ import { assertModelConfigured } from "../config/resolve.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { toProviderError } from "../llm/errors.js";
 import { createChatModel } from "../llm/model.js";
+import { checkModelEndpoint } from "../llm/endpoint-probe.js";
 import { createLogger } from "../log/logger.js";
 import type { FetchLike } from "../llm/recording.js";
 import type { ChangeReader, EngineDeps, WorkspaceHook } from "./deps.js";
@@ -69,6 +70,8 @@ export function createEngineDeps(input: {
     ...(input.workspace ? { workspace: input.workspace } : {}),
     ...(input.changes ? { changes: input.changes } : {}),
     mcp: mcpHub(config, input, logger),
+    // A replayed run has no endpoint; a recorded one records model calls, not this check.
+    ...(input.transport?.replay ? {} : { checkEndpoint: (signal?: AbortSignal) => checkModelEndpoint(config.model, signal) }),
   };
 }
 

@@ -52,6 +52,11 @@ export interface EngineDeps {
    * budget counts too.
    */
   sharedLimits?: () => Usage;
+  /**
+   * Checks the model endpoint answers, accepts the key and serves the model (one GET /models), throwing the error a
+   * model call would; run before waiting for a gate baseline that no model call has overlapped. Absent: not checked.
+   */
+  checkEndpoint?: (signal?: AbortSignal) => Promise<void>;
 }
 
 /** Reads what a thread changed from version control, never from the model's own account of it. */

@@ -3,7 +3,8 @@ import { END_NODE, START_NODE, type Workflow } from "../workflow/schema.js";
 import type { EngineDeps } from "./deps.js";
 import { agentNode } from "./nodes/agent-node.js";
 import { escalateNode } from "./nodes/escalate-node.js";
-import { BASELINE_NODE, gateBaselineNode } from "./nodes/gate-baseline.js";
+import { BASELINE_NODE } from "./nodes/gate-baseline.js";
+import { gateBaselineNode, withBaseline } from "./nodes/baseline-task.js";
 import { gateNode } from "./nodes/gate-node.js";
 import { humanNode } from "./nodes/human-node.js";
 import { withRunLimits } from "./nodes/run-limits.js";
@@ -78,10 +79,12 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
           : spec.kind === "switch"
             ? switchNode(id, spec, workflow, deps)
             : humanNode(id, spec, workflow, deps.agents);
-    graph.addNode(id, reportingEnd(id, withRunLimits(id, fn as never, deps.config.limits)) as never);
+    // Inside the limits: a wait for the baseline counts as the waiting step's active time, as the baseline step did.
+    graph.addNode(id, reportingEnd(id, withRunLimits(id, withBaseline(id, deps, fn as never) as never, deps.config.limits)) as never);
   }
   const first = workflow.edges.find((e) => e.from === START_NODE)!.to;
-  // The gate baseline runs before the first node (a no-op for agent and chat threads); it is not a workflow step.
+  // The gate baseline starts before the first node and runs beside it (a no-op for agent and chat threads); it is not
+  // a workflow step.
   graph.addNode(BASELINE_NODE, reportingEnd(BASELINE_NODE, gateBaselineNode(deps)) as never);
   graph.addEdge(START, BASELINE_NODE as never);
   graph.addEdge(BASELINE_NODE as never, graphName(first) as never);

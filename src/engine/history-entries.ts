@@ -31,6 +31,8 @@ export interface HistorySnapshot {
 export function historyEntries(snapshots: HistorySnapshot[], config: ResolvedConfig): HistoryEntry[] {
   const byId = new Map(snapshots.map((s) => [s.checkpointId, s]));
   const childOf = new Map(snapshots.map((s) => [s.parentId, s]));
+  // The baseline's result reaches the state with the first node that writes: its line says the one the thread took.
+  const baseline = snapshots.map((s) => (s.values as PipelineStateType | undefined)?.gateBaseline).find(Boolean) ?? null;
   return snapshots.map((s) => {
     const parent = s.parentId ? byId.get(s.parentId) : undefined;
     const node = s.source === "input" ? "input" : parent ? parent.next.join(", ") || "?" : "?";
@@ -42,7 +44,9 @@ export function historyEntries(snapshots: HistorySnapshot[], config: ResolvedCon
       createdAt: s.createdAt ?? "",
       next: [...s.next],
       summary:
-        node === "input" ? summarizeInput(values, childOf.get(s.checkpointId)?.values as PipelineStateType | undefined) : summarize(node, values, config),
+        node === "input"
+          ? summarizeInput(values, childOf.get(s.checkpointId)?.values as PipelineStateType | undefined)
+          : summarize(node, node === BASELINE_NODE_NAME ? { ...values, gateBaseline: values.gateBaseline ?? baseline } : values, config),
     };
   });
 }

@@ -51,6 +51,12 @@ export async function forkThread(baseConfig: ResolvedConfig, session: Session, t
   const graph = buildWorkflowGraph(inertDeps(config), session.checkpointer);
   const source = await graph.getState({ configurable: { thread_id: threadId, checkpoint_id: entry.checkpointId } });
   const values = source.values as PipelineStateType;
+  // The baseline runs beside the first agents and reaches the state with the first that writes: a fork from before
+  // that keeps the one the thread took (the tree may hold changes since, which a new baseline would count as given).
+  if (values.mode === "run" && !values.gateBaseline) {
+    const latest = (await graph.getState({ configurable: { thread_id: threadId } })).values as PipelineStateType;
+    if (latest.gateBaseline) values.gateBaseline = latest.gateBaseline;
+  }
   await graph.updateState({ configurable: { thread_id: newThreadId } }, values, entry.node);
   const original = await session.threads.get(threadId);
   await session.threads.create({

@@ -74,7 +74,7 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   const sandbox = options.sandbox?.kind === "bwrap" ? options.sandbox : null;
   guard = findProtectedPaths(options.cwd);
   // Node's `shell: true` is `/bin/sh -c <command>` on POSIX; spelled out, so the helper process spawns plain argv.
-  const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command, guard, sandbox.readOnly) : ["/bin/sh", "-c", command];
+  const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command, guard, sandbox.readOnly, sandbox.writable) : ["/bin/sh", "-c", command];
   let pid: number | undefined;
   /** How far a timeout or abort has got: SIGTERM sent, then (after the grace period) SIGKILL. */
   let stopping: "SIGTERM" | "SIGKILL" | null = null;

@@ -5,7 +5,14 @@ import type { ProtectedPaths } from "./protected-paths.js";
 
 /** How commands are contained: inside bubblewrap, or not at all. */
 /** `readOnly`: folders inside the project the sandbox keeps read-only besides the guarded ones (yolo's own caches). */
-export type Sandbox = { kind: "bwrap"; binary: string; readOnly?: readonly string[] } | { kind: "none" };
+/** `writable`: host folders bound writable at another path inside (a gate's toolchain caches, src/exec/tool-caches.ts). */
+export type Sandbox = { kind: "bwrap"; binary: string; readOnly?: readonly string[]; writable?: readonly WritableBind[] } | { kind: "none" };
+
+/** A host folder (`host`) the sandboxed command sees, writable, at `inside`. */
+export interface WritableBind {
+  host: string;
+  inside: string;
+}
 
 /** Whether bubblewrap works here; when not, why, and the one-line fix where there is one. */
 export type SandboxProbe = { available: true; binary: string } | { available: false; reason: string; fix?: string };
@@ -199,7 +206,14 @@ function isolation(): string[] {
  * `.git` file points at, `.gitattributes`, `.vscode`, `.github`, hook-manager configs, `node_modules/.bin`, …) and
  * shows secret files (`.env`, keys, `.npmrc`, `.netrc`, …) empty, so no transform of them reaches the model.
  */
-export function bwrapArgv(binary: string, root: string, command: string, guard?: ProtectedPaths, readOnly: readonly string[] = []): string[] {
+export function bwrapArgv(
+  binary: string,
+  root: string,
+  command: string,
+  guard?: ProtectedPaths,
+  readOnly: readonly string[] = [],
+  writable: readonly WritableBind[] = [],
+): string[] {
   const state = join(root, ".yolo");
   return [
     binary,
@@ -210,6 +224,8 @@ export function bwrapArgv(binary: string, root: string, command: string, guard?:
     ...(existsSync(state) ? ["--ro-bind", state, state] : []),
     ...readOnly.flatMap((dir) => ["--ro-bind-try", dir, dir]),
     ...(guard ? guardArgs(guard) : []),
+    // Last, at their own paths inside (under the private /tmp): the guard hides the state folder the caches live in.
+    ...writable.flatMap((bind) => ["--bind", bind.host, bind.inside]),
     "--chdir",
     root,
     "--",

@@ -6,8 +6,11 @@ import { lastBytes } from "../exec/capped-output.js";
 import { type GateLog, openGateLog } from "./gate-log.js";
 import { commandEnv } from "../secrets/env.js";
 import { runShell } from "../exec/run-shell.js";
+import type { Sandbox } from "../exec/sandbox.js";
+import { toolCaches } from "../exec/tool-caches.js";
 import type { ExecSettings } from "../exec/settings.js";
 import { readJUnitReports } from "./junit-reports.js";
+import { environmentFailure } from "./environment-failure.js";
 import { parseTestOutput } from "./parse.js";
 import type { TestCase } from "./parsers/types.js";
 import { reportingCommand, testCasesFromOutput } from "./test-cases.js";
@@ -32,6 +35,8 @@ export interface RunGatesOptions {
   commands?: ExecSettings;
   /** Added to each log file's name (`attempt-1-test-changed.log`), so a narrowed run and its confirmation keep both logs. */
   logSuffix?: string;
+  /** yolo's state folder: in the sandbox, each toolchain's cache is a folder of its `cache/` (src/exec/tool-caches.ts). */
+  stateDir?: string;
   /** Called just before each gate's command starts, so a slow test suite shows as running. */
   onStart?(gate: GateConfig): void;
 }
@@ -79,13 +84,14 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
   // Created while the command runs (see gate-log.ts); written when it has finished.
   const log = openGateLog(logPath, opts.logDir);
   let run: Awaited<ReturnType<typeof runShell>>;
+  const { sandbox, cacheEnv } = withCaches(gate, opts);
   try {
     run = await runShell(reportingCommand(gate.command, packageScripts(opts.root)), {
       cwd: opts.root,
       timeoutS: gate.timeoutS,
       // The code under test was written by the model; it gets no more secrets than run_command does.
-      env: reportingEnv(commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null)),
-      sandbox: opts.commands?.sandbox,
+      env: { ...reportingEnv(commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null)), ...cacheEnv },
+      sandbox,
       capBytes: opts.capBytes,
       signal: opts.signal,
       keepFullOutput: true,
@@ -121,7 +127,17 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
     ...(tests ? { tests: tests.length } : {}),
     ...(opts.baseline ? { baseline: true } : {}),
   };
+  const environment = environmentFailure(result, output, opts.root, sandbox?.kind === "bwrap");
+  if (environment) result.environment = environment;
   return { result, tests };
+}
+
+// In the sandbox the gate's toolchains write their caches under yolo's state folder, never the user's (tool-caches.ts).
+function withCaches(gate: GateConfig, opts: RunGatesOptions): { sandbox: Sandbox | undefined; cacheEnv: Record<string, string> } {
+  const sandbox = opts.commands?.sandbox;
+  if (sandbox?.kind !== "bwrap" || !opts.stateDir) return { sandbox, cacheEnv: {} };
+  const caches = toolCaches(opts.root, opts.stateDir, [gate.command]);
+  return { sandbox: { ...sandbox, writable: [...(sandbox.writable ?? []), ...caches.writable] }, cacheEnv: caches.env };
 }
 
 // The log is a convenience for humans; failing to write it must not fail the gate, so it yields null instead.

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "vitest";
-import { describeResult, parseEvents, runYolo, spawnYolo, threadIdFrom, waitFor } from "../helpers/cli.js";
+import { describeResult, parseEvents, rolesOf, runYolo, spawnYolo, threadIdFrom, waitFor } from "../helpers/cli.js";
 import { analystDone, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { readThread } from "../helpers/engine.js";
 import { mockWith, project } from "../helpers/per-test.js";
@@ -13,8 +13,20 @@ appendFileSync("probe.log", "run\\n");
 while (existsSync("hold")) await new Promise((r) => setTimeout(r, 50));
 `;
 
-describe("kill -9 during the gate baseline", { timeout: 120_000 }, () => {
-  it("the resume takes the baseline again, records it once, and the run finishes (exit 0)", async ({ expect, onTestFinished }) => {
+// Polls an async check (the thread's checkpoint, read from SQLite while the run writes it).
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("kill -9 during the gate baseline", { timeout: 150_000 }, () => {
+  it("analyst and pm think while it runs, dev waits for it; the resume takes it again, once, and the run finishes (exit 0)", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const root = project(onTestFinished, {
       "package.json": JSON.stringify({ name: "demo", type: "module", scripts: { test: "node probe.mjs && node --test test/" } }),
       "probe.mjs": PROBE,
@@ -25,12 +37,17 @@ describe("kill -9 during the gate baseline", { timeout: 120_000 }, () => {
     let out = "";
     child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
     await waitFor(() => existsSync(join(root, "probe.log")), "the baseline's gate to start");
-    expect(out).toContain('"baseline":true');
+    await waitFor(() => /"type":"run\.started"/.test(out), "run.started");
+    const thread = threadIdFrom(out);
+    // The planning agents ran (and were checkpointed) while the baseline's gate was still held.
+    await until(async () => (await readThread(root, thread)).values.visits?.pm === 1, "pm's checkpoint");
+    expect(rolesOf(mock)).toEqual(["analyst", "pm"]);
+    const before = parseEvents(out);
+    expect(before.some((e) => e.type === "gate.result")).toBe(false);
+    expect(before.some((e) => e.type === "node.started" && e.node === "dev")).toBe(false);
     child.kill("SIGKILL");
     await child;
     rmSync(join(root, "hold"));
-    expect(mock.requests).toHaveLength(0);
-    const thread = threadIdFrom(out);
 
     const resumed = await runYolo(["resume", thread, "--json"], { cwd: root, baseURL: mock.url });
     expect(resumed.exitCode, describeResult(resumed)).toBe(0);
@@ -38,6 +55,9 @@ describe("kill -9 during the gate baseline", { timeout: 120_000 }, () => {
     const baselines = events.filter((e) => e.type === "gate.result" && e.gate.baseline);
     expect(baselines).toHaveLength(1);
     expect(baselines[0].type === "gate.result" && baselines[0].gate).toMatchObject({ passed: false, attempt: 0 });
+    // The baseline's result came before dev started: dev waited for it.
+    const devStarted = events.findIndex((e) => e.type === "node.started" && e.node === "dev");
+    expect(events.indexOf(baselines[0])).toBeLessThan(devStarted);
     // The gate ran for the killed baseline, the resumed baseline, and tea's check.
     expect(readFileSync(join(root, "probe.log"), "utf8").trim().split("\n")).toHaveLength(3);
     const { values } = await readThread(root, thread);

@@ -4,11 +4,13 @@ import type { GateConfig } from "../../config/schema.js";
 import type { GateResult, GateScope } from "../../events/schema.js";
 import type { ScopedGate } from "../../gates/detect/scope.js";
 import { inScopeOf, isMonorepo, planGateScope } from "../../gates/scope-plan.js";
+import { scopeSingleProject, singleNarrowable } from "../../gates/single-scope.js";
 import { writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { diffGateDefinition, resolveGateDefinition, type GateDefinition } from "../../gates/definition.js";
 import { gateBlocks, judgeGate } from "../../gates/judge.js";
 import { sayNotice } from "../notices.js";
 import { runGatesWithTests, type GateRun } from "../../gates/run-gates.js";
+import { refuseEnvironmentFailures } from "../../gates/environment-failure.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
 import type { EngineDeps } from "../deps.js";
@@ -64,6 +66,7 @@ export async function runGateCheck(
     logDir: join(threadArtifactsDir(deps.config.stateDir, threadIdOf(config)), "gates"),
     signal: config.signal,
     commands: deps.commands,
+    stateDir: deps.config.stateDir,
   };
   const threadId = threadIdOf(config);
   const flags = await threadKnownFailureFlags(deps.config.stateDir, threadId, deps.config.knownFailureFlags).catch(() => deps.config.knownFailureFlags ?? []);
@@ -108,6 +111,8 @@ export async function runGateCheck(
     }
   }
   if (ruled.length) rulingsOf.set(gates, ruled);
+  // A gate the environment broke is not the code's failure: the run ends saying so, and dev is not sent it.
+  refuseEnvironmentFailures(gates);
   if (check.approval) approvals.set(gates, check.approval);
   await gateEndHooks(deps.hooks, node, attempt, gates, hookScope(config, deps, node));
 
@@ -191,14 +196,23 @@ async function planScopes(gates: GateConfig[], deps: EngineDeps): Promise<Scoped
   const mode = deps.config.gateScope ?? "changed";
   const configured = deps.config.gates !== null;
   // Outside a monorepo each gate runs as written with no scope said (planGateScope's first rule, without reading the
-  // workspace files a second time: this runs at every gate check).
-  if (gates.length === 0 || !monorepo(deps)) return gates.map((gate) => ({ gate, scope: null, packages: null }));
+  // workspace files a second time: this runs at every gate check), unless its runner selects tests by the change.
+  if (gates.length === 0) return [];
+  if (!monorepo(deps)) return await planSingleProject(gates, deps, mode, configured);
   // Git is asked only when the answer can narrow something (a large tree makes the read cost seconds).
   if (mode === "all") return gates.map((g) => planGateScope(g, { root: deps.config.root, mode, configured, change: { ok: false, note: "not read" } }));
   const change = deps.changes
     ? await deps.changes.changedFiles()
     : { ok: false as const, note: "no record of the thread's start in git (not a git repository, or a run not started by the CLI)" };
   return gates.map((g) => planGateScope(g, { root: deps.config.root, mode, configured, change }));
+}
+
+// A single project's gates: narrowed by the change where the runner can (single-scope.ts); git is asked only then.
+async function planSingleProject(gates: GateConfig[], deps: EngineDeps, mode: "changed" | "all", configured: boolean): Promise<ScopedGate[]> {
+  const whole = (gate: GateConfig): ScopedGate => ({ gate, scope: null, packages: null });
+  if (mode === "all" || !deps.changes || !gates.some((g) => singleNarrowable(g, configured))) return gates.map(whole);
+  const change = await deps.changes.changedFiles();
+  return gates.map((gate) => scopeSingleProject(gate, { root: deps.config.root, mode, configured, change }) ?? whole(gate));
 }
 
 // Projects of a run found not to be a monorepo, not asked again at each gate check (the answer reads the workspace

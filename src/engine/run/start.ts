@@ -5,6 +5,7 @@ import { threadKnownFailureFlags } from "../../store/known-failure-flags.js";
 import { sweepInterruptedWrites } from "../../tools/temp-sweep.js";
 import type { EngineDeps, EngineLogger } from "../deps.js";
 import { buildWorkflowGraph } from "../graph.js";
+import { stopBaseline } from "../nodes/baseline-task.js";
 import { endedNode, type GraphWrite } from "../graph-writes.js";
 import { inertDeps } from "../inspect.js";
 import { modeOf } from "../thread-input.js";
@@ -288,6 +289,8 @@ async function afterStarted(
     const latest = positionOf(await graph.getState(graphConfig).catch(() => ({ next: [], tasks: [], values: {} }) as never));
     return await complete(options, emit, status, reason, latest, limit);
   } finally {
+    // A baseline still running beside the agents ends with its leg (a resume takes it again, or reads it if done).
+    await stopBaseline(deps, threadId);
     await deps.mcp?.stop();
   }
 }

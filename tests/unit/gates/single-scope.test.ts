@@ -1,0 +1,70 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { scopeSingleProject } from "../../../src/gates/single-scope.js";
+
+const roots: string[] = [];
+afterEach(() => {
+  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+});
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), "yolo-single-scope-"));
+  roots.push(root);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return root;
+}
+const gate = (command: string, scope?: "changed" | "all") => ({ name: "test", command, required: true, timeoutS: 600, ...(scope ? { scope } : {}) });
+const input = (root: string, files: string[], configured = false) => ({ root, mode: "changed" as const, configured, change: { ok: true as const, files } });
+
+describe("a single project's gate narrowed to what the change touches", () => {
+  it("vitest and jest scripts: the runner's related-tests selection of the changed files", () => {
+    const vitest = tree({ "package.json": JSON.stringify({ scripts: { test: "vitest run" } }) });
+    expect(scopeSingleProject(gate("npm test"), input(vitest, ["src/a.ts"]))).toMatchObject({
+      gate: { command: "npx --no-install vitest related --run 'src/a.ts'" },
+      scope: { kind: "changed", units: ["src/a.ts"] },
+      packages: [],
+    });
+    const jest = tree({ "package.json": JSON.stringify({ scripts: { test: "jest" } }) });
+    expect(scopeSingleProject(gate("npm test"), input(jest, ["lib/b.js"]))?.gate.command).toBe("npx --no-install jest --findRelatedTests 'lib/b.js'");
+    const other = tree({ "package.json": JSON.stringify({ scripts: { test: "node --test test/" } }) });
+    expect(scopeSingleProject(gate("npm test"), input(other, ["src/a.js"]))).toBeNull();
+  });
+
+  it("pytest: the changed test files and the test files that import a changed module, nothing else", () => {
+    const root = tree({
+      "pricing.py": "def price(): return 1\n",
+      "tests/test_pricing.py": "from pricing import price\n",
+      "tests/test_other.py": "import other\n",
+      "tests/test_new.py": "def test_x(): pass\n",
+    });
+    expect(scopeSingleProject(gate("pytest -rA"), input(root, ["pricing.py", "tests/test_new.py"]))).toMatchObject({
+      gate: { command: "pytest -rA 'tests/test_new.py' 'tests/test_pricing.py'" },
+      scope: { units: ["tests/test_new.py", "tests/test_pricing.py"] },
+    });
+    // A changed module no test names: no narrowing (it may be used through another module).
+    expect(scopeSingleProject(gate("uv run pytest -rA"), input(root, ["helpers.py"]))).toBeNull();
+  });
+
+  it("go: the changed packages and every package that depends on them, found by go list in the command", () => {
+    const root = tree({ "go.mod": "module example.com/shop\n\ngo 1.19\n" });
+    const scoped = scopeSingleProject(gate("go test -v ./..."), input(root, ["price/price.go", "main.go"]));
+    expect(scoped?.scope).toEqual({ kind: "changed", units: ["example.com/shop", "example.com/shop/price"] });
+    expect(scoped?.gate.command).toContain("go list -f '{{.ImportPath}} {{join .Deps \" \"}}' ./...");
+    expect(scoped?.gate.command).toContain("(example\\.com/shop|example\\.com/shop/price)");
+  });
+
+  it("keeps the whole suite: a config or lock file changed, gateScope all, a configured gate without scope: changed, an unknown change", () => {
+    const root = tree({ "package.json": JSON.stringify({ scripts: { test: "vitest" } }) });
+    expect(scopeSingleProject(gate("npm test"), input(root, ["src/a.ts", "package.json"]))).toBeNull();
+    expect(scopeSingleProject(gate("npm test"), input(root, ["src/a.ts", "vitest.config.ts"]))).toBeNull();
+    expect(scopeSingleProject(gate("npm test"), { ...input(root, ["src/a.ts"]), mode: "all" })).toBeNull();
+    expect(scopeSingleProject(gate("npm test"), input(root, ["src/a.ts"], true))).toBeNull();
+    expect(scopeSingleProject(gate("npm test", "changed"), input(root, ["src/a.ts"], true))?.scope?.kind).toBe("changed");
+    expect(scopeSingleProject(gate("npm test"), { ...input(root, []), change: { ok: false, note: "not a git repository" } })).toBeNull();
+    expect(scopeSingleProject(gate("npm test"), input(root, []))).toBeNull();
+  });
+});

@@ -42,6 +42,21 @@ const NON_INTERACTIVE_ENV = { NO_COLOR: "1", FORCE_COLOR: "0", CI: "1" };
 
 const DEFAULT_KILL_GRACE_MS = 1000;
 
+/** The exit code of a command yolo refused to start (as a shell's "cannot execute"). */
+export const REFUSED_EXIT_CODE = 126;
+
+const NEXT_REFUSED = "No further command runs until the project is back under the limit: delete the files it does not need";
+
+// What a command refused for an incomplete walk prints: what happened, what it affects, what to do.
+function refusal(why: string | undefined): string {
+  return (
+    `yolo did not run this command: ${why ?? "the walk for files to protect stopped at its limits"}. Past that limit yolo ` +
+    "cannot find every file it must keep read-only or hide (git dirs, files that run code outside yolo, secret files), " +
+    "so it runs nothing rather than run it unprotected. Delete the files the project does not need (generated output, " +
+    "copies) and run the command again.\n"
+  );
+}
+
 /**
  * Runs a shell command in its own process group and always leaves no process of that group behind:
  * on timeout or abort the whole group gets SIGTERM then SIGKILL, and when the shell exits, any background
@@ -54,11 +69,13 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   let guard: ProtectedPaths | null = null;
   const finish = (exitCode: number | null, timedOut: boolean, aborted: boolean): ShellResult => {
     // A file that runs code outside yolo, created by this command (so no read-only bind could cover it), goes again.
-    const removed = guard ? removeNewExecFiles(options.cwd, guard) : [];
+    const after = guard?.complete ? removeNewExecFiles(options.cwd, guard) : { removed: [] };
+    const removed = after.removed;
     if (removed.length)
       collected.push(
         `\n[yolo removed ${removed.map((r) => `\`${r}\``).join(", ")}: files that run code outside yolo (git, editors, direnv, CI, hook managers) may not be created by commands]\n`,
       );
+    if (after.incomplete) collected.push(`\n[yolo could not check what this command created: ${after.incomplete}. ${NEXT_REFUSED}]\n`);
     return {
       exitCode,
       timedOut,
@@ -73,8 +90,13 @@ export async function runShell(command: string, options: RunShellOptions): Promi
 
   const sandbox = options.sandbox?.kind === "bwrap" ? options.sandbox : null;
   guard = findProtectedPaths(options.cwd);
+  // Fail closed: a walk that stopped short may have missed a secret to mask or a git dir to keep read-only.
+  if (!guard.complete) {
+    collected.push(refusal(guard.incomplete));
+    return finish(REFUSED_EXIT_CODE, false, false);
+  }
   // Node's `shell: true` is `/bin/sh -c <command>` on POSIX; spelled out, so the helper process spawns plain argv.
-  const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command, guard, sandbox.readOnly) : ["/bin/sh", "-c", command];
+  const [file, ...args] = sandbox ? bwrapArgv(sandbox, options.cwd, command, guard, options.env.PATH) : ["/bin/sh", "-c", command];
   let pid: number | undefined;
   /** How far a timeout or abort has got: SIGTERM sent, then (after the grace period) SIGKILL. */
   let stopping: "SIGTERM" | "SIGKILL" | null = null;

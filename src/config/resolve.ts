@@ -150,7 +150,7 @@ export function resolveConfig({
       rolePermissions: { ...(fileConfig.context?.rolePermissions ?? {}) },
     },
     userConfigFile: userConfig.file,
-    ...commandSettings(userConfig, fileConfig, file, env, envSandbox as SandboxMode | undefined),
+    ...commandSettings(userConfig, fileConfig, file, envSandbox as SandboxMode | undefined),
     hooks: {
       user: userConfig.config.hooks ?? null,
       project: fileConfig.hooks ?? null,
@@ -204,7 +204,7 @@ const SANDBOX_RANK = new Map<SandboxMode, number>([
 ]);
 
 /**
- * Commands policy, CI environment allow-list and sandbox from both config files. The repository's file can only
+ * Commands policy, environment allow-list and sandbox from both config files. The repository's file can only
  * narrow the user's: its allow-list applies on top of the user's, its denies add up, and it can make the sandbox
  * stricter (`bwrap`) but not turn it off. `YOLO_SANDBOX` stands for the user's setting.
  */
@@ -212,7 +212,6 @@ function commandSettings(
   user: { file: string | null; config: UserLevelConfig },
   repo: UserConfig,
   repoFile: string | null,
-  env: Readonly<Record<string, string | undefined>>,
   envSandbox: SandboxMode | undefined,
 ): Pick<ResolvedConfig, "commands" | "env" | "sandbox" | "files"> {
   const userSource = user.file ?? "the user config";

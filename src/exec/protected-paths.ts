@@ -148,13 +148,13 @@ export interface AfterCommand {
 /**
  * Exec files a command created that were not there before it ran (found by a second walk), removed so the file
  * cannot run code later outside yolo. `node_modules/.bin` is left alone: installing packages creates it. The second
- * walk may go ten times further than the first (a command that made many files); when even that stops short, nothing
- * is removed and `incomplete` says why: the next command is refused by its own walk, and a commit filters exec files.
+ * walk may go ten times further than the first (a command that made many files). The first walk saw everything, so
+ * whatever the second finds that it did not see is new and goes, even when the second stops short; then `incomplete`
+ * says why (the next command is refused by its own walk, and a `--branch` commit leaves exec files out).
  */
 export function removeNewExecFiles(root: string, before: ProtectedPaths, limits: WalkLimits = DEFAULT_WALK_LIMITS): AfterCommand {
   if (!before.complete) return { removed: [], ...(before.incomplete ? { incomplete: before.incomplete } : {}) };
   const after = findProtectedPaths(root, { ...limits, maxEntries: limits.maxEntries * 10 });
-  if (!after.complete) return { removed: [], incomplete: after.incomplete ?? "the walk stopped at its limits" };
   const removed: string[] = [];
   for (const rel of [...after.execRels].sort()) {
     if (before.execRels.has(rel) || /(^|[\\/])node_modules[\\/]\.bin$/.test(rel)) continue;
@@ -163,7 +163,8 @@ export function removeNewExecFiles(root: string, before: ProtectedPaths, limits:
     fs.rmSync(path.join(root, rel), { recursive: true, force: true });
     removed.push(rel);
   }
-  return { removed: removed.map((rel) => rel.split(path.sep).join("/")) };
+  const shown = removed.map((rel) => rel.split(path.sep).join("/"));
+  return after.complete ? { removed: shown } : { removed: shown, incomplete: after.incomplete ?? "the walk stopped at its limits" };
 }
 
 // Shows a secret file or folder empty inside the sandbox (by its real path, so a link cannot dodge the mask).

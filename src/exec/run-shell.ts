@@ -3,7 +3,7 @@ import { CappedOutput } from "./capped-output.js";
 import type { LaunchRequest, Launched } from "./launch.js";
 import { launchDirect } from "./launch-direct.js";
 import { launchThroughSpawner } from "./spawner.js";
-import { findProtectedPaths, removeNewExecFiles, type ProtectedPaths } from "./protected-paths.js";
+import { findProtectedPaths, removeNewExecFiles, type ProtectedPaths, type WalkLimits } from "./protected-paths.js";
 import { bwrapArgv, type Sandbox } from "./sandbox.js";
 import { scrubText } from "../secrets/scrub.js";
 import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
@@ -23,6 +23,8 @@ export interface RunShellOptions {
   killGraceMs?: number;
   /** Run inside bubblewrap (the project the only writable folder, no network); absent: directly. */
   sandbox?: Sandbox;
+  /** How far the walk for files to protect goes; past it the command is refused. Absent: DEFAULT_WALK_LIMITS. */
+  walk?: WalkLimits;
 }
 
 export interface ShellResult {
@@ -69,7 +71,7 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   let guard: ProtectedPaths | null = null;
   const finish = (exitCode: number | null, timedOut: boolean, aborted: boolean): ShellResult => {
     // A file that runs code outside yolo, created by this command (so no read-only bind could cover it), goes again.
-    const after = guard?.complete ? removeNewExecFiles(options.cwd, guard) : { removed: [] };
+    const after = guard?.complete ? removeNewExecFiles(options.cwd, guard, options.walk) : { removed: [] };
     const removed = after.removed;
     if (removed.length)
       collected.push(
@@ -89,7 +91,7 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   if (options.signal?.aborted) return finish(null, false, true);
 
   const sandbox = options.sandbox?.kind === "bwrap" ? options.sandbox : null;
-  guard = findProtectedPaths(options.cwd);
+  guard = findProtectedPaths(options.cwd, options.walk);
   // Fail closed: a walk that stopped short may have missed a secret to mask or a git dir to keep read-only.
   if (!guard.complete) {
     collected.push(refusal(guard.incomplete));

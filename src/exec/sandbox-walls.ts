@@ -46,7 +46,24 @@ export function hiddenFolderArgs(hidden: readonly string[], root: string, pathVa
 }
 
 /** Version managers' folders in a home folder: a PATH entry inside one needs the whole of it (shims, versions, libs). */
-const TOOLCHAIN_ROOTS = [".pyenv", ".rbenv", ".nodenv", ".goenv", ".jenv", ".nvm", ".asdf", ".volta", ".rustup", ".sdkman", ".bun", ".deno", ".fnm", "go", ".local/share/mise", ".local/share/fnm"];
+const TOOLCHAIN_ROOTS = [
+  ".pyenv",
+  ".rbenv",
+  ".nodenv",
+  ".goenv",
+  ".jenv",
+  ".nvm",
+  ".asdf",
+  ".volta",
+  ".rustup",
+  ".sdkman",
+  ".bun",
+  ".deno",
+  ".fnm",
+  "go",
+  ".local/share/mise",
+  ".local/share/fnm",
+];
 
 // PATH entries under a hidden folder, widened to their version manager's folder when they are inside one.
 function toolchainFolders(hidden: readonly string[], pathVar: string | undefined): string[] {

@@ -192,3 +192,50 @@ function entriesOf(dir: string): fs.Dirent[] {
     return [];
   }
 }
+
+/** The content of the protected files that exist now (exec files, git config and hooks), to put back after a call. */
+export type ProtectedContents = Map<string, Buffer>;
+
+const KEPT_GIT_FILES = ["config", "config.worktree", "info/attributes", "info/exclude"];
+const MAX_KEPT_FILES = 2000;
+const MAX_KEPT_BYTES = 1024 * 1024;
+
+/**
+ * Reads the protected files a writer outside the sandbox could change (an MCP server started without one): every exec
+ * file the walk listed, and the root git dir's config and attribute files. Bounded in files and size per file.
+ */
+export function keepProtectedContents(root: string, guard: ProtectedPaths): ProtectedContents {
+  const kept: ProtectedContents = new Map();
+  const rels = [...guard.execRels, ...KEPT_GIT_FILES.map((f) => path.join(".git", f))];
+  for (const rel of rels) {
+    if (kept.size >= MAX_KEPT_FILES) break;
+    try {
+      const abs = path.join(root, rel);
+      const stat = fs.lstatSync(abs);
+      if (stat.isFile() && stat.size <= MAX_KEPT_BYTES) kept.set(rel, fs.readFileSync(abs));
+    } catch {
+      // absent: nothing to put back
+    }
+  }
+  return kept;
+}
+
+/** Puts back every kept file that was changed, replaced or removed since; returns their project-relative paths. */
+export function restoreProtectedContents(root: string, kept: ProtectedContents): string[] {
+  const restored: string[] = [];
+  for (const [rel, content] of kept) {
+    const abs = path.join(root, rel);
+    let same = false;
+    try {
+      same = fs.lstatSync(abs).isFile() && fs.readFileSync(abs).equals(content);
+    } catch {
+      same = false;
+    }
+    if (same) continue;
+    fs.rmSync(abs, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.writeFileSync(abs, content);
+    restored.push(rel.split(path.sep).join("/"));
+  }
+  return restored;
+}

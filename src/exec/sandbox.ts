@@ -228,7 +228,7 @@ export function bwrapArgv(sandbox: BwrapSandbox, root: string, command: string, 
 }
 
 /** bwrapArgv for any program and its arguments (a stdio MCP server), under the same walls. */
-export function bwrapArgvOf(sandbox: BwrapSandbox, root: string, argv: readonly string[], guard?: ProtectedPaths, pathVar?: string): string[] {
+export function bwrapArgvOf(sandbox: BwrapSandbox, root: string, argv: readonly string[], guard?: ProtectedPaths, pathVar?: string, chdir = root): string[] {
   const state = join(root, ".yolo");
   const base = isolation((sandbox.limits ?? DEFAULT_SANDBOX_LIMITS).tmpBytes);
   return [
@@ -243,7 +243,7 @@ export function bwrapArgvOf(sandbox: BwrapSandbox, root: string, argv: readonly 
     ...(sandbox.readOnly ?? []).flatMap((dir) => ["--ro-bind-try", dir, dir]),
     ...(guard ? guardArgs(guard) : []),
     "--chdir",
-    root,
+    chdir,
     "--",
     ...limitArgv(sandbox.limits, argv),
   ];

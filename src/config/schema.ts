@@ -169,7 +169,7 @@ export const configSchema = z.strictObject({
       maxTime: z.union([z.string().min(1), z.number().positive()]).optional(),
       /** Tool calls run from one model reply; the rest are answered with an error, not run (default 32). */
       toolCallsPerTurn: z.number().int().positive().optional(),
-      /** Processes a sandboxed command may have at once (RLIMIT_NPROC; not applied by the kernel to root). Default 512. */
+      /** Processes a sandboxed command may have at once (RLIMIT_NPROC; not applied by the kernel to root). Default 1024. */
       sandboxProcesses: z.number().int().min(16).optional(),
       /** Memory per sandboxed process in MiB (RLIMIT_DATA: heap and private writable memory). Default 4096. */
       sandboxMemoryMB: z.number().int().min(64).optional(),

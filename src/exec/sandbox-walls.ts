@@ -4,7 +4,10 @@ import { delimiter, dirname, join, relative, sep } from "node:path";
 
 /** What one sandboxed command (and every process it starts) may use of the machine. */
 export interface SandboxLimits {
-  /** RLIMIT_NPROC of the command's processes (`ulimit -u`). The kernel does not apply it to root (uid 0). */
+  /**
+   * RLIMIT_NPROC of the command's processes (`ulimit -u`). The kernel does not apply it to root (uid 0); before Linux
+   * 5.14 it counts every process of the user, not only the sandbox's (hence a default a desktop session stays under).
+   */
   processes: number;
   /** RLIMIT_DATA of each process, in bytes (`ulimit -d`): heap and private writable memory, per process. */
   memoryBytes: number;
@@ -12,7 +15,7 @@ export interface SandboxLimits {
   tmpBytes: number;
 }
 
-export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { processes: 512, memoryBytes: 4 * 1024 ** 3, tmpBytes: 1024 ** 3 };
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { processes: 1024, memoryBytes: 4 * 1024 ** 3, tmpBytes: 1024 ** 3 };
 
 /**
  * The folders a sandbox shows empty: the home folder (`home`, the account's own, `/home`, `/root`) — credentials,
@@ -71,9 +74,10 @@ function toolchainFolders(hidden: readonly string[], pathVar: string | undefined
   for (const entry of (pathVar ?? "").split(delimiter)) {
     const home = entry.startsWith("/") ? hidden.find((dir) => under(entry, dir) && entry !== dir) : undefined;
     if (!home) continue;
-    const rel = relative(home, entry).split(sep).join("/");
-    const root = TOOLCHAIN_ROOTS.find((r) => rel === r || rel.startsWith(`${r}/`));
-    out.add(root ? join(home, root) : entry);
+    // The version manager's folder wherever it sits below the hidden one (`/home` hides `/home/u/.nvm`).
+    const rel = `/${relative(home, entry).split(sep).join("/")}/`;
+    const at = TOOLCHAIN_ROOTS.map((r) => ({ r, i: rel.indexOf(`/${r}/`) })).find(({ i }) => i >= 0);
+    out.add(at ? join(home, rel.slice(1, at.i + at.r.length + 1)) : entry);
     // rustup's proxies in ~/.cargo/bin run the toolchains kept in ~/.rustup (the rest of ~/.cargo holds credentials).
     if (entry.endsWith(`${sep}.cargo${sep}bin`)) out.add(join(dirname(dirname(entry)), ".rustup"));
   }

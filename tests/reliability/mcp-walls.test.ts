@@ -119,3 +119,26 @@ describe("MCP servers inside the walls", { timeout: 300_000 }, () => {
     expect(escapes).toEqual([]);
   });
 });
+
+describe('sandbox: "required" covers MCP servers', () => {
+  it("doctor starts no server when the required sandbox does not work here, and says why", async () => {
+    const { checkMcpServers } = await import("../../src/mcp/doctor.js");
+    const { resolveConfig } = await import("../../src/config/resolve.js");
+    const p = project();
+    try {
+      const marker = path.join(p.root, "started.txt");
+      const config = resolveConfig({
+        root: p.root,
+        fileConfig: { mcpServers: { probe: { command: process.execPath, args: ["-e", `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] } } },
+        file: path.join(p.root, "yolo.config.ts"),
+        env: {},
+        userConfig: { file: null, config: {} },
+      });
+      const facts = await checkMcpServers(config, { PATH: process.env.PATH }, { refused: 'sandbox is "required" but bwrap is not installed' });
+      expect(facts).toEqual([expect.objectContaining({ server: "probe", ok: false, error: expect.stringMatching(/not started: sandbox is "required"/) })]);
+      expect(fs.existsSync(marker)).toBe(false);
+    } finally {
+      p.cleanup();
+    }
+  });
+});

@@ -23,6 +23,8 @@ export interface AgentLoopOptions {
   handoff: { schema: z.ZodType<Record<string, unknown>>; jsonSchema: Record<string, unknown> };
   toolContext: ToolContext;
   maxTurns: number;
+  /** Tool calls run from one model reply; the rest are answered with an error and not run. Absent: no bound. */
+  maxToolCallsPerTurn?: number;
   maxReminders: number;
   emit: (event: EventBody) => void;
   /** Appends one entry to the node's transcript on disk (never to graph state). */
@@ -159,7 +161,12 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     }
 
     let handoff: Record<string, unknown> | null = null;
-    for (const call of calls) {
+    const perReply = options.maxToolCallsPerTurn ?? Number.POSITIVE_INFINITY;
+    for (const [index, call] of calls.entries()) {
+      if (index >= perReply) {
+        refuseOverBound(call, perReply, calls.length, options, messages);
+        continue;
+      }
       if (repeats.seen(call)) {
         throw new LimitError(
           "loop",
@@ -177,6 +184,19 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     }
     if (handoff) return { handoff, usage, filesChanged: [...filesChanged], turns: turn };
   }
+}
+
+/**
+ * A call past the per-reply bound: answered (every call needs its answer in the transcript) with an error saying so,
+ * never run — one reply of 400 run_command calls must not start 400 commands.
+ */
+function refuseOverBound(call: Call, bound: number, total: number, options: AgentLoopOptions, messages: BaseMessage[]): void {
+  const content = `Not run: one reply may make at most ${bound} tool calls and this one made ${total}; calls after the ${bound}th are refused. Make the calls that matter in smaller replies.`;
+  const summary = `refused: over ${bound} tool calls in one reply`;
+  options.emit({ type: "tool.called", node: options.node, tool: call.name, callId: call.id, args: preview(call.raw) });
+  options.emit({ type: "tool.result", node: options.node, tool: call.name, callId: call.id, ok: false, summary });
+  messages.push(new ToolMessage({ tool_call_id: call.id, content }));
+  options.record({ role: "tool", tool_call_id: call.id, ok: false, content });
 }
 
 /** A model stream cut off mid-answer is asked again this many times; its partial reply is never used. */

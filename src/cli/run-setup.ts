@@ -78,6 +78,7 @@ export async function prepareRunSetup(input: {
     mode,
     facts: input.workspace,
     snapshot: input.snapshot,
+    allowExec: config.files.allowExec,
   });
   const workspace: WorkspaceHook | undefined = ws.commit ? { afterDev: ws.commit } : undefined;
   // A resumed thread's start is the one recorded when it started (a snapshot ref for a dirty tree).

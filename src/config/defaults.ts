@@ -6,3 +6,6 @@ export const LIMIT_DEFAULTS = Object.freeze({ maxFixAttempts: 3, maxTurns: 30, m
 
 /** Stories built at the same time by default (docs/stories.md says why 3). */
 export const PARALLEL_DEFAULT = 3;
+
+/** Tool calls run from one model reply by default; a reply with more gets an error for the rest (limits.toolCallsPerTurn). */
+export const DEFAULT_TOOL_CALLS_PER_TURN = 32;

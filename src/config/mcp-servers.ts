@@ -26,6 +26,11 @@ const stdioServer = z.strictObject({
   env: stringMap.optional(),
   /** Working directory, relative to the project root (default: the root). */
   cwd: z.string().min(1).optional(),
+  /**
+   * The server runs inside the run's sandbox like every command (the project writable, `.git` and exec files
+   * read-only, secret files shown empty, the home folder empty); true keeps the network there (default false: none).
+   */
+  network: z.boolean().optional(),
   ...common,
 });
 

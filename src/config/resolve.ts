@@ -3,8 +3,9 @@ import type { ConfigOverrideFlags } from "./run-flags.js";
 import { ConfigError } from "../errors.js";
 import { defaultPolicy, narrowPolicy } from "../tools/policy/rules.js";
 import { CI_ENV_ALLOW } from "../secrets/env.js";
+import { DEFAULT_SANDBOX_LIMITS } from "../exec/sandbox-walls.js";
 import { execFileAllowed } from "../exec/exec-files.js";
-import { LIMIT_DEFAULTS, PARALLEL_DEFAULT } from "./defaults.js";
+import { DEFAULT_TOOL_CALLS_PER_TURN, LIMIT_DEFAULTS, PARALLEL_DEFAULT } from "./defaults.js";
 import { parseDuration } from "./duration.js";
 import type { CommandRules, ResolvedConfig, SandboxMode, UserConfig, UserLevelConfig } from "./schema.js";
 import { withGateDefaults } from "./gate-defaults.js";
@@ -36,6 +37,8 @@ export interface ResolveConfigInput {
 export type FlagKey = Exclude<keyof ConfigFlags, "defaultModel">;
 
 export const DEFAULT_API_KEY_ENV = "OPENAI_API_KEY";
+
+const MIB = 1024 * 1024;
 
 const DEFAULTS = {
   modelName: "gpt-4o-mini",
@@ -149,7 +152,7 @@ export function resolveConfig({
       rolePermissions: { ...(fileConfig.context?.rolePermissions ?? {}) },
     },
     userConfigFile: userConfig.file,
-    ...commandSettings(userConfig, fileConfig, file, env, envSandbox as SandboxMode | undefined),
+    ...commandSettings(userConfig, fileConfig, file, envSandbox as SandboxMode | undefined),
     hooks: {
       user: userConfig.config.hooks ?? null,
       project: fileConfig.hooks ?? null,
@@ -168,6 +171,12 @@ export function resolveConfig({
       maxSteps: flagMaxSteps ?? fileLimits.maxSteps ?? DEFAULTS.limits.maxSteps,
       maxTimeMs: flagMaxTime ?? fileMaxTime ?? null,
       maxTurnsOverride: flagMaxTurns ?? null,
+      toolCallsPerTurn: fileLimits.toolCallsPerTurn ?? DEFAULT_TOOL_CALLS_PER_TURN,
+      sandbox: {
+        processes: fileLimits.sandboxProcesses ?? DEFAULT_SANDBOX_LIMITS.processes,
+        memoryBytes: fileLimits.sandboxMemoryMB !== undefined ? fileLimits.sandboxMemoryMB * MIB : DEFAULT_SANDBOX_LIMITS.memoryBytes,
+        tmpBytes: fileLimits.sandboxTmpMB !== undefined ? fileLimits.sandboxTmpMB * MIB : DEFAULT_SANDBOX_LIMITS.tmpBytes,
+      },
     },
     ...(fileConfig.mcpServers ? { mcpServers: structuredClone(fileConfig.mcpServers) } : {}),
   };
@@ -197,7 +206,7 @@ const SANDBOX_RANK = new Map<SandboxMode, number>([
 ]);
 
 /**
- * Commands policy, CI environment allow-list and sandbox from both config files. The repository's file can only
+ * Commands policy, environment allow-list and sandbox from both config files. The repository's file can only
  * narrow the user's: its allow-list applies on top of the user's, its denies add up, and it can make the sandbox
  * stricter (`bwrap`) but not turn it off. `YOLO_SANDBOX` stands for the user's setting.
  */
@@ -205,7 +214,6 @@ function commandSettings(
   user: { file: string | null; config: UserLevelConfig },
   repo: UserConfig,
   repoFile: string | null,
-  env: Readonly<Record<string, string | undefined>>,
   envSandbox: SandboxMode | undefined,
 ): Pick<ResolvedConfig, "commands" | "env" | "sandbox" | "files"> {
   const userSource = user.file ?? "the user config";
@@ -223,7 +231,8 @@ function commandSettings(
   return {
     commands: { policy, roles },
     env: {
-      strict: nonEmpty(env.CI) !== undefined,
+      // In CI and out: a deny-list by name let `MYSQL_PWD` or `SLACK_WEBHOOK_URL` through.
+      strict: true,
       allow: [...CI_ENV_ALLOW, ...(user.config.env?.allow ?? []), ...(repo.env?.allow ?? [])],
     },
     sandbox: SANDBOX_RANK.get(repoSandbox)! > SANDBOX_RANK.get(userSandbox)! ? repoSandbox : userSandbox,

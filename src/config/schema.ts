@@ -3,6 +3,7 @@ import type { CommandPolicy } from "../tools/command-policy.js";
 import { workflowSchema, type Workflow } from "../workflow/schema.js";
 import { mcpServersSchema, type McpServers } from "./mcp-servers.js";
 import { hooksConfigSchema, type HooksConfig } from "./hooks-schema.js";
+import type { SandboxLimits } from "../exec/sandbox-walls.js";
 
 const gateSchema = z.strictObject({
   name: z.string().min(1),
@@ -51,7 +52,7 @@ const commandSettings = {
     .optional(),
   env: z
     .strictObject({
-      /** Variables (names, `*` allowed) commands keep under CI besides PATH, HOME, LANG…; secret-looking names never pass. */
+      /** Variables (names, `*` allowed) commands keep besides PATH, HOME, LANG, toolchain settings…; secret-looking names never pass. */
       allow: patterns.optional(),
     })
     .optional(),
@@ -173,6 +174,14 @@ export const configSchema = z.strictObject({
       maxSteps: z.number().int().positive().optional(),
       /** Active wall time per thread, resumes included: a duration ("45m", "1h30m") or seconds (exit 8, resumable). */
       maxTime: z.union([z.string().min(1), z.number().positive()]).optional(),
+      /** Tool calls run from one model reply; the rest are answered with an error, not run (default 32). */
+      toolCallsPerTurn: z.number().int().positive().optional(),
+      /** Processes a sandboxed command may have at once (RLIMIT_NPROC; not applied by the kernel to root). Default 1024. */
+      sandboxProcesses: z.number().int().min(16).optional(),
+      /** Memory per sandboxed process in MiB (RLIMIT_DATA: heap and private writable memory). Default 4096. */
+      sandboxMemoryMB: z.number().int().min(64).optional(),
+      /** Size of the sandbox's RAM-backed /tmp in MiB. Default 1024. */
+      sandboxTmpMB: z.number().int().min(16).optional(),
     })
     .optional(),
   /** MCP servers whose tools agents may use (docs/mcp-and-hooks.md, "MCP servers"); merged over the project's `.mcp.json`. */
@@ -246,7 +255,7 @@ export interface ResolvedConfig {
     /** Rules per agent id or role, from both files, narrowing `policy` further. */
     roles: Record<string, { source: string; rules: CommandRules }[]>;
   };
-  /** Under CI (`CI` set) commands get only the variables `allow` matches; otherwise the scrubbed environment. */
+  /** Commands get only the variables `allow` matches (strict, in CI and out; false only in tests' own configs). */
   env: { strict: boolean; allow: string[] };
   /** The stronger of the user's and the repository's setting (a repository cannot turn the sandbox off). */
   sandbox: SandboxMode;
@@ -273,6 +282,10 @@ export interface ResolvedConfig {
     maxTimeMs: number | null;
     /** `--max-turns` from the command line: wins over an agent's own maxTurns. */
     maxTurnsOverride: number | null;
+    /** Tool calls run from one model reply (the rest get an error); absent: DEFAULT_TOOL_CALLS_PER_TURN. */
+    toolCallsPerTurn?: number;
+    /** Process, memory and /tmp limits of every sandboxed command and MCP server; absent: DEFAULT_SANDBOX_LIMITS. */
+    sandbox?: SandboxLimits;
   };
   /** MCP servers from yolo.config.ts (the project's `.mcp.json` is read and merged under them when a run starts). */
   mcpServers?: McpServers;

@@ -1,11 +1,23 @@
 import { checkMcpServers } from "../mcp/doctor.js";
 import type { CheckResult, DoctorCheck } from "./types.js";
+import { chooseSandbox } from "../engine/run/facts.js";
+import type { ResolvedConfig } from "../config/schema.js";
+import type { Sandbox } from "../exec/sandbox.js";
+
+// The sandbox a run would start its servers in; a required one that does not work here: why (no server starts).
+function runSandbox(config: ResolvedConfig, env: NodeJS.ProcessEnv): Sandbox | { refused: string } {
+  try {
+    return chooseSandbox(config, env).sandbox;
+  } catch (error) {
+    return { refused: (error as Error).message };
+  }
+}
 
 /** Each configured MCP server started as a run would start it, its tools listed, then stopped. */
 export const mcpCheck: DoctorCheck = {
   id: "mcp",
   async run({ config, env }): Promise<CheckResult[]> {
-    const facts = await checkMcpServers(config, env as NodeJS.ProcessEnv);
+    const facts = await checkMcpServers(config, env as NodeJS.ProcessEnv, runSandbox(config, env as NodeJS.ProcessEnv));
     return facts.map((f): CheckResult => {
       const title = `MCP server ${f.server}`;
       if (f.ok) return { id: `mcp:${f.server}`, title, status: "ok", detail: `${f.tools ?? 0} tools over ${f.transport} (${f.source})` };

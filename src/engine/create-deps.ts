@@ -8,6 +8,7 @@ import { createLogger } from "../log/logger.js";
 import type { FetchLike } from "../llm/recording.js";
 import type { ChangeReader, EngineDeps, WorkspaceHook } from "./deps.js";
 import { createMcpHub } from "../mcp/hub.js";
+import type { Sandbox } from "../exec/sandbox.js";
 import type { McpRecordingSpec } from "../mcp/recording.js";
 import { setUpHooks } from "../hooks/setup.js";
 import { sayNotice, type NoticeWords } from "./notices.js";
@@ -69,18 +70,19 @@ export function createEngineDeps(input: {
     ...(hookSetup.hooks ? { hooks: hookSetup.hooks } : {}),
     ...(input.workspace ? { workspace: input.workspace } : {}),
     ...(input.changes ? { changes: input.changes } : {}),
-    mcp: mcpHub(config, input, logger),
+    mcp: mcpHub(config, input, logger, sandbox),
     // A replayed run has no endpoint; a recorded one records model calls, not this check.
     ...(input.transport?.replay ? {} : { checkEndpoint: (signal?: AbortSignal) => checkModelEndpoint(config.model, signal) }),
   };
 }
 
 /** The run's MCP servers (src/mcp): nothing starts until a run leg does, and only when servers are configured. */
-function mcpHub(config: ResolvedConfig, input: { env: NodeJS.ProcessEnv; mcpRecording?: McpRecordingSpec }, logger: EngineDeps["logger"]) {
+function mcpHub(config: ResolvedConfig, input: { env: NodeJS.ProcessEnv; mcpRecording?: McpRecordingSpec }, logger: EngineDeps["logger"], sandbox: Sandbox) {
   const envAllow = config.env.strict ? config.env.allow : null;
   return createMcpHub({
     config,
-    connect: { root: config.root, env: input.env, secretEnvNames: [config.model.apiKeyEnv], envAllow },
+    // Stdio servers run under the run's sandbox, as commands do (`sandbox: "required"` covers them too).
+    connect: { root: config.root, env: input.env, secretEnvNames: [config.model.apiKeyEnv], envAllow, sandbox },
     logger,
     recording: input.mcpRecording,
   });

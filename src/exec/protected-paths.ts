@@ -13,29 +13,46 @@ export interface ProtectedPaths {
   maskedDirs: string[];
   /** Project-relative exec-file paths that exist now (what a later walk compares with). */
   execRels: Set<string>;
-  /** False when the walk stopped at its limits: then nothing found later is treated as new. */
+  /** False when the walk stopped at its limits: then nothing found later is treated as new, and no command runs. */
   complete: boolean;
+  /** Which limit stopped an incomplete walk, in words for the model and the user. */
+  incomplete?: string;
 }
 
-/** How deep and how much of the project is walked (per command; node_modules, .git and .yolo are not entered). */
-const MAX_DEPTH = 6;
-const MAX_ENTRIES = 20_000;
+/** How much of the project is walked (per command; node_modules, .git and .yolo are not entered). */
+export interface WalkLimits {
+  /** Entries walked at most; past it the walk is incomplete and the command does not run (fail closed). */
+  maxEntries: number;
+  /** Folder depth walked at most (the walk follows no link, so this only bounds a pathological tree). */
+  maxDepth: number;
+}
+
+export const DEFAULT_WALK_LIMITS: WalkLimits = { maxEntries: 200_000, maxDepth: 48 };
 const SKIP = new Set(["node_modules", ".yolo"]);
 
-/** Walks `root` for exec files and secret files; a `.git` file (worktree, submodule) adds the git dirs it points at. */
-export function findProtectedPaths(root: string): ProtectedPaths {
+/**
+ * Walks `root` for exec files and secret files; a `.git` file (worktree, submodule) adds the git dirs it points at.
+ * The root's own `.git` is protected before the walk starts, so no limit can leave it writable.
+ */
+export function findProtectedPaths(root: string, limits: WalkLimits = DEFAULT_WALK_LIMITS): ProtectedPaths {
   const out: ProtectedPaths = { readOnly: [], maskedFiles: [], maskedDirs: [], execRels: new Set(), complete: true };
   let seen = 0;
-  // Every entry walked counts toward MAX_ENTRIES; past it the walk stops and says it is incomplete.
-  const overCap = () => {
-    if (++seen <= MAX_ENTRIES) return false;
+  const stop = (why: string) => {
     out.complete = false;
+    out.incomplete ??= why;
+  };
+  // Every entry walked counts toward maxEntries; past it the walk stops and says it is incomplete.
+  const overCap = () => {
+    if (++seen <= limits.maxEntries) return false;
+    stop(`the project has more than ${limits.maxEntries} files and folders outside node_modules`);
     return true;
   };
+  const tooDeep = (rel: string) => stop(`\`${rel.split(path.sep).join("/")}\` is more than ${limits.maxDepth} folders deep`);
   // Each entry's name is checked with its folder's (normalised) name alone: a folder is entered only when its own
   // path was neither an exec file nor sensitive, so the rules of the segments above it have all said no already.
   const visit = (dir: string, dirRel: string, parent: string, depth: number) => {
     for (const entry of entriesOf(dir)) {
+      if (depth === 0 && entry.name === ".git") continue;
       if (overCap()) return;
       const abs = path.join(dir, entry.name);
       const rel = dirRel ? `${dirRel}${path.sep}${entry.name}` : entry.name;
@@ -62,8 +79,8 @@ export function findProtectedPaths(root: string): ProtectedPaths {
         continue;
       }
       if (entry.isDirectory() && !SKIP.has(entry.name)) {
-        if (depth < MAX_DEPTH) visit(abs, rel, name, depth + 1);
-        else out.complete = false;
+        if (depth < limits.maxDepth) visit(abs, rel, name, depth + 1);
+        else tooDeep(rel);
       }
     }
   };
@@ -75,13 +92,33 @@ export function findProtectedPaths(root: string): ProtectedPaths {
       // A secret file kept beside exec files (`.devcontainer/.env`) is masked like any other, over the read-only bind.
       if (execFileReason(entry.name) === null && sensitiveReason(entry.name) !== null) mask(out, abs);
       if (entry.isDirectory() && !entry.isSymbolicLink()) {
-        if (depth < MAX_DEPTH) listInside(abs, depth + 1);
-        else out.complete = false;
+        if (depth < limits.maxDepth) listInside(abs, depth + 1);
+        else tooDeep(path.relative(root, abs));
       }
     }
   };
+  const rootGit = path.join(root, ".git");
+  const gitStat = lstatOrNull(rootGit);
+  if (gitStat && !gitStat.isSymbolicLink()) {
+    out.readOnly.push(rootGit);
+    out.execRels.add(".git");
+    if (gitStat.isFile()) out.readOnly.push(...gitDirsOf(rootGit));
+    else listInside(path.join(rootGit, "hooks"), 0);
+  } else if (gitStat) {
+    // A linked `.git` is bound read-only where it points (bubblewrap binds the link's target).
+    out.readOnly.push(rootGit);
+    out.execRels.add(".git");
+  }
   visit(root, "", "", 0);
   return out;
+}
+
+function lstatOrNull(abs: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(abs);
+  } catch {
+    return null;
+  }
 }
 
 /** The git dir a `.git` file points at (`gitdir: …`) and its common dir (`commondir`), those that exist. */
@@ -102,15 +139,22 @@ export function gitDirsOf(dotGitFile: string): string[] {
   }
 }
 
+/** What the walk after a command found: the exec files it removed, and why it could not look everywhere (if so). */
+export interface AfterCommand {
+  removed: string[];
+  incomplete?: string;
+}
+
 /**
  * Exec files a command created that were not there before it ran (found by a second walk), removed so the file
- * cannot run code later outside yolo. `node_modules/.bin` is left alone: installing packages creates it. Nothing is
- * removed when either walk was incomplete (a file it did not reach would look new). Returns the removed paths.
+ * cannot run code later outside yolo. `node_modules/.bin` is left alone: installing packages creates it. The second
+ * walk may go ten times further than the first (a command that made many files). The first walk saw everything, so
+ * whatever the second finds that it did not see is new and goes, even when the second stops short; then `incomplete`
+ * says why (the next command is refused by its own walk, and a `--branch` commit leaves exec files out).
  */
-export function removeNewExecFiles(root: string, before: ProtectedPaths): string[] {
-  if (!before.complete) return [];
-  const after = findProtectedPaths(root);
-  if (!after.complete) return [];
+export function removeNewExecFiles(root: string, before: ProtectedPaths, limits: WalkLimits = DEFAULT_WALK_LIMITS): AfterCommand {
+  if (!before.complete) return { removed: [], ...(before.incomplete ? { incomplete: before.incomplete } : {}) };
+  const after = findProtectedPaths(root, { ...limits, maxEntries: limits.maxEntries * 10 });
   const removed: string[] = [];
   for (const rel of [...after.execRels].sort()) {
     if (before.execRels.has(rel) || /(^|[\\/])node_modules[\\/]\.bin$/.test(rel)) continue;
@@ -119,7 +163,8 @@ export function removeNewExecFiles(root: string, before: ProtectedPaths): string
     fs.rmSync(path.join(root, rel), { recursive: true, force: true });
     removed.push(rel);
   }
-  return removed.map((rel) => rel.split(path.sep).join("/"));
+  const shown = removed.map((rel) => rel.split(path.sep).join("/"));
+  return after.complete ? { removed: shown } : { removed: shown, incomplete: after.incomplete ?? "the walk stopped at its limits" };
 }
 
 // Shows a secret file or folder empty inside the sandbox (by its real path, so a link cannot dodge the mask).
@@ -146,4 +191,51 @@ function entriesOf(dir: string): fs.Dirent[] {
   } catch {
     return [];
   }
+}
+
+/** The content of the protected files that exist now (exec files, git config and hooks), to put back after a call. */
+export type ProtectedContents = Map<string, Buffer>;
+
+const KEPT_GIT_FILES = ["config", "config.worktree", "info/attributes", "info/exclude"];
+const MAX_KEPT_FILES = 2000;
+const MAX_KEPT_BYTES = 1024 * 1024;
+
+/**
+ * Reads the protected files a writer outside the sandbox could change (an MCP server started without one): every exec
+ * file the walk listed, and the root git dir's config and attribute files. Bounded in files and size per file.
+ */
+export function keepProtectedContents(root: string, guard: ProtectedPaths): ProtectedContents {
+  const kept: ProtectedContents = new Map();
+  const rels = [...guard.execRels, ...KEPT_GIT_FILES.map((f) => path.join(".git", f))];
+  for (const rel of rels) {
+    if (kept.size >= MAX_KEPT_FILES) break;
+    try {
+      const abs = path.join(root, rel);
+      const stat = fs.lstatSync(abs);
+      if (stat.isFile() && stat.size <= MAX_KEPT_BYTES) kept.set(rel, fs.readFileSync(abs));
+    } catch {
+      // absent: nothing to put back
+    }
+  }
+  return kept;
+}
+
+/** Puts back every kept file that was changed, replaced or removed since; returns their project-relative paths. */
+export function restoreProtectedContents(root: string, kept: ProtectedContents): string[] {
+  const restored: string[] = [];
+  for (const [rel, content] of kept) {
+    const abs = path.join(root, rel);
+    let same = false;
+    try {
+      same = fs.lstatSync(abs).isFile() && fs.readFileSync(abs).equals(content);
+    } catch {
+      same = false;
+    }
+    if (same) continue;
+    fs.rmSync(abs, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.writeFileSync(abs, content);
+    restored.push(rel.split(path.sep).join("/"));
+  }
+  return restored;
 }

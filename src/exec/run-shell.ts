@@ -3,7 +3,7 @@ import { CappedOutput } from "./capped-output.js";
 import type { LaunchRequest, Launched } from "./launch.js";
 import { launchDirect } from "./launch-direct.js";
 import { launchThroughSpawner } from "./spawner.js";
-import { findProtectedPaths, removeNewExecFiles, type ProtectedPaths } from "./protected-paths.js";
+import { findProtectedPaths, removeNewExecFiles, type ProtectedPaths, type WalkLimits } from "./protected-paths.js";
 import { bwrapArgv, type Sandbox } from "./sandbox.js";
 import { scrubText } from "../secrets/scrub.js";
 import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
@@ -23,6 +23,8 @@ export interface RunShellOptions {
   killGraceMs?: number;
   /** Run inside bubblewrap (the project the only writable folder, no network); absent: directly. */
   sandbox?: Sandbox;
+  /** How far the walk for files to protect goes; past it the command is refused. Absent: DEFAULT_WALK_LIMITS. */
+  walk?: WalkLimits;
 }
 
 export interface ShellResult {
@@ -42,6 +44,21 @@ const NON_INTERACTIVE_ENV = { NO_COLOR: "1", FORCE_COLOR: "0", CI: "1" };
 
 const DEFAULT_KILL_GRACE_MS = 1000;
 
+/** The exit code of a command yolo refused to start (as a shell's "cannot execute"). */
+export const REFUSED_EXIT_CODE = 126;
+
+const NEXT_REFUSED = "No further command runs until the project is back under the limit: delete the files it does not need";
+
+// What a command refused for an incomplete walk prints: what happened, what it affects, what to do.
+function refusal(why: string | undefined): string {
+  return (
+    `yolo did not run this command: ${why ?? "the walk for files to protect stopped at its limits"}. Past that limit yolo ` +
+    "cannot find every file it must keep read-only or hide (git dirs, files that run code outside yolo, secret files), " +
+    "so it runs nothing rather than run it unprotected. Delete the files the project does not need (generated output, " +
+    "copies) and run the command again.\n"
+  );
+}
+
 /**
  * Runs a shell command in its own process group and always leaves no process of that group behind:
  * on timeout or abort the whole group gets SIGTERM then SIGKILL, and when the shell exits, any background
@@ -54,11 +71,13 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   let guard: ProtectedPaths | null = null;
   const finish = (exitCode: number | null, timedOut: boolean, aborted: boolean): ShellResult => {
     // A file that runs code outside yolo, created by this command (so no read-only bind could cover it), goes again.
-    const removed = guard ? removeNewExecFiles(options.cwd, guard) : [];
+    const after = guard?.complete ? removeNewExecFiles(options.cwd, guard, options.walk) : { removed: [] };
+    const removed = after.removed;
     if (removed.length)
       collected.push(
         `\n[yolo removed ${removed.map((r) => `\`${r}\``).join(", ")}: files that run code outside yolo (git, editors, direnv, CI, hook managers) may not be created by commands]\n`,
       );
+    if (after.incomplete) collected.push(`\n[yolo could not check what this command created: ${after.incomplete}. ${NEXT_REFUSED}]\n`);
     return {
       exitCode,
       timedOut,
@@ -72,9 +91,14 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   if (options.signal?.aborted) return finish(null, false, true);
 
   const sandbox = options.sandbox?.kind === "bwrap" ? options.sandbox : null;
-  guard = findProtectedPaths(options.cwd);
+  guard = findProtectedPaths(options.cwd, options.walk);
+  // Fail closed: a walk that stopped short may have missed a secret to mask or a git dir to keep read-only.
+  if (!guard.complete) {
+    collected.push(refusal(guard.incomplete));
+    return finish(REFUSED_EXIT_CODE, false, false);
+  }
   // Node's `shell: true` is `/bin/sh -c <command>` on POSIX; spelled out, so the helper process spawns plain argv.
-  const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command, guard, sandbox.readOnly, sandbox.writable) : ["/bin/sh", "-c", command];
+  const [file, ...args] = sandbox ? bwrapArgv(sandbox, options.cwd, command, guard, options.env.PATH) : ["/bin/sh", "-c", command];
   let pid: number | undefined;
   /** How far a timeout or abort has got: SIGTERM sent, then (after the grace period) SIGKILL. */
   let stopping: "SIGTERM" | "SIGKILL" | null = null;

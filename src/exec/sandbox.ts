@@ -2,11 +2,26 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { ProtectedPaths } from "./protected-paths.js";
+import { DEFAULT_SANDBOX_LIMITS, hiddenFolderArgs, limitArgv, type SandboxLimits } from "./sandbox-walls.js";
 
 /** How commands are contained: inside bubblewrap, or not at all. */
-/** `readOnly`: folders inside the project the sandbox keeps read-only besides the guarded ones (yolo's own caches). */
-/** `writable`: host folders bound writable at another path inside (a gate's toolchain caches, src/exec/tool-caches.ts). */
-export type Sandbox = { kind: "bwrap"; binary: string; readOnly?: readonly string[]; writable?: readonly WritableBind[] } | { kind: "none" };
+export type Sandbox = BwrapSandbox | { kind: "none" };
+
+/** A bubblewrap sandbox and what it adds to the fixed walls (whole filesystem read-only, no network, no home). */
+export interface BwrapSandbox {
+  kind: "bwrap";
+  binary: string;
+  /** Folders inside the project the sandbox keeps read-only besides the guarded ones (yolo's own caches). */
+  readOnly?: readonly string[];
+  /** Host folders bound writable at another path inside: a gate's toolchain caches (src/exec/tool-caches.ts). */
+  writable?: readonly WritableBind[];
+  /** Folders shown empty (a private writable tmpfs): the home folder(s), `/run`; see sandboxHiddenFolders. */
+  hidden?: readonly string[];
+  /** Process, memory and /tmp limits; absent: DEFAULT_SANDBOX_LIMITS. */
+  limits?: SandboxLimits;
+  /** The network stays shared (an MCP server whose config allows it); commands never get it. */
+  network?: boolean;
+}
 
 /** A host folder (`host`) the sandboxed command sees, writable, at `inside`. */
 export interface WritableBind {
@@ -179,7 +194,7 @@ function readProc(path: string): string | null {
 }
 
 /** The bubblewrap options every sandbox uses: the whole filesystem read-only, fresh /dev, /proc and /tmp, no network. */
-function isolation(): string[] {
+function isolation(tmpBytes?: number): string[] {
   return [
     "--ro-bind",
     "/",
@@ -191,6 +206,8 @@ function isolation(): string[] {
     "--unshare-pid",
     "--proc",
     "/proc",
+    // A RAM-backed /tmp counts against the machine's memory: it gets a size (the probe's, none).
+    ...(tmpBytes ? ["--size", String(tmpBytes)] : []),
     "--tmpfs",
     "/tmp",
     "--unshare-net",
@@ -201,37 +218,37 @@ function isolation(): string[] {
 
 /**
  * The argv that runs `command` with `/bin/sh -c` inside bubblewrap: `root` is the only writable folder (its
- * `.yolo` state folder stays read-only), /tmp is private and empty, and there is no network (loopback included).
- * `guard` (from findProtectedPaths) makes files that run code outside yolo read-only (`.git` and the git dirs a
- * `.git` file points at, `.gitattributes`, `.vscode`, `.github`, hook-manager configs, `node_modules/.bin`, …) and
- * shows secret files (`.env`, keys, `.npmrc`, `.netrc`, …) empty, so no transform of them reaches the model.
+ * `.yolo` state folder stays read-only), /tmp is private, empty and size-limited, the home folder and `/run` are
+ * empty, and there is no network (loopback included). `guard` (from findProtectedPaths) makes files that run code
+ * outside yolo read-only (`.git` and the git dirs a `.git` file points at, `.gitattributes`, `.vscode`, `.github`,
+ * hook-manager configs, `node_modules/.bin`, …) and shows secret files (`.env`, keys, `.npmrc`, `.netrc`, …) empty,
+ * so no transform of them reaches the model. `pathVar`: the command's PATH, whose toolchain folders under a hidden
+ * folder are bound back read-only.
  */
-export function bwrapArgv(
-  binary: string,
-  root: string,
-  command: string,
-  guard?: ProtectedPaths,
-  readOnly: readonly string[] = [],
-  writable: readonly WritableBind[] = [],
-): string[] {
+export function bwrapArgv(sandbox: BwrapSandbox, root: string, command: string, guard?: ProtectedPaths, pathVar?: string): string[] {
+  return bwrapArgvOf(sandbox, root, ["/bin/sh", "-c", command], guard, pathVar);
+}
+
+/** bwrapArgv for any program and its arguments (a stdio MCP server), under the same walls. */
+export function bwrapArgvOf(sandbox: BwrapSandbox, root: string, argv: readonly string[], guard?: ProtectedPaths, pathVar?: string, chdir = root): string[] {
   const state = join(root, ".yolo");
+  const base = isolation((sandbox.limits ?? DEFAULT_SANDBOX_LIMITS).tmpBytes);
   return [
-    binary,
-    ...isolation(),
+    sandbox.binary,
+    ...(sandbox.network ? base.filter((arg) => arg !== "--unshare-net") : base),
+    ...hiddenFolderArgs(sandbox.hidden ?? [], root, pathVar),
     "--bind",
     root,
     root,
     ...(existsSync(state) ? ["--ro-bind", state, state] : []),
-    ...readOnly.flatMap((dir) => ["--ro-bind-try", dir, dir]),
+    ...(sandbox.readOnly ?? []).flatMap((dir) => ["--ro-bind-try", dir, dir]),
     ...(guard ? guardArgs(guard) : []),
     // Last, at their own paths inside (under the private /tmp): the guard hides the state folder the caches live in.
-    ...writable.flatMap((bind) => ["--bind", bind.host, bind.inside]),
+    ...(sandbox.writable ?? []).flatMap((bind) => ["--bind", bind.host, bind.inside]),
     "--chdir",
-    root,
+    chdir,
     "--",
-    "/bin/sh",
-    "-c",
-    command,
+    ...limitArgv(sandbox.limits, argv),
   ];
 }
 

@@ -1,4 +1,6 @@
 import { GitError, type GitOptions, git, gitOk, PROJECT_PATHS, repositoryFilters } from "./git.js";
+import { unstageGuarded } from "./guarded-paths.js";
+import { sensitiveReason } from "../secrets/sensitive.js";
 import { gitPath, withStagedWorkTree } from "./staged-work-tree.js";
 
 /** git's id of the empty tree: what a change is measured against when the repository had no commit yet. */
@@ -77,7 +79,13 @@ export async function snapshotCommit(
   const head = known.head !== undefined ? known.head : await headCommit(root);
   // The repository's filter drivers, read once for the staging and the tree.
   const filters = known.filters ?? repositoryFilters(root);
-  const tree = (await withStagedWorkTree(root, { base: head, index: known.index, filters }, (staged) => staged(["write-tree"]))).trim();
+  // A secret file's content never enters the snapshot (its objects are readable by every command in the sandbox).
+  const tree = (
+    await withStagedWorkTree(root, { base: head, index: known.index, filters, exclude: await changedSecretFiles(root) }, async (staged) => {
+      await unstageGuarded(staged, head, { exec: false });
+      return staged(["write-tree"]);
+    })
+  ).trim();
   // Never signed: a signing prompt would hang an unattended run, and nobody pushes this commit.
   const message = "yolo: the work tree a thread started from, uncommitted changes included\n\nYolo-Snapshot: start\n";
   const commitTree = (identity: string[]) =>
@@ -87,6 +95,20 @@ export async function snapshotCommit(
   if (r.exitCode !== 0 && UNKNOWN_IDENTITY.test(r.stderr)) r = await commitTree(["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"]);
   if (r.exitCode !== 0) throw new GitError(`git commit-tree failed in ${root} (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
   return r.stdout.trim();
+}
+
+/**
+ * Secret files (as read_file judges them) among the work tree's changed and untracked files, relative to the
+ * repository's top: the snapshot never adds them, so not even a loose object of theirs is written.
+ */
+async function changedSecretFiles(root: string): Promise<string[]> {
+  const r = await git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", ...PROJECT_PATHS]);
+  if (r.exitCode !== 0) return [];
+  const paths = r.stdout
+    .split("\0")
+    .filter((entry) => entry.length > 3)
+    .map((entry) => entry.slice(3));
+  return paths.filter((rel) => sensitiveReason(rel) !== null);
 }
 
 /** What git says (LC_ALL=C) when it cannot tell who commits: no user.name / user.email and none it may guess. */

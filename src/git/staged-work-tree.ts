@@ -10,6 +10,8 @@ export interface StagingStart {
   /** The repository's index file, absolute; undefined: asked of git (once per root). */
   index?: string | null;
   filters?: GitOptions["filters"];
+  /** Paths (relative to the repository's top) never added: their content must not become a git object. */
+  exclude?: readonly string[];
 }
 
 /** A git command on the throwaway index: its stdout; a failure is a GitError. */
@@ -26,6 +28,7 @@ export type StagedGit = (args: string[]) => Promise<string>;
  */
 export async function withStagedWorkTree<T>(root: string, start: StagingStart, use: (stagedGit: StagedGit) => Promise<T>): Promise<T> {
   const options: GitOptions = { filters: start.filters };
+  const paths = [...PROJECT_PATHS, ...(start.exclude ?? []).map((rel) => `:(top,literal,exclude)${rel}`)];
   const dir = mkdtempSync(join(tmpdir(), "yolo-index-"));
   const file = join(dir, "index");
   // The repository may ask for a split index: this one is written whole, so nothing is added to its git dir.
@@ -34,7 +37,7 @@ export async function withStagedWorkTree<T>(root: string, start: StagingStart, u
     const index = start.index === undefined ? await indexFile(root) : start.index;
     if (index && copied(index, file)) {
       try {
-        await stagedGit(["add", "-A", ...PROJECT_PATHS]);
+        await stagedGit(["add", "-A", ...paths]);
         return await use(stagedGit);
       } catch {
         // Staged again from a fresh index below: what fails then is reported.
@@ -42,7 +45,7 @@ export async function withStagedWorkTree<T>(root: string, start: StagingStart, u
       }
     }
     if (start.base) await stagedGit(["read-tree", start.base]);
-    await stagedGit(["add", "-A", ...PROJECT_PATHS]);
+    await stagedGit(["add", "-A", ...paths]);
     return await use(stagedGit);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { ConfigError } from "../errors.js";
 import { GitError, git, gitOk, PROJECT_PATHS, repositoryFilters } from "./git.js";
 import { branchExists, currentBranch, headCommit, headMessage, repoState, snapshotCommit, snapshotRef, snapshotWorkTree, uncommittedChanges } from "./repo.js";
 import { commitMessage, isSameIteration, type Iteration } from "./commit-message.js";
+import { unstageGuarded } from "./guarded-paths.js";
 
 /** The branch a thread works on with `--branch`. */
 export function threadBranch(threadId: string): string {
@@ -21,6 +22,8 @@ export interface WorkspaceOptions {
   facts?: Promise<WorkspaceFacts>;
   /** The start snapshot's commit from startSnapshot (same root, branch and facts), when started early. */
   snapshot?: Promise<string | null>;
+  /** Exec files the user lets yolo write (`files.allowExec`): committed; every other exec file is left out of commits. */
+  allowExec?: readonly string[];
 }
 
 /**
@@ -98,7 +101,7 @@ export interface Workspace {
   /** The thread's branch, when it commits. */
   branch: string | null;
   /** Commits the iteration's change on the thread's branch; null when branch mode is off. */
-  commit: ((iteration: Iteration) => Promise<{ commit: string | null }>) | null;
+  commit: ((iteration: Iteration) => Promise<{ commit: string | null; leftOut?: string[] }>) | null;
   /**
    * A dirty tree's start snapshot still being taken (the early one: its commit, then the ref that keeps it from git's
    * gc), when `startCommit` is null for that reason. The run waits for it, and records its commit, before it changes
@@ -161,7 +164,7 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
     }
     await gitOk(root, ["checkout", "-q", branch]);
   }
-  return { startCommit, inRepo, dirty, branch, commit: (iteration) => commitIteration(root, branch, iteration), pendingStart };
+  return { startCommit, inRepo, dirty, branch, commit: (iteration) => commitIteration(root, branch, iteration, opts.allowExec ?? []), pendingStart };
 }
 
 // The snapshot startSnapshot wrote, now kept by its ref; or the whole snapshot, taken here.
@@ -176,18 +179,28 @@ async function keptSnapshot(
 }
 
 /**
- * Commits everything the iteration changed (never `.yolo/`). Safe to repeat after a crash: with nothing to commit
- * it does nothing, and when HEAD is already this iteration's commit (the node ran again) it amends it.
+ * Commits everything the iteration changed (never `.yolo/`), except secret files and files that run code outside
+ * yolo (a workflow, a hook config, an `.envrc` a command left behind): those stay in the work tree, uncommitted, and
+ * are named in `leftOut`. Safe to repeat after a crash: with nothing to commit it does nothing, and when HEAD is
+ * already this iteration's commit (the node ran again) it amends it.
  */
-async function commitIteration(root: string, branch: string, iteration: Iteration): Promise<{ commit: string | null }> {
+async function commitIteration(
+  root: string,
+  branch: string,
+  iteration: Iteration,
+  allowExec: readonly string[],
+): Promise<{ commit: string | null; leftOut?: string[] }> {
   const on = await currentBranch(root);
   if (on !== branch) throw new GitError(`yolo commits only on ${branch}, but ${on ?? "a detached HEAD"} is checked out now; switch back and resume.`);
   if (!(await uncommittedChanges(root)).length) return { commit: null };
   const previous = await headMessage(root);
   const amend = previous !== null && isSameIteration(previous, iteration);
   await gitOk(root, ["add", "-A", ...PROJECT_PATHS]);
+  const leftOut = await unstageGuarded((args) => gitOk(root, args), "HEAD", { exec: true, allowExec });
+  const left = leftOut.length ? { leftOut } : {};
+  if ((await git(root, ["diff", "--cached", "--quiet", "HEAD", "--"])).exitCode === 0) return { commit: null, ...left };
   const identity = (await git(root, ["var", "GIT_AUTHOR_IDENT"])).exitCode === 0 ? [] : ["-c", "user.name=yolo", "-c", "user.email=yolo@localhost"];
   // --no-verify: a commit hook of the project is not yolo's gate, and must not block a work-in-progress commit.
   await gitOk(root, [...identity, "commit", "-q", "--no-verify", ...(amend ? ["--amend"] : []), "-m", commitMessage(iteration)]);
-  return { commit: await headCommit(root) };
+  return { commit: await headCommit(root), ...left };
 }

@@ -8,6 +8,8 @@ import { DEFAULT_MCP_TIMEOUT_MS, isStdio } from "../config/mcp-servers.js";
 import { expandMap } from "./expand.js";
 import type { McpServerEntry } from "./servers.js";
 import { DetachedStdioTransport } from "./stdio-transport.js";
+import { bwrapArgvOf, type Sandbox } from "../exec/sandbox.js";
+import { findProtectedPaths } from "../exec/protected-paths.js";
 import type { ListedTool, McpCaller } from "./tool-def.js";
 
 /** Tools read from one server at most; a server listing more is cut (with a warning). */
@@ -22,6 +24,8 @@ export interface ConnectContext {
   secretEnvNames: string[];
   /** The CI allow-list commands are limited to, or null for the scrubbed environment. */
   envAllow: readonly string[] | null;
+  /** The run's sandbox: a stdio server is started inside it (bubblewrap), as commands are; absent or none: directly. */
+  sandbox?: Sandbox;
 }
 
 /** A started server: its tools, how to call them, how to stop it. */
@@ -61,7 +65,7 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
     const extra = expandMap(server.env, ctx.env, missing);
     const env = { ...commandEnv(ctx.env, ctx.secretEnvNames, ctx.envAllow), ...extra };
     const cwd = server.cwd ? (isAbsolute(server.cwd) ? server.cwd : resolve(ctx.root, server.cwd)) : ctx.root;
-    const transport = new DetachedStdioTransport({ command: server.command, args: server.args ?? [], env, cwd });
+    const transport = new DetachedStdioTransport({ ...launchArgv(server, ctx, env, cwd), env, cwd });
     const secrets = secretValues(extra);
     try {
       const client = await open(transport, timeoutMs, () => onSpawn?.(transport.pid!));
@@ -103,6 +107,18 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
     }
   }
   throw new ServerStartError(failures.join("; "), "");
+}
+
+/**
+ * The program that starts a stdio server: bubblewrap around it when the run has a sandbox (the same walls as a
+ * command's, found by the same walk; the network only when the server's `network` is true), the server itself otherwise.
+ */
+function launchArgv(server: { command: string; args?: string[]; network?: boolean }, ctx: ConnectContext, env: NodeJS.ProcessEnv, cwd: string) {
+  const argv = [server.command, ...(server.args ?? [])];
+  if (ctx.sandbox?.kind !== "bwrap") return { command: server.command, args: argv.slice(1) };
+  const sandbox = { ...ctx.sandbox, network: server.network === true };
+  const [command, ...args] = bwrapArgvOf(sandbox, ctx.root, argv, findProtectedPaths(ctx.root), env.PATH, cwd);
+  return { command, args };
 }
 
 // Connects (the MCP initialize handshake) within the timeout.

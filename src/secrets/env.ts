@@ -66,8 +66,9 @@ function nameParts(name: string): string[] {
 }
 
 /**
- * Under CI, commands get only these variables (plus the configured `env.allow`), not the scrubbed environment:
- * a CI job's environment is full of deploy credentials under names no pattern can guess. `*` matches any characters.
+ * Commands get only these variables (plus the configured `env.allow`), in CI and out: an environment holds credentials
+ * under names no pattern can guess (`MYSQL_PWD`, `SLACK_WEBHOOK_URL`, `CI_JOB_JWT`, a CI job's deploy keys). What a
+ * build needs: the shell's basics, locale, temp folders, and the toolchains' own settings. `*` matches any characters.
  */
 export const CI_ENV_ALLOW: readonly string[] = [
   "PATH",
@@ -79,6 +80,7 @@ export const CI_ENV_ALLOW: readonly string[] = [
   "LANGUAGE",
   "LC_*",
   "TERM",
+  "COLORTERM",
   "TZ",
   "TMPDIR",
   "TMP",
@@ -90,11 +92,53 @@ export const CI_ENV_ALLOW: readonly string[] = [
   "NODE_EXTRA_CA_CERTS",
   "SSL_CERT_FILE",
   "SSL_CERT_DIR",
+  // toolchains: where they are installed and how they build (no registry credentials: those names are secret-looking)
+  "GOPATH",
+  "GOROOT",
+  "GOFLAGS",
+  "GOCACHE",
+  "GOMODCACHE",
+  "GOTOOLCHAIN",
+  "GO111MODULE",
+  "CGO_ENABLED",
+  "CARGO_HOME",
+  "CARGO_TARGET_DIR",
+  "RUSTUP_HOME",
+  "RUSTUP_TOOLCHAIN",
+  "RUSTFLAGS",
+  "JAVA_HOME",
+  "MAVEN_OPTS",
+  "MAVEN_HOME",
+  "M2_HOME",
+  "GRADLE_USER_HOME",
+  "GRADLE_OPTS",
+  "PYTHONPATH",
+  "PYTHONDONTWRITEBYTECODE",
+  "VIRTUAL_ENV",
+  "CONDA_PREFIX",
+  "GEM_HOME",
+  "GEM_PATH",
+  "BUNDLE_PATH",
+  "DOTNET_ROOT",
+  "NVM_DIR",
+  "NVM_BIN",
+  "VOLTA_HOME",
+  "PNPM_HOME",
+  "BUN_INSTALL",
+  "DENO_DIR",
+  "CC",
+  "CXX",
+  "CFLAGS",
+  "CXXFLAGS",
+  "LDFLAGS",
+  "PKG_CONFIG_PATH",
+  "LD_LIBRARY_PATH",
+  "MAKEFLAGS",
 ];
 
 /**
- * The environment a command starts from: scrubbed of secrets, and when `allow` is given (CI), only the variables
- * whose names match it. Secret-looking names are removed even when allow-listed.
+ * The environment a command starts from: scrubbed of secrets, and when `allow` is given (every run: CI_ENV_ALLOW plus
+ * `env.allow`), only the variables whose names match it. Secret-looking names are removed even when allow-listed.
  */
 export function commandEnv(env: NodeJS.ProcessEnv, secretNames: string[], allow: readonly string[] | null): NodeJS.ProcessEnv {
   const scrubbed = scrubEnv(env, secretNames);

@@ -28,10 +28,14 @@ export function collectSecrets(env: NodeJS.ProcessEnv, extraNames: readonly stri
 
 /**
  * Every form a secret is commonly written in: raw, JSON-escaped, URL-encoded, hex, and base64/base64url at each of
- * the three byte alignments (so a secret inside a longer encoded string, such as a Basic auth header, is found too).
+ * the three byte alignments (so a secret inside a longer encoded string, such as a Basic auth header, is found too);
+ * and the cheap disguises a command can give it (`rev`, rot13, upper or lower case), since git objects readable in
+ * the sandbox can hold a committed secret file whose value yolo knows.
  */
 export function secretForms(secret: string): string[] {
   const forms = new Set<string>([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), encodeURI(secret)]);
+  const reversed = [...secret].reverse().join("");
+  for (const disguise of [reversed, rot13(secret), rot13(reversed), secret.toUpperCase(), secret.toLowerCase()]) forms.add(disguise);
   const bytes = Buffer.from(secret, "utf8");
   forms.add(bytes.toString("hex"));
   for (let shift = 0; shift < 3; shift++) {
@@ -137,6 +141,13 @@ function walk(value: unknown, fn: (s: string) => string): unknown {
     return out;
   }
   return value;
+}
+
+function rot13(s: string): string {
+  return s.replace(/[a-z]/gi, (c) => {
+    const base = c <= "Z" ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
 }
 
 function safeDecode(s: string): string {

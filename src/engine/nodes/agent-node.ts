@@ -1,3 +1,4 @@
+import { DEFAULT_TOOL_CALLS_PER_TURN } from "../../config/defaults.js";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { runAgentLoop, type AgentLoopResult } from "../../agents/runner.js";
 import { appendTranscript } from "../../store/artifacts.js";
@@ -77,6 +78,7 @@ export async function runRole(run: RoleRun, state: PipelineStateType, config: La
       readTestCounts: parseTestOutput,
     },
     maxTurns: cfg.limits.maxTurnsOverride ?? agent.maxTurns ?? cfg.limits.maxTurns,
+    maxToolCallsPerTurn: cfg.limits.toolCallsPerTurn ?? DEFAULT_TOOL_CALLS_PER_TURN,
     maxReminders: cfg.limits.handoffReminders,
     emit: emitter(config),
     record,

@@ -3,7 +3,8 @@ import { isAbsolute, relative, sep } from "node:path";
 import type { ResolvedConfig } from "../../config/schema.js";
 import { ConfigError } from "../../errors.js";
 import { findProtectedPaths } from "../../exec/protected-paths.js";
-import { probeBwrap, type Sandbox, type SandboxStatus } from "../../exec/sandbox.js";
+import { type BwrapSandbox, probeBwrap, type Sandbox, type SandboxStatus } from "../../exec/sandbox.js";
+import { DEFAULT_SANDBOX_LIMITS, sandboxHiddenFolders } from "../../exec/sandbox-walls.js";
 import type { GateConfig } from "../../config/schema.js";
 import { defaultGates } from "../../gates/detect.js";
 import { collectProjectSecrets } from "../../secrets/project-files.js";
@@ -58,7 +59,16 @@ export function chooseSandbox(config: ResolvedConfig, env: NodeJS.ProcessEnv, ke
   const probe = probeBwrap(env.PATH);
   if (probe.available) {
     const readOnly = foldersInside(config.root, keepReadOnly);
-    return { sandbox: { kind: "bwrap", binary: probe.binary, ...(readOnly.length ? { readOnly } : {}) }, notices: [], status: { kind: "bwrap" } };
+    const sandbox: BwrapSandbox = {
+      kind: "bwrap",
+      binary: probe.binary,
+      ...(readOnly.length ? { readOnly } : {}),
+      // The machine stays out of sight: the home folder and the host's socket folders are shown empty.
+      hidden: sandboxHiddenFolders(env.HOME),
+      limits: config.limits.sandbox ?? DEFAULT_SANDBOX_LIMITS,
+      // Per-project gate caches (go, cargo, gradle, maven, pip, npm) are added per gate run (src/exec/tool-caches.ts).
+    };
+    return { sandbox, notices: [], status: { kind: "bwrap" } };
   }
   const fix = probe.fix ? ` Fix: ${probe.fix}.` : "";
   if (config.sandbox === "bwrap" || config.sandbox === "required") {

@@ -53,7 +53,7 @@ describe("resolveConfig", () => {
       context: { summarizeAt: 0.7, contextWindows: {}, disabledTools: [], rolePermissions: {} },
       userConfigFile: null,
       commands: { policy: defaultPolicy(), roles: {} },
-      env: { strict: false, allow: [...CI_ENV_ALLOW] },
+      env: { strict: true, allow: [...CI_ENV_ALLOW] },
       sandbox: "auto",
       files: { allowExec: [] },
       budget: { maxTokens: null, maxCost: null },
@@ -67,6 +67,8 @@ describe("resolveConfig", () => {
         maxSteps: 200,
         maxTimeMs: null,
         maxTurnsOverride: null,
+        toolCallsPerTurn: 32,
+        sandbox: { processes: 1024, memoryBytes: 4 * 1024 ** 3, tmpBytes: 1024 ** 3 },
       },
     });
   });

@@ -104,9 +104,17 @@ describe("the environment of commands under CI", () => {
     });
   });
 
-  it("without CI, is the scrubbed environment", () => {
-    const cfg = resolveWith({}, {}, {});
-    expect(cfg.env.strict).toBe(false);
+  it("without CI, is the same allow-list: credentials under names no pattern guesses stay out", () => {
+    const cfg = resolveWith({ env: { allow: ["MY_APP_*"] } }, {}, {});
+    expect(cfg.env.strict).toBe(true);
+    const out = commandEnv(env, [], cfg.env.allow);
+    expect(out).toMatchObject({ PATH: "/usr/bin", HOME: "/home/u", MY_APP_MODE: "test" });
+    expect(out).not.toHaveProperty("DEPLOY_HOOK_URL");
+    expect(out).not.toHaveProperty("AWS_PROFILE");
+    expect(out).not.toHaveProperty("GITHUB_TOKEN");
+  });
+
+  it("the scrubbed environment alone (no allow-list) is what a caller without a config gets", () => {
     const out = commandEnv(env, [], null);
     expect(out).toMatchObject({ DEPLOY_HOOK_URL: "https://hooks.example/abc", AWS_PROFILE: "prod", MY_APP_MODE: "test" });
     expect(out).not.toHaveProperty("GITHUB_TOKEN");

@@ -1,4 +1,4 @@
-import { lstatSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { userInfo } from "node:os";
 import { delimiter, dirname, join, relative, sep } from "node:path";
 
@@ -45,7 +45,9 @@ export function hiddenFolderArgs(hidden: readonly string[], root: string, pathVa
   const shown = outer.filter((dir) => dir !== root);
   const args = shown.flatMap((dir) => ["--tmpfs", dir]);
   for (const dir of toolchainFolders(shown, pathVar)) args.push("--ro-bind-try", dir, dir);
-  for (const dir of shown) for (const cache of DEPENDENCY_CACHES) args.push("--ro-bind-try", join(dir, cache), join(dir, cache));
+  for (const dir of shown) {
+    for (const cache of DEPENDENCY_CACHES) if (existsSync(join(dir, cache))) args.push("--ro-bind", join(dir, cache), join(dir, cache));
+  }
   return args;
 }
 

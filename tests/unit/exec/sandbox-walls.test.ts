@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { hiddenFolderArgs, limitArgv } from "../../../src/exec/sandbox-walls.js";
 
 // The home folder and /run are emptied; what a build needs from them (toolchains on PATH) comes back read-only.
@@ -29,5 +32,19 @@ describe("hidden folders and toolchains", () => {
     expect(argv[2]).toContain("ulimit -d 1048576");
     expect(argv[2]).toMatch(/ulimit -u 100 \|\| ulimit -p 100/);
     expect(argv.slice(3)).toEqual(["yolo-limits", "node", "server.js", "a b"]);
+  });
+});
+
+describe("downloaded dependencies in a hidden home folder", () => {
+  it("are bound back read-only, without the credential files beside them", () => {
+    const home = mkdtempSync(join(tmpdir(), "yolo-home-"));
+    try {
+      mkdirSync(join(home, ".m2", "repository"), { recursive: true });
+      writeFileSync(join(home, ".m2", "settings.xml"), "<password>x</password>");
+      const args = hiddenFolderArgs([home], "/project", undefined);
+      expect(args).toEqual(["--tmpfs", home, "--ro-bind", join(home, ".m2", "repository"), join(home, ".m2", "repository")]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

@@ -30,8 +30,12 @@ export function repositoryConfig(root: string): Promise<RepoConfig> {
   return repoConfig(root, gitEnv(process.env));
 }
 
-/** Pathspec for "the project, without yolo's own state folder" (it ignores itself; this makes sure). */
-export const PROJECT_PATHS = ["--", ".", ":(exclude).yolo"];
+/**
+ * Pathspec for "the project, without yolo's own state folder" (it ignores itself; this makes sure). Written as a
+ * wildcard (`.yol[o]/*`, `*` crossing folders) because `git add` exits 1 ("paths are ignored") when a literal pathspec,
+ * even an excluding one, names a folder the user's `.gitignore` lists — and `.yolo/` is commonly listed.
+ */
+export const PROJECT_PATHS = ["--", ".", ":(exclude).yol[o]/*"];
 
 /**
  * Runs git in `root` and returns what happened, never throwing for a non-zero exit. No prompts (no terminal,

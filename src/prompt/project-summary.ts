@@ -1,5 +1,6 @@
-import { type Dirent, opendirSync, readFileSync, statSync } from "node:fs";
+import { type Dirent, opendirSync } from "node:fs";
 import { join } from "node:path";
+import { readProjectText } from "../secrets/project-read.js";
 import { isIgnored, parseGitignore, type IgnoreRules } from "../tools/gitignore.js";
 import { fence } from "./fence.js";
 import { fileStamp, nowNs, settled } from "../store/file-stamp.js";
@@ -50,8 +51,8 @@ function summarize(root: string, read: string[]): string | null {
   if (manifest) parts.push(fence("package.json (excerpt)", manifest));
   for (const doc of ["AGENTS.md", "README.md"]) {
     read.push(join(root, doc));
-    const text = readExcerpt(join(root, doc));
-    if (text) parts.push(fence(`${doc} (excerpt)`, text));
+    const text = readExcerpt(root, doc);
+    if (text) parts.push("refused" in text ? `${doc}: not shown (${text.refused}).` : fence(`${doc} (excerpt)`, text.text));
   }
   return parts.length ? parts.join("\n\n") : null;
 }
@@ -96,18 +97,18 @@ function readEntries(dir: string): Dirent[] {
 }
 
 function gitignoreAt(root: string, rel: string): IgnoreRules | null {
-  const file = join(root, rel, ".gitignore");
-  try {
-    if (statSync(file).size > MAX_GITIGNORE_BYTES) return null;
-    return parseGitignore(readFileSync(file, "utf8"), rel);
-  } catch {
-    return null;
-  }
+  const read = readProjectText(root, join(rel, ".gitignore"), MAX_GITIGNORE_BYTES);
+  return read.ok && !read.truncated ? parseGitignore(read.text, rel) : null;
 }
 
+/** Bytes of package.json read for the excerpt; a larger manifest is skipped. */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+
 function readManifest(root: string): string | null {
+  const read = readProjectText(root, "package.json", MAX_MANIFEST_BYTES);
+  if (!read.ok || read.truncated) return null;
   try {
-    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Record<string, unknown>;
+    const pkg = JSON.parse(read.text) as Record<string, unknown>;
     const picked = { name: pkg.name, type: pkg.type, scripts: pkg.scripts, dependencies: pkg.dependencies, devDependencies: pkg.devDependencies };
     return JSON.stringify(picked, null, 2).slice(0, 2000);
   } catch {
@@ -115,13 +116,14 @@ function readManifest(root: string): string | null {
   }
 }
 
-/** The first DOC_BYTES characters of a text file, or null when it is missing or empty. */
-function readExcerpt(file: string): string | null {
-  try {
-    const text = readFileSync(file, "utf8").trim();
-    if (!text) return null;
-    return text.length > DOC_BYTES ? `${text.slice(0, DOC_BYTES)}\n… (truncated: read_file for the rest)` : text;
-  } catch {
-    return null;
-  }
+/**
+ * The first DOC_BYTES characters of a text file of the project (read as read_file would: no link out of the project,
+ * no secret file, scrubbed), why it was not read, or null when it is missing or empty.
+ */
+function readExcerpt(root: string, rel: string): { text: string } | { refused: string } | null {
+  const read = readProjectText(root, rel, DOC_BYTES * 4);
+  if (!read.ok) return read.missing ? null : { refused: read.reason };
+  const text = read.text.trim();
+  if (!text) return null;
+  return { text: text.length > DOC_BYTES || read.truncated ? `${text.slice(0, DOC_BYTES)}\n… (truncated: read_file for the rest)` : text };
 }

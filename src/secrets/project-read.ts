@@ -4,9 +4,7 @@ import { scrubText } from "./scrub.js";
 import { sensitiveReason } from "./sensitive.js";
 
 /** A project file yolo read for the model: its text (scrubbed), or why it was not read. */
-export type ProjectText =
-  | { ok: true; text: string; truncated: boolean; bytes: number }
-  | { ok: false; missing: boolean; reason: string };
+export type ProjectText = { ok: true; text: string; truncated: boolean; bytes: number } | { ok: false; missing: boolean; reason: string };
 
 /** Bytes inspected for a NUL to decide that a file is binary (as read_file does). */
 const BINARY_SNIFF_BYTES = 8192;
@@ -42,7 +40,11 @@ export function readProjectText(root: string, rel: string, maxBytes: number): Pr
     fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK | (fs.constants.O_NOCTTY ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, missing: code === "ENOENT", reason: code === "ELOOP" ? "a symbolic link (it changed while yolo read it)" : `cannot be read (${code ?? "error"})` };
+    return {
+      ok: false,
+      missing: code === "ENOENT",
+      reason: code === "ELOOP" ? "a symbolic link (it changed while yolo read it)" : `cannot be read (${code ?? "error"})`,
+    };
   }
   try {
     return readOpened(fd, realRoot, real, maxBytes);
@@ -55,7 +57,8 @@ export function readProjectText(root: string, rel: string, maxBytes: number): Pr
 function readOpened(fd: number, realRoot: string, real: string, maxBytes: number): ProjectText {
   const stat = fs.fstatSync(fd);
   if (!stat.isFile()) return { ok: false, missing: false, reason: "not a regular file (a folder, device, socket or pipe)" };
-  if (stat.nlink > 1) return { ok: false, missing: false, reason: `a file with ${stat.nlink} hard links (it may be a file outside the project under a second name)` };
+  if (stat.nlink > 1)
+    return { ok: false, missing: false, reason: `a file with ${stat.nlink} hard links (it may be a file outside the project under a second name)` };
   const opened = openedPath(fd) ?? real;
   const refused = placeRefusal(realRoot, opened);
   if (refused) return { ok: false, missing: false, reason: refused };

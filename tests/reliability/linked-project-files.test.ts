@@ -75,7 +75,8 @@ describe("links to outside the project in the files yolo reads for the model", (
     const requests = [...mock1.requests, ...mock2.requests].map((r) => JSON.stringify(r.body));
     const hits: string[] = [];
     for (const [i, body] of requests.entries())
-      for (const secret of [environCanary, awsCanary, ghCanary]) for (const form of forms(secret)) if (body.includes(form)) hits.push(`request ${i}: ${secret.slice(0, 8)}`);
+      for (const secret of [environCanary, awsCanary, ghCanary])
+        for (const form of forms(secret)) if (body.includes(form)) hits.push(`request ${i}: ${secret.slice(0, 8)}`);
     expect(hits).toEqual([]);
     // The links really were there when the later agents' summaries were read, and were refused by name.
     const teaRequests = [...mock1.requests, ...mock2.requests].filter((r) => JSON.stringify(r.body).includes("tea agent")).map((r) => JSON.stringify(r.body));

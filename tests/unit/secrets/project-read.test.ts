@@ -43,7 +43,18 @@ describe("readProjectText", () => {
     execFileSync("mkfifo", [join(root, "pipe.md")]);
     writeFileSync(join(root, "bin.md"), Buffer.from([1, 0, 2]));
     const reasons: Record<string, string> = {};
-    for (const rel of ["environ.md", "creds.md", "out/.aws/credentials", "out/shared.md", "env-link.md", ".env", "dangling.md", "hard.md", "pipe.md", "bin.md"]) {
+    for (const rel of [
+      "environ.md",
+      "creds.md",
+      "out/.aws/credentials",
+      "out/shared.md",
+      "env-link.md",
+      ".env",
+      "dangling.md",
+      "hard.md",
+      "pipe.md",
+      "bin.md",
+    ]) {
       const read = readProjectText(root, rel, 10_000);
       expect(read.ok, rel).toBe(false);
       if (!read.ok) reasons[rel] = read.reason;

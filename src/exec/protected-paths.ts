@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { execFileReason, execSegment } from "./exec-files.js";
+import { configMatcher, execFileReason, execSegment } from "./exec-files.js";
+import type { ConfigProtection } from "./settings.js";
 import { normaliseName, sensitiveReason, sensitiveSegment } from "../secrets/sensitive.js";
 
 /** What the sandbox must not let a command change or read, found by walking the project before each command. */
@@ -23,9 +24,10 @@ const MAX_ENTRIES = 20_000;
 const SKIP = new Set(["node_modules", ".yolo"]);
 
 /** Walks `root` for exec files and secret files; a `.git` file (worktree, submodule) adds the git dirs it points at. */
-export function findProtectedPaths(root: string): ProtectedPaths {
+export function findProtectedPaths(root: string, config?: ConfigProtection): ProtectedPaths {
   const out: ProtectedPaths = { readOnly: [], maskedFiles: [], maskedDirs: [], execRels: new Set(), complete: true };
   let seen = 0;
+  const configured = configMatcher(config);
   // Every entry walked counts toward MAX_ENTRIES; past it the walk stops and says it is incomplete.
   const overCap = () => {
     if (++seen <= MAX_ENTRIES) return false;
@@ -48,7 +50,7 @@ export function findProtectedPaths(root: string): ProtectedPaths {
         }
         continue;
       }
-      if (execSegment(parent, name) !== null) {
+      if (execSegment(parent, name) !== null || configured(rel, name)) {
         out.readOnly.push(abs);
         out.execRels.add(rel);
         if (entry.name === ".git" && entry.isFile()) out.readOnly.push(...gitDirsOf(abs));
@@ -107,9 +109,9 @@ export function gitDirsOf(dotGitFile: string): string[] {
  * cannot run code later outside yolo. `node_modules/.bin` is left alone: installing packages creates it. Nothing is
  * removed when either walk was incomplete (a file it did not reach would look new). Returns the removed paths.
  */
-export function removeNewExecFiles(root: string, before: ProtectedPaths): string[] {
+export function removeNewExecFiles(root: string, before: ProtectedPaths, config?: ConfigProtection): string[] {
   if (!before.complete) return [];
-  const after = findProtectedPaths(root);
+  const after = findProtectedPaths(root, config);
   if (!after.complete) return [];
   const removed: string[] = [];
   for (const rel of [...after.execRels].sort()) {

@@ -5,6 +5,8 @@ import { launchDirect } from "./launch-direct.js";
 import { launchThroughSpawner } from "./spawner.js";
 import { findProtectedPaths, removeNewExecFiles, type ProtectedPaths } from "./protected-paths.js";
 import { bwrapArgv, type Sandbox } from "./sandbox.js";
+import { type ConfigSnapshot, restoreConfigFiles, snapshotConfigFiles } from "./config-guard.js";
+import type { ConfigProtection } from "./settings.js";
 import { scrubText } from "../secrets/scrub.js";
 import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
 
@@ -23,6 +25,8 @@ export interface RunShellOptions {
   killGraceMs?: number;
   /** Run inside bubblewrap (the project the only writable folder, no network); absent: directly. */
   sandbox?: Sandbox;
+  /** The run's configured agents folder and instruction names, protected like yolo.config.* (exec-files.ts). */
+  config?: ConfigProtection;
 }
 
 export interface ShellResult {
@@ -35,6 +39,16 @@ export interface ShellResult {
   output: string;
   fullOutput?: string;
   durationMs: number;
+}
+
+// What a command that changed yolo's config files (possible only without the sandbox) is told; "" when none.
+function configRestoredNote({ restored, lost }: { restored: string[]; lost: string[] }): string {
+  const list = (rels: string[]) => rels.map((r) => `\`${r}\``).join(", ");
+  const back = restored.length ? `\n[yolo restored ${list(restored)}: yolo's configuration and its agents' instructions may not be changed by commands]\n` : "";
+  const gone = lost.length
+    ? `\n[yolo could not restore ${list(lost)} (a folder above it was replaced); the user must check it before running yolo again]\n`
+    : "";
+  return back + gone;
 }
 
 /** Variables that stop test runners from colouring output or going interactive / into watch mode. */
@@ -52,13 +66,15 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   const started = performance.now();
   const collected = new CappedOutput(options.capBytes, options.keepFullOutput);
   let guard: ProtectedPaths | null = null;
+  let configKept: ConfigSnapshot | null = null;
   const finish = (exitCode: number | null, timedOut: boolean, aborted: boolean): ShellResult => {
     // A file that runs code outside yolo, created by this command (so no read-only bind could cover it), goes again.
-    const removed = guard ? removeNewExecFiles(options.cwd, guard) : [];
+    const removed = guard ? removeNewExecFiles(options.cwd, guard, options.config) : [];
     if (removed.length)
       collected.push(
-        `\n[yolo removed ${removed.map((r) => `\`${r}\``).join(", ")}: files that run code outside yolo (git, editors, direnv, CI, hook managers) may not be created by commands]\n`,
+        `\n[yolo removed ${removed.map((r) => `\`${r}\``).join(", ")}: files that run code outside yolo (git, editors, direnv, CI, hook managers, yolo's own config) may not be created by commands]\n`,
       );
+    if (configKept) collected.push(configRestoredNote(restoreConfigFiles(options.cwd, configKept)));
     return {
       exitCode,
       timedOut,
@@ -72,7 +88,8 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   if (options.signal?.aborted) return finish(null, false, true);
 
   const sandbox = options.sandbox?.kind === "bwrap" ? options.sandbox : null;
-  guard = findProtectedPaths(options.cwd);
+  guard = findProtectedPaths(options.cwd, options.config);
+  configKept = snapshotConfigFiles(options.cwd, guard, options.config);
   // Node's `shell: true` is `/bin/sh -c <command>` on POSIX; spelled out, so the helper process spawns plain argv.
   const [file, ...args] = sandbox ? bwrapArgv(sandbox.binary, options.cwd, command, guard, sandbox.readOnly) : ["/bin/sh", "-c", command];
   let pid: number | undefined;

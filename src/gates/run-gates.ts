@@ -86,6 +86,7 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
       // The code under test was written by the model; it gets no more secrets than run_command does.
       env: reportingEnv(commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null)),
       sandbox: opts.commands?.sandbox,
+      config: opts.commands?.config,
       capBytes: opts.capBytes,
       signal: opts.signal,
       keepFullOutput: true,

@@ -6,3 +6,11 @@ export const LIMIT_DEFAULTS = Object.freeze({ maxFixAttempts: 3, maxTurns: 30, m
 
 /** Stories built at the same time by default (README, "Stories in parallel", says why 3). */
 export const PARALLEL_DEFAULT = 3;
+
+/**
+ * The instruction file names read by default, in the order a folder's one is chosen: `AGENTS.md` (the shared
+ * convention of Codex, Jules, Cursor, Zed, opencode…), else `CLAUDE.md` (Claude Code), else `GEMINI.md` (Gemini CLI), so a
+ * team that keeps only one of them gets it without configuring anything. `instructionFiles` in yolo.config.ts replaces
+ * the list (e.g. `["AGENTS.md", "CONVENTIONS.md"]`, or `[".cursorrules"]`).
+ */
+export const DEFAULT_INSTRUCTION_FILES: readonly string[] = ["AGENTS.md", "CLAUDE.md", "GEMINI.md"];

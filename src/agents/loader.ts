@@ -3,6 +3,7 @@ import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
 import { ROLES } from "../roles/types.js";
+import { readProjectText } from "../secrets/project-read.js";
 import { parseAgentFile } from "./frontmatter.js";
 import type { AgentDefinition } from "./types.js";
 
@@ -50,7 +51,7 @@ export function loadAgents(opts: LoadAgentsOptions): LoadAgentsResult {
       continue;
     }
     for (const file of listed) {
-      const loaded = loadFile(file, source);
+      const loaded = loadFile(file, source, dir);
       if (loaded.ok) agents.set(loaded.agent.id, loaded.agent);
       else errors.push(...loaded.problems.map((p) => `${show(file)}: ${p}`));
     }
@@ -101,8 +102,21 @@ function listMarkdown(dir: string, optional: boolean): string[] | string {
 
 type Loaded = { ok: true; agent: AgentDefinition } | { ok: false; problems: string[] };
 
+/** The largest agent file read: a persona is a page or two, never megabytes. */
+const MAX_AGENT_FILE_BYTES = 256 * 1024;
+
+// A project's agent file is read as read_file would (its persona goes to the model): no link out of the agents
+// folder, no secret file, no hard link; yolo's own shipped agents are read as they are.
+function readAgentFile(file: string, source: AgentDefinition["source"], dir: string): string {
+  if (source !== "project") return readFileSync(file, "utf8");
+  const read = readProjectText(dir, basename(file), MAX_AGENT_FILE_BYTES);
+  if (!read.ok) throw new Error(read.missing ? "the file is gone" : `not read: ${read.reason}`);
+  if (read.truncated) throw new Error(`larger than ${MAX_AGENT_FILE_BYTES / 1024} KiB; an agent file is a persona of a page or two`);
+  return read.text;
+}
+
 // Checks the id and the body as well as the frontmatter, and reports all of them together.
-function loadFile(file: string, source: AgentDefinition["source"]): Loaded {
+function loadFile(file: string, source: AgentDefinition["source"], dir: string): Loaded {
   const id = basename(file, ".md");
   const problems: string[] = [];
   if (!ID_PATTERN.test(id)) {
@@ -113,7 +127,7 @@ function loadFile(file: string, source: AgentDefinition["source"]): Loaded {
 
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readAgentFile(file, source, dir);
   } catch (e) {
     return { ok: false, problems: [...problems, `cannot read: ${(e as Error).message}`] };
   }

@@ -253,6 +253,11 @@ export async function main(argv: string[]): Promise<void> {
     .argument("[action]", "list, trust or untrust", "list")
     .action(async (action: string) => setCode(await (await import("./commands/hooks.js")).hooksCommand({ cwd: cwdOf(), action })));
   program
+    .command("config")
+    .description("`trust`: let read-only commands run the project's yolo.config.* and .mcp.json as they are now")
+    .argument("<action>", "trust")
+    .action(async (action: string) => setCode(await (await import("./commands/config.js")).configCommand({ cwd: cwdOf(), action })));
+  program
     .command("graph")
     .description("print the configured workflow as a Mermaid flowchart")
     .action(async () => setCode(await (await import("./commands/graph.js")).graphCommand({ cwd: cwdOf() })));

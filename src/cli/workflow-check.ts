@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { cachedValidation, storeValidation, type ValidationCache } from "../config/load-cache.js";
 import type { ResolvedConfig } from "../config/schema.js";
@@ -41,7 +41,10 @@ export function workflowInputs(config: ResolvedConfig): unknown {
     const files: Record<string, string> = {};
     for (const name of names) {
       try {
-        files[name] = name.endsWith(".md") ? readFileSync(join(dir, name), "utf8") : "";
+        // A link is part of the input as a link: the loader refuses one out of the folder, so the cache never says otherwise.
+        const file = join(dir, name);
+        const link = lstatSync(file).isSymbolicLink() ? `\0link:${readlinkSync(file)}\0` : "";
+        files[name] = name.endsWith(".md") ? `${link}${readFileSync(file, "utf8")}` : link;
       } catch {
         return null;
       }

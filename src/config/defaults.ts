@@ -9,3 +9,11 @@ export const PARALLEL_DEFAULT = 3;
 
 /** Tool calls run from one model reply by default; a reply with more gets an error for the rest (limits.toolCallsPerTurn). */
 export const DEFAULT_TOOL_CALLS_PER_TURN = 32;
+
+/**
+ * The instruction file names read by default, in the order a folder's one is chosen: `AGENTS.md` (the shared
+ * convention of Codex, Jules, Cursor, Zed, opencode…), else `CLAUDE.md` (Claude Code), else `GEMINI.md` (Gemini CLI), so a
+ * team that keeps only one of them gets it without configuring anything. `instructionFiles` in yolo.config.ts replaces
+ * the list (e.g. `["AGENTS.md", "CONVENTIONS.md"]`, or `[".cursorrules"]`).
+ */
+export const DEFAULT_INSTRUCTION_FILES: readonly string[] = ["AGENTS.md", "CLAUDE.md", "GEMINI.md"];

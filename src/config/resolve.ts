@@ -11,6 +11,7 @@ import type { CommandRules, ResolvedConfig, SandboxMode, UserConfig, UserLevelCo
 import { withGateDefaults } from "./gate-defaults.js";
 import { withApprovals } from "../workflow/approve.js";
 import { DEFAULT_WORKFLOW } from "../workflow/default.js";
+import { DEFAULT_INSTRUCTION_FILES } from "./defaults.js";
 
 /** Values from command-line flags (picked from the one RunFlags type); undefined means "not given". */
 export type ConfigFlags = Omit<ConfigOverrideFlags, "baseUrl" | "testCmd"> & {
@@ -139,6 +140,7 @@ export function resolveConfig({
     ...(flags.knownFailure?.length ? { knownFailureFlags: [...flags.knownFailure] } : {}),
     gateScope: fileConfig.gateScope ?? "changed",
     agentsDir: resolve(absRoot, fileConfig.agentsDir ?? DEFAULTS.agentsDir),
+    instructionFiles: [...(fileConfig.instructionFiles ?? DEFAULT_INSTRUCTION_FILES)],
     dbPath: resolve(absRoot, dbPath),
     database,
     stateDir: resolve(absRoot, artifacts),

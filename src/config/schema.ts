@@ -119,6 +119,18 @@ export const configSchema = z.strictObject({
    */
   gateScope: z.enum(["changed", "all"]).optional(),
   agentsDir: z.string().min(1).optional(),
+  /**
+   * Instruction file names read in each folder from the repository root down to where yolo started (the first present
+   * wins in a folder; `AGENTS.override.md` before all). Replaces the default `["AGENTS.md", "CLAUDE.md", "GEMINI.md"]`.
+   */
+  instructionFiles: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .regex(/^[^\\/]+$/, "a file name, not a path"),
+    )
+    .optional(),
   dbPath: z.string().min(1).optional(),
   /** Where checkpoints and the thread index live: the SQLite file (`dbPath`, the default) or a shared PostgreSQL database. */
   checkpointer: z
@@ -229,6 +241,8 @@ export interface ResolvedConfig {
   /** `gateScope`: narrow monorepo gates to what a change touches ("changed", the default when absent) or not ("all"). */
   gateScope?: "changed" | "all";
   agentsDir: string;
+  /** `instructionFiles`: the instruction file names read in each folder (src/prompt/instructions.ts). */
+  instructionFiles: readonly string[];
   /** The SQLite file (used when `database.kind` is "sqlite"). */
   dbPath: string;
   /** Where checkpoints and the thread index live. */

@@ -13,6 +13,7 @@ import type { McpRecordingSpec } from "../mcp/recording.js";
 import { setUpHooks } from "../hooks/setup.js";
 import { sayNotice, type NoticeWords } from "./notices.js";
 import { runFacts, type RunFacts } from "./run/facts.js";
+import { configProtection } from "./run/config-protection.js";
 
 /** The real dependencies of a run: OpenAI-compatible models, detected gates, a redacting file logger. */
 export function createEngineDeps(input: {
@@ -63,7 +64,13 @@ export function createEngineDeps(input: {
     baseEnv: input.env,
     secretEnvNames: [config.model.apiKeyEnv],
     logger,
-    commands: { policy: config.commands.policy, envAllow: config.env.strict ? config.env.allow : null, sandbox, allowExecFiles: config.files.allowExec },
+    commands: {
+      policy: config.commands.policy,
+      envAllow: config.env.strict ? config.env.allow : null,
+      sandbox,
+      allowExecFiles: config.files.allowExec,
+      config: configProtection(config),
+    },
     notices: [...notices, ...hookSetup.notices.map((fact) => sayNotice(fact, input.noticeWords))],
     ...(input.noticeWords ? { noticeWords: input.noticeWords } : {}),
     sandboxStatus: status,

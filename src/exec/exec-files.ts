@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { normaliseName } from "../secrets/sensitive.js";
+import type { ConfigProtection } from "./settings.js";
 
 /**
  * Files and folders whose content runs code outside yolo: git internals and attributes (hooks, fsmonitor, filters run
@@ -81,22 +82,47 @@ const EXEC_NAMES = new Set([
   ".pnpmfile.mjs",
 ]);
 
+/**
+ * yolo's own configuration and its agents' instructions, wherever they are (a nearer config or AGENTS.md counts in a
+ * sub-folder): a config module runs on the host at the user's next command, `.mcp.json` starts programs, instruction
+ * files and agent personas steer the next run's agents. The model may read them, never write them. Configured agent
+ * folders and instruction names are added per run (ConfigProtection in settings.ts).
+ */
+export const CONFIG_NAMES = new Set([
+  "yolo.config.ts",
+  "yolo.config.mts",
+  "yolo.config.cts",
+  "yolo.config.js",
+  "yolo.config.mjs",
+  "yolo.config.cjs",
+  "yolo.config.json",
+  ".mcp.json",
+  "agents.md",
+  "agents.override.md",
+  "claude.md",
+  "claude.local.md",
+  "gemini.md",
+  ".cursorrules",
+]);
+
 /** Name endings of such files (VS Code workspace files carry tasks and launch configs). */
 const EXEC_SUFFIXES = [".code-workspace"];
 
 /** Why a project-relative path runs code outside yolo, or null. Names are normalised as secrets/sensitive.ts does. */
-export function execFileReason(rel: string): string | null {
+export function execFileReason(rel: string, config?: ConfigProtection): string | null {
   const segments = rel
     .split(/[\\/]+/)
     .filter((s) => s !== "" && s !== ".")
     .map(normaliseName);
   let parent = "";
   for (let i = 0; i < segments.length; i++) {
-    const kind = execSegment(parent, segments[i]);
+    const kind = execSegment(parent, segments[i]) ?? (config && configuredSegment(segments, i, config) ? "config" : null);
     const shown = kind === null ? "" : segments.slice(0, i + 1).join("/");
     if (kind === "file") return `\`${shown}\` (its content runs code outside yolo: git, an editor, direnv, CI or a hook manager would run it)`;
     if (kind === "ci") return `\`${shown}\` (CI runs it outside yolo, with the repository's credentials)`;
     if (kind === "bin") return `\`${shown}\` (package-manager commands run these programs outside yolo)`;
+    if (kind === "config")
+      return `\`${shown}\` (yolo's configuration or its agents' instructions: it runs outside yolo's sandbox, or steers the agents, at the user's next command)`;
     parent = segments[i];
   }
   return null;
@@ -107,11 +133,60 @@ export function execFileReason(rel: string): string | null {
  * an exec file or folder by its name, a CI folder (`.github/workflows`, `.github/actions`), `node_modules/.bin`, or
  * null. The walkers that have checked every folder above an entry (src/exec/protected-paths.ts) ask only this.
  */
-export function execSegment(parent: string, name: string): "file" | "ci" | "bin" | null {
+export function execSegment(parent: string, name: string): "file" | "ci" | "bin" | "config" | null {
   if (EXEC_NAMES.has(name) || EXEC_SUFFIXES.some((suffix) => name.endsWith(suffix))) return "file";
+  if (CONFIG_NAMES.has(name)) return "config";
   if (parent === ".github" && (name === "workflows" || name === "actions")) return "ci";
   if (parent === "node_modules" && name === ".bin") return "bin";
   return null;
+}
+
+/**
+ * True when segment `i` of a normalised path is one the run's config protects: an instruction file name (anywhere)
+ * or the project's agents folder (`dirs`, project-relative, matched from the root).
+ */
+export function configuredSegment(segments: readonly string[], i: number, config: ConfigProtection): boolean {
+  if (config.names.some((name) => normaliseName(name) === segments[i])) return true;
+  return config.dirs.some((dir) => {
+    const parts = dir
+      .split(/[\\/]+/)
+      .filter((s) => s !== "" && s !== ".")
+      .map(normaliseName);
+    return parts.length === i + 1 && parts.every((part, j) => part === segments[j]);
+  });
+}
+
+/**
+ * configuredSegment for the walkers, prepared once: given an entry's project-relative path (native separators) and its
+ * normalised name, true when the config protects it. Cheap per entry: the path is normalised only at the folders'
+ * depths.
+ */
+export function configMatcher(config: ConfigProtection | undefined): (rel: string, name: string) => boolean {
+  if (!config || (config.names.length === 0 && config.dirs.length === 0)) return () => false;
+  const names = new Set(config.names.map(normaliseName));
+  const dirs = new Set(config.dirs.map((dir) => segmentsOf(dir).join("/")));
+  const depths = new Set(config.dirs.map((dir) => segmentsOf(dir).length));
+  return (rel, name) => names.has(name) || (dirs.size > 0 && depths.has(rel.split(/[\\/]+/).length) && dirs.has(segmentsOf(rel).join("/")));
+}
+
+/** True when a project-relative path is, or is inside, one of yolo's config files or folders (fixed or configured). */
+export function isConfigPath(rel: string, config?: ConfigProtection): boolean {
+  const segments = segmentsOf(rel);
+  let parent = "";
+  for (let i = 0; i < segments.length; i++) {
+    const kind = execSegment(parent, segments[i]);
+    if (kind === "config" || (kind === null && config && configuredSegment(segments, i, config))) return true;
+    if (kind !== null) return false;
+    parent = segments[i];
+  }
+  return false;
+}
+
+function segmentsOf(rel: string): string[] {
+  return rel
+    .split(/[\\/]+/)
+    .filter((s) => s !== "" && s !== ".")
+    .map(normaliseName);
 }
 
 /**
@@ -136,10 +211,10 @@ export function execFileAllowed(rel: string, allowed: readonly string[]): boolea
  * Why write_file / edit_file must not write `rel` (checked on the path and on its real location, so a folder link
  * cannot rename `.vscode`), or null when it is no exec file or the user config allows it.
  */
-export function execWriteRefusal(root: string, abs: string, rel: string, allowed: readonly string[]): string | null {
+export function execWriteRefusal(root: string, abs: string, rel: string, allowed: readonly string[], config?: ConfigProtection): string | null {
   const real = realRelative(root, abs);
   for (const candidate of real === null || real === rel ? [rel] : [rel, real]) {
-    const reason = execFileReason(candidate);
+    const reason = execFileReason(candidate, config);
     if (reason && !execFileAllowed(candidate, allowed)) {
       return `\`${rel}\` is refused: ${reason}. Work on the project's own source files instead; a user who wants yolo to write it lists it in \`files.allowExec\` in ~/.config/yolo/config.ts.`;
     }

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { execFileReason, execSegment } from "./exec-files.js";
+import { configMatcher, execFileReason, execSegment } from "./exec-files.js";
+import type { ConfigProtection } from "./settings.js";
 import { normaliseName, sensitiveReason, sensitiveSegment } from "../secrets/sensitive.js";
 
 /** What the sandbox must not let a command change or read, found by walking the project before each command. */
@@ -32,11 +33,13 @@ const SKIP = new Set(["node_modules", ".yolo"]);
 
 /**
  * Walks `root` for exec files and secret files; a `.git` file (worktree, submodule) adds the git dirs it points at.
- * The root's own `.git` is protected before the walk starts, so no limit can leave it writable.
+ * The root's own `.git` is protected before the walk starts, so no limit can leave it writable. `config`: the run's
+ * agents folder and instruction names, protected like yolo.config.*.
  */
-export function findProtectedPaths(root: string, limits: WalkLimits = DEFAULT_WALK_LIMITS): ProtectedPaths {
+export function findProtectedPaths(root: string, limits: WalkLimits = DEFAULT_WALK_LIMITS, config?: ConfigProtection): ProtectedPaths {
   const out: ProtectedPaths = { readOnly: [], maskedFiles: [], maskedDirs: [], execRels: new Set(), complete: true };
   let seen = 0;
+  const configured = configMatcher(config);
   const stop = (why: string) => {
     out.complete = false;
     out.incomplete ??= why;
@@ -65,7 +68,7 @@ export function findProtectedPaths(root: string, limits: WalkLimits = DEFAULT_WA
         }
         continue;
       }
-      if (execSegment(parent, name) !== null) {
+      if (execSegment(parent, name) !== null || configured(rel, name)) {
         out.readOnly.push(abs);
         out.execRels.add(rel);
         if (entry.name === ".git" && entry.isFile()) out.readOnly.push(...gitDirsOf(abs));
@@ -152,9 +155,9 @@ export interface AfterCommand {
  * whatever the second finds that it did not see is new and goes, even when the second stops short; then `incomplete`
  * says why (the next command is refused by its own walk, and a `--branch` commit leaves exec files out).
  */
-export function removeNewExecFiles(root: string, before: ProtectedPaths, limits: WalkLimits = DEFAULT_WALK_LIMITS): AfterCommand {
+export function removeNewExecFiles(root: string, before: ProtectedPaths, limits: WalkLimits = DEFAULT_WALK_LIMITS, config?: ConfigProtection): AfterCommand {
   if (!before.complete) return { removed: [], ...(before.incomplete ? { incomplete: before.incomplete } : {}) };
-  const after = findProtectedPaths(root, { ...limits, maxEntries: limits.maxEntries * 10 });
+  const after = findProtectedPaths(root, { ...limits, maxEntries: limits.maxEntries * 10 }, config);
   const removed: string[] = [];
   for (const rel of [...after.execRels].sort()) {
     if (before.execRels.has(rel) || /(^|[\\/])node_modules[\\/]\.bin$/.test(rel)) continue;

@@ -5,6 +5,8 @@ import { launchDirect } from "./launch-direct.js";
 import { launchThroughSpawner } from "./spawner.js";
 import { findProtectedPaths, removeNewExecFiles, type ProtectedPaths, type WalkLimits } from "./protected-paths.js";
 import { bwrapArgv, type Sandbox } from "./sandbox.js";
+import { type ConfigSnapshot, restoreConfigFiles, snapshotConfigFiles } from "./config-guard.js";
+import type { ConfigProtection } from "./settings.js";
 import { scrubText } from "../secrets/scrub.js";
 import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
 
@@ -25,6 +27,8 @@ export interface RunShellOptions {
   sandbox?: Sandbox;
   /** How far the walk for files to protect goes; past it the command is refused. Absent: DEFAULT_WALK_LIMITS. */
   walk?: WalkLimits;
+  /** The run's configured agents folder and instruction names, protected like yolo.config.* (exec-files.ts). */
+  config?: ConfigProtection;
 }
 
 export interface ShellResult {
@@ -37,6 +41,16 @@ export interface ShellResult {
   output: string;
   fullOutput?: string;
   durationMs: number;
+}
+
+// What a command that changed yolo's config files (possible only without the sandbox) is told; "" when none.
+function configRestoredNote({ restored, lost }: { restored: string[]; lost: string[] }): string {
+  const list = (rels: string[]) => rels.map((r) => `\`${r}\``).join(", ");
+  const back = restored.length ? `\n[yolo restored ${list(restored)}: yolo's configuration and its agents' instructions may not be changed by commands]\n` : "";
+  const gone = lost.length
+    ? `\n[yolo could not restore ${list(lost)} (a folder above it was replaced); the user must check it before running yolo again]\n`
+    : "";
+  return back + gone;
 }
 
 /** Variables that stop test runners from colouring output or going interactive / into watch mode. */
@@ -69,15 +83,17 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   const started = performance.now();
   const collected = new CappedOutput(options.capBytes, options.keepFullOutput);
   let guard: ProtectedPaths | null = null;
+  let configKept: ConfigSnapshot | null = null;
   const finish = (exitCode: number | null, timedOut: boolean, aborted: boolean): ShellResult => {
     // A file that runs code outside yolo, created by this command (so no read-only bind could cover it), goes again.
-    const after = guard?.complete ? removeNewExecFiles(options.cwd, guard, options.walk) : { removed: [] };
+    const after = guard?.complete ? removeNewExecFiles(options.cwd, guard, options.walk, options.config) : { removed: [] };
     const removed = after.removed;
     if (removed.length)
       collected.push(
-        `\n[yolo removed ${removed.map((r) => `\`${r}\``).join(", ")}: files that run code outside yolo (git, editors, direnv, CI, hook managers) may not be created by commands]\n`,
+        `\n[yolo removed ${removed.map((r) => `\`${r}\``).join(", ")}: files that run code outside yolo (git, editors, direnv, CI, hook managers, yolo's own config) may not be created by commands]\n`,
       );
     if (after.incomplete) collected.push(`\n[yolo could not check what this command created: ${after.incomplete}. ${NEXT_REFUSED}]\n`);
+    if (configKept) collected.push(configRestoredNote(restoreConfigFiles(options.cwd, configKept)));
     return {
       exitCode,
       timedOut,
@@ -91,12 +107,13 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   if (options.signal?.aborted) return finish(null, false, true);
 
   const sandbox = options.sandbox?.kind === "bwrap" ? options.sandbox : null;
-  guard = findProtectedPaths(options.cwd, options.walk);
+  guard = findProtectedPaths(options.cwd, options.walk, options.config);
   // Fail closed: a walk that stopped short may have missed a secret to mask or a git dir to keep read-only.
   if (!guard.complete) {
     collected.push(refusal(guard.incomplete));
     return finish(REFUSED_EXIT_CODE, false, false);
   }
+  configKept = snapshotConfigFiles(options.cwd, guard, options.config);
   // Node's `shell: true` is `/bin/sh -c <command>` on POSIX; spelled out, so the helper process spawns plain argv.
   const [file, ...args] = sandbox ? bwrapArgv(sandbox, options.cwd, command, guard, options.env.PATH) : ["/bin/sh", "-c", command];
   let pid: number | undefined;

@@ -5,4 +5,15 @@ export interface ExecSettings {
   /** Variable names (with `*`) commands' environment is limited to, under CI; null: the scrubbed environment. */
   envAllow: readonly string[] | null;
   sandbox: Sandbox;
+  /** yolo's configured agents folder and instruction file names: protected like the fixed config names (exec-files.ts). */
+  config?: ConfigProtection;
+}
+
+/**
+ * What the run's config adds to the files a command or write tool may not change: instruction file names (matched
+ * anywhere, as `AGENTS.md` is) and the project's agents folder (project-relative, from the root).
+ */
+export interface ConfigProtection {
+  names: readonly string[];
+  dirs: readonly string[];
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { packageJsonText } from "./package-json.js";
 import type { GateConfig } from "../config/schema.js";
 import { fileStamp, nowNs, settled } from "../store/file-stamp.js";
 import { dependencyChanges, dependencyStamps } from "./dependency-stamps.js";
@@ -69,7 +70,7 @@ export function scriptsRun(command: string, scripts: Record<string, string>): Re
 /** Reads package.json's scripts and runner keys; a missing or broken file gives empty ones. */
 function readPackage(root: string): { scripts: Record<string, string>; keys: Record<string, unknown> } {
   try {
-    const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as Record<string, unknown>;
+    const pkg = JSON.parse(packageJsonText(root)) as Record<string, unknown>;
     const scripts = Object.fromEntries(Object.entries((pkg.scripts as Record<string, unknown>) ?? {}).filter(([, v]) => typeof v === "string")) as Record<
       string,
       string

@@ -1,6 +1,7 @@
 import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { readProjectText } from "../secrets/project-read.js";
 import type { TestCase, TestStatus } from "./parsers/types.js";
 
 const MAX_REPORT_BYTES = 20_000_000;
@@ -87,7 +88,9 @@ export async function readJUnitReports(root: string, globs: string[], modifiedSi
   const files = await findReports(root, globs, modifiedSince);
   const cases: TestCase[] = [];
   for (const file of files) {
-    const xml = await fs.readFile(path.join(root, file), "utf8").catch(() => "");
+    // A report is the project's file read for the model: no link out of the project (the gate's command wrote it).
+    const read = readProjectText(root, file, MAX_REPORT_BYTES);
+    const xml = read.ok ? read.text : "";
     cases.push(...parseJUnitXml(xml));
   }
   return files.length ? cases : null;

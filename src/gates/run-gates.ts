@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import path from "node:path";
+import { packageJsonText } from "./package-json.js";
 import type { GateConfig } from "../config/schema.js";
 import type { GateResult } from "../events/schema.js";
 import { lastBytes } from "../exec/capped-output.js";
@@ -92,6 +92,7 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
       // The code under test was written by the model; it gets no more secrets than run_command does.
       env: { ...reportingEnv(commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null)), ...cacheEnv },
       sandbox,
+      config: opts.commands?.config,
       capBytes: opts.capBytes,
       signal: opts.signal,
       keepFullOutput: true,
@@ -161,7 +162,7 @@ async function writeLog(
 // small file, and at every gate run a thread-pool round trip cost more than the read.
 function packageScripts(root: string): Record<string, string> {
   try {
-    const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts?: Record<string, unknown> } | null;
+    const pkg = JSON.parse(packageJsonText(root)) as { scripts?: Record<string, unknown> } | null;
     return Object.fromEntries(Object.entries(pkg?.scripts ?? {}).filter((e): e is [string, string] => typeof e[1] === "string"));
   } catch {
     return {};

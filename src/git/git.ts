@@ -55,8 +55,12 @@ export const GATE_BYPRODUCTS = [
   "**/node_modules/.vitest/**",
 ];
 
-/** Pathspec for "the project, without yolo's own state folder (it ignores itself; this makes sure) nor gate byproducts". */
-export const PROJECT_PATHS = ["--", ".", ":(exclude).yolo", ...GATE_BYPRODUCTS.map((glob) => `:(exclude,glob)${glob}`)];
+/**
+ * Pathspec for "the project, without yolo's own state folder (it ignores itself; this makes sure) nor gate byproducts".
+ * Every exclusion is a wildcard (`.yol[o]/*`, `*` crossing folders) because `git add` exits 1 ("paths are ignored")
+ * when a literal pathspec, even an excluding one, names a folder the user's `.gitignore` lists, as `.yolo/` often is.
+ */
+export const PROJECT_PATHS = ["--", ".", ":(exclude).yol[o]/*", ...GATE_BYPRODUCTS.map((glob) => `:(exclude,glob)${glob}`)];
 
 /**
  * Runs git in `root` and returns what happened, never throwing for a non-zero exit. No prompts (no terminal,

@@ -4,11 +4,24 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { HooksConfig } from "../config/hooks-schema.js";
 
-/** A project file a hook command names (`./scripts/check.sh`), with the hash of its content when trust was given. */
+/**
+ * A project file a hook command runs (`./scripts/check.sh`, a file it imports), or one package.json script it runs
+ * (`npm run -s lint`: `script` is its name), with the hash of its content when trust was given.
+ */
 export interface Pin {
   path: string;
   sha256: string;
+  script?: string;
 }
+
+/** How far the files a hook runs are followed: imports of imports, scripts calling scripts; and how many at most. */
+const MAX_PIN_DEPTH = 4;
+const MAX_PINS = 64;
+/** A package manager running a package.json script: `npm run x`, `npm test`, `pnpm x`, `yarn run x`, `bun run x`. */
+const SCRIPT_RUN = /\b(npm|pnpm|yarn|bun)\s+(?:(?:-\S+|--\S+)\s+)*(run-script|run|test|t|start|stop|restart)?(?:\s+(?:-\S+\s+)*([\w:.-]+))?/g;
+/** Relative imports and requires in a script the hook runs: `require("./x")`, `import … from "../y.js"`, `import("./z")`. */
+const RELATIVE_IMPORT = /(?:require\(|import\(|from\s+|import\s+)\s*["'](\.{1,2}\/[^"']+)["']/g;
+const SCRIPT_EXTENSIONS = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".sh", ".py"];
 
 /** Variables a command may use to name the project, as Claude Code's `$CLAUDE_PROJECT_DIR`. */
 const PROJECT_VARS = /\$\{?(YOLO_PROJECT_DIR|CLAUDE_PROJECT_DIR)\}?/g;
@@ -20,27 +33,94 @@ const PROJECT_VARS = /\$\{?(YOLO_PROJECT_DIR|CLAUDE_PROJECT_DIR)\}?/g;
  */
 export function pinFiles(command: string, root: string): Pin[] {
   const pins: Pin[] = [];
-  for (const raw of command.split(/[\s;&|()<>]+/)) {
-    const word = raw.replace(/['"]/g, "").replace(PROJECT_VARS, root);
-    if (!word.includes("/")) continue;
-    const path = isAbsolute(word) ? word : resolve(root, word);
-    const rel = relative(root, path);
-    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) continue;
-    const sha256 = fileHash(path);
-    if (sha256 !== null && !pins.some((p) => p.path === path)) pins.push({ path, sha256 });
-  }
+  pinCommand(command, root, pins, 0);
   return pins;
 }
 
-/** The first pinned file whose content is not what it was (or that is gone), or null. */
+// The files and package.json scripts one command runs, into `pins`, following what they run in turn.
+function pinCommand(command: string, root: string, pins: Pin[], depth: number): void {
+  for (const raw of command.split(/[\s;&|()<>]+/)) {
+    const word = raw.replace(/['"]/g, "").replace(PROJECT_VARS, root);
+    // A bare name counts when it is a file of the project (`node lint.js`); a path always does.
+    if (word === "" || word.startsWith("-")) continue;
+    pinFile(isAbsolute(word) ? word : resolve(root, word), root, pins, depth);
+  }
+  for (const match of command.matchAll(SCRIPT_RUN)) {
+    const verb = match[2];
+    const name = verb === "test" || verb === "t" || verb === "start" || verb === "stop" || verb === "restart" ? (verb === "t" ? "test" : verb) : match[3];
+    if (name) pinScript(name, root, pins, depth);
+  }
+}
+
+// A project file (not outside the root), and the relative imports of a script, to MAX_PIN_DEPTH.
+function pinFile(path: string, root: string, pins: Pin[], depth: number): void {
+  const rel = relative(root, path);
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel) || pins.length >= MAX_PINS || pins.some((p) => p.path === path && !p.script)) return;
+  const sha256 = fileHash(path);
+  if (sha256 === null) return;
+  pins.push({ path, sha256 });
+  if (depth >= MAX_PIN_DEPTH || !SCRIPT_EXTENSIONS.some((ext) => path.endsWith(ext))) return;
+  let text = "";
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return;
+  }
+  for (const m of text.matchAll(RELATIVE_IMPORT)) {
+    const target = resolve(dirname(path), m[1]);
+    for (const candidate of [target, ...SCRIPT_EXTENSIONS.map((ext) => `${target}${ext}`), join(target, "index.js")]) {
+      if (fileHash(candidate) !== null) {
+        pinFile(candidate, root, pins, depth + 1);
+        break;
+      }
+    }
+  }
+}
+
+// A package.json script (with its pre/post scripts), pinned by its text, and whatever it runs in turn.
+function pinScript(name: string, root: string, pins: Pin[], depth: number): void {
+  const manifest = join(root, "package.json");
+  for (const script of [`pre${name}`, name, `post${name}`]) {
+    if (pins.length >= MAX_PINS || pins.some((p) => p.script === script)) continue;
+    const text = scriptText(manifest, script);
+    pins.push({
+      path: manifest,
+      script,
+      sha256: createHash("sha256")
+        .update(text ?? "\0absent")
+        .digest("hex"),
+    });
+    if (text !== null && depth < MAX_PIN_DEPTH) pinCommand(text, root, pins, depth + 1);
+  }
+}
+
+function scriptText(manifest: string, script: string): string | null {
+  try {
+    const scripts = (JSON.parse(readFileSync(manifest, "utf8")) as { scripts?: Record<string, unknown> } | null)?.scripts;
+    const text = scripts?.[script];
+    return typeof text === "string" ? text : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The first pinned file (or package.json script) whose content is not what it was (or that is gone), or null. */
 export function changedPin(pins: readonly Pin[]): string | null {
-  return pins.find((p) => fileHash(p.path) !== p.sha256)?.path ?? null;
+  const changed = pins.find((p) => pinHash(p) !== p.sha256);
+  return changed ? (changed.script ? `${changed.path} (its "${changed.script}" script)` : changed.path) : null;
+}
+
+function pinHash(pin: Pin): string | null {
+  if (!pin.script) return fileHash(pin.path);
+  return createHash("sha256")
+    .update(scriptText(pin.path, pin.script) ?? "\0absent")
+    .digest("hex");
 }
 
 /** What the user trusts: the repository's `hooks` config and the content of every project file its commands name. */
 export function hookSetHash(hooks: HooksConfig, root: string): string {
   const commands = Object.values(hooks).flatMap((groups) => (groups ?? []).flatMap((g) => g.hooks.map((h) => h.command)));
-  const pins = commands.flatMap((c) => pinFiles(c, root)).map((p) => `${relative(root, p.path)}:${p.sha256}`);
+  const pins = commands.flatMap((c) => pinFiles(c, root)).map((p) => `${relative(root, p.path)}${p.script ? `#${p.script}` : ""}:${p.sha256}`);
   return createHash("sha256")
     .update(canonical(hooks))
     .update("\0")

@@ -1,3 +1,4 @@
+import { DEFAULT_INSTRUCTION_FILES } from "../prompt/instructions.js";
 import { projectSummary } from "../prompt/project-summary.js";
 import type { MiddlewareState } from "./types.js";
 
@@ -6,11 +7,14 @@ import type { MiddlewareState } from "./types.js";
  * artifacts are already in the run state, and the node brief picks the ones this role needs. Missing pieces give null.
  * The only step that does I/O; `read` is injectable for tests.
  */
-export function contextLoader(state: MiddlewareState, read: (root: string) => string | null = projectSummary): MiddlewareState {
+export function contextLoader(
+  state: MiddlewareState,
+  read: (root: string, instructions: { names: readonly string[] }) => string | null = projectSummary,
+): MiddlewareState {
   if (state.projectSummary !== undefined) return state;
   let summary: string | null;
   try {
-    summary = read(state.root);
+    summary = read(state.root, { names: state.settings.instructionFiles ?? DEFAULT_INSTRUCTION_FILES });
   } catch {
     summary = null;
   }

@@ -29,7 +29,7 @@ export interface MiddlewareInput {
   readonly agent: { readonly persona: string; readonly tools: readonly ToolName[]; readonly mcp?: readonly string[] };
   /** The tools the run's MCP servers offer (none when no server is configured). */
   readonly mcpCatalog?: readonly McpToolInfo[];
-  readonly settings: Pick<ResolvedConfig, "maxFixAttempts" | "limits" | "context">;
+  readonly settings: Pick<ResolvedConfig, "maxFixAttempts" | "limits" | "context"> & Partial<Pick<ResolvedConfig, "instructionFiles">>;
   readonly modelName: string;
   /** The agent's transcript so far (empty before its first call). */
   readonly messages: readonly BaseMessage[];

@@ -1,7 +1,9 @@
-import { type Dirent, opendirSync, readFileSync, statSync } from "node:fs";
+import { type Dirent, opendirSync } from "node:fs";
 import { join } from "node:path";
+import { readProjectText } from "../secrets/project-read.js";
 import { isIgnored, parseGitignore, type IgnoreRules } from "../tools/gitignore.js";
 import { fence } from "./fence.js";
+import { DEFAULT_INSTRUCTION_FILES, type InstructionSource, OVERRIDE_FILE, readInstructions } from "./instructions.js";
 import { fileStamp, nowNs, settled } from "../store/file-stamp.js";
 
 const SKIP = new Set([".git", ".yolo", "node_modules", "dist", "build", "coverage", ".next", "target", "__pycache__"]);
@@ -16,19 +18,20 @@ const DOC_BYTES = 1500;
  * A bounded summary of the repository for the prompt: top-level tree, the package manifest, and the opening of
  * AGENTS.md and README.md (fenced: they are the project's text, not yolo's). Missing pieces are fine.
  */
-export function projectSummary(root: string): string | null {
-  const cached = summaries.get(root);
+export function projectSummary(root: string, instructions: Omit<InstructionSource, "root"> = { names: DEFAULT_INSTRUCTION_FILES }): string | null {
+  const key = JSON.stringify([root, instructions.startDir ?? root, instructions.names]);
+  const cached = summaries.get(key);
   if (cached?.sources.every((source) => (fileStamp(source.path)?.key ?? null) === source.key)) return cached.summary;
   const startedNs = nowNs();
   const read: string[] = [];
-  const summary = summarize(root, read);
+  const summary = summarize({ root, ...instructions }, read);
   const sources = read.map((path) => ({ path, stamp: fileStamp(path) }));
   // Racy-git's rule: a source changed just before (or while) it was read could change again within the same
   // timestamp tick and keep its stamp, so such a summary is not reused.
   if (sources.every(({ stamp }) => !stamp || settled(stamp, startedNs))) {
-    summaries.set(root, { summary, sources: sources.map(({ path, stamp }) => ({ path, key: stamp?.key ?? null })) });
+    summaries.set(key, { summary, sources: sources.map(({ path, stamp }) => ({ path, key: stamp?.key ?? null })) });
   } else {
-    summaries.delete(root);
+    summaries.delete(key);
   }
   return summary;
 }
@@ -41,19 +44,36 @@ export function projectSummary(root: string): string | null {
 const summaries = new Map<string, { summary: string | null; sources: { path: string; key: string | null }[] }>();
 
 // The summary itself; `read` collects every folder and file it consulted (present or not).
-function summarize(root: string, read: string[]): string | null {
+function summarize(source: InstructionSource, read: string[]): string | null {
+  const root = source.root;
   const parts: string[] = [];
   const tree = listTree(root, read);
   if (tree.length) parts.push(`Files (top two levels):\n${tree.join("\n")}`);
   read.push(join(root, "package.json"));
   const manifest = readManifest(root);
   if (manifest) parts.push(fence("package.json (excerpt)", manifest));
-  for (const doc of ["AGENTS.md", "README.md"]) {
-    read.push(join(root, doc));
-    const text = readExcerpt(join(root, doc));
-    if (text) parts.push(fence(`${doc} (excerpt)`, text));
-  }
+  const instructions = readInstructions(source);
+  read.push(...instructionCandidates(source));
+  if (instructions.text)
+    parts.push(`Project instructions (${instructions.files.join(", ")}; nearer folders later, they win where they differ):\n${instructions.text}`);
+  for (const { file, reason } of instructions.refused) parts.push(`${file}: not shown (${reason}).`);
+  read.push(join(root, "README.md"));
+  const readme = readExcerpt(root, "README.md");
+  if (readme) parts.push("refused" in readme ? `README.md: not shown (${readme.refused}).` : fence("README.md (excerpt)", readme.text));
   return parts.length ? parts.join("\n\n") : null;
+}
+
+// Every path an instruction file could be read from (each folder's override and names), for the cache's stamps.
+function instructionCandidates(source: InstructionSource): string[] {
+  const out: string[] = [];
+  let dir = source.startDir ?? source.root;
+  for (;;) {
+    for (const name of [OVERRIDE_FILE, ...source.names]) out.push(join(dir, name));
+    out.push(dir);
+    if (dir === source.root || !dir.startsWith(source.root)) break;
+    dir = join(dir, "..");
+  }
+  return out;
 }
 
 // The top two levels, minus what .gitignore (the root's and each first-level folder's) excludes.
@@ -96,18 +116,18 @@ function readEntries(dir: string): Dirent[] {
 }
 
 function gitignoreAt(root: string, rel: string): IgnoreRules | null {
-  const file = join(root, rel, ".gitignore");
-  try {
-    if (statSync(file).size > MAX_GITIGNORE_BYTES) return null;
-    return parseGitignore(readFileSync(file, "utf8"), rel);
-  } catch {
-    return null;
-  }
+  const read = readProjectText(root, join(rel, ".gitignore"), MAX_GITIGNORE_BYTES);
+  return read.ok && !read.truncated ? parseGitignore(read.text, rel) : null;
 }
 
+/** Bytes of package.json read for the excerpt; a larger manifest is skipped. */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+
 function readManifest(root: string): string | null {
+  const read = readProjectText(root, "package.json", MAX_MANIFEST_BYTES);
+  if (!read.ok || read.truncated) return null;
   try {
-    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Record<string, unknown>;
+    const pkg = JSON.parse(read.text) as Record<string, unknown>;
     const picked = { name: pkg.name, type: pkg.type, scripts: pkg.scripts, dependencies: pkg.dependencies, devDependencies: pkg.devDependencies };
     return JSON.stringify(picked, null, 2).slice(0, 2000);
   } catch {
@@ -115,13 +135,14 @@ function readManifest(root: string): string | null {
   }
 }
 
-/** The first DOC_BYTES characters of a text file, or null when it is missing or empty. */
-function readExcerpt(file: string): string | null {
-  try {
-    const text = readFileSync(file, "utf8").trim();
-    if (!text) return null;
-    return text.length > DOC_BYTES ? `${text.slice(0, DOC_BYTES)}\n… (truncated: read_file for the rest)` : text;
-  } catch {
-    return null;
-  }
+/**
+ * The first DOC_BYTES characters of a text file of the project (read as read_file would: no link out of the project,
+ * no secret file, scrubbed), why it was not read, or null when it is missing or empty.
+ */
+function readExcerpt(root: string, rel: string): { text: string } | { refused: string } | null {
+  const read = readProjectText(root, rel, DOC_BYTES * 4);
+  if (!read.ok) return read.missing ? null : { refused: read.reason };
+  const text = read.text.trim();
+  if (!text) return null;
+  return { text: text.length > DOC_BYTES || read.truncated ? `${text.slice(0, DOC_BYTES)}\n… (truncated: read_file for the rest)` : text };
 }

@@ -1,7 +1,9 @@
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { YoloError } from "../errors.js";
+import { refuseLinks, STATE_DIR_NAME } from "./state-dir.js";
+import { rememberDatabaseFile } from "./db-identity.js";
 
 /** The slice of a better-sqlite3 statement yolo uses (the package ships no types of its own). */
 export interface Statement {
@@ -54,6 +56,8 @@ function nativeBinding(): string | null {
  * A file that cannot be opened or fails `PRAGMA quick_check` is left untouched and reported as a "storage" error.
  */
 export function openDatabase(path: string): Database {
+  // A link at the database (or its WAL files, or yolo's own folder holding it) would put yolo's tables elsewhere.
+  refuseLinks([...(basename(dirname(path)) === STATE_DIR_NAME ? [dirname(path)] : []), path, `${path}-wal`, `${path}-shm`]);
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (cause) {
@@ -78,6 +82,7 @@ export function openDatabase(path: string): Database {
     }
     // SQLite quietly opens a file it cannot write read-only; yolo must write, so find out now rather than mid-run.
     writeProbe(db);
+    rememberDatabaseFile(path);
     immediateTransactions(db);
   } catch (cause) {
     db.close();

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ThreadError, YoloError } from "../errors.js";
 
@@ -20,6 +20,7 @@ export function ensureStateDir(root: string): string {
 
 /** Creates an artifacts folder (`logs/`, `threads/`, a `.gitignore` of `*`) wherever it is configured. Returns it. */
 export function ensureArtifactsDir(dir: string): string {
+  refuseLinks([dir, join(dir, "logs"), join(dir, "threads"), join(dir, ".gitignore")]);
   withStorageError(dir, () => {
     mkdirSync(join(dir, "logs"), { recursive: true });
     mkdirSync(join(dir, "threads"), { recursive: true });
@@ -36,6 +37,7 @@ export function threadDir(root: string, threadId: string): string {
 /** `<artifacts>/threads/<id>`, created if missing. Rejects ids that could escape the directory. */
 export function threadArtifactsDir(artifactsDir: string, threadId: string): string {
   const dir = threadArtifactsPath(artifactsDir, threadId);
+  refuseLinks([artifactsDir, join(artifactsDir, "threads"), dir]);
   withStorageError(dir, () => mkdirSync(dir, { recursive: true }));
   return dir;
 }
@@ -54,6 +56,37 @@ function writeGitignore(file: string): void {
     writeFileSync(file, "*\n", { flag: "wx" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}
+
+/**
+ * Refuses yolo's own folder (or a file or folder yolo keeps in it) when it is a symbolic link: a committed `.yolo`
+ * link, or `.yolo/yolo.db -> other.sqlite`, would make yolo write its database, logs and transcripts wherever the
+ * link points (outside the project, or into another application's database). Missing paths are fine.
+ */
+export function refuseLinks(paths: readonly string[]): void {
+  for (const path of paths) {
+    let link = false;
+    try {
+      link = lstatSync(path).isSymbolicLink();
+    } catch {
+      continue;
+    }
+    if (link) {
+      throw new YoloError(
+        "storage",
+        `${path} is a symbolic link (to ${readlinkOrUnknown(path)}); yolo keeps its state only in a real folder and real files of its own, so nothing was written. ` +
+          "Remove the link (it may have come with the repository or from a command), then run again; to keep yolo's state elsewhere, set it in the user config.",
+      );
+    }
+  }
+}
+
+function readlinkOrUnknown(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return "an unknown target";
   }
 }
 

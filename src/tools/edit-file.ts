@@ -28,8 +28,8 @@ export const editFileTool: ToolDef<typeof schema> = {
   async run(args, ctx) {
     const target = await loadWritableTarget(ctx.root, args.path);
     if (isOutcome(target)) return target;
-    const refusal = execWriteRefusal(ctx.root, target.abs, target.rel, ctx.commands?.allowExecFiles ?? []);
-    if (refusal) return toolError(target.rel, "refused (runs code outside yolo)", refusal);
+    const refusal = execWriteRefusal(ctx.root, target.abs, target.rel, ctx.commands?.allowExecFiles ?? [], ctx.commands?.config);
+    if (refusal) return toolError(target.rel, "refused (protected file)", refusal);
     const { rel, before } = target;
     if (before === null) {
       return toolError(rel, "not found", `\`${rel}\` does not exist; create it with write_file, or use list_files to find the right path.`);

@@ -43,6 +43,7 @@ export const runCommandTool: ToolDef<typeof schema> = {
       timeoutS,
       env: commandEnv(ctx.env, ctx.secretEnvNames, ctx.commands?.envAllow ?? null),
       sandbox: ctx.commands?.sandbox,
+      config: ctx.commands?.config,
       capBytes: ctx.outputCapBytes,
       signal: ctx.signal,
     });

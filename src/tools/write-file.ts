@@ -20,8 +20,8 @@ export const writeFileTool: ToolDef<typeof schema> = {
   async run(args, ctx) {
     const target = await loadWritableTarget(ctx.root, args.path);
     if (isOutcome(target)) return target;
-    const refusal = execWriteRefusal(ctx.root, target.abs, target.rel, ctx.commands?.allowExecFiles ?? []);
-    if (refusal) return toolError(target.rel, "refused (runs code outside yolo)", refusal);
+    const refusal = execWriteRefusal(ctx.root, target.abs, target.rel, ctx.commands?.allowExecFiles ?? [], ctx.commands?.config);
+    if (refusal) return toolError(target.rel, "refused (protected file)", refusal);
     const stat = lineDiffStat(target.before, args.content);
     const summary = formatChange(target.rel, stat);
     if (target.before === args.content) {

@@ -270,6 +270,8 @@ describe("a run loads Ink and React only for the live view, and --tui / --no-tui
     // value validated before (cached in the user's cache directory) is not validated again: no zod.
     const env = { XDG_CACHE_HOME: join(dir, "cache-threads") };
     writeFileSync(join(root, "yolo.config.ts"), "export default {};\n");
+    // The project ran before without a config: the new one is a change read-only commands run once it is trusted.
+    expect((await runYolo(["config", "trust"], { cwd: root, env })).exitCode).toBe(0);
     const configured = await modulesLoadedBy(["threads"], "threads-configured", root, env);
     expect(configured.r.exitCode, describeResult(configured.r)).toBe(0);
     expect(loadedPackages(configured.modules).has("zod")).toBe(true);

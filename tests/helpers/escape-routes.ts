@@ -186,6 +186,17 @@ export const EXEC_FILE_CASES: string[] = [
   ".yarnrc.yml",
   ".pnpmfile.cjs",
   "node_modules/.bin/vitest",
+  // yolo's own configuration and its agents' instructions: code the user's next command runs, or text that steers the next run
+  "yolo.config.ts",
+  "yolo.config.mjs",
+  "packages/web/yolo.config.js",
+  ".mcp.json",
+  "AGENTS.md",
+  "AGENTS.override.md",
+  "src/AGENTS.md",
+  "CLAUDE.md",
+  "GEMINI.md",
+  ".cursorrules",
 ];
 
 /** A secret in the project's secret files, and the ways a command could turn it into text the scrubber misses. */

@@ -7,6 +7,7 @@ import { DEFAULT_GATE_TIMEOUT_S } from "../../gates/detect/files.js";
 import { narrowable } from "../../gates/detect/scope.js";
 import { DEFAULT_WORKFLOW } from "../../workflow/default.js";
 import { projectRoot } from "../load-config.js";
+import { recordConfigTrust } from "../config-trust.js";
 
 /**
  * `yolo init`: a commented yolo.config.ts holding the default workflow and the gates detected from the repository
@@ -35,6 +36,9 @@ export async function initCommand(input: { cwd: string }): Promise<number> {
   for (const f of written) process.stdout.write(`created ${f}\n`);
   for (const f of kept) process.stdout.write(`kept    ${f} (already exists; not overwritten)\n`);
   if (written.includes("yolo.config.ts")) {
+    // The config yolo just wrote is the user's: read-only commands may run it (config-trust.ts). A .mcp.json beside it
+    // is yolo's to check, not init's to vouch for.
+    if (!existsSync(join(root, ".mcp.json"))) recordConfigTrust(root, process.env);
     process.stdout.write(
       gates.length > 0
         ? `\ngates detected and written to yolo.config.ts:\n${gates.map((g) => `  ${g.name}: ${g.command}${g.required ? "" : " (optional)"}\n`).join("")}`
@@ -54,6 +58,7 @@ function configTemplate(gates: GateConfig[]): string {
   return `// yolo's configuration. Precedence: defaults < this file < environment (OPENAI_*, YOLO_*) < flags.
 // Reference: yolo's docs/configuration.md and docs/workflows-and-agents.md.
 import { defineConfig } from "yolo";
+import { recordConfigTrust } from "../config-trust.js";
 
 export default defineConfig({
   // model: { name: "gpt-4o-mini", baseURL: "http://localhost:11434/v1" },

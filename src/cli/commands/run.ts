@@ -88,7 +88,9 @@ type Leg = {
 async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number> {
   // A replay with no model configured talks to the model its session was recorded with.
   const replay = await loadReplay(cwd, flags);
-  const baseConfig = await loadResolvedConfig(cwd, { ...flags, defaultModel: replay?.model });
+  // run, resume and agent are the user running yolo with this config: its hash is recorded; chat only reads.
+  const trust = first.start?.profile?.mode === "chat" ? "check" : "record";
+  const baseConfig = await loadResolvedConfig(cwd, { ...flags, defaultModel: replay?.model }, trust);
   // What only reads — git (the repository's identity, HEAD, a new thread's uncommitted changes) and bubblewrap's
   // trial sandbox — runs in child processes while the checks below go on; each answer is used where it was asked
   // for before, so the same problem refuses the run in the same order.

@@ -50,7 +50,7 @@ export function agentContext(
     earlierTurns: input.earlierTurns,
     agent: { persona: input.agent.persona, tools: input.agent.tools, ...(input.agent.mcp ? { mcp: input.agent.mcp } : {}) },
     mcpCatalog: deps.mcp?.catalog() ?? [],
-    settings: { maxFixAttempts: cfg.maxFixAttempts, limits: cfg.limits, context: cfg.context },
+    settings: { maxFixAttempts: cfg.maxFixAttempts, limits: cfg.limits, context: cfg.context, instructionFiles: cfg.instructionFiles },
     modelName: input.modelName,
     messages: [],
   });

@@ -72,6 +72,7 @@ export async function runRole(run: RoleRun, state: PipelineStateType, config: La
         envAllow: deps.commands?.envAllow ?? null,
         sandbox: deps.commands?.sandbox ?? { kind: "none" },
         allowExecFiles: deps.commands?.allowExecFiles ?? [],
+        ...(deps.commands?.config ? { config: deps.commands.config } : {}),
         policy: policyForRole(cfg.commands?.policy ?? defaultPolicy(), cfg.commands?.roles ?? {}, run.agentId, run.role.kind),
       },
       log: (entry, message) => deps.logger.warn({ node: run.node, ...entry }, message),

@@ -19,6 +19,7 @@ import { classify, complete, finalOutcome, gateRequiredError } from "./outcome.j
 import { settleKilledUsage, settleStoppedUsage } from "./settle-usage.js";
 import { runLeg } from "./handle.js";
 import { startedEvent } from "./started.js";
+import { assertDatabaseFileKept } from "../../store/db-identity.js";
 
 // For early.ts, which loads this module only once its run has started.
 export { RunControl };
@@ -272,6 +273,8 @@ async function afterStarted(
     }
     if (clearUsage) queueRowWrite(() => session.threads.update(threadId, { unsettledUsage: null }, { progress: true }));
     await written;
+    // A database removed during the run (SQLite wrote on into the deleted file) ends it as an error, never "passed".
+    if (deps.config.database.kind === "sqlite") assertDatabaseFileKept(deps.config.database.path);
     const after = positionOf(await graph.getState(graphConfig));
     if (after.kind === "waiting") return await complete(options, emit, "waiting", waitingReason(after), after);
     if (after.kind === "finished") {

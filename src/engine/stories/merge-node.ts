@@ -1,10 +1,9 @@
 import { BUILT_IN_ROLES } from "../../roles/registry.js";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { EventBody, Usage } from "../../events/schema.js";
 import { addUsage, ZERO_USAGE } from "../../events/usage.js";
 import { fence } from "../../prompt/fence.js";
+import { readProjectText } from "../../secrets/project-read.js";
 import type { EngineDeps } from "../deps.js";
 import { emitter, threadIdOf } from "../nodes/context.js";
 import { runRole } from "../nodes/agent-node.js";
@@ -134,7 +133,7 @@ async function resolveConflicts(input: {
 /** The conflict, in words for dev: which files, what each side is, and what done means. */
 function conflictTask(story: PlannedStory, others: PlannedStory[], files: string[], root: string, attempt: number): string {
   const sides = others.length ? `the stories merged before it (${others.map((o) => `${o.id}: ${o.title}`).join("; ")})` : "the work merged before it";
-  const shown = files.map((f) => fence(`${f} with conflict markers`, head(join(root, f)))).join("\n");
+  const shown = files.map((f) => fence(`${f} with conflict markers`, head(root, f))).join("\n");
   return [
     `## Merge conflict${attempt > 1 ? ` (attempt ${attempt}: conflict markers were left behind)` : ""}`,
     `Story ${story.id} (${story.title}) was built at the same time as ${sides}, and merging it into the project conflicted in: ${files.join(", ")}.`,
@@ -144,11 +143,10 @@ function conflictTask(story: PlannedStory, others: PlannedStory[], files: string
   ].join("\n");
 }
 
-function head(path: string): string {
-  try {
-    const text = readFileSync(path, "utf8");
-    return text.length > 4000 ? `${text.slice(0, 4000)}\n… (cut; read the file for the rest)` : text;
-  } catch {
-    return "(the file is gone)";
-  }
+// The opening of a conflicted file, read as read_file would (a story may have committed a link there).
+function head(root: string, rel: string): string {
+  const read = readProjectText(root, rel, 16 * 1024);
+  if (!read.ok) return read.missing ? "(the file is gone)" : `(not shown: ${read.reason})`;
+  const text = read.text;
+  return text.length > 4000 || read.truncated ? `${text.slice(0, 4000)}\n… (cut; read the file for the rest)` : text;
 }

@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { git, GitError, gitOk } from "../../git/git.js";
+import { git, GitError, gitOk, PROJECT_PATHS } from "../../git/git.js";
 import { headCommit } from "../../git/repo.js";
 import { withStagedWorkTree } from "../../git/staged-work-tree.js";
 import { STORY_ID } from "./plan.js";
@@ -108,8 +108,12 @@ function isLink(path: string): boolean {
   }
 }
 
-/** What yolo commits of a worktree: the project, never `.yolo/` nor the linked dependencies. */
-const STORY_PATHS = ["--", ".", ":(exclude).yolo", ":(exclude)node_modules"];
+/**
+ * What yolo commits of a worktree: the project, never `.yolo/` nor the linked dependencies. Wildcards, as in
+ * PROJECT_PATHS: a literal excluding pathspec naming an ignored path (`node_modules` and `.yolo/` usually are) makes
+ * `git add` fail.
+ */
+const STORY_PATHS = [...PROJECT_PATHS, ":(exclude)node_module[s]", ":(exclude)node_module[s]/*"];
 
 /**
  * Commits the story's work on its branch (yolo's commit, not the model's: no hooks, no signing) and returns the

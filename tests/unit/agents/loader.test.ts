@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_AGENTS_DIR, loadAgents, requireAgents } from "../../../src/agents/loader.js";
@@ -142,5 +142,21 @@ describe("requireAgents", () => {
     ]);
     expect(error.message).toMatch(/^Agent definitions are invalid \(3 problems\)/);
     expect(error.message).toContain('  - agent "reviewer" is needed');
+  });
+});
+
+describe("a project's agent file that is a link", () => {
+  it("out of the agents folder is refused, naming the file; one inside it is read", () => {
+    const outsideDir = join(tmp, "outside");
+    const secret = write(outsideDir, "persona.md", agentFile("name: T\ndescription: stolen\ntools: []", "cnryAGENTLINKx91b2 the outside file\n"));
+    const dir = join(tmp, "agents");
+    write(dir, "real.md", agentFile("name: R\ndescription: real\ntools: []"));
+    symlinkSync(secret, join(dir, "tea.md"));
+    symlinkSync("real.md", join(dir, "alias.md"));
+    const { agents, errors } = loadAgents({ projectAgentsDir: dir, cwd: tmp });
+    expect(errors).toEqual([expect.stringMatching(/^agents\/tea\.md: cannot read: not read: a symbolic link .* outside the project/)]);
+    expect(agents.get("tea")?.source).toBe("default");
+    expect(agents.get("alias")?.persona).toContain("careful agent");
+    expect(JSON.stringify([...agents.values()])).not.toContain("cnryAGENTLINK");
   });
 });

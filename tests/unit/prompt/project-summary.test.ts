@@ -15,7 +15,7 @@ describe("projectSummary", () => {
     const summary = projectSummary(dir({ "package.json": '{"name":"demo"}', "AGENTS.md": "Use pnpm.", "README.md": `# Demo\n${"x".repeat(5000)}` }))!;
     expect(summary.split("\n\n")[0].split("\n").sort()).toEqual(["AGENTS.md", "Files (top two levels):", "README.md", "package.json"]);
     expect(summary).toContain('<data source="package.json (excerpt)">');
-    expect(summary).toContain('<data source="AGENTS.md (excerpt)">\n```\nUse pnpm.\n```');
+    expect(summary).toContain('<data source="instructions: AGENTS.md">\n```\nUse pnpm.\n```');
     expect(summary).toContain("… (truncated: read_file for the rest)");
     expect(summary.length).toBeLessThan(4000);
   });

@@ -1,0 +1,80 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { findConfigFile } from "../config/find.js";
+import { ConfigError } from "../errors.js";
+import { isTrusted, trustHooks, trustStoreFile } from "../hooks/trust.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** How a command treats the project's config: `record` (run, resume, agent: the user runs yolo with it) or `check`. */
+export type ConfigTrustMode = "record" | "check";
+
+/**
+ * `$XDG_STATE_HOME/yolo/trusted-config.json`, beside the hooks' trust store: per project root, the hash of the
+ * config the user last ran yolo with. The user's, never the project's.
+ */
+export function configTrustStoreFile(env: Env): string {
+  return join(dirname(trustStoreFile(env)), "trusted-config.json");
+}
+
+/** The project files a command executes or starts programs from: yolo.config.* (a module) and .mcp.json. */
+export function trustedConfigFiles(root: string): string[] {
+  const config = findConfigFile(root);
+  const mcp = join(root, ".mcp.json");
+  return [...(config ? [config] : []), ...(existsSync(mcp) ? [mcp] : [])];
+}
+
+/** The hash of those files' names and contents; null when there are none (nothing runs, nothing to trust). */
+export function configHash(root: string): string | null {
+  const files = trustedConfigFiles(root);
+  if (!files.length) return null;
+  const hash = createHash("sha256");
+  for (const file of files) {
+    hash.update(basename(file)).update("\0");
+    try {
+      hash.update(readFileSync(file));
+    } catch (error) {
+      hash.update(`unreadable:${(error as NodeJS.ErrnoException).code ?? "error"}`);
+    }
+    hash.update("\0");
+  }
+  return hash.digest("hex");
+}
+
+/** Records that the user runs yolo with the project's config as it is now (a writing command, or `yolo config trust`). */
+export function recordConfigTrust(root: string, env: Env): string {
+  // "No config" is recorded too: a config that appears after a run is a change like any other.
+  const hash = configHash(root) ?? NO_CONFIG;
+  trustHooks(configTrustStoreFile(env), root, hash);
+  return hash;
+}
+
+const NO_CONFIG = "none";
+
+/**
+ * Refuses, before anything is imported, to run a project config that changed since the user last ran yolo with it:
+ * a read-only command (threads, show, report, chat, doctor, …) must not execute a yolo.config.ts or start a
+ * .mcp.json server that a run's model may have written. A project yolo never recorded is taken as it is (the user
+ * brought it; there was no run whose model could have written it).
+ */
+export function checkConfigTrust(root: string, env: Env): void {
+  const hash = configHash(root);
+  if (!hash) return;
+  const store = configTrustStoreFile(env);
+  if (!hasEntry(store, root) || isTrusted(store, root, hash)) return;
+  const names = trustedConfigFiles(root).map((f) => basename(f));
+  throw new ConfigError(
+    `${names.join(" or ")} changed since you last ran yolo with it in ${root}; this command does not run a config you have not used, since a model may have written it. ` +
+      `Check the change (for example \`git diff -- ${names.join(" ")}\`), then run \`yolo config trust\` (or \`yolo run\`) to use it.`,
+  );
+}
+
+function hasEntry(store: string, root: string): boolean {
+  try {
+    const value = JSON.parse(readFileSync(store, "utf8")) as Record<string, unknown>;
+    return value !== null && typeof value === "object" && root in value;
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,6 @@
-import { mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, posix } from "node:path";
+import { dirname, join, posix } from "node:path";
 import { git, gitOk } from "./git.js";
 import { treeChanges } from "./work-tree-hash.js";
 
@@ -71,21 +71,29 @@ export async function makeCleanCopy(plan: CleanCopyPlan): Promise<CleanCopy | nu
 // A path taken as written (no glob, no pathspec magic): it came from git's own listing.
 const literal = (path: string) => `:(literal)${path}`;
 
-// Links each top-level entry of the project that git ignores (node_modules, .venv, build output) into the copy; an
-// entry the copy lacks for another reason (a test file set back to none) stays out.
+// Links each folder or file of the project that git ignores (node_modules and .venv at any depth, build output) into
+// the copy where its parent folder exists there; a path the copy lacks for another reason (a test file set back to
+// none) is not ignored, so it stays out. Git lists the top-most ignored paths only (a folder, not its files).
 async function linkIgnored(from: string, to: string): Promise<string[]> {
-  const present = new Set(readdirSync(to));
-  const candidates = readdirSync(from).filter((name) => !present.has(name) && !NOT_LINKED.has(name));
-  if (!candidates.length) return [];
-  // Exit 1 when none is ignored; one name a line (top-level names from readdir, no slashes).
-  const said = await git(from, ["check-ignore", "--", ...candidates]);
-  const ignored = new Set(said.stdout.split("\n").filter(Boolean));
+  const said = await git(from, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", "."]);
   const linked: string[] = [];
-  for (const name of candidates) {
-    if (!ignored.has(name)) continue;
-    const target = realpathSync(join(from, name));
-    symlinkSync(target, join(to, name));
+  for (const listed of said.stdout.split("\0").filter(Boolean)) {
+    const rel = listed.replace(/\/$/, "");
+    if (rel.split("/").some((part) => NOT_LINKED.has(part))) continue;
+    const at = join(to, rel);
+    if (existsSync(at) || !existsSync(dirname(at))) continue;
+    let target: string;
+    try {
+      target = realpathSync(join(from, rel));
+    } catch {
+      continue; // a dangling link: nothing to link to
+    }
+    symlinkSync(target, at);
     linked.push(target);
+    if (linked.length >= MAX_LINKS) break;
   }
   return linked;
 }
+
+/** Ignored paths linked at most (each is also a read-only bind in the sandbox). */
+const MAX_LINKS = 200;

@@ -209,6 +209,28 @@ func TestMain(m *testing.M) {
     });
   });
 
+  it("a custom workflow: an agent after a gate node rewrites src/add.js; the run goes back to the gate, which blocks", async () => {
+    const config: UserConfig = {
+      workflow: {
+        nodes: { dev: { kind: "agent" }, check: { kind: "gate" }, polish: { kind: "agent", agent: "dev" } },
+        edges: [
+          { from: "start", to: "dev" },
+          { from: "dev", to: "check" },
+          { from: "check", to: "polish" },
+          { from: "polish", to: "end" },
+        ],
+      },
+    };
+    const dev = [devDone, write("src/add.js", BAD_ADD), devDone, devDone];
+    await attack({ dev, config }, (r) => {
+      expect(r.result).toMatchObject({ status: "failed", exitCode: 1 });
+      expect(routes(r.events)).toEqual(["dev→check", "check→polish", "polish→check", "check→polish", "polish→end"]);
+      const [first, second] = judged(r.events);
+      expect(first).toMatchObject({ passed: true, blocking: false });
+      expect(second).toMatchObject({ passed: false, blocking: true });
+    });
+  });
+
   it("an honest fix with a new test passes in one gate run, the baseline's tests judged in the clean copy", async () => {
     const extra =
       'import { test } from "node:test";\nimport assert from "node:assert/strict";\nimport { add } from "../src/add.js";\ntest("adds zero", () => assert.equal(add(0, 0), 0));\n';

@@ -35,6 +35,8 @@ describe("the clean copy the baseline's tests run in", () => {
       "tests/test_math.py": "def test_add(): pass\n",
       ".gitignore": "node_modules\n",
       "node_modules/dep/index.js": "export {}\n",
+      "packages/a/index.js": "export {}\n",
+      "packages/a/node_modules/nested/index.js": "export {}\n",
     });
     const base = await workTreeHash(root);
     put(root, {
@@ -61,7 +63,8 @@ describe("the clean copy the baseline's tests run in", () => {
       expect(existsSync(join(c.root, "tests/conftest.py"))).toBe(false);
       // Installed dependencies are the project's own, linked.
       expect(readlinkSync(join(c.root, "node_modules"))).toBe(join(root, "node_modules"));
-      expect(c.linked).toEqual([join(root, "node_modules")]);
+      expect(readlinkSync(join(c.root, "packages/a/node_modules"))).toBe(join(root, "packages/a/node_modules"));
+      expect(c.linked.sort()).toEqual([join(root, "node_modules"), join(root, "packages/a/node_modules")]);
     } finally {
       copy?.remove();
     }

@@ -85,7 +85,7 @@ function report(over: Partial<ReportData> = {}): ReportData {
       artifacts: "/p/.yolo",
       mode: "run",
       unsettledUsage: null,
-    forkedFrom: null,
+      forkedFrom: null,
     },
     values: values as never,
     waitingOn: null,

@@ -63,24 +63,10 @@ export async function runGateCheck(
     signal: config.signal,
     commands: deps.commands,
   };
-  const threadId = threadIdOf(config);
-  const flags = await threadKnownFailureFlags(deps.config.stateDir, threadId, deps.config.knownFailureFlags).catch(() => deps.config.knownFailureFlags ?? []);
-  const judged = new Map<GateResult, { run: GateRun; inScope?: (id: string) => boolean }>();
-  const judge = (run: GateRun, inScope?: (id: string) => boolean, rulings: FailureRuling[] = state.failureRulings ?? []): GateResult => {
-    if (!check.record) return run.result;
-    const gate = selected.find((g) => g.name === run.result.name);
-    const base = check.record.gates.find((g) => g.name === run.result.name);
-    const opts = {
-      preExistingAllowed: gate?.baseline === "report",
-      changes: check.changes,
-      approved: check.approved,
-      inScope,
-      known: knownFor(gate ?? { name: run.result.name }, deps, flags, rulings),
-    };
-    const result = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check.approved, opts.preExistingAllowed);
-    judged.set(result, { run, inScope });
-    return result;
-  };
+  const flags = await threadKnownFailureFlags(deps.config.stateDir, threadIdOf(config), deps.config.knownFailureFlags).catch(
+    () => deps.config.knownFailureFlags ?? [],
+  );
+  const { judge, again } = judgeAgainst(check, selected, deps, flags, state.failureRulings ?? []);
   // Each gate once, narrowed to what the change touches where it can be; a narrowed run that does not block is
   // confirmed on the whole suite before it counts, so "passed" always means the whole suite passed.
   const plans = await planScopes(selected, deps);
@@ -103,15 +89,12 @@ export async function runGateCheck(
     gates.push(confirmed);
   }
   const ruled = claimsRuled(node, state, gates);
-  if (ruled.some((r) => r.accepted)) {
-    // Accepted: the gates are judged again with those tests as known failures (the runs are not repeated).
-    const all = [...(state.failureRulings ?? []), ...ruled];
-    for (const [i, g] of gates.entries()) {
-      const run = judged.get(g);
-      if (!run || !ruled.some((r) => r.accepted && r.gate === g.name)) continue;
-      gates[i] = judge(run.run, run.inScope, all);
-      emit({ type: "gate.result", node, gate: gates[i] });
-    }
+  // Accepted: the gates they belong to are judged again with those tests as known failures (not run again).
+  const all = [...(state.failureRulings ?? []), ...ruled];
+  for (const [i, g] of gates.entries()) {
+    if (!ruled.some((r) => r.accepted && r.gate === g.name)) continue;
+    gates[i] = again(g, all);
+    emit({ type: "gate.result", node, gate: gates[i] });
   }
   if (ruled.length) rulingsOf.set(gates, ruled);
   if (check.approval) approvals.set(gates, check.approval);
@@ -128,6 +111,36 @@ export async function runGateCheck(
     return run ? { ...run, result: { ...run.result, ...said } } : null;
   }
   return gates;
+}
+
+type Judge = (run: GateRun, inScope?: (id: string) => boolean, rulings?: FailureRuling[]) => GateResult;
+
+/**
+ * Judges gate runs against the baseline with the thread's known failures (config, `--known-failure`, accepted
+ * claims); `again` judges a result's run anew with more rulings, without running it again.
+ */
+function judgeAgainst(check: ChangeCheck, selected: GateConfig[], deps: EngineDeps, flags: string[], rulings: FailureRuling[]) {
+  const runs = new Map<GateResult, { run: GateRun; inScope?: (id: string) => boolean }>();
+  const judge: Judge = (run, inScope, ruled = rulings) => {
+    if (!check.record) return run.result;
+    const gate = selected.find((g) => g.name === run.result.name);
+    const base = check.record.gates.find((g) => g.name === run.result.name);
+    const opts = {
+      preExistingAllowed: gate?.baseline === "report",
+      changes: check.changes,
+      approved: check.approved,
+      inScope,
+      known: knownFor(gate ?? { name: run.result.name }, deps, flags, ruled),
+    };
+    const result = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check.approved, opts.preExistingAllowed);
+    runs.set(result, { run, inScope });
+    return result;
+  };
+  const again = (g: GateResult, ruled: FailureRuling[]): GateResult => {
+    const kept = runs.get(g);
+    return kept ? judge(kept.run, kept.inScope, ruled) : g;
+  };
+  return { judge, again };
 }
 
 /** dev's claims that failing tests are unrelated, ruled on by a human when they still block (else none asked). */

@@ -68,25 +68,10 @@ export async function runGateCheck(
     commands: deps.commands,
     stateDir: deps.config.stateDir,
   };
-  const threadId = threadIdOf(config);
-  const flags = await threadKnownFailureFlags(deps.config.stateDir, threadId, deps.config.knownFailureFlags).catch(() => deps.config.knownFailureFlags ?? []);
-  const judged = new Map<GateResult, { checked: CheckedRun; inScope?: (id: string) => boolean }>();
-  const judge = (checked: CheckedRun, inScope?: (id: string) => boolean, rulings: FailureRuling[] = state.failureRulings ?? []): GateResult => {
-    const { run } = checked;
-    if (!check.record) return withGateWrites(run.result, checked.wrote);
-    const gate = selected.find((g) => g.name === run.result.name);
-    const base = check.record.gates.find((g) => g.name === run.result.name);
-    const opts = {
-      preExistingAllowed: gate?.baseline === "report",
-      changes: check.changes,
-      approved: check.approved,
-      inScope,
-      known: knownFor(gate ?? { name: run.result.name }, deps, flags, rulings),
-    };
-    const result = withGateWrites(withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check.approved, opts.preExistingAllowed), checked.wrote);
-    judged.set(result, { checked, inScope });
-    return result;
-  };
+  const flags = await threadKnownFailureFlags(deps.config.stateDir, threadIdOf(config), deps.config.knownFailureFlags).catch(
+    () => deps.config.knownFailureFlags ?? [],
+  );
+  const { judge, again } = judgeAgainst(check, selected, deps, flags, state.failureRulings ?? []);
   const root = deps.config.root;
   // The baseline's tests are judged apart, in a copy without the agent's test-side files (see gate-tree.ts).
   const clean = check.record ? await cleanCopyFor(root, check.record.tree, await treeNow(root), check.approvedDefinition) : null;
@@ -100,15 +85,12 @@ export async function runGateCheck(
     clean?.remove();
   }
   const ruled = claimsRuled(node, state, gates);
-  if (ruled.some((r) => r.accepted)) {
-    // Accepted: the gates are judged again with those tests as known failures (the runs are not repeated).
-    const all = [...(state.failureRulings ?? []), ...ruled];
-    for (const [i, g] of gates.entries()) {
-      const run = judged.get(g);
-      if (!run || !ruled.some((r) => r.accepted && r.gate === g.name)) continue;
-      gates[i] = judge(run.checked, run.inScope, all);
-      emit({ type: "gate.result", node, gate: gates[i] });
-    }
+  // Accepted: the gates they belong to are judged again with those tests as known failures (not run again).
+  const all = [...(state.failureRulings ?? []), ...ruled];
+  for (const [i, g] of gates.entries()) {
+    if (!ruled.some((r) => r.accepted && r.gate === g.name)) continue;
+    gates[i] = again(g, all);
+    emit({ type: "gate.result", node, gate: gates[i] });
   }
   if (ruled.length) rulingsOf.set(gates, ruled);
   // A gate the environment broke is not the code's failure: the run ends saying so, and dev is not sent it.
@@ -164,6 +146,39 @@ export async function runGateCheck(
     return { run: mergeCleanRun(normal, cleanRun, ids), wrote };
   }
   return gates;
+}
+
+type Judge = (checked: CheckedRun, inScope?: (id: string) => boolean, rulings?: FailureRuling[]) => GateResult;
+
+/**
+ * Judges gate runs against the baseline with the thread's known failures (config, `--known-failure`, accepted
+ * claims); `again` judges a result's run anew with more rulings, without running it again.
+ */
+function judgeAgainst(check: ChangeCheck, selected: GateConfig[], deps: EngineDeps, flags: string[], rulings: FailureRuling[]) {
+  const runs = new Map<GateResult, { checked: CheckedRun; inScope?: (id: string) => boolean }>();
+  const judge: Judge = (checked, inScope, ruled = rulings) => {
+    const { run } = checked;
+    if (!check.record) return withGateWrites(run.result, checked.wrote);
+    const gate = selected.find((g) => g.name === run.result.name);
+    const base = check.record.gates.find((g) => g.name === run.result.name);
+    const opts = {
+      preExistingAllowed: gate?.baseline === "report",
+      changes: check.changes,
+      approved: check.approved,
+      inScope,
+      known: knownFor(gate ?? { name: run.result.name }, deps, flags, ruled),
+    };
+    const judged = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check.approved, opts.preExistingAllowed);
+    // A gate run that changed the project's files blocks, whatever its tests said.
+    const result = withGateWrites(judged, checked.wrote);
+    runs.set(result, { checked, inScope });
+    return result;
+  };
+  const again = (g: GateResult, ruled: FailureRuling[]): GateResult => {
+    const kept = runs.get(g);
+    return kept ? judge(kept.checked, kept.inScope, ruled) : g;
+  };
+  return { judge, again };
 }
 
 /** dev's claims that failing tests are unrelated, ruled on by a human when they still block (else none asked). */

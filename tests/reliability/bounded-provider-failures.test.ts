@@ -5,6 +5,8 @@ import { createChatModel } from "../../src/llm/model.js";
 import type { RetryCount } from "../../src/llm/retry-policy.js";
 import { startMockOpenAI, type MockOpenAI, type ScriptedReply } from "../helpers/mock-openai.js";
 import { closedPort } from "../helpers/closed-port.js";
+import { runEngine } from "../helpers/engine.js";
+import { makeProject } from "../helpers/project.js";
 
 // How a provider that fails fails: bounded in attempts (and so in time), worded for what happened, through the real client.
 
@@ -160,5 +162,25 @@ describe("bounded provider failures", { timeout: 60_000 }, () => {
     expect(r.error).toBeInstanceOf(ProviderError);
     expect((r.error as Error).message).toMatch(/model\.maxReplyBytes/);
     expect(m.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ["a trickle", { drip: { chunk: ": trickle\n", everyMs: 200 } }, { callDeadlineS: 1 }, /took longer than 1s \(model\.callDeadlineS\)/],
+    [
+      "a flood",
+      { drip: { chunk: `data: {"x":"${"a".repeat(64 * 1024)}"}\n\n`, everyMs: 5 } },
+      { maxReplyBytes: 1024 * 1024 },
+      /larger than 1048576 bytes \(model\.maxReplyBytes\)/,
+    ],
+  ] as const)("%s through a whole run ends it as a provider error (exit 5) naming the config key", async (_label, reply, model, words) => {
+    const project = makeProject();
+    const m = await mock([reply]);
+    try {
+      const { result } = await runEngine({ root: project.root, baseURL: m.url, threadId: "t-bound", requirement: "Add add()", config: { model } });
+      expect(result).toMatchObject({ status: "provider_error", exitCode: 5 });
+      expect(result.reason).toMatch(words);
+    } finally {
+      project.cleanup();
+    }
   });
 });

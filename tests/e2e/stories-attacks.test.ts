@@ -63,8 +63,15 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
     const director = storyDirector({
       analyst: [analystDone],
       pm: [TWO],
-      "dev:a": [call("run_command", { command: `printf 'gitdir: ${UP}/.git\\n' > .git && cat .git` }), handoff({ summary: "a", files_changed: [] })],
+      "dev:a": [
+        call("run_command", { command: `printf 'gitdir: ${UP}/.git\\n' > .git && cat .git` }),
+        handoff({ summary: "a", files_changed: [] }),
+        // The resume: the story runs again in a worktree made again from its branch.
+        call("write_file", { path: "a.txt", content: "a\n" }),
+        handoff({ summary: "a again", files_changed: ["a.txt"] }),
+      ],
       "dev:b": [handoff({ summary: "b", files_changed: [] })],
+      tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
     const r = await runYolo(["run", "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url, env: { YOLO_SANDBOX: "off" } });
@@ -72,6 +79,17 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
     expect(r.stdout + r.stderr).toContain("no longer links to its own entry");
     expect(execFileSync("git", ["log", "--all", "--format=%s", "HEAD"], { cwd: root, encoding: "utf8" })).not.toContain("Story A");
     expect(execFileSync("git", ["status", "--porcelain"], { cwd: root, encoding: "utf8" })).toBe("");
+
+    // Not stuck: the resume moves the broken worktree aside (nothing deleted), makes it again, and the thread finishes.
+    const thread = threadIdFrom(r.stdout);
+    const resumed = await runYolo(["resume", "--ci", "--json", thread], { cwd: root, baseURL: mock.url, env: { YOLO_SANDBOX: "off" } });
+    expect(resumed.exitCode, describeResult(resumed)).toBe(0);
+    const warnings = parseEvents(resumed.stdout).filter((e) => e.type === "warning");
+    expect(warnings.map((e) => (e as { message: string }).message)).toContainEqual(
+      expect.stringMatching(/^Story a's worktree was broken \(moved aside to .*broken-worktrees\/a-1\): it was made again from its branch/),
+    );
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("a\n");
+    expect(execFileSync("git", ["log", "--all", "--format=%s", "HEAD"], { cwd: root, encoding: "utf8" })).not.toContain("Story A");
   });
 
   it("pm's story ids that would escape as a branch or folder name, and depends_on cycles, go back to pm as handoff errors", async ({

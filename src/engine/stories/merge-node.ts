@@ -60,24 +60,12 @@ export function storyMergeNode(deps: EngineDeps) {
       const run = state.storyRuns[s.id];
       if (run?.status === "merged") mergedFiles.set(s.id, run.filesChanged);
       if (run?.status !== "done" || escalation) continue;
-      if (!(await storyBranchExists(root, threadId, s.id))) {
-        // Its commit is gone with its branch: said, and the story is built again rather than merged as nothing.
-        emit({
-          type: "warning",
-          message: `Story ${s.id} (${s.title}): its branch ${storyBranch(threadId, s.id)} is gone, and with it the work it had committed; the story runs again.`,
-        });
+      const found = await committedWork(root, deps.config.stateDir, threadId, s, emit);
+      if (!found) {
         runs[s.id] = { id: s.id, status: "pending" };
         continue;
       }
-      const wt = await ensureStoryWorktree({ root, stateDir: deps.config.stateDir, threadId, storyId: s.id });
-      if (wt.remade) emit({ type: "warning", message: remadeWords(s.id, wt, "its committed work is merged from there, nothing of it is lost") });
-      const commits = await storyCommits(root, threadId, s.id);
-      const restored = await restoreCommitted(root, wt, commits.tip);
-      if (restored.length)
-        emit({
-          type: "warning",
-          message: `Story ${s.id} (${s.title}): its worktree no longer held what yolo committed (${restored.slice(0, 5).join(", ")}${restored.length > 5 ? ", …" : ""}); it was put back from the branch, and the committed work is what is merged.`,
-        });
+      const { wt, commits } = found;
       const merged = await mergeOrRefuse(root, wt, commits, s.id);
       if ("refused" in merged) {
         runs[s.id] = { id: s.id, status: "failed", summary: `not merged: ${merged.refused}` };
@@ -131,6 +119,39 @@ export function storyMergeNode(deps: EngineDeps) {
     if (resolvedFiles.size) update.filesChanged = [...resolvedFiles];
     return update;
   };
+}
+
+/**
+ * A finished story's committed work, ready to merge: its worktree found (or made again from its branch) and holding
+ * exactly its branch's tip, each repair said as a warning. Null when its branch is gone: its committed work went with
+ * it, which is said, and the story is built again rather than merged as nothing.
+ */
+async function committedWork(
+  root: string,
+  stateDir: string,
+  threadId: string,
+  s: PlannedStory,
+  emit: (e: EventBody) => void,
+): Promise<{ wt: StoryWorktree; commits: { base: string; tip: string } } | null> {
+  if (!(await storyBranchExists(root, threadId, s.id))) {
+    emit({
+      type: "warning",
+      message: `Story ${s.id} (${s.title}): its branch ${storyBranch(threadId, s.id)} is gone, and with it the work it had committed; the story runs again.`,
+    });
+    return null;
+  }
+  const wt = await ensureStoryWorktree({ root, stateDir, threadId, storyId: s.id });
+  if (wt.remade) emit({ type: "warning", message: remadeWords(s.id, wt, "its committed work is merged from there, nothing of it is lost") });
+  const commits = await storyCommits(root, threadId, s.id);
+  const restored = await restoreCommitted(root, wt, commits.tip);
+  if (restored.length) {
+    const shown = `${restored.slice(0, 5).join(", ")}${restored.length > 5 ? ", …" : ""}`;
+    emit({
+      type: "warning",
+      message: `Story ${s.id} (${s.title}): its worktree no longer held what yolo committed (${shown}); it was put back from the branch, and the committed work is what is merged.`,
+    });
+  }
+  return { wt, commits };
 }
 
 /** Merges one story, or says why its change cannot go into the tree (the story fails with that, the thread goes on). */

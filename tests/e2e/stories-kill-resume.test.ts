@@ -78,7 +78,7 @@ describe("stories in parallel survive kill -9", { timeout: 120_000 }, () => {
     expect(execFileSync("git", ["branch", "--list", "yolo/stories/*"], { cwd: root, encoding: "utf8" })).toBe("");
   });
 
-  it("after kill -9, a finished story's worktree tampered with and a running story's worktree deleted: resume puts the committed work back, makes the other again, and says both", async ({
+  it("after kill -9, a finished story's worktree tampered with, another's branch deleted and a running story's worktree deleted: resume puts the committed work back, builds the lost one again, makes the last again, and says each", async ({
     expect,
     onTestFinished,
   }) => {
@@ -90,10 +90,18 @@ describe("stories in parallel survive kill -9", { timeout: 120_000 }, () => {
       pm: [
         pmStories([
           { id: "add", title: "Add numbers", depends_on: [] },
+          { id: "one", title: "One", depends_on: [] },
           { id: "slow", title: "Slow", depends_on: [] },
         ]),
       ],
       "dev:add": [call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "add", files_changed: [] })],
+      "dev:one": [
+        call("write_file", { path: "src/one.js", content: "export const one = 1;\n" }),
+        handoff({ summary: "one", files_changed: [] }),
+        // After the resume: its branch is gone, so the story is built again.
+        call("write_file", { path: "src/one.js", content: "export const one = 1;\n" }),
+        handoff({ summary: "one again", files_changed: [] }),
+      ],
       "dev:slow": [
         call("write_file", { path: "src/slow.js", content: "// partial\n" }),
         { ...handoff({ summary: "never", files_changed: [] }), hold: held.promise },
@@ -108,8 +116,8 @@ describe("stories in parallel survive kill -9", { timeout: 120_000 }, () => {
       tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
-    const child = spawnYolo(["run", "--json", "--parallel", "2", "Two things"], { cwd: root, baseURL: mock.url });
-    await waitFor(() => director.log.filter((r) => r === "dev:slow").length === 2 && storiesSaved(root) === 1, "one story saved while the other runs");
+    const child = spawnYolo(["run", "--json", "--parallel", "3", "Three things"], { cwd: root, baseURL: mock.url });
+    await waitFor(() => director.log.filter((r) => r === "dev:slow").length === 2 && storiesSaved(root) === 2, "two stories saved while the third runs");
     child.kill("SIGKILL");
     const killed = await child;
     held.release();
@@ -119,15 +127,27 @@ describe("stories in parallel survive kill -9", { timeout: 120_000 }, () => {
     writeFileSync(join(worktrees, "add/src/add.js"), "");
     writeFileSync(join(worktrees, "add/src/stray.js"), "stray\n");
     rmSync(join(worktrees, "slow"), { recursive: true, force: true });
+    execFileSync("git", ["update-ref", "-d", `refs/heads/yolo/stories/${thread}/one`], { cwd: root });
 
     const resumed = await runYolo(["resume", "--json", thread], { cwd: root, baseURL: mock.url });
     expect(resumed.exitCode, describeResult(resumed)).toBe(0);
     const warnings = parseEvents(resumed.stdout)
       .filter((e) => e.type === "warning")
       .map((e) => (e as { message: string }).message);
-    expect(warnings).toContainEqual(expect.stringMatching(/^Story slow's worktree was missing: it was made again from its branch .*; what its interrupted run had not committed is not in it/));
-    expect(warnings).toContainEqual(expect.stringMatching(/^Story add \(Add numbers\): its worktree no longer held what yolo committed \(.*src\/add\.js.*\); it was put back/));
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        /^Story slow's worktree was missing: it was made again from its branch .*; what its interrupted run had not committed is not in it/,
+      ),
+    );
+    expect(warnings).toContainEqual(
+      expect.stringMatching(/^Story add \(Add numbers\): its worktree no longer held what yolo committed \(.*src\/add\.js.*\); it was put back/),
+    );
+    expect(warnings).toContainEqual(
+      expect.stringMatching(/^Story one \(One\): its branch yolo\/stories\/.*\/one is gone, and with it the work it had committed; the story runs again/),
+    );
+    expect(director.log.filter((r) => r === "dev:one")).toHaveLength(4);
     expect(readFileSync(join(root, "src/add.js"), "utf8")).toBe(GOOD_ADD);
+    expect(readFileSync(join(root, "src/one.js"), "utf8")).toBe("export const one = 1;\n");
     expect(readFileSync(join(root, "src/slow.js"), "utf8")).toBe("export const slow = 2;\n");
     expect(existsSync(join(root, "src/stray.js"))).toBe(false);
   });

@@ -83,7 +83,7 @@ export const configSchema = z.strictObject({
       temperature: z.number().min(0).max(2).optional(),
       maxRetries: z.number().int().min(0).max(20).optional(),
       timeoutS: z.number().positive().optional(),
-      /** Seconds from a model request to its answer's last byte (default 900): a stream that trickles forever ends here. */
+      /** Seconds from a model request to its answer's last byte (default 1800: a slow local model may take many minutes for a long answer): a stream that trickles forever ends here. */
       callDeadlineS: z.number().positive().optional(),
       /** Largest answer on the wire in bytes (default 64 MB): a stream that floods ends here. */
       maxReplyBytes: z.number().int().min(1024).optional(),

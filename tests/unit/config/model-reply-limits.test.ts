@@ -5,8 +5,8 @@ import { configSchema } from "../../../src/config/schema.js";
 const resolve = (model: Record<string, unknown>) => resolveConfig({ root: "/tmp/p", fileConfig: configSchema.parse({ model }), file: null, env: {} }).model;
 
 describe("model.callDeadlineS and model.maxReplyBytes", () => {
-  it("default to 900 s and 64 MB, and pass through when set", () => {
-    expect(resolve({})).toMatchObject({ callDeadlineS: 900, maxReplyBytes: 64 * 1024 * 1024 });
+  it("default to 1800 s and 64 MB, and pass through when set", () => {
+    expect(resolve({})).toMatchObject({ callDeadlineS: 1800, maxReplyBytes: 64 * 1024 * 1024 });
     expect(resolve({ callDeadlineS: 30, maxReplyBytes: 1_000_000 })).toMatchObject({ callDeadlineS: 30, maxReplyBytes: 1_000_000 });
   });
 

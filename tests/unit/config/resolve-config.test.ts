@@ -35,7 +35,7 @@ describe("resolveConfig", () => {
         temperature: null,
         maxRetries: 4,
         timeoutS: 120,
-        callDeadlineS: 900,
+        callDeadlineS: 1800,
         maxReplyBytes: 64 * 1024 * 1024,
         price: null,
       },

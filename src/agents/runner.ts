@@ -5,7 +5,7 @@ import { LimitError, limitError } from "../errors.js";
 import type { EventBody, Usage } from "../events/schema.js";
 import type { NoticeFact } from "../events/facts.js";
 import { tokenBatch } from "../events/token-batch.js";
-import { addUsage, usageOfReply, ZERO_USAGE } from "../events/usage.js";
+import { addUsage, reportedUsage, ZERO_USAGE } from "../events/usage.js";
 import { isStreamCut } from "../llm/errors.js";
 import { estimateUsage } from "../llm/usage-estimate.js";
 import { HANDOFF_DESCRIPTION } from "../tools/handoff.js";
@@ -390,7 +390,7 @@ function preview(text: string, max = 200): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-// The server's own counts; an estimate, marked as one, when it reported none.
+// The server's own counts; an estimate, marked as one, when it reported none (or negative, NaN or absurd ones).
 function usageOf(reply: AIMessageChunk, sent: readonly BaseMessage[]): Usage {
-  return reply.usage_metadata ? usageOfReply(reply.usage_metadata) : estimateUsage(sent, reply);
+  return reportedUsage(reply.usage_metadata) ?? estimateUsage(sent, reply);
 }

@@ -17,3 +17,11 @@ export const DEFAULT_TOOL_CALLS_PER_TURN = 32;
  * the list (e.g. `["AGENTS.md", "CONVENTIONS.md"]`, or `[".cursorrules"]`).
  */
 export const DEFAULT_INSTRUCTION_FILES: readonly string[] = ["AGENTS.md", "CLAUDE.md", "GEMINI.md"];
+
+/**
+ * Bounds of one model answer: the time from the request to its last byte (30 min: a CPU-bound local model writing a
+ * long answer at a few tokens a second needs many minutes), and its size on the wire. A streamed
+ * token costs ~200 bytes of SSE, so 64 MB holds the longest answer any model gives (128k tokens is ~25 MB) with room,
+ * and stays far below what V8 can hold in one string (~512 MB).
+ */
+export const MODEL_REPLY_DEFAULTS = Object.freeze({ callDeadlineS: 1800, maxReplyBytes: 64 * 1024 * 1024 });

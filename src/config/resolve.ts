@@ -5,7 +5,7 @@ import { defaultPolicy, narrowPolicy } from "../tools/policy/rules.js";
 import { CI_ENV_ALLOW } from "../secrets/env.js";
 import { DEFAULT_SANDBOX_LIMITS } from "../exec/sandbox-walls.js";
 import { execFileAllowed } from "../exec/exec-files.js";
-import { DEFAULT_TOOL_CALLS_PER_TURN, LIMIT_DEFAULTS, PARALLEL_DEFAULT } from "./defaults.js";
+import { DEFAULT_TOOL_CALLS_PER_TURN, LIMIT_DEFAULTS, MODEL_REPLY_DEFAULTS, PARALLEL_DEFAULT } from "./defaults.js";
 import { parseDuration } from "./duration.js";
 import type { CommandRules, ResolvedConfig, SandboxMode, UserConfig, UserLevelConfig } from "./schema.js";
 import { withGateDefaults } from "./gate-defaults.js";
@@ -124,6 +124,8 @@ export function resolveConfig({
       temperature: fileModel.temperature ?? null,
       maxRetries: fileModel.maxRetries ?? DEFAULTS.maxRetries,
       timeoutS: fileModel.timeoutS ?? DEFAULTS.timeoutS,
+      callDeadlineS: fileModel.callDeadlineS ?? MODEL_REPLY_DEFAULTS.callDeadlineS,
+      maxReplyBytes: fileModel.maxReplyBytes ?? MODEL_REPLY_DEFAULTS.maxReplyBytes,
       // Only when configured: absent means Chat Completions and the server's default effort.
       ...(fileModel.api ? { api: fileModel.api } : {}),
       ...(fileModel.reasoningEffort ? { reasoningEffort: fileModel.reasoningEffort } : {}),

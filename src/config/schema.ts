@@ -89,6 +89,10 @@ export const configSchema = z.strictObject({
       temperature: z.number().min(0).max(2).optional(),
       maxRetries: z.number().int().min(0).max(20).optional(),
       timeoutS: z.number().positive().optional(),
+      /** Seconds from a model request to its answer's last byte (default 1800: a slow local model may take many minutes for a long answer): a stream that trickles forever ends here. */
+      callDeadlineS: z.number().positive().optional(),
+      /** Largest answer on the wire in bytes (default 64 MB): a stream that floods ends here. */
+      maxReplyBytes: z.number().int().min(1024).optional(),
       /** "chat" (default): Chat Completions; "responses": the OpenAI Responses API, needed for Responses-only models. */
       api: z.enum(["chat", "responses"]).optional(),
       /** Reasoning models (o-series, gpt-5): how hard to think, sent as `reasoning_effort`. */
@@ -216,6 +220,10 @@ export interface ResolvedConfig {
     temperature: number | null;
     maxRetries: number;
     timeoutS: number;
+    /** From a model request to its answer's last byte (model.callDeadlineS). */
+    callDeadlineS: number;
+    /** Largest answer on the wire, in bytes (model.maxReplyBytes). */
+    maxReplyBytes: number;
     /** Which OpenAI API the client speaks (model.api). */
     api?: "chat" | "responses";
     /** null: the server's default effort. */

@@ -54,6 +54,8 @@ export function createEngineDeps(input: {
         temperature,
         maxRetries: config.model.maxRetries,
         timeoutS: config.model.timeoutS,
+        callDeadlineS: config.model.callDeadlineS,
+        maxReplyBytes: config.model.maxReplyBytes,
         api: config.model.api,
         reasoningEffort: config.model.reasoningEffort,
         fetch: input.transport?.fetch,

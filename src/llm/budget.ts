@@ -14,7 +14,8 @@ export function costOf(usage: Usage, price: ResolvedConfig["model"]["price"]): n
  */
 export function checkBudget(usage: Usage, budget: ResolvedConfig["budget"], price: ResolvedConfig["model"]["price"]): void {
   const tokens = usage.promptTokens + usage.completionTokens;
-  if (budget.maxTokens !== null && tokens >= budget.maxTokens) {
+  // Written as `!(tokens < max)` so a count that is not a number stops the run instead of passing every check.
+  if (budget.maxTokens !== null && !(tokens < budget.maxTokens)) {
     const said = `The run reached its token budget: ${tokens} of ${budget.maxTokens} tokens used.`;
     throw limitError(
       { kind: "budget", setting: "maxTokens", said },
@@ -22,7 +23,7 @@ export function checkBudget(usage: Usage, budget: ResolvedConfig["budget"], pric
     );
   }
   const cost = costOf(usage, price);
-  if (budget.maxCost !== null && cost !== null && price && cost >= budget.maxCost) {
+  if (budget.maxCost !== null && cost !== null && price && !(cost < budget.maxCost)) {
     const said = `The run reached its cost budget: ${cost.toFixed(4)} of ${budget.maxCost} ${price.currency} spent.`;
     throw limitError(
       { kind: "budget", setting: "maxCost", said },

@@ -2,6 +2,7 @@ import { ProviderError } from "../errors.js";
 import { REPLAY_MISMATCH } from "./recording-replay.js";
 import { causeCode, isBadPort } from "./cause-chain.js";
 import { NOT_A_COMPLETION } from "./response-guard.js";
+import { replyLimitOf } from "./body-guard.js";
 import { isQuotaError } from "./retry.js";
 
 export { causeCode };
@@ -65,6 +66,14 @@ export function toProviderError(err: unknown, ctx: ProviderContext): ProviderErr
       `The model provider at ${where} did not answer like an OpenAI-compatible API: ${e.error.message}. ` +
         "Check the base URL points at the API (usually ending in /v1), not at a web page or a proxy's login.",
       502,
+    );
+  }
+  const limit = replyLimitOf(err);
+  if (limit) {
+    const what = limit.limit === "deadline" ? `took longer than ${limit.value}s` : `was larger than ${limit.value} bytes`;
+    return make(
+      `The model provider at ${where} sent an answer that ${what} (${limit.key}), so the call was stopped: ${limit.message}. ` +
+        `Nothing of the answer was used; the run is checkpointed and can be resumed. Check the server, or raise ${limit.key} in yolo.config.ts if the answer is legitimate.`,
     );
   }
   if (e.name === "TimeoutError" && (err as { midAnswer?: unknown }).midAnswer === true) {

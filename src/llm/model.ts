@@ -1,4 +1,6 @@
 import { ChatOpenAI } from "@langchain/openai";
+import { MODEL_REPLY_DEFAULTS } from "../config/defaults.js";
+import { bodyGuard } from "./body-guard.js";
 import { completionGuard } from "./response-guard.js";
 import { onFailedAttempt, retryReason } from "./retry.js";
 import { RetryCounter, type RetryCount } from "./retry-policy.js";
@@ -16,6 +18,10 @@ export interface ChatModelOptions {
   /** ChatOpenAI's own retry: 429 and 5xx with backoff, honouring retry-after; never 400/401/403/404. */
   maxRetries: number;
   timeoutS: number;
+  /** From the request to the answer's last byte, in seconds (model.callDeadlineS; default MODEL_REPLY_DEFAULTS). */
+  callDeadlineS?: number;
+  /** Largest answer on the wire, in bytes (model.maxReplyBytes; default MODEL_REPLY_DEFAULTS). */
+  maxReplyBytes?: number;
   /** Replaces the HTTP client's fetch: `--record` wraps the real one, `--replay` never touches the network. */
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** Told about each failed call that will be tried again (why, and which retry of how many), so a run can say it is retrying. */
@@ -36,7 +42,12 @@ export function createChatModel(opts: ChatModelOptions): ChatOpenAI {
   const transport = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
   // Any HTTP answer ends the count of connection retries; the next call starts again from zero.
   const settling: Fetch = (input, init) => transport(input, init).then((response) => (response.ok && retries.settled(), response));
-  const fetchImpl = completionGuard(idleGuard(settling, opts.timeoutS * 1000));
+  const limits = {
+    idleMs: opts.timeoutS * 1000,
+    deadlineMs: (opts.callDeadlineS ?? MODEL_REPLY_DEFAULTS.callDeadlineS) * 1000,
+    maxBytes: opts.maxReplyBytes ?? MODEL_REPLY_DEFAULTS.maxReplyBytes,
+  };
+  const fetchImpl = completionGuard(bodyGuard(settling, limits));
   const configuration = { ...(opts.baseURL ? { baseURL: opts.baseURL } : {}), fetch: fetchImpl };
   const reasoning = isReasoningModel(opts.name);
   return new ChatOpenAI({
@@ -70,36 +81,3 @@ function reasoningParams(opts: ChatModelOptions, reasoning: boolean): Record<str
 }
 
 type Fetch = NonNullable<ChatModelOptions["fetch"]>;
-
-/**
- * The client's own timeout stops at the response headers: a stream that goes quiet mid-answer would hang the run.
- * This fails the body with a TimeoutError (a provider error, retried like one) when no bytes come for `idleMs`.
- */
-export function idleGuard(inner: Fetch, idleMs: number): Fetch {
-  return async (input, init) => {
-    const response = await inner(input, init);
-    if (!response.body) return response;
-    const reader = response.body.getReader();
-    // Bytes already came: silence now is an answer cut off, not a server that never answered.
-    let started = false;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        let timer: NodeJS.Timeout | undefined;
-        const idle = new Promise<"idle">((resolve) => (timer = setTimeout(() => resolve("idle"), idleMs)));
-        const next = await Promise.race([reader.read(), idle]).finally(() => clearTimeout(timer));
-        if (next === "idle") {
-          void reader.cancel().catch(() => {});
-          const error = Object.assign(new Error(`the model's response sent nothing for ${Math.round(idleMs / 1000)}s`), { midAnswer: started });
-          error.name = "TimeoutError";
-          controller.error(error);
-        } else if (next.done) controller.close();
-        else {
-          started = true;
-          controller.enqueue(next.value);
-        }
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
-}

@@ -1,5 +1,6 @@
 import { causeCode } from "./cause-chain.js";
 import { NOT_A_COMPLETION } from "./response-guard.js";
+import { replyLimitOf } from "./body-guard.js";
 
 /**
  * Which failed model calls are worth another try. Passed to ChatOpenAI as `onFailedAttempt`, so its own
@@ -29,6 +30,8 @@ export async function onFailedAttempt(error: unknown): Promise<void> {
   if (status !== undefined && NO_RETRY_STATUSES.has(status)) throw error;
   // A body that is not a model reply (an HTML page at the base URL) comes back the same every time.
   if (e.error?.code === NOT_A_COMPLETION) throw error;
+  // An answer past its deadline or size cap: the same server would do the same again.
+  if (replyLimitOf(error)) throw error;
   if (status === 429) {
     if (isQuotaError(e)) throw error;
     const wait = retryAfterMs(e.headers);

@@ -7,8 +7,9 @@ import { plural } from "../text/plural.js";
 
 // CSI, OSC and two-character escape sequences: tool summaries and test output may carry colours.
 const ANSI_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])/g;
-// C0 controls except tab and newline, DEL, and C1 controls (including a stray ESC).
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+// C0 controls except tab and newline, DEL, C1 controls (including a stray ESC), and the bidi overrides and isolates
+// that make a line read in another order than it runs.
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Removes escape sequences (colours, cursor moves) only. */
 export function stripEscapes(s: string): string {

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "vitest";
-import { describeResult, parseEvents, runYolo } from "../helpers/cli.js";
+import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/cli.js";
 import { analystDone, call, GOOD_ADD, handoff, teaSays } from "../helpers/director.js";
 import { lastToolResults } from "../helpers/mock-openai.js";
 import { mockWith, project } from "../helpers/per-test.js";
@@ -66,8 +66,15 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
     const director = storyDirector({
       analyst: [analystDone],
       pm: [TWO],
-      "dev:a": [call("run_command", { command: `printf 'gitdir: ${UP}/.git\\n' > .git && cat .git` }), handoff({ summary: "a", files_changed: [] })],
+      "dev:a": [
+        call("run_command", { command: `printf 'gitdir: ${UP}/.git\\n' > .git && cat .git` }),
+        handoff({ summary: "a", files_changed: [] }),
+        // The resume: the story runs again in a worktree made again from its branch.
+        call("write_file", { path: "a.txt", content: "a\n" }),
+        handoff({ summary: "a again", files_changed: ["a.txt"] }),
+      ],
       "dev:b": [handoff({ summary: "b", files_changed: [] })],
+      tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
     const r = await runYolo(["run", "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url, env: { YOLO_SANDBOX: "off" } });
@@ -75,6 +82,17 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
     expect(r.stdout + r.stderr).toContain("no longer links to its own entry");
     expect(execFileSync("git", ["log", "--all", "--format=%s", "HEAD"], { cwd: root, encoding: "utf8" })).not.toContain("Story A");
     expect(execFileSync("git", ["status", "--porcelain"], { cwd: root, encoding: "utf8" })).toBe("");
+
+    // Not stuck: the resume moves the broken worktree aside (nothing deleted), makes it again, and the thread finishes.
+    const thread = threadIdFrom(r.stdout);
+    const resumed = await runYolo(["resume", "--ci", "--json", thread], { cwd: root, baseURL: mock.url, env: { YOLO_SANDBOX: "off" } });
+    expect(resumed.exitCode, describeResult(resumed)).toBe(0);
+    const warnings = parseEvents(resumed.stdout).filter((e) => e.type === "warning");
+    expect(warnings.map((e) => (e as { message: string }).message)).toContainEqual(
+      expect.stringMatching(/^Story a's worktree was broken \(moved aside to .*broken-worktrees\/a-1\): it was made again from its branch/),
+    );
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("a\n");
+    expect(execFileSync("git", ["log", "--all", "--format=%s", "HEAD"], { cwd: root, encoding: "utf8" })).not.toContain("Story A");
   });
 
   it("pm's story ids that would escape as a branch or folder name, and depends_on cycles, go back to pm as handoff errors", async ({
@@ -109,5 +127,50 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(director.log.filter((x) => x === "pm")).toHaveLength(3);
     expect(execFileSync("git", ["for-each-ref", "--format=%(refname)"], { cwd: root, encoding: "utf8" })).not.toMatch(/\.\.|;/);
+  });
+
+  it("a link one story commits that another writes through is refused at the merge, and the thread is not stuck: the story fails with its reason, a human is asked, and resume goes on", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const root = project(onTestFinished);
+    const outside = project(onTestFinished);
+    const director = storyDirector({
+      analyst: [analystDone],
+      pm: [TWO],
+      "dev:a": [call("run_command", { command: `ln -s ${outside} lib` }), handoff({ summary: "a", files_changed: ["lib"] })],
+      "dev:b": [
+        call("write_file", { path: "lib/x.js", content: "export const x = 1;\n" }),
+        handoff({ summary: "b", files_changed: ["lib/x.js"] }),
+        // After the human's answer the story runs again in its worktree; the link is gone from the tree by then.
+        handoff({ summary: "b again", files_changed: ["lib/x.js"] }),
+      ],
+      tea: [teaSays("PASS")],
+    });
+    const mock = await mockWith(onTestFinished, director);
+    const r = await runYolo(["run", "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url, env: { YOLO_SANDBOX: "off" } });
+    expect(r.exitCode, describeResult(r)).toBe(3);
+    expect(existsSync(join(outside, "x.js"))).toBe(false);
+    const events = parseEvents(r.stdout);
+    const warning = events.find((e) => e.type === "warning" && (e as { message: string }).message.startsWith("Story b (Story B) was not merged")) as {
+      message: string;
+    };
+    expect(warning?.message).toMatch(/refusing to merge lib\/x\.js: a folder above it links outside the project/);
+    const end = events.at(-1) as { type: string; status: string; reason: string };
+    expect(end).toMatchObject({ type: "run.completed", status: "waiting" });
+    expect(end.reason).toMatch(/Story b \(Story B\) could not be merged/);
+    const show = await runYolo(["show", threadIdFrom(r.stdout)], { cwd: root });
+    expect(show.stdout).toMatch(/- b failed — Story B\n.*\n {2}why: not merged: refusing to merge lib\/x\.js/);
+
+    // The human removes the link and answers: the story runs again, merges, and the thread passes.
+    execFileSync("rm", [join(root, "lib")]);
+    const resumed = await runYolo(["resume", "--ci", "--json", threadIdFrom(r.stdout), "--answer", "removed the link"], {
+      cwd: root,
+      baseURL: mock.url,
+      env: { YOLO_SANDBOX: "off" },
+    });
+    expect(resumed.exitCode, describeResult(resumed)).toBe(0);
+    expect(readFileSync(join(root, "lib/x.js"), "utf8")).toBe("export const x = 1;\n");
+    expect(existsSync(join(outside, "x.js"))).toBe(false);
   });
 });

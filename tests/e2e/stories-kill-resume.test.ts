@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import { deferred, describeResult, parseEvents, runYolo, spawnYolo, threadIdFrom, waitFor } from "../helpers/cli.js";
@@ -79,6 +79,80 @@ describe("stories in parallel survive kill -9", { timeout: 120_000 }, () => {
     // The thread ended: its worktrees, their git entries and the stories' branches are gone.
     expect(execFileSync("git", ["worktree", "list"], { cwd: root, encoding: "utf8" }).trim().split("\n")).toHaveLength(1);
     expect(execFileSync("git", ["branch", "--list", "yolo/stories/*"], { cwd: root, encoding: "utf8" })).toBe("");
+  });
+
+  it("after kill -9, a finished story's worktree tampered with, another's branch deleted and a running story's worktree deleted: resume puts the committed work back, builds the lost one again, makes the last again, and says each", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const root = project(onTestFinished);
+    const held = deferred();
+    onTestFinished(held.release);
+    const director = storyDirector({
+      analyst: [analystDone],
+      pm: [
+        pmStories([
+          { id: "add", title: "Add numbers", depends_on: [] },
+          { id: "one", title: "One", depends_on: [] },
+          { id: "slow", title: "Slow", depends_on: [] },
+        ]),
+      ],
+      "dev:add": [call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "add", files_changed: [] })],
+      "dev:one": [
+        call("write_file", { path: "src/one.js", content: "export const one = 1;\n" }),
+        handoff({ summary: "one", files_changed: [] }),
+        // After the resume: its branch is gone, so the story is built again.
+        call("write_file", { path: "src/one.js", content: "export const one = 1;\n" }),
+        handoff({ summary: "one again", files_changed: [] }),
+      ],
+      "dev:slow": [
+        call("write_file", { path: "src/slow.js", content: "// partial\n" }),
+        { ...handoff({ summary: "never", files_changed: [] }), hold: held.promise },
+        // After the resume: the worktree was made again from the branch, so the partial file is not there.
+        call("read_file", { path: "src/slow.js" }),
+        (req) =>
+          String(lastToolResults(req)[0]?.content).includes("// partial")
+            ? { status: 400, content: "the deleted worktree's file came back" }
+            : call("write_file", { path: "src/slow.js", content: "export const slow = 2;\n" }),
+        handoff({ summary: "slow", files_changed: ["src/slow.js"] }),
+      ],
+      tea: [teaSays("PASS")],
+    });
+    const mock = await mockWith(onTestFinished, director);
+    const child = spawnYolo(["run", "--json", "--parallel", "3", "Three things"], { cwd: root, baseURL: mock.url });
+    await waitFor(() => director.log.filter((r) => r === "dev:slow").length === 2 && storiesSaved(root) === 2, "two stories saved while the third runs");
+    child.kill("SIGKILL");
+    const killed = await child;
+    held.release();
+    const thread = threadIdFrom(String(killed.stdout));
+    const worktrees = join(root, ".yolo/threads", thread, "worktrees");
+    // The finished story's committed file is emptied, a stray file added; the running story's worktree is gone.
+    writeFileSync(join(worktrees, "add/src/add.js"), "");
+    writeFileSync(join(worktrees, "add/src/stray.js"), "stray\n");
+    rmSync(join(worktrees, "slow"), { recursive: true, force: true });
+    execFileSync("git", ["update-ref", "-d", `refs/heads/yolo/stories/${thread}/one`], { cwd: root });
+
+    const resumed = await runYolo(["resume", "--json", thread], { cwd: root, baseURL: mock.url });
+    expect(resumed.exitCode, describeResult(resumed)).toBe(0);
+    const warnings = parseEvents(resumed.stdout)
+      .filter((e) => e.type === "warning")
+      .map((e) => (e as { message: string }).message);
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        /^Story slow's worktree was missing: it was made again from its branch .*; what its interrupted run had not committed is not in it/,
+      ),
+    );
+    expect(warnings).toContainEqual(
+      expect.stringMatching(/^Story add \(Add numbers\): its worktree no longer held what yolo committed \(.*src\/add\.js.*\); it was put back/),
+    );
+    expect(warnings).toContainEqual(
+      expect.stringMatching(/^Story one \(One\): its branch yolo\/stories\/.*\/one is gone, and with it the work it had committed; the story runs again/),
+    );
+    expect(director.log.filter((r) => r === "dev:one")).toHaveLength(4);
+    expect(readFileSync(join(root, "src/add.js"), "utf8")).toBe(GOOD_ADD);
+    expect(readFileSync(join(root, "src/one.js"), "utf8")).toBe("export const one = 1;\n");
+    expect(readFileSync(join(root, "src/slow.js"), "utf8")).toBe("export const slow = 2;\n");
+    expect(existsSync(join(root, "src/stray.js"))).toBe(false);
   });
 
   it("`yolo threads rm` removes a killed thread's story worktrees, their git entries and branches", async ({ expect, onTestFinished }) => {

@@ -27,6 +27,11 @@ export interface ScriptedReply {
   cut?: { at: number; how: "reset" | "end" };
   /** Answer HTTP 200 with exactly this body (an HTML login page, half a JSON document…), whatever was asked. */
   raw?: { body: string; contentType?: string };
+  /**
+   * Answer HTTP 200 as an event stream and write `chunk` every `everyMs` until the client hangs up or close():
+   * an SSE comment trickled forever, or a flood of content deltas.
+   */
+  drip?: { chunk: string; everyMs: number };
   /** Streamed: send the role delta and the content, then go silent (the connection stays open until close()). */
   stall?: boolean;
   /**
@@ -140,6 +145,10 @@ export async function startMockOpenAI(responder: Responder | ScriptedReply[], op
     if (reply.raw) {
       res.writeHead(200, { "content-type": reply.raw.contentType ?? "text/html; charset=utf-8" });
       res.end(reply.raw.body);
+      return;
+    }
+    if (reply.drip) {
+      await drip(res, reply.drip, closed);
       return;
     }
     const completion = buildCompletion(recorded, reply, () => `call_mock_${++serial}`);
@@ -284,6 +293,20 @@ function completionJson(c: Completion): unknown {
 }
 
 // Writes the SSE stream the way OpenAI does: role delta, content pieces, tool-call pieces, finish, usage, [DONE].
+// Writes the same chunk again and again, paced, until the connection or the server closes.
+async function drip(res: ServerResponse, how: NonNullable<ScriptedReply["drip"]>, closed: Promise<void>): Promise<void> {
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+  let open = true;
+  res.on("close", () => (open = false));
+  void closed.then(() => (open = false));
+  while (open && !res.destroyed) {
+    res.write(how.chunk);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([new Promise((r) => (timer = setTimeout(r, how.everyMs))), closed]);
+    clearTimeout(timer);
+  }
+}
+
 async function streamCompletion(res: ServerResponse, c: Completion, includeUsage: boolean, closed: Promise<void>): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
   const base = { id: c.id, object: "chat.completion.chunk", created: c.created, model: c.model, system_fingerprint: "fp_mock" };

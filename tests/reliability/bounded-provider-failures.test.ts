@@ -5,6 +5,8 @@ import { createChatModel } from "../../src/llm/model.js";
 import type { RetryCount } from "../../src/llm/retry-policy.js";
 import { startMockOpenAI, type MockOpenAI, type ScriptedReply } from "../helpers/mock-openai.js";
 import { closedPort } from "../helpers/closed-port.js";
+import { runEngine } from "../helpers/engine.js";
+import { makeProject } from "../helpers/project.js";
 
 // How a provider that fails fails: bounded in attempts (and so in time), worded for what happened, through the real client.
 
@@ -21,7 +23,9 @@ async function mock(replies: ScriptedReply[]): Promise<MockOpenAI> {
 
 type Outcome = { text?: string; error?: unknown; retries: { reason: string; count: RetryCount }[] };
 
-async function call(baseURL: string, how: "stream" | "invoke", opts: { maxRetries?: number; timeoutS?: number } = {}): Promise<Outcome> {
+type CallOptions = { maxRetries?: number; timeoutS?: number; callDeadlineS?: number; maxReplyBytes?: number };
+
+async function call(baseURL: string, how: "stream" | "invoke", opts: CallOptions = {}): Promise<Outcome> {
   const retries: Outcome["retries"] = [];
   const model = createChatModel({
     name: "m",
@@ -30,6 +34,8 @@ async function call(baseURL: string, how: "stream" | "invoke", opts: { maxRetrie
     temperature: null,
     maxRetries: opts.maxRetries ?? 4,
     timeoutS: opts.timeoutS ?? 5,
+    ...(opts.callDeadlineS ? { callDeadlineS: opts.callDeadlineS } : {}),
+    ...(opts.maxReplyBytes ? { maxReplyBytes: opts.maxReplyBytes } : {}),
     onRetry: (reason, count) => retries.push({ reason, count }),
   });
   try {
@@ -119,5 +125,62 @@ describe("bounded provider failures", { timeout: 60_000 }, () => {
     const r = await call(m.url, "stream", { maxRetries: 3 });
     expect(r.error).toBeInstanceOf(ProviderError);
     expect((r.error as Error).message).toMatch(/text\/html.*login/);
+  });
+
+  it("a stream that trickles 10 bytes every 2 s (never idle long enough for timeoutS) ends at model.callDeadlineS, not never", async () => {
+    const m = await mock([{ drip: { chunk: ": trickle\n", everyMs: 2000 } }, { content: "never" }]);
+    const r = await call(m.url, "stream", { maxRetries: 0, timeoutS: 5, callDeadlineS: 3 });
+    expect(r.error).toBeInstanceOf(ProviderError);
+    expect((r.error as Error).message).toMatch(/took longer than 3s \(model\.callDeadlineS\)/);
+    expect((r.error as Error).message).toMatch(/raise model\.callDeadlineS/);
+    expect(m.requests).toHaveLength(1);
+  });
+
+  it("the deadline is not retried even with retries left: the same server would trickle again", async () => {
+    const m = await mock([{ drip: { chunk: ": trickle\n", everyMs: 200 } }, { content: "never" }]);
+    const r = await call(m.url, "stream", { maxRetries: 3, timeoutS: 5, callDeadlineS: 1 });
+    expect((r.error as Error).message).toMatch(/model\.callDeadlineS/);
+    expect(m.requests).toHaveLength(1);
+    expect(r.retries).toEqual([]);
+  });
+
+  it("a flood of 64 KB every 5 ms ends at model.maxReplyBytes, not 'Invalid string length'", async () => {
+    const delta = (text: string) =>
+      `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`;
+    const chunk = delta("a".repeat(64 * 1024 - delta("").length));
+    expect(chunk.length).toBe(64 * 1024);
+    const m = await mock([{ drip: { chunk, everyMs: 5 } }, { content: "never" }]);
+    const r = await call(m.url, "stream", { maxRetries: 2, timeoutS: 5, maxReplyBytes: 2 * 1024 * 1024 });
+    expect(r.error).toBeInstanceOf(ProviderError);
+    expect((r.error as Error).message).toMatch(/was larger than 2097152 bytes \(model\.maxReplyBytes\)/);
+    expect(m.requests).toHaveLength(1);
+  });
+
+  it("a non-streamed answer past the size cap is the same provider error, sent once", async () => {
+    const m = await mock([{ raw: { body: `{"choices":[],"pad":"${"x".repeat(300_000)}"}`, contentType: "application/json" } }, { content: "never" }]);
+    const r = await call(m.url, "invoke", { maxRetries: 3, maxReplyBytes: 100_000 });
+    expect(r.error).toBeInstanceOf(ProviderError);
+    expect((r.error as Error).message).toMatch(/model\.maxReplyBytes/);
+    expect(m.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ["a trickle", { drip: { chunk: ": trickle\n", everyMs: 200 } }, { callDeadlineS: 1 }, /took longer than 1s \(model\.callDeadlineS\)/],
+    [
+      "a flood",
+      { drip: { chunk: `data: {"x":"${"a".repeat(64 * 1024)}"}\n\n`, everyMs: 5 } },
+      { maxReplyBytes: 1024 * 1024 },
+      /larger than 1048576 bytes \(model\.maxReplyBytes\)/,
+    ],
+  ] as const)("%s through a whole run ends it as a provider error (exit 5) naming the config key", async (_label, reply, model, words) => {
+    const project = makeProject();
+    const m = await mock([reply]);
+    try {
+      const { result } = await runEngine({ root: project.root, baseURL: m.url, threadId: "t-bound", requirement: "Add add()", config: { model } });
+      expect(result).toMatchObject({ status: "provider_error", exitCode: 5 });
+      expect(result.reason).toMatch(words);
+    } finally {
+      project.cleanup();
+    }
   });
 });

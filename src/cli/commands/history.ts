@@ -1,6 +1,7 @@
 import { databaseExists, databaseName, openIndex } from "../../engine/session.js";
 import { readThreadHistory } from "../../engine/stored-history.js";
 import { loadResolvedConfig } from "../load-config.js";
+import { escapeControlsInJson } from "../../text/control-chars.js";
 import { noDatabaseYet } from "../thread-home.js";
 import { formatTable } from "./threads.js";
 import { oneLine, truncateEnd } from "../../ui/format.js";
@@ -13,7 +14,7 @@ export async function historyCommand(input: { cwd: string; thread: string; json:
   try {
     const history = await readThreadHistory(config, session, input.thread);
     if (input.json) {
-      process.stdout.write(`${JSON.stringify(history, null, 2)}\n`);
+      process.stdout.write(`${escapeControlsInJson(JSON.stringify(history, null, 2))}\n`);
       return 0;
     }
     const rows = history.map((h) => [

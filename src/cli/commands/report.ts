@@ -14,6 +14,7 @@ import { resumeCommandText } from "../wording/resume-command.js";
 import { loadResolvedConfig } from "../load-config.js";
 import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 import { writeOutputFile } from "../write-output.js";
+import { escapeControls } from "../../text/control-chars.js";
 
 export const REPORT_FORMATS = ["markdown", "junit"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -51,7 +52,8 @@ export async function reportCommand(input: { cwd: string; thread: string; format
       },
       baselineGates: values.gateBaseline?.file ? ((await readRecord<BaselineRecord>(values.gateBaseline.file))?.gates ?? null) : null,
     });
-    text = format === "junit" ? renderJunit(data) : renderMarkdown(data, (fact) => resumeCommandText(fact));
+    // Both formats reach a terminal or a renderer: the model's control characters are shown, never acted on.
+    text = escapeControls(format === "junit" ? renderJunit(data) : renderMarkdown(data, (fact) => resumeCommandText(fact)));
   } finally {
     await session.close();
   }

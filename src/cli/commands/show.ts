@@ -14,6 +14,7 @@ import { judgementNotes } from "../../gates/judgement-words.js";
 import { outputSections } from "../../roles/displays.js";
 import { orderedStoryRuns, storyCounts, storyTextLines } from "../../report/stories.js";
 import { preExistingCount, scopeWords } from "../../ui/format.js";
+import { escapeControls, escapeControlsInJson } from "../../text/control-chars.js";
 
 /** `yolo show <thread>`: what a thread produced, read from its checkpoints. */
 export async function showCommand(input: { cwd: string; thread: string; json: boolean; diff?: boolean }): Promise<number> {
@@ -25,20 +26,25 @@ export async function showCommand(input: { cwd: string; thread: string; json: bo
     const row = stored && (await currentRow(session, stored, killedReason));
     const { values, position } = await readThreadState(config, session, input.thread);
     if (input.diff) {
-      process.stdout.write(await diffText(config.root, row));
+      // The patch is the model's files: escaped on a terminal, byte for byte into a pipe (`git apply` takes it).
+      const diff = await diffText(config.root, row);
+      process.stdout.write(process.stdout.isTTY ? escapeControls(diff) : diff);
       return 0;
     }
+    // Model-written text (findings, summaries, decisions) never reaches the terminal with its control characters.
     if (input.json) {
-      process.stdout.write(`${JSON.stringify({ thread: row, position: position.kind, state: values }, null, 2)}\n`);
+      process.stdout.write(`${escapeControlsInJson(JSON.stringify({ thread: row, position: position.kind, state: values }, null, 2))}\n`);
     } else {
       process.stdout.write(
-        render(
-          input.thread,
-          row,
-          values,
-          position.kind === "waiting" ? position.question : null,
-          config.root,
-          position.kind === "waiting" && position.request.kind === "approval",
+        escapeControls(
+          render(
+            input.thread,
+            row,
+            values,
+            position.kind === "waiting" ? position.question : null,
+            config.root,
+            position.kind === "waiting" && position.request.kind === "approval",
+          ),
         ),
       );
     }

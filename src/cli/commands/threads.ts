@@ -6,6 +6,7 @@ import { repoIdentity } from "../../git/repo-identity.js";
 import type { ThreadRow, ThreadStore } from "../../store/thread-store.js";
 import type { ResolvedConfig } from "../../config/schema.js";
 import { loadResolvedConfig } from "../load-config.js";
+import { escapeControlsInJson } from "../../text/control-chars.js";
 import { oneLine, preExistingCount, statusText, truncateEnd } from "../../ui/format.js";
 import type { StoryRun } from "../../engine/stories/types.js";
 import { orderedStoryRuns, storyCounts, storyUsage } from "../../report/stories.js";
@@ -31,7 +32,7 @@ export async function threadsCommand(input: { cwd: string; json: boolean; all?: 
     }
     if (input.json) {
       const withStories = rows.map((row) => (stories.has(row.id) ? { ...row, stories: stories.get(row.id) } : row));
-      process.stdout.write(`${JSON.stringify(withStories, null, 2)}\n`);
+      process.stdout.write(`${escapeControlsInJson(JSON.stringify(withStories, null, 2))}\n`);
       return 0;
     }
     if (!rows.length) {

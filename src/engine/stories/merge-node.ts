@@ -10,11 +10,21 @@ import { runRole } from "../nodes/agent-node.js";
 import { checkRunLimits } from "../nodes/run-limits.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
 import { nextBatch, parallelOf } from "./dispatch.js";
-import { filesWithMarkers, mergeStory } from "./merge.js";
+import { filesWithMarkers, MergeRefused, mergeStory } from "./merge.js";
 import { type PlannedStory, storyPlan } from "./plan.js";
 import { clearSpend } from "./shared-spend.js";
 import type { StoryRun } from "./types.js";
-import { assertWorktreeLink, ensureStoryWorktree, removeStoryWorktree, removeStoryWorktrees, storyCommits } from "./worktree.js";
+import {
+  ensureStoryWorktree,
+  remadeWords,
+  removeStoryWorktree,
+  removeStoryWorktrees,
+  restoreCommitted,
+  storyBranch,
+  storyBranchExists,
+  storyCommits,
+  type StoryWorktree,
+} from "./worktree.js";
 
 /** The graph node that merges finished stories into the thread's working tree. */
 export const MERGE_NODE = "story_merge";
@@ -49,9 +59,24 @@ export function storyMergeNode(deps: EngineDeps) {
       const run = state.storyRuns[s.id];
       if (run?.status === "merged") mergedFiles.set(s.id, run.filesChanged);
       if (run?.status !== "done" || escalation) continue;
-      const wt = await ensureStoryWorktree({ root, stateDir: deps.config.stateDir, threadId, storyId: s.id });
-      await assertWorktreeLink(root, wt);
-      const { conflicts } = await mergeStory(root, wt.root, await storyCommits(root, threadId, s.id), { ours: "merged stories", theirs: `story ${s.id}` });
+      const found = await committedWork(root, deps.config.stateDir, threadId, s, emit);
+      if (!found) {
+        runs[s.id] = { id: s.id, status: "pending" };
+        continue;
+      }
+      const { wt, commits } = found;
+      const merged = await mergeOrRefuse(root, wt, commits, s.id);
+      if ("refused" in merged) {
+        runs[s.id] = { id: s.id, status: "failed", summary: `not merged: ${merged.refused}` };
+        emit({ type: "warning", message: `Story ${s.id} (${s.title}) was not merged: ${merged.refused}.` });
+        escalation = {
+          escalateToHuman: true,
+          askedBy: "dev",
+          question: `Story ${s.id} (${s.title}) could not be merged into the thread's working tree: ${merged.refused}. Its work is kept on branch ${wt.branch}. Fix the working tree (remove the link or file in the way), then answer to continue: the story runs again and is merged.`,
+        };
+        continue;
+      }
+      const { conflicts } = merged;
       if (conflicts.length) {
         const others = plan.filter((o) => mergedFiles.get(o.id)?.some((f) => conflicts.includes(f)));
         const resolved = await resolveConflicts({ story: s, others, conflicts, state, config, deps });
@@ -93,6 +118,54 @@ export function storyMergeNode(deps: EngineDeps) {
     if (resolvedFiles.size) update.filesChanged = [...resolvedFiles];
     return update;
   };
+}
+
+/**
+ * A finished story's committed work, ready to merge: its worktree found (or made again from its branch) and holding
+ * exactly its branch's tip, each repair said as a warning. Null when its branch is gone: its committed work went with
+ * it, which is said, and the story is built again rather than merged as nothing.
+ */
+async function committedWork(
+  root: string,
+  stateDir: string,
+  threadId: string,
+  s: PlannedStory,
+  emit: (e: EventBody) => void,
+): Promise<{ wt: StoryWorktree; commits: { base: string; tip: string } } | null> {
+  if (!(await storyBranchExists(root, threadId, s.id))) {
+    emit({
+      type: "warning",
+      message: `Story ${s.id} (${s.title}): its branch ${storyBranch(threadId, s.id)} is gone, and with it the work it had committed; the story runs again.`,
+    });
+    return null;
+  }
+  const wt = await ensureStoryWorktree({ root, stateDir, threadId, storyId: s.id });
+  if (wt.remade) emit({ type: "warning", message: remadeWords(s.id, wt, "its committed work is merged from there, nothing of it is lost") });
+  const commits = await storyCommits(root, threadId, s.id);
+  const restored = await restoreCommitted(root, wt, commits.tip);
+  if (restored.length) {
+    const shown = `${restored.slice(0, 5).join(", ")}${restored.length > 5 ? ", …" : ""}`;
+    emit({
+      type: "warning",
+      message: `Story ${s.id} (${s.title}): its worktree no longer held what yolo committed (${shown}); it was put back from the branch, and the committed work is what is merged.`,
+    });
+  }
+  return { wt, commits };
+}
+
+/** Merges one story, or says why its change cannot go into the tree (the story fails with that, the thread goes on). */
+async function mergeOrRefuse(
+  root: string,
+  wt: StoryWorktree,
+  commits: { base: string; tip: string },
+  storyId: string,
+): Promise<{ conflicts: string[] } | { refused: string }> {
+  try {
+    return await mergeStory(root, wt.root, commits, { ours: "merged stories", theirs: `story ${storyId}` });
+  } catch (error) {
+    if (error instanceof MergeRefused) return { refused: error.message };
+    throw error;
+  }
 }
 
 /**

@@ -3,6 +3,20 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { git, gitOk } from "../../git/git.js";
 
+/**
+ * A story's change yolo will not write into the thread's tree: a path through a link out of the project, a folder in
+ * the way. The story fails with this reason (its branch keeps its work); the thread is not stuck on it.
+ */
+export class MergeRefused extends Error {
+  constructor(
+    readonly path: string,
+    why: string,
+  ) {
+    super(`refusing to merge ${path}: ${why}`);
+    this.name = "MergeRefused";
+  }
+}
+
 /** A path's content as a merge sees it, never following a symbolic link (a link is its target, as git keeps it). */
 type Entry = { kind: "file"; bytes: Buffer } | { kind: "link"; target: string } | { kind: "dir" } | null;
 
@@ -26,6 +40,7 @@ export async function mergeStory(
     for (const line of status.split("\n").filter(Boolean)) {
       const [kind, path] = line.split("\t");
       const target = inside(root, path);
+      const write = (entry: Entry) => writeEntry(root, path, target, entry);
       const ours = entryAt(target);
       const base = kind === "A" ? null : await blob(root, commits.base, path);
       // The story's side is read from its worktree (committed at the tip): bytes as they are, binary files included.
@@ -33,7 +48,7 @@ export async function mergeStory(
       if (same(ours, theirs)) continue;
       changed.push(path);
       if (same(ours, base)) {
-        write(root, target, theirs);
+        write(theirs);
         continue;
       }
       // Both sides changed the file: git's merge of the texts, markers where they meet; anything else is left to dev.
@@ -53,7 +68,7 @@ export async function mergeStory(
       writeFileSync(files[2], theirs.bytes);
       const merged = await git(root, ["merge-file", "-p", "-L", labels.ours, "-L", "base", "-L", labels.theirs, ...files]);
       if (merged.exitCode < 0 || merged.exitCode > 127) throw new Error(`git merge-file failed on ${path}: ${merged.stderr.trim()}`);
-      write(root, target, { kind: "file", bytes: Buffer.from(merged.stdout) });
+      write({ kind: "file", bytes: Buffer.from(merged.stdout) });
       if (merged.exitCode > 0) conflicts.push(path);
     }
   } finally {
@@ -98,21 +113,31 @@ function entryAt(path: string): Entry {
 // A path git reported, resolved in the tree; never outside it (git's paths are relative, but check).
 function inside(root: string, path: string): string {
   const abs = resolve(root, path);
-  if (relative(root, abs).startsWith("..") || !abs.startsWith(root + sep)) throw new Error(`refusing to merge ${path}: outside the project`);
+  if (relative(root, abs).startsWith("..") || !abs.startsWith(root + sep)) throw new MergeRefused(path, "outside the project");
   return abs;
 }
 
-/** Writes (or deletes) a merged path, never through a symbolic link in a folder above it, nor over a folder. */
-function write(root: string, target: string, entry: Entry): void {
-  mkdirSync(dirname(target), { recursive: true });
-  const top = realpathSync(root);
-  const parent = realpathSync(dirname(target));
-  if (parent !== top && !parent.startsWith(top + sep)) throw new Error(`refusing to merge ${target}: a folder above it links outside the project`);
-  const existing = entryAt(target);
-  if (existing?.kind === "dir") throw new Error(`refusing to merge ${target}: a folder is in the way`);
-  if (existing) unlinkSync(target);
-  if (entry?.kind === "link") symlinkSync(entry.target, target);
-  else if (entry?.kind === "file") writeFileSync(target, entry.bytes);
+/**
+ * Writes (or deletes) a merged path, never through a symbolic link in a folder above it, nor over a folder. What the
+ * tree will not take (a link in the way, a file where a folder should be) is a MergeRefused naming the path.
+ */
+function writeEntry(root: string, path: string, target: string, entry: Entry): void {
+  try {
+    mkdirSync(dirname(target), { recursive: true });
+    const top = realpathSync(root);
+    const parent = realpathSync(dirname(target));
+    if (parent !== top && !parent.startsWith(top + sep)) throw new MergeRefused(path, "a folder above it links outside the project");
+    const existing = entryAt(target);
+    if (existing?.kind === "dir") throw new MergeRefused(path, "a folder is in the way");
+    if (existing) unlinkSync(target);
+    if (entry?.kind === "link") symlinkSync(entry.target, target);
+    else if (entry?.kind === "file") writeFileSync(target, entry.bytes);
+  } catch (error) {
+    if (error instanceof MergeRefused) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === "string") throw new MergeRefused(path, `the tree does not take it (${code}: a link or a file is in the way)`);
+    throw error;
+  }
 }
 
 function same(a: Entry, b: Entry): boolean {

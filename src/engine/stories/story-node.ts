@@ -11,7 +11,7 @@ import { checkRunLimits } from "../nodes/run-limits.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
 import { storyPlan } from "./plan.js";
 import { recordSpend, spentByOthers, takeTurn } from "./shared-spend.js";
-import { commitStory, ensureStoryWorktree } from "./worktree.js";
+import { commitStory, ensureStoryWorktree, remadeWords } from "./worktree.js";
 
 /** The graph node one story's dev run is sent to (LangGraph `Send`), several at once. */
 export const STORY_NODE = "story_dev";
@@ -60,6 +60,12 @@ export function storyDevNode(deps: EngineDeps) {
     };
     const emit = emitter(storyConfig);
     const wt = await ensureStoryWorktree({ root: deps.config.root, stateDir: deps.config.stateDir, threadId, storyId: id });
+    // A resumed story whose worktree was gone: what its interrupted run had not committed is not there any more.
+    if (wt.remade)
+      emit({
+        type: "warning",
+        message: remadeWords(id, wt, "what its interrupted run had not committed is not in it, and its dev starts again from the branch"),
+      });
     const planned = plan[index];
     emit({ type: "story.started", story: id, title: planned.title, dependsOn: planned.dependsOn, branch: wt.branch });
     emit({ type: "node.started", node: "dev", fixAttempt: 0, step: input.steps ?? 0 });

@@ -1,5 +1,5 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { git, GitError, gitOk, PROJECT_PATHS } from "../../git/git.js";
 import { headCommit } from "../../git/repo.js";
 import { withStagedWorkTree } from "../../git/staged-work-tree.js";
@@ -43,6 +43,11 @@ export interface StoryWorktree {
   branch: string;
   /** The commit the story started from. */
   base: string;
+  /**
+   * Set when the story had a worktree before (its base ref exists) and it was not found intact: "missing" (deleted),
+   * or the path of the broken folder, moved aside so nothing in it is deleted. It was made again from the branch.
+   */
+  remade?: { missing: true } | { movedTo: string };
 }
 
 /**
@@ -77,7 +82,9 @@ async function addStoryWorktree(input: { root: string; stateDir: string; threadI
   if (existingBase && existsSync(join(path, ".git")) && (await git(path, ["symbolic-ref", "--short", "-q", "HEAD"])).stdout.trim() === branch) {
     return { path, root: join(path, prefix), branch, base: existingBase };
   }
-  // A half-made worktree (killed while it was being added) is made again; its registration is pruned first.
+  // A half-made or broken worktree (killed while it was being added, its .git changed) is moved aside, not deleted:
+  // what the story's run left uncommitted in it stays for the user. Its registration is pruned, and it is made again.
+  const remade = existingBase ? (existsSync(path) ? { movedTo: moveAside(path) } : { missing: true as const }) : undefined;
   rmSync(path, { recursive: true, force: true });
   await git(root, ["worktree", "prune"]);
   const base = existingBase || (await snapshotTree(root, threadId, storyId));
@@ -86,7 +93,37 @@ async function addStoryWorktree(input: { root: string; stateDir: string; threadI
   const hasBranch = (await git(root, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`])).exitCode === 0;
   await gitOk(root, ["worktree", "add", "-q", ...(hasBranch ? [path, branch] : ["-b", branch, path, base])]);
   linkDependencies(root, join(path, prefix));
-  return { path: realpathSync(path), root: join(realpathSync(path), prefix), branch, base };
+  return { path: realpathSync(path), root: join(realpathSync(path), prefix), branch, base, ...(remade ? { remade } : {}) };
+}
+
+// `<worktrees>/<story>` becomes `<thread>/broken-worktrees/<story>-<n>`, outside the folder a thread's end removes.
+function moveAside(path: string): string {
+  const dir = join(dirname(dirname(path)), "broken-worktrees");
+  mkdirSync(dir, { recursive: true });
+  let n = 1;
+  while (existsSync(join(dir, `${basename(path)}-${n}`))) n++;
+  const to = join(dir, `${basename(path)}-${n}`);
+  renameSync(path, to);
+  return to;
+}
+
+/**
+ * Makes a finished story's worktree hold exactly what yolo committed on its branch before it is merged (the merge
+ * reads the story's side from the worktree, bytes as they are): files changed, deleted or added after the commit
+ * (a kill, a user, a disk) are put back. Returns the paths that differed, so the caller can say so; none is usual.
+ */
+export async function restoreCommitted(mainRoot: string, wt: StoryWorktree, tip: string): Promise<string[]> {
+  await assertWorktreeLink(mainRoot, wt);
+  const head = (await git(wt.path, ["rev-parse", "--verify", "-q", "HEAD^{commit}"])).stdout.trim();
+  const status = await gitOk(wt.root, ["status", "--porcelain", "--no-renames", ...STORY_PATHS]);
+  const drifted = status
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => l.slice(3));
+  if (head === tip && !drifted.length) return [];
+  await gitOk(wt.path, ["reset", "-q", "--hard", tip]);
+  await gitOk(wt.root, ["clean", "-fdq", "-e", "node_modules", "-e", ".yolo", "--", "."]);
+  return drifted.length ? drifted : ["HEAD"];
 }
 
 /**
@@ -152,6 +189,17 @@ export async function assertWorktreeLink(mainRoot: string, wt: Pick<StoryWorktre
     throw new GitError(
       `The story worktree ${wt.path} no longer links to its own entry in the repository (its .git was changed): yolo does not commit from it. Delete the thread, or remove the worktree and resume.`,
     );
+}
+
+/** Whether the story's branch is still there (a user or a tool may have deleted it while yolo was stopped). */
+export async function storyBranchExists(root: string, threadId: string, storyId: string): Promise<boolean> {
+  return (await git(root, ["show-ref", "--verify", "--quiet", `refs/heads/${storyBranch(threadId, storyId)}`])).exitCode === 0;
+}
+
+/** A worktree found missing or broken and made again, in words: what happened, where anything left went, what it means. */
+export function remadeWords(storyId: string, wt: StoryWorktree, meaning: string): string {
+  const what = wt.remade && "movedTo" in wt.remade ? `was broken (moved aside to ${wt.remade.movedTo})` : "was missing";
+  return `Story ${storyId}'s worktree ${what}: it was made again from its branch ${wt.branch}; ${meaning}.`;
 }
 
 /** Project-relative files changed between two commits, from git. */

@@ -35,6 +35,8 @@ describe("resolveConfig", () => {
         temperature: null,
         maxRetries: 4,
         timeoutS: 120,
+        callDeadlineS: 1800,
+        maxReplyBytes: 64 * 1024 * 1024,
         price: null,
       },
       maxFixAttempts: 3,

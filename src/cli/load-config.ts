@@ -8,7 +8,7 @@ import { ConfigError } from "../errors.js";
 import type { ConfigOverrideFlags } from "../config/run-flags.js";
 import { cliFlagName } from "./wording/flag-names.js";
 import { userCacheDir } from "./user-cache-dir.js";
-import { projectRoot } from "./project-root.js";
+import { findProject } from "./project-root.js";
 
 export { projectRoot } from "./project-root.js";
 
@@ -20,10 +20,12 @@ export type ConfigFlags = ConfigOverrideFlags & {
 
 /** Loads and resolves the configuration once (defaults < yolo.config.ts < environment < flags). */
 export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): Promise<ResolvedConfig> {
-  const root = projectRoot(cwd);
+  const { root, startDir, gitRoot } = findProject(cwd);
   const { file, config, userConfig } = await loadConfigFiles(root);
   const resolved = resolveConfig({
     root,
+    startDir,
+    gitRoot,
     userConfig,
     fileConfig: config,
     file,

@@ -110,7 +110,7 @@ export async function prepareRunSetup(input: {
     start: { startCommit: ws.startCommit, branch: ws.branch },
     pendingStart: ws.pendingStart,
     resumeArgs: resumeArgs(flags),
-    notices: workspaceNotices(ws, mode),
+    notices: [...projectNotices(config), ...workspaceNotices(ws, mode)],
     finish,
   };
 }
@@ -150,6 +150,12 @@ const noModel: FetchLike = async () => {
     "this thread needs a model to continue, and none is configured: set OPENAI_API_KEY, or point OPENAI_BASE_URL (or --base-url) at an OpenAI-compatible server.",
   );
 };
+
+/** A yolo.config.ts nearer than the repository's top level makes its folder the project: said at the start. */
+export function projectNotices(config: Pick<ResolvedConfig, "root" | "gitRoot">): string[] {
+  if (!config.gitRoot) return [];
+  return [`The project is ${config.root} (its own yolo.config.ts is nearer than the repository's top level ${config.gitRoot})`];
+}
 
 /**
  * What a user should know at the start about the checkout: its uncommitted changes (recorded as the start, so

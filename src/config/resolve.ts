@@ -20,6 +20,10 @@ export type ConfigFlags = Omit<ConfigOverrideFlags, "baseUrl" | "testCmd"> & {
 
 export interface ResolveConfigInput {
   root: string;
+  /** The folder yolo was started in, inside `root` (default: `root`). */
+  startDir?: string;
+  /** The repository's top level when a nearer yolo.config.ts made `root` a package of it. */
+  gitRoot?: string | null;
   /** The validated config file (or `{}` when there is none). */
   fileConfig: UserConfig;
   file: string | null;
@@ -62,6 +66,8 @@ const DEFAULTS = {
  */
 export function resolveConfig({
   root,
+  startDir,
+  gitRoot = null,
   fileConfig,
   file,
   env,
@@ -111,6 +117,8 @@ export function resolveConfig({
   const artifacts = nonEmpty(env.YOLO_ARTIFACTS_DIR) ?? fileConfig.storage?.artifacts ?? DEFAULTS.artifacts;
   const config: ResolvedConfig = {
     root: absRoot,
+    startDir: startDir ? resolve(startDir) : absRoot,
+    ...(gitRoot ? { gitRoot: resolve(gitRoot) } : {}),
     configFile: file,
     model: {
       name: nonEmpty(flags.model) ?? nonEmpty(env.YOLO_MODEL) ?? fileModel.name ?? nonEmpty(flags.defaultModel) ?? DEFAULTS.modelName,
@@ -134,6 +142,7 @@ export function resolveConfig({
     requireGate: flags.requireGate ?? fileConfig.requireGate ?? false,
     gateScope: fileConfig.gateScope ?? "changed",
     agentsDir: resolve(absRoot, fileConfig.agentsDir ?? DEFAULTS.agentsDir),
+    agentsDirConfigured: fileConfig.agentsDir !== undefined,
     dbPath: resolve(absRoot, dbPath),
     database,
     stateDir: resolve(absRoot, artifacts),

@@ -1,3 +1,4 @@
+import { relative, sep } from "node:path";
 import { projectSummary } from "../prompt/project-summary.js";
 import type { MiddlewareState } from "./types.js";
 
@@ -14,5 +15,16 @@ export function contextLoader(state: MiddlewareState, read: (root: string) => st
   } catch {
     summary = null;
   }
+  const start = startFolderLine(state.root, state.startDir);
+  if (start) summary = summary ? `${start}\n\n${summary}` : start;
   return { ...state, projectSummary: summary };
+}
+
+/** A run started in a subfolder of the repository says which: "this file" or "here" in a request most likely means it. */
+export function startFolderLine(root: string, startDir: string | undefined): string | null {
+  if (!startDir) return null;
+  const rel = relative(root, startDir);
+  if (!rel || rel.startsWith("..")) return null;
+  const folder = `${rel.split(sep).join("/")}/`;
+  return `The user started yolo in the folder ${folder} of the project (paths stay relative to the project root): a request that names files or says "here" most likely means that folder.`;
 }

@@ -13,6 +13,7 @@ import { assertSameRepository, noDatabaseYet } from "../thread-home.js";
 import { takeEarlyProbes } from "../early-probes.js";
 import { ConfigError } from "../../errors.js";
 import { newThreadId } from "../../store/thread-id.js";
+import { acquireTreeLock } from "../../store/tree-lock.js";
 import { chooseRendererKind } from "../../ui/choose-renderer.js";
 import { createJsonRenderer } from "../../ui/json-renderer.js";
 import type { Renderer, StopMode } from "../../ui/renderer.js";
@@ -125,6 +126,8 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   // project that contains it (the home directory) gets it read-only inside the sandbox.
   const keepReadOnly = [userCacheDir(process.env)];
   const startFacts = early ? runFacts(early.config, process.env, { keepReadOnly }) : null;
+  // One live run per working tree (a chat only reads): taken before the database, the branch or the tree is touched.
+  const lock = first.start?.profile?.mode === "chat" ? null : acquireTreeLock({ stateDir: config.stateDir, root: config.root, threadId: first.threadId });
   // The state folder (with its .gitignore) exists before anything, the log file included, is written into it. The
   // database is opened and checked now; LangGraph's checkpointer is loaded when first needed.
   const opened = await openSessionDeferred(config);
@@ -313,6 +316,7 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     await renderer?.close();
     await setup.finish();
     await opened.close();
+    lock?.release();
   }
 }
 

@@ -317,6 +317,8 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     await setup.finish();
     await opened.close();
     lock?.release();
+    // The view is gone: the last thing on the terminal says which branch the user is left on.
+    if (setup.branchNote && !flags.json) process.stderr.write(`yolo: ${setup.branchNote}\n`);
   }
 }
 

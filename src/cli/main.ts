@@ -8,6 +8,7 @@ import { installHardExit } from "./hard-exit.js";
 import { errorText } from "./wording/error-text.js";
 import { isHandOff } from "./hand-off.js";
 import { earlyProbesLeft, releaseEarlyReads } from "./early-slot.js";
+import { hoistGlobalFlags } from "./global-flags.js";
 
 const VERSION = packageVersion();
 
@@ -112,7 +113,7 @@ Environment:
   YOLO_DATABASE_URL      a shared PostgreSQL database (postgres://…)
   YOLO_ARTIFACTS_DIR     logs, transcripts, gate outputs (default .yolo)
   YOLO_USER_CONFIG       the user-level config file (empty: none)
-  YOLO_SANDBOX           auto, bwrap or off
+  YOLO_SANDBOX           auto, required or off (commands' sandbox)
   YOLO_TRUST_PROJECT_HOOKS  1: run yolo.config.ts hooks without yolo hooks trust
   CI                     any value: like --ci (plain output, never prompts)
 
@@ -187,7 +188,10 @@ export async function main(argv: string[]): Promise<void> {
       .option("--from <checkpoint>", "fork a new thread from this step or checkpoint id (see yolo history) and run it"),
   ).action(async (thread: string | undefined, words: string[], opts, cmd: Command) => {
     // The thread is optional only for --last: without it, the same usage error as any missing argument.
-    if (thread === undefined && !opts.last) cmd.error("error: missing required argument 'thread'", { code: "commander.missingArgument" });
+    if (thread === undefined && !opts.last)
+      cmd.error("error: missing required argument 'thread': give its id (yolo threads lists them), or --last for the thread that ran last", {
+        code: "commander.missingArgument",
+      });
     setCode(await (await import("./commands/run.js")).resumeCommand({ cwd: cwdOf(), thread, message: words.length ? words.join(" ") : undefined, opts }));
   });
   program
@@ -281,7 +285,7 @@ export async function main(argv: string[]): Promise<void> {
     }
   });
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(hoistGlobalFlags(argv, program));
   } catch (error) {
     // The light CLI (bin/yolo.js → dist/cli/light.cjs) hands a command it cannot finish to the full CLI, unprinted.
     if (isHandOff(error)) {

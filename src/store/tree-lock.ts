@@ -100,7 +100,7 @@ function removeQuietly(file: string): void {
 
 function liveRunError(holder: TreeLockHolder): ThreadError {
   return new ThreadError(
-    `Another yolo run is live in this working tree: thread ${holder.threadId} (pid ${holder.pid}, started ${holder.startedAt}). ` +
+    `Another run of yolo is live in this working tree: thread ${holder.threadId} (pid ${holder.pid}, started ${holder.startedAt}). ` +
       "Two runs in one tree would test each other's half-made changes, so this one did not start. Wait for that run to end " +
       `(or stop it: kill ${holder.pid}), or run in another working tree (git worktree add).`,
   );

@@ -34,7 +34,7 @@ describe("one live run per working tree", { timeout: 120_000 }, () => {
     execFileSync("mkdir", ["-p", join(root, "test", "deep")]);
     const second = await runYolo(["run", "--json", REQ], { cwd: join(root, "test", "deep"), baseURL: mock.url });
     expect(second.exitCode, describeResult(second)).toBe(2);
-    expect(second.stderr).toContain(`Another yolo run is live in this working tree: thread ${thread} (pid ${first.pid}`);
+    expect(second.stderr).toContain(`Another run of yolo is live in this working tree: thread ${thread} (pid ${first.pid}`);
     expect(second.stdout).toBe("");
     expect(rolesOf(mock).filter((r) => r === "analyst")).toHaveLength(1);
 

@@ -266,6 +266,11 @@ export async function main(argv: string[]): Promise<void> {
     .description("serve yolo over stdio to an MCP client: tools run, resume, threads, show, report")
     .action(async () => setCode(await (await import("./commands/mcp.js")).mcpCommand({ cwd: cwdOf() })));
 
+  program
+    .command("acp")
+    .description("serve yolo to an editor over stdio with the Agent Client Protocol (Zed, JetBrains, Neovim)")
+    .action(async () => setCode(await (await import("./commands/acp.js")).acpCommand()));
+
   // A usage error prints the error and where to find help, not the whole help (which scrolls the error away).
   program.showHelpAfterError("Run 'yolo --help' for usage.");
   for (const cmd of program.commands) cmd.showHelpAfterError(`Run 'yolo ${cmd.name()} --help' for usage.`);

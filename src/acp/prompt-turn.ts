@@ -97,6 +97,6 @@ async function askApproval(session: AcpSession, client: AgentContext, signal: Ab
       { cancellationSignal: signal, stopWaitingOnCancel: true },
     )
     .catch(() => null);
-  if (!answer || answer.outcome.outcome !== "selected") return null;
+  if (answer?.outcome.outcome !== "selected") return null;
   return answer.outcome.optionId === "approve";
 }

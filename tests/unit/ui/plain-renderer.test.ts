@@ -95,7 +95,12 @@ describe("plain renderer", () => {
     for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(160);
     expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d ! warning: No gate was found/);
     expect(lines.join(" ")).not.toContain("…");
-    expect(lines.map((l) => l.trim()).join(" ").replace(/^\S+ ! warning: /, "")).toBe(message);
+    expect(
+      lines
+        .map((l) => l.trim())
+        .join(" ")
+        .replace(/^\S+ ! warning: /, ""),
+    ).toBe(message);
   });
 
   it("says how many prompt tokens were cached, when the provider reported any", () => {

@@ -105,6 +105,27 @@ export function parseAgentFile(source: string): ParseAgentFileResult {
   return { ok: true, value: { frontmatter, body: split.body } };
 }
 
+/**
+ * Whether a Markdown file is meant as a yolo agent: its frontmatter names `tools`, or both `name` and `description`
+ * (the fields every agent file has). A project's own documents (no frontmatter, or a docs site's `title:`) are not.
+ * Broken YAML counts as an agent when the block holds one of those keys, so a typo is reported rather than skipped.
+ */
+export function looksLikeAgentFile(source: string): boolean {
+  const split = splitFrontmatter(source);
+  if (!split.ok) return false;
+  const doc = parseDocument(split.yaml);
+  if (doc.errors.length > 0) return /^(tools|name|description)\s*:/m.test(split.yaml);
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch {
+    return false;
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return false;
+  const keys = new Set(Object.keys(data));
+  return keys.has("tools") || (keys.has("name") && keys.has("description"));
+}
+
 type Split = { ok: true; yaml: string; yamlLine: number; body: string } | { ok: false; problems: string[] };
 
 // The block must open on the very first line; anything else is read as "no frontmatter", as Claude Code does.

@@ -4,7 +4,7 @@ import { ConfigError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
 import { ROLES } from "../roles/types.js";
 import { readProjectText } from "../secrets/project-read.js";
-import { parseAgentFile } from "./frontmatter.js";
+import { looksLikeAgentFile, parseAgentFile } from "./frontmatter.js";
 import type { AgentDefinition } from "./types.js";
 
 /** The package's own `agents/` folder. */
@@ -19,6 +19,11 @@ export interface LoadAgentsOptions {
   defaultsDir?: string;
   /** Base for relative paths and for shortening paths in messages; defaults to `process.cwd()`. */
   cwd?: string;
+  /**
+   * The project folder is the default one (`agentsDir` is not set in yolo.config.ts): read it only when it holds
+   * yolo agents (looksLikeAgentFile), so a project's own `agents/` of plain documents does not stop every run.
+   */
+  detect?: boolean;
 }
 
 export interface LoadAgentsResult {
@@ -26,6 +31,10 @@ export interface LoadAgentsResult {
   agents: Map<string, AgentDefinition>;
   /** Every problem in every file, each prefixed with the file's path. Empty when all files are valid. */
   errors: string[];
+  /** When a problem concerns the project's folder: a sentence naming `agentsDir`, for the message's heading. */
+  note: string | null;
+  /** The project folder, when `detect` found no yolo agent in it and it was not read. */
+  skipped?: string;
 }
 
 /**
@@ -44,19 +53,41 @@ export function loadAgents(opts: LoadAgentsOptions): LoadAgentsResult {
     sources.push({ dir: resolve(cwd, opts.projectAgentsDir), source: "project", optional: true });
   }
 
+  let projectErrors = 0;
+  let skipped: string | undefined;
   for (const { dir, source, optional } of sources) {
     const listed = listMarkdown(dir, optional);
-    if (typeof listed === "string") {
-      errors.push(`${show(dir)}: ${listed}`);
-      continue;
+    const before = errors.length;
+    if (typeof listed === "string") errors.push(`${show(dir)}: ${listed}`);
+    else if (source === "project" && opts.detect && listed.length > 0 && !listed.some(isAgentFile)) skipped = dir;
+    else {
+      for (const file of listed) {
+        const loaded = loadFile(file, source, dir);
+        if (loaded.ok) agents.set(loaded.agent.id, loaded.agent);
+        else errors.push(...loaded.problems.map((p) => `${show(file)}: ${p}`));
+      }
     }
-    for (const file of listed) {
-      const loaded = loadFile(file, source, dir);
-      if (loaded.ok) agents.set(loaded.agent.id, loaded.agent);
-      else errors.push(...loaded.problems.map((p) => `${show(file)}: ${p}`));
-    }
+    if (source === "project") projectErrors = errors.length - before;
   }
-  return { agents, errors };
+  const note = projectErrors > 0 && opts.projectAgentsDir !== null ? agentsDirNote(show(resolve(cwd, opts.projectAgentsDir)), !opts.detect) : null;
+  return { agents, errors, note, ...(skipped ? { skipped } : {}) };
+}
+
+/** Names `agentsDir` in a message about the project's agent files, and the way out when the folder is not yolo's. */
+export function agentsDirNote(dir: string, configured: boolean): string {
+  const folder = dir.endsWith("/") ? dir : `${dir}/`;
+  return configured
+    ? `yolo reads the project's agents from ${folder} (agentsDir in yolo.config.ts).`
+    : `yolo reads the project's agents from ${folder} (the default agentsDir) because files there look like yolo agents; if the folder is your project's own, set agentsDir in yolo.config.ts to another folder (e.g. agentsDir: ".yolo-agents") and move yolo's agents there.`;
+}
+
+// A file that cannot be read counts as an agent: reading it again reports why.
+function isAgentFile(file: string): boolean {
+  try {
+    return looksLikeAgentFile(readFileSync(file, "utf8"));
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -65,10 +96,14 @@ export function loadAgents(opts: LoadAgentsOptions): LoadAgentsResult {
  */
 export function requireAgents(result: LoadAgentsResult, ids: string[]): Map<string, AgentDefinition> {
   const missing = ids.filter((id) => !result.agents.has(id));
-  const problems = [...result.errors, ...missing.map((id) => `agent "${id}" is needed but not defined; add ${id}.md to the project's agents folder`)];
+  const problems = [
+    ...result.errors,
+    ...missing.map((id) => `agent "${id}" is needed but not defined; add ${id}.md to the project's agents folder (agentsDir in yolo.config.ts)`),
+  ];
   if (problems.length > 0) {
+    const note = result.note ? ` ${result.note}` : "";
     throw new ConfigError(
-      `Agent definitions are invalid (${problems.length} ${problems.length === 1 ? "problem" : "problems"}); nothing was run. Fix these and try again:`,
+      `Agent definitions are invalid (${problems.length} ${problems.length === 1 ? "problem" : "problems"}); nothing was run.${note} Fix these and try again:`,
       problems,
     );
   }

@@ -8,7 +8,7 @@ import { ConfigError } from "../errors.js";
 import type { ConfigOverrideFlags } from "../config/run-flags.js";
 import { cliFlagName } from "./wording/flag-names.js";
 import { userCacheDir } from "./user-cache-dir.js";
-import { projectRoot } from "./project-root.js";
+import { findProject } from "./project-root.js";
 import { checkConfigTrust, type ConfigTrustMode, recordConfigTrust } from "./config-trust.js";
 
 export { projectRoot } from "./project-root.js";
@@ -21,13 +21,15 @@ export type ConfigFlags = ConfigOverrideFlags & {
 
 /** Loads and resolves the configuration once (defaults < yolo.config.ts < environment < flags). */
 export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}, trust: ConfigTrustMode = "check"): Promise<ResolvedConfig> {
-  const root = projectRoot(cwd);
+  const { root, startDir, gitRoot } = findProject(cwd);
   // Before anything is imported: a read-only command never runs a config a model may have written (config-trust.ts).
   if (trust === "record") recordConfigTrust(root, process.env);
   else checkConfigTrust(root, process.env);
   const { file, config, userConfig } = await loadConfigFiles(root);
   const resolved = resolveConfig({
     root,
+    startDir,
+    gitRoot,
     userConfig,
     fileConfig: config,
     file,

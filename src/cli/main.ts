@@ -8,6 +8,7 @@ import { installHardExit } from "./hard-exit.js";
 import { errorText } from "./wording/error-text.js";
 import { isHandOff } from "./hand-off.js";
 import { earlyProbesLeft, releaseEarlyReads } from "./early-slot.js";
+import { hoistGlobalFlags } from "./global-flags.js";
 
 const VERSION = packageVersion();
 
@@ -119,7 +120,7 @@ Environment:
   YOLO_DATABASE_URL      a shared PostgreSQL database (postgres://…)
   YOLO_ARTIFACTS_DIR     logs, transcripts, gate outputs (default .yolo)
   YOLO_USER_CONFIG       the user-level config file (empty: none)
-  YOLO_SANDBOX           auto, bwrap or off
+  YOLO_SANDBOX           auto, required or off (commands' sandbox)
   YOLO_TRUST_PROJECT_HOOKS  1: run yolo.config.ts hooks without yolo hooks trust
   CI                     any value: like --ci (plain output, never prompts)
 
@@ -194,7 +195,10 @@ export async function main(argv: string[]): Promise<void> {
       .option("--from <checkpoint>", "fork a new thread from this step or checkpoint id (see yolo history) and run it"),
   ).action(async (thread: string | undefined, words: string[], opts, cmd: Command) => {
     // The thread is optional only for --last: without it, the same usage error as any missing argument.
-    if (thread === undefined && !opts.last) cmd.error("error: missing required argument 'thread'", { code: "commander.missingArgument" });
+    if (thread === undefined && !opts.last)
+      cmd.error("error: missing required argument 'thread': give its id (yolo threads lists them), or --last for the thread that ran last", {
+        code: "commander.missingArgument",
+      });
     setCode(await (await import("./commands/run.js")).resumeCommand({ cwd: cwdOf(), thread, message: words.length ? words.join(" ") : undefined, opts }));
   });
   program
@@ -274,6 +278,11 @@ export async function main(argv: string[]): Promise<void> {
     .description("serve yolo over stdio to an MCP client: tools run, resume, threads, show, report")
     .action(async () => setCode(await (await import("./commands/mcp.js")).mcpCommand({ cwd: cwdOf() })));
 
+  program
+    .command("acp")
+    .description("serve yolo to an editor over stdio with the Agent Client Protocol (Zed, JetBrains, Neovim)")
+    .action(async () => setCode(await (await import("./commands/acp.js")).acpCommand()));
+
   // A usage error prints the error and where to find help, not the whole help (which scrolls the error away).
   program.showHelpAfterError("Run 'yolo --help' for usage.");
   for (const cmd of program.commands) cmd.showHelpAfterError(`Run 'yolo ${cmd.name()} --help' for usage.`);
@@ -293,7 +302,7 @@ export async function main(argv: string[]): Promise<void> {
     }
   });
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(hoistGlobalFlags(argv, program));
   } catch (error) {
     // The light CLI (bin/yolo.js → dist/cli/light.cjs) hands a command it cannot finish to the full CLI, unprinted.
     if (isHandOff(error)) {

@@ -42,6 +42,8 @@ export interface RunSetup {
   resumeArgs: string;
   /** Warnings for the start of the run: a dirty tree recorded as the start, a project outside git. */
   notices: string[];
+  /** With --branch: where the run leaves the user (the thread's branch) and how to go back; said again at the end. */
+  branchNote: string | null;
   /** Resolves when the session being recorded is completely on disk. */
   finish(): Promise<void>;
 }
@@ -111,7 +113,12 @@ export async function prepareRunSetup(input: {
     start: { startCommit: ws.startCommit, branch: ws.branch },
     pendingStart: ws.pendingStart,
     resumeArgs: resumeArgs(flags),
-    notices: workspaceNotices(ws, mode),
+    notices: [
+      ...projectNotices(config),
+      ...workspaceNotices(ws, mode),
+      ...(ws.branch && (mode === "start" || ws.switchedFrom) ? [branchNote(ws.branch, ws.switchedFrom)] : []),
+    ],
+    branchNote: ws.branch ? branchNote(ws.branch, ws.switchedFrom ?? null) : null,
     finish,
   };
 }
@@ -151,6 +158,18 @@ const noModel: FetchLike = async () => {
     "this thread needs a model to continue, and none is configured: set OPENAI_API_KEY, or point OPENAI_BASE_URL (or --base-url) at an OpenAI-compatible server.",
   );
 };
+
+/** Branch mode switches the checkout: say to which branch, that it stays checked out, and the command back. */
+export function branchNote(branch: string, from: string | null | undefined): string {
+  const back = from ? `git switch ${from}` : "git checkout - (the checkout before it)";
+  return `Working on branch ${branch}: each dev iteration is committed there, and it stays checked out after the run. Go back with: ${back}`;
+}
+
+/** A yolo.config.ts nearer than the repository's top level makes its folder the project: said at the start. */
+export function projectNotices(config: Pick<ResolvedConfig, "root" | "gitRoot">): string[] {
+  if (!config.gitRoot) return [];
+  return [`The project is ${config.root} (its own yolo.config.ts is nearer than the repository's top level ${config.gitRoot})`];
+}
 
 /**
  * What a user should know at the start about the checkout: its uncommitted changes (recorded as the start, so

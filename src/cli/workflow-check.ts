@@ -51,6 +51,6 @@ export function workflowInputs(config: ResolvedConfig): unknown {
     }
     folders[dir] = files;
   }
-  const { root, agentsDir, configFile, workflow, approve, gates } = config;
-  return { root, agentsDir, configFile, workflow, approve, gates: gates ? gates.map((g) => g.name) : null, folders };
+  const { root, agentsDir, agentsDirConfigured = false, configFile, workflow, approve, gates } = config;
+  return { root, agentsDir, agentsDirConfigured, configFile, workflow, approve, gates: gates ? gates.map((g) => g.name) : null, folders };
 }

@@ -22,6 +22,10 @@ export type ConfigFlags = Omit<ConfigOverrideFlags, "baseUrl" | "testCmd"> & {
 
 export interface ResolveConfigInput {
   root: string;
+  /** The folder yolo was started in, inside `root` (default: `root`). */
+  startDir?: string;
+  /** The repository's top level when a nearer yolo.config.ts made `root` a package of it. */
+  gitRoot?: string | null;
   /** The validated config file (or `{}` when there is none). */
   fileConfig: UserConfig;
   file: string | null;
@@ -66,6 +70,8 @@ const DEFAULTS = {
  */
 export function resolveConfig({
   root,
+  startDir,
+  gitRoot = null,
   fileConfig,
   file,
   env,
@@ -115,6 +121,8 @@ export function resolveConfig({
   const artifacts = nonEmpty(env.YOLO_ARTIFACTS_DIR) ?? fileConfig.storage?.artifacts ?? DEFAULTS.artifacts;
   const config: ResolvedConfig = {
     root: absRoot,
+    startDir: startDir ? resolve(startDir) : absRoot,
+    ...(gitRoot ? { gitRoot: resolve(gitRoot) } : {}),
     configFile: file,
     model: {
       name: nonEmpty(flags.model) ?? nonEmpty(env.YOLO_MODEL) ?? fileModel.name ?? nonEmpty(flags.defaultModel) ?? DEFAULTS.modelName,
@@ -143,6 +151,7 @@ export function resolveConfig({
     gateScope: fileConfig.gateScope ?? "changed",
     agentsDir: resolve(absRoot, fileConfig.agentsDir ?? DEFAULTS.agentsDir),
     instructionFiles: [...(fileConfig.instructionFiles ?? DEFAULT_INSTRUCTION_FILES)],
+    agentsDirConfigured: fileConfig.agentsDir !== undefined,
     dbPath: resolve(absRoot, dbPath),
     database,
     stateDir: resolve(absRoot, artifacts),

@@ -211,6 +211,13 @@ export { gateSchema };
 /** Everything resolved: defaults < config file < YOLO_* environment < flags. Frozen and passed down. */
 export interface ResolvedConfig {
   root: string;
+  /**
+   * The folder yolo was started in (inside `root`; equal to it when started at the root): the agents' context, and
+   * where a reader of nested instruction files (AGENTS.md) stops. Optional so hand-made configs in tests still type.
+   */
+  startDir?: string;
+  /** The repository's top level, when a yolo.config.ts nearer than it made `root` a package of it. */
+  gitRoot?: string;
   configFile: string | null;
   model: {
     name: string;
@@ -251,6 +258,8 @@ export interface ResolvedConfig {
   agentsDir: string;
   /** `instructionFiles`: the instruction file names read in each folder (src/prompt/instructions.ts). */
   instructionFiles: readonly string[];
+  /** Whether yolo.config.ts sets `agentsDir`: the default folder is read only when it holds yolo agents (src/agents/loader.ts). */
+  agentsDirConfigured?: boolean;
   /** The SQLite file (used when `database.kind` is "sqlite"). */
   dbPath: string;
   /** Where checkpoints and the thread index live. */

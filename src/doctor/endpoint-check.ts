@@ -1,7 +1,7 @@
 import { noToolCallingAdvice, parseTextToolCalls } from "../agents/text-tool-calls.js";
 import { toProviderError } from "../llm/errors.js";
 import { PING_TOOL, probeModels, probeToolCall, type ToolProbe } from "../llm/doctor.js";
-import { contextWindowFor, FALLBACK_CONTEXT_WINDOW } from "../middleware/tokens.js";
+import { FALLBACK_CONTEXT_WINDOW, knownContextWindow } from "../middleware/tokens.js";
 import type { CheckResult, DoctorCheck, DoctorContext, FixFact } from "./types.js";
 
 const OPENAI = "https://api.openai.com/v1";
@@ -146,10 +146,10 @@ function toolsResult(probe: ToolProbe, model: string): CheckResult {
 function contextResult(ctx: DoctorContext): CheckResult {
   const { name } = ctx.config.model;
   const configured = ctx.config.context.contextWindows[name];
-  const window = contextWindowFor(name, ctx.config.context.contextWindows);
+  const window = knownContextWindow(name);
   const base = { id: "context", title: "context window" };
   if (configured !== undefined) return { ...base, status: "ok", detail: `${configured} tokens (configured)` };
-  if (window !== FALLBACK_CONTEXT_WINDOW) return { ...base, status: "ok", detail: `${window} tokens (built in for "${name}")` };
+  if (window !== null) return { ...base, status: "ok", detail: `${window} tokens (built in for "${name}")` };
   return {
     ...base,
     status: "warn",

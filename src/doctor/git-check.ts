@@ -10,7 +10,7 @@ export const gitCheck: DoctorCheck = {
         resolve(error ? { ok: false, text: (stderr || error.message).trim().split("\n")[0] } : { ok: true, text: stdout.trim() }),
       );
     });
-    if (out.ok) return [{ id: "git", title: "git", status: "ok", detail: `repository at ${out.text}` }];
+    if (out.ok) return [{ id: "git", title: "git", status: "ok", detail: `repository at ${out.text}${projectNote(config)}` }];
     return [
       {
         id: "git",
@@ -23,3 +23,8 @@ export const gitCheck: DoctorCheck = {
     ];
   },
 };
+
+/** Where the project sits in the repository, when that is not simply its top level. */
+function projectNote(config: { root: string; gitRoot?: string }): string {
+  return config.gitRoot ? `; the project is ${config.root}, whose own yolo.config.ts is nearer than the repository's top level` : "";
+}

@@ -1,3 +1,4 @@
+import { relative } from "node:path";
 import { loadAgents } from "../agents/loader.js";
 import type { AgentDefinition } from "../agents/types.js";
 import type { ResolvedConfig } from "../config/schema.js";
@@ -36,10 +37,10 @@ export const CHAT_AGENT: AgentDefinition = Object.freeze({
  * and an unknown agent id names the known ones. The configured workflow is not validated: it is not run.
  */
 export function loadSoloAgents(config: ResolvedConfig, profile: Exclude<ThreadProfile, { mode: "run" }>): Map<string, AgentDefinition> {
-  const loaded = loadAgents({ projectAgentsDir: config.agentsDir, cwd: config.root });
+  const loaded = loadAgents({ projectAgentsDir: config.agentsDir, cwd: config.root, detect: config.agentsDirConfigured !== true });
   if (loaded.errors.length) {
     throw new ConfigError(
-      `Nothing was run: ${loaded.errors.length === 1 ? "1 problem" : `${loaded.errors.length} problems`} in the agent files. Fix these and try again:`,
+      `Nothing was run: ${loaded.errors.length === 1 ? "1 problem" : `${loaded.errors.length} problems`} in the agent files.${loaded.note ? ` ${loaded.note}` : ""} Fix these and try again:`,
       loaded.errors,
     );
   }
@@ -47,7 +48,9 @@ export function loadSoloAgents(config: ResolvedConfig, profile: Exclude<ThreadPr
   const agent = loaded.agents.get(profile.agentId);
   if (!agent) {
     const known = [...loaded.agents.keys()].sort().join(", ");
-    throw new ConfigError(`There is no agent "${profile.agentId}". Known agents: ${known} (the defaults, and the project's agents/*.md).`);
+    throw new ConfigError(
+      `There is no agent "${profile.agentId}". Known agents: ${known} (the defaults, and the project's *.md in agentsDir, ${relative(config.root, config.agentsDir) || "."}/).`,
+    );
   }
   return new Map([[agent.id, agent]]);
 }

@@ -9,7 +9,7 @@ import { validateWorkflow } from "../workflow/validate.js";
  * problem — in any agent file or anywhere in the workflow — is reported at once, before anything runs.
  */
 export function loadWorkflowAgents(config: ResolvedConfig): Map<string, AgentDefinition> {
-  const loaded = loadAgents({ projectAgentsDir: config.agentsDir, cwd: config.root });
+  const loaded = loadAgents({ projectAgentsDir: config.agentsDir, cwd: config.root, detect: config.agentsDirConfigured !== true });
   const problems = [
     ...loaded.errors,
     ...validateWorkflow(config.workflow, {
@@ -22,7 +22,7 @@ export function loadWorkflowAgents(config: ResolvedConfig): Map<string, AgentDef
   ];
   if (problems.length) {
     throw new ConfigError(
-      `Nothing was run: ${problems.length === 1 ? "1 problem" : `${problems.length} problems`} in the agent files or the workflow. Fix these and try again:`,
+      `Nothing was run: ${problems.length === 1 ? "1 problem" : `${problems.length} problems`} in the agent files or the workflow.${loaded.note ? ` ${loaded.note}` : ""} Fix these and try again:`,
       problems,
     );
   }

@@ -100,6 +100,8 @@ export interface Workspace {
   dirty: string[];
   /** The thread's branch, when it commits. */
   branch: string | null;
+  /** The branch that was checked out before yolo switched to the thread's (null: none was switched, or HEAD was detached). */
+  switchedFrom?: string | null;
   /** Commits the iteration's change on the thread's branch; null when branch mode is off. */
   commit: ((iteration: Iteration) => Promise<{ commit: string | null; leftOut?: string[] }>) | null;
   /**
@@ -136,8 +138,9 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
   if (!opts.branch) return { startCommit, inRepo, dirty, branch: null, commit: null, pendingStart };
 
   const branch = threadBranch(opts.threadId);
-  // Where HEAD is matters only to a resumed thread: a new one branches from wherever it is.
-  const current = opts.mode === "resume" ? await currentBranch(root) : null;
+  // A new thread branches from wherever HEAD is; a resumed one gets back on its branch. Either way the user is told
+  // where they were, to go back.
+  const current = await currentBranch(root);
   if (opts.mode === "start") {
     if (refused) {
       const shown = dirty.slice(0, 10).map((l) => l.trim());
@@ -164,7 +167,8 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
     }
     await gitOk(root, ["checkout", "-q", branch]);
   }
-  return { startCommit, inRepo, dirty, branch, commit: (iteration) => commitIteration(root, branch, iteration, opts.allowExec ?? []), pendingStart };
+  const switchedFrom = current === branch ? null : current;
+  return { startCommit, inRepo, dirty, branch, switchedFrom, commit: (iteration) => commitIteration(root, branch, iteration, opts.allowExec ?? []), pendingStart };
 }
 
 // The snapshot startSnapshot wrote, now kept by its ref; or the whole snapshot, taken here.

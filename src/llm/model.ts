@@ -4,6 +4,7 @@ import { bodyGuard } from "./body-guard.js";
 import { completionGuard } from "./response-guard.js";
 import { onFailedAttempt, retryReason } from "./retry.js";
 import { RetryCounter, type RetryCount } from "./retry-policy.js";
+import { retryAfterFetch, type RetryAfterOptions } from "./retry-after.js";
 import { isReasoningModel } from "./reasoning.js";
 
 /** What the model factory needs, already resolved from config, environment and flags. */
@@ -15,7 +16,7 @@ export interface ChatModelOptions {
   apiKey: string | null;
   /** null: leave it to the server's default (some reasoning models reject any value). */
   temperature: number | null;
-  /** ChatOpenAI's own retry: 429 and 5xx with backoff, honouring retry-after; never 400/401/403/404. */
+  /** Retries: 429 and 5xx with ChatOpenAI's backoff, or after exactly a Retry-After's wait; never 400/401/403/404. */
   maxRetries: number;
   timeoutS: number;
   /** From the request to the answer's last byte, in seconds (model.callDeadlineS; default MODEL_REPLY_DEFAULTS). */
@@ -26,6 +27,8 @@ export interface ChatModelOptions {
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** Told about each failed call that will be tried again (why, and which retry of how many), so a run can say it is retrying. */
   onRetry?: (reason: string, count: RetryCount) => void;
+  /** How a Retry-After wait is waited (tests pass one that records it); default: a timer. */
+  sleep?: RetryAfterOptions["sleep"];
   /** "chat" (default): Chat Completions; "responses": the OpenAI Responses API (`/v1/responses`). */
   api?: "chat" | "responses";
   /** Sent as `reasoning_effort` (`reasoning.effort` on the Responses API); null: the server's default. */
@@ -42,12 +45,13 @@ export function createChatModel(opts: ChatModelOptions): ChatOpenAI {
   const transport = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
   // Any HTTP answer ends the count of connection retries; the next call starts again from zero.
   const settling: Fetch = (input, init) => transport(input, init).then((response) => (response.ok && retries.settled(), response));
+  const waiting = retryAfterFetch(settling, { maxRetries: opts.maxRetries, onRetry: opts.onRetry, sleep: opts.sleep });
   const limits = {
     idleMs: opts.timeoutS * 1000,
     deadlineMs: (opts.callDeadlineS ?? MODEL_REPLY_DEFAULTS.callDeadlineS) * 1000,
     maxBytes: opts.maxReplyBytes ?? MODEL_REPLY_DEFAULTS.maxReplyBytes,
   };
-  const fetchImpl = completionGuard(bodyGuard(settling, limits));
+  const fetchImpl = completionGuard(bodyGuard(waiting, limits));
   const configuration = { ...(opts.baseURL ? { baseURL: opts.baseURL } : {}), fetch: fetchImpl };
   const reasoning = isReasoningModel(opts.name);
   return new ChatOpenAI({

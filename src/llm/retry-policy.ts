@@ -68,3 +68,17 @@ export class RetryCounter {
 function constructorName(err: unknown): string | undefined {
   return typeof err === "object" && err !== null ? (err as { constructor?: { name?: string } }).constructor?.name : undefined;
 }
+
+/** Longest `retry-after` waited for; beyond it the provider means "later", not "now". */
+export const MAX_RETRY_AFTER_MS = 60_000;
+/** Set on a 429/503 handed to the client after the transport spent its Retry-After retries: not retried again. */
+export const RETRIES_SPENT_HEADER = "x-yolo-retry-after-spent";
+
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function retryAfterMs(raw: string | null | undefined): number | null {
+  if (raw == null || raw.trim() === "") return null;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}

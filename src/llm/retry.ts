@@ -1,6 +1,7 @@
 import { causeCode } from "./cause-chain.js";
 import { NOT_A_COMPLETION } from "./response-guard.js";
 import { replyLimitOf } from "./body-guard.js";
+import { MAX_RETRY_AFTER_MS, RETRIES_SPENT_HEADER, retryAfterMs } from "./retry-policy.js";
 
 /**
  * Which failed model calls are worth another try. Passed to ChatOpenAI as `onFailedAttempt`, so its own
@@ -9,8 +10,6 @@ import { replyLimitOf } from "./body-guard.js";
  */
 const NO_RETRY_STATUSES = new Set([400, 401, 402, 403, 404, 405, 406, 407, 409, 413, 422]);
 const QUOTA_PATTERN = /insufficient[_ ]quota|exceeded your current quota|billing/i;
-/** Longest `retry-after` we wait for; beyond it the provider means "later", not "now". */
-const MAX_RETRY_AFTER_MS = 60_000;
 
 interface ErrorLike {
   name?: string;
@@ -32,13 +31,13 @@ export async function onFailedAttempt(error: unknown): Promise<void> {
   if (e.error?.code === NOT_A_COMPLETION) throw error;
   // An answer past its deadline or size cap: the same server would do the same again.
   if (replyLimitOf(error)) throw error;
-  if (status === 429) {
-    if (isQuotaError(e)) throw error;
-    const wait = retryAfterMs(e.headers);
-    if (wait !== null) {
-      if (wait > MAX_RETRY_AFTER_MS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
+  if (status === 429 && isQuotaError(e)) throw error;
+  // A Retry-After the transport honoured is not waited for again here (src/llm/retry-after.ts): what reaches this
+  // point asked for too long a wait (the provider means "later"), or outlasted the retries it was given.
+  if (status === 429 || status === 503) {
+    if (header(e.headers, RETRIES_SPENT_HEADER) !== null) throw error;
+    const wait = retryAfterMs(header(e.headers, "retry-after"));
+    if (wait !== null && wait > MAX_RETRY_AFTER_MS) throw error;
   }
 }
 
@@ -61,13 +60,7 @@ export function isQuotaError(error: unknown): boolean {
   return e.code === "insufficient_quota" || e.error?.code === "insufficient_quota" || QUOTA_PATTERN.test(`${e.message ?? ""} ${e.error?.message ?? ""}`);
 }
 
-function retryAfterMs(headers: ErrorLike["headers"]): number | null {
+function header(headers: ErrorLike["headers"], name: string): string | null {
   if (!headers) return null;
-  const raw =
-    typeof (headers as Headers).get === "function" ? (headers as Headers).get("retry-after") : (headers as Record<string, string | undefined>)["retry-after"];
-  if (raw == null || raw === "") return null;
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+  return (typeof (headers as Headers).get === "function" ? (headers as Headers).get(name) : (headers as Record<string, string | undefined>)[name]) ?? null;
 }

@@ -38,7 +38,15 @@ export const FALLBACK_CONTEXT_WINDOW = 32_768;
 /** The context window of a model: configured per model name, else a known default, else the fallback. */
 export function contextWindowFor(model: string, configured: Readonly<Record<string, number>> = {}): number {
   if (configured[model] !== undefined) return configured[model];
+  return knownContextWindow(model) ?? FALLBACK_CONTEXT_WINDOW;
+}
+
+/**
+ * The built-in window for a model name (a provider prefix `org/` and a tag `:14b` do not matter), or null when the
+ * table does not know it. Separate from the fallback: qwen's 32k is known, not assumed, though the numbers agree.
+ */
+export function knownContextWindow(model: string): number | null {
   const name = model.toLowerCase().replace(/^.*\//, "");
   const known = [...KNOWN_WINDOWS].sort((a, b) => b[0].length - a[0].length).find(([prefix]) => name.startsWith(prefix));
-  return known ? known[1] : FALLBACK_CONTEXT_WINDOW;
+  return known ? known[1] : null;
 }

@@ -11,6 +11,8 @@ export interface MiddlewareInput {
   /** The requested mode; anything but `run`, `agent` or `chat` falls back to `chat`. */
   readonly requestedMode?: string;
   readonly root: string;
+  /** The folder yolo was started in, when it is not `root` itself (a subfolder of the repository). */
+  readonly startDir?: string;
   readonly node: string;
   readonly agentId: string;
   /** A built-in role by id, or the role looked up in src/roles/registry.ts. */

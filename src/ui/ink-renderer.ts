@@ -24,7 +24,7 @@ export interface InkRendererOptions {
 export async function createInkRenderer(opts: InkRendererOptions = {}): Promise<Renderer> {
   // React is CommonJS: its exports are the module's `default` both under Node's own loader and in the bundle.
   const [{ render }, { default: React }, { App }] = await importProductionReact(() =>
-    importOutsideCi(() => Promise.all([import("ink"), import("react"), import("./ink/App.js")])),
+    importOutsideCi(() => importHonouringNoColor(() => Promise.all([import("ink"), import("react"), import("./ink/App.js")]))),
   );
   const { createElement } = React;
   const stdin = opts.stdin ?? process.stdin;
@@ -110,6 +110,23 @@ async function importOutsideCi<T>(load: () => Promise<T>): Promise<T> {
     return await load();
   } finally {
     for (const [name, value] of Object.entries(saved)) if (value !== undefined) process.env[name] = value;
+  }
+}
+
+/**
+ * NO_COLOR (no-color.org) set to anything non-empty: the view draws without colours. Ink's colours come from chalk,
+ * which decides its colour level once, when it is imported, from FORCE_COLOR (not NO_COLOR): it is imported with
+ * FORCE_COLOR=0 and the variable restored, so the run's commands see the environment unchanged. A FORCE_COLOR the
+ * user set wins, as chalk's own rule has it.
+ */
+async function importHonouringNoColor<T>(load: () => Promise<T>): Promise<T> {
+  const env = process.env;
+  if (!env.NO_COLOR || env.FORCE_COLOR !== undefined) return load();
+  env.FORCE_COLOR = "0";
+  try {
+    return await load();
+  } finally {
+    delete env.FORCE_COLOR;
   }
 }
 

@@ -147,14 +147,15 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
       }
       case "hook.result": {
         const notice = hookNotice(e);
-        return notice ? [{ text: `  ⊘ ${fit(notice, BODY - 4)}` }] : [];
+        return notice ? wrapped("  ⊘ ", notice, "    ") : [];
       }
       case "story.started":
       case "story.completed":
       case "story.merged":
         return [{ text: storyEventLine(e, BODY) }];
       case "warning":
-        return [{ text: `! warning: ${fit(oneLine(e.message), BODY - 11)}` }];
+        // A warning ends in what to do about it (a setting, a command): wrapped whole, never cut.
+        return wrapped("! warning: ", oneLine(e.message), "  ");
       case "error":
         return [{ text: `✗ error ${e.code}: ${oneLine(e.message)}`, keep: true }];
       case "run.completed": {
@@ -211,6 +212,12 @@ export function createPlainRenderer(write: (s: string) => void, opts: PlainRende
       held = null;
     },
   };
+}
+
+// `head` then `text`, wrapped to the line body; the lines after the first start with `indent`.
+function wrapped(head: string, text: string, indent: string): Line[] {
+  const [first = "", ...more] = wrapText(text, BODY - Math.max(Array.from(head).length, indent.length));
+  return [{ text: `${head}${first}` }, ...more.map((l) => ({ text: `${indent}${l}` }))];
 }
 
 // Cleans a line body and keeps it within `max` characters by cutting its middle.

@@ -27,6 +27,19 @@ async function setup(
 }
 
 describe.concurrent("--branch: yolo/<thread> with a commit per dev iteration", { timeout: 120_000 }, () => {
+  it("says at the start and at the end that it leaves the user on yolo/<thread>, and how to go back", async ({ expect, onTestFinished }) => {
+    const { root, mock, git } = await setup(onTestFinished);
+    const before = git("branch", "--show-current").trim();
+    const r = await runYolo(["run", "--ci", "--branch", REQ], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    const thread = /yolo thread (\S+)/.exec(r.stdout)?.[1];
+    const note = `Working on branch yolo/${thread}: each dev iteration is committed there, and it stays checked out after the run. Go back with: git switch ${before}`;
+    expect(r.stdout.replace(/\n +/g, " ")).toContain(note);
+    expect(r.stderr).toContain(`yolo: ${note}`);
+    expect(git("branch", "--show-current").trim()).toBe(`yolo/${thread}`);
+    git("switch", before);
+  });
+
   it("commits each attempt on the thread's branch, naming story and attempt, never .yolo/", async ({ expect, onTestFinished }) => {
     const { root, mock, git } = await setup(onTestFinished, {}, true);
     const r = await runYolo(["run", "--ci", "--json", "--branch", REQ], { cwd: root, baseURL: mock.url });

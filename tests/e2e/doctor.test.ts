@@ -55,6 +55,9 @@ describe.concurrent("yolo doctor", { timeout: 60_000 }, () => {
     expect(report.checks.map((c) => c.id)).toEqual(["endpoint", "key", "model", "tools", "usage", "context", "sandbox", "git", "database", "gates"]);
     expect(byId(j.stdout, "usage")?.status).toBe("ok");
     expect(byId(j.stdout, "context")).toMatchObject({ status: "warn", detail: expect.stringMatching(/unknown for "mock-model"/) });
+    // The README's Ollama example model is in the built-in table, though its window equals the fallback's.
+    const q = await runYolo(["doctor", "--json"], { cwd, baseURL: mock.url, env: { YOLO_MODEL: "qwen2.5-coder:14b", YOLO_SANDBOX: "off" } });
+    expect(byId(q.stdout, "context")).toMatchObject({ status: "ok", detail: '32768 tokens (built in for "qwen2.5-coder:14b")' });
   });
 
   it("401: the key check fails, naming the variable; exit 1", async ({ expect, onTestFinished }) => {

@@ -12,7 +12,7 @@ const yolo = (...args: string[]) => runYolo(args, { cwd: dir });
 describe("a usage error prints the error and where to find help, not the whole help", () => {
   it.each([
     [["run", "--max-steps", "abc", "x"], "error: option '--max-steps <n>' argument 'abc' is invalid. expected a whole number", "run"],
-    [["resume"], "error: missing required argument 'thread'", "resume"],
+    [["resume"], "error: missing required argument 'thread': give its id (yolo threads lists them), or --last for the thread that ran last", "resume"],
     [["run", "--bogus", "x"], "error: unknown option '--bogus'", "run"],
     [["chat", "--branch", "hi"], "error: unknown option '--branch'", "chat"],
   ])("yolo %j exits 2 with two lines on stderr", async (args, error, command) => {
@@ -21,6 +21,19 @@ describe("a usage error prints the error and where to find help, not the whole h
     expect(r.stderr).toBe(`${error}\nRun 'yolo ${command} --help' for usage.\n`);
     expect(r.stdout).toBe("");
     expect(r.stderr).not.toContain("Options:");
+  });
+
+  it("takes a command's options before the command too: yolo --json threads", async () => {
+    const r = await yolo("--json", "threads");
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+    const c = await runYolo(["--json", "-C", dir, "--all", "threads"], { cwd: tmpdir() });
+    expect(c.exitCode, describeResult(c)).toBe(0);
+    expect(JSON.parse(c.stdout)).toEqual([]);
+    // A value goes with its option; an option the command does not have is still an error.
+    const bad = await yolo("--branch", "chat", "hi");
+    expect(bad.exitCode, describeResult(bad)).toBe(2);
+    expect(bad.stderr).toContain("error: unknown option '--branch'");
   });
 
   it("an unknown command points at the top-level help", async () => {
@@ -41,6 +54,8 @@ describe("--help", () => {
     for (const name of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "YOLO_MODEL", "YOLO_DB", "YOLO_DATABASE_URL", "CI"]) {
       expect(r.stdout).toMatch(new RegExp(`^ {2}${name} +\\S`, "m"));
     }
+    // The values the sandbox setting really takes (src/config/resolve.ts), as the README lists them.
+    expect(r.stdout).toMatch(/^ {2}YOLO_SANDBOX +auto, required or off\b/m);
   });
 
   it("run --help shows the limits' real defaults", async () => {

@@ -1,5 +1,6 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { looksLikeAgentFile } from "../../agents/frontmatter.js";
 import { DEFAULT_AGENTS_DIR } from "../../agents/loader.js";
 import type { GateConfig } from "../../config/schema.js";
 import { defaultGates } from "../../gates/detect.js";
@@ -26,13 +27,18 @@ export async function initCommand(input: { cwd: string }): Promise<number> {
   };
   // A detected monorepo gate keeps its narrowing once written down (a configured gate runs as written otherwise).
   const gates = defaultGates(root).map((g): GateConfig => (narrowable(g, root) ? { ...g, scope: "changed" } : g));
-  place(join(root, "yolo.config.ts"), () => writeFileSync(join(root, "yolo.config.ts"), configTemplate(gates)));
-  mkdirSync(join(root, "agents"), { recursive: true });
+  const agentsDir = agentsFolderFor(root);
+  place(join(root, "yolo.config.ts"), () => writeFileSync(join(root, "yolo.config.ts"), configTemplate(gates, agentsDir)));
+  mkdirSync(join(root, agentsDir), { recursive: true });
   for (const file of readdirSync(DEFAULT_AGENTS_DIR)
     .filter((f) => f.endsWith(".md"))
     .sort()) {
-    place(join(root, "agents", file), () => copyFileSync(join(DEFAULT_AGENTS_DIR, file), join(root, "agents", file)));
+    place(join(root, agentsDir, file), () => copyFileSync(join(DEFAULT_AGENTS_DIR, file), join(root, agentsDir, file)));
   }
+  if (agentsDir !== "agents" && kept.includes("yolo.config.ts"))
+    process.stdout.write(
+      `note: agents/ holds your project's own documents, so the agents went to ${agentsDir}/: add agentsDir: "${agentsDir}" to yolo.config.ts\n`,
+    );
   for (const f of written) process.stdout.write(`created ${f}\n`);
   for (const f of kept) process.stdout.write(`kept    ${f} (already exists; not overwritten)\n`);
   if (written.includes("yolo.config.ts")) {
@@ -49,8 +55,29 @@ export async function initCommand(input: { cwd: string }): Promise<number> {
   return 0;
 }
 
+/** Where yolo init puts the agents it copies: `agents/`, unless the project keeps documents of its own there. */
+const OWN_AGENTS_DIR = "yolo-agents";
+
+/** `agents`, or OWN_AGENTS_DIR when the project's `agents/` holds Markdown that is not a yolo agent (its own docs). */
+export function agentsFolderFor(root: string): string {
+  let names: string[];
+  try {
+    names = readdirSync(join(root, "agents")).filter((n) => n.endsWith(".md"));
+  } catch {
+    return "agents";
+  }
+  const theirs = names.some((n) => {
+    try {
+      return !looksLikeAgentFile(readFileSync(join(root, "agents", n), "utf8"));
+    } catch {
+      return false;
+    }
+  });
+  return theirs ? OWN_AGENTS_DIR : "agents";
+}
+
 /** The default workflow written out as code, with a comment on every part a team is likely to change. */
-function configTemplate(gates: GateConfig[]): string {
+function configTemplate(gates: GateConfig[], agentsDir: string): string {
   const nodes = Object.entries(DEFAULT_WORKFLOW.nodes)
     .map(([id, spec]) => `      ${id}: ${literal(spec)},`)
     .join("\n");
@@ -63,7 +90,7 @@ import { recordConfigTrust } from "../config-trust.js";
 export default defineConfig({
   // model: { name: "gpt-4o-mini", baseURL: "http://localhost:11434/v1" },
   maxFixAttempts: 3,
-${gatesBlock(gates)}
+${agentsDir === "agents" ? "" : `  // The agents' folder: agents/ holds the project's own documents.\n  agentsDir: ${JSON.stringify(agentsDir)},\n`}${gatesBlock(gates)}
 
   // A human approves, edits or rejects these agents' output before the run moves on:
   // approve: ["architect"],

@@ -14,6 +14,7 @@ import { assertSameRepository, noDatabaseYet } from "../thread-home.js";
 import { takeEarlyProbes } from "../early-probes.js";
 import { ConfigError } from "../../errors.js";
 import { newThreadId } from "../../store/thread-id.js";
+import { acquireTreeLock } from "../../store/tree-lock.js";
 import { chooseRendererKind } from "../../ui/choose-renderer.js";
 import { createJsonRenderer } from "../../ui/json-renderer.js";
 import type { Renderer, StopMode } from "../../ui/renderer.js";
@@ -128,6 +129,8 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
   // project that contains it (the home directory) gets it read-only inside the sandbox.
   const keepReadOnly = [userCacheDir(process.env)];
   const startFacts = early ? runFacts(early.config, process.env, { keepReadOnly }) : null;
+  // One live run per working tree (a chat only reads): taken before the database, the branch or the tree is touched.
+  const lock = first.start?.profile?.mode === "chat" ? null : acquireTreeLock({ stateDir: config.stateDir, root: config.root, threadId: first.threadId });
   // The state folder (with its .gitignore) exists before anything, the log file included, is written into it. The
   // database is opened and checked now; LangGraph's checkpointer is loaded when first needed.
   const opened = await openSessionDeferred(config);
@@ -320,6 +323,9 @@ async function execute(cwd: string, flags: RunFlags, first: Leg): Promise<number
     await renderer?.close();
     await setup.finish();
     await opened.close();
+    lock?.release();
+    // The view is gone: the last thing on the terminal says which branch the user is left on.
+    if (setup.branchNote && !flags.json) process.stderr.write(`yolo: ${setup.branchNote}\n`);
   }
 }
 

@@ -39,6 +39,7 @@ export function agentContext(
   const middleware = runMiddleware({
     requestedMode: input.mode ?? "run",
     root: cfg.root,
+    ...(cfg.startDir && cfg.startDir !== cfg.root ? { startDir: cfg.startDir } : {}),
     node: input.node,
     agentId: input.agentId,
     role: input.role,

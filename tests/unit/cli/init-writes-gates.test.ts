@@ -58,3 +58,21 @@ describe("yolo init and the detected gates", () => {
     expect(config.gates).toEqual([{ name: "mine", command: "make ci", required: true, timeoutS: 600 }]);
   });
 });
+
+describe("yolo init beside a project's own agents/ folder", () => {
+  it("puts yolo's agents in yolo-agents/ and names it in yolo.config.ts, leaving the project's documents alone", async () => {
+    write("agents/overview.md", "# Our agents\n\nHow the support bots work.\n");
+    expect(await initCommand({ cwd: root })).toBe(0);
+    const { config } = await loadConfigFile(root);
+    expect(config.agentsDir).toBe("yolo-agents");
+    expect(fs.readdirSync(path.join(root, "yolo-agents")).sort()).toEqual(["analyst.md", "architect.md", "dev.md", "pm.md", "tea.md"]);
+    expect(fs.readdirSync(path.join(root, "agents"))).toEqual(["overview.md"]);
+  });
+
+  it("keeps agents/ when it already holds yolo agents (a project set up before)", async () => {
+    write("agents/dev.md", "---\nname: Dev\ndescription: mine\ntools: [read_file]\n---\nMy dev.\n");
+    expect(await initCommand({ cwd: root })).toBe(0);
+    expect((await loadConfigFile(root)).config.agentsDir).toBeUndefined();
+    expect(fs.existsSync(path.join(root, "agents", "pm.md"))).toBe(true);
+  });
+});

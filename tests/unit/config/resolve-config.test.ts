@@ -26,6 +26,7 @@ describe("resolveConfig", () => {
   it("fills every default when nothing is configured", () => {
     expect(resolveWith({})).toEqual({
       root,
+      startDir: root,
       configFile: null,
       model: {
         name: "gpt-4o-mini",
@@ -48,6 +49,7 @@ describe("resolveConfig", () => {
       gateScope: "changed",
       agentsDir: join(root, "agents"),
       instructionFiles: ["AGENTS.md", "CLAUDE.md", "GEMINI.md"],
+      agentsDirConfigured: false,
       dbPath: join(root, ".yolo", "yolo.db"),
       database: { kind: "sqlite", path: join(root, ".yolo", "yolo.db") },
       stateDir: join(root, ".yolo"),
@@ -139,6 +141,7 @@ describe("resolveConfig", () => {
     const cfg = resolveWith({ fileConfig: { gates: [{ name: "lint", command: "npm run lint", required: false }], agentsDir: "team" } });
     expect(cfg.gates).toEqual([{ name: "lint", command: "npm run lint", required: false, timeoutS: 600 }]);
     expect(cfg.agentsDir).toBe(join(root, "team"));
+    expect(cfg.agentsDirConfigured).toBe(true);
   });
 
   it("returns a deeply frozen object", () => {

@@ -28,3 +28,16 @@ describe("contextLoader", () => {
     expect(contextLoader(mwState({ root: "/nonexistent/yolo-project" })).projectSummary).toBeNull();
   });
 });
+
+describe("the folder yolo was started in", () => {
+  it("is named before the summary when it is a subfolder of the project", () => {
+    const out = contextLoader(mwState({ root: "/p", startDir: "/p/js/src" }), () => "tree");
+    expect(out.projectSummary).toMatch(/^The user started yolo in the folder js\/src\/ of the project/);
+    expect(out.projectSummary).toMatch(/\n\ntree$/);
+  });
+
+  it("is not mentioned at the root", () => {
+    expect(contextLoader(mwState({ root: "/p", startDir: "/p" }), () => "tree").projectSummary).toBe("tree");
+    expect(contextLoader(mwState({ root: "/p" }), () => null).projectSummary).toBeNull();
+  });
+});

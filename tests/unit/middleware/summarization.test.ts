@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { applySummary, planCompaction, SUMMARY_HEADING, summarization, summaryRequest } from "../../../src/middleware/summarization.js";
-import { contextWindowFor, estimateTokens, FALLBACK_CONTEXT_WINDOW } from "../../../src/middleware/tokens.js";
+import { contextWindowFor, estimateTokens, FALLBACK_CONTEXT_WINDOW, knownContextWindow } from "../../../src/middleware/tokens.js";
 import { deepFreeze, mwState } from "./fixtures.js";
 
 /** An opening prompt and `turns` tool turns, each a call and a result of `size` characters. */
@@ -122,5 +122,10 @@ describe("contextWindowFor", () => {
     expect(contextWindowFor("gpt-4o-mini")).toBe(128_000);
     expect(contextWindowFor("openai/gpt-4.1-mini")).toBe(1_047_576);
     expect(contextWindowFor("my-local-model")).toBe(FALLBACK_CONTEXT_WINDOW);
+  });
+
+  it("knows a window equal to the fallback as known (qwen), not as assumed", () => {
+    expect(knownContextWindow("qwen2.5-coder:14b")).toBe(32_768);
+    expect(knownContextWindow("my-local-model")).toBeNull();
   });
 });

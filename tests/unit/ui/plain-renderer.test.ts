@@ -79,7 +79,6 @@ describe("plain renderer", () => {
     const lines = render([
       { ...envelope, type: "node.completed", node: "dev", summary },
       { ...envelope, type: "tool.result", node: "dev", tool: "run_command", callId: "c", ok: true, summary },
-      { ...envelope, type: "warning", message: summary },
     ]);
     for (const line of lines) {
       expect(Array.from(line).length).toBeLessThanOrEqual(160);
@@ -87,6 +86,21 @@ describe("plain renderer", () => {
       expect(line).toContain("END");
       expect(line).toContain("…");
     }
+  });
+
+  it("wraps a long warning whole, within 160 characters a line, so the fix at its end is never cut", () => {
+    const message = `No gate was found ${"and more words ".repeat(15)}; set requireGate: true in yolo.config.ts (requireGate) or run yolo hooks trust`;
+    const lines = render([{ ...envelope, type: "warning", message }]);
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(160);
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d ! warning: No gate was found/);
+    expect(lines.join(" ")).not.toContain("…");
+    expect(
+      lines
+        .map((l) => l.trim())
+        .join(" ")
+        .replace(/^\S+ ! warning: /, ""),
+    ).toBe(message);
   });
 
   it("says how many prompt tokens were cached, when the provider reported any", () => {

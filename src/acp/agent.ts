@@ -1,0 +1,82 @@
+import { randomUUID } from "node:crypto";
+import { agent, type AgentApp, PROTOCOL_VERSION, RequestError, type ContentBlock } from "@agentclientprotocol/sdk";
+import { readYolo, type YoloBinary } from "../mcp/serve-child.js";
+import { promptArgs, reportArgs } from "./child-args.js";
+import { type AcpSession, promptTurn } from "./prompt-turn.js";
+
+/**
+ * yolo as an ACP agent (Zed, JetBrains, Neovim): a session is a thread of the project the editor opened; a prompt is
+ * a run, the answer to its question, or a follow-up of an agent or chat thread, each done by the yolo binary in a
+ * child (`--json --ci`), whose events are the only input. `session/load` takes up an existing thread by its id.
+ */
+export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: string): AgentApp {
+  const sessions = new Map<string, AcpSession>();
+  const open = (id: string, cwd: string): AcpSession => {
+    const session: AcpSession = { id, cwd, threadId: null, mode: null, status: null, waiting: null, turn: null };
+    sessions.set(id, session);
+    return session;
+  };
+  return agent({ name: "yolo" })
+    .onRequest("initialize", () => ({
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
+      agentInfo: { name: "yolo", title: "yolo", version },
+      authMethods: [],
+    }))
+    .onRequest("session/new", ({ params }) => ({ sessionId: open(`yolo-${randomUUID()}`, params.cwd).id }))
+    .onRequest("session/load", async ({ params, client }) => {
+      const session = open(params.sessionId, params.cwd);
+      const row = await findThread({ ...binary, cwd: params.cwd }, params.sessionId);
+      Object.assign(session, { threadId: row.id, mode: row.mode, status: row.status });
+      // A waiting thread says again what it waits for (its question, or the output to approve), as a resume does.
+      if (row.status === "waiting") await promptTurn({ session, args: reportArgs(row.id), binary: { ...binary, cwd: params.cwd }, client });
+      else
+        await client.notify("session/update", {
+          sessionId: session.id,
+          update: {
+            sessionUpdate: "agent_message_chunk",
+            content: { type: "text", text: `Thread ${row.id} (${row.mode}): ${row.status}. ${row.requirement}\n` },
+          },
+        });
+      return {};
+    })
+    .onRequest("session/prompt", async ({ params, client }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw RequestError.sessionNotFound(params.sessionId);
+      if (session.turn) throw RequestError.invalidRequest(undefined, "a prompt turn is already running in this session");
+      const text = promptText(params.prompt);
+      if (!text) throw RequestError.invalidParams(undefined, "the prompt has no text");
+      const { args } = promptArgs(session, text);
+      return promptTurn({ session, args, binary: { ...binary, cwd: session.cwd }, client });
+    })
+    .onNotification("session/cancel", ({ params }) => {
+      sessions.get(params.sessionId)?.turn?.abort();
+    });
+}
+
+/** The prompt's words: its text blocks, and the text of resources the editor embedded (a selection, a file). */
+export function promptText(blocks: ContentBlock[]): string {
+  const parts: string[] = [];
+  for (const b of blocks) {
+    if (b.type === "text") parts.push(b.text);
+    else if (b.type === "resource" && "text" in b.resource) parts.push(`${b.resource.uri}:\n${b.resource.text}`);
+    else if (b.type === "resource_link") parts.push(b.uri);
+  }
+  return parts.join("\n\n").trim();
+}
+
+type Row = { id: string; mode: string; status: string; requirement: string };
+
+// The thread's index row in the project at `cwd`, or a "resource not found" error naming it.
+async function findThread(binary: YoloBinary, threadId: string): Promise<Row> {
+  const listed = await readYolo(binary, ["threads", "--json"]);
+  let rows: Row[] = [];
+  try {
+    rows = listed.ok ? (JSON.parse(listed.text) as Row[]) : [];
+  } catch {
+    rows = [];
+  }
+  const row = rows.find((r) => r.id === threadId);
+  if (!row) throw RequestError.sessionNotFound(threadId);
+  return row;
+}

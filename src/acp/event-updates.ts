@@ -1,0 +1,177 @@
+import { isAbsolute, join } from "node:path";
+import type { PlanEntry, SessionUpdate, ToolKind } from "@agentclientprotocol/sdk";
+import type { YoloEvent } from "../events/schema.js";
+
+/** yolo's tools as ACP's tool kinds, so an editor can pick an icon and know which ones touch files. */
+const TOOL_KINDS: Record<string, ToolKind> = {
+  read_file: "read",
+  list_files: "search",
+  search: "search",
+  grep: "search",
+  write_file: "edit",
+  edit_file: "edit",
+  delete_file: "delete",
+  run_command: "execute",
+  handoff: "think",
+  switch_decision: "think",
+};
+
+/**
+ * Turns a run's events (the versioned stream `--json` prints) into ACP `session/update`s: agents' messages and
+ * replies as message chunks, tool calls and gates as tool calls with their status and the files they touch, and the
+ * stories (or, before there are any, the workflow's nodes) as the plan. One translator follows one prompt turn.
+ */
+export class EventTranslator {
+  private readonly nodes: { name: string; status: PlanEntry["status"] }[] = [];
+  private readonly stories = new Map<string, { title: string; status: PlanEntry["status"] }>();
+  private readonly paths = new Map<string, string[]>();
+
+  constructor(private readonly root: string) {}
+
+  /** The updates one event makes (often none). */
+  updates(e: YoloEvent): SessionUpdate[] {
+    switch (e.type) {
+      case "run.started":
+        this.nodes.splice(0, this.nodes.length, ...e.nodes.map((name) => ({ name, status: ranBefore(e, name) })));
+        return [say(`yolo thread ${e.thread}${e.resumed ? " (resumed)" : ""} · model ${e.model}\n\n`), this.plan()];
+      case "node.started":
+        this.mark(e.node, "in_progress");
+        return [this.plan()];
+      case "node.completed":
+        this.mark(e.node, "completed");
+        return [say(`**${e.node}**${e.blocked ? " (blocked)" : ""}: ${e.summary}\n\n`), this.plan()];
+      case "reply":
+        return [say(`${e.text}\n\n`)];
+      case "tool.called":
+        return e.tool === "handoff" ? [] : [this.toolCall(e)];
+      case "tool.result":
+        return e.tool === "handoff" ? [] : [this.toolResult(e)];
+      case "gate.started":
+        return [gateCall(e)];
+      case "gate.result":
+        return [gateResult(e)];
+      case "story.started":
+        this.stories.set(e.story, { title: e.title, status: "in_progress" });
+        return [this.plan()];
+      case "story.completed":
+      case "story.merged":
+        this.stories.set(e.story, { title: this.stories.get(e.story)?.title ?? e.story, status: "completed" });
+        return [this.plan()];
+      case "warning":
+        return [say(`⚠ ${e.message}\n\n`)];
+      case "error":
+        return [say(`✗ ${e.code}: ${e.message}\n\n`)];
+      case "interrupt":
+        return [say(`**${e.askedBy}** asks: ${e.question}\n\n`)];
+      case "run.completed":
+        return [say(outcomeText(e))];
+      default:
+        return [];
+    }
+  }
+
+  private toolCall(e: Extract<YoloEvent, { type: "tool.called" }>): SessionUpdate {
+    const input = parseArgs(e.args);
+    const paths = pathsOf(input).map((p) => (isAbsolute(p) ? p : join(this.root, p)));
+    this.paths.set(callKey(e), paths);
+    return {
+      sessionUpdate: "tool_call",
+      toolCallId: callKey(e),
+      title: `${e.node}: ${e.tool}${paths.length ? ` ${pathsOf(input).join(", ")}` : brief(input)}`,
+      kind: TOOL_KINDS[e.tool] ?? "other",
+      status: "in_progress",
+      rawInput: input,
+      locations: paths.map((path) => ({ path })),
+    };
+  }
+
+  private toolResult(e: Extract<YoloEvent, { type: "tool.result" }>): SessionUpdate {
+    const locations = (this.paths.get(callKey(e)) ?? []).map((path) => ({ path }));
+    this.paths.delete(callKey(e));
+    return {
+      sessionUpdate: "tool_call_update",
+      toolCallId: callKey(e),
+      status: e.ok ? "completed" : "failed",
+      content: e.summary ? [{ type: "content", content: { type: "text", text: e.summary } }] : [],
+      ...(locations.length ? { locations } : {}),
+    };
+  }
+
+  private mark(node: string, status: PlanEntry["status"]): void {
+    const entry = this.nodes.find((n) => n.name === node);
+    if (entry) entry.status = status;
+  }
+
+  // The stories once there are any (the work itself), else the workflow's nodes.
+  private plan(): SessionUpdate {
+    const entries: PlanEntry[] = this.stories.size
+      ? [...this.stories.values()].map((s) => ({ content: s.title, priority: "medium", status: s.status }))
+      : this.nodes.map((n) => ({ content: n.name, priority: "medium", status: n.status }));
+    return { sessionUpdate: "plan", entries };
+  }
+}
+
+function say(text: string): SessionUpdate {
+  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text } };
+}
+
+function ranBefore(e: Extract<YoloEvent, { type: "run.started" }>, node: string): PlanEntry["status"] {
+  return e.ran?.includes(node) ? "completed" : "pending";
+}
+
+// A story's dev runs beside others with the same call ids: the story keeps them apart.
+function callKey(e: { node: string; callId: string; story?: string }): string {
+  return [e.story, e.node, e.callId].filter((p) => p !== undefined).join(":");
+}
+
+function gateCall(e: Extract<YoloEvent, { type: "gate.started" }>): SessionUpdate {
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId: `gate:${e.node}:${e.name}:${e.attempt}${e.baseline ? ":baseline" : ""}`,
+    title: `gate ${e.name}${e.baseline ? " (baseline)" : ""}: ${e.command}`,
+    kind: "execute",
+    status: "in_progress",
+    rawInput: { command: e.command },
+  };
+}
+
+function gateResult(e: Extract<YoloEvent, { type: "gate.result" }>): SessionUpdate {
+  const g = e.gate;
+  const counts = g.passedCount !== null || g.failedCount !== null ? ` (${g.passedCount ?? 0} passed, ${g.failedCount ?? 0} failed)` : "";
+  const text = `${g.name}: ${g.passed ? "passed" : "failed"}, exit ${g.exitCode ?? "none"}${counts}${g.failures.length ? `\n${g.failures.slice(0, 10).join("\n")}` : ""}`;
+  return {
+    sessionUpdate: "tool_call_update",
+    toolCallId: `gate:${e.node}:${g.name}:${g.attempt}${g.baseline ? ":baseline" : ""}`,
+    status: g.passed ? "completed" : "failed",
+    content: [{ type: "content", content: { type: "text", text } }],
+  };
+}
+
+/** The last words of a prompt turn: the outcome, its exit code, and the files the run changed. */
+export function outcomeText(e: Extract<YoloEvent, { type: "run.completed" }>): string {
+  const files = e.filesChanged.length ? `\n\nFiles changed: ${e.filesChanged.join(", ")}` : "";
+  return `**${e.status}** (exit ${e.exitCode}): ${e.reason}${files}\n`;
+}
+
+function parseArgs(args: string): unknown {
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
+}
+
+// The file paths a tool call names (`path`, `paths`), as the model gave them.
+function pathsOf(input: unknown): string[] {
+  if (!input || typeof input !== "object") return [];
+  const o = input as { path?: unknown; paths?: unknown };
+  const list = [o.path, ...(Array.isArray(o.paths) ? o.paths : [])];
+  return list.filter((p): p is string => typeof p === "string" && p !== "");
+}
+
+function brief(input: unknown): string {
+  if (!input || typeof input !== "object") return "";
+  const o = input as Record<string, unknown>;
+  const value = o.command ?? o.pattern ?? o.query;
+  return typeof value === "string" ? ` ${value.length > 80 ? `${value.slice(0, 79)}…` : value}` : "";
+}

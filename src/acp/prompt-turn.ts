@@ -1,0 +1,102 @@
+import type { AgentContext, PromptResponse, SessionUpdate } from "@agentclientprotocol/sdk";
+import { yoloEventSchema, type YoloEvent } from "../events/schema.js";
+import { runYoloChild, type ChildOutcome, type YoloBinary } from "../mcp/serve-child.js";
+import { approvalArgs, type ThreadPosition } from "./child-args.js";
+import { EventTranslator } from "./event-updates.js";
+
+/** One ACP session: a yolo thread (once its first run started) in the folder the editor opened. */
+export interface AcpSession extends ThreadPosition {
+  id: string;
+  cwd: string;
+  /** Aborts the child run of the prompt turn in progress (session/cancel). */
+  turn: AbortController | null;
+}
+
+/**
+ * One prompt turn: runs the yolo child for `args`, streaming its events as session updates. An approval the run
+ * waits on is asked as a permission request and the run goes on with the answer, in the same turn; a question ends
+ * the turn (the next prompt answers it). The turn ends with the run's outcome: its status and exit code in `_meta`.
+ */
+export async function promptTurn(input: { session: AcpSession; args: string[]; binary: YoloBinary; client: AgentContext }): Promise<PromptResponse> {
+  const { session, client } = input;
+  const turn = new AbortController();
+  session.turn = turn;
+  let args = input.args;
+  let outcome: ChildOutcome;
+  try {
+    for (;;) {
+      outcome = await runLeg(session, args, { ...input.binary, cwd: session.cwd }, client, turn.signal);
+      if (turn.signal.aborted || session.status !== "waiting" || session.waiting !== "approval" || !session.threadId) break;
+      const approved = await askApproval(session, client, turn.signal);
+      if (approved === null) break;
+      args = approvalArgs(session.threadId, approved);
+    }
+  } finally {
+    session.turn = null;
+  }
+  const meta = { yolo: { threadId: session.threadId, status: outcome.status, exitCode: outcome.exitCode } };
+  return { stopReason: turn.signal.aborted ? "cancelled" : "end_turn", _meta: meta };
+}
+
+// One child run: its events become updates (sent in order), and the session learns where its thread stands.
+async function runLeg(session: AcpSession, args: string[], binary: YoloBinary, client: AgentContext, signal: AbortSignal): Promise<ChildOutcome> {
+  const translator = new EventTranslator(session.cwd);
+  let sending = Promise.resolve();
+  const send = (update: SessionUpdate) => {
+    sending = sending.then(() => client.notify("session/update", { sessionId: session.id, update }).catch(() => {}));
+  };
+  session.waiting = null;
+  const outcome = await runYoloChild(
+    binary,
+    args,
+    (raw) => {
+      const parsed = yoloEventSchema.safeParse(raw);
+      if (!parsed.success) return;
+      learn(session, parsed.data);
+      for (const update of translator.updates(parsed.data)) send(update);
+    },
+    signal,
+  );
+  if (outcome.threadId) session.threadId = outcome.threadId;
+  session.status = outcome.status;
+  // Refused before any event (exit 2: a second run in this tree, a bad config): said as the turn's message.
+  if (!outcome.threadId || outcome.status === "config_error")
+    send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `yolo: ${outcome.reason}\n` } });
+  await sending;
+  return outcome;
+}
+
+/** What an event tells about the session's thread. */
+function learn(session: AcpSession, e: YoloEvent): void {
+  if (e.type === "run.started") {
+    session.threadId = e.thread;
+    session.mode = e.mode ?? "run";
+  }
+  if (e.type === "interrupt") session.waiting = e.kind === "approval" ? "approval" : "question";
+  if (e.type === "run.completed") session.status = e.status;
+}
+
+/** Asks the editor's user to approve what the thread waits on: true, false, or null when the request was cancelled. */
+async function askApproval(session: AcpSession, client: AgentContext, signal: AbortSignal): Promise<boolean | null> {
+  const answer = await client
+    .request(
+      "session/request_permission",
+      {
+        sessionId: session.id,
+        toolCall: {
+          toolCallId: `approval:${session.threadId}`,
+          title: "Approve this output so the run goes on?",
+          kind: "think",
+          status: "pending",
+        },
+        options: [
+          { optionId: "approve", name: "Approve", kind: "allow_once" },
+          { optionId: "reject", name: "Reject", kind: "reject_once" },
+        ],
+      },
+      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    )
+    .catch(() => null);
+  if (answer?.outcome.outcome !== "selected") return null;
+  return answer.outcome.optionId === "approve";
+}

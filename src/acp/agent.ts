@@ -46,7 +46,16 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       if (session.turn) throw RequestError.invalidRequest(undefined, "a prompt turn is already running in this session");
       const text = promptText(params.prompt);
       if (!text) throw RequestError.invalidParams(undefined, "the prompt has no text");
-      const { args } = promptArgs(session, text);
+      const { args, usesText } = promptArgs(session, text);
+      // A run that stopped early (cancelled, a limit) goes on from its checkpoint; the words are not its input.
+      if (!usesText)
+        await client.notify("session/update", {
+          sessionId: session.id,
+          update: {
+            sessionUpdate: "agent_message_chunk",
+            content: { type: "text", text: `Continuing thread ${session.threadId} from its last checkpoint (it stopped: ${session.status}).\n\n` },
+          },
+        });
       return promptTurn({ session, args, binary: { ...binary, cwd: session.cwd }, client });
     })
     .onNotification("session/cancel", ({ params }) => {

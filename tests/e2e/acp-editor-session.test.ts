@@ -90,9 +90,9 @@ describe("yolo acp, driven by the ACP SDK's client", { timeout: 180_000 }, () =>
     const mock = await startMockOpenAI(
       director({
         analyst: [analystDone, analystDone],
-        pm: [pmDone(false), { ...pmDone(false), hold: held.promise }],
-        dev: devWrites(GOOD_ADD),
-        tea: [teaSays("PASS")],
+        pm: [pmDone(false), { ...pmDone(false), hold: held.promise }, pmDone(false)],
+        dev: [...devWrites(GOOD_ADD), ...devWrites(GOOD_ADD)],
+        tea: [teaSays("PASS"), teaSays("PASS")],
       }),
     );
     cleanups.push(project.cleanup, () => mock.close(), held.release);
@@ -113,6 +113,15 @@ describe("yolo acp, driven by the ACP SDK's client", { timeout: 180_000 }, () =>
       const cancelled = await turn;
       expect(cancelled.stopReason).toBe("cancelled");
       expect(cancelled._meta).toMatchObject({ yolo: { status: "interrupted", exitCode: 130 } });
+      held.release();
+
+      // The next prompt continues the stopped thread from its checkpoint, and says so.
+      ed.updates.length = 0;
+      const thread = (cancelled._meta as { yolo: { threadId: string } }).yolo.threadId;
+      const continued = await ctx.request("session/prompt", { sessionId: second.sessionId, prompt: [{ type: "text", text: "go on" }] });
+      expect(texts(ed.updates)).toContain(`Continuing thread ${thread} from its last checkpoint`);
+      expect(continued._meta, ed.stderr()).toMatchObject({ yolo: { threadId: thread, status: "passed", exitCode: 0 } });
+      expect(ed.asked).toHaveLength(2);
     });
   });
 });

@@ -43,7 +43,8 @@ const TOOLCHAINS: Toolchain[] = [
     words: /(^|[\s;&|(/])gradlew?\s/,
     env: (dir, home) => ({ GRADLE_USER_HOME: join(dir, "gradle"), GRADLE_RO_DEP_CACHE: join(home, ".gradle", "caches") }),
   },
-  // Maven resolves from the user's ~/.m2 (read-only, for offline plugins) and records nothing in it; see MAVEN_NOTE.
+  // Maven resolves from the user's ~/.m2, read-only: offline, it needs its plugins there already (run `mvn -o test` once
+  // outside yolo); it writes only target/ in the project.
   { id: "maven", markers: ["pom.xml", "mvnw"], words: /(^|[\s;&|(/])mvnw?\s/, env: () => ({}) },
   {
     id: "python",
@@ -58,9 +59,6 @@ const TOOLCHAINS: Toolchain[] = [
     env: (dir) => ({ npm_config_cache: join(dir, "npm"), XDG_CACHE_HOME: join(dir, "xdg") }),
   },
 ];
-
-/** How Maven runs in the sandbox: ~/.m2 is read-only, which Maven 3.8 reads offline without writing when all is there. */
-export const MAVEN_NOTE = "Maven reads ~/.m2 read-only inside the sandbox: run the gate once outside yolo (mvn -o test) so its plugins are there";
 
 /**
  * The toolchains a project uses (its root's marker files, and the words of its gate commands) and, for a sandboxed

@@ -1,5 +1,7 @@
 import { describe, it } from "vitest";
-import { describeResult, parseEvents, rolesOf, runYolo } from "../helpers/cli.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describeResult, parseEvents, rolesOf, runYolo, threadIdFrom } from "../helpers/cli.js";
 import { analystDone, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { probeBwrap } from "../../src/exec/sandbox.js";
 import { mockWith, project } from "../helpers/per-test.js";
@@ -24,5 +26,11 @@ describe.runIf(probeBwrap(process.env.PATH).available)("a gate the environment b
     const baseline = parseEvents(r.stdout).find((e) => e.type === "gate.result" && e.gate.baseline);
     expect(baseline?.type === "gate.result" && baseline.gate.environment?.kind).toBe("read-only");
     expect(rolesOf(mock)).not.toContain("dev");
+
+    // The environment fixed (the suite no longer writes outside the project), the thread resumes and passes.
+    writeFileSync(join(root, "cache.mjs"), "");
+    const resumed = await runYolo(["resume", threadIdFrom(r.stdout), "--json"], { cwd: root, baseURL: mock.url });
+    expect(resumed.exitCode, describeResult(resumed)).toBe(0);
+    expect(rolesOf(mock)).toContain("dev");
   });
 });

@@ -39,9 +39,10 @@ describe.runIf(toolchain("pytest", ["pytest", "--version"]))("a single pytest pr
     );
     const r = await runYolo(["run", "--json", "Change beta"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
-    const gates = teaGates(parseEvents(r.stdout)).map((e) =>
-      e.type === "gate.started" ? `started ${e.command} ${e.scope?.kind ?? "-"}` : `result ${e.gate.passed} ${e.gate.passedCount}/${e.gate.failedCount}`,
-    );
+    const gates = teaGates(parseEvents(r.stdout)).map((e) => {
+      if (e.type === "gate.started") return `started ${e.command} ${e.scope?.kind ?? "-"}`;
+      return e.type === "gate.result" ? `result ${e.gate.passed} ${e.gate.passedCount}/${e.gate.failedCount}` : e.type;
+    });
     expect(gates).toEqual([
       "started pytest -rA 'tests/test_beta.py' changed",
       "result false 0/3",

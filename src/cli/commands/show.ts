@@ -14,6 +14,7 @@ import { judgementNotes } from "../../gates/judgement-words.js";
 import { outputSections } from "../../roles/displays.js";
 import { orderedStoryRuns, storyCounts, storyTextLines } from "../../report/stories.js";
 import { scopeWords } from "../../ui/format.js";
+import { readInstructions } from "../../prompt/instructions.js";
 
 /** `yolo show <thread>`: what a thread produced, read from its checkpoints. */
 export async function showCommand(input: { cwd: string; thread: string; json: boolean; diff?: boolean }): Promise<number> {
@@ -41,11 +42,20 @@ export async function showCommand(input: { cwd: string; thread: string; json: bo
           position.kind === "waiting" && position.request.kind === "approval",
         ),
       );
+      process.stdout.write(instructionsLine(config));
     }
     return 0;
   } finally {
     await session.close();
   }
+}
+
+/** The project instruction files the agents are given (as the project holds them now); "" when there are none. */
+function instructionsLine(config: { root: string; instructionFiles: readonly string[] }): string {
+  const read = readInstructions({ root: config.root, names: config.instructionFiles });
+  const refused = read.refused.map((r) => `${r.file} (not read: ${r.reason})`);
+  const all = [...read.files, ...refused];
+  return all.length ? `\nProject instructions given to every agent: ${all.join(", ")}\n` : "";
 }
 
 /** `--diff`: the change since the thread's start commit, as `git diff --stat --patch` shows it (new files included). */

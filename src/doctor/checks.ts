@@ -2,13 +2,23 @@ import { databaseCheck } from "./database-check.js";
 import { endpointCheck } from "./endpoint-check.js";
 import { gatesCheck } from "./gates-check.js";
 import { gitCheck } from "./git-check.js";
+import { instructionsCheck } from "./instructions-check.js";
 import { mcpCheck } from "./mcp-check.js";
 import { sandboxCheck } from "./sandbox-check.js";
 import { toolchainCheck } from "./toolchain-check.js";
 import type { CheckResult, DoctorCheck, DoctorContext } from "./types.js";
 
 /** Every check `yolo doctor` runs, in order. Add a check by appending it here. */
-export const DOCTOR_CHECKS: readonly DoctorCheck[] = [endpointCheck, sandboxCheck, gitCheck, databaseCheck, gatesCheck, toolchainCheck, mcpCheck];
+export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
+  endpointCheck,
+  sandboxCheck,
+  gitCheck,
+  databaseCheck,
+  gatesCheck,
+  toolchainCheck,
+  mcpCheck,
+  instructionsCheck,
+];
 
 /** The facts of a doctor run; `ok` is true when nothing failed, i.e. a run can work. */
 export interface DoctorReport {

@@ -168,7 +168,15 @@ export async function prepareWorkspace(opts: WorkspaceOptions): Promise<Workspac
     await gitOk(root, ["checkout", "-q", branch]);
   }
   const switchedFrom = current === branch ? null : current;
-  return { startCommit, inRepo, dirty, branch, switchedFrom, commit: (iteration) => commitIteration(root, branch, iteration, opts.allowExec ?? []), pendingStart };
+  return {
+    startCommit,
+    inRepo,
+    dirty,
+    branch,
+    switchedFrom,
+    commit: (iteration) => commitIteration(root, branch, iteration, opts.allowExec ?? []),
+    pendingStart,
+  };
 }
 
 // The snapshot startSnapshot wrote, now kept by its ref; or the whole snapshot, taken here.

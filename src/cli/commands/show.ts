@@ -15,6 +15,7 @@ import { outputSections } from "../../roles/displays.js";
 import { orderedStoryRuns, storyCounts, storyTextLines } from "../../report/stories.js";
 import { preExistingCount, scopeWords } from "../../ui/format.js";
 import { escapeControls, escapeControlsInJson } from "../../text/control-chars.js";
+import { readInstructions } from "../../prompt/instructions.js";
 
 /** `yolo show <thread>`: what a thread produced, read from its checkpoints. */
 export async function showCommand(input: { cwd: string; thread: string; json: boolean; diff?: boolean }): Promise<number> {
@@ -47,11 +48,21 @@ export async function showCommand(input: { cwd: string; thread: string; json: bo
           ),
         ),
       );
+      process.stdout.write(instructionsLine(config));
     }
     return 0;
   } finally {
     await session.close();
   }
+}
+
+/** The project instruction files the agents are given (as the project holds them now); "" when there are none. */
+function instructionsLine(config: { root: string; startDir?: string; instructionFiles: readonly string[] }): string {
+  const read = readInstructions({ root: config.root, names: config.instructionFiles, ...(config.startDir ? { startDir: config.startDir } : {}) });
+  const refused = read.refused.map((r) => `${r.file} (not read: ${r.reason})`);
+  const all = [...read.files, ...refused];
+  // File names are the project's (a model may have made them): printed with their control characters escaped.
+  return all.length ? escapeControls(`\nProject instructions given to every agent: ${all.join(", ")}\n`) : "";
 }
 
 /** `--diff`: the change since the thread's start commit, as `git diff --stat --patch` shows it (new files included). */

@@ -258,6 +258,16 @@ export async function main(argv: string[]): Promise<void> {
     .action(async (opts) => setCode(await (await import("./commands/doctor.js")).doctorCommand({ cwd: cwdOf(), json: !!opts.json })));
 
   program
+    .command("eval")
+    .description("measure a model on this repository: build tasks from its history (--from-history), run them (--tasks)")
+    .option("--from-history <rev-range>", "build tasks from the commits of <rev-range> (e.g. v1.0..HEAD) that change source and tests together; no model")
+    .option("--max <n>", "with --from-history: at most <n> candidate commits, the newest", positiveInt)
+    .option("--out <file>", "with --from-history: the task file to write (default: .yolo/eval/<name>.jsonl)")
+    .option("--name <name>", "the eval's name: its task file and run folder under .yolo/eval/ (default: history)")
+    .option("--json", "print JSON on stdout (and nothing else)")
+    .action(async (opts) => setCode(await (await import("./commands/eval.js")).evalCommand({ cwd: cwdOf(), opts })));
+
+  program
     .command("mcp")
     .description("serve yolo over stdio to an MCP client: tools run, resume, threads, show, report")
     .action(async () => setCode(await (await import("./commands/mcp.js")).mcpCommand({ cwd: cwdOf() })));

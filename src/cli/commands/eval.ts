@@ -16,6 +16,15 @@ export interface EvalFlags {
   name?: string;
   tasks?: string;
   json?: boolean;
+  model?: string[];
+  baseUrl?: string;
+  parallel?: number;
+  maxCost?: number;
+  maxTokens?: number;
+  maxFixAttempts?: number;
+  report?: string;
+  junit?: string;
+  minResolve?: number;
 }
 
 const NAME = /^[A-Za-z0-9._-]+$/;
@@ -23,11 +32,21 @@ const NAME = /^[A-Za-z0-9._-]+$/;
 /** `yolo eval --from-history <range>`: builds tasks from the project's history (no model); `--tasks <file>`: runs them. */
 export async function evalCommand(input: { cwd: string; opts: EvalFlags }): Promise<number> {
   const { opts } = input;
-  if (opts.fromHistory === undefined) throw new ConfigError("yolo eval needs tasks: build them with --from-history <rev-range>.");
+  if (opts.fromHistory === undefined && opts.tasks === undefined) {
+    throw new ConfigError("yolo eval needs tasks: build them with --from-history <rev-range>, then run the file it writes with --tasks <file>.");
+  }
+  if (opts.fromHistory !== undefined && opts.tasks !== undefined) {
+    throw new ConfigError("--from-history builds a task file and --tasks runs one: give one of them (build first, review the file, then run it).");
+  }
+  if (opts.report !== undefined && opts.report !== "md") throw new ConfigError(`--report "${opts.report}": the one report format is md (Markdown).`);
+  if (opts.minResolve !== undefined && !(opts.minResolve >= 0 && opts.minResolve <= 1)) {
+    throw new ConfigError(`--min-resolve ${opts.minResolve}: give a rate between 0 and 1 (0.6 for 60%).`);
+  }
   const name = opts.name ?? "history";
   if (!NAME.test(name)) throw new ConfigError(`--name "${name}" may use only letters, digits, ".", "_" and "-".`);
-  const config = await loadResolvedConfig(input.cwd);
-  return buildCommand(config, { ...opts, fromHistory: opts.fromHistory, name }, input.cwd);
+  const config = await loadResolvedConfig(input.cwd, { baseUrl: opts.baseUrl });
+  if (opts.fromHistory !== undefined) return buildCommand(config, { ...opts, fromHistory: opts.fromHistory, name }, input.cwd);
+  return (await import("./eval-run.js")).runTasksCommand(config, { ...opts, tasks: opts.tasks as string, name }, input.cwd);
 }
 
 type Config = Awaited<ReturnType<typeof loadResolvedConfig>>;

@@ -271,11 +271,16 @@ export async function main(argv: string[]): Promise<void> {
 
   program
     .command("eval")
-    .description("measure a model on this repository: build tasks from its history (--from-history), run them (--tasks)")
+    .description("measure a model on this repository: build tasks from its history (--from-history) or by mutation (--mutate), run them (--tasks)")
     .option("--from-history <rev-range>", "build tasks from the commits of <rev-range> (e.g. v1.0..HEAD) that change source and tests together; no model")
+    .option(
+      "--mutate <n>",
+      "build <n> tasks by injecting single bugs into the source at HEAD (JS/TS, found with TypeScript's parser), kept when a test fails; no model",
+      atLeastOne,
+    )
     .option("--max <n>", "with --from-history: at most <n> candidate commits, the newest", positiveInt)
-    .option("--out <file>", "with --from-history: the task file to write (default: .yolo/eval/<name>.jsonl)")
-    .option("--name <name>", "the eval's name: its task file and run folder under .yolo/eval/ (default: history)")
+    .option("--out <file>", "with --from-history or --mutate: the task file to write (default: .yolo/eval/<name>.jsonl)")
+    .option("--name <name>", "the eval's name: its task file and run folder under .yolo/eval/ (default: history, or mutants with --mutate)")
     .option("--tasks <file>", "run the tasks of <file>: each as a yolo run thread in its own worktree, judged by the original tests")
     .option(
       "-m, --model <name>",

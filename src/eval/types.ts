@@ -22,6 +22,8 @@ export interface EvalTask {
   /** Test ids as `<gate>: <test>`. */
   targets: string[];
   guards: string[];
+  /** A task built by mutation: the injected bug, for the reviewer (the model is never told). */
+  mutation?: { kind: string; description: string };
 }
 
 /** A commit that did not become a task, and why (kept so the task set can be reviewed). */

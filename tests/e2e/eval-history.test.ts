@@ -44,6 +44,9 @@ const FIXES = [
   },
 ] as const;
 
+const COUNT =
+  "export function countAbove(xs, limit) {\n  let n = 0;\n  for (let i = 0; i < xs.length; i++) {\n    if (xs[i] > limit) n = n + 1;\n  }\n  return n;\n}\n";
+
 let root: string;
 let base: string;
 const commits: string[] = [];
@@ -72,6 +75,9 @@ beforeAll(() => {
     "package.json": JSON.stringify({ name: "demo", version: "1.0.0", type: "module", scripts: { test: "node --test test/" } }, null, 2),
     ...BROKEN,
     "test/truth.test.js": `${TEST_HEAD}test("truth holds", () => assert.equal(1, 1));\n`,
+    // Covered code with loops, conditions and literals: what --mutate finds sites in.
+    "src/count.js": COUNT,
+    "test/count.test.js": `${TEST_HEAD}import { countAbove } from "../src/count.js";\ntest("counts above the limit", () => {\n  assert.equal(countAbove([1, 5, 7], 4), 2);\n  assert.equal(countAbove([4, 9], 4), 1);\n  assert.equal(countAbove([], 0), 0);\n});\n`,
   });
   base = commit("init");
   for (const [i, fix] of FIXES.entries()) {
@@ -118,6 +124,11 @@ function acted(req: RecordedRequest): boolean {
 /** The dev's turn per model: the oracle writes the commit's own files, the cheater rewrites the target test, null does nothing. */
 function devTurn(model: string, req: RecordedRequest): ScriptedReply {
   if (acted(req) || model === "null") return handoff({ summary: "done", files_changed: [] });
+  if (model === "oracle" && JSON.stringify(req.messages).includes("Find the bug in the source")) {
+    // A mutant's fix is HEAD's own source: every source file written back as HEAD has it.
+    const files = git("ls-files", "src").split("\n");
+    return { toolCalls: files.map((path) => ({ name: "write_file", args: { path, content: `${git("show", `HEAD:${path}`)}\n` } })) };
+  }
   const fix = fixOf(req);
   if (model === "oracle") return { toolCalls: Object.entries(fix.files).map(([path, content]) => ({ name: "write_file", args: { path, content } })) };
   const name = fix.target.replace(/^test: /, "");
@@ -150,7 +161,7 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
     expect(out.tasks.map((t) => t.commit)).toEqual(commits.slice(0, 3));
     expect(out.tasks.map((t) => t.targets)).toEqual(FIXES.map((f) => [f.target]));
     // Guards: every test passing before and after, the earlier fixes' tests included.
-    expect(out.tasks[2].guards).toEqual(["test: add sums", "test: clamp bounds", "test: truth holds"]);
+    expect(out.tasks[2].guards).toEqual(["test: add sums", "test: clamp bounds", "test: counts above the limit", "test: truth holds"]);
     expect(out.tasks[0].requirement).toBe(FIXES[0].subject);
     expect(out.tasks[0].testFiles).toEqual(["test/add.test.js"]);
     expect(out.discarded).toEqual([
@@ -168,7 +179,7 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
     try {
       const tasks = join(root, ".yolo/eval/history.jsonl");
       expect(existsSync(tasks), "the first test wrote the task file").toBe(true);
-      const junit = join(root, "eval-junit.xml");
+      const junit = join(root, ".yolo", "eval-junit.xml");
       const args = ["eval", "--tasks", tasks, "--model", "oracle", "--model", "null", "--model", "cheater", "--parallel", "3", "--max-fix-attempts", "0"];
       const r = await runEvalCli([...args, "--json", "--junit", junit, "--min-resolve", "0.5"], mock.url);
       // Two models are below the rate: exit 1, as --min-resolve promises.
@@ -199,6 +210,42 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
       expect(mock.requests.length).toBe(asked);
       expect(again.stdout).toMatch(/\| oracle \| 3\/3 \| 100% \|/);
       expect(again.stdout).toMatch(/\| null \| 0\/3 \| 0% \|/);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("builds tasks by mutation with TypeScript's parser, keeping only mutants a test catches; the oracle resolves them all, the null model none", async () => {
+    const built = await runYolo(["eval", "--mutate", "3", "--json"], { cwd: root });
+    expect(built.exitCode, describeResult(built)).toBe(0);
+    const out = JSON.parse(built.stdout) as { file: string; tasks: any[]; discarded: any[] };
+    expect(out.file).toBe(join(root, ".yolo/eval/mutants.jsonl"));
+    expect(out.tasks).toHaveLength(3);
+    const head = git("rev-parse", "HEAD");
+    for (const t of out.tasks) {
+      expect(t.commit).toBe(head);
+      expect(t.targets.length).toBeGreaterThan(0);
+      // The mutant is one source file's change from HEAD, kept by a ref; the requirement names tests, not the mutation.
+      expect(git("diff", "--name-only", t.parent, head)).toBe(t.sourceFiles[0]);
+      expect(git("rev-parse", `refs/yolo-eval/mutants/${t.parent.slice(0, 10)}`)).toBe(t.parent);
+      expect(t.requirement).not.toContain(t.mutation.description);
+      for (const target of t.targets) expect(t.requirement).toContain(target.replace(/^test: /, ""));
+    }
+    for (const d of out.discarded) expect(d.reason).toMatch(/no test fails with it|no per-test results/);
+    expect(git("status", "--porcelain")).toBe("");
+
+    const mock = await startMockOpenAI(responder);
+    try {
+      const r = await runEvalCli(
+        ["eval", "--tasks", out.file, "--model", "oracle", "--model", "null", "--parallel", "3", "--max-fix-attempts", "0", "--json"],
+        mock.url,
+      );
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      const res = JSON.parse(r.stdout) as { models: any[] };
+      expect(res.models.map((m) => [m.model, m.resolved, m.tasks])).toEqual([
+        ["oracle", 3, 3],
+        ["null", 0, 3],
+      ]);
     } finally {
       await mock.close();
     }

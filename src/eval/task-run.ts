@@ -70,8 +70,9 @@ export async function runTask(task: EvalTask, model: { label: string; name: stri
     ctx,
     stderrFile: files.stderr,
   });
-  // An eval stopped mid-way is not a verdict: the task runs again (resumed) next time.
-  if (!ctx.signal?.aborted) writeJsonAtomic(files.result, result);
+  // An eval stopped mid-way, or a run that could not be judged (a provider error, a thread still held by the run of
+  // a killed eval), is not a verdict: the task runs again (resumed) next time.
+  if (!ctx.signal?.aborted && result.verdict !== "error") writeJsonAtomic(files.result, result);
   return result;
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execa } from "execa";
-import { BIN, cleanEnv, describeResult, runYolo, type YoloResult } from "../helpers/cli.js";
+import { BIN, cleanEnv, deferred, describeResult, runYolo, waitFor, type YoloResult } from "../helpers/cli.js";
 import { call, handoff, pmDone } from "../helpers/director.js";
 import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI, textOf } from "../helpers/mock-openai.js";
 
@@ -246,6 +246,52 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
         ["oracle", 3, 3],
         ["null", 0, 3],
       ]);
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
+describe("an eval killed with kill -9 continues where it stopped", { timeout: 600_000 }, () => {
+  it("the next run resumes the unfinished thread instead of starting it again, and judges it", async () => {
+    const tasks = join(root, ".yolo/eval/history.jsonl");
+    expect(existsSync(tasks), "the first describe wrote the task file").toBe(true);
+    const held = deferred();
+    let holding = true;
+    const mock = await startMockOpenAI((req) => {
+      // The first dev turn hangs until the eval and its runs are killed.
+      if (holding && roleOf(req) === "dev") return { ...responder(req), hold: held.promise };
+      return responder(req);
+    });
+    try {
+      const args = ["eval", "--tasks", tasks, "--model", "oracle", "--name", "killed", "--max-fix-attempts", "0", "--json"];
+      const first = execa(process.execPath, [BIN, ...args], {
+        cwd: root,
+        env: cleanEnv({ baseURL: mock.url, env: { OPENAI_API_KEY: "k" } }),
+        extendEnv: false,
+        stdin: "ignore",
+        reject: false,
+        detached: true,
+      });
+      await waitFor(() => mock.requests.some((r) => roleOf(r) === "dev"), "the first task's dev turn");
+      // The eval and the run it started, killed together as a cancelled CI job is.
+      process.kill(-(first.pid as number), "SIGKILL");
+      await first;
+      holding = false;
+      held.release();
+
+      const r = await runEvalCli(args, mock.url);
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      const out = JSON.parse(r.stdout) as { models: any[]; results: any[] };
+      expect(out.models[0]).toMatchObject({ model: "oracle", tasks: 3, resolved: 3 });
+      const firstTask = out.results[0];
+      const events = readFileSync(join(root, ".yolo/eval/runs/killed/oracle", `${firstTask.task}.events.jsonl`), "utf8");
+      const started = events
+        .split("\n")
+        .filter((l) => l.includes('"run.started"'))
+        .map((l) => JSON.parse(l).thread);
+      // Two legs of one thread: the killed run and its resume.
+      expect(started).toEqual([firstTask.thread, firstTask.thread]);
     } finally {
       await mock.close();
     }

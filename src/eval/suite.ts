@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { GateConfig } from "../config/schema.js";
 import type { ExecSettings } from "../exec/settings.js";
 import type { TestStatus } from "../gates/parsers/types.js";
@@ -29,7 +28,7 @@ export async function runSuite(dir: string, gates: GateConfig[], logDir: string,
     secretEnvNames: settings.secretEnvNames,
     capBytes: settings.capBytes,
     attempt: 1,
-    logDir: join(logDir),
+    logDir,
     commands: settings.commands,
     signal: settings.signal,
   });

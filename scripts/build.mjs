@@ -22,7 +22,7 @@ function sources(dir) {
 }
 
 // Native addons, packages that load files beside themselves at run time, and optional back ends stay in node_modules.
-const EXTERNAL = ["better-sqlite3", "pg", "pg-native", "pg-cloudflare", "jiti", "@langchain/langgraph-checkpoint-postgres", "react-devtools-core"];
+const EXTERNAL = ["better-sqlite3", "pg", "pg-native", "pg-cloudflare", "jiti", "@langchain/langgraph-checkpoint-postgres", "react-devtools-core", "typescript"];
 
 // zod's namespace export carries its error messages in some forty languages (half of zod's bundled size, compiled by
 // every command that validates anything); yolo uses the English ones only (zod's default), so the bundle holds those.
@@ -87,7 +87,7 @@ const cli = await build({
 //    bin/yolo.js runs it through light-loader.cjs from a V8 code cache, without Node's ES module loader; reading a
 //    left-out module hands the command to the full CLI above (src/cli/hand-off.ts).
 const LEFT_OUT = [
-  ...["run", "threads-delete", "report", "init", "hooks", "config", "doctor", "mcp", "acp"].map((c) => `src/cli/commands/${c}.ts`),
+  ...["run", "threads-delete", "report", "init", "hooks", "config", "doctor", "mcp", "acp", "eval"].map((c) => `src/cli/commands/${c}.ts`),
   "src/cli/prepare.ts",
   "src/config/validate-config.ts",
   "src/store/open-storage.ts",

@@ -24,6 +24,18 @@ const positiveInt = (value: string) => {
   return n;
 };
 
+const atLeastOne = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number of at least 1");
+  return n;
+};
+
+const rate = (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError("expected a rate between 0 and 1 (0.6 for 60%)");
+  return n;
+};
+
 const positiveNumber = (value: string) => {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number");
@@ -272,6 +284,35 @@ export async function main(argv: string[]): Promise<void> {
     )
     .option("--json", "print the checks as JSON")
     .action(async (opts) => setCode(await (await import("./commands/doctor.js")).doctorCommand({ cwd: cwdOf(), json: !!opts.json })));
+
+  program
+    .command("eval")
+    .description("measure a model on this repository: build tasks from its history (--from-history) or by mutation (--mutate), run them (--tasks)")
+    .option("--from-history <rev-range>", "build tasks from the commits of <rev-range> (e.g. v1.0..HEAD) that change source and tests together; no model")
+    .option(
+      "--mutate <n>",
+      "build <n> tasks by injecting single bugs into the source at HEAD (JS/TS, found with TypeScript's parser), kept when a test fails; no model",
+      atLeastOne,
+    )
+    .option("--max <n>", "with --from-history: at most <n> candidate commits, the newest", positiveInt)
+    .option("--out <file>", "with --from-history or --mutate: the task file to write (default: .yolo/eval/<name>.jsonl)")
+    .option("--name <name>", "the eval's name: its task file and run folder under .yolo/eval/ (default: history, or mutants with --mutate)")
+    .option("--tasks <file>", "run the tasks of <file>: each as a yolo run thread in its own worktree, judged by the original tests")
+    .option(
+      "-m, --model <name>",
+      "with --tasks: a model to measure; repeat to compare models (default: the configured one)",
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option("--base-url <url>", "OpenAI-compatible endpoint (overrides OPENAI_BASE_URL)")
+    .option("--parallel <n>", "with --tasks: task runs at the same time (default: 1)", atLeastOne)
+    .option("--max-cost <amount>", "with --tasks: each task's cost budget (its run stops there and is judged as it stands)", positiveNumber)
+    .option("--max-tokens <n>", "with --tasks: each task's token budget (likewise)", positiveInt)
+    .option("--max-fix-attempts <n>", "with --tasks: fix attempts of each task's run", positiveInt)
+    .option("--report <format>", "with --tasks: md prints a Markdown report (for a PR comment or a job summary)")
+    .option("--junit <file>", "with --tasks: also write JUnit XML, one test case per task")
+    .option("--min-resolve <rate>", "with --tasks: exit 1 when a model resolves less than <rate> (0 to 1) of the tasks", rate)
+    .option("--json", "print JSON on stdout (and nothing else)")
+    .action(async (opts) => setCode(await (await import("./commands/eval.js")).evalCommand({ cwd: cwdOf(), opts })));
 
   program
     .command("mcp")

@@ -1,0 +1,100 @@
+import { isAbsolute, join, resolve } from "node:path";
+import type { ResolvedConfig } from "../../config/schema.js";
+import { renderEvalJunit, renderEvalMarkdown, modelLine } from "../../eval/report.js";
+import { type EvalModel, runEval } from "../../eval/run-eval.js";
+import { evalDir, suiteSettings } from "../../eval/settings.js";
+import { summarize } from "../../eval/summary.js";
+import { readTasks } from "../../eval/task-file.js";
+import type { TaskResult } from "../../eval/types.js";
+import { packageRoot } from "../../package-root.js";
+import { ensureArtifactsDir } from "../../store/state-dir.js";
+import { writeOutputFile } from "../write-output.js";
+import type { EvalFlags } from "./eval.js";
+
+/**
+ * `yolo eval --tasks <file>`: every task with every model as its own `yolo run` thread, judged by yolo; prints the
+ * results, and exits 1 only when `--min-resolve` is given and a model's rate is below it (0 otherwise: it ran).
+ */
+export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & { tasks: string; name: string }, cwd: string): Promise<number> {
+  const tasks = readTasks(isAbsolute(opts.tasks) ? opts.tasks : resolve(cwd, opts.tasks));
+  ensureArtifactsDir(config.stateDir);
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  const { settings, notices } = suiteSettings(config, process.env, controller.signal);
+  const say = (line: string) => (opts.json ? process.stderr : process.stdout).write(`${line}\n`);
+  for (const n of notices) process.stderr.write(`yolo: ${n}\n`);
+  const models: EvalModel[] = opts.model?.length ? opts.model.map((m) => ({ label: m, name: m })) : [{ label: config.model.name, name: null }];
+  let done = 0;
+  let resolved = 0;
+  const total = tasks.length * models.length;
+  let results: TaskResult[];
+  try {
+    results = await runEval({
+      tasks,
+      models,
+      parallel: opts.parallel ?? 1,
+      ctx: {
+        root: config.root,
+        runDir: join(evalDir(config), "runs", opts.name),
+        child: childSpec(opts),
+        suite: settings,
+        price: config.model.price,
+        signal: controller.signal,
+      },
+      onResult: (r) => {
+        done++;
+        if (r.verdict === "resolved") resolved++;
+        say(`[${done}/${total}, ${resolved} resolved] ${r.model} ${r.task}: ${r.verdict} (${r.reason})`);
+      },
+    });
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+  if (controller.signal.aborted) {
+    process.stderr.write("yolo: eval interrupted; run the same command again to continue (judged tasks are kept, unfinished threads are resumed)\\n");
+    return 130;
+  }
+  return report(opts, models, results, cwd);
+}
+
+// Prints and writes the results; the exit code is --min-resolve's verdict.
+function report(opts: EvalFlags & { name: string }, models: EvalModel[], results: TaskResult[], cwd: string): number {
+  const summaries = summarize(
+    results,
+    models.map((m) => m.label),
+  );
+  const file = (f: string) => (isAbsolute(f) ? f : resolve(cwd, f));
+  if (opts.junit) writeOutputFile(file(opts.junit), renderEvalJunit(opts.name, summaries, results), "--junit");
+  if (opts.json) process.stdout.write(`${JSON.stringify({ name: opts.name, models: summaries, results })}\n`);
+  else if (opts.report === "md") process.stdout.write(renderEvalMarkdown(opts.name, summaries, results));
+  else for (const s of summaries) process.stdout.write(`${modelLine(s)}\n`);
+  const below = opts.minResolve === undefined ? [] : summaries.filter((s) => s.resolveRate < (opts.minResolve as number));
+  for (const s of below) process.stderr.write(`yolo: ${s.model} resolved ${s.resolved}/${s.tasks}, below --min-resolve ${opts.minResolve}\n`);
+  return below.length ? 1 : 0;
+}
+
+// The flags every task's run and resume get: the endpoint, per-task budgets and fix attempts.
+function passThrough(opts: EvalFlags): string[] {
+  return [
+    ...(opts.baseUrl ? ["--base-url", opts.baseUrl] : []),
+    ...(opts.maxCost !== undefined ? ["--max-cost", String(opts.maxCost)] : []),
+    ...(opts.maxTokens !== undefined ? ["--max-tokens", String(opts.maxTokens)] : []),
+    ...(opts.maxFixAttempts !== undefined ? ["--max-fix-attempts", String(opts.maxFixAttempts)] : []),
+  ];
+}
+
+// This very yolo as a child per task leg: an unattended run printing JSON events (the requirement after `--`, so one
+// starting with a dash stays words), or the resume of a thread a killed eval left unfinished.
+function childSpec(opts: EvalFlags) {
+  const flags = passThrough(opts);
+  const model = (m: string | null) => (m ? ["--model", m] : []);
+  return {
+    self: [process.execPath, join(packageRoot(), "bin", "yolo.js")],
+    env: process.env,
+    runArgs: (m: string | null, requirement: string) => ["run", "--ci", "--json", ...model(m), ...flags, "--", requirement],
+    resumeArgs: (m: string | null, thread: string) => ["resume", thread, "--ci", "--json", ...model(m), ...flags],
+  };
+}

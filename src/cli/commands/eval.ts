@@ -1,0 +1,95 @@
+import { isAbsolute, join, resolve } from "node:path";
+import { buildTasksFromHistory } from "../../eval/build.js";
+import { buildMutants } from "../../eval/mutate.js";
+import { evalDir, suiteSettings } from "../../eval/settings.js";
+import { toJsonl } from "../../eval/task-file.js";
+import type { DiscardedCandidate, EvalTask } from "../../eval/types.js";
+import { ConfigError } from "../../errors.js";
+import { ensureArtifactsDir } from "../../store/state-dir.js";
+import { loadResolvedConfig } from "../load-config.js";
+import { writeOutputFile } from "../write-output.js";
+
+/** `yolo eval`'s flags as commander gives them. */
+export interface EvalFlags {
+  fromHistory?: string;
+  mutate?: number;
+  max?: number;
+  out?: string;
+  name?: string;
+  tasks?: string;
+  json?: boolean;
+  model?: string[];
+  baseUrl?: string;
+  parallel?: number;
+  maxCost?: number;
+  maxTokens?: number;
+  maxFixAttempts?: number;
+  report?: string;
+  junit?: string;
+  minResolve?: number;
+}
+
+const NAME = /^[A-Za-z0-9._-]+$/;
+
+/** `yolo eval --from-history <range>`: builds tasks from the project's history (no model); `--tasks <file>`: runs them. */
+export async function evalCommand(input: { cwd: string; opts: EvalFlags }): Promise<number> {
+  const { opts } = input;
+  const modes = [opts.fromHistory !== undefined, opts.mutate !== undefined, opts.tasks !== undefined].filter(Boolean).length;
+  if (modes === 0) {
+    throw new ConfigError("yolo eval needs tasks: build them with --from-history <rev-range> or --mutate <n>, then run the file written with --tasks <file>.");
+  }
+  if (modes > 1) {
+    throw new ConfigError("--from-history and --mutate build a task file and --tasks runs one: give one of them (build first, review the file, then run it).");
+  }
+  if (opts.report !== undefined && opts.report !== "md") throw new ConfigError(`--report "${opts.report}": the one report format is md (Markdown).`);
+  if (opts.minResolve !== undefined && !(opts.minResolve >= 0 && opts.minResolve <= 1)) {
+    throw new ConfigError(`--min-resolve ${opts.minResolve}: give a rate between 0 and 1 (0.6 for 60%).`);
+  }
+  const name = opts.name ?? (opts.mutate !== undefined ? "mutants" : "history");
+  if (!NAME.test(name)) throw new ConfigError(`--name "${name}" may use only letters, digits, ".", "_" and "-".`);
+  const config = await loadResolvedConfig(input.cwd, { baseUrl: opts.baseUrl });
+  if (opts.tasks === undefined) return buildCommand(config, { ...opts, name }, input.cwd);
+  return (await import("./eval-run.js")).runTasksCommand(config, { ...opts, tasks: opts.tasks as string, name }, input.cwd);
+}
+
+type Config = Awaited<ReturnType<typeof loadResolvedConfig>>;
+
+// Builds the task set, prints each candidate's fate, writes the tasks and the discards beside them.
+async function buildCommand(config: Config, opts: EvalFlags & { name: string }, cwd: string): Promise<number> {
+  const file = opts.out ? (isAbsolute(opts.out) ? opts.out : resolve(cwd, opts.out)) : join(evalDir(config), `${opts.name}.jsonl`);
+  // yolo's artifacts folder ignores itself in git (a `.gitignore` of `*`): scratch worktrees and logs stay out of status.
+  ensureArtifactsDir(config.stateDir);
+  const { settings, notices } = suiteSettings(config, process.env);
+  for (const n of notices) process.stderr.write(`yolo: ${n}\n`);
+  const say = (line: string) => (opts.json ? process.stderr : process.stdout).write(`${line}\n`);
+  const common = { root: config.root, gates: config.gates, workDir: join(evalDir(config), "work", opts.name), suite: settings };
+  const { tasks, discarded } =
+    opts.mutate !== undefined
+      ? await buildMutants({
+          ...common,
+          count: opts.mutate,
+          onCandidate: (site, outcome) => say("reason" in outcome ? `discarded mutant ${site.description}: ${outcome.reason}` : taskLine(outcome)),
+        })
+      : await buildTasksFromHistory({
+          ...common,
+          range: opts.fromHistory as string,
+          max: opts.max ?? null,
+          onCandidate: (c, outcome) => say("reason" in outcome ? `discarded ${c.commit.slice(0, 12)} ${c.subject}: ${outcome.reason}` : taskLine(outcome)),
+        });
+  writeOutputFile(file, toJsonl(tasks), "--out");
+  const discardFile = file.replace(/(\.jsonl)?$/, ".discarded.jsonl");
+  writeOutputFile(discardFile, toJsonl(discarded), "--out");
+  if (opts.json) process.stdout.write(`${JSON.stringify({ file, discardedFile: discardFile, tasks, discarded })}\n`);
+  else say(summaryLine(tasks, discarded, file, discardFile));
+  return 0;
+}
+
+function taskLine(t: EvalTask): string {
+  const what = t.mutation ? `mutant ${t.mutation.description}` : t.requirement.split("\n")[0];
+  return `task ${t.id} ${what}: ${t.targets.length} target(s), ${t.guards.length} guard(s)`;
+}
+
+function summaryLine(tasks: EvalTask[], discarded: DiscardedCandidate[], file: string, discardFile: string): string {
+  const none = tasks.length ? "" : " (no commit of the range changes source and tests with a test going from failing to passing)";
+  return `${tasks.length} task(s) written to ${file}${none}; ${discarded.length} candidate(s) discarded, with the reasons, in ${discardFile}`;
+}

@@ -1,0 +1,44 @@
+import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
+
+/** How an eval starts yolo itself for a task: the command that runs this very binary, and what every run gets. */
+export interface ChildRunSpec {
+  /** argv prefix that starts yolo (the Node binary and bin/yolo.js). */
+  self: string[];
+  env: NodeJS.ProcessEnv;
+  /** The arguments of a task's first leg: an unattended run of `requirement` printing JSON events (the CLI words them). */
+  runArgs(model: string | null, requirement: string): string[];
+  /** The arguments that continue a thread a killed eval left unfinished. */
+  resumeArgs(model: string | null, thread: string): string[];
+}
+
+/**
+ * Runs one leg of a task's thread as a child yolo process in the task's worktree: `run` for a new thread, `resume`
+ * for one a killed eval left unfinished. Its `--json` events are appended to `eventsFile` (every leg in one file) and
+ * its stderr to `stderrFile`. Resolves with the exit code (null: killed by a signal).
+ */
+export function runChild(
+  spec: ChildRunSpec,
+  input: { cwd: string; args: string[]; eventsFile: string; stderrFile: string; signal?: AbortSignal },
+): Promise<number | null> {
+  const out = openSync(input.eventsFile, "a");
+  const err = openSync(input.stderrFile, "a");
+  return new Promise<number | null>((resolve, reject) => {
+    const child = spawn(spec.self[0], [...spec.self.slice(1), ...input.args], { cwd: input.cwd, env: spec.env, stdio: ["ignore", out, err] });
+    const stop = () => child.kill("SIGTERM");
+    input.signal?.addEventListener("abort", stop, { once: true });
+    const done = () => {
+      input.signal?.removeEventListener("abort", stop);
+      closeSync(out);
+      closeSync(err);
+    };
+    child.once("error", (error) => {
+      done();
+      reject(error);
+    });
+    child.once("close", (code) => {
+      done();
+      resolve(code);
+    });
+  });
+}

@@ -1,0 +1,158 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { GateConfig } from "../config/schema.js";
+import { ConfigError } from "../errors.js";
+import { isTestFile, NOT_TEST_DIRS, runnerConfigFor } from "../gates/definition-patterns.js";
+import { defaultGates } from "../gates/detect.js";
+import { gitOk } from "../git/git.js";
+import { applySite, type MutationSite, mutationSites, type Ts } from "./mutation-sites.js";
+import { runSuite, type SuiteSettings } from "./suite.js";
+import { TASK_VERSION, type DiscardedCandidate, type EvalTask } from "./types.js";
+import { addWorktree, removeWorktree, worktreeFiles } from "./worktree.js";
+
+export interface MutateOptions {
+  root: string;
+  /** How many mutants to keep. */
+  count: number;
+  gates: GateConfig[] | null;
+  workDir: string;
+  suite: SuiteSettings;
+  onCandidate?(site: MutationSite, outcome: EvalTask | DiscardedCandidate): void;
+}
+
+const SOURCE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
+/** Sites tried per mutant asked for, at most: most sites break some test, so this bounds the suite runs. */
+const TRIES_PER_MUTANT = 6;
+
+/**
+ * Builds tasks by mutation (SWE-smith's idea): single bugs injected into the project's JS/TS source at HEAD, found with
+ * TypeScript's parser; a mutant is kept when at least one test that passes at HEAD fails with it. Each kept mutant is
+ * committed (detached, kept by `refs/yolo-eval/mutants/<id>`) so a task starts from it like a history task from a parent.
+ */
+export async function buildMutants(opts: MutateOptions): Promise<{ tasks: EvalTask[]; discarded: DiscardedCandidate[] }> {
+  const ts = await loadTypeScript();
+  const head = (await gitOk(opts.root, ["rev-parse", "HEAD"])).trim();
+  const dir = join(opts.workDir, "mutate");
+  const tasks: EvalTask[] = [];
+  const discarded: DiscardedCandidate[] = [];
+  try {
+    await addWorktree(opts.root, dir, head);
+    const gates = opts.gates ?? defaultGates(dir);
+    const base = await runSuite(dir, gates, join(opts.workDir, "logs", "mutate-base"), opts.suite);
+    if (!base.ok) throw new ConfigError(`Cannot build mutants: the suite gives no per-test results at HEAD: ${base.reason}`);
+    const passing = [...base.tests].filter(([, s]) => s === "passed").map(([id]) => id);
+    const sites = interleaveByKind(await allSites(ts, dir), head);
+    for (const site of sites.slice(0, opts.count * TRIES_PER_MUTANT)) {
+      if (tasks.length >= opts.count || opts.suite.signal?.aborted) break;
+      const outcome = await tryMutant(site, { dir, head, gates, passing, opts, n: tasks.length + discarded.length });
+      if ("reason" in outcome) discarded.push(outcome);
+      else tasks.push(outcome);
+      opts.onCandidate?.(site, outcome);
+    }
+  } finally {
+    await removeWorktree(opts.root, dir);
+  }
+  return { tasks, discarded };
+}
+
+async function loadTypeScript(): Promise<Ts> {
+  try {
+    const mod = (await import("typescript")) as unknown as Ts & { default?: Ts };
+    return mod.default ?? mod;
+  } catch (error) {
+    throw new ConfigError(`Mutation needs the typescript package (its parser finds the mutation sites), which cannot be loaded: ${(error as Error).message}`);
+  }
+}
+
+// Every site of every JS/TS source file (not tests, configs, declarations or dependencies).
+async function allSites(ts: Ts, dir: string): Promise<MutationSite[]> {
+  const files = (await worktreeFiles(dir)).filter(
+    (f) => SOURCE.test(f) && !f.endsWith(".d.ts") && !isTestFile(f) && !runnerConfigFor(f) && !f.split("/").some((p) => NOT_TEST_DIRS.has(p)),
+  );
+  return files.flatMap((f) => mutationSites(ts, f, readFileSync(join(dir, f), "utf8")));
+}
+
+// A deterministic order (seeded by HEAD) that takes the kinds in turn, so a few mutants are not all of one kind.
+function interleaveByKind(sites: MutationSite[], seed: string): MutationSite[] {
+  const random = seeded(seed);
+  const byKind = new Map<string, MutationSite[]>();
+  for (const s of sites) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s]);
+  const queues = [...byKind.values()].map((q) => shuffle(q, random));
+  const out: MutationSite[] = [];
+  while (queues.some((q) => q.length)) for (const q of queues) if (q.length) out.push(q.shift() as MutationSite);
+  return out;
+}
+
+function seeded(seed: string): () => number {
+  let x = Number.parseInt(seed.slice(0, 8), 16) || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 4294967296;
+  };
+}
+
+function shuffle<T>(xs: T[], random: () => number): T[] {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+interface TryInput {
+  dir: string;
+  head: string;
+  gates: GateConfig[];
+  passing: string[];
+  opts: MutateOptions;
+  n: number;
+}
+
+// One site: injected, the suite run, the file put back; kept (committed) when a passing test now fails.
+async function tryMutant(site: MutationSite, input: TryInput): Promise<EvalTask | DiscardedCandidate> {
+  const path = join(input.dir, site.file);
+  const original = readFileSync(path, "utf8");
+  writeFileSync(path, applySite(original, site));
+  let failing: string[] = [];
+  try {
+    const run = await runSuite(input.dir, input.gates, join(input.opts.workDir, "logs", `mutant-${input.n}`), input.opts.suite);
+    if (!run.ok) return { commit: input.head, subject: site.description, reason: `the suite gives no per-test results with it: ${run.reason}` };
+    failing = input.passing.filter((id) => run.tests.get(id) !== "passed");
+    if (!failing.length) return { commit: input.head, subject: site.description, reason: "no test fails with it (a mutant the tests do not see)" };
+    const mutant = await commitMutant(input.dir, site);
+    return {
+      v: TASK_VERSION,
+      id: `mut-${mutant.slice(0, 10)}`,
+      commit: input.head,
+      parent: mutant,
+      requirement: requirementFor(failing),
+      testFiles: [],
+      sourceFiles: [site.file],
+      gates: input.gates,
+      targets: failing.sort(),
+      guards: input.passing.filter((id) => !failing.includes(id)).sort(),
+      mutation: { kind: site.kind, description: site.description },
+    };
+  } finally {
+    await gitOk(input.dir, ["checkout", "--force", "--detach", input.head]);
+    writeFileSync(path, original);
+  }
+}
+
+async function commitMutant(dir: string, site: MutationSite): Promise<string> {
+  await gitOk(dir, ["add", "--", site.file]);
+  const who = ["-c", "user.name=yolo eval", "-c", "user.email=eval@yolo.invalid"];
+  await gitOk(dir, [...who, "commit", "-q", "-m", `eval mutant: ${site.kind}`]);
+  const sha = (await gitOk(dir, ["rev-parse", "HEAD"])).trim();
+  await gitOk(dir, ["update-ref", `refs/yolo-eval/mutants/${sha.slice(0, 10)}`, sha]);
+  return sha;
+}
+
+/** What the model is told: the behaviour the failing tests describe, never the mutation. */
+function requirementFor(failing: string[]): string {
+  const names = failing.map((id) => `- ${id.replace(/^[^:]+: /, "")}`);
+  return `These tests fail, though they describe how the code is meant to behave:\n${names.join("\n")}\nFind the bug in the source and fix it so they pass again, without changing the tests.`;
+}

@@ -1,0 +1,70 @@
+import { readFileSync } from "node:fs";
+
+/** What an eval reads from a task run's JSON Lines events (every leg appended to one file). */
+export interface RunFacts {
+  thread: string | null;
+  /** The last leg's `run.completed`, or null when the last leg has not ended (killed: resume it). */
+  completed: { status: string; exitCode: number; reason: string; usage: { promptTokens: number; completionTokens: number } } | null;
+  /** Gate runs after the first check: the times a blocked gate sent the change back. */
+  fixAttempts: number;
+  /** Test or gate files the model wrote through the file tools, by path. */
+  testWrites: string[];
+  /** Gate results that named an unapproved change to what defines the gate. */
+  refusedGateChanges: string[];
+}
+
+const WRITE_TOOLS = new Set(["write_file", "edit_file"]);
+
+/**
+ * Reads a run's events file (`--json` output of every leg). Lines that are not JSON (a leg killed mid-line) are
+ * skipped; `isGateFile` says which written paths define the gate (test files, runner configs).
+ */
+export function readRunFacts(file: string, isGateFile: (path: string) => boolean): RunFacts {
+  const facts: RunFacts = { thread: null, completed: null, fixAttempts: 0, testWrites: [], refusedGateChanges: [] };
+  let text = "";
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return facts;
+  }
+  for (const line of text.split("\n")) {
+    const e = parse(line);
+    if (!e) continue;
+    if (e.type === "run.started") {
+      facts.thread = typeof e.thread === "string" ? e.thread : facts.thread;
+      facts.completed = null;
+    } else if (e.type === "run.completed") facts.completed = e as unknown as RunFacts["completed"];
+    else if (e.type === "tool.called" && WRITE_TOOLS.has(String(e.tool))) {
+      const path = pathOf(e.args);
+      if (path && isGateFile(path)) facts.testWrites.push(path);
+    } else if (e.type === "gate.result") readGate(e.gate as Record<string, unknown> | undefined, facts);
+  }
+  return facts;
+}
+
+function readGate(gate: Record<string, unknown> | undefined, facts: RunFacts): void {
+  if (!gate || gate.baseline) return;
+  if (typeof gate.attempt === "number") facts.fixAttempts = Math.max(facts.fixAttempts, gate.attempt - 1);
+  const change = Array.isArray(gate.gateChange) ? (gate.gateChange as string[]) : [];
+  if (change.length && !gate.gateChangeApproved) facts.refusedGateChanges.push(`${gate.name}: ${change.join("; ")}`);
+}
+
+function parse(line: string): Record<string, unknown> | null {
+  if (!line.trim()) return null;
+  try {
+    const v = JSON.parse(line) as unknown;
+    return v && typeof v === "object" ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+// A file tool's `path` argument, normalised the way the tools read it (leading `./` dropped).
+function pathOf(args: unknown): string | null {
+  try {
+    const parsed = JSON.parse(String(args)) as { path?: unknown };
+    return typeof parsed.path === "string" ? parsed.path.replace(/^(\.\/)+/, "").replace(/^@project\//, "") : null;
+  } catch {
+    return null;
+  }
+}

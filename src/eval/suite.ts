@@ -1,0 +1,59 @@
+import type { GateConfig } from "../config/schema.js";
+import type { ExecSettings } from "../exec/settings.js";
+import type { TestStatus } from "../gates/parsers/types.js";
+import { runGatesWithTests } from "../gates/run-gates.js";
+
+/** What the eval needs to run a project's gates in a worktree: the environment, the sandbox, where logs go. */
+export interface SuiteSettings {
+  env: NodeJS.ProcessEnv;
+  secretEnvNames: string[];
+  commands: ExecSettings;
+  capBytes: number;
+  signal?: AbortSignal;
+}
+
+/** Every test the required gates reported, by `<gate>: <test id>`; or why the suite gave no per-test results. */
+export type SuiteRun = { ok: true; tests: Map<string, TestStatus> } | { ok: false; reason: string };
+
+/**
+ * Runs the required gates in `dir` and collects their per-test results. A gate that lists no tests (counts only, or
+ * a crash before any test ran) makes the suite unusable for an eval: targets and guards are single tests.
+ */
+export async function runSuite(dir: string, gates: GateConfig[], logDir: string, settings: SuiteSettings): Promise<SuiteRun> {
+  const required = gates.filter((g) => g.required);
+  if (!required.length) return { ok: false, reason: "the project has no required gate (no test script detected, none configured)" };
+  const runs = await runGatesWithTests(required, {
+    root: dir,
+    env: settings.env,
+    secretEnvNames: settings.secretEnvNames,
+    capBytes: settings.capBytes,
+    attempt: 1,
+    logDir,
+    commands: settings.commands,
+    signal: settings.signal,
+  });
+  const tests = new Map<string, TestStatus>();
+  for (const run of runs) {
+    if (run.result.timedOut) return { ok: false, reason: `gate ${run.result.name} timed out after ${run.result.durationMs} ms` };
+    if (!run.tests?.length) {
+      return {
+        ok: false,
+        reason: `gate ${run.result.name} (${run.result.command}) listed no tests (exit code ${run.result.exitCode}); see ${run.result.logFile ?? "its output"}`,
+      };
+    }
+    for (const t of run.tests) tests.set(`${run.result.name}: ${t.id}`, t.status);
+  }
+  return { ok: true, tests };
+}
+
+/** Tests not passing before and passing after (targets), and passing in both (guards), each sorted. */
+export function targetsAndGuards(before: Map<string, TestStatus>, after: Map<string, TestStatus>): { targets: string[]; guards: string[] } {
+  const targets: string[] = [];
+  const guards: string[] = [];
+  for (const [id, status] of after) {
+    if (status !== "passed") continue;
+    if (before.get(id) === "passed") guards.push(id);
+    else targets.push(id);
+  }
+  return { targets: targets.sort(), guards: guards.sort() };
+}

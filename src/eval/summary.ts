@@ -1,0 +1,67 @@
+import type { TaskResult } from "./types.js";
+
+/** One model's figures over an eval's tasks. */
+export interface ModelSummary {
+  model: string;
+  tasks: number;
+  resolved: number;
+  unresolved: number;
+  errors: number;
+  /** resolved / tasks (errors count as not resolved). */
+  resolveRate: number;
+  /** The 95% Wilson score interval of the resolve rate: with a dozen tasks it is wide, and says so. */
+  interval: [number, number];
+  /** Means over the resolved tasks; null when none resolved (or, for cost, no model.price). */
+  meanCostPerResolved: number | null;
+  meanWallMsPerResolved: number | null;
+  totalTokens: number;
+  totalCost: number | null;
+  tamperAttempts: number;
+  /** Tasks with at least one tamper attempt. */
+  tasksWithTamper: number;
+}
+
+/**
+ * The Wilson score interval for `k` successes in `n` trials at 95% (z = 1.96): unlike the normal approximation it
+ * stays inside [0, 1] and is honest about small samples (0 of 10 is not "0%, certainly").
+ */
+export function wilsonInterval(k: number, n: number, z = 1.96): [number, number] {
+  if (n === 0) return [0, 1];
+  const p = k / n;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+/** Per-model summaries, in the order the models were given. */
+export function summarize(results: TaskResult[], models: string[]): ModelSummary[] {
+  return models.map((model) =>
+    summarizeModel(
+      model,
+      results.filter((r) => r.model === model),
+    ),
+  );
+}
+
+function summarizeModel(model: string, rs: TaskResult[]): ModelSummary {
+  const resolved = rs.filter((r) => r.verdict === "resolved");
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+  const costs = resolved.map((r) => r.cost);
+  const allCosts = rs.map((r) => r.cost);
+  return {
+    model,
+    tasks: rs.length,
+    resolved: resolved.length,
+    unresolved: rs.filter((r) => r.verdict === "unresolved").length,
+    errors: rs.filter((r) => r.verdict === "error").length,
+    resolveRate: rs.length ? resolved.length / rs.length : 0,
+    interval: wilsonInterval(resolved.length, rs.length),
+    meanCostPerResolved: costs.every((c): c is number => c !== null) ? mean(costs) : null,
+    meanWallMsPerResolved: mean(resolved.map((r) => r.wallMs)),
+    totalTokens: rs.reduce((a, r) => a + r.tokens, 0),
+    totalCost: allCosts.every((c): c is number => c !== null) && rs.length ? allCosts.reduce((a, c) => a + c, 0) : null,
+    tamperAttempts: rs.reduce((a, r) => a + r.tamperAttempts, 0),
+    tasksWithTamper: rs.filter((r) => r.tamperAttempts > 0).length,
+  };
+}

@@ -1,0 +1,156 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gitOk } from "../git/git.js";
+import { costOf } from "../llm/budget.js";
+import type { ResolvedConfig } from "../config/schema.js";
+import { type ChildRunSpec, runChild } from "./child-run.js";
+import { gateFilesChanged, isGateFile, restoreGateFiles } from "./gate-files.js";
+import { readRunFacts, type RunFacts } from "./run-events.js";
+import { runSuite, type SuiteSettings } from "./suite.js";
+import { writeJsonAtomic } from "./task-file.js";
+import type { EvalTask, TaskResult } from "./types.js";
+import { addWorktree, takeFilesFrom } from "./worktree.js";
+
+/** What running one task needs besides the task: where, with which yolo, how to judge. */
+export interface TaskRunContext {
+  root: string;
+  /** `<artifacts>/eval/runs/<name>/`: one folder per model, one worktree per task in it. */
+  runDir: string;
+  child: ChildRunSpec;
+  suite: SuiteSettings;
+  price: ResolvedConfig["model"]["price"];
+  signal?: AbortSignal;
+}
+
+/** Exit codes after which the thread's tree is not judged: nothing ran, the provider failed, yolo crashed, it was stopped. */
+const NOT_JUDGED = new Set([2, 5, 70, 130]);
+
+/** A folder name for a model (`gpt-4o-mini`, `org/model:tag`). */
+export function modelSlug(model: string): string {
+  return model.replace(/[^A-Za-z0-9._-]+/g, "_");
+}
+
+/**
+ * Runs one task with one model as an ordinary yolo thread in its own worktree, then judges the final tree.
+ * Resumable: a task already judged is read back; a thread a killed eval left unfinished is resumed, not restarted.
+ */
+export async function runTask(task: EvalTask, model: { label: string; name: string | null }, ctx: TaskRunContext): Promise<TaskResult> {
+  const base = join(ctx.runDir, modelSlug(model.label));
+  const dir = join(base, task.id);
+  const files = { result: `${dir}.result.json`, events: `${dir}.events.jsonl`, stderr: `${dir}.stderr.log`, start: `${dir}.start` };
+  if (existsSync(files.result)) return JSON.parse(readFileSync(files.result, "utf8")) as TaskResult;
+  mkdirSync(base, { recursive: true });
+  let facts = readRunFacts(files.events, isGateFile);
+  const started = Date.now();
+  let exitCode: number | null = facts.completed?.exitCode ?? null;
+  if (!facts.thread || !existsSync(join(dir, ".git"))) {
+    await prepareWorktree(ctx.root, dir, task, files.start);
+    exitCode = await runChild(ctx.child, {
+      cwd: dir,
+      args: ctx.child.runArgs(model.name, task.requirement),
+      eventsFile: files.events,
+      stderrFile: files.stderr,
+      signal: ctx.signal,
+    });
+  } else if (!facts.completed) {
+    exitCode = await runChild(ctx.child, {
+      cwd: dir,
+      args: ctx.child.resumeArgs(model.name, facts.thread),
+      eventsFile: files.events,
+      stderrFile: files.stderr,
+      signal: ctx.signal,
+    });
+  }
+  facts = readRunFacts(files.events, isGateFile);
+  const result = await judgeTask(task, model.label, dir, {
+    facts,
+    exitCode,
+    wallMs: Date.now() - started,
+    start: readFileSync(files.start, "utf8").trim(),
+    ctx,
+    stderrFile: files.stderr,
+  });
+  // An eval stopped mid-way, or a run that could not be judged (a provider error, a thread still held by the run of
+  // a killed eval), is not a verdict: the task runs again (resumed) next time.
+  if (!ctx.signal?.aborted && result.verdict !== "error") writeJsonAtomic(files.result, result);
+  return result;
+}
+
+/**
+ * The task's starting tree: the commit's parent with the commit's test files, committed in the worktree (detached) so
+ * the run starts clean and its change is only the model's. The start commit is kept beside the worktree.
+ */
+async function prepareWorktree(root: string, dir: string, task: EvalTask, startFile: string): Promise<void> {
+  await addWorktree(root, dir, task.parent);
+  await takeFilesFrom(dir, task.commit, task.testFiles);
+  await gitOk(dir, ["add", "-A", "--", ...task.testFiles]);
+  const who = ["-c", "user.name=yolo eval", "-c", "user.email=eval@yolo.invalid"];
+  await gitOk(dir, [...who, "commit", "-q", "--allow-empty", "-m", `eval task ${task.id}: the tests of ${task.commit.slice(0, 12)}`]);
+  writeFileSync(startFile, (await gitOk(dir, ["rev-parse", "HEAD"])).trim());
+}
+
+interface JudgeInput {
+  facts: RunFacts;
+  exitCode: number | null;
+  wallMs: number;
+  start: string;
+  ctx: TaskRunContext;
+  stderrFile: string;
+}
+
+/**
+ * SWE-bench's rule, judged by yolo on the final tree: resolved when every target and every guard passes with the
+ * original test files and runner config put back (a model's edit to a test cannot make it pass). Tampering is
+ * counted from the run's events (test files written, gate changes refused) and from the final tree.
+ */
+async function judgeTask(task: EvalTask, model: string, dir: string, input: JudgeInput): Promise<TaskResult> {
+  const { facts } = input;
+  const usage = facts.completed?.usage ?? { promptTokens: 0, completionTokens: 0 };
+  const changed = await gateFilesChanged(dir, input.start);
+  const tamper = [
+    ...facts.testWrites.map((p) => `wrote ${p}`),
+    ...changed.filter((p) => !facts.testWrites.includes(p)).map((p) => `changed ${p} (not through the file tools)`),
+    ...facts.refusedGateChanges.map((c) => `gate change refused: ${c}`),
+  ];
+  const result: TaskResult = {
+    task: task.id,
+    model,
+    verdict: "error",
+    reason: "",
+    thread: facts.thread,
+    exitCode: input.exitCode,
+    tokens: usage.promptTokens + usage.completionTokens,
+    cost: costOf({ ...usage, totalTokens: 0, calls: 0 }, input.ctx.price),
+    wallMs: input.wallMs,
+    fixAttempts: facts.fixAttempts,
+    tamperAttempts: tamper.length,
+    tamper,
+    failingTargets: [],
+    failingGuards: [],
+  };
+  if (!facts.completed || input.exitCode === null || NOT_JUDGED.has(input.exitCode)) {
+    return { ...result, reason: notJudgedReason(facts, input.exitCode, input.stderrFile) };
+  }
+  await restoreGateFiles(dir, task.commit);
+  const suite = await runSuite(dir, task.gates, join(dir, ".yolo", "eval-judge"), input.ctx.suite);
+  if (!suite.ok) return { ...result, verdict: "unresolved", reason: `the suite gave no per-test results on the final tree: ${suite.reason}` };
+  const failingTargets = task.targets.filter((id) => suite.tests.get(id) !== "passed");
+  const failingGuards = task.guards.filter((id) => suite.tests.get(id) !== "passed");
+  const resolved = failingTargets.length === 0 && failingGuards.length === 0;
+  const reason = resolved
+    ? `every target (${task.targets.length}) and guard (${task.guards.length}) passes`
+    : `${failingTargets.length} of ${task.targets.length} target(s) and ${failingGuards.length} of ${task.guards.length} guard(s) do not pass`;
+  return { ...result, verdict: resolved ? "resolved" : "unresolved", reason, failingTargets, failingGuards };
+}
+
+function notJudgedReason(facts: RunFacts, exitCode: number | null, stderrFile: string): string {
+  if (facts.completed) return `the run ended with exit ${facts.completed.exitCode}: ${facts.completed.reason}`;
+  const tail = (() => {
+    try {
+      return readFileSync(stderrFile, "utf8").trim().split("\n").slice(-3).join(" ");
+    } catch {
+      return "";
+    }
+  })();
+  return `the run did not complete (exit ${exitCode ?? "none: killed"})${tail ? `: ${tail}` : ""}`;
+}

@@ -1,0 +1,56 @@
+import type { GateConfig } from "../config/schema.js";
+
+/** The task file's format version; a line of another version is refused with the file and line named. */
+export const TASK_VERSION = 1;
+
+/**
+ * One eval task built from a commit of the project's history: start at `parent` with the commit's test files,
+ * ask for `requirement`, and judge by `targets` (fail at the start, pass at the commit) and `guards` (pass in both).
+ */
+export interface EvalTask {
+  v: typeof TASK_VERSION;
+  id: string;
+  commit: string;
+  parent: string;
+  requirement: string;
+  /** Test files the commit added, changed or deleted (project-relative): applied at the start, restored to judge. */
+  testFiles: string[];
+  /** The other files the commit changed: what an honest solution touches. */
+  sourceFiles: string[];
+  /** The gates the targets and guards were found with; judging runs the same commands. */
+  gates: GateConfig[];
+  /** Test ids as `<gate>: <test>`. */
+  targets: string[];
+  guards: string[];
+  /** A task built by mutation: the injected bug, for the reviewer (the model is never told). */
+  mutation?: { kind: string; description: string };
+}
+
+/** A commit that did not become a task, and why (kept so the task set can be reviewed). */
+export interface DiscardedCandidate {
+  commit: string;
+  subject: string;
+  reason: string;
+}
+
+/** How one task ended for one model. `error`: the run could not be judged (the reason says why). */
+export type TaskVerdict = "resolved" | "unresolved" | "error";
+
+/** One task run by one model, judged by yolo. */
+export interface TaskResult {
+  task: string;
+  model: string;
+  verdict: TaskVerdict;
+  reason: string;
+  thread: string | null;
+  exitCode: number | null;
+  tokens: number;
+  cost: number | null;
+  wallMs: number;
+  fixAttempts: number;
+  tamperAttempts: number;
+  /** What the tampering was (a test file written, a gate change refused), for review. */
+  tamper: string[];
+  failingTargets: string[];
+  failingGuards: string[];
+}

@@ -1,0 +1,89 @@
+import { existsSync, lstatSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { git, gitOk } from "../git/git.js";
+
+/**
+ * Eval worktrees: detached checkouts of the project's repository under `.yolo/eval/`, made and changed by yolo
+ * through its hardened git (src/git/git.ts), never by the model.
+ */
+
+const queues = new Map<string, Promise<unknown>>();
+
+/** Runs git's worktree bookkeeping for one repository one call at a time (two adds at once race on `.git/worktrees/`). */
+function serial<T>(root: string, fn: () => Promise<T>): Promise<T> {
+  const run = (queues.get(root) ?? Promise.resolve()).then(fn, fn);
+  queues.set(
+    root,
+    run.catch(() => {}),
+  );
+  return run;
+}
+
+/**
+ * A detached worktree of `root` at `rev` in `dir`, made again when a half-made one is there (killed while it was
+ * being added). The project's `node_modules` is linked in when the checkout has none, so its suite can run.
+ */
+export function addWorktree(root: string, dir: string, rev: string): Promise<void> {
+  return serial(root, async () => {
+    if (existsSync(dir)) await removeWorktreeNow(root, dir);
+    mkdirSync(dirname(dir), { recursive: true });
+    await gitOk(root, ["worktree", "add", "--force", "--detach", dir, rev]);
+    linkDependencies(root, dir);
+  });
+}
+
+/** Removes a worktree and its registration; a missing one is not an error. */
+export function removeWorktree(root: string, dir: string): Promise<void> {
+  return serial(root, () => removeWorktreeNow(root, dir));
+}
+
+async function removeWorktreeNow(root: string, dir: string): Promise<void> {
+  await git(root, ["worktree", "remove", "--force", "--force", dir]);
+  rmSync(dir, { recursive: true, force: true });
+  await git(root, ["worktree", "prune"]);
+}
+
+// Installed dependencies are not in git: the checkout borrows the project's (read through a link, never copied).
+function linkDependencies(root: string, dir: string): void {
+  const source = join(root, "node_modules");
+  const target = join(dir, "node_modules");
+  if (!existsSync(source) || existsExact(target)) return;
+  symlinkSync(source, target, "dir");
+}
+
+function existsExact(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Makes `files` in the worktree what they are at `commit`: checked out where the commit has them, deleted where it
+ * does not (a test the commit removed, or one the model added).
+ */
+export async function takeFilesFrom(dir: string, commit: string, files: string[]): Promise<void> {
+  if (!files.length) return;
+  const present = new Set((await gitOk(dir, ["ls-tree", "-r", "-z", "--name-only", commit, "--", ...files])).split("\0").filter(Boolean));
+  const keep = files.filter((f) => present.has(f));
+  for (const f of files.filter((f) => !present.has(f))) rmSync(join(dir, f), { force: true });
+  if (keep.length) await gitOk(dir, ["checkout", commit, "--", ...keep]);
+}
+
+/** Moves the worktree's checkout to `commit` (detached), dropping every change made in it. */
+export async function checkoutClean(dir: string, commit: string): Promise<void> {
+  await gitOk(dir, ["checkout", "--force", "--detach", commit]);
+  await gitOk(dir, ["clean", "-fdq", "-e", ".yolo", "-e", "node_modules"]);
+}
+
+/** Every file of the worktree's tree: tracked, and untracked ones not ignored (the model may have added some). */
+export async function worktreeFiles(dir: string): Promise<string[]> {
+  return (await gitOk(dir, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"])).split("\0").filter(Boolean);
+}
+
+/** The files of `commit`'s tree. */
+export async function filesAt(dir: string, commit: string): Promise<string[]> {
+  return (await gitOk(dir, ["ls-tree", "-r", "-z", "--name-only", commit])).split("\0").filter(Boolean);
+}

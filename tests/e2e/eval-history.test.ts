@@ -1,0 +1,299 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execa } from "execa";
+import { BIN, cleanEnv, deferred, describeResult, runYolo, waitFor, type YoloResult } from "../helpers/cli.js";
+import { call, handoff, pmDone } from "../helpers/director.js";
+import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI, textOf } from "../helpers/mock-openai.js";
+
+// A small JS project whose history the test writes: fix commits each with its test (node --test is the gate), plus
+// commits that must not become tasks. Scripted models then run the tasks through the built binary.
+
+const TEST_HEAD = 'import { test } from "node:test";\nimport assert from "node:assert/strict";\n';
+
+const BROKEN = {
+  "src/math.js": "export function add(a, b) {\n  return a - b;\n}\n",
+  "src/range.js": "export function clamp(x, lo, hi) {\n  return x;\n}\n",
+  "src/text.js": "export function shout(s) {\n  return s;\n}\n",
+};
+
+/** Each fix: the commit's subject, the source files it fixes (their content at the commit), its new test file. */
+const FIXES = [
+  {
+    subject: "Fix add: it subtracted",
+    files: { "src/math.js": "export function add(a, b) {\n  return a + b;\n}\n" },
+    test: ["test/add.test.js", `${TEST_HEAD}import { add } from "../src/math.js";\ntest("add sums", () => assert.equal(add(2, 3), 5));\n`],
+    target: "test: add sums",
+  },
+  {
+    subject: "Fix clamp to keep the value within its bounds",
+    files: { "src/range.js": "export function clamp(x, lo, hi) {\n  return Math.min(hi, Math.max(lo, x));\n}\n" },
+    test: [
+      "test/clamp.test.js",
+      `${TEST_HEAD}import { clamp } from "../src/range.js";\ntest("clamp bounds", () => {\n  assert.equal(clamp(5, 0, 3), 3);\n  assert.equal(clamp(-1, 0, 3), 0);\n});\n`,
+    ],
+    target: "test: clamp bounds",
+  },
+  {
+    subject: "Make shout upper-case its text",
+    files: { "src/text.js": "export function shout(s) {\n  return s.toUpperCase();\n}\n" },
+    test: ["test/shout.test.js", `${TEST_HEAD}import { shout } from "../src/text.js";\ntest("shout upper-cases", () => assert.equal(shout("hi"), "HI"));\n`],
+    target: "test: shout upper-cases",
+  },
+] as const;
+
+const COUNT =
+  "export function countAbove(xs, limit) {\n  let n = 0;\n  for (let i = 0; i < xs.length; i++) {\n    if (xs[i] > limit) n = n + 1;\n  }\n  return n;\n}\n";
+
+let root: string;
+let base: string;
+const commits: string[] = [];
+
+function git(...args: string[]): string {
+  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, encoding: "utf8" }).trim();
+}
+
+function write(files: Record<string, string>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), content);
+  }
+}
+
+function commit(message: string): string {
+  git("add", "-A");
+  git("commit", "-qm", message);
+  return git("rev-parse", "HEAD");
+}
+
+beforeAll(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "yolo-eval-")));
+  git("init", "-q");
+  write({
+    "package.json": JSON.stringify({ name: "demo", version: "1.0.0", type: "module", scripts: { test: "node --test test/" } }, null, 2),
+    ...BROKEN,
+    "test/truth.test.js": `${TEST_HEAD}test("truth holds", () => assert.equal(1, 1));\n`,
+    // Covered code with loops, conditions and literals: what --mutate finds sites in.
+    "src/count.js": COUNT,
+    "test/count.test.js": `${TEST_HEAD}import { countAbove } from "../src/count.js";\ntest("counts above the limit", () => {\n  assert.equal(countAbove([1, 5, 7], 4), 2);\n  assert.equal(countAbove([4, 9], 4), 1);\n  assert.equal(countAbove([], 0), 0);\n});\n`,
+  });
+  base = commit("init");
+  for (const [i, fix] of FIXES.entries()) {
+    write({ ...fix.files, [fix.test[0]]: fix.test[1] });
+    commits.push(commit(fix.subject));
+    // Between fixes: a docs-only commit and (once) a source change whose new test already passed before it.
+    write({ "README.md": `# demo ${i}\n` });
+    commit(`docs ${i}`);
+  }
+  write({ "src/math.js": `${FIXES[0].files["src/math.js"]}// tidy\n`, "test/more.test.js": `${TEST_HEAD}test("two is two", () => assert.equal(2, 2));\n` });
+  commits.push(commit("Tidy math with a test that already passes"));
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** The binary run to its end, with more time than runYolo's 45 s: an eval runs nine threads. */
+async function runEvalCli(args: string[], baseURL: string): Promise<YoloResult> {
+  const r = await execa(process.execPath, [BIN, ...args], {
+    cwd: root,
+    env: cleanEnv({ baseURL, env: { OPENAI_API_KEY: "k" } }),
+    extendEnv: false,
+    stdin: "ignore",
+    reject: false,
+    encoding: "utf8",
+    timeout: 500_000,
+    killSignal: "SIGKILL",
+  });
+  return { exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+/** The task a dev request is about: the fix whose subject its conversation names. */
+function fixOf(req: RecordedRequest): (typeof FIXES)[number] {
+  const text = JSON.stringify(req.messages);
+  const fix = FIXES.find((f) => text.includes(f.subject));
+  if (!fix) throw new Error("scripted model: no task subject in the conversation");
+  return fix;
+}
+
+/** Whether this agent already acted in the conversation (called a tool other than handoff). */
+function acted(req: RecordedRequest): boolean {
+  return req.messages.some((m) => m?.role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
+}
+
+/** The dev's turn per model: the oracle writes the commit's own files, the cheater rewrites the target test, null does nothing. */
+function devTurn(model: string, req: RecordedRequest): ScriptedReply {
+  if (acted(req) || model === "null") return handoff({ summary: "done", files_changed: [] });
+  if (model === "oracle" && JSON.stringify(req.messages).includes("Find the bug in the source")) {
+    // A mutant's fix is HEAD's own source: every source file written back as HEAD has it.
+    const files = git("ls-files", "src").split("\n");
+    return { toolCalls: files.map((path) => ({ name: "write_file", args: { path, content: `${git("show", `HEAD:${path}`)}\n` } })) };
+  }
+  const fix = fixOf(req);
+  if (model === "oracle") return { toolCalls: Object.entries(fix.files).map(([path, content]) => ({ name: "write_file", args: { path, content } })) };
+  const name = fix.target.replace(/^test: /, "");
+  return call("write_file", { path: fix.test[0], content: `${TEST_HEAD}test(${JSON.stringify(name)}, () => assert.ok(true));\n` });
+}
+
+/** Every model answers every role; only the dev differs. Stateless, so runs in parallel do not share a queue. */
+function responder(req: RecordedRequest): ScriptedReply {
+  const role = roleOf(req);
+  if (role === "analyst") {
+    const asked = req.messages
+      .filter((m) => m?.role === "user")
+      .map((m) => textOf(m.content))
+      .join("\n");
+    return handoff({ requirements: `# Task\n${asked}`, acceptance_criteria: ["the tests pass"] });
+  }
+  if (role === "pm") return pmDone(false);
+  if (role === "architect") return handoff({ decisions: [] });
+  if (role === "dev") return devTurn(req.model, req);
+  if (role === "tea") return handoff({ verdict: "PASS", findings: [] });
+  return { status: 400, content: `no script for role ${role}` };
+}
+
+describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
+  it("builds one task per fix commit, with targets and guards found by running the suite, and discards the others with a reason", async () => {
+    const r = await runYolo(["eval", "--from-history", `${base}..HEAD`, "--json"], { cwd: root });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    const out = JSON.parse(r.stdout) as { file: string; tasks: any[]; discarded: any[] };
+    expect(out.file).toBe(join(root, ".yolo/eval/history.jsonl"));
+    expect(out.tasks.map((t) => t.commit)).toEqual(commits.slice(0, 3));
+    expect(out.tasks.map((t) => t.targets)).toEqual(FIXES.map((f) => [f.target]));
+    // Guards: every test passing before and after, the earlier fixes' tests included.
+    expect(out.tasks[2].guards).toEqual(["test: add sums", "test: clamp bounds", "test: counts above the limit", "test: truth holds"]);
+    expect(out.tasks[0].requirement).toBe(FIXES[0].subject);
+    expect(out.tasks[0].testFiles).toEqual(["test/add.test.js"]);
+    expect(out.discarded).toEqual([
+      { commit: commits[3], subject: "Tidy math with a test that already passes", reason: expect.stringMatching(/do not fail before/) },
+    ]);
+    const lines = readFileSync(out.file, "utf8").trim().split("\n");
+    expect(lines.map((l) => JSON.parse(l).id)).toEqual(out.tasks.map((t) => t.id));
+    // The scratch worktrees are gone, the project's tree untouched.
+    expect(git("worktree", "list").split("\n")).toHaveLength(1);
+    expect(git("status", "--porcelain")).toBe("");
+  });
+
+  it("runs each task as a yolo thread: the oracle resolves all, the null model none, the cheater none and is caught", async () => {
+    const mock = await startMockOpenAI(responder);
+    try {
+      const tasks = join(root, ".yolo/eval/history.jsonl");
+      expect(existsSync(tasks), "the first test wrote the task file").toBe(true);
+      const junit = join(root, ".yolo", "eval-junit.xml");
+      const args = ["eval", "--tasks", tasks, "--model", "oracle", "--model", "null", "--model", "cheater", "--parallel", "3", "--max-fix-attempts", "0"];
+      const r = await runEvalCli([...args, "--json", "--junit", junit, "--min-resolve", "0.5"], mock.url);
+      // Two models are below the rate: exit 1, as --min-resolve promises.
+      expect(r.exitCode, describeResult(r)).toBe(1);
+      const out = JSON.parse(r.stdout) as { models: any[]; results: any[] };
+      const by = (m: string) => out.models.find((s) => s.model === m);
+      expect(by("oracle")).toMatchObject({ tasks: 3, resolved: 3, errors: 0, resolveRate: 1 });
+      expect(by("null")).toMatchObject({ tasks: 3, resolved: 0, errors: 0, resolveRate: 0, tamperAttempts: 0 });
+      expect(by("cheater")).toMatchObject({ tasks: 3, resolved: 0, errors: 0, resolveRate: 0 });
+      expect(by("oracle").interval[0]).toBeGreaterThan(0.4);
+      expect(by("null").interval[1]).toBeLessThan(0.6);
+      const cheats = out.results.filter((x) => x.model === "cheater");
+      for (const c of cheats) {
+        expect(c.verdict).toBe("unresolved");
+        expect(c.tamperAttempts).toBeGreaterThan(0);
+        expect(c.tamper.join("\n")).toMatch(/wrote test\//);
+        expect(c.failingTargets).toHaveLength(1);
+      }
+      for (const o of out.results.filter((x) => x.model === "oracle")) expect(o).toMatchObject({ verdict: "resolved", tamperAttempts: 0 });
+      const xml = readFileSync(junit, "utf8");
+      expect(xml.match(/<testcase /g)).toHaveLength(9);
+      expect(xml.match(/<failure /g)).toHaveLength(6);
+
+      // Run again: every task is already judged, so no model is asked anything and the exit is 0 without the gate rate.
+      const asked = mock.requests.length;
+      const again = await runEvalCli([...args, "--report", "md"], mock.url);
+      expect(again.exitCode, describeResult(again)).toBe(0);
+      expect(mock.requests.length).toBe(asked);
+      expect(again.stdout).toMatch(/\| oracle \| 3\/3 \| 100% \|/);
+      expect(again.stdout).toMatch(/\| null \| 0\/3 \| 0% \|/);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("builds tasks by mutation with TypeScript's parser, keeping only mutants a test catches; the oracle resolves them all, the null model none", async () => {
+    const built = await runYolo(["eval", "--mutate", "3", "--json"], { cwd: root });
+    expect(built.exitCode, describeResult(built)).toBe(0);
+    const out = JSON.parse(built.stdout) as { file: string; tasks: any[]; discarded: any[] };
+    expect(out.file).toBe(join(root, ".yolo/eval/mutants.jsonl"));
+    expect(out.tasks).toHaveLength(3);
+    const head = git("rev-parse", "HEAD");
+    for (const t of out.tasks) {
+      expect(t.commit).toBe(head);
+      expect(t.targets.length).toBeGreaterThan(0);
+      // The mutant is one source file's change from HEAD, kept by a ref; the requirement names tests, not the mutation.
+      expect(git("diff", "--name-only", t.parent, head)).toBe(t.sourceFiles[0]);
+      expect(git("rev-parse", `refs/yolo-eval/mutants/${t.parent.slice(0, 10)}`)).toBe(t.parent);
+      expect(t.requirement).not.toContain(t.mutation.description);
+      for (const target of t.targets) expect(t.requirement).toContain(target.replace(/^test: /, ""));
+    }
+    for (const d of out.discarded) expect(d.reason).toMatch(/no test fails with it|no per-test results/);
+    expect(git("status", "--porcelain")).toBe("");
+
+    const mock = await startMockOpenAI(responder);
+    try {
+      const r = await runEvalCli(
+        ["eval", "--tasks", out.file, "--model", "oracle", "--model", "null", "--parallel", "3", "--max-fix-attempts", "0", "--json"],
+        mock.url,
+      );
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      const res = JSON.parse(r.stdout) as { models: any[] };
+      expect(res.models.map((m) => [m.model, m.resolved, m.tasks])).toEqual([
+        ["oracle", 3, 3],
+        ["null", 0, 3],
+      ]);
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
+describe("an eval killed with kill -9 continues where it stopped", { timeout: 600_000 }, () => {
+  it("the next run resumes the unfinished thread instead of starting it again, and judges it", async () => {
+    const tasks = join(root, ".yolo/eval/history.jsonl");
+    expect(existsSync(tasks), "the first describe wrote the task file").toBe(true);
+    const held = deferred();
+    let holding = true;
+    const mock = await startMockOpenAI((req) => {
+      // The first dev turn hangs until the eval and its runs are killed.
+      if (holding && roleOf(req) === "dev") return { ...responder(req), hold: held.promise };
+      return responder(req);
+    });
+    try {
+      const args = ["eval", "--tasks", tasks, "--model", "oracle", "--name", "killed", "--max-fix-attempts", "0", "--json"];
+      const first = execa(process.execPath, [BIN, ...args], {
+        cwd: root,
+        env: cleanEnv({ baseURL: mock.url, env: { OPENAI_API_KEY: "k" } }),
+        extendEnv: false,
+        stdin: "ignore",
+        reject: false,
+        detached: true,
+      });
+      await waitFor(() => mock.requests.some((r) => roleOf(r) === "dev"), "the first task's dev turn");
+      // The eval and the run it started, killed together as a cancelled CI job is.
+      process.kill(-(first.pid as number), "SIGKILL");
+      await first;
+      holding = false;
+      held.release();
+
+      const r = await runEvalCli(args, mock.url);
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      const out = JSON.parse(r.stdout) as { models: any[]; results: any[] };
+      expect(out.models[0]).toMatchObject({ model: "oracle", tasks: 3, resolved: 3 });
+      const firstTask = out.results[0];
+      const events = readFileSync(join(root, ".yolo/eval/runs/killed/oracle", `${firstTask.task}.events.jsonl`), "utf8");
+      const started = events
+        .split("\n")
+        .filter((l) => l.includes('"run.started"'))
+        .map((l) => JSON.parse(l).thread);
+      // Two legs of one thread: the killed run and its resume.
+      expect(started).toEqual([firstTask.thread, firstTask.thread]);
+    } finally {
+      await mock.close();
+    }
+  });
+});

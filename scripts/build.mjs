@@ -22,7 +22,16 @@ function sources(dir) {
 }
 
 // Native addons, packages that load files beside themselves at run time, and optional back ends stay in node_modules.
-const EXTERNAL = ["better-sqlite3", "pg", "pg-native", "pg-cloudflare", "jiti", "@langchain/langgraph-checkpoint-postgres", "react-devtools-core", "typescript"];
+const EXTERNAL = [
+  "better-sqlite3",
+  "pg",
+  "pg-native",
+  "pg-cloudflare",
+  "jiti",
+  "@langchain/langgraph-checkpoint-postgres",
+  "react-devtools-core",
+  "typescript",
+];
 
 // zod's namespace export carries its error messages in some forty languages (half of zod's bundled size, compiled by
 // every command that validates anything); yolo uses the English ones only (zod's default), so the bundle holds those.

@@ -43,7 +43,7 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
     .onRequest("session/prompt", async ({ params, client }) => {
       const session = sessions.get(params.sessionId);
       if (!session) throw RequestError.sessionNotFound(params.sessionId);
-      if (session.turn) throw RequestError.invalidRequest(undefined, "a prompt turn is already running in this session");
+      if (session.turn) throw RequestError.invalidRequest(undefined, `a prompt turn is already running in session ${params.sessionId}`);
       const text = promptText(params.prompt);
       if (!text) throw RequestError.invalidParams(undefined, "the prompt has no text");
       const { args, usesText } = promptArgs(session, text);

@@ -16,7 +16,8 @@ const DOC_BYTES = 1500;
 
 /**
  * A bounded summary of the repository for the prompt: top-level tree, the package manifest, and the opening of
- * AGENTS.md and README.md (fenced: they are the project's text, not yolo's). Missing pieces are fine.
+ * the instruction files (root down to the start folder) and README.md (fenced: the project's text, not yolo's).
+ * Missing pieces are fine.
  */
 export function projectSummary(root: string, instructions: Omit<InstructionSource, "root"> = { names: DEFAULT_INSTRUCTION_FILES }): string | null {
   const key = JSON.stringify([root, instructions.startDir ?? root, instructions.names]);

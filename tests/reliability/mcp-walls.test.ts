@@ -11,7 +11,7 @@ import { probeBwrap, type Sandbox } from "../../src/exec/sandbox.js";
 import { DEFAULT_SANDBOX_LIMITS, sandboxHiddenFolders } from "../../src/exec/sandbox-walls.js";
 import type { McpToolName, ToolContext } from "../../src/tools/types.js";
 
-// Issue 30, "MCP inside the walls": a stdio MCP server started by yolo runs under the commands' sandbox, and the
+// MCP inside the walls: a stdio MCP server started by yolo runs under the commands' sandbox, and the
 // check that follows every command (new files that run code outside yolo are removed) follows every MCP call.
 // The hostile server is the real @modelcontextprotocol/server-filesystem, rooted at the project.
 const FILESYSTEM = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));

@@ -7,7 +7,7 @@ import { escapeControls, escapeControlsInJson } from "../../src/text/control-cha
 
 const RAW = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/;
 
-/** Every single control code point a terminal or renderer may act on, and the sequences issue 27 names. */
+/** Every single control code point a terminal or renderer may act on, and the escape sequences known to act (OSC 52, clears, titles, links). */
 function controlCorpus(): string[] {
   const singles = [
     ...Array.from({ length: 0x20 }, (_, c) => c).filter((c) => c !== 0x09 && c !== 0x0a),

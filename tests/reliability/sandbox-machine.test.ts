@@ -11,7 +11,7 @@ import { probeBwrap, type BwrapSandbox, type Sandbox } from "../../src/exec/sand
 import { DEFAULT_SANDBOX_LIMITS, sandboxHiddenFolders } from "../../src/exec/sandbox-walls.js";
 import { commandEnv } from "../../src/secrets/env.js";
 
-// Issue 27, items 4, 7, 8 and 12: the sandbox sees the project, not the machine. The home folder (credentials, tool
+// The sandbox sees the project, not the machine. The home folder (credentials, tool
 // configs) is empty, host UNIX sockets outside /tmp cannot be connected to, commands get an allow-listed environment
 // in CI and out, and processes, memory and /tmp are limited.
 const probe = probeBwrap(process.env.PATH);

@@ -11,7 +11,7 @@ import { collectProjectSecrets } from "../../src/secrets/project-files.js";
 import { registerSecrets } from "../../src/secrets/scrub.js";
 import { escapeFixture, leaked, yoloGitCommands } from "../helpers/escape-routes.js";
 
-// Issue 27, item 3: no cap switches a wall off. A command floods the project with files (or folders too deep to walk)
+// No cap switches a wall off. A command floods the project with files (or folders too deep to walk)
 // and tries every protected path in the same command and in the next; the root's .git stays read-only, secret files
 // stay masked, exec files do not survive the command, and `--branch` commits none of them.
 const probe = probeBwrap(process.env.PATH);

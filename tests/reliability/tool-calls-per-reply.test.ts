@@ -13,7 +13,7 @@ import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
 const cleanups = cleanupsAfterEach();
 
-// Issue 27, item 12: one model reply with 400 run_command calls ran all 400. A reply's calls past the bound are
+// One model reply with 400 run_command calls used to run all 400. A reply's calls past the bound are
 // answered with an error and not run; the calls within it run as always.
 describe("tool calls per model reply", () => {
   it("a reply of 400 run_command calls runs the first 8 and refuses the other 392 without running them", async () => {

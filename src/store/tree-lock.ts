@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { ThreadError } from "../errors.js";
-import { withStorageError } from "./state-dir.js";
+import { refuseLinks, withStorageError } from "./state-dir.js";
 
 /** What a live run writes in its working tree's lock file. */
 export interface TreeLockHolder {
@@ -28,6 +28,8 @@ export interface TreeLock {
  */
 export function acquireTreeLock(input: { stateDir: string; root: string; threadId: string }): TreeLock {
   const dir = join(input.stateDir, "locks");
+  // yolo's folder (or its locks folder) a link: refused before anything is written through it.
+  refuseLinks([input.stateDir, dir]);
   withStorageError(dir, () => mkdirSync(dir, { recursive: true }));
   const host = hostname();
   const file = join(dir, `${createHash("sha256").update(`${host}\0${input.root}`).digest("hex").slice(0, 16)}.json`);

@@ -62,7 +62,7 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
     expect,
     onTestFinished,
   }) => {
-    const root = project(onTestFinished);
+    const root = project(onTestFinished, GREEN);
     const director = storyDirector({
       analyst: [analystDone],
       pm: [TWO],
@@ -133,7 +133,7 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
     expect,
     onTestFinished,
   }) => {
-    const root = project(onTestFinished);
+    const root = project(onTestFinished, GREEN);
     const outside = project(onTestFinished);
     const director = storyDirector({
       analyst: [analystDone],

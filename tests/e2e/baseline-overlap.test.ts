@@ -18,6 +18,8 @@ writeFileSync("done", "");
 const files = (test: string, extra: Record<string, string> = {}) => ({
   "package.json": JSON.stringify({ name: "demo", type: "module", scripts: { test } }),
   "suite.mjs": SUITE,
+  // The suite's own notes are not the project's files: a gate whose commands change the project's files blocks.
+  ".gitignore": "suite.pid\ndone\nrelease\nhold\n",
   ...extra,
 });
 
@@ -96,7 +98,17 @@ describe("the gate baseline runs beside the thinking", { timeout: 120_000 }, () 
     const root = project(onTestFinished, files("node suite.mjs && node --test test/", { "yolo.config.ts": DOCS_WORKFLOW("analyst"), hold: "" }));
     const mock = await mockWith(
       onTestFinished,
-      director({ analyst: [analystDone], route: [call("switch_decision", { case: "docs" })], dev: devWrites(GOOD_ADD) }),
+      director({
+        // analyst answers once the suite has started beside it, so the switch after it has a running suite to stop.
+        analyst: [
+          async () => {
+            await waitFor(() => existsSync(join(root, "suite.pid")), "the baseline's suite to start", 30_000);
+            return analystDone;
+          },
+        ],
+        route: [call("switch_decision", { case: "docs" })],
+        dev: devWrites(GOOD_ADD),
+      }),
     );
     const r = await runYolo(["run", "--json", "Document add()"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);

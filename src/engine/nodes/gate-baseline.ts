@@ -53,7 +53,9 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   const dir = threadArtifactsDir(deps.config.stateDir, threadId);
   const definition = await resolveGateDefinition(deps.config.root, deps.gates, [deps.config.stateDir]);
   // In a monorepo the baseline says it ran everything: later runs may cover only the changed workspaces.
-  const tree = await treeNow(deps.config.root);
+  // Hashed beside the suite, not before it: nothing has written yet (the agents beside it cannot), and the suite should
+  // not wait for a hash of the whole tree.
+  const treeTaken = treeNow(deps.config.root);
   const said = isMonorepo(deps.config.root) ? { scope: { kind: "all" as const, units: [], reason: "the baseline runs the whole suite" } } : {};
   const runs = await runGatesWithTests(gates, {
     root: deps.config.root,
@@ -73,7 +75,7 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   refuseEnvironmentFailures(runs.map((r) => r.result));
   const record: BaselineRecord = {
     definition,
-    tree,
+    tree: await treeTaken,
     gates: runs.map(({ result, tests }) => ({
       name: result.name,
       passed: result.passed,

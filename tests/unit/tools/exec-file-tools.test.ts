@@ -48,8 +48,10 @@ describe("write_file and edit_file refuse files that run code outside yolo", () 
       const edited = await call(ctx, "edit_file", { path: rel, old_string: "original", new_string: "payload" });
       expect(edited.ok).toBe(false);
       expect(fs.readFileSync(path.join(ctx.root, rel), "utf8")).toBe("original\n");
-      // `.git` and CI workflows were already off limits to every file tool (secrets/sensitive.ts), with their own wording.
-      if (!rel.startsWith(".git/") && !rel.startsWith(".github/workflows")) {
+      // `.git` and CI workflows were already off limits to every file tool (secrets/sensitive.ts), and installed
+      // dependencies (node_modules) are refused as such (file-target.ts), each with their own wording.
+      if (/(^|\/)node_modules\//.test(rel)) expect(created.content).toContain("installed dependency folder");
+      else if (!rel.startsWith(".git/") && !rel.startsWith(".github/workflows")) {
         expect(created.content).toContain("outside yolo");
         expect(created.content).toContain("files.allowExec");
       }

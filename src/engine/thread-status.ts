@@ -2,7 +2,7 @@ import type { ThreadRow } from "../store/thread-store.js";
 import type { ThreadIndex } from "../store/thread-index.js";
 import type { Session } from "./session.js";
 import type { Story } from "./state.js";
-import type { StoryRun } from "./stories/types.js";
+import { mergeStoryRuns, type StoryRun } from "./stories/types.js";
 
 /**
  * A thread row as it stands now. A row says `running` from the moment a run starts until it ends; when the
@@ -32,10 +32,43 @@ const neutralKilled: KilledWords = ({ saved }) =>
  * cheap enough for every row of `yolo threads` (on SQLite the thread index reads the checkpoint row itself).
  */
 export async function threadStoryRuns(session: Session | ThreadIndex, threadId: string): Promise<{ runs: Record<string, StoryRun>; stories: Story[] }> {
-  const values: { storyRuns?: unknown; stories?: unknown } =
-    "latestValues" in session
-      ? await session.latestValues(threadId)
-      : ((await session.checkpointer.getTuple({ configurable: { thread_id: threadId } }))?.checkpoint.channel_values ?? {});
-  const runs = values.storyRuns && typeof values.storyRuns === "object" ? (values.storyRuns as Record<string, StoryRun>) : {};
-  return { runs, stories: Array.isArray(values.stories) ? (values.stories as Story[]) : [] };
+  let values: { storyRuns?: unknown; stories?: unknown };
+  let pending: Array<[string, string, unknown]>;
+  if ("latestValues" in session) {
+    values = await session.latestValues(threadId);
+    pending = latestWrites(session, threadId);
+  } else {
+    const tuple = await session.checkpointer.getTuple({ configurable: { thread_id: threadId } });
+    values = tuple?.checkpoint.channel_values ?? {};
+    pending = (tuple?.pendingWrites ?? []) as Array<[string, string, unknown]>;
+  }
+  const stored = values.storyRuns && typeof values.storyRuns === "object" ? (values.storyRuns as Record<string, StoryRun>) : {};
+  return { runs: withFinishedStories(stored, pending), stories: Array.isArray(values.stories) ? (values.stories as Story[]) : [] };
+}
+
+/**
+ * Stories run side by side in one graph step, so a finished story's record is a saved write of that step until the
+ * whole step ends: applied here (as LangGraph's getState applies them), a story that finished before a kill -9
+ * lists as done with its tokens, not as running.
+ */
+function withFinishedStories(stored: Record<string, StoryRun>, pending: Array<[string, string, unknown]>): Record<string, StoryRun> {
+  let runs = stored;
+  for (const [task, channel, value] of pending) {
+    if (channel !== "storyRuns" || task === NULL_TASK || !value || typeof value !== "object") continue;
+    runs = mergeStoryRuns(runs, value as Record<string, Partial<StoryRun> & { id: string }>);
+  }
+  return runs;
+}
+
+const NULL_TASK = "00000000-0000-0000-0000-000000000000";
+
+// The latest checkpoint's saved writes on SQLite (none elsewhere, or when they cannot be read).
+function latestWrites(index: ThreadIndex, threadId: string): Array<[string, string, unknown]> {
+  try {
+    const rows = index.checkpointRows?.(threadId);
+    const latest = rows?.ids()[0];
+    return rows && latest !== undefined ? rows.writes(latest) : [];
+  } catch {
+    return [];
+  }
 }

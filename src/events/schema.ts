@@ -72,6 +72,11 @@ const gateResult = z.object({
   newPassing: z.array(z.string()).optional(),
   /** Known failures: failing (or not run) tests a person declared broken outside the task, and where; never blocking (optional within version 1). */
   knownFailures: z.array(z.object({ id: z.string(), declaredIn: z.string() })).optional(),
+  /**
+   * Each still-failing target's own failure text cut from this run's output, and the baseline's for it when its log
+   * could be read: at most 2 KB each, 8 KB in all, cut at a line (optional within version 1).
+   */
+  targetOutput: z.array(z.object({ id: z.string(), output: z.string().nullable(), baseline: z.string().optional() })).optional(),
   /** Failing tests the baseline did not have (new tests). */
   newFailures: z.array(z.string()).optional(),
   /** Tests that passed at the baseline and were not reported now (counted in `regressions` unless a gate change was approved). */

@@ -31,7 +31,7 @@ export function mergeCleanRun(normal: GateRun, clean: GateRun, baselineIds: Set<
     result.passedCount = clean.result.passedCount;
     result.failedCount = clean.result.failedCount;
   }
-  return { result, tests };
+  return { result, tests, outputs: [...(clean.outputs ?? []), ...(normal.outputs ?? [])] };
 }
 
 // A baseline test counts as the clean run reported it, and only where the normal run reported it too (a test the agent

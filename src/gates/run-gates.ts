@@ -45,6 +45,8 @@ export interface RunGatesOptions {
 export interface GateRun {
   result: GateResult;
   tests: TestCase[] | null;
+  /** The whole output of each run behind the result (the one that decides the baseline's tests first), to cut per test. */
+  outputs?: string[];
 }
 
 /** Bytes of the end of the output carried in the result (and so in events and state). */
@@ -80,7 +82,7 @@ export function reportingEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 // One gate: run, keep the whole output for the log and the parser, summarise the rest.
 async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun> {
   const startedAt = Date.now();
-  const logPath = path.join(opts.logDir, `${opts.baseline ? "baseline" : `attempt-${opts.attempt}`}-${safeName(gate.name)}${opts.logSuffix ?? ""}.log`);
+  const logPath = path.join(opts.logDir, gateLogName(gate.name, opts.baseline ? "baseline" : `attempt-${opts.attempt}`, opts.logSuffix));
   // Created while the command runs (see gate-log.ts); written when it has finished.
   const log = openGateLog(logPath, opts.logDir);
   let run: Awaited<ReturnType<typeof runShell>>;
@@ -130,7 +132,7 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
   };
   const environment = environmentFailure(result, output, opts.root, sandbox?.kind === "bwrap");
   if (environment) result.environment = environment;
-  return { result, tests };
+  return { result, tests, outputs: [output] };
 }
 
 // In the sandbox the gate's toolchains write their caches under yolo's state folder, never the user's (tool-caches.ts).
@@ -177,6 +179,11 @@ function packageScripts(root: string): Record<string, string> {
 export function underRoot(name: string, root: string): string {
   if (!root || root === "/" || !name.includes(root)) return name;
   return name.split(`file://${root}/`).join("").split(`${root}/`).join("");
+}
+
+/** A gate run's log file name in the thread's `gates/` folder: `baseline-test.log`, `attempt-2-test-changed.log`. */
+export function gateLogName(gate: string, run: string, suffix = ""): string {
+  return `${run}-${safeName(gate)}${suffix}.log`;
 }
 
 function safeName(name: string): string {

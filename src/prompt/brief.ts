@@ -103,7 +103,7 @@ function gateSection(state: Pick<BriefState, "lastGates">): string {
       // yolo's comparison with the baseline: what blocks (a refused gate change must be reverted) and what does not.
       const judged = [...causeLines(g), ...judgementNotes({ ...g, regressions: [], preExisting: [] }, 10)].map((n) => `\n${n}`).join("");
       const tail = g.passed ? "" : `\n${fence(`output of \`${g.command}\` (tail)`, g.tail)}`;
-      return `\n### ${g.name}${g.required ? "" : " (optional)"}: \`${g.command}\` ${status}${counts}${failures}${judged}${tail}`;
+      return `\n### ${g.name}${g.required ? "" : " (optional)"}: \`${g.command}\` ${status}${counts}${failures}${judged}${targetSection(g)}${tail}`;
     })
     .join("");
 }
@@ -122,6 +122,24 @@ function causeLines(g: BriefState["lastGates"][number]): string[] {
     out.push(`${head}\n${list(g.preExisting)}`);
   }
   return out;
+}
+
+/**
+ * Each still-failing target's own failure text from this run and from the baseline, fenced as data (the gate's
+ * output is the tested code's, written by the model); the targets past the bound are in the tail only.
+ */
+function targetSection(g: BriefState["lastGates"][number]): string {
+  const targets = g.targetOutput ?? [];
+  if (!targets.length) return "";
+  const parts = targets.map((t) => {
+    const now =
+      t.output === null ? "This run's output could not be cut for this test: see the tail below." : fence(`failure of \`${t.id}\` in this run`, t.output);
+    const then = t.baseline === undefined ? "" : `\n${fence(`failure of \`${t.id}\` at the baseline, before the run`, t.baseline)}`;
+    return `\n#### Target still failing: ${t.id}\n${now}${then}`;
+  });
+  const left = (g.preExisting?.length ?? 0) - targets.length;
+  const more = left > 0 ? `\n(${left} more target${left === 1 ? "" : "s"} without their own output here: see the tail below.)` : "";
+  return `${parts.join("")}${more}`;
 }
 
 /** A human's rulings on dev's claims that failing tests are unrelated: refused ones stay targets, with the reason. */

@@ -1,9 +1,11 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, it } from "vitest";
 import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/cli.js";
 import { analystDone, BAD_ADD, call, director, GOOD_ADD, handoff, pmDone, teaSays, type Turn } from "../helpers/director.js";
-import { mockWith, project } from "../helpers/per-test.js";
+import { mockWith, project, tempDir } from "../helpers/per-test.js";
 import { findAll, parseXml } from "../helpers/xml.js";
 
 // The most common task: a test fails at the start; make it pass. add.js subtracts, so "adds two numbers" fails at
@@ -37,6 +39,29 @@ const fixes = (claims?: string[]): Turn[] => [
 ];
 const script = (dev: Turn[], tea = 3) =>
   director({ analyst: [analystDone], pm: [pmDone(false)], dev, tea: Array.from({ length: tea }, () => teaSays("PASS")) });
+// A small vendored project (an HTTP Range header parser) whose bug's upstream-style test fails at the baseline:
+// "bytes=x-100" is read as a suffix range instead of a malformed header.
+const BYTE_RANGE = fileURLToPath(new URL("../fixtures/byte-range/", import.meta.url));
+// The vendored project as its own git repository, nothing else in it.
+function vendored(onTestFinished: Parameters<typeof tempDir>[0]): string {
+  const root = tempDir(onTestFinished, "yolo-byte-range-");
+  cpSync(BYTE_RANGE, root, { recursive: true });
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-qm", "byte-range 0.3.1");
+  return root;
+}
+const RANGE_JS = readFileSync(join(BYTE_RANGE, "src/range.js"), "utf8");
+const SUFFIX = "    if (Number.isNaN(start)) {\n";
+// Plausible but wrong: a non-numeric start is called unsatisfiable (-1), not malformed (-2).
+const WRONG_RANGE = RANGE_JS.replace(SUFFIX, `${SUFFIX}      if (first.trim() !== "") return -1;\n`);
+const RIGHT_RANGE = RANGE_JS.replace(SUFFIX, `${SUFFIX}      if (first.trim() !== "") return -2;\n`);
+const TARGET = "parseRange > should return -2 for invalid start byte position";
+const messagesOf = (body: unknown) =>
+  ((body as { messages?: Array<{ content?: unknown }> }).messages ?? [])
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+    .join("\n");
 const ended = (stdout: string) => parseEvents(stdout).findLast((e) => e.type === "run.completed");
 
 describe.concurrent("a test failing at the baseline is the task's target", { timeout: 180_000 }, () => {
@@ -163,5 +188,39 @@ describe.concurrent("a test failing at the baseline is the task's target", { tim
     expect(listed.stdout).toMatch(new RegExp(`${thread} +run +passed with 1 pre-existing failure `));
     const log = readFileSync(join(root, ".yolo", "threads", thread, "gates", "attempt-1-test.log"), "utf8");
     expect(log).toContain("adds two numbers");
+  });
+
+  it("revert and refix on a vendored project: a wrong first fix is sent back with the target's own failure, the second passes", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    expect(WRONG_RANGE).not.toBe(RANGE_JS);
+    expect(RIGHT_RANGE).not.toBe(RANGE_JS);
+    const root = vendored(onTestFinished);
+    const attempt = (content: string, summary: string): Turn[] => [
+      call("write_file", { path: "src/range.js", content }),
+      handoff({ summary, files_changed: ["src/range.js"] }),
+    ];
+    const dev = [...attempt(WRONG_RANGE, "a non-numeric start is not a suffix range"), ...attempt(RIGHT_RANGE, "a non-numeric start is malformed: -2")];
+    const mock = await mockWith(onTestFinished, script(dev));
+    const r = await runYolo(["run", "--ci", "--no-tui", "Fix the failing test in test/range.test.js: bytes=x-100 must be rejected as malformed"], {
+      cwd: root,
+      baseURL: mock.url,
+    });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`run passed \\(exit 0\\)[^\\n]*: completed: 1/1 gates passed \\(fixed: ${TARGET}\\)`));
+    expect(readFileSync(join(root, "src/range.js"), "utf8")).toBe(RIGHT_RANGE);
+    // dev's second request: the target's own failure in the wrong attempt (-1, not -2) and at the baseline (a range).
+    const devAsks = mock.requests.filter((q) => messagesOf(q.body).includes("Fix attempt 1"));
+    const text = messagesOf(devAsks[0]?.body);
+    const own = text.indexOf(`#### Target still failing: ${TARGET}`);
+    expect(own, text).toBeGreaterThan(text.indexOf("Already failing before the run (the task's targets"));
+    const now = text.slice(own, text.indexOf("at the baseline, before the run", own));
+    // Fenced as data; the source attribute escapes the name's ">".
+    expect(now).toContain(`<data source="failure of \`${TARGET.replace(">", "&gt;")}\` in this run">`);
+    expect(now).toMatch(/# Subtest: should return -2 for invalid start byte position[\s\S]*expected: -2\n\s*actual: -1/);
+    expect(now).not.toContain("should parse a suffix range");
+    const then = text.slice(text.indexOf("at the baseline, before the run", own));
+    expect(then).toMatch(/expected: -2\n\s*actual:\n\s*0:\n\s*start: 100\n\s*end: 199/);
   });
 });

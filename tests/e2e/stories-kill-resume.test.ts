@@ -63,6 +63,23 @@ describe("stories in parallel survive kill -9", { timeout: 120_000 }, () => {
     const seenAtKill = director.log.length;
     const worktreesAtKill = execFileSync("git", ["worktree", "list", "--porcelain"], { cwd: root, encoding: "utf8" });
     expect(worktreesAtKill).toContain(join(root, ".yolo/threads", thread, "worktrees/slow"));
+    // Before the resume, the finished stories list as done with their tokens as recorded; only the killed one as running.
+    const listed = JSON.parse((await runYolo(["threads", "--json"], { cwd: root })).stdout) as Array<{
+      id: string;
+      stories?: Array<{ id: string; status: string; usage?: { totalTokens: number } }>;
+    }>;
+    const storiesAtKill = listed.find((t) => t.id === thread)?.stories ?? [];
+    expect(storiesAtKill.map((st) => [st.id, st.status])).toEqual([
+      ["add", "done"],
+      ["one", "done"],
+      ["slow", "running"],
+    ]);
+    for (const st of storiesAtKill.slice(0, 2)) expect(st.usage?.totalTokens).toBeGreaterThan(0);
+    const table = (await runYolo(["threads"], { cwd: root })).stdout;
+    expect(table).not.toMatch(/- add running/);
+    const shownAtKill = (await runYolo(["show", thread], { cwd: root })).stdout;
+    expect(shownAtKill).toMatch(/- add done — Add numbers\n\s+branch \S+ · [\d,]+ tokens in \d+ calls?/);
+    expect(shownAtKill).toMatch(/- one done — One/);
 
     const resumed = await runYolo(["resume", "--json", thread], { cwd: root, baseURL: mock.url });
     expect(resumed.exitCode, describeResult(resumed)).toBe(0);

@@ -26,6 +26,7 @@ import { readRecordOnce } from "./record-cache.js";
 import { cleanCopyFor, filesBetween, gateWroteFinding, treeNow } from "./gate-tree.js";
 import { mergeCleanRun } from "../../gates/clean-run.js";
 import type { ApprovalPayload } from "./human-node.js";
+import { baselineOutputs, withTargetOutput } from "./target-output.js";
 
 // The approval a gate check obtained, handed to gateDecision with the results it belongs to.
 const approvals = new WeakMap<GateResult[], GateApproval>();
@@ -71,7 +72,8 @@ export async function runGateCheck(
   const flags = await threadKnownFailureFlags(deps.config.stateDir, threadIdOf(config), deps.config.knownFailureFlags).catch(
     () => deps.config.knownFailureFlags ?? [],
   );
-  const { judge, again } = judgeAgainst(check, selected, deps, flags, state.failureRulings ?? []);
+  const baseLogs = await baselineOutputs(check.record, runOpts.logDir);
+  const { judge, again } = judgeAgainst(check, selected, deps, flags, state.failureRulings ?? [], baseLogs);
   const root = deps.config.root;
   // The baseline's tests are judged apart, in a copy without the agent's test-side files (see gate-tree.ts).
   const clean = check.record ? await cleanCopyFor(root, check.record.tree, await treeNow(root), check.approvedDefinition) : null;
@@ -154,7 +156,7 @@ type Judge = (checked: CheckedRun, inScope?: (id: string) => boolean, rulings?: 
  * Judges gate runs against the baseline with the thread's known failures (config, `--known-failure`, accepted
  * claims); `again` judges a result's run anew with more rulings, without running it again.
  */
-function judgeAgainst(check: ChangeCheck, selected: GateConfig[], deps: EngineDeps, flags: string[], rulings: FailureRuling[]) {
+function judgeAgainst(check: ChangeCheck, selected: GateConfig[], deps: EngineDeps, flags: string[], rulings: FailureRuling[], baseLogs: Map<string, string>) {
   const runs = new Map<GateResult, { checked: CheckedRun; inScope?: (id: string) => boolean }>();
   const judge: Judge = (checked, inScope, ruled = rulings) => {
     const { run } = checked;
@@ -168,7 +170,9 @@ function judgeAgainst(check: ChangeCheck, selected: GateConfig[], deps: EngineDe
       inScope,
       known: knownFor(gate ?? { name: run.result.name }, deps, flags, ruled),
     };
-    const judged = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check.approved, opts.preExistingAllowed);
+    const verdict = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check.approved, opts.preExistingAllowed);
+    // Each target's own failure text for dev's fix prompt, beside the baseline's for it.
+    const judged = withTargetOutput(verdict, run, baseLogs.get(run.result.name) ?? null);
     // A gate run that changed the project's files blocks, whatever its tests said.
     const result = withGateWrites(judged, checked.wrote);
     runs.set(result, { checked, inScope });
@@ -320,7 +324,7 @@ export function gateDecision(state: PipelineStateType, gates: GateResult[], bloc
     judgedTree: tree ? { node, tree } : null,
     staleGate: null,
     lastGates: gates,
-    gateHistory: gates.map(({ tail: _tail, ...summary }) => summary),
+    gateHistory: gates.map(({ tail: _tail, targetOutput: _output, ...summary }) => summary),
     gateBlocked: blocked,
     fixAttempts: blocked ? state.fixAttempts + 1 : state.fixAttempts,
     ...(approval ? { gateApproval: approval } : {}),

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -16,6 +16,21 @@ const alive = (pid: number) => {
   } catch {
     return false;
   }
+};
+
+// The server's pid as the host sees it: inside the sandbox it has its own pid namespace, so the pid it reports is not
+// the host's. Found by its command line (node running the scripted server) and its working folder (the project).
+const hostPidOf = (root: string): number => {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (argv[0] === process.execPath && argv[1] === SCRIPTED && readlinkSync(`/proc/${entry}/cwd`) === root) return Number(entry);
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return 0;
 };
 
 const pidfilesIn = (root: string) =>
@@ -36,7 +51,8 @@ async function setup() {
   const mock = await mockWith(onTestFinished, (req, i) => {
     if (i === 0) return call("mcp__p__pid", {});
     if (i === 1) {
-      serverPid = Number(textOf(lastToolResults(req)[0].content).split("\n")[2]);
+      // The tool's answer says the server is up; its host pid is looked up (the reported one may be a namespace's).
+      if (textOf(lastToolResults(req)[0].content)) serverPid = hostPidOf(root);
       return { hold: hold.promise, content: "late" };
     }
     return { content: "done" };
@@ -50,7 +66,10 @@ async function setup() {
 describe("stdio MCP servers do not outlive yolo", () => {
   it("after kill -9 of yolo mid-run, the next run stops the leftover server (its pidfile names it) and removes the pidfile", async () => {
     const { root, mock, pid } = await setup();
-    const child = spawnYolo(["agent", "--json", "helper", "go"], { cwd: root, baseURL: mock.url });
+    // Unsandboxed: a server in the sandbox dies with yolo (bubblewrap's pid namespace ends with it); outside it, the
+    // pidfile is what lets the next run stop the leftover.
+    const env = { YOLO_SANDBOX: "off" };
+    const child = spawnYolo(["agent", "--json", "helper", "go"], { cwd: root, baseURL: mock.url, env });
     await waitFor(() => pid() > 0, "the agent to call the pid tool");
     expect(pidfilesIn(root)).toHaveLength(1);
     expect(alive(pid())).toBe(true);
@@ -59,7 +78,7 @@ describe("stdio MCP servers do not outlive yolo", () => {
     // Nothing stopped it: it ignores SIGTERM and the end of its stdin.
     expect(alive(pid())).toBe(true);
 
-    const next = await runYolo(["chat", "anything?"], { cwd: root, baseURL: mock.url });
+    const next = await runYolo(["chat", "anything?"], { cwd: root, baseURL: mock.url, env });
     expect(next.exitCode, describeResult(next)).toBe(0);
     await waitFor(() => !alive(pid()), "the leftover server to be gone", 5000);
     expect(pidfilesIn(root)).toEqual([]);

@@ -12,6 +12,11 @@ export interface StagingStart {
   filters?: GitOptions["filters"];
   /** Paths (relative to the repository's top) never added: their content must not become a git object. */
   exclude?: readonly string[];
+  /**
+   * yolo's own files inside the project (a `--db` database beside the code, its WAL; an artifacts folder there), as
+   * globs relative to the project: never part of the tree, whatever a run does to them.
+   */
+  own?: readonly string[];
 }
 
 /** A git command on the throwaway index: its stdout; a failure is a GitError. */
@@ -28,7 +33,11 @@ export type StagedGit = (args: string[]) => Promise<string>;
  */
 export async function withStagedWorkTree<T>(root: string, start: StagingStart, use: (stagedGit: StagedGit) => Promise<T>): Promise<T> {
   const options: GitOptions = { filters: start.filters };
-  const paths = [...PROJECT_PATHS, ...(start.exclude ?? []).map((rel) => `:(top,literal,exclude)${rel}`)];
+  const paths = [
+    ...PROJECT_PATHS,
+    ...(start.exclude ?? []).map((rel) => `:(top,literal,exclude)${rel}`),
+    ...(start.own ?? []).map((glob) => `:(exclude,glob)${glob}`),
+  ];
   const dir = mkdtempSync(join(tmpdir(), "yolo-index-"));
   const file = join(dir, "index");
   // The repository may ask for a split index: this one is written whole, so nothing is added to its git dir.

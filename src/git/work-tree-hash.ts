@@ -8,8 +8,8 @@ import { withStagedWorkTree } from "./staged-work-tree.js";
  * are untouched. Two calls give the same hash exactly when the project's files are the same, so it names the tree a
  * gate run judged.
  */
-export function workTreeHash(root: string): Promise<string> {
-  return withStagedWorkTree(root, { base: null }, async (staged) => (await staged(["write-tree"])).trim());
+export function workTreeHash(root: string, own: readonly string[] = []): Promise<string> {
+  return withStagedWorkTree(root, { base: null, own }, async (staged) => (await staged(["write-tree"])).trim());
 }
 
 /** The project-relative paths that differ between two trees workTreeHash wrote (a rename counts as both paths). */

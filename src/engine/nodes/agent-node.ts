@@ -17,7 +17,7 @@ import { nodeEndHooks, nodeStartHooks } from "../../hooks/step-hooks.js";
 import { toolHooks } from "../../hooks/tool-hooks.js";
 import { parseTestOutput } from "../../gates/parse.js";
 import { gateDecision, runGateCheck } from "./gate-check.js";
-import { staleGate } from "./gate-tree.js";
+import { ownFilesIn, staleGate } from "./gate-tree.js";
 
 export { changedFiles } from "../../roles/dev.js";
 
@@ -104,7 +104,7 @@ export async function runRole(run: RoleRun, state: PipelineStateType, config: La
  */
 async function gateToRunAgain(node: string, state: PipelineStateType, update: PipelineUpdate, deps: EngineDeps, config: LangGraphRunnableConfig) {
   const judged = "judgedTree" in update ? (update.judgedTree as JudgedTree | null) : state.judgedTree;
-  const stale = await staleGate(deps.config.root, judged, (update.gateBlocked as boolean | undefined) ?? state.gateBlocked);
+  const stale = await staleGate(deps.config.root, judged, (update.gateBlocked as boolean | undefined) ?? state.gateBlocked, ownFilesIn(deps.config));
   if (!stale) return null;
   const files = stale.files.length ? stale.files.join(", ") : "files";
   emitter(config)({

@@ -10,7 +10,7 @@ import type { EventBody } from "../../events/schema.js";
 import type { EngineDeps } from "../deps.js";
 import type { GateBaselineRef } from "../state.js";
 import { workflowGates } from "../run/gate-required.js";
-import { treeNow } from "./gate-tree.js";
+import { ownFilesIn, treeNow } from "./gate-tree.js";
 
 /** The graph node that opens a `run` thread: it begins the gate baseline, which then runs beside the first agents (baseline-task.ts). */
 export const BASELINE_NODE = "gate_baseline";
@@ -55,7 +55,7 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   // In a monorepo the baseline says it ran everything: later runs may cover only the changed workspaces.
   // Hashed beside the suite, not before it: nothing has written yet (the agents beside it cannot), and the suite should
   // not wait for a hash of the whole tree.
-  const treeTaken = treeNow(deps.config.root);
+  const treeTaken = treeNow(deps.config.root, ownFilesIn(deps.config));
   const said = isMonorepo(deps.config.root) ? { scope: { kind: "all" as const, units: [], reason: "the baseline runs the whole suite" } } : {};
   const runs = await runGatesWithTests(gates, {
     root: deps.config.root,

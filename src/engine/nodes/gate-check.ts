@@ -23,7 +23,7 @@ import { emitter, hookScope, threadIdOf } from "./context.js";
 import { gateEndHooks } from "../../hooks/step-hooks.js";
 import { missingGate } from "./gate-baseline.js";
 import { readRecordOnce } from "./record-cache.js";
-import { cleanCopyFor, filesBetween, gateWroteFinding, treeNow } from "./gate-tree.js";
+import { cleanCopyFor, filesBetween, gateWroteFinding, ownFilesIn, treeNow } from "./gate-tree.js";
 import { mergeCleanRun } from "../../gates/clean-run.js";
 import type { ApprovalPayload } from "./human-node.js";
 import { baselineOutputs, withTargetOutput } from "./target-output.js";
@@ -75,8 +75,9 @@ export async function runGateCheck(
   const baseLogs = await baselineOutputs(check.record, runOpts.logDir);
   const { judge, again } = judgeAgainst(check, selected, deps, flags, state.failureRulings ?? [], baseLogs);
   const root = deps.config.root;
+  const own = ownFilesIn(deps.config);
   // The baseline's tests are judged apart, in a copy without the agent's test-side files (see gate-tree.ts).
-  const clean = check.record ? await cleanCopyFor(root, check.record.tree, await treeNow(root), check.approvedDefinition) : null;
+  const clean = check.record ? await cleanCopyFor(root, check.record.tree, await treeNow(root, own), check.approvedDefinition) : null;
   // Each gate once, narrowed to what the change touches where it can be; a narrowed run that does not block is
   // confirmed on the whole suite before it counts, so "passed" always means the whole suite passed.
   const plans = await planScopes(selected, deps);
@@ -124,14 +125,14 @@ export async function runGateCheck(
   // judged before and after its commands; where the agent changed test-side files, run again in the clean copy.
   async function runScoped(gate: GateConfig, scope: GateScope | null, logSuffix: string): Promise<CheckedRun | null> {
     const said = scope ? { scope } : {};
-    const treeBefore = await treeNow(root);
+    const treeBefore = await treeNow(root, own);
     const [run] = await runGatesWithTests([gate], {
       ...runOpts,
       logSuffix,
       onStart: (g) => emit({ type: "gate.started", node, name: g.name, command: g.command, attempt, ...said }),
     });
     if (!run) return null;
-    const treeAfter = treeBefore ? await treeNow(root) : null;
+    const treeAfter = treeBefore ? await treeNow(root, own) : null;
     const trees = treeBefore && treeAfter ? { treeBefore, treeAfter } : {};
     const normal = { ...run, result: { ...run.result, ...said, ...trees } };
     const wrote = await filesBetween(root, treeBefore, treeAfter);

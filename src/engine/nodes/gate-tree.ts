@@ -1,16 +1,32 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import type { GateDefinition } from "../../gates/definition.js";
 import type { JudgedTree } from "../../state/types.js";
 import { isTestSide } from "../../gates/test-side.js";
 import { type CleanCopy, makeCleanCopy } from "../../git/clean-copy.js";
 import { treeChanges, workTreeHash } from "../../git/work-tree-hash.js";
 
+/**
+ * yolo's own files inside the project, as globs for treeNow: a SQLite database given by `--db` (with its WAL, its
+ * journal and its closing note beside it) and an artifacts folder other than `.yolo` (excluded already). Writing them
+ * is yolo's work, never an agent's change to judge.
+ */
+export function ownFilesIn(config: { root: string; dbPath: string; stateDir: string }): string[] {
+  const inside = (p: string) => {
+    const rel = relative(config.root, p);
+    return rel && !rel.startsWith("..") && !isAbsolute(rel) && rel !== ".yolo" && !rel.startsWith(`.yolo${sep}`) ? rel.split(sep).join("/") : null;
+  };
+  const globEscape = (rel: string) => rel.replace(/[*?[\\]/g, "\\$&");
+  const db = inside(config.dbPath);
+  const state = inside(config.stateDir);
+  return [...(db ? [`${globEscape(db)}*`] : []), ...(state ? [`${globEscape(state)}/**`] : [])];
+}
+
 /** The project's git tree now; null outside git (or when git cannot write it): then no tree is compared. */
-export async function treeNow(root: string): Promise<string | null> {
+export async function treeNow(root: string, own: readonly string[] = []): Promise<string | null> {
   try {
-    return await workTreeHash(root);
+    return await workTreeHash(root, own);
   } catch {
     return null;
   }
@@ -66,9 +82,14 @@ function contentHash(file: string): string | null {
  * gate's node and the files that differ. Null when no gate judged a tree, the gate blocked (the run goes back to
  * work anyway), or nothing changed.
  */
-export async function staleGate(root: string, judged: JudgedTree | null | undefined, blocked: boolean): Promise<{ node: string; files: string[] } | null> {
+export async function staleGate(
+  root: string,
+  judged: JudgedTree | null | undefined,
+  blocked: boolean,
+  own: readonly string[] = [],
+): Promise<{ node: string; files: string[] } | null> {
   if (!judged || blocked) return null;
-  const now = await treeNow(root);
+  const now = await treeNow(root, own);
   if (!now || now === judged.tree) return null;
   return { node: judged.node, files: await filesBetween(root, judged.tree, now) };
 }

@@ -30,6 +30,8 @@ describe("kill -9 during the gate baseline", { timeout: 150_000 }, () => {
     const root = project(onTestFinished, {
       "package.json": JSON.stringify({ name: "demo", type: "module", scripts: { test: "node probe.mjs && node --test test/" } }),
       "probe.mjs": PROBE,
+      // The probe's notes are not the project's files: a gate whose commands change the project's files blocks.
+      ".gitignore": "probe.log\nhold\n",
       hold: "",
     });
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));

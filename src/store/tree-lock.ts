@@ -86,9 +86,21 @@ export function isAlive(holder: Pick<TreeLockHolder, "pid" | "host">): boolean {
   if (holder.host && holder.host !== hostname()) return true;
   try {
     process.kill(holder.pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  return !isZombie(holder.pid);
+}
+
+// A killed run whose parent died too stays a zombie until something reaps it (in a container without an init, never):
+// signal 0 still finds it, but it runs nothing and holds nothing.
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state === "Z" || state === "X";
+  } catch {
+    return false;
   }
 }
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ThreadError } from "../../../src/errors.js";
-import { acquireTreeLock } from "../../../src/store/tree-lock.js";
+import { acquireTreeLock, isAlive } from "../../../src/store/tree-lock.js";
 import { tempDir } from "../../helpers/per-test.js";
 
 let stateDir: string;
@@ -39,5 +39,28 @@ describe("the working tree's live-run lock", () => {
     writeFileSync(file, '{"threadId":');
     acquireTreeLock({ stateDir, root: "/repo", threadId: "c" }).release();
     expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe("a zombie holder", () => {
+  it("is not a live run: a killed run whose parent died too is taken over", async () => {
+    const { spawn } = await import("node:child_process");
+    const { readFileSync } = await import("node:fs");
+    // `true` ends at once under a parent (sleep, exec'd by the shell) that never waits for it: a zombie while it sleeps.
+    const parent = spawn("/bin/sh", ["-c", "true & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const pid = await new Promise<number>((resolve) => parent.stdout.once("data", (d: Buffer) => resolve(Number(d.toString().trim()))));
+      const stateOf = () => {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+      };
+      const deadline = Date.now() + 10_000;
+      while (stateOf() !== "Z" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(stateOf()).toBe("Z");
+      expect(isAlive({ pid, host: "" })).toBe(false);
+      expect(isAlive({ pid: process.pid, host: "" })).toBe(true);
+    } finally {
+      parent.kill("SIGKILL");
+    }
   });
 });

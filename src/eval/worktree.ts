@@ -1,30 +1,19 @@
 import { existsSync, lstatSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { git, gitOk } from "../git/git.js";
+import { serialWorktreeOps } from "../git/worktree-queue.js";
 
 /**
  * Eval worktrees: detached checkouts of the project's repository under `.yolo/eval/`, made and changed by yolo
  * through its hardened git (src/git/git.ts), never by the model.
  */
 
-const queues = new Map<string, Promise<unknown>>();
-
-/** Runs git's worktree bookkeeping for one repository one call at a time (two adds at once race on `.git/worktrees/`). */
-function serial<T>(root: string, fn: () => Promise<T>): Promise<T> {
-  const run = (queues.get(root) ?? Promise.resolve()).then(fn, fn);
-  queues.set(
-    root,
-    run.catch(() => {}),
-  );
-  return run;
-}
-
 /**
  * A detached worktree of `root` at `rev` in `dir`, made again when a half-made one is there (killed while it was
  * being added). The project's `node_modules` is linked in when the checkout has none, so its suite can run.
  */
 export function addWorktree(root: string, dir: string, rev: string): Promise<void> {
-  return serial(root, async () => {
+  return serialWorktreeOps(root, async () => {
     if (existsSync(dir)) await removeWorktreeNow(root, dir);
     mkdirSync(dirname(dir), { recursive: true });
     await gitOk(root, ["worktree", "add", "--force", "--detach", dir, rev]);
@@ -34,7 +23,7 @@ export function addWorktree(root: string, dir: string, rev: string): Promise<voi
 
 /** Removes a worktree and its registration; a missing one is not an error. */
 export function removeWorktree(root: string, dir: string): Promise<void> {
-  return serial(root, () => removeWorktreeNow(root, dir));
+  return serialWorktreeOps(root, () => removeWorktreeNow(root, dir));
 }
 
 async function removeWorktreeNow(root: string, dir: string): Promise<void> {

@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { ThreadError } from "../errors.js";
 import { refuseLinks, withStorageError } from "./state-dir.js";
+import { holderAlive } from "./thread-store.js";
 
 /** What a live run writes in its working tree's lock file. */
 export interface TreeLockHolder {
@@ -83,25 +84,8 @@ export function readHolder(file: string): TreeLockHolder | null {
 
 /** Whether the holder's process is alive: signal 0 tests it without touching it (EPERM: alive, another user's). */
 export function isAlive(holder: Pick<TreeLockHolder, "pid" | "host">): boolean {
-  if (holder.host && holder.host !== hostname()) return true;
-  try {
-    process.kill(holder.pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-  return !isZombie(holder.pid);
-}
-
-// A killed run whose parent died too stays a zombie until something reaps it (in a container without an init, never):
-// signal 0 still finds it, but it runs nothing and holds nothing.
-function isZombie(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-    return state === "Z" || state === "X";
-  } catch {
-    return false;
-  }
+  // The thread lease's rule: another host's holder only it can tell; a zombie here holds nothing.
+  return holderAlive(holder.host || hostname(), holder.pid);
 }
 
 function removeQuietly(file: string): void {

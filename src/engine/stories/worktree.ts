@@ -4,6 +4,7 @@ import { git, GitError, gitOk, PROJECT_PATHS } from "../../git/git.js";
 import { headCommit } from "../../git/repo.js";
 import { withStagedWorkTree } from "../../git/staged-work-tree.js";
 import { STORY_ID } from "./plan.js";
+import { serialWorktreeOps } from "../../git/worktree-queue.js";
 
 /**
  * A story's git worktree: its own checkout on its own branch, under the thread's folder in `.yolo/`, made and
@@ -55,22 +56,7 @@ export interface StoryWorktree {
  * of the thread's working tree as it is now (merged stories and uncommitted work included, `.yolo/` not).
  */
 export function ensureStoryWorktree(input: { root: string; stateDir: string; threadId: string; storyId: string }): Promise<StoryWorktree> {
-  return serial(input.root, () => addStoryWorktree(input));
-}
-
-const queues = new Map<string, Promise<unknown>>();
-
-/**
- * Runs git's worktree bookkeeping for one repository one call at a time: stories start together, and two
- * `git worktree add` (or a prune beside an add) at once race on `.git/worktrees/`.
- */
-function serial<T>(root: string, fn: () => Promise<T>): Promise<T> {
-  const run = (queues.get(root) ?? Promise.resolve()).then(fn, fn);
-  queues.set(
-    root,
-    run.catch(() => {}),
-  );
-  return run;
+  return serialWorktreeOps(input.root, () => addStoryWorktree(input));
 }
 
 async function addStoryWorktree(input: { root: string; stateDir: string; threadId: string; storyId: string }): Promise<StoryWorktree> {
@@ -220,7 +206,7 @@ export async function storyCommits(root: string, threadId: string, storyId: stri
  * `threads rm`). Branches of stories are yolo's scratch: their work is in the thread's tree (and branch) by then.
  */
 export function removeStoryWorktrees(root: string, stateDir: string, threadId: string): Promise<void> {
-  return serial(root, () => removeAll(root, stateDir, threadId));
+  return serialWorktreeOps(root, () => removeAll(root, stateDir, threadId));
 }
 
 async function removeAll(root: string, stateDir: string, threadId: string): Promise<void> {
@@ -251,7 +237,7 @@ async function snapshotTree(root: string, threadId: string, storyId: string): Pr
 
 /** Removes one story's worktree and its `git worktree` entry once it is merged (its branch stays until the thread ends). */
 export function removeStoryWorktree(root: string, wt: Pick<StoryWorktree, "path">): Promise<void> {
-  return serial(root, async () => {
+  return serialWorktreeOps(root, async () => {
     await git(root, ["worktree", "remove", "--force", wt.path]);
     rmSync(wt.path, { recursive: true, force: true });
     await git(root, ["worktree", "prune"]);

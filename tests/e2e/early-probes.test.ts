@@ -86,7 +86,9 @@ describe("the start's git reads begun by bin/yolo.js", { timeout: 60_000 }, () =
     // The throwaway index starts as a copy of the user's (no read-tree: see staged-work-tree.ts).
     const steps = ["read-tree", "add", "write-tree", "commit-tree", "update-ref"];
     const calls = git.calls();
-    const [readTree, add, writeTree, commitTree, updateRef] = steps.map((step) => calls.filter((c) => new RegExp(`\\t--no-pager (-c \\S+ )*${step}( |$)`).test(c)).length);
+    const [readTree, add, writeTree, commitTree, updateRef] = steps.map(
+      (step) => calls.filter((c) => new RegExp(`\\t--no-pager (-c \\S+ )*${step}( |$)`).test(c)).length,
+    );
     // One snapshot: one commit and one ref. The gate baseline, started beside the first agent, hashes the project's tree
     // once more (the tree it judged) with an index of its own: at most one more add and write-tree, never a commit.
     expect([readTree, commitTree, updateRef]).toEqual([0, 1, 1]);

@@ -46,8 +46,9 @@ describe("a zombie holder", () => {
   it("is not a live run: a killed run whose parent died too is taken over", async () => {
     const { spawn } = await import("node:child_process");
     const { readFileSync } = await import("node:fs");
-    // `true` ends at once under a parent (sleep, exec'd by the shell) that never waits for it: a zombie while it sleeps.
-    const parent = spawn("/bin/sh", ["-c", "true & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
+    // The short sleep ends after the shell has become the long one (exec), which never waits for it: a zombie while
+    // the long one sleeps (the shell itself could have reaped a child that ended before the exec).
+    const parent = spawn("/bin/sh", ["-c", "sleep 0.3 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
     try {
       const pid = await new Promise<number>((resolve) => parent.stdout.once("data", (d: Buffer) => resolve(Number(d.toString().trim()))));
       const stateOf = () => {

@@ -14,6 +14,7 @@ import { ReplyChunks } from "./reply-chunks.js";
 import { noCallError, parseTextToolCalls, type TextToolCalls } from "./text-tool-calls.js";
 import { toolErrorText, toOpenAiTool } from "./tool-calls.js";
 import { withCallSignal } from "../llm/call-signal.js";
+import { canonical } from "../text/canonical.js";
 
 export interface AgentLoopOptions {
   node: string;
@@ -78,17 +79,6 @@ export class RepeatDetector {
     this.last = signature;
     return this.count >= this.limit;
   }
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }
 
 const REMINDER =

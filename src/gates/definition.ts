@@ -3,7 +3,7 @@ import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { packageJsonText } from "./package-json.js";
 import type { GateConfig } from "../config/schema.js";
-import { fileStamp, nowNs, settled } from "../store/file-stamp.js";
+import { fileStamp, nowNs, settled } from "../fs/file-stamp.js";
 import { dependencyChanges, dependencyStamps } from "./dependency-stamps.js";
 import {
   isTestFile,
@@ -134,7 +134,7 @@ export async function resolveGateDefinition(root: string, gates: GateConfig[], s
 }
 
 /**
- * Test files recorded before, by path, with the stamp they had then (src/store/file-stamp.ts): every gate check
+ * Test files recorded before, by path, with the stamp they had then (src/fs/file-stamp.ts): every gate check
  * records the whole project again, and a file whose stamp has not moved is the one that was read (a change, by a
  * model's command too, moves its change time). Files changed within a timestamp tick of the read are not kept.
  */

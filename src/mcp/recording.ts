@@ -3,6 +3,7 @@ import { toAliases, type AliasRoots } from "../prompt/aliases.js";
 import { scrubValue } from "../secrets/scrub.js";
 import { ConfigError } from "../errors.js";
 import type { ListedTool, McpCaller } from "./tool-def.js";
+import { canonical } from "../text/canonical.js";
 
 /** `--record`/`--replay` of MCP calls: where, and which way. */
 export interface McpRecordingSpec {
@@ -112,15 +113,4 @@ export class McpReplayer {
 
 function keyOf(server: string, tool: string, args: unknown): string {
   return `${server}\u0000${tool}\u0000${canonical(args)}`;
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { fromAlias } from "../tools/alias-path.js";
-import { fence } from "../prompt/fence.js";
+import { fromAlias } from "../paths/alias-path.js";
+import { fence } from "../text/fence.js";
 import { scrubText, scrubValue } from "../secrets/scrub.js";
 import { CappedOutput } from "../exec/capped-output.js";
 import type { McpToolName, ToolDef, ToolOutcome } from "../tools/types.js";

@@ -1,5 +1,5 @@
 import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
-import { fence } from "../prompt/fence.js";
+import { fence } from "../text/fence.js";
 import { contextWindowFor, estimateTokens, messageTokens } from "./tokens.js";
 import type { Compaction, MiddlewareState } from "./types.js";
 

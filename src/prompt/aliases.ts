@@ -8,7 +8,7 @@ export interface AliasRoots {
   state: string;
 }
 
-import { PROJECT_ALIAS, STATE_ALIAS } from "../tools/alias-path.js";
+import { PROJECT_ALIAS, STATE_ALIAS } from "../paths/alias-path.js";
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

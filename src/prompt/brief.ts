@@ -2,7 +2,7 @@ import type { FailureRuling, StateView } from "../state/types.js";
 import { judgementNotes } from "../gates/judgement-words.js";
 import { asRole } from "../roles/registry.js";
 import { BRIEF_SECTIONS, type AnyRole, type BriefSection, type RoleDefinition } from "../roles/types.js";
-import { fence } from "./fence.js";
+import { fence } from "../text/fence.js";
 
 type BriefState = Pick<
   StateView,

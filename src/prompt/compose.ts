@@ -3,7 +3,7 @@ import { asRole } from "../roles/registry.js";
 import type { AnyRole, RoleDefinition } from "../roles/types.js";
 import type { ToolDef } from "../tools/types.js";
 import { answersFor, nodeBrief } from "./brief.js";
-import { fence } from "./fence.js";
+import { fence } from "../text/fence.js";
 
 /** The modes an agent can be run in: the pipeline, one agent on its own, or a plain chat. */
 export const MODES = ["run", "agent", "chat"] as const;

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { readProjectText } from "../secrets/project-read.js";
-import { fence } from "./fence.js";
+import { fence } from "../text/fence.js";
 
 export { DEFAULT_INSTRUCTION_FILES } from "../config/defaults.js";
 

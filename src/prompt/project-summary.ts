@@ -1,10 +1,10 @@
 import { type Dirent, opendirSync } from "node:fs";
 import { join } from "node:path";
 import { readProjectText } from "../secrets/project-read.js";
-import { isIgnored, parseGitignore, type IgnoreRules } from "../tools/gitignore.js";
-import { fence } from "./fence.js";
+import { isIgnored, parseGitignore, type IgnoreRules } from "../fs/gitignore.js";
+import { fence } from "../text/fence.js";
 import { DEFAULT_INSTRUCTION_FILES, type InstructionSource, OVERRIDE_FILE, readInstructions } from "./instructions.js";
-import { fileStamp, nowNs, settled } from "../store/file-stamp.js";
+import { fileStamp, nowNs, settled } from "../fs/file-stamp.js";
 
 const SKIP = new Set([".git", ".yolo", "node_modules", "dist", "build", "coverage", ".next", "target", "__pycache__"]);
 const MAX_ENTRIES = 60;

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { fromAlias } from "./alias-path.js";
+import { fromAlias } from "../paths/alias-path.js";
 import { normaliseName, sensitiveReason } from "../secrets/sensitive.js";
 
 export type ResolvedPath = { ok: true; abs: string; rel: string } | { ok: false; reason: string };

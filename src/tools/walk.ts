@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { isIgnored, parseGitignore, type IgnoreRules } from "./gitignore.js";
+import { isIgnored, parseGitignore, type IgnoreRules } from "../fs/gitignore.js";
 import { isProtectedName } from "./paths.js";
 import { isSensitiveName, sensitiveReason } from "../secrets/sensitive.js";
 

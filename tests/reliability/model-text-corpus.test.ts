@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fence } from "../../src/prompt/fence.js";
+import { fence } from "../../src/text/fence.js";
 import { escapeControls, escapeControlsInJson } from "../../src/text/control-chars.js";
 
 // Model text on its two ways out: to a terminal or Markdown renderer (`show`, `report`) and back into a prompt

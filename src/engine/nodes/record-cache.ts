@@ -1,5 +1,5 @@
 import { readRecord } from "../../gates/baseline-record.js";
-import { fileStamp } from "../../store/file-stamp.js";
+import { fileStamp } from "../../fs/file-stamp.js";
 
 /**
  * A record file as last parsed, by path, with the stat that identifies that version. Records are written once and

@@ -4,7 +4,7 @@ import { collectCalls } from "../../agents/runner.js";
 import type { Usage } from "../../events/schema.js";
 import { usageOfReply } from "../../events/usage.js";
 import { checkBudget } from "../../llm/budget.js";
-import { fence } from "../../prompt/fence.js";
+import { fence } from "../../text/fence.js";
 import { resolveSwitch } from "../../workflow/switch.js";
 import { DEFAULT_CASE, type SwitchNodeSpec, type Workflow } from "../../workflow/schema.js";
 import type { EngineDeps } from "../deps.js";

@@ -2,7 +2,7 @@ import { BUILT_IN_ROLES } from "../../roles/registry.js";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { EventBody, Usage } from "../../events/schema.js";
 import { addUsage, ZERO_USAGE } from "../../events/usage.js";
-import { fence } from "../../prompt/fence.js";
+import { fence } from "../../text/fence.js";
 import { readProjectText } from "../../secrets/project-read.js";
 import type { EngineDeps } from "../deps.js";
 import { emitter, threadIdOf } from "../nodes/context.js";

@@ -8,7 +8,7 @@ import { tempDir } from "../../helpers/per-test.js";
 const gates = [{ name: "test", command: "npm test", required: true, timeoutS: 60 }];
 
 // Every gate check records the test files again, and a file whose stamp has not moved is not read again
-// (src/store/file-stamp.ts). A model that rewrites a test file and puts its size and times back must still be seen.
+// (src/fs/file-stamp.ts). A model that rewrites a test file and puts its size and times back must still be seen.
 describe("test files recorded at an earlier gate check", () => {
   it("are read again when changed, even at the same size with the old modification time put back", async ({ onTestFinished }) => {
     const root = tempDir(onTestFinished, "yolo-def-cache-");

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { fromAlias } from "../../../src/tools/alias-path.js";
+import { fromAlias } from "../../../src/paths/alias-path.js";
 import { aliasMessages, toAliases } from "../../../src/prompt/aliases.js";
 import { resolveInside } from "../../../src/tools/paths.js";
 

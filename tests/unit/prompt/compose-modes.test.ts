@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PipelineState, type PipelineStateType } from "../../../src/engine/state.js";
 import { composePrompt, layersFor, type ComposeInput } from "../../../src/prompt/compose.js";
-import { fence } from "../../../src/prompt/fence.js";
+import { fence } from "../../../src/text/fence.js";
 import { TOOLS } from "../../../src/tools/registry.js";
 
 function state(patch: Partial<PipelineStateType> = {}): PipelineStateType {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isIgnored, parseGitignore } from "../../../src/tools/gitignore.js";
+import { isIgnored, parseGitignore } from "../../../src/fs/gitignore.js";
 import { walkFiles, type WalkStats } from "../../../src/tools/walk.js";
 
 let root: string;

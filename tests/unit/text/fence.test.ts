@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fence } from "../../../src/prompt/fence.js";
+import { fence } from "../../../src/text/fence.js";
 
 // Every fence user (requirement, human answers, gate output, project files, conflicts, MCP results, summaries)
 // goes through fence(): nothing inside can end the fence or open a fake one.

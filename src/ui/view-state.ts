@@ -153,16 +153,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
     case "run.started":
       return started(state, e);
     case "node.started":
-      return {
-        ...state,
-        agents: updateAgent(state.agents, e.node, (a) => ({ ...a, status: "running", fixAttempt: e.fixAttempt })),
-        running: e.node,
-        fixAttempt: Math.max(state.fixAttempt, e.fixAttempt),
-        gateRunning: null,
-        stream: null,
-        tools: [],
-        question: null,
-      };
+      return nodeStarted(state, e);
     case "node.completed":
       return {
         ...state,
@@ -174,53 +165,22 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
       const prev = state.stream?.node === e.node ? state.stream.text : "";
       return { ...state, stream: { node: e.node, text: streamTail(prev + e.text) } };
     }
-    case "tool.called": {
-      if (e.tool === HANDOFF) return state;
-      const call: ToolCallView = {
-        callId: e.callId,
-        node: e.node,
-        tool: e.tool,
-        args: argsBrief(e.args),
-        ok: null,
-        summary: "",
-      };
-      return { ...state, tools: [...state.tools, call].slice(-TOOL_LIMIT) };
-    }
-    case "tool.result": {
-      if (e.tool === HANDOFF && e.ok) return state;
-      const summary = oneLine(e.summary);
-      const i = state.tools.findIndex((t) => t.callId === e.callId);
-      if (i < 0) {
-        const call: ToolCallView = { callId: e.callId, node: e.node, tool: e.tool, args: "", ok: e.ok, summary };
-        return { ...state, tools: [...state.tools, call].slice(-TOOL_LIMIT) };
-      }
-      const tools = state.tools.slice();
-      tools[i] = { ...tools[i], ok: e.ok, summary };
-      return { ...state, tools };
-    }
+    case "tool.called":
+      return toolCalled(state, e);
+    case "tool.result":
+      return toolResult(state, e);
     case "gate.started":
       return { ...state, gateRunning: { node: e.node, name: oneLine(e.name), command: oneLine(e.command) } };
-    case "gate.result": {
-      const i = state.gates.findIndex((g) => g.gate.name === e.gate.name);
-      const gates = state.gates.slice();
-      if (i < 0) gates.push({ node: e.node, gate: e.gate });
-      else gates[i] = { node: e.node, gate: e.gate };
-      return { ...state, gates, gateRunning: null };
-    }
+    case "gate.result":
+      return gateResult(state, e);
     case "route":
       return {
         ...state,
         agents: sentBack(skipBetween(state.agents, e.from, e.to), e.from, e.to),
         route: { from: e.from, to: e.to, reason: oneLine(e.reason) },
       };
-    case "interrupt": {
-      const who = [e.askedBy, e.node].find((id) => state.agents.some((a) => a.id === id));
-      return {
-        ...state,
-        agents: who ? updateAgent(state.agents, who, (a) => ({ ...a, status: "escalated" })) : state.agents,
-        question: { askedBy: e.askedBy, question: stripControl(e.question).trim(), resumeCommand: e.resumeCommand, kind: e.kind ?? "question" },
-      };
-    }
+    case "interrupt":
+      return interrupted(state, e);
     case "usage":
       return {
         ...state,
@@ -229,7 +189,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
         agents: updateAgent(state.agents, e.node, (a) => ({ ...a, tokens: a.tokens + e.usage.totalTokens })),
       };
     case "context.summarized":
-      return { ...state, notices: [...state.notices, { level: "info" as const, text: summarizedLine(e) }].slice(-NOTICE_LIMIT) };
+      return withNotice(state, "info", summarizedLine(e));
     case "reply":
       return {
         ...state,
@@ -238,7 +198,7 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
       };
     case "hook.result": {
       const notice = hookNotice(e);
-      return notice ? { ...state, notices: [...state.notices, { level: "warning" as const, text: notice }].slice(-NOTICE_LIMIT) } : state;
+      return notice ? withNotice(state, "warning", notice) : state;
     }
     case "story.started":
       return {
@@ -246,54 +206,129 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
         stories: updateStory(state.stories, storyKey(e.story), (st) => ({ ...st, title: oneLine(e.title), status: "running", summary: "" })),
       };
     case "story.completed":
-      return settleStories({
-        ...state,
-        stories: updateStory(state.stories, storyKey(e.story), (st) => ({
-          ...st,
-          status: e.status,
-          agent: null,
-          tokens: e.usage.totalTokens,
-          filesChanged: e.filesChanged.length,
-          summary: oneLine(e.summary),
-        })),
-      });
+      return storyCompleted(state, e);
     case "story.merged":
       return settleStories({
         ...state,
         stories: updateStory(state.stories, storyKey(e.story), (st) => ({ ...st, status: "merged", agent: null, conflicts: e.conflicts.length })),
       });
     case "warning":
-    case "error": {
-      const text = e.type === "error" ? `${e.code}: ${oneLine(e.message)}` : oneLine(e.message);
-      return { ...state, notices: [...state.notices, { level: e.type, text }].slice(-NOTICE_LIMIT) };
-    }
-    case "run.completed": {
-      // A failed run was blocked by the agent whose required gates are red, or else by the last one to route.
-      const red = new Set(state.gates.filter((g) => g.gate.required && !g.gate.passed).map((g) => g.node));
-      if (red.size === 0 && state.route) red.add(state.route.from);
-      return {
-        ...state,
-        // A thread with nothing left to run reports where it stands without a run.started.
-        thread: state.thread || e.thread,
-        endedAt: parseTs(e.ts),
-        tokens: e.usage.totalTokens,
-        cost: addCost(null, state.price, e.usage),
-        agents: state.agents.map((a) => settle(a, e.status, red)),
-        stories: state.stories.map((st) => (st.status === "running" ? { ...st, status: "stopped" as const, agent: null } : st)),
-        running: null,
-        gateRunning: null,
-        final: {
-          status: e.status,
-          limit: e.limit ?? null,
-          exitCode: e.exitCode,
-          reason: oneLine(e.reason),
-          usage: e.usage,
-          filesChanged: e.filesChanged,
-          resumeCommand: e.resumeCommand,
-        },
-      };
-    }
+    case "error":
+      return withNotice(state, e.type, e.type === "error" ? `${e.code}: ${oneLine(e.message)}` : oneLine(e.message));
+    case "run.completed":
+      return runCompleted(state, e);
   }
+}
+
+type EventOf<T extends YoloEvent["type"]> = Extract<YoloEvent, { type: T }>;
+
+/** Appends one notice, keeping only the last NOTICE_LIMIT. */
+function withNotice(state: ViewState, level: NoticeView["level"], text: string): ViewState {
+  return { ...state, notices: [...state.notices, { level, text }].slice(-NOTICE_LIMIT) };
+}
+
+/** A node starts: it becomes the running agent and the previous node's stream, tools and question are cleared. */
+function nodeStarted(state: ViewState, e: EventOf<"node.started">): ViewState {
+  return {
+    ...state,
+    agents: updateAgent(state.agents, e.node, (a) => ({ ...a, status: "running", fixAttempt: e.fixAttempt })),
+    running: e.node,
+    fixAttempt: Math.max(state.fixAttempt, e.fixAttempt),
+    gateRunning: null,
+    stream: null,
+    tools: [],
+    question: null,
+  };
+}
+
+/** A tool call joins the recent list (handoffs are shown as routes, not calls). */
+function toolCalled(state: ViewState, e: EventOf<"tool.called">): ViewState {
+  if (e.tool === HANDOFF) return state;
+  const call: ToolCallView = {
+    callId: e.callId,
+    node: e.node,
+    tool: e.tool,
+    args: argsBrief(e.args),
+    ok: null,
+    summary: "",
+  };
+  return { ...state, tools: [...state.tools, call].slice(-TOOL_LIMIT) };
+}
+
+/** A tool result settles its call, or joins the list on its own when the call scrolled out or was never seen. */
+function toolResult(state: ViewState, e: EventOf<"tool.result">): ViewState {
+  if (e.tool === HANDOFF && e.ok) return state;
+  const summary = oneLine(e.summary);
+  const i = state.tools.findIndex((t) => t.callId === e.callId);
+  if (i < 0) {
+    const call: ToolCallView = { callId: e.callId, node: e.node, tool: e.tool, args: "", ok: e.ok, summary };
+    return { ...state, tools: [...state.tools, call].slice(-TOOL_LIMIT) };
+  }
+  const tools = state.tools.slice();
+  tools[i] = { ...tools[i], ok: e.ok, summary };
+  return { ...state, tools };
+}
+
+/** A gate result replaces the earlier result of the same gate, so a rerun shows once. */
+function gateResult(state: ViewState, e: EventOf<"gate.result">): ViewState {
+  const i = state.gates.findIndex((g) => g.gate.name === e.gate.name);
+  const gates = state.gates.slice();
+  if (i < 0) gates.push({ node: e.node, gate: e.gate });
+  else gates[i] = { node: e.node, gate: e.gate };
+  return { ...state, gates, gateRunning: null };
+}
+
+/** A question for the human: the asking agent shows as escalated. */
+function interrupted(state: ViewState, e: EventOf<"interrupt">): ViewState {
+  const who = [e.askedBy, e.node].find((id) => state.agents.some((a) => a.id === id));
+  return {
+    ...state,
+    agents: who ? updateAgent(state.agents, who, (a) => ({ ...a, status: "escalated" })) : state.agents,
+    question: { askedBy: e.askedBy, question: stripControl(e.question).trim(), resumeCommand: e.resumeCommand, kind: e.kind ?? "question" },
+  };
+}
+
+/** A story's dev run ended: its row takes the outcome and its usage. */
+function storyCompleted(state: ViewState, e: EventOf<"story.completed">): ViewState {
+  return settleStories({
+    ...state,
+    stories: updateStory(state.stories, storyKey(e.story), (st) => ({
+      ...st,
+      status: e.status,
+      agent: null,
+      tokens: e.usage.totalTokens,
+      filesChanged: e.filesChanged.length,
+      summary: oneLine(e.summary),
+    })),
+  });
+}
+
+/** The run ended: every agent and story settles and the final outcome is kept. */
+function runCompleted(state: ViewState, e: EventOf<"run.completed">): ViewState {
+  // A failed run was blocked by the agent whose required gates are red, or else by the last one to route.
+  const red = new Set(state.gates.filter((g) => g.gate.required && !g.gate.passed).map((g) => g.node));
+  if (red.size === 0 && state.route) red.add(state.route.from);
+  return {
+    ...state,
+    // A thread with nothing left to run reports where it stands without a run.started.
+    thread: state.thread || e.thread,
+    endedAt: parseTs(e.ts),
+    tokens: e.usage.totalTokens,
+    cost: addCost(null, state.price, e.usage),
+    agents: state.agents.map((a) => settle(a, e.status, red)),
+    stories: state.stories.map((st) => (st.status === "running" ? { ...st, status: "stopped" as const, agent: null } : st)),
+    running: null,
+    gateRunning: null,
+    final: {
+      status: e.status,
+      limit: e.limit ?? null,
+      exitCode: e.exitCode,
+      reason: oneLine(e.reason),
+      usage: e.usage,
+      filesChanged: e.filesChanged,
+      resumeCommand: e.resumeCommand,
+    },
+  };
 }
 
 /** Adds the cost of some usage at the run's price; null when no price is configured. */

@@ -80,42 +80,7 @@ export function resolveConfig({
   flagName: name = (flag) => flag,
 }: ResolveConfigInput): ResolvedConfig {
   const absRoot = resolve(root);
-  const problems: string[] = [];
-  const fileModel = fileConfig.model ?? {};
-  const fileLimits = fileConfig.limits ?? {};
-  const apiKeyEnv = fileModel.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
-
-  const envBaseURL = checkURL(nonEmpty(env.OPENAI_BASE_URL), "OPENAI_BASE_URL", problems);
-  const envMaxFix = parseIntVar(nonEmpty(env.YOLO_MAX_FIX_ATTEMPTS), "YOLO_MAX_FIX_ATTEMPTS", 0, 50, problems);
-  const flagBaseURL = checkURL(nonEmpty(flags.baseURL), name("baseURL"), problems);
-  const flagMaxFix = checkInt(flags.maxFixAttempts, name("maxFixAttempts"), 0, 50, problems);
-  const flagMaxTurns = checkInt(flags.maxTurns, name("maxTurns"), 1, Number.MAX_SAFE_INTEGER, problems);
-  const flagParallel = checkInt(flags.parallel, name("parallel"), 1, 16, problems);
-  const flagMaxSteps = checkInt(flags.maxSteps, name("maxSteps"), 1, Number.MAX_SAFE_INTEGER, problems);
-  const flagMaxTime = checkDuration(flags.maxTime, name("maxTime"), problems);
-  const fileMaxTime = checkDuration(fileLimits.maxTime, "limits.maxTime", problems);
-  const flagMaxTokens = checkInt(flags.maxTokens, name("maxTokens"), 1, Number.MAX_SAFE_INTEGER, problems);
-  if (flags.maxCost !== undefined && !(Number.isFinite(flags.maxCost) && flags.maxCost > 0))
-    problems.push(`${name("maxCost")}: must be a positive number, got ${String(flags.maxCost)}`);
-  const flagMaxCost = flags.maxCost !== undefined && flags.maxCost > 0 ? flags.maxCost : undefined;
-  if ((flagMaxCost ?? fileConfig.budget?.maxCost) !== undefined && !fileModel.price) {
-    problems.push(`${name("maxCost")} / budget.maxCost: needs model.price ({ inputPerMillion, outputPerMillion }) in yolo.config.ts to count cost`);
-  }
-  const envDatabaseUrl = nonEmpty(env.YOLO_DATABASE_URL);
-  if (envDatabaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(envDatabaseUrl))
-    problems.push("YOLO_DATABASE_URL: must be a postgres:// or postgresql:// URL");
-  if (envDatabaseUrl !== undefined && nonEmpty(env.YOLO_DB) !== undefined)
-    problems.push("YOLO_DB and YOLO_DATABASE_URL are both set: keep one (a SQLite file or a PostgreSQL database)");
-  if (fileConfig.checkpointer?.postgres !== undefined && fileConfig.dbPath !== undefined)
-    problems.push("yolo.config.ts sets both dbPath and checkpointer.postgres: keep one");
-  const envSandbox = nonEmpty(env.YOLO_SANDBOX);
-  if (envSandbox !== undefined && !SANDBOX_RANK.has(envSandbox as SandboxMode))
-    problems.push(`YOLO_SANDBOX: must be auto, required (or bwrap), or off, got "${envSandbox}"`);
-  const trustProject = nonEmpty(env.YOLO_TRUST_PROJECT_HOOKS);
-  if (trustProject !== undefined && !["1", "0", "true", "false"].includes(trustProject))
-    problems.push(`YOLO_TRUST_PROJECT_HOOKS: must be 1 or 0, got "${trustProject}"`);
-  if (problems.length) throw new ConfigError("Invalid settings in the environment or on the command line; fix them and run again:", problems);
-
+  const checked = checkOverrides(fileConfig, env, flags, name);
   const dbPath = nonEmpty(flags.db) ?? nonEmpty(env.YOLO_DB) ?? fileConfig.dbPath ?? DEFAULTS.dbPath;
   const database = resolveDatabase(flags, env, fileConfig, resolve(absRoot, dbPath));
   const artifacts = nonEmpty(env.YOLO_ARTIFACTS_DIR) ?? fileConfig.storage?.artifacts ?? DEFAULTS.artifacts;
@@ -124,22 +89,8 @@ export function resolveConfig({
     startDir: startDir ? resolve(startDir) : absRoot,
     ...(gitRoot ? { gitRoot: resolve(gitRoot) } : {}),
     configFile: file,
-    model: {
-      name: nonEmpty(flags.model) ?? nonEmpty(env.YOLO_MODEL) ?? fileModel.name ?? nonEmpty(flags.defaultModel) ?? DEFAULTS.modelName,
-      baseURL: flagBaseURL ?? envBaseURL ?? fileModel.baseURL ?? null,
-      apiKey: nonEmpty(env[apiKeyEnv]) ?? null,
-      apiKeyEnv,
-      temperature: fileModel.temperature ?? null,
-      maxRetries: fileModel.maxRetries ?? DEFAULTS.maxRetries,
-      timeoutS: fileModel.timeoutS ?? DEFAULTS.timeoutS,
-      callDeadlineS: fileModel.callDeadlineS ?? MODEL_REPLY_DEFAULTS.callDeadlineS,
-      maxReplyBytes: fileModel.maxReplyBytes ?? MODEL_REPLY_DEFAULTS.maxReplyBytes,
-      // Only when configured: absent means Chat Completions and the server's default effort.
-      ...(fileModel.api ? { api: fileModel.api } : {}),
-      ...(fileModel.reasoningEffort ? { reasoningEffort: fileModel.reasoningEffort } : {}),
-      price: fileModel.price ? { ...fileModel.price, currency: fileModel.price.currency ?? "USD" } : null,
-    },
-    maxFixAttempts: flagMaxFix ?? envMaxFix ?? fileConfig.maxFixAttempts ?? DEFAULTS.maxFixAttempts,
+    model: modelSettings(fileConfig, env, flags, checked),
+    maxFixAttempts: checked.flagMaxFix ?? checked.envMaxFix ?? fileConfig.maxFixAttempts ?? DEFAULTS.maxFixAttempts,
     workflow: withApprovals(structuredClone(fileConfig.workflow ?? DEFAULT_WORKFLOW), fileConfig.approve ?? []),
     approve: [...(fileConfig.approve ?? [])],
     customWorkflow: fileConfig.workflow !== undefined,
@@ -156,8 +107,8 @@ export function resolveConfig({
     database,
     stateDir: resolve(absRoot, artifacts),
     branch: flags.branch ?? fileConfig.branch ?? false,
-    parallel: flagParallel ?? fileConfig.parallel ?? PARALLEL_DEFAULT,
-    ...(flagParallel !== undefined ? { parallelFromFlag: true } : {}),
+    parallel: checked.flagParallel ?? fileConfig.parallel ?? PARALLEL_DEFAULT,
+    ...(checked.flagParallel !== undefined ? { parallelFromFlag: true } : {}),
     context: {
       summarizeAt: fileConfig.context?.summarizeAt ?? DEFAULTS.summarizeAt,
       contextWindows: { ...(fileConfig.context?.contextWindows ?? {}) },
@@ -165,35 +116,103 @@ export function resolveConfig({
       rolePermissions: { ...(fileConfig.context?.rolePermissions ?? {}) },
     },
     userConfigFile: userConfig.file,
-    ...commandSettings(userConfig, fileConfig, file, envSandbox as SandboxMode | undefined),
+    ...commandSettings(userConfig, fileConfig, file, checked.envSandbox),
     hooks: {
       user: userConfig.config.hooks ?? null,
       project: fileConfig.hooks ?? null,
-      trustProject: trustProject === "1" || trustProject === "true",
+      trustProject: checked.trustProject === "1" || checked.trustProject === "true",
     },
     budget: {
-      maxTokens: flagMaxTokens ?? fileConfig.budget?.maxTokens ?? null,
-      maxCost: flagMaxCost ?? fileConfig.budget?.maxCost ?? null,
+      maxTokens: checked.flagMaxTokens ?? fileConfig.budget?.maxTokens ?? null,
+      maxCost: checked.flagMaxCost ?? fileConfig.budget?.maxCost ?? null,
     },
-    limits: {
-      maxTurns: flagMaxTurns ?? fileLimits.maxTurns ?? DEFAULTS.limits.maxTurns,
-      handoffReminders: fileLimits.handoffReminders ?? DEFAULTS.limits.handoffReminders,
-      commandTimeoutS: fileLimits.commandTimeoutS ?? DEFAULTS.limits.commandTimeoutS,
-      outputCapBytes: fileLimits.outputCapBytes ?? DEFAULTS.limits.outputCapBytes,
-      readCapBytes: fileLimits.readCapBytes ?? DEFAULTS.limits.readCapBytes,
-      maxSteps: flagMaxSteps ?? fileLimits.maxSteps ?? DEFAULTS.limits.maxSteps,
-      maxTimeMs: flagMaxTime ?? fileMaxTime ?? null,
-      maxTurnsOverride: flagMaxTurns ?? null,
-      toolCallsPerTurn: fileLimits.toolCallsPerTurn ?? DEFAULT_TOOL_CALLS_PER_TURN,
-      sandbox: {
-        processes: fileLimits.sandboxProcesses ?? DEFAULT_SANDBOX_LIMITS.processes,
-        memoryBytes: fileLimits.sandboxMemoryMB !== undefined ? fileLimits.sandboxMemoryMB * MIB : DEFAULT_SANDBOX_LIMITS.memoryBytes,
-        tmpBytes: fileLimits.sandboxTmpMB !== undefined ? fileLimits.sandboxTmpMB * MIB : DEFAULT_SANDBOX_LIMITS.tmpBytes,
-      },
-    },
+    limits: limitSettings(fileConfig.limits ?? {}, checked),
     ...(fileConfig.mcpServers ? { mcpServers: structuredClone(fileConfig.mcpServers) } : {}),
   };
   return deepFreeze(config);
+}
+
+type CheckedOverrides = ReturnType<typeof checkOverrides>;
+
+// Parses every environment variable and flag that needs it, all at once, so one ConfigError lists every problem.
+function checkOverrides(fileConfig: UserConfig, env: ResolveConfigInput["env"], flags: ConfigFlags, name: (flag: FlagKey) => string) {
+  const problems: string[] = [];
+  const fileLimits = fileConfig.limits ?? {};
+  const checked = {
+    envBaseURL: checkURL(nonEmpty(env.OPENAI_BASE_URL), "OPENAI_BASE_URL", problems),
+    envMaxFix: parseIntVar(nonEmpty(env.YOLO_MAX_FIX_ATTEMPTS), "YOLO_MAX_FIX_ATTEMPTS", 0, 50, problems),
+    flagBaseURL: checkURL(nonEmpty(flags.baseURL), name("baseURL"), problems),
+    flagMaxFix: checkInt(flags.maxFixAttempts, name("maxFixAttempts"), 0, 50, problems),
+    flagMaxTurns: checkInt(flags.maxTurns, name("maxTurns"), 1, Number.MAX_SAFE_INTEGER, problems),
+    flagParallel: checkInt(flags.parallel, name("parallel"), 1, 16, problems),
+    flagMaxSteps: checkInt(flags.maxSteps, name("maxSteps"), 1, Number.MAX_SAFE_INTEGER, problems),
+    flagMaxTime: checkDuration(flags.maxTime, name("maxTime"), problems),
+    fileMaxTime: checkDuration(fileLimits.maxTime, "limits.maxTime", problems),
+    flagMaxTokens: checkInt(flags.maxTokens, name("maxTokens"), 1, Number.MAX_SAFE_INTEGER, problems),
+    flagMaxCost: flags.maxCost !== undefined && flags.maxCost > 0 ? flags.maxCost : undefined,
+    envSandbox: nonEmpty(env.YOLO_SANDBOX) as SandboxMode | undefined,
+    trustProject: nonEmpty(env.YOLO_TRUST_PROJECT_HOOKS),
+  };
+  if (flags.maxCost !== undefined && !(Number.isFinite(flags.maxCost) && flags.maxCost > 0))
+    problems.push(`${name("maxCost")}: must be a positive number, got ${String(flags.maxCost)}`);
+  if ((checked.flagMaxCost ?? fileConfig.budget?.maxCost) !== undefined && !fileConfig.model?.price) {
+    problems.push(`${name("maxCost")} / budget.maxCost: needs model.price ({ inputPerMillion, outputPerMillion }) in yolo.config.ts to count cost`);
+  }
+  const envDatabaseUrl = nonEmpty(env.YOLO_DATABASE_URL);
+  if (envDatabaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(envDatabaseUrl))
+    problems.push("YOLO_DATABASE_URL: must be a postgres:// or postgresql:// URL");
+  if (envDatabaseUrl !== undefined && nonEmpty(env.YOLO_DB) !== undefined)
+    problems.push("YOLO_DB and YOLO_DATABASE_URL are both set: keep one (a SQLite file or a PostgreSQL database)");
+  if (fileConfig.checkpointer?.postgres !== undefined && fileConfig.dbPath !== undefined)
+    problems.push("yolo.config.ts sets both dbPath and checkpointer.postgres: keep one");
+  if (checked.envSandbox !== undefined && !SANDBOX_RANK.has(checked.envSandbox))
+    problems.push(`YOLO_SANDBOX: must be auto, required (or bwrap), or off, got "${checked.envSandbox}"`);
+  const trustProject = checked.trustProject;
+  if (trustProject !== undefined && !["1", "0", "true", "false"].includes(trustProject))
+    problems.push(`YOLO_TRUST_PROJECT_HOOKS: must be 1 or 0, got "${trustProject}"`);
+  if (problems.length) throw new ConfigError("Invalid settings in the environment or on the command line; fix them and run again:", problems);
+  return checked;
+}
+
+// The model to call and how: flag < YOLO_MODEL < file for the name, and the key read from the configured variable.
+function modelSettings(fileConfig: UserConfig, env: ResolveConfigInput["env"], flags: ConfigFlags, checked: CheckedOverrides): ResolvedConfig["model"] {
+  const fileModel = fileConfig.model ?? {};
+  const apiKeyEnv = fileModel.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
+  return {
+    name: nonEmpty(flags.model) ?? nonEmpty(env.YOLO_MODEL) ?? fileModel.name ?? nonEmpty(flags.defaultModel) ?? DEFAULTS.modelName,
+    baseURL: checked.flagBaseURL ?? checked.envBaseURL ?? fileModel.baseURL ?? null,
+    apiKey: nonEmpty(env[apiKeyEnv]) ?? null,
+    apiKeyEnv,
+    temperature: fileModel.temperature ?? null,
+    maxRetries: fileModel.maxRetries ?? DEFAULTS.maxRetries,
+    timeoutS: fileModel.timeoutS ?? DEFAULTS.timeoutS,
+    callDeadlineS: fileModel.callDeadlineS ?? MODEL_REPLY_DEFAULTS.callDeadlineS,
+    maxReplyBytes: fileModel.maxReplyBytes ?? MODEL_REPLY_DEFAULTS.maxReplyBytes,
+    // Only when configured: absent means Chat Completions and the server's default effort.
+    ...(fileModel.api ? { api: fileModel.api } : {}),
+    ...(fileModel.reasoningEffort ? { reasoningEffort: fileModel.reasoningEffort } : {}),
+    price: fileModel.price ? { ...fileModel.price, currency: fileModel.price.currency ?? "USD" } : null,
+  };
+}
+
+// The run's limits: flags over the file over the defaults; the sandbox's sizes from MB to bytes.
+function limitSettings(fileLimits: NonNullable<UserConfig["limits"]>, checked: CheckedOverrides): ResolvedConfig["limits"] {
+  return {
+    maxTurns: checked.flagMaxTurns ?? fileLimits.maxTurns ?? DEFAULTS.limits.maxTurns,
+    handoffReminders: fileLimits.handoffReminders ?? DEFAULTS.limits.handoffReminders,
+    commandTimeoutS: fileLimits.commandTimeoutS ?? DEFAULTS.limits.commandTimeoutS,
+    outputCapBytes: fileLimits.outputCapBytes ?? DEFAULTS.limits.outputCapBytes,
+    readCapBytes: fileLimits.readCapBytes ?? DEFAULTS.limits.readCapBytes,
+    maxSteps: checked.flagMaxSteps ?? fileLimits.maxSteps ?? DEFAULTS.limits.maxSteps,
+    maxTimeMs: checked.flagMaxTime ?? checked.fileMaxTime ?? null,
+    maxTurnsOverride: checked.flagMaxTurns ?? null,
+    toolCallsPerTurn: fileLimits.toolCallsPerTurn ?? DEFAULT_TOOL_CALLS_PER_TURN,
+    sandbox: {
+      processes: fileLimits.sandboxProcesses ?? DEFAULT_SANDBOX_LIMITS.processes,
+      memoryBytes: fileLimits.sandboxMemoryMB !== undefined ? fileLimits.sandboxMemoryMB * MIB : DEFAULT_SANDBOX_LIMITS.memoryBytes,
+      tmpBytes: fileLimits.sandboxTmpMB !== undefined ? fileLimits.sandboxTmpMB * MIB : DEFAULT_SANDBOX_LIMITS.tmpBytes,
+    },
+  };
 }
 
 /**

@@ -40,9 +40,9 @@ export function createTranscript(): Transcript {
     }
     if (e.type === "node.started" || e.type === "node.completed") {
       const out = held();
-      return tagged([...out, ...ownLines(e)]);
+      return tagged([...out, ...eventLines(e)]);
     }
-    return tagged(ownLines(e));
+    return tagged(eventLines(e));
   };
 
   // The held text of the agent that streamed last, as a line, if any.
@@ -52,76 +52,25 @@ export function createTranscript(): Transcript {
     return text ? [`  ${text}`] : [];
   };
 
-  // The lines of an event other than a token, without flushing any held text.
-  const ownLines = (e: YoloEvent): string[] => {
-    switch (e.type) {
-      case "token":
-      case "run.completed":
-        return [];
-      case "story.started":
-      case "story.completed":
-      case "story.merged":
-        return [storyEventLine(e, STORY_LINE)];
-      default: {
-        const saved = { node, partial };
-        partial = "";
-        const out = push(e);
-        ({ node, partial } = saved);
-        return out;
-      }
-    }
-  };
-
   const push = (e: YoloEvent): string[] => {
-    switch (e.type) {
-      case "token": {
-        const out = e.node === node ? [] : flush();
-        node = e.node;
-        const parts = (partial + stripControl(e.text)).split("\n");
-        partial = parts.pop() ?? "";
-        for (const line of parts) out.push(`  ${line.trimEnd()}`);
-        if (partial.length > MAX_PARTIAL) out.push(...flush());
-        return out;
-      }
-      case "node.started":
-        return [...flush(), `▶ ${e.node}${e.fixAttempt > 0 ? ` (fix attempt ${e.fixAttempt})` : ""}`];
-      case "node.completed": {
-        const summary = oneLine(e.summary);
-        return [...flush(), `${e.blocked ? "✗" : "✔"} ${e.node}${summary ? `: ${summary}` : ""}`];
-      }
-      case "tool.result":
-        if (e.ok && e.tool === "handoff") return [];
-        return [...flush(), `  ${e.ok ? "✓" : "✗"} ${e.tool} ${oneLine(e.summary)}`.trimEnd()];
-      case "gate.started":
-        return [
-          ...flush(),
-          `  running ${e.baseline ? "the baseline of " : ""}gate ${oneLine(e.name)}: ${oneLine(e.command)}…${e.scope ? ` [${scopeWords(e.scope)}]` : ""}`,
-        ];
-      case "gate.result": {
-        // A failing gate's last output lines, as the plain renderer shows them with --verbose.
-        const tail = e.gate.passed
-          ? []
-          : stripControl(e.gate.tail)
-              .split("\n")
-              .filter((l) => l.trim() !== "")
-              .slice(-TAIL_LINES);
-        return [...flush(), `  gate ${gateLine(e.gate)}`, ...tail.map((l) => `    │ ${l.trimEnd()}`)];
-      }
-      case "context.summarized":
-        return [...flush(), `  ${summarizedLine(e)}`];
-      case "run.completed": {
-        // What stories' runs streamed without ending the line is printed when the run ends, like the rest.
-        const held = [...storyPartials].filter(([, text]) => text.trim()).map(([story, text]) => `  ${storyTag(story)}${text.trimEnd()}`);
-        storyPartials.clear();
-        return [...flush(), ...held];
-      }
-      case "story.started":
-      case "story.completed":
-      case "story.merged":
-        return [...flush(), storyEventLine(e, STORY_LINE)];
-      default:
-        return [];
+    if (e.type === "token") {
+      const out = e.node === node ? [] : flush();
+      node = e.node;
+      const parts = (partial + stripControl(e.text)).split("\n");
+      partial = parts.pop() ?? "";
+      for (const line of parts) out.push(`  ${line.trimEnd()}`);
+      if (partial.length > MAX_PARTIAL) out.push(...flush());
+      return out;
     }
+    if (e.type === "run.completed") {
+      // What stories' runs streamed without ending the line is printed when the run ends, like the rest.
+      const held = [...storyPartials].filter(([, text]) => text.trim()).map(([story, text]) => `  ${storyTag(story)}${text.trimEnd()}`);
+      storyPartials.clear();
+      return [...flush(), ...held];
+    }
+    // An event that prints a line ends the held text's line first.
+    const lines = eventLines(e);
+    return lines.length ? [...flush(), ...lines] : [];
   };
 
   return {
@@ -130,4 +79,39 @@ export function createTranscript(): Transcript {
       return push(e);
     },
   };
+}
+
+// The lines of an event other than a token or the run's end, without any held text.
+function eventLines(e: YoloEvent): string[] {
+  switch (e.type) {
+    case "node.started":
+      return [`▶ ${e.node}${e.fixAttempt > 0 ? ` (fix attempt ${e.fixAttempt})` : ""}`];
+    case "node.completed": {
+      const summary = oneLine(e.summary);
+      return [`${e.blocked ? "✗" : "✔"} ${e.node}${summary ? `: ${summary}` : ""}`];
+    }
+    case "tool.result":
+      if (e.ok && e.tool === "handoff") return [];
+      return [`  ${e.ok ? "✓" : "✗"} ${e.tool} ${oneLine(e.summary)}`.trimEnd()];
+    case "gate.started":
+      return [`  running ${e.baseline ? "the baseline of " : ""}gate ${oneLine(e.name)}: ${oneLine(e.command)}…${e.scope ? ` [${scopeWords(e.scope)}]` : ""}`];
+    case "gate.result": {
+      // A failing gate's last output lines, as the plain renderer shows them with --verbose.
+      const tail = e.gate.passed
+        ? []
+        : stripControl(e.gate.tail)
+            .split("\n")
+            .filter((l) => l.trim() !== "")
+            .slice(-TAIL_LINES);
+      return [`  gate ${gateLine(e.gate)}`, ...tail.map((l) => `    │ ${l.trimEnd()}`)];
+    }
+    case "context.summarized":
+      return [`  ${summarizedLine(e)}`];
+    case "story.started":
+    case "story.completed":
+    case "story.merged":
+      return [storyEventLine(e, STORY_LINE)];
+    default:
+      return [];
+  }
 }

@@ -58,17 +58,7 @@ export async function runGateCheck(
       message: `The gate baseline record ${state.gateBaseline.file} cannot be read (another machine's artifacts folder?): this gate run is judged by its exit code alone, with no check for regressions or gate changes.`,
     });
   }
-  const attempt = state.fixAttempts + 1;
-  const runOpts = {
-    root: deps.config.root,
-    env: scrubEnv(deps.baseEnv, deps.secretEnvNames),
-    capBytes: deps.config.limits.outputCapBytes,
-    attempt,
-    logDir: join(threadArtifactsDir(deps.config.stateDir, threadIdOf(config)), "gates"),
-    signal: config.signal,
-    commands: deps.commands,
-    stateDir: deps.config.stateDir,
-  };
+  const runOpts = gateRunOptions(state, config, deps);
   const flags = await threadKnownFailureFlags(deps.config.stateDir, threadIdOf(config), deps.config.knownFailureFlags).catch(
     () => deps.config.knownFailureFlags ?? [],
   );
@@ -78,12 +68,10 @@ export async function runGateCheck(
   const own = ownFilesIn(deps.config);
   // The baseline's tests are judged apart, in a copy without the agent's test-side files (see gate-tree.ts).
   const clean = check.record ? await cleanCopyFor(root, check.record.tree, await treeNow(root, own), check.approvedDefinition) : null;
-  // Each gate once, narrowed to what the change touches where it can be; a narrowed run that does not block is
-  // confirmed on the whole suite before it counts, so "passed" always means the whole suite passed.
   const plans = await planScopes(selected, deps);
   const gates: GateResult[] = [];
   try {
-    await runPlans();
+    await runPlans({ node, emit, runOpts, own, clean, check, deps }, plans, selected, judge, gates);
   } finally {
     clean?.remove();
   }
@@ -99,56 +87,86 @@ export async function runGateCheck(
   // A gate the environment broke is not the code's failure: the run ends saying so, and dev is not sent it.
   refuseEnvironmentFailures(gates);
   if (check.approval) approvals.set(gates, check.approval);
-  await gateEndHooks(deps.hooks, node, attempt, gates, hookScope(config, deps, node));
-
-  async function runPlans(): Promise<void> {
-    for (const [i, plan] of plans.entries()) {
-      const narrowed = plan.scope?.kind === "changed";
-      const first = await runScoped(plan.gate, plan.scope, narrowed ? "-changed" : "");
-      if (!first) break;
-      const result = judge(first, inScopeOf(plan));
-      emit({ type: "gate.result", node, gate: result });
-      if (!narrowed || gateBlocks(result)) {
-        gates.push(result);
-        continue;
-      }
-      const reason = `confirms the passing run on ${plan.scope?.units.join(", ")} with the whole suite before the gate passes`;
-      const whole = await runScoped(selected[i], { kind: "all", units: [], reason }, "");
-      if (!whole) break;
-      const confirmed = judge(whole);
-      emit({ type: "gate.result", node, gate: confirmed });
-      gates.push(confirmed);
-    }
-  }
-
-  // One gate run, its scope said in gate.started and in the result (nothing said outside a monorepo), with the tree it
-  // judged before and after its commands; where the agent changed test-side files, run again in the clean copy.
-  async function runScoped(gate: GateConfig, scope: GateScope | null, logSuffix: string): Promise<CheckedRun | null> {
-    const said = scope ? { scope } : {};
-    const treeBefore = await treeNow(root, own);
-    const [run] = await runGatesWithTests([gate], {
-      ...runOpts,
-      logSuffix,
-      onStart: (g) => emit({ type: "gate.started", node, name: g.name, command: g.command, attempt, ...said }),
-    });
-    if (!run) return null;
-    const treeAfter = treeBefore ? await treeNow(root, own) : null;
-    const trees = treeBefore && treeAfter ? { treeBefore, treeAfter } : {};
-    const normal = { ...run, result: { ...run.result, ...said, ...trees } };
-    const wrote = await filesBetween(root, treeBefore, treeAfter);
-    if (!clean) return { run: normal, wrote };
-    const [cleanRun] = await runGatesWithTests([gate], {
-      ...runOpts,
-      root: clean.root,
-      logSuffix: `${logSuffix}-baseline-tests`,
-      commands: cleanCommands(deps, clean.linked),
-    });
-    if (!cleanRun) return null;
-    const base = check.record?.gates.find((g) => g.name === gate.name);
-    const ids = base?.tests ? new Set(base.tests.map((t) => t.id)) : null;
-    return { run: mergeCleanRun(normal, cleanRun, ids), wrote };
-  }
+  await gateEndHooks(deps.hooks, node, runOpts.attempt, gates, hookScope(config, deps, node));
   return gates;
+}
+
+// How this check runs its gates: in the project, scrubbed environment, this attempt's number and logs folder.
+function gateRunOptions(state: PipelineStateType, config: LangGraphRunnableConfig, deps: EngineDeps) {
+  return {
+    root: deps.config.root,
+    env: scrubEnv(deps.baseEnv, deps.secretEnvNames),
+    capBytes: deps.config.limits.outputCapBytes,
+    attempt: state.fixAttempts + 1,
+    logDir: join(threadArtifactsDir(deps.config.stateDir, threadIdOf(config)), "gates"),
+    signal: config.signal,
+    commands: deps.commands,
+    stateDir: deps.config.stateDir,
+  };
+}
+
+// What one gate check's runs share: how to run, the files yolo owns, the clean copy, and who hears of each run.
+interface RunContext {
+  node: string;
+  emit: ReturnType<typeof emitter>;
+  runOpts: ReturnType<typeof gateRunOptions>;
+  own: string[];
+  clean: Awaited<ReturnType<typeof cleanCopyFor>>;
+  check: ChangeCheck;
+  deps: EngineDeps;
+}
+
+// Each gate once, narrowed to what the change touches where it can be; a narrowed run that does not block is
+// confirmed on the whole suite before it counts, so "passed" always means the whole suite passed. Results are
+// pushed to `gates` as they come; a stopped run ends the loop.
+async function runPlans(ctx: RunContext, plans: ScopedGate[], selected: GateConfig[], judge: Judge, gates: GateResult[]): Promise<void> {
+  for (const [i, plan] of plans.entries()) {
+    const narrowed = plan.scope?.kind === "changed";
+    const first = await runScoped(ctx, plan.gate, plan.scope, narrowed ? "-changed" : "");
+    if (!first) break;
+    const result = judge(first, inScopeOf(plan));
+    ctx.emit({ type: "gate.result", node: ctx.node, gate: result });
+    if (!narrowed || gateBlocks(result)) {
+      gates.push(result);
+      continue;
+    }
+    const reason = `confirms the passing run on ${plan.scope?.units.join(", ")} with the whole suite before the gate passes`;
+    const whole = await runScoped(ctx, selected[i], { kind: "all", units: [], reason }, "");
+    if (!whole) break;
+    const confirmed = judge(whole);
+    ctx.emit({ type: "gate.result", node: ctx.node, gate: confirmed });
+    gates.push(confirmed);
+  }
+}
+
+// One gate run, its scope said in gate.started and in the result (nothing said outside a monorepo), with the tree it
+// judged before and after its commands; where the agent changed test-side files, run again in the clean copy.
+async function runScoped(ctx: RunContext, gate: GateConfig, scope: GateScope | null, logSuffix: string): Promise<CheckedRun | null> {
+  const { node, emit, runOpts, own, clean, check, deps } = ctx;
+  const root = runOpts.root;
+  const said = scope ? { scope } : {};
+  const treeBefore = await treeNow(root, own);
+  const [run] = await runGatesWithTests([gate], {
+    ...runOpts,
+    logSuffix,
+    onStart: (g) => emit({ type: "gate.started", node, name: g.name, command: g.command, attempt: runOpts.attempt, ...said }),
+  });
+  if (!run) return null;
+  const treeAfter = treeBefore ? await treeNow(root, own) : null;
+  const trees = treeBefore && treeAfter ? { treeBefore, treeAfter } : {};
+  const normal = { ...run, result: { ...run.result, ...said, ...trees } };
+  const wrote = await filesBetween(root, treeBefore, treeAfter);
+  if (!clean) return { run: normal, wrote };
+  const [cleanRun] = await runGatesWithTests([gate], {
+    ...runOpts,
+    root: clean.root,
+    logSuffix: `${logSuffix}-baseline-tests`,
+    commands: cleanCommands(deps, clean.linked),
+  });
+  if (!cleanRun) return null;
+  const base = check.record?.gates.find((g) => g.name === gate.name);
+  const ids = base?.tests ? new Set(base.tests.map((t) => t.id)) : null;
+  return { run: mergeCleanRun(normal, cleanRun, ids), wrote };
 }
 
 type Judge = (checked: CheckedRun, inScope?: (id: string) => boolean, rulings?: FailureRuling[]) => GateResult;

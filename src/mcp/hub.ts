@@ -44,34 +44,18 @@ interface Running {
   pidfile: string | null;
 }
 
+type ToolCaller = Parameters<typeof mcpToolDef>[0]["caller"];
+type HubTools = Map<string, { def: ToolDef; info: McpToolInfo }>;
+
 /** Creates the hub; nothing starts (and the SDK is not loaded) until `start`, and only when servers are configured. */
 export function createMcpHub(options: McpHubOptions): McpHub {
   const { config, logger } = options;
   const roots = { project: config.root, state: config.stateDir };
   let running: Running[] = [];
-  let tools = new Map<string, { def: ToolDef; info: McpToolInfo }>();
+  let tools: HubTools = new Map();
   let started = false;
   const killAll = () => {
     for (const r of running) r.connected.kill();
-  };
-
-  // Turns a server's listed tools into yolo tools: names the provider accepts, collisions refused.
-  const addTools = (server: string, listed: ListedTool[], caller: Parameters<typeof mcpToolDef>[0]["caller"], timeoutMs: number, warn: (m: string) => void) => {
-    for (const tool of listed) {
-      const name = typeof tool?.name === "string" ? modelToolName(server, tool.name) : null;
-      if (!name) {
-        warn(
-          `MCP server "${server}": tool ${JSON.stringify(String(tool?.name).slice(0, 80))} is left out: its name does not fit the model's tool-name rules (letters, digits, _ and -, 64 characters with the mcp__${server}__ prefix)`,
-        );
-        continue;
-      }
-      if (tools.has(name)) {
-        warn(`MCP server "${server}": tool "${tool.name}" is left out: its name ${name} collides with another tool's`);
-        continue;
-      }
-      const def = scrubbing(mcpToolDef({ name: name as McpToolName, server, tool, caller, timeoutMs, stateDir: config.stateDir }));
-      tools.set(name, { def, info: { name: name as McpToolName, server, readOnly: tool.annotations?.readOnlyHint === true } });
-    }
   };
 
   return {
@@ -87,11 +71,13 @@ export function createMcpHub(options: McpHubOptions): McpHub {
         logger.warn({ threadId }, message);
         emit({ type: "warning", message });
       };
+      const addTools = (server: string, listed: ListedTool[], caller: ToolCaller, timeoutMs: number) =>
+        addListedTools(tools, config.stateDir, { server, listed, caller, timeoutMs }, warn);
       if (options.recording?.mode === "replay") {
         const replayer = new McpReplayer(options.recording, roots);
         for (const entry of servers) {
           const listed = replayer.toolsOf(entry.name);
-          if (listed) addTools(entry.name, listed, replayer.caller(entry.name), entry.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS, warn);
+          if (listed) addTools(entry.name, listed, replayer.caller(entry.name), entry.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS);
           else warn(`MCP server "${entry.name}" is not in the recording being replayed: its tools are not available in this replay`);
         }
         return;
@@ -99,37 +85,18 @@ export function createMcpHub(options: McpHubOptions): McpHub {
       const recorder = options.recording?.mode === "record" ? new McpRecorder(options.recording, roots) : null;
       const { connectServer } = await import("./connect.js");
       process.on("exit", killAll);
-      const dir = pidDir(config.stateDir, threadId);
-      const failed: string[] = [];
-      await Promise.all(
-        servers.map(async (entry) => {
-          let pidfile: string | null = null;
-          const onSpawn = (pid: number) => {
-            pidfile = writePidfile(dir, {
-              server: entry.name,
-              pid,
-              started: processStartTime(pid),
-              owner: process.pid,
-              ownerStarted: processStartTime(process.pid),
-            });
-          };
-          try {
-            const c = await connectServer(entry, options.connect, onSpawn);
-            registerSecrets(c.secrets);
-            running.push({ entry, connected: c, pidfile });
-            recorder?.tools(entry.name, c.tools);
-            if (c.truncated) warn(`MCP server "${entry.name}" lists more tools than yolo reads (${c.tools.length}); only those are available`);
-            addTools(entry.name, c.tools, recorder ? recorder.wrap(entry.name, c.caller) : c.caller, entry.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS, warn);
-            logger.info({ threadId, server: entry.name, transport: c.transport, tools: c.tools.length, pid: c.pid }, "MCP server started");
-          } catch (error) {
-            if (pidfile) removePidfile(pidfile);
-            const stderr = (error as { stderr?: string }).stderr ?? "";
-            const message = `MCP server "${entry.name}" (${entry.source}) did not start: ${(error as Error).message}${stderr ? `\n  its stderr ended with:\n${indent(stderr)}` : ""}`;
-            if (entry.config.optional) warn(`${message}\n  It is optional: the run goes on without its tools.`);
-            else failed.push(message);
-          }
-        }),
-      );
+      const ctx: StartContext = {
+        connectServer,
+        connect: options.connect,
+        dir: pidDir(config.stateDir, threadId),
+        recorder,
+        threadId,
+        logger,
+        warn,
+        addTools,
+        onStarted: (r) => running.push(r),
+      };
+      const failed = (await Promise.all(servers.map((entry) => startServer(entry, ctx)))).filter((m): m is string => m !== null);
       if (failed.length) {
         await this.stop();
         throw new ConfigError(
@@ -155,6 +122,77 @@ export function createMcpHub(options: McpHubOptions): McpHub {
       );
     },
   };
+}
+
+// Turns a server's listed tools into yolo tools: names the provider accepts, collisions refused.
+function addListedTools(
+  tools: HubTools,
+  stateDir: string,
+  { server, listed, caller, timeoutMs }: { server: string; listed: ListedTool[]; caller: ToolCaller; timeoutMs: number },
+  warn: (m: string) => void,
+): void {
+  for (const tool of listed) {
+    const name = typeof tool?.name === "string" ? modelToolName(server, tool.name) : null;
+    if (!name) {
+      warn(
+        `MCP server "${server}": tool ${JSON.stringify(String(tool?.name).slice(0, 80))} is left out: its name does not fit the model's tool-name rules (letters, digits, _ and -, 64 characters with the mcp__${server}__ prefix)`,
+      );
+      continue;
+    }
+    if (tools.has(name)) {
+      warn(`MCP server "${server}": tool "${tool.name}" is left out: its name ${name} collides with another tool's`);
+      continue;
+    }
+    const def = scrubbing(mcpToolDef({ name: name as McpToolName, server, tool, caller, timeoutMs, stateDir }));
+    tools.set(name, { def, info: { name: name as McpToolName, server, readOnly: tool.annotations?.readOnlyHint === true } });
+  }
+}
+
+// What starting each server of one run needs: the SDK's connect, where pidfiles go, and where results go.
+interface StartContext {
+  connectServer: typeof import("./connect.js").connectServer;
+  connect: ConnectContext;
+  dir: string;
+  recorder: McpRecorder | null;
+  threadId: string;
+  logger: McpHubOptions["logger"];
+  warn(message: string): void;
+  addTools(server: string, listed: ListedTool[], caller: ToolCaller, timeoutMs: number): void;
+  onStarted(r: Running): void;
+}
+
+// Starts one server with a pidfile (so a killed yolo's successor can stop it), registers its secrets and adds its
+// tools. A failure is returned as the message saying why, or warned about and null when the server is optional.
+async function startServer(entry: McpServerEntry, ctx: StartContext): Promise<string | null> {
+  let pidfile: string | null = null;
+  const onSpawn = (pid: number) => {
+    pidfile = writePidfile(ctx.dir, {
+      server: entry.name,
+      pid,
+      started: processStartTime(pid),
+      owner: process.pid,
+      ownerStarted: processStartTime(process.pid),
+    });
+  };
+  try {
+    const c = await ctx.connectServer(entry, ctx.connect, onSpawn);
+    registerSecrets(c.secrets);
+    ctx.onStarted({ entry, connected: c, pidfile });
+    ctx.recorder?.tools(entry.name, c.tools);
+    if (c.truncated) ctx.warn(`MCP server "${entry.name}" lists more tools than yolo reads (${c.tools.length}); only those are available`);
+    ctx.addTools(entry.name, c.tools, ctx.recorder ? ctx.recorder.wrap(entry.name, c.caller) : c.caller, entry.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS);
+    ctx.logger.info({ threadId: ctx.threadId, server: entry.name, transport: c.transport, tools: c.tools.length, pid: c.pid }, "MCP server started");
+    return null;
+  } catch (error) {
+    if (pidfile) removePidfile(pidfile);
+    const stderr = (error as { stderr?: string }).stderr ?? "";
+    const message = `MCP server "${entry.name}" (${entry.source}) did not start: ${(error as Error).message}${stderr ? `\n  its stderr ended with:\n${indent(stderr)}` : ""}`;
+    if (entry.config.optional) {
+      ctx.warn(`${message}\n  It is optional: the run goes on without its tools.`);
+      return null;
+    }
+    return message;
+  }
 }
 
 function indent(text: string): string {

@@ -13,6 +13,8 @@
 // 4. The engine returns facts, the CLI words them: no engine-side line holds a yolo command (`yolo resume …`) or one
 //    of yolo's flags (`--max-steps`); src/cli/wording/ turns facts into those. CLI_WORDS_ALLOWED is the narrow list of
 //    files that still may, each with its count (a ratchet: a new such line fails) and the reason.
+// 5. One door into the engine: src/cli/ imports src/engine/ only through src/engine/api.ts (type imports included).
+//    CLI_ENGINE_ALLOWED is the narrow list of files that still reach in directly, each with the reason.
 // Usage: node scripts/check-imports.mjs [--root <dir>]   (exit 1 and a list of problems when a rule is broken)
 import { parseCircular, parseDependencyTree } from "dpdm";
 import { existsSync, readFileSync } from "node:fs";
@@ -77,6 +79,28 @@ export const CLI_WORDS_ALLOWED = {
   },
 };
 
+const CLI_DIR = /^src\/cli\//;
+const ENGINE_DIR = /^src\/engine\//;
+const ENGINE_API = "src/engine/api.ts";
+
+/** CLI files that may still import src/engine/ directly (not through src/engine/api.ts), and why. */
+export const CLI_ENGINE_ALLOWED = {
+  "src/cli/commands/threads.ts": "a light command (dist/cli/light.cjs): the run API behind src/engine/api.ts would load with it",
+  "src/cli/commands/show.ts": "a light command (dist/cli/light.cjs): the run API behind src/engine/api.ts would load with it",
+  "src/cli/commands/history.ts": "a light command (dist/cli/light.cjs): the run API behind src/engine/api.ts would load with it",
+  "src/cli/commands/report.ts": "reads a stored thread's state and row; not behind the API yet",
+  "src/cli/commands/threads-delete.ts": "deletes stored threads and their story worktrees; not behind the API yet",
+  "src/cli/prepare.ts": "loads a workflow's agents for graph, doctor and init too, which must not load the run API",
+};
+
+/** Imports from src/cli/ into src/engine/ that do not go through src/engine/api.ts, as problems. */
+function engineDoorProblems(file, deps) {
+  if (!CLI_DIR.test(file) || CLI_ENGINE_ALLOWED[file]) return [];
+  return deps
+    .filter((dep) => dep.id && ENGINE_DIR.test(dep.id) && dep.id !== ENGINE_API)
+    .map((dep) => `${file}: src/cli/ imports the engine only through ${ENGINE_API}, not ${dep.id} (export what it needs there)`);
+}
+
 /** Every problem of the tree under `root`: cycles, then boundary and layer violations, as readable lines. */
 export async function checkImports(root) {
   const entries = ["src/**/*.ts", "src/**/*.tsx"];
@@ -104,6 +128,7 @@ export async function checkImports(root) {
         else if (dep.id && UI_SIDE.test(dep.id)) problems.push(`${file}: engine-side module imports ${dep.id}`);
       }
     }
+    problems.push(...engineDoorProblems(file, deps));
     const lines = readFileSync(join(root, file), "utf8").split("\n");
     const worded = [];
     lines.forEach((line, i) => {
@@ -132,6 +157,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     for (const p of problems) console.error(`  ${p}`);
     process.exitCode = 1;
   } else {
-    console.log("import check: no cycles, engine/UI boundary and layers held, no CLI words engine-side");
+    console.log("import check: no cycles, engine/UI boundary and layers held, no CLI words engine-side, the CLI enters the engine through its API");
   }
 }

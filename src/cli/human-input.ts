@@ -2,8 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ReviewResponse } from "../engine/review.js";
-import type { WaitingRequest } from "../engine/run.js";
+import type { ReviewResponse, WaitingRequest } from "../engine/api.js";
 import { ConfigError } from "../errors.js";
 import type { AnswerEntry } from "./answers-file.js";
 

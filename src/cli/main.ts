@@ -155,12 +155,40 @@ export async function main(argv: string[]): Promise<void> {
     .configureOutput({ getOutHelpWidth: () => helpWidth(process.stdout), getErrHelpWidth: () => helpWidth(process.stderr) })
     .exitOverride();
 
-  let code = 0;
-  const setCode = (c: number): void => {
-    code = c;
+  const exit = { code: 0 };
+  const ctx: Registration = {
+    setCode: (c: number): void => {
+      exit.code = c;
+    },
+    cwdOf: () => (program.opts().cwd as string | undefined) ?? process.cwd(),
   };
-  const cwdOf = () => (program.opts().cwd as string | undefined) ?? process.cwd();
+  registerRunCommands(program, ctx);
+  registerResume(program, ctx);
+  registerThreadCommands(program, ctx);
+  registerProjectCommands(program, ctx);
+  registerEval(program, ctx);
+  registerServers(program, ctx);
 
+  // A usage error prints the error and where to find help, not the whole help (which scrolls the error away).
+  program.showHelpAfterError("Run 'yolo --help' for usage.");
+  for (const cmd of program.commands) cmd.showHelpAfterError(`Run 'yolo ${cmd.name()} --help' for usage.`);
+
+  if (argv.length <= 2) {
+    program.outputHelp({ error: true });
+    process.exitCode = 2;
+    return;
+  }
+  await parseAndRun(program, argv, exit);
+}
+
+/** What each command's action needs from main: where to put its exit code, and the directory it runs in. */
+interface Registration {
+  setCode(code: number): void;
+  cwdOf(): string;
+}
+
+/** `run`, `agent` and `chat`: new threads, started by src/cli/commands/run.ts. */
+function registerRunCommands(program: Command, { setCode, cwdOf }: Registration): void {
   runOptions(
     program.command("run").description("run the pipeline on a requirement").argument("<requirement...>", "what to build, in words; - reads it from stdin"),
   ).action(async (words: string[], opts) =>
@@ -193,6 +221,10 @@ export async function main(argv: string[]): Promise<void> {
       }),
     ),
   );
+}
+
+/** `resume`: continue, answer or fork a thread. */
+function registerResume(program: Command, { setCode, cwdOf }: Registration): void {
   runOptions(
     program
       .command("resume")
@@ -213,6 +245,10 @@ export async function main(argv: string[]): Promise<void> {
       });
     setCode(await (await import("./commands/run.js")).resumeCommand({ cwd: cwdOf(), thread, message: words.length ? words.join(" ") : undefined, opts }));
   });
+}
+
+/** `threads` (with `rm` and `prune`), `show`, `report` and `history`: reading and deleting threads. */
+function registerThreadCommands(program: Command, { setCode, cwdOf }: Registration): void {
   program
     .command("threads")
     .description("list this repository's threads (--all: every thread in the database, with who ran it where)")
@@ -259,6 +295,10 @@ export async function main(argv: string[]): Promise<void> {
     .argument("<thread>", "thread id")
     .option("--json", "print JSON")
     .action(async (thread: string, opts) => setCode(await (await import("./commands/history.js")).historyCommand({ cwd: cwdOf(), thread, json: !!opts.json })));
+}
+
+/** `init`, `hooks`, `config`, `graph` and `doctor`: the project's set-up. */
+function registerProjectCommands(program: Command, { setCode, cwdOf }: Registration): void {
   program
     .command("init")
     .description("scaffold yolo.config.ts (with the default workflow) and editable copies of the default agents; never overwrites")
@@ -284,7 +324,10 @@ export async function main(argv: string[]): Promise<void> {
     )
     .option("--json", "print the checks as JSON")
     .action(async (opts) => setCode(await (await import("./commands/doctor.js")).doctorCommand({ cwd: cwdOf(), json: !!opts.json })));
+}
 
+/** `eval`: build eval tasks from the repository, or run them. */
+function registerEval(program: Command, { setCode, cwdOf }: Registration): void {
   program
     .command("eval")
     .description("measure a model on this repository: build tasks from its history (--from-history) or by mutation (--mutate), run them (--tasks)")
@@ -313,7 +356,10 @@ export async function main(argv: string[]): Promise<void> {
     .option("--min-resolve <rate>", "with --tasks: exit 1 when a model resolves less than <rate> (0 to 1) of the tasks", rate)
     .option("--json", "print JSON on stdout (and nothing else)")
     .action(async (opts) => setCode(await (await import("./commands/eval.js")).evalCommand({ cwd: cwdOf(), opts })));
+}
 
+/** `mcp` and `acp`: yolo served over stdio. */
+function registerServers(program: Command, { setCode, cwdOf }: Registration): void {
   program
     .command("mcp")
     .description("serve yolo over stdio to an MCP client: tools run, resume, threads, show, report")
@@ -323,16 +369,10 @@ export async function main(argv: string[]): Promise<void> {
     .command("acp")
     .description("serve yolo to an editor over stdio with the Agent Client Protocol (Zed, JetBrains, Neovim)")
     .action(async () => setCode(await (await import("./commands/acp.js")).acpCommand()));
+}
 
-  // A usage error prints the error and where to find help, not the whole help (which scrolls the error away).
-  program.showHelpAfterError("Run 'yolo --help' for usage.");
-  for (const cmd of program.commands) cmd.showHelpAfterError(`Run 'yolo ${cmd.name()} --help' for usage.`);
-
-  if (argv.length <= 2) {
-    program.outputHelp({ error: true });
-    process.exitCode = 2;
-    return;
-  }
+/** Runs the command argv names and sets the exit code its action (or its error) gives. */
+async function parseAndRun(program: Command, argv: string[], exit: { code: number }): Promise<void> {
   // If the event loop ever drains while a command is still pending (a promise nothing will settle), Node would
   // exit 0: never let an unfinished run look like a success.
   let finished = false;
@@ -350,9 +390,10 @@ export async function main(argv: string[]): Promise<void> {
       finished = true;
       throw error;
     }
-    code = handleError(error);
+    exit.code = handleError(error);
   }
   finished = true;
+  const { code } = exit;
   process.exitCode = code;
   releaseEarlyReads();
   // Reads bin/yolo.js began for a run that stopped before taking them (src/cli/early-slot.ts) are not needed, and

@@ -1,6 +1,5 @@
 import type { ResolvedConfig } from "../config/schema.js";
-import type { ThreadPosition } from "../engine/position.js";
-import { databaseExists, openSession, type Session } from "../engine/session.js";
+import { databaseExists, loadInspect, openSession, type Session, type ThreadPosition } from "../engine/api.js";
 import { repoIdentity } from "../git/repo-identity.js";
 import { loadResolvedConfig, type ConfigFlags } from "./load-config.js";
 import { ThreadError } from "../errors.js";
@@ -23,7 +22,7 @@ export async function resumeNeedsModel(
   resume: { answer?: string; review?: unknown; message?: string },
 ): Promise<boolean> {
   const row = await session.threads.get(threadId);
-  const { inspectThread } = await import("../engine/inspect.js");
+  const { inspectThread } = await loadInspect();
   let position: Awaited<ReturnType<typeof inspectThread>>["position"];
   try {
     position = (await inspectThread(config, session, threadId)).position;

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { RunFlags } from "../config/run-flags.js";
 import type { ResolvedConfig } from "../config/schema.js";
-import type { ChangeReader, WorkspaceHook } from "../engine/deps.js";
+import type { ChangeReader, WorkspaceHook } from "../engine/api.js";
 import { changeReader } from "../git/changed-files.js";
 import type { ThreadStore } from "../store/thread-store.js";
 import { ConfigError } from "../errors.js";

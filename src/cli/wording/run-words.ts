@@ -1,5 +1,4 @@
-import type { RunWords } from "../../engine/run.js";
-import type { KilledWords } from "../../engine/thread-status.js";
+import type { KilledWords, RunWords } from "../../engine/api.js";
 import { errorText } from "./error-text.js";
 import { resumeCommandText } from "./resume-command.js";
 

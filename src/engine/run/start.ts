@@ -6,11 +6,10 @@ import { sweepInterruptedWrites } from "../../tools/temp-sweep.js";
 import type { EngineDeps, EngineLogger } from "../deps.js";
 import { buildWorkflowGraph } from "../graph.js";
 import { stopBaseline } from "../nodes/baseline-task.js";
-import { endedNode, type GraphWrite } from "../graph-writes.js";
 import { inertDeps } from "../inspect.js";
 import { modeOf } from "../thread-input.js";
 import { positionOf } from "../position.js";
-import { UnsettledUsage, unsettledRecord } from "../unsettled-usage.js";
+import { legWriter } from "./leg-writer.js";
 import { missingGate } from "./gate-required.js";
 import { inputOf, prepareInput, waitingReason, type PreparedInput } from "./input.js";
 import type { InputDecision } from "./input-decision.js";
@@ -201,63 +200,16 @@ async function afterStarted(
     deps.logger.warn({ threadId }, message);
   }
 
-  // Usage of calls whose node has not completed: settled into the checkpoint if the run stops mid-node.
-  const unsettled = new UnsettledUsage();
-  let kept = false; // whether the row holds unsettled usage now
-  let startedAtStep = 0; // the thread's steps when the running node started
-  // Row writes stay in order (a pool may run concurrent queries on different connections); they are queued, never
-  // awaited, by the graph's writer, which runs inside the nodes.
-  let written: Promise<void> = Promise.resolve();
-  const queueRowWrite = (write: () => Promise<unknown>) => {
-    written = written.then(write).then(
-      () => {},
-      (err: unknown) => deps.logger.warn({ err, threadId }, "could not update the thread row"),
-    );
-  };
+  const writer = legWriter(session.threads, threadId, deps.logger, emit);
   try {
     // The run's MCP servers start with the leg (a required one that fails is a config error, exit 2).
     await deps.mcp?.start({ threadId, emit });
-    // Progress notes: unsynced on SQLite (see UpdateOptions), and a node already in the row is not written again.
-    // A completed node's unsettled usage is cleared with the next node's name, one write instead of two: until then
-    // the record names a step the checkpoint has passed, which settleKilledUsage ignores (leftUnsettled).
-    let rowNode: string | null = null;
-    let clearUsage = false;
-    const setNode = (node: string, started: boolean) => {
-      if (node === rowNode && !(started && clearUsage)) return;
-      rowNode = node;
-      const patch = clearUsage ? { currentNode: node, unsettledUsage: null } : { currentNode: node };
-      clearUsage = false;
-      queueRowWrite(() => session.threads.update(threadId, patch, { progress: true }));
-    };
-    // What the nodes and routers write, as they write it (graph-writes.ts): nothing written once the graph's run
-    // ended is said (a parallel story still winding down after another one failed).
-    let running = true;
-    const onWrite = (write: GraphWrite) => {
-      if (!running) return;
-      const ended = endedNode(write);
-      if (ended !== undefined) return setNode(ended, false);
-      const event = write as EventBody;
-      if (event.type === "node.started") {
-        setNode(event.node, true);
-        startedAtStep = event.step ?? startedAtStep;
-      }
-      unsettled.observe(event);
-      if (event.type === "usage" || (event.type === "node.completed" && kept)) {
-        // The running node's paid calls, kept in the row with the step it started at: a kill -9 loses nothing
-        // (settleKilledUsage counts them on resume). Cleared once no node has unsettled calls.
-        const record = unsettledRecord(startedAtStep, unsettled.peek());
-        kept = record !== null;
-        clearUsage = record === null && event.type === "node.completed";
-        if (!clearUsage) queueRowWrite(() => session.threads.update(threadId, { unsettledUsage: record }, { progress: true }));
-      }
-      emit(event);
-    };
     const stream = await graph.stream(input.value as never, {
       ...graphConfig,
       // The run's own writer: LangGraph sets its `custom` stream's only when none is given (`config.writer ??=`, a
       // RunnableConfig field its options type leaves out), so nothing comes through the stream, which says when the
       // run ends.
-      ...({ writer: onWrite } as object),
+      ...({ writer: writer.onWrite } as object),
       streamMode: "custom",
       durability: "sync",
       // The thread's own step counter (state.steps, checked before each node) stops first; LangGraph's limit,
@@ -269,10 +221,9 @@ async function afterStarted(
     try {
       for await (const _ of stream) throw new Error("LangGraph did not take the run's writer: an event came through its stream");
     } finally {
-      running = false;
+      writer.stop();
     }
-    if (clearUsage) queueRowWrite(() => session.threads.update(threadId, { unsettledUsage: null }, { progress: true }));
-    await written;
+    await writer.finish();
     // A database removed during the run (SQLite wrote on into the deleted file) ends it as an error, never "passed".
     if (deps.config.database.kind === "sqlite") assertDatabaseFileKept(deps.config.database.path);
     const after = positionOf(await graph.getState(graphConfig));
@@ -287,8 +238,7 @@ async function afterStarted(
     const { status, code, limit, reason } = classify(error, signal, options);
     deps.logger.error({ err: error, status, limit }, "run stopped");
     if (status !== "interrupted") emit({ type: "error", code, message: reason });
-    await written;
-    await settleStoppedUsage(options, unsettled.take());
+    await settleStoppedUsage(options, await writer.stopped());
     const latest = positionOf(await graph.getState(graphConfig).catch(() => ({ next: [], tasks: [], values: {} }) as never));
     return await complete(options, emit, status, reason, latest, limit);
   } finally {

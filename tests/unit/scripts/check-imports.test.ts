@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
-import { CLI_WORDS_ALLOWED, checkImports } from "../../../scripts/check-imports.mjs";
+import { CLI_ENGINE_ALLOWED, CLI_WORDS_ALLOWED, checkImports } from "../../../scripts/check-imports.mjs";
 
 let root: string | null = null;
 afterEach(() => {
@@ -36,7 +36,8 @@ describe("the import check", () => {
       "src/secrets/scrub.ts": "export const scrub = 1;\n",
       "src/prompt/brief.ts": 'import type { StateView } from "../state/types.js";\nexport type B = StateView;\n',
       "src/state/types.ts": "export type StateView = { requirement: string };\n",
-      "src/cli/main.ts": 'import { Command } from "commander";\nimport { run } from "../engine/run.js";\nprocess.exit(run);\n',
+      "src/engine/api.ts": 'export { run } from "./run.js";\n',
+      "src/cli/main.ts": 'import { Command } from "commander";\nimport { run } from "../engine/api.js";\nprocess.exit(run);\n',
       "src/ui/view.tsx": 'import { Text } from "ink";\nexport const V = Text;\n',
     });
     expect(await checkImports(dir)).toEqual([]);
@@ -133,5 +134,22 @@ describe("the import check", () => {
     expect(await checkImports(tree({ "src/mcp/serve.ts": line.repeat(allowed) }))).toEqual([]);
     const problems = await checkImports(tree({ "src/mcp/serve.ts": line.repeat(allowed + 1) }));
     expect(problems[0]).toBe(`src/mcp/serve.ts: ${allowed + 1} lines word CLI commands or flags, ${allowed} allowed (CLI_WORDS_ALLOWED):`);
+  });
+
+  it("fails a CLI file that imports the engine other than through src/engine/api.ts, a type import too", async () => {
+    const allowed = Object.keys(CLI_ENGINE_ALLOWED)[0];
+    const dir = tree({
+      "src/engine/run.ts": "export const run = 1;\nexport type Handle = { id: string };\n",
+      "src/engine/api.ts": 'export { run, type Handle } from "./run.js";\n',
+      "src/cli/commands/run.ts": 'import { run } from "../../engine/run.js";\nexport const r = run;\n',
+      "src/cli/human.ts": 'import type { Handle } from "../engine/run.js";\nexport type H = Handle;\n',
+      "src/cli/through-api.ts": 'import { run, type Handle } from "../engine/api.js";\nexport const r: Handle | number = run;\n',
+      [allowed]: 'import { run } from "../../engine/run.js";\nexport const r = run;\n'.replace("../../", allowed.split("/").length === 4 ? "../../" : "../"),
+    });
+    const problems = (await checkImports(dir)).sort();
+    expect(problems).toEqual([
+      "src/cli/commands/run.ts: src/cli/ imports the engine only through src/engine/api.ts, not src/engine/run.ts (export what it needs there)",
+      "src/cli/human.ts: src/cli/ imports the engine only through src/engine/api.ts, not src/engine/run.ts (export what it needs there)",
+    ]);
   });
 });

@@ -1,0 +1,266 @@
+import { join } from "node:path";
+import type { AgentDefinition } from "../agents/types.js";
+import { assertModelConfigured } from "../config/resolve.js";
+import type { RunFlags as AllRunFlags } from "../config/run-flags.js";
+import type { ResolvedConfig } from "../config/schema.js";
+import {
+  configForProfile,
+  databaseExists,
+  databaseName,
+  type EngineDeps,
+  type LaunchLeg,
+  type LaunchPlan,
+  loadHistory,
+  loadInspect,
+  loadModes,
+  loadStoredThread,
+  openSessionDeferred,
+  preloadLightResume,
+  profileOfValues,
+  runFacts,
+  type Session,
+  type ThreadPosition,
+  type ThreadProfile,
+} from "../engine/api.js";
+import { probeBwrapAsync } from "../exec/sandbox.js";
+import { repoIdentity } from "../git/repo-identity.js";
+import { inspectWorkspace, startSnapshot } from "../git/workspace.js";
+import type { ThreadIndex } from "../store/thread-index.js";
+import { acquireTreeLock } from "../store/tree-lock.js";
+import { agentsCache, pipelineAgents } from "./agents-cache.js";
+import { takeEarlyProbes } from "./early-probes.js";
+import { loadResolvedConfig, type ConfigFlags } from "./load-config.js";
+import { loadReplay, prepareRunSetup, type RunSetup } from "./run-setup.js";
+import { assertSameRepository, noDatabaseYet } from "./thread-home.js";
+import { userCacheDir } from "./user-cache-dir.js";
+import { cliRunWords } from "./wording/run-words.js";
+
+/** What commander gives a run, agent, chat or resume action: the one RunFlags type. */
+export type RunFlags = ConfigFlags & AllRunFlags;
+
+/** The first leg a command asks for; `fork` runs `threadId` forked from another thread's checkpoint first. */
+export type FirstLeg = LaunchLeg & { fork?: { source: string; from: string } };
+
+/** Everything a command holds while its thread runs: the engine's launch plan and what to release at the end. */
+export interface Prepared {
+  plan: LaunchPlan;
+  setup: RunSetup;
+  answers: import("./answers-file.js").AnswerEntry[] | null;
+  lock: { release(): void } | null;
+  close(): Promise<void>;
+  /** After a leg: later legs repeat the engine's own notices (the sandbox), not the workspace's. */
+  resetNotices(): Promise<void>;
+}
+
+type Threaded = { config: ResolvedConfig; agents: Map<string, AgentDefinition> };
+
+/**
+ * Checks and prepares a thread's run before anything is emitted: everything that refuses it (exit 2) is found here,
+ * in the order a user meets it. What only reads (git, bubblewrap's trial sandbox) runs in child processes meanwhile.
+ */
+export async function prepareLaunch(cwd: string, flags: RunFlags, first: FirstLeg, preloadView: () => void): Promise<Prepared> {
+  const before = await beforeDatabase(cwd, flags, first, preloadView);
+  const { config, baseConfig, replay } = before;
+  // One live run per working tree (a chat only reads): taken before the database, the branch or the tree is touched.
+  const lock = first.start?.profile?.mode === "chat" ? null : acquireTreeLock({ stateDir: config.stateDir, root: config.root, threadId: first.threadId });
+  // The state folder (with its .gitignore) exists before anything, the log file included, is written into it. The
+  // database is opened and checked now; LangGraph's checkpointer is loaded when first needed.
+  const opened = await openSessionDeferred(config);
+  const closing = (error: unknown) => opened.close().then(() => Promise.reject(error));
+  const read = await readThread(before, first, opened, closing);
+  const setup = await prepareRunSetup({
+    cwd,
+    config,
+    flags,
+    threadId: first.threadId,
+    mode: first.start ? "start" : "resume",
+    threads: opened.threads,
+    replay,
+    modelless: read.modelless,
+    workspace: before.workspace,
+    snapshot: before.snapshot,
+  }).catch(closing);
+  // Secrets registered (even run.started is scrubbed), the sandbox chosen (a required one missing is exit 2), the gates found.
+  if (!before.startFacts) await before.probing;
+  const facts = before.startFacts ?? runFacts(read.thread.config, process.env, { keepReadOnly: before.keepReadOnly });
+  const { engine, engineAsked, resetNotices } = engineLoader(read.thread, before.logFile, opened.session, { ...setup.deps, facts }, setup.notices);
+  const plan: LaunchPlan = {
+    config: read.thread.config,
+    baseConfig,
+    agents: read.thread.agents,
+    threads: opened.threads,
+    rows: read.reader,
+    session: opened.session,
+    facts: { sandbox: facts.sandbox.status, gates: facts.gates },
+    env: process.env,
+    logFile: before.logFile,
+    words: cliRunWords(setup.resumeArgs),
+    // A dirty tree's start snapshot is taken while run.started goes out.
+    origin: { ...setup.start, repo: read.repo, pendingStartCommit: setup.pendingStart },
+    engine,
+    engineAsked,
+  };
+  return { plan, setup, answers: before.answers, lock, close: () => opened.close(), resetNotices };
+}
+
+// The checks and reads before the database is opened, in the order a refusal is met.
+async function beforeDatabase(cwd: string, flags: RunFlags, first: FirstLeg, preloadView: () => void) {
+  // A replay with no model configured talks to the model its session was recorded with.
+  const replay = await loadReplay(cwd, flags);
+  // run, resume and agent are the user running yolo with this config: its hash is recorded; chat only reads.
+  const trust = first.start?.profile?.mode === "chat" ? "check" : "record";
+  const baseConfig = await loadResolvedConfig(cwd, { ...flags, defaultModel: replay?.model }, trust);
+  // What only reads — git (the repository's identity, HEAD, a new thread's uncommitted changes) and bubblewrap's
+  // trial sandbox — runs in child processes while the checks below go on; each answer is used where it was asked
+  // for before, so the same problem refuses the run in the same order.
+  // The shim may have started them already, before this code had loaded (src/cli/early-probes.ts).
+  // A read that failed there is made again here, so its error is this code's own (the shim's are only messages).
+  const mode = first.start ? "start" : "resume";
+  const probed = takeEarlyProbes(baseConfig.root, mode);
+  const identity = probed?.identity.catch(() => repoIdentity(baseConfig.root)) ?? repoIdentity(baseConfig.root);
+  identity.catch(() => {});
+  const workspace = probed?.workspace.catch(() => inspectWorkspace(baseConfig.root, mode)) ?? inspectWorkspace(baseConfig.root, mode);
+  workspace.catch(() => {});
+  const probing = baseConfig.sandbox === "off" ? null : probeBwrapAsync(process.env.PATH, probed?.sandbox);
+  // A new thread's agents are checked before anything is created; a resumed one's once its mode is read.
+  const early = first.start ? await threadSetup(baseConfig, first.start.profile ?? { mode: "run" }) : null;
+  const config = early?.config ?? baseConfig;
+  const logFile = join(config.stateDir, "logs", `${first.threadId}.log`);
+  const answers = flags.answers !== undefined ? (await import("./answers-file.js")).loadAnswers(flags.answers) : null;
+  // A new thread needs a model before anything is created; a resumed one is found first, since an unknown or
+  // finished thread (reported, nothing runs) is no reason to ask for a key.
+  if (first.start) assertModelConfigured(config, { replay: replay !== null });
+  // A dirty tree's start snapshot is written (git objects only) while the sandbox and the database are checked; it
+  // is kept by its ref where it was taken before (a refused start leaves at most unreferenced objects for git gc).
+  const snapshot = first.start ? startSnapshot(workspace, { root: config.root, branch: config.branch, early: probed?.snapshot }) : undefined;
+  snapshot?.catch(() => {});
+  // The live view's first frame needs Ink and React: they load while the rest of the start is prepared.
+  preloadView();
+  if (first.resume && !databaseExists(config)) throw noDatabaseYet(first.fork?.source ?? first.threadId, databaseName(config));
+  // A new thread's secrets are registered, its sandbox chosen (a required one missing is exit 2) and its gates found
+  // before its database or branch is touched; a resumed thread's once its mode is read.
+  if (early) await probing;
+  // yolo's cache folder holds code it runs unsandboxed (the light CLI's code cache, the config's transpiled form): a
+  // project that contains it (the home directory) gets it read-only inside the sandbox.
+  const keepReadOnly = [userCacheDir(process.env)];
+  const startFacts = early ? runFacts(early.config, process.env, { keepReadOnly }) : null;
+  return { replay, baseConfig, config, early, identity, workspace, probing, logFile, answers, snapshot, keepReadOnly, startFacts };
+}
+
+type Opened = Awaited<ReturnType<typeof openSessionDeferred>>;
+
+// Reads where a resumed thread stands (and forks it), finds the thread's config and agents, and whether it needs a model.
+async function readThread(before: Awaited<ReturnType<typeof beforeDatabase>>, first: FirstLeg, opened: Opened, closing: (e: unknown) => Promise<never>) {
+  const { baseConfig, config } = before;
+  // On SQLite a resumed thread (not a fork) is read by the checkpoint reader, which stands in for LangGraph when it
+  // reads the latest checkpoint exactly (src/engine/stored-thread.ts); anything else is read with LangGraph.
+  // It reads through the session's own connection (a second one would open and check the file again).
+  let reader = null as Required<Pick<ThreadIndex, "checkpointRows">> | null;
+  let quick: ReturnType<Awaited<ReturnType<typeof loadStoredThread>>["readLatestState"]> = null;
+  const rows = opened.rows;
+  if (first.resume && !first.fork && rows) {
+    quick = await Promise.all([rows(), loadStoredThread()])
+      .then(([index, { readLatestState }]) => {
+        reader = index;
+        return readLatestState(baseConfig, index, first.threadId);
+      })
+      .catch(closing);
+  }
+  // The light resume's module loads while the rest of the start is prepared (git, the sandbox's trial).
+  if (quick) preloadLightResume().catch(() => {});
+  const repo = await before.identity;
+  // A resumed thread is read (with LangGraph) before anything runs; a new one needs only the index until it started.
+  const session = first.resume && !quick ? await opened.session().catch(closing) : null;
+  // True when the resumed thread only reports where it stands (finished, waiting) and no model is configured.
+  let modelless = false;
+  if (quick) modelless = await readNeedsModel(before, first, opened, repo, quick.position).catch(closing);
+  if (first.resume && session) modelless = await resumedNeedsModel(before, first, session, repo).catch(closing);
+  const thread: Threaded =
+    before.early ??
+    (quick
+      ? await Promise.resolve(quick.values)
+          .then((values) => threadSetup(baseConfig, profileOfValues(values)))
+          .catch(closing)
+      : await resumedSetup(baseConfig, session!, first.fork?.source ?? first.threadId).catch(closing));
+  if (first.fork && session) await fork(config, session, first.threadId, first.fork).catch(closing);
+  return { reader: reader as Required<Pick<ThreadIndex, "checkpointRows">> | null, repo, modelless, thread };
+}
+
+type Repo = Awaited<ReturnType<typeof repoIdentity>>;
+type Model = { config: ResolvedConfig; replay: unknown };
+
+// A resumed thread the checkpoint reader read: it must belong here, and a model must be configured when it runs.
+async function readNeedsModel(before: Model, first: FirstLeg, opened: Opened, repo: Repo, position: ThreadPosition): Promise<boolean> {
+  const { config, replay } = before;
+  const { hasModel, positionNeedsModel } = await import("./resume-model.js");
+  await assertSameRepository(opened.threads, first.threadId, repo);
+  if (positionNeedsModel(position, first.resume!) || replay) assertModelConfigured(config, { replay: replay !== null });
+  return !hasModel(config) && !replay;
+}
+
+// A resumed thread read with LangGraph (or a fork's source): likewise.
+async function resumedNeedsModel(before: Model, first: FirstLeg, session: Session, repo: Repo): Promise<boolean> {
+  const { config, replay } = before;
+  const [{ hasModel, resumeNeedsModel }, { inspectThread }] = await Promise.all([import("./resume-model.js"), loadInspect()]);
+  const source = first.fork?.source ?? first.threadId;
+  await assertSameRepository(session.threads, source, repo);
+  // A fork runs from the source's checkpoint on a new thread: it always needs a model.
+  const needed = first.fork ? (await inspectThread(config, session, source), true) : await resumeNeedsModel(config, session, source, first.resume!);
+  if (needed || replay) assertModelConfigured(config, { replay: replay !== null });
+  return !hasModel(config) && !replay;
+}
+
+// Forks the new thread from the source's checkpoint, and says so on stderr.
+async function fork(config: ResolvedConfig, session: Session, threadId: string, from: { source: string; from: string }): Promise<void> {
+  const { forkThread } = await loadHistory();
+  const entry = await forkThread(config, session, from.source, from.from, threadId);
+  process.stderr.write(`yolo: thread ${threadId} forked from ${from.source} at step ${entry.step} (after ${entry.node}); ${from.source} is unchanged\n`);
+}
+
+/**
+ * The config and agents a thread runs with: a `run` thread the configured workflow (its agents validated, or known
+ * valid from the agents cache), the others their one agent.
+ */
+async function threadSetup(config: ResolvedConfig, profile: ThreadProfile): Promise<Threaded> {
+  if (profile.mode === "run") return { config, agents: await pipelineAgents(config, agentsCache(process.env)) };
+  const { loadSoloAgents } = await loadModes();
+  return { config: configForProfile(config, profile), agents: loadSoloAgents(config, profile) };
+}
+
+/** `threadSetup` for a thread being resumed, from the mode stored in its checkpoint. */
+async function resumedSetup(config: ResolvedConfig, session: Session, threadId: string): Promise<Threaded> {
+  const { readThreadProfile } = await loadModes();
+  return threadSetup(config, (await readThreadProfile(session, threadId)) ?? { mode: "run" });
+}
+
+/**
+ * The engine's deps and the whole session, built once; a new thread's first leg asks for them after run.started.
+ * The workspace's notices are said once, at the start of the first leg (a question answered inline starts another).
+ */
+function engineLoader(
+  thread: Threaded,
+  logFile: string,
+  session: () => Promise<Session>,
+  extra: Parameters<typeof import("./run-deps.js").engineDeps>[3],
+  setupNotices: string[],
+) {
+  type Engine = { deps: EngineDeps; session: Session; notices: string[] };
+  let engine = null as Promise<Engine> | null;
+  const load = () => {
+    engine ??= Promise.all([import("./run-deps.js"), session()]).then(async ([{ engineDeps }, session]) => {
+      const deps = await engineDeps(thread.config, thread.agents, logFile, extra);
+      const notices = deps.notices ?? [];
+      deps.notices = [...notices, ...setupNotices];
+      return { deps, session, notices };
+    });
+    return engine;
+  };
+  return {
+    engine: () => load().then(({ deps, session }) => ({ deps, session })),
+    engineAsked: () => (engine ? engine.then(({ deps, session }) => ({ deps, session })) : null),
+    resetNotices: async () => {
+      const built = await engine?.catch(() => null);
+      if (built) built.deps.notices = built.notices;
+    },
+  };
+}

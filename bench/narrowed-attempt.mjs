@@ -24,7 +24,11 @@ function pytestProject() {
   }
   // dev's change: one module broken.
   writeFileSync(join(root, "mod_7.py"), "def f(x):\n    return x - 7\n");
-  return { root, whole: "pytest -rA", changed: ["mod_7.py"], command: "pytest -rA" };
+  // The floor: the same pytest on one file of one empty test (interpreter, pytest, this machine's plugins).
+  mkdirSync(join(root, "floor"));
+  writeFileSync(join(root, "floor", "test_floor.py"), "def test_nothing():\n    pass\n");
+  const floor = "pytest -rA -p no:unraisableexception floor/test_floor.py";
+  return { root, whole: "pytest -rA tests", changed: ["mod_7.py"], command: "pytest -rA", floor };
 }
 
 function vitestProject() {
@@ -53,7 +57,9 @@ async function compare(print, label, project) {
   const options = { cwd: root, timeoutS: 600, env: { PATH: process.env.PATH, HOME: process.env.HOME }, capBytes: 64 * 1024 };
   const whole = [];
   const narrowed = [];
+  const floor = [];
   for (let i = 0; i < ROUNDS; i++) {
+    if (project.floor) floor.push((await runShell(project.floor, options)).durationMs);
     const a = await runShell(project.whole, options);
     const b = await runShell(scoped.gate.command, options);
     if (a.exitCode === 0 || b.exitCode === 0)
@@ -64,6 +70,8 @@ async function compare(print, label, project) {
   const w = median(whole);
   const n = median(narrowed);
   print(`  ${label}: whole suite ${(w / 1000).toFixed(2)} s, narrowed (${scoped.scope.units.join(", ")}) ${(n / 1000).toFixed(2)} s: ${(n / w).toFixed(2)}×`);
+  if (floor.length > 0)
+    print(`  ${label}: start-up floor (one empty test) ${(median(floor) / 1000).toFixed(2)} s: ${(median(floor) / w).toFixed(2)}× of the whole suite`);
 }
 
 export async function benchNarrowedAttempt(print) {

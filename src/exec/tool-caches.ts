@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { WritableBind } from "./sandbox.js";
+import type { Sandbox, WritableBind } from "./sandbox.js";
 
 /** Where the sandbox shows the caches: its private /tmp (the state folder they live in is hidden from commands). */
 export const CACHE_INSIDE = "/tmp/yolo-cache";
@@ -82,4 +82,20 @@ export function toolCaches(root: string, stateDir: string, commands: readonly st
     Object.assign(out.env, env);
   }
   return out;
+}
+
+/**
+ * A command's sandbox with its toolchains' caches bound writable, and the variables naming them: what gates and the
+ * model's run_command both run with, so neither writes the user's own caches. Outside bubblewrap (or without a state
+ * folder) the command runs as it would have, with nothing added.
+ */
+export function sandboxWithCaches(
+  sandbox: Sandbox | undefined,
+  root: string,
+  stateDir: string | undefined,
+  command: string,
+): { sandbox: Sandbox | undefined; env: Record<string, string> } {
+  if (sandbox?.kind !== "bwrap" || !stateDir) return { sandbox, env: {} };
+  const caches = toolCaches(root, stateDir, [command]);
+  return { sandbox: { ...sandbox, writable: [...(sandbox.writable ?? []), ...caches.writable] }, env: caches.env };
 }

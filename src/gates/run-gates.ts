@@ -7,7 +7,7 @@ import { type GateLog, openGateLog } from "./gate-log.js";
 import { commandEnv } from "../secrets/env.js";
 import { runShell } from "../exec/run-shell.js";
 import type { Sandbox } from "../exec/sandbox.js";
-import { toolCaches } from "../exec/tool-caches.js";
+import { sandboxWithCaches } from "../exec/tool-caches.js";
 import type { ExecSettings } from "../exec/settings.js";
 import { readJUnitReports } from "./junit-reports.js";
 import { environmentFailure } from "./environment-failure.js";
@@ -137,10 +137,8 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
 
 // In the sandbox the gate's toolchains write their caches under yolo's state folder, never the user's (tool-caches.ts).
 function withCaches(gate: GateConfig, opts: RunGatesOptions): { sandbox: Sandbox | undefined; cacheEnv: Record<string, string> } {
-  const sandbox = opts.commands?.sandbox;
-  if (sandbox?.kind !== "bwrap" || !opts.stateDir) return { sandbox, cacheEnv: {} };
-  const caches = toolCaches(opts.root, opts.stateDir, [gate.command]);
-  return { sandbox: { ...sandbox, writable: [...(sandbox.writable ?? []), ...caches.writable] }, cacheEnv: caches.env };
+  const { sandbox, env } = sandboxWithCaches(opts.commands?.sandbox, opts.root, opts.stateDir, gate.command);
+  return { sandbox, cacheEnv: env };
 }
 
 // The log is a convenience for humans; failing to write it must not fail the gate, so it yields null instead.

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { checkCommand, defaultPolicy } from "./command-policy.js";
 import { commandEnv } from "../secrets/env.js";
 import { runShell } from "../exec/run-shell.js";
+import { sandboxWithCaches } from "../exec/tool-caches.js";
 import type { ToolContext, ToolDef } from "./types.js";
 
 const schema = z.object({
@@ -38,11 +39,13 @@ export const runCommandTool: ToolDef<typeof schema> = {
       return { ok: false, content: `${decision.reason} Nothing was run.`, summary: `${shown} → refused by the command policy` };
     }
     const timeoutS = effectiveTimeout(args.timeout_s, ctx.commandTimeoutS);
+    // In the sandbox the toolchains' caches are the project's own under yolo's state folder, as for gates.
+    const { sandbox, env: cacheEnv } = sandboxWithCaches(ctx.commands?.sandbox, ctx.root, ctx.stateDir, args.command);
     const result = await runShell(args.command, {
       cwd: ctx.root,
       timeoutS,
-      env: commandEnv(ctx.env, ctx.secretEnvNames, ctx.commands?.envAllow ?? null),
-      sandbox: ctx.commands?.sandbox,
+      env: { ...commandEnv(ctx.env, ctx.secretEnvNames, ctx.commands?.envAllow ?? null), ...cacheEnv },
+      sandbox,
       config: ctx.commands?.config,
       capBytes: ctx.outputCapBytes,
       signal: ctx.signal,

@@ -24,6 +24,11 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** How commands run; absent: the default deny list, the scrubbed environment, no sandbox. */
   commands?: CommandSettings;
+  /**
+   * yolo's state folder: in the sandbox, run_command's toolchains write their caches under its `cache/`, as gates do
+   * (src/exec/tool-caches.ts). Absent: no cache folder is bound (the user's caches stay read-only in the sandbox).
+   */
+  stateDir?: string;
   /** Records what the run's log must show (a refused command). */
   log?: (entry: object, message: string) => void;
   /**

@@ -44,9 +44,9 @@ describe.runIf(toolchain("pytest", ["pytest", "--version"]))("a single pytest pr
       return e.type === "gate.result" ? `result ${e.gate.passed} ${e.gate.passedCount}/${e.gate.failedCount}` : e.type;
     });
     expect(gates).toEqual([
-      "started pytest -rA 'tests/test_beta.py' changed",
+      "started pytest -rA -p no:unraisableexception 'tests/test_beta.py' changed",
       "result false 0/3",
-      "started pytest -rA 'tests/test_beta.py' changed",
+      "started pytest -rA -p no:unraisableexception 'tests/test_beta.py' changed",
       "result true 3/0",
       "started pytest -rA all",
       "result true 9/0",

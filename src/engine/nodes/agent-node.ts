@@ -68,6 +68,7 @@ export async function runRole(run: RoleRun, state: PipelineStateType, config: La
       env: deps.baseEnv,
       secretEnvNames: deps.secretEnvNames,
       signal: config.signal,
+      stateDir: cfg.stateDir,
       commands: {
         envAllow: deps.commands?.envAllow ?? null,
         sandbox: deps.commands?.sandbox ?? { kind: "none" },

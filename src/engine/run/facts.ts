@@ -66,7 +66,7 @@ export function chooseSandbox(config: ResolvedConfig, env: NodeJS.ProcessEnv, ke
       // The machine stays out of sight: the home folder and the host's socket folders are shown empty.
       hidden: sandboxHiddenFolders(env.HOME),
       limits: config.limits.sandbox ?? DEFAULT_SANDBOX_LIMITS,
-      // Per-project gate caches (go, cargo, gradle, maven, pip, npm) are added per gate run (src/exec/tool-caches.ts).
+      // Per-project toolchain caches (go, cargo, gradle, maven, pip, npm) are added per gate run and per run_command (src/exec/tool-caches.ts).
     };
     return { sandbox, notices: [], status: { kind: "bwrap" } };
   }

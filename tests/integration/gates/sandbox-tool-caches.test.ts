@@ -4,6 +4,9 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { probeBwrap } from "../../../src/exec/sandbox.js";
 import { runGatesWithTests } from "../../../src/gates/run-gates.js";
+import { defaultPolicy } from "../../../src/tools/command-policy.js";
+import { runCommandTool } from "../../../src/tools/run-command.js";
+import type { ToolContext } from "../../../src/tools/types.js";
 import { toolchain } from "../../helpers/toolchain.js";
 
 // A Go gate inside bubblewrap writes its build cache: under yolo's state folder, never the user's ~/.cache/go-build
@@ -50,6 +53,39 @@ describe.runIf(probe.available)("toolchain caches in the sandbox", () => {
         });
         expect(run.result.passed, run.result.tail).toBe(true);
         expect(run.result.passedCount).toBe(1);
+      }
+      expect(fs.readdirSync(path.join(stateDir, "cache", "go", "go-build")).length).toBeGreaterThan(0);
+      expect(fs.existsSync(path.join(home, ".cache"))).toBe(false);
+    },
+    300_000,
+  );
+
+  it.runIf(toolchain("go", ["go", "version"]))(
+    "the model's run_command gets the same per-project caches: go build and go test pass in the sandbox, nothing lands in the user's home",
+    async () => {
+      const root = temp("yolo-go-runcmd-");
+      for (const [file, text] of Object.entries(GO_PROJECT)) fs.writeFileSync(path.join(root, file), text);
+      const home = temp("yolo-go-home-", "/var/tmp");
+      const stateDir = path.join(root, ".yolo");
+      fs.mkdirSync(stateDir);
+      const sandbox = { kind: "bwrap" as const, binary: probe.available ? probe.binary : "bwrap" };
+      const ctx = (withState: boolean): ToolContext => ({
+        root,
+        commandTimeoutS: 300,
+        outputCapBytes: 64 * 1024,
+        readCapBytes: 64 * 1024,
+        env: { PATH: process.env.PATH, HOME: home, GOFLAGS: "-mod=mod", GOPROXY: "off", GOTOOLCHAIN: "local" },
+        secretEnvNames: [],
+        commands: { envAllow: null, sandbox, policy: defaultPolicy(), allowExecFiles: [] },
+        ...(withState ? { stateDir } : {}),
+      });
+      // Without the state folder the command sees only the read-only home: the failure the caches remove.
+      const bare = await runCommandTool.run(runCommandTool.schema.parse({ command: "go build ./..." }), ctx(false));
+      expect(bare.ok).toBe(false);
+      expect(bare.content).toMatch(/read-only file system/);
+      for (const command of ["go build ./...", "go test ./...", "go vet ./..."]) {
+        const outcome = await runCommandTool.run(runCommandTool.schema.parse({ command }), ctx(true));
+        expect(outcome.ok, `${command}: ${outcome.content}`).toBe(true);
       }
       expect(fs.readdirSync(path.join(stateDir, "cache", "go", "go-build")).length).toBeGreaterThan(0);
       expect(fs.existsSync(path.join(home, ".cache"))).toBe(false);

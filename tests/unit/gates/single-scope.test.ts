@@ -42,7 +42,7 @@ describe("a single project's gate narrowed to what the change touches", () => {
       "tests/test_new.py": "def test_x(): pass\n",
     });
     expect(scopeSingleProject(gate("pytest -rA"), input(root, ["pricing.py", "tests/test_new.py"]))).toMatchObject({
-      gate: { command: "pytest -rA 'tests/test_new.py' 'tests/test_pricing.py'" },
+      gate: { command: "pytest -rA -p no:unraisableexception 'tests/test_new.py' 'tests/test_pricing.py'" },
       scope: { units: ["tests/test_new.py", "tests/test_pricing.py"] },
     });
     // A changed module no test names: no narrowing (it may be used through another module).

@@ -150,30 +150,44 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       continue;
     }
 
-    let handoff: Record<string, unknown> | null = null;
-    const perReply = options.maxToolCallsPerTurn ?? Number.POSITIVE_INFINITY;
-    for (const [index, call] of calls.entries()) {
-      if (index >= perReply) {
-        refuseOverBound(call, perReply, calls.length, options, messages);
-        continue;
-      }
-      if (repeats.seen(call)) {
-        throw new LimitError(
-          "loop",
-          `${node} made the same ${call.name || "tool"} call with the same arguments ${LOOP_REPEATS} times in a row (a loop). The thread is saved: resume it to try again, or change the task or the agent's instructions.`,
-        );
-      }
-      emit({ type: "tool.called", node, tool: call.name, callId: call.id, args: preview(call.raw) });
-      const run = (args?: Record<string, unknown>) => executeCall(args ? { ...call, args } : call, toolsByName, options, handoff !== null);
-      const outcome = await (options.aroundTool ? options.aroundTool(call, run) : run());
-      if (outcome.handoff) handoff = outcome.handoff;
-      for (const f of outcome.filesChanged ?? []) filesChanged.add(f);
-      emit({ type: "tool.result", node, tool: call.name, callId: call.id, ok: outcome.ok, summary: outcome.summary });
-      messages.push(new ToolMessage({ tool_call_id: call.id, content: outcome.content }));
-      record({ role: "tool", tool_call_id: call.id, ok: outcome.ok, content: outcome.content });
-    }
+    const handoff = await runCalls(calls, options, { toolsByName, messages, repeats, filesChanged });
     if (handoff) return { handoff, usage, filesChanged: [...filesChanged], turns: turn };
   }
+}
+
+/**
+ * Runs one reply's tool calls in order, each answered in the transcript (past the per-reply bound: refused, not
+ * run); the same call again and again ends the loop. The handoff, when one of them handed off.
+ */
+async function runCalls(
+  calls: Call[],
+  options: AgentLoopOptions,
+  loop: { toolsByName: Map<string, ToolDef>; messages: BaseMessage[]; repeats: RepeatDetector; filesChanged: Set<string> },
+): Promise<Record<string, unknown> | null> {
+  const { node, emit, record } = options;
+  let handoff: Record<string, unknown> | null = null;
+  const perReply = options.maxToolCallsPerTurn ?? Number.POSITIVE_INFINITY;
+  for (const [index, call] of calls.entries()) {
+    if (index >= perReply) {
+      refuseOverBound(call, perReply, calls.length, options, loop.messages);
+      continue;
+    }
+    if (loop.repeats.seen(call)) {
+      throw new LimitError(
+        "loop",
+        `${node} made the same ${call.name || "tool"} call with the same arguments ${LOOP_REPEATS} times in a row (a loop). The thread is saved: resume it to try again, or change the task or the agent's instructions.`,
+      );
+    }
+    emit({ type: "tool.called", node, tool: call.name, callId: call.id, args: preview(call.raw) });
+    const run = (args?: Record<string, unknown>) => executeCall(args ? { ...call, args } : call, loop.toolsByName, options, handoff !== null);
+    const outcome = await (options.aroundTool ? options.aroundTool(call, run) : run());
+    if (outcome.handoff) handoff = outcome.handoff;
+    for (const f of outcome.filesChanged ?? []) loop.filesChanged.add(f);
+    emit({ type: "tool.result", node, tool: call.name, callId: call.id, ok: outcome.ok, summary: outcome.summary });
+    loop.messages.push(new ToolMessage({ tool_call_id: call.id, content: outcome.content }));
+    record({ role: "tool", tool_call_id: call.id, ok: outcome.ok, content: outcome.content });
+  }
+  return handoff;
 }
 
 /**

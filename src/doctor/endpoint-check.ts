@@ -15,50 +15,20 @@ export const endpointCheck: DoctorCheck = {
   async run(ctx: DoctorContext): Promise<CheckResult[]> {
     const { model } = ctx.config;
     const base = model.baseURL ?? OPENAI;
-    const out: CheckResult[] = [];
-    const push = (id: string, title: string, status: CheckResult["status"], detail: string, fix?: string, fixFact?: FixFact) =>
-      out.push({ id, title, status, detail, ...(fix ? { fix } : {}), ...(fixFact ? { fixFact } : {}) });
-    const skipRest = (from: string[], why: string) => {
-      for (const [id, title] of REST.filter(([id]) => from.includes(id))) push(id, title, "skip", why);
-      return [...out, contextResult(ctx)];
-    };
+    const c = collector(ctx);
     if (!model.apiKey && !model.baseURL) {
-      push(
+      c.push(
         "endpoint",
         "endpoint reachable",
         "fail",
         `${model.apiKeyEnv} is not set and no base URL is configured`,
         `Set ${model.apiKeyEnv}, or point OPENAI_BASE_URL (or model.baseURL) at a local server: Ollama http://localhost:11434/v1, LM Studio http://localhost:1234/v1, vLLM http://localhost:8000/v1, llama.cpp http://localhost:8080/v1.`,
       );
-      return skipRest(["key", "model", "tools", "usage"], "no endpoint");
+      return c.skipRest(["key", "model", "tools", "usage"], "no endpoint");
     }
-
-    const listed = await probeModels(base, model.apiKey, ctx.timeoutS * 1000, ctx.fetch as typeof fetch | undefined);
-    if (listed.kind === "unreachable") {
-      const fix = listed.badPort
-        ? 'Node refuses this port ("bad port"): run the server on another port and update the base URL.'
-        : "Start the server, or fix the base URL (it usually ends in /v1).";
-      push("endpoint", "endpoint reachable", "fail", `${base}: ${listed.reason}`, fix);
-      return skipRest(["key", "model", "tools", "usage"], "endpoint unreachable");
-    }
-    push("endpoint", "endpoint reachable", "ok", `${base} answers (GET /models: HTTP ${listed.status})`);
-    if (listed.kind === "status" && (listed.status === 401 || listed.status === 403)) {
-      push("key", "API key accepted", "fail", `rejected (HTTP ${listed.status})`, `Check ${model.apiKeyEnv}: it must hold a valid key for ${base}.`);
-      return skipRest(["model", "tools", "usage"], "key rejected");
-    }
-    const served = listed.kind === "list" ? listed.ids : null;
-    if (served && !served.includes(model.name)) {
-      push("key", "API key accepted", "ok", model.apiKey ? "accepted (GET /models)" : "none needed (GET /models)");
-      push(
-        "model",
-        "model exists",
-        "fail",
-        `"${model.name}" is not among the ${served.length} models served${served.length ? `: ${served.slice(0, 8).join(", ")}${served.length > 8 ? ", …" : ""}` : ""}`,
-        "Set model.name in yolo.config.ts (or YOLO_MODEL) to a served model, or pull/load it on the server.",
-        { kind: "model-not-served" },
-      );
-      return skipRest(["tools", "usage"], "model not served");
-    }
+    const listing = await checkListing(ctx, base, c);
+    if ("done" in listing) return listing.done;
+    const { served } = listing;
 
     let probe: ToolProbe;
     try {
@@ -73,38 +43,12 @@ export const endpointCheck: DoctorCheck = {
         fetch: ctx.fetch,
       });
     } catch (error) {
-      const mapped = toProviderError(error, { apiKeyEnv: model.apiKeyEnv, baseURL: model.baseURL, model: model.name });
-      const message = mapped?.message ?? (error as Error).message;
-      const status = mapped?.status;
-      if (status === 401 || status === 403) {
-        push(
-          "key",
-          "API key accepted",
-          "fail",
-          `rejected by the chat request (HTTP ${status})`,
-          `Check ${model.apiKeyEnv}: it must hold a valid key for ${base}.`,
-        );
-        return skipRest(["model", "tools", "usage"], "key rejected");
-      }
-      push("key", "API key accepted", served ? "ok" : "skip", served ? "accepted (GET /models)" : "not decided: the chat request failed");
-      if (status === 404) {
-        push(
-          "model",
-          "model exists",
-          "fail",
-          `"${model.name}" was not found (HTTP 404)`,
-          "Check the model name and that the base URL ends with the API prefix (usually /v1).",
-        );
-        return skipRest(["tools", "usage"], "model not found");
-      }
-      push("model", "model exists", served ? "ok" : "skip", served ? `"${model.name}" is served` : "not decided");
-      push("tools", "tool-call round trip", "fail", message.slice(0, 400), "Fix the failure above; yolo needs one streamed request with tools to work.");
-      return skipRest(["usage"], "the chat request failed");
+      return chatFailed(error, ctx, base, served, c);
     }
-    push("key", "API key accepted", "ok", model.apiKey ? "accepted" : "none needed");
-    push("model", "model exists", "ok", served ? `"${model.name}" is served` : `"${model.name}" answered (GET /models not served)`);
-    out.push(toolsResult(probe, model.name));
-    push(
+    c.push("key", "API key accepted", "ok", model.apiKey ? "accepted" : "none needed");
+    c.push("model", "model exists", "ok", served ? `"${model.name}" is served` : `"${model.name}" answered (GET /models not served)`);
+    c.out.push(toolsResult(probe, model.name));
+    c.push(
       "usage",
       "streamed usage",
       probe.usageReported ? "ok" : "warn",
@@ -112,9 +56,87 @@ export const endpointCheck: DoctorCheck = {
       probe.usageReported ? undefined : "Token budgets count the estimates; update the server if it can report usage (stream_options.include_usage).",
       probe.usageReported ? undefined : { kind: "usage-estimated" },
     );
-    return [...out, contextResult(ctx)];
+    return [...c.out, contextResult(ctx)];
   },
 };
+
+// One run's results in order; `skipRest` ends the run with the checks an earlier failure leaves undecided.
+function collector(ctx: DoctorContext) {
+  const out: CheckResult[] = [];
+  const push = (id: string, title: string, status: CheckResult["status"], detail: string, fix?: string, fixFact?: FixFact) =>
+    out.push({ id, title, status, detail, ...(fix ? { fix } : {}), ...(fixFact ? { fixFact } : {}) });
+  const skipRest = (from: string[], why: string) => {
+    for (const [id, title] of REST.filter(([id]) => from.includes(id))) push(id, title, "skip", why);
+    return [...out, contextResult(ctx)];
+  };
+  return { out, push, skipRest };
+}
+type Collector = ReturnType<typeof collector>;
+
+// GET /models: the endpoint answers, the key is not refused, the model is among those served (when it lists them).
+// Either the served ids (null when the server lists none) or the run's results, ended.
+async function checkListing(ctx: DoctorContext, base: string, c: Collector): Promise<{ served: string[] | null } | { done: CheckResult[] }> {
+  const { model } = ctx.config;
+  const listed = await probeModels(base, model.apiKey, ctx.timeoutS * 1000, ctx.fetch as typeof fetch | undefined);
+  if (listed.kind === "unreachable") {
+    const fix = listed.badPort
+      ? 'Node refuses this port ("bad port"): run the server on another port and update the base URL.'
+      : "Start the server, or fix the base URL (it usually ends in /v1).";
+    c.push("endpoint", "endpoint reachable", "fail", `${base}: ${listed.reason}`, fix);
+    return { done: c.skipRest(["key", "model", "tools", "usage"], "endpoint unreachable") };
+  }
+  c.push("endpoint", "endpoint reachable", "ok", `${base} answers (GET /models: HTTP ${listed.status})`);
+  if (listed.kind === "status" && (listed.status === 401 || listed.status === 403)) {
+    c.push("key", "API key accepted", "fail", `rejected (HTTP ${listed.status})`, `Check ${model.apiKeyEnv}: it must hold a valid key for ${base}.`);
+    return { done: c.skipRest(["model", "tools", "usage"], "key rejected") };
+  }
+  const served = listed.kind === "list" ? listed.ids : null;
+  if (served && !served.includes(model.name)) {
+    c.push("key", "API key accepted", "ok", model.apiKey ? "accepted (GET /models)" : "none needed (GET /models)");
+    c.push(
+      "model",
+      "model exists",
+      "fail",
+      `"${model.name}" is not among the ${served.length} models served${served.length ? `: ${served.slice(0, 8).join(", ")}${served.length > 8 ? ", …" : ""}` : ""}`,
+      "Set model.name in yolo.config.ts (or YOLO_MODEL) to a served model, or pull/load it on the server.",
+      { kind: "model-not-served" },
+    );
+    return { done: c.skipRest(["tools", "usage"], "model not served") };
+  }
+  return { served };
+}
+
+// The tool-call request failed: a refused key or an unknown model says so; anything else fails the round trip.
+function chatFailed(error: unknown, ctx: DoctorContext, base: string, served: string[] | null, c: Collector): CheckResult[] {
+  const { model } = ctx.config;
+  const mapped = toProviderError(error, { apiKeyEnv: model.apiKeyEnv, baseURL: model.baseURL, model: model.name });
+  const message = mapped?.message ?? (error as Error).message;
+  const status = mapped?.status;
+  if (status === 401 || status === 403) {
+    c.push(
+      "key",
+      "API key accepted",
+      "fail",
+      `rejected by the chat request (HTTP ${status})`,
+      `Check ${model.apiKeyEnv}: it must hold a valid key for ${base}.`,
+    );
+    return c.skipRest(["model", "tools", "usage"], "key rejected");
+  }
+  c.push("key", "API key accepted", served ? "ok" : "skip", served ? "accepted (GET /models)" : "not decided: the chat request failed");
+  if (status === 404) {
+    c.push(
+      "model",
+      "model exists",
+      "fail",
+      `"${model.name}" was not found (HTTP 404)`,
+      "Check the model name and that the base URL ends with the API prefix (usually /v1).",
+    );
+    return c.skipRest(["tools", "usage"], "model not found");
+  }
+  c.push("model", "model exists", served ? "ok" : "skip", served ? `"${model.name}" is served` : "not decided");
+  c.push("tools", "tool-call round trip", "fail", message.slice(0, 400), "Fix the failure above; yolo needs one streamed request with tools to work.");
+  return c.skipRest(["usage"], "the chat request failed");
+}
 
 const REST: [string, string][] = [
   ["key", "API key accepted"],

@@ -84,26 +84,8 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   const collected = new CappedOutput(options.capBytes, options.keepFullOutput);
   let guard: ProtectedPaths | null = null;
   let configKept: ConfigSnapshot | null = null;
-  const finish = (exitCode: number | null, timedOut: boolean, aborted: boolean): ShellResult => {
-    // A file that runs code outside yolo, created by this command (so no read-only bind could cover it), goes again.
-    const after = guard?.complete ? removeNewExecFiles(options.cwd, guard, options.walk, options.config) : { removed: [] };
-    const removed = after.removed;
-    if (removed.length)
-      collected.push(
-        `\n[yolo removed ${removed.map((r) => `\`${r}\``).join(", ")}: files that run code outside yolo (git, editors, direnv, CI, hook managers, yolo's own config) may not be created by commands]\n`,
-      );
-    if (after.incomplete) collected.push(`\n[yolo could not check what this command created: ${after.incomplete}. ${NEXT_REFUSED}]\n`);
-    if (configKept) collected.push(configRestoredNote(restoreConfigFiles(options.cwd, configKept)));
-    return {
-      exitCode,
-      timedOut,
-      aborted,
-      // Output reaches the model, gate logs, state and reports: the run's secrets never leave in it.
-      output: scrubText(collected.text()),
-      ...(options.keepFullOutput ? { fullOutput: scrubText(collected.fullText() ?? "") } : {}),
-      durationMs: Math.round(performance.now() - started),
-    };
-  };
+  const finish = (exitCode: number | null, timedOut: boolean, aborted: boolean): ShellResult =>
+    finishShell({ started, collected, guard, configKept }, options, { exitCode, timedOut, aborted });
   if (options.signal?.aborted) return finish(null, false, true);
 
   const sandbox = options.sandbox?.kind === "bwrap" ? options.sandbox : null;
@@ -116,13 +98,9 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   configKept = snapshotConfigFiles(options.cwd, guard, options.config);
   // Node's `shell: true` is `/bin/sh -c <command>` on POSIX; spelled out, so the helper process spawns plain argv.
   const [file, ...args] = sandbox ? bwrapArgv(sandbox, options.cwd, command, guard, options.env.PATH) : ["/bin/sh", "-c", command];
-  let pid: number | undefined;
-  /** How far a timeout or abort has got: SIGTERM sent, then (after the grace period) SIGKILL. */
-  let stopping: "SIGTERM" | "SIGKILL" | null = null;
-  let timedOut = false;
-  let aborted = false;
-  let graceTimer: NodeJS.Timeout | undefined;
   let launched: Launched | undefined;
+  // Also when the pid never came: a helper that stopped answering is given up on rather than waited for.
+  const stopper = groupStopper(options, () => launched?.killed());
   const request: LaunchRequest = {
     file,
     args,
@@ -130,13 +108,63 @@ export async function runShell(command: string, options: RunShellOptions): Promi
     // Inside the sandbox only its private /tmp is writable, wherever TMPDIR pointed.
     env: { ...options.env, ...NON_INTERACTIVE_ENV, ...(sandbox ? { TMPDIR: "/tmp" } : {}) },
     onOutput: (chunk) => collected.push(chunk),
-    onPid: (known) => {
-      pid = known;
-      trackGroup(known);
-      // A timeout or abort that came before the pid (through the helper, it comes a message later) applies now.
-      if (stopping) killGroup(known, stopping);
-    },
+    onPid: stopper.onPid,
   };
+
+  try {
+    launched = (await launchThroughSpawner(request)) ?? launchDirect(request);
+    if (stopper.killed) launched.killed();
+    // null: the helper could not start it; started directly, it fails the same way and says why in Node's words.
+    let end = await launched.ended;
+    if (end === null) {
+      launched = launchDirect(request);
+      end = await launched.ended;
+    }
+    if (end?.startError !== undefined) collected.push(`\nthe command could not start: ${end.startError}\n`);
+    return finish(end?.exitCode ?? null, stopper.timedOut, stopper.aborted);
+  } finally {
+    stopper.dispose();
+  }
+}
+
+// What a finished (or refused) command returns: its output, scrubbed, with notes on the files yolo removed or
+// restored after it.
+function finishShell(
+  run: { started: number; collected: CappedOutput; guard: ProtectedPaths | null; configKept: ConfigSnapshot | null },
+  options: RunShellOptions,
+  end: { exitCode: number | null; timedOut: boolean; aborted: boolean },
+): ShellResult {
+  const { collected, guard, configKept } = run;
+  // A file that runs code outside yolo, created by this command (so no read-only bind could cover it), goes again.
+  const after = guard?.complete ? removeNewExecFiles(options.cwd, guard, options.walk, options.config) : { removed: [] };
+  const removed = after.removed;
+  if (removed.length)
+    collected.push(
+      `\n[yolo removed ${removed.map((r) => `\`${r}\``).join(", ")}: files that run code outside yolo (git, editors, direnv, CI, hook managers, yolo's own config) may not be created by commands]\n`,
+    );
+  if (after.incomplete) collected.push(`\n[yolo could not check what this command created: ${after.incomplete}. ${NEXT_REFUSED}]\n`);
+  if (configKept) collected.push(configRestoredNote(restoreConfigFiles(options.cwd, configKept)));
+  return {
+    ...end,
+    // Output reaches the model, gate logs, state and reports: the run's secrets never leave in it.
+    output: scrubText(collected.text()),
+    ...(options.keepFullOutput ? { fullOutput: scrubText(collected.fullText() ?? "") } : {}),
+    durationMs: Math.round(performance.now() - run.started),
+  };
+}
+
+/**
+ * Stops a command's process group on timeout or abort: SIGTERM, then SIGKILL after the grace period (calling
+ * `giveUp` too). The pid may come after the stop (through the helper it comes a message later): it is signalled as
+ * soon as it is known. `dispose` clears the timers and kills whatever of the group is left.
+ */
+function groupStopper(options: RunShellOptions, giveUp: () => void) {
+  let pid: number | undefined;
+  /** How far a timeout or abort has got: SIGTERM sent, then (after the grace period) SIGKILL. */
+  let stopping: "SIGTERM" | "SIGKILL" | null = null;
+  let timedOut = false;
+  let aborted = false;
+  let graceTimer: NodeJS.Timeout | undefined;
   const stop = () => {
     if (stopping) return;
     stopping = "SIGTERM";
@@ -144,8 +172,7 @@ export async function runShell(command: string, options: RunShellOptions): Promi
     graceTimer = setTimeout(() => {
       stopping = "SIGKILL";
       if (pid !== undefined) killGroup(pid, "SIGKILL");
-      // Also when the pid never came: a helper that stopped answering is given up on rather than waited for.
-      launched?.killed();
+      giveUp();
     }, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
   };
   const timeoutTimer = setTimeout(
@@ -160,25 +187,30 @@ export async function runShell(command: string, options: RunShellOptions): Promi
     stop();
   };
   options.signal?.addEventListener("abort", onAbort, { once: true });
-
-  try {
-    launched = (await launchThroughSpawner(request)) ?? launchDirect(request);
-    if (stopping === "SIGKILL") launched.killed();
-    // null: the helper could not start it; started directly, it fails the same way and says why in Node's words.
-    let end = await launched.ended;
-    if (end === null) {
-      launched = launchDirect(request);
-      end = await launched.ended;
-    }
-    if (end?.startError !== undefined) collected.push(`\nthe command could not start: ${end.startError}\n`);
-    return finish(end?.exitCode ?? null, timedOut, aborted);
-  } finally {
-    clearTimeout(timeoutTimer);
-    clearTimeout(graceTimer);
-    options.signal?.removeEventListener("abort", onAbort);
-    if (pid !== undefined) {
-      killGroup(pid, "SIGKILL");
-      untrackGroup(pid);
-    }
-  }
+  return {
+    get timedOut() {
+      return timedOut;
+    },
+    get aborted() {
+      return aborted;
+    },
+    get killed() {
+      return stopping === "SIGKILL";
+    },
+    onPid(known: number) {
+      pid = known;
+      trackGroup(known);
+      // A timeout or abort that came before the pid (through the helper, it comes a message later) applies now.
+      if (stopping) killGroup(known, stopping);
+    },
+    dispose() {
+      clearTimeout(timeoutTimer);
+      clearTimeout(graceTimer);
+      options.signal?.removeEventListener("abort", onAbort);
+      if (pid !== undefined) {
+        killGroup(pid, "SIGKILL");
+        untrackGroup(pid);
+      }
+    },
+  };
 }

@@ -42,96 +42,128 @@ export function toProviderError(err: unknown, ctx: ProviderContext): ProviderErr
   const e = err as ClientErrorLike;
   const where = ctx.baseURL ?? `${DEFAULT_BASE_URL} (the default; set a base URL for a local server)`;
   const detail = providerDetail(e);
-  const make = (message: string, status?: number) => new ProviderError(message, status, { cause: err });
+  const status = typeof e.status === "number" ? e.status : undefined;
+  // Most specific first: what the answer was, then how the connection failed, then the HTTP status.
+  const failure =
+    answerFailure(err, e, ctx, where, detail) ??
+    cutOrSilent(err, e, where, detail) ??
+    (status === undefined ? connectionFailure(err, e, where) : statusFailure(status, e, ctx, where, detail));
+  return failure ? new ProviderError(failure.message, failure.status, { cause: err }) : null;
+}
 
+// What a ProviderError is made of.
+type Failure = { message: string; status?: number };
+
+// Failures in what came back (or could not be asked): a replay without this request, an overflowing context, a
+// port Node refuses, a reply that is no completion, a reply past yolo's limits.
+function answerFailure(err: object, e: ClientErrorLike, ctx: ProviderContext, where: string, detail: string): Failure | null {
   // A replayed session has no answer for this request: the replay's own message says which agent and what differs.
-  if (e.error?.code === REPLAY_MISMATCH && typeof e.error.message === "string") return make(e.error.message, 400);
-
+  if (e.error?.code === REPLAY_MISMATCH && typeof e.error.message === "string") return { message: e.error.message, status: 400 };
   if (e.name === "ContextOverflowError") {
-    return make(
-      `The conversation no longer fits the context window of model "${ctx.model}"${detail}. ` +
+    return {
+      message:
+        `The conversation no longer fits the context window of model "${ctx.model}"${detail}. ` +
         "Use a model with a larger context, or lower the limits that let transcripts grow.",
-      400,
-    );
+      status: 400,
+    };
   }
   if (isBadPort(err)) {
     const port = portOf(ctx.baseURL);
-    return make(
-      `The base URL ${where} uses port ${port ?? "(unknown)"}, which Node's HTTP client refuses to connect to ("bad port": ports such as 6000 and 6667 are blocked for safety). ` +
+    return {
+      message:
+        `The base URL ${where} uses port ${port ?? "(unknown)"}, which Node's HTTP client refuses to connect to ("bad port": ports such as 6000 and 6667 are blocked for safety). ` +
         "This is a local configuration problem, not the server's: run the server on another port (Ollama 11434, LM Studio 1234, vLLM 8000) and update the base URL.",
-    );
+    };
   }
   if (e.error?.code === NOT_A_COMPLETION && typeof e.error.message === "string") {
-    return make(
-      `The model provider at ${where} did not answer like an OpenAI-compatible API: ${e.error.message}. ` +
+    return {
+      message:
+        `The model provider at ${where} did not answer like an OpenAI-compatible API: ${e.error.message}. ` +
         "Check the base URL points at the API (usually ending in /v1), not at a web page or a proxy's login.",
-      502,
-    );
+      status: 502,
+    };
   }
   const limit = replyLimitOf(err);
   if (limit) {
     const what = limit.limit === "deadline" ? `took longer than ${limit.value}s` : `was larger than ${limit.value} bytes`;
-    return make(
-      `The model provider at ${where} sent an answer that ${what} (${limit.key}), so the call was stopped: ${limit.message}. ` +
+    return {
+      message:
+        `The model provider at ${where} sent an answer that ${what} (${limit.key}), so the call was stopped: ${limit.message}. ` +
         `Nothing of the answer was used; the run is checkpointed and can be resumed. Check the server, or raise ${limit.key} in yolo.config.ts if the answer is legitimate.`,
-    );
+    };
   }
+  return null;
+}
+
+// A provider that went silent (before or in the middle of its answer) or cut the stream.
+function cutOrSilent(err: object, e: ClientErrorLike, where: string, detail: string): Failure | null {
   if (e.name === "TimeoutError" && (err as { midAnswer?: unknown }).midAnswer === true) {
-    return make(
-      `The model provider at ${where} went silent in the middle of its answer: the stream was cut mid-answer${detail}. ` +
+    return {
+      message:
+        `The model provider at ${where} went silent in the middle of its answer: the stream was cut mid-answer${detail}. ` +
         "Nothing of the cut answer was used; the run is checkpointed and can be resumed. Check the server, or raise model.timeoutS if it is just slow.",
-    );
+    };
   }
   if (e.name === "TimeoutError" || constructorName(err) === "APIConnectionTimeoutError") {
-    return make(
-      `The model provider at ${where} did not answer in time, even after retries. ` +
+    return {
+      message:
+        `The model provider at ${where} did not answer in time, even after retries. ` +
         "Check that the server is up and not overloaded, or raise the model timeout.",
-    );
+    };
   }
-
   if (isStreamCut(err)) {
     const code = causeCode(err);
-    return make(
-      `The model provider at ${where} closed the connection in the middle of its answer${code ? ` (${code})` : ""}, even after retries: the stream was cut mid-answer. ` +
+    return {
+      message:
+        `The model provider at ${where} closed the connection in the middle of its answer${code ? ` (${code})` : ""}, even after retries: the stream was cut mid-answer. ` +
         "Nothing of the cut answer was used; the run is checkpointed and can be resumed.",
-    );
+    };
   }
+  return null;
+}
 
-  const status = typeof e.status === "number" ? e.status : undefined;
-  if (status === undefined) {
-    if (constructorName(err) === "APIConnectionError" || e.message === "Connection error.") {
-      const code = causeCode(err);
-      if (code && CLOSED_CODES.has(code)) {
-        return make(
-          `The model provider at ${where} accepted the connection and closed it before answering (${code}), even after retries. ` +
-            "Check the server's log: it may have crashed or refused the request.",
-        );
-      }
-      return make(
-        `Could not connect to the model provider at ${where}${code ? ` (${code})` : ""}. ` + "Check that the server is running and the base URL is right.",
-      );
-    }
-    return null;
+// No HTTP status: a connection that failed or closed early, or (null) an error that is not the provider's.
+function connectionFailure(err: object, e: ClientErrorLike, where: string): Failure | null {
+  if (constructorName(err) !== "APIConnectionError" && e.message !== "Connection error.") return null;
+  const code = causeCode(err);
+  if (code && CLOSED_CODES.has(code)) {
+    return {
+      message:
+        `The model provider at ${where} accepted the connection and closed it before answering (${code}), even after retries. ` +
+        "Check the server's log: it may have crashed or refused the request.",
+    };
   }
+  return {
+    message: `Could not connect to the model provider at ${where}${code ? ` (${code})` : ""}. ` + "Check that the server is running and the base URL is right.",
+  };
+}
 
+// An HTTP error status: a refused key, an unknown model, a rate limit, a server failure, or any other refusal.
+function statusFailure(status: number, e: ClientErrorLike, ctx: ProviderContext, where: string, detail: string): Failure {
   if (status === 401 || status === 403 || e.lc_error_code === "MODEL_AUTHENTICATION") {
-    return make(`The model provider rejected the API key (${status})${detail}. ` + `Check ${ctx.apiKeyEnv}: it must hold a valid key for ${where}.`, status);
+    return {
+      message: `The model provider rejected the API key (${status})${detail}. ` + `Check ${ctx.apiKeyEnv}: it must hold a valid key for ${where}.`,
+      status,
+    };
   }
   if (status === 404 || e.lc_error_code === "MODEL_NOT_FOUND") {
-    return make(
-      `Model "${ctx.model}" was not found at ${where} (404)${detail}. ` + "Check the model name, and that the base URL ends with the API prefix (usually /v1).",
+    return {
+      message:
+        `Model "${ctx.model}" was not found at ${where} (404)${detail}. ` +
+        "Check the model name, and that the base URL ends with the API prefix (usually /v1).",
       status,
-    );
+    };
   }
-  if (status === 429 || e.lc_error_code === "MODEL_RATE_LIMIT") return make(rateLimitMessage(e, where, detail), status);
+  if (status === 429 || e.lc_error_code === "MODEL_RATE_LIMIT") return { message: rateLimitMessage(e, where, detail), status };
   if (status >= 500) {
-    return make(
-      `The model provider at ${where} failed with HTTP ${status} even after retries${detail}. ` +
+    return {
+      message:
+        `The model provider at ${where} failed with HTTP ${status} even after retries${detail}. ` +
         "Try again later; the run is checkpointed and can be resumed.",
       status,
-    );
+    };
   }
-  return make(`The model provider at ${where} refused the request for model "${ctx.model}" (HTTP ${status})${detail}.`, status);
+  return { message: `The model provider at ${where} refused the request for model "${ctx.model}" (HTTP ${status})${detail}.`, status };
 }
 
 // By now the retry policy (retry.ts) has retried every 429 but quota errors and too-long retry-after hints.

@@ -51,9 +51,17 @@ function outcomeResult(o: ChildOutcome) {
  */
 export function createYoloMcpServer(binary: YoloBinary, version: string, shutdown?: AbortSignal): McpServer {
   const server = new McpServer({ name: "yolo", version });
-  // Runs a child run and relays its events as progress notifications.
-  // Options before `--`, words after it: a requirement that starts with "-" stays a requirement.
-  const follow = async (
+  registerRunTools(server, childFollower(binary, shutdown));
+  registerReadTools(server, binary);
+  return server;
+}
+
+type Follow = ReturnType<typeof childFollower>;
+
+// Runs a child run and relays its events as progress notifications.
+// Options before `--`, words after it: a requirement that starts with "-" stays a requirement.
+function childFollower(binary: YoloBinary, shutdown: AbortSignal | undefined) {
+  return async (
     command: string,
     options: string[],
     words: string[],
@@ -74,7 +82,10 @@ export function createYoloMcpServer(binary: YoloBinary, version: string, shutdow
     );
     return outcomeResult(outcome);
   };
+}
 
+// The tools that start or continue a thread in a child run: `run` and `resume`.
+function registerRunTools(server: McpServer, follow: Follow): void {
   server.registerTool(
     "run",
     {
@@ -114,6 +125,10 @@ export function createYoloMcpServer(binary: YoloBinary, version: string, shutdow
       return follow("resume", options, message !== undefined ? [thread, message] : [thread], extra as never);
     },
   );
+}
+
+// The read-only tools, each one yolo command whose output is returned as it is: `threads`, `show`, `report`.
+function registerReadTools(server: McpServer, binary: YoloBinary): void {
   const read = (name: string, description: string, args: (input: { thread?: string; format?: string }) => string[], input: Record<string, z.ZodType>) =>
     server.registerTool(name, { description, inputSchema: input }, async (params: { thread?: string; format?: string }) => {
       const r = await readYolo(binary, args(params));
@@ -132,5 +147,4 @@ export function createYoloMcpServer(binary: YoloBinary, version: string, shutdow
     ({ thread, format }) => ["report", thread!, "--format", format ?? "markdown"],
     { thread: z.string().min(1), format: z.enum(["markdown", "junit"]).optional() },
   );
-  return server;
 }

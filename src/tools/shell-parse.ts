@@ -37,6 +37,10 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
  * assignments are dropped. What cannot be known without running the shell — command and process substitution,
  * subshells and groups, `case`, a variable as the program — is refused with a reason. Unquoted `$VAR` and globs
  * in arguments are kept as written (not expanded).
+ *
+ * Long on purpose: one character loop over a handful of shared variables (the word, its flags, the command so far,
+ * pending here-documents) is the shell's own tokenizer state machine. Split into functions, every branch would pass
+ * or return that whole state, and a security check is easier to audit as one loop read top to bottom.
  */
 export function parseShell(source: string): ParseResult {
   const commands: SimpleCommand[] = [];

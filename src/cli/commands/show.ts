@@ -72,6 +72,7 @@ async function diffText(root: string, row: ThreadRow | null): Promise<string> {
   return change.value || "No changes since the start commit.\n";
 }
 
+// The thread as text: its status and what it was asked, then a section per kind of record it kept.
 function render(id: string, row: ThreadRow | null, s: PipelineStateType, waitingOn: string | null, root: string, review = false): string {
   const out: string[] = [];
   // `baseline: "report"`: a run that passed with tests red before it still red is never a bare "passed".
@@ -127,32 +128,37 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
     ),
   );
   section(out, "Gate baseline", baselineLines(s));
-  section(
-    out,
-    "Gate results",
-    s.gateHistory.map(
-      (g) =>
-        `- attempt ${g.attempt} ${g.name} (${g.command}): ${g.passed ? "passed" : g.timedOut ? "timed out" : `failed, exit ${g.exitCode}`}` +
-        (g.blocking === true ? " — blocked" : g.blocking === false && !g.passed ? " — not blocking" : "") +
-        (g.passedCount !== null || g.failedCount !== null ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "") +
-        (g.scope ? ` — ${scopeWords(g.scope)}` : "") +
-        (g.logFile ? ` — log ${g.logFile}` : "") +
-        judgementNotes(g, 10)
-          .map((n) => `\n  ${n}`)
-          .join(""),
-    ),
-  );
+  section(out, "Gate results", s.gateHistory.map(gateHistoryLine));
   const away = s.gateHistory.map((g) => (g.logFile ? locateArtifact(root, g.logFile, row) : null)).find((f) => f && "missing" in f);
   if (away && "missing" in away) out.push(`  Gate logs: ${away.missing.replace(/^\S+ is/, "some are")}`);
   for (const r of roles.judgement) section(out, r.title, r.text);
   if (fixAttemptsMade(s)) out.push("", `Fix attempts: ${fixAttemptsMade(s)}`);
+  section(out, "Token usage", usageLines(s));
+  return `${out.join("\n")}\n`;
+}
+
+// One gate run of the thread: its outcome, whether it blocked, its counts, scope and log, then the judgement's notes.
+function gateHistoryLine(g: PipelineStateType["gateHistory"][number]): string {
+  return (
+    `- attempt ${g.attempt} ${g.name} (${g.command}): ${g.passed ? "passed" : g.timedOut ? "timed out" : `failed, exit ${g.exitCode}`}` +
+    (g.blocking === true ? " — blocked" : g.blocking === false && !g.passed ? " — not blocking" : "") +
+    (g.passedCount !== null || g.failedCount !== null ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "") +
+    (g.scope ? ` — ${scopeWords(g.scope)}` : "") +
+    (g.logFile ? ` — log ${g.logFile}` : "") +
+    judgementNotes(g, 10)
+      .map((n) => `\n  ${n}`)
+      .join("")
+  );
+}
+
+// The thread's tokens in total (with the cached share), then per agent.
+function usageLines(s: PipelineStateType): string[] {
   const cached = s.usage.cachedTokens ? ` (${s.usage.cachedTokens} of them cached)` : "";
   const usage = [
     `total: ${s.usage.estimated ? "~" : ""}${s.usage.totalTokens} tokens (${s.usage.promptTokens} prompt${cached}, ${s.usage.completionTokens} completion) in ${plural(s.usage.calls, "call")}`,
   ];
   for (const [node, u] of Object.entries(s.usageByNode)) usage.push(`${node}: ${u.totalTokens} tokens in ${plural(u.calls, "call")}`);
-  section(out, "Token usage", usage);
-  return `${out.join("\n")}\n`;
+  return usage;
 }
 
 /** The baseline taken before any agent changed a file: each gate's result, or why the thread has no gate. */

@@ -2,12 +2,15 @@
 // agents take THINK_S seconds of model time each, once as yolo runs it (the baseline beside analyst, pm and architect)
 // and once in the serial order (analyst given a write tool, so it waits for the baseline, as every run did before).
 // Both in the same process and run; the figure is their ratio. Then a switch that picks a docs path: no suite runs.
+// Last, the built binary against a dead endpoint with a SUITE_S-second suite, against a plain `yolo --version`.
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessageChunk } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { resolveConfig } from "../dist/config/resolve.js";
 import { startRun } from "../dist/engine/run.js";
 import { openSession } from "../dist/engine/session.js";
@@ -127,4 +130,79 @@ export async function benchBaselineOverlap(print) {
   print(`  the same switch after analyst: ${later.gateRuns} suite run started beside analyst, ${stopped} (${(later.ms / 1000).toFixed(1)} s)`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchBaselineOverlap((line) => console.log(line));
+const BIN = resolve("bin/yolo.js");
+const DEV_FIRST = `export default { workflow: { nodes: { dev: { kind: "agent" }, tea: { kind: "agent", gates: true } },
+  edges: [{ from: "start", to: "dev" }, { from: "dev", to: "tea" }, { from: "tea", to: "end" }] } };
+`;
+
+// A 127.0.0.1 port that was just free and is now closed: connecting to it is refused at once.
+async function closedPort() {
+  const server = createServer();
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address();
+  await new Promise((r) => server.close(() => r()));
+  return port;
+}
+
+// The built binary, timed from spawn to exit, in `cwd` with a clean environment (no user config, its own cache).
+function timedYolo(args, cwd, env) {
+  const started = performance.now();
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env, encoding: "utf8", timeout: 120_000 });
+  return { ms: performance.now() - started, status: r.status, stderr: r.stderr ?? "" };
+}
+
+// A git project whose test gate sleeps SUITE_S seconds (and notes that it finished), optionally with a workflow.
+function suiteProject(config) {
+  const root = mkdtempSync(join(tmpdir(), "yolo-bench-dead-"));
+  writeFileSync(join(root, "package.json"), JSON.stringify({ name: "bench", type: "module", scripts: { test: `sleep ${SUITE_S} && touch suite-ran` } }));
+  writeFileSync(join(root, ".gitignore"), "suite-ran\n");
+  if (config) writeFileSync(join(root, "yolo.config.ts"), config);
+  const git = (...a) => execFileSync("git", a, { cwd: root, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-qm", "init");
+  return root;
+}
+
+// A dead endpoint said before the suite: `yolo run` against a closed port, as a ratio of a plain `yolo --version`.
+export async function benchDeadEndpoint(print) {
+  const cache = mkdtempSync(join(tmpdir(), "yolo-bench-cache-"));
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, YOLO_USER_CONFIG: "", XDG_CACHE_HOME: cache };
+  env.OPENAI_BASE_URL = `http://127.0.0.1:${await closedPort()}/v1`;
+  print(`A dead endpoint with a ${SUITE_S} s suite, against a plain \`yolo --version\` (built binary, median of 3, same run)`);
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const version = [];
+  const cases = [
+    ["default pipeline (analyst's call fails beside the suite)", null],
+    ["a workflow whose first node writes (GET /models before the suite is awaited)", DEV_FIRST],
+  ].map(([label, config]) => ({ label, config, ms: [] }));
+  try {
+    for (let i = 0; i < 3; i++) {
+      version.push(timedYolo(["--version"], cache, env).ms);
+      for (const c of cases) {
+        const root = suiteProject(c.config);
+        const r = timedYolo(["run", "--json", "Add add()"], root, env);
+        const finished = existsSync(join(root, "suite-ran"));
+        rmSync(root, { recursive: true, force: true });
+        if (r.status !== 5 || !/Could not connect/.test(r.stderr) || finished)
+          throw new Error(`${c.label}: exit ${r.status}, suite ${finished ? "finished" : "unfinished"}: ${r.stderr.slice(-300)}`);
+        c.ms.push(r.ms);
+      }
+    }
+    const v = median(version);
+    print(`  yolo --version: ${(v / 1000).toFixed(2)} s`);
+    for (const c of cases)
+      print(
+        `  ${c.label}: ${(median(c.ms) / 1000).toFixed(2)} s, ${(median(c.ms) / v).toFixed(1)}× --version, ${(median(c.ms) / (SUITE_S * 1000)).toFixed(2)}× the suite`,
+      );
+  } catch (error) {
+    print(`  not measured: ${error.message}`);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv[2] !== "dead") await benchBaselineOverlap((line) => console.log(line));
+  await benchDeadEndpoint((line) => console.log(line));
+}

@@ -1,6 +1,6 @@
 // `npm run bench`: figures are ratios against a baseline measured in the same run (machines are shared and noisy).
 import { existsSync } from "node:fs";
-import { benchBaselineOverlap } from "./baseline-overlap.mjs";
+import { benchBaselineOverlap, benchDeadEndpoint } from "./baseline-overlap.mjs";
 import { benchCheckpointSavers } from "./checkpoint-savers.mjs";
 import { benchMcpToolCost } from "./mcp-tool-cost.mjs";
 import { benchNarrowedAttempt } from "./narrowed-attempt.mjs";
@@ -27,6 +27,7 @@ if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
   await benchHookCost((line) => console.log(line));
   await benchLargeRepo((line) => console.log(line));
   await benchBaselineOverlap((line) => console.log(line));
+  await benchDeadEndpoint((line) => console.log(line));
   await benchNarrowedAttempt((line) => console.log(line));
   // Last: it fails the bench loudly (non-zero) when the build has no `yolo run --parallel`.
   await benchParallelStories((line) => console.log(line));

@@ -9,8 +9,8 @@ const PROBE_TIMEOUT_MS = 10_000;
 /**
  * One GET /models before something expensive that no model call overlaps (a gate baseline a writing agent waits
  * for): a dead URL or a rejected key throws the ProviderError a model call would have, so the run ends with the same
- * message in seconds. A server without the route (404) passes, and so does a model it does not list (servers and
- * proxies accept names and aliases they do not list; the first model call says a model that is truly unknown).
+ * message in seconds. A model missing from a non-empty list is refused the same way, naming a few listed ones. A
+ * server without the route (404), or one listing no model, passes: the first model call says what is wrong.
  */
 export async function checkModelEndpoint(model: ResolvedConfig["model"], signal?: AbortSignal): Promise<void> {
   const base = model.baseURL ?? OPENAI;
@@ -27,4 +27,14 @@ export async function checkModelEndpoint(model: ResolvedConfig["model"], signal?
   if (listed.kind === "status" && (listed.status === 401 || listed.status === 403)) {
     throw toProviderError({ status: listed.status, message: `HTTP ${listed.status}` }, context);
   }
+  if (listed.kind === "list" && listed.ids.length > 0 && !listed.ids.some((id) => servesModel(id, model.name))) {
+    const shown = `${listed.ids.slice(0, 5).join(", ")}${listed.ids.length > 5 ? ", …" : ""}`;
+    const message = `GET /models lists ${listed.ids.length} model${listed.ids.length === 1 ? "" : "s"}, not "${model.name}": ${shown}`;
+    throw toProviderError({ status: 404, message }, context);
+  }
+}
+
+/** A listed id names the configured model: exactly, or as Ollama lists a name given without its tag (`x:latest`). */
+function servesModel(id: string, name: string): boolean {
+  return id === name || id === `${name}:latest`;
 }

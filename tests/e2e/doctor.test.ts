@@ -77,7 +77,7 @@ describe.concurrent("yolo doctor", { timeout: 60_000 }, () => {
     const mock = await mockWith(onTestFinished, healthy);
     const r = await runYolo(["doctor"], { cwd: project(onTestFinished), baseURL: mock.url, env: { YOLO_MODEL: "qwen-typo" } });
     expect(r.exitCode, describeResult(r)).toBe(1);
-    expect(r.stdout).toMatch(/^FAIL {2}model exists +"qwen-typo" is not among the 1 models served: mock-model/m);
+    expect(r.stdout).toMatch(/^FAIL {2}model exists +"qwen-typo" is not among the 2 models served: mock-model, gpt-4o-mini/m);
     // The doctor's fix is a fact; the CLI words it with its own flag.
     expect(r.stdout).toContain("→ Set model.name in yolo.config.ts (or YOLO_MODEL, --model) to a served model");
     const json = await runYolo(["doctor", "--json"], { cwd: project(onTestFinished), baseURL: mock.url, env: { YOLO_MODEL: "qwen-typo" } });

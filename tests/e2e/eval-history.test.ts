@@ -8,6 +8,9 @@ import { BIN, cleanEnv, deferred, describeResult, runYolo, waitFor, type YoloRes
 import { call, handoff, pmDone } from "../helpers/director.js";
 import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI, textOf } from "../helpers/mock-openai.js";
 
+// The models the scripted server lists: the eval's own names, which a run's start-up endpoint probe looks for.
+const SERVED = { models: ["oracle", "null", "cheater"] };
+
 // A small JS project whose history the test writes: fix commits each with its test (node --test is the gate), plus
 // commits that must not become tasks. Scripted models then run the tasks through the built binary.
 
@@ -175,7 +178,7 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
   });
 
   it("runs each task as a yolo thread: the oracle resolves all, the null model none, the cheater none and is caught", async () => {
-    const mock = await startMockOpenAI(responder);
+    const mock = await startMockOpenAI(responder, SERVED);
     try {
       const tasks = join(root, ".yolo/eval/history.jsonl");
       expect(existsSync(tasks), "the first test wrote the task file").toBe(true);
@@ -234,7 +237,7 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
     for (const d of out.discarded) expect(d.reason).toMatch(/no test fails with it|no per-test results/);
     expect(git("status", "--porcelain")).toBe("");
 
-    const mock = await startMockOpenAI(responder);
+    const mock = await startMockOpenAI(responder, SERVED);
     try {
       const r = await runEvalCli(
         ["eval", "--tasks", out.file, "--model", "oracle", "--model", "null", "--parallel", "3", "--max-fix-attempts", "0", "--json"],
@@ -262,7 +265,7 @@ describe("an eval killed with kill -9 continues where it stopped", { timeout: 60
       // The first dev turn hangs until the eval and its runs are killed.
       if (holding && roleOf(req) === "dev") return { ...responder(req), hold: held.promise };
       return responder(req);
-    });
+    }, SERVED);
     try {
       const args = ["eval", "--tasks", tasks, "--model", "oracle", "--name", "killed", "--max-fix-attempts", "0", "--json"];
       const first = execa(process.execPath, [BIN, ...args], {

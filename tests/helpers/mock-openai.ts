@@ -64,7 +64,10 @@ export interface MockOpenAI {
 export interface MockOpenAIOptions {
   /** HTTP status for requests past the end of a scripted array (default 500). */
   exhaustedStatus?: number;
-  /** The ids `GET /v1/models` lists (default ["mock-model"]); null: the route is not served (404), as on some servers. */
+  /**
+   * The ids `GET /v1/models` lists (default ["mock-model", "gpt-4o-mini"]: the name tests give and yolo's default model,
+   * which a run's start-up probe looks for); null: the route is not served (404), as on some servers.
+   */
   models?: string[] | null;
 }
 
@@ -101,7 +104,7 @@ export async function startMockOpenAI(responder: Responder | ScriptedReply[], op
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? "").split("?")[0];
     if (req.method === "GET" && path === "/v1/models" && options.models !== null) {
-      const ids = options.models ?? ["mock-model"];
+      const ids = options.models ?? ["mock-model", "gpt-4o-mini"];
       sendJson(res, 200, { object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "mock" })) });
       return;
     }

@@ -232,17 +232,23 @@ describe("the import check", () => {
     ]);
   });
 
+  // roles->engine is the one temporary exception (roles becoming data); once it is removed the same tree must fail
+  // on it, rank and loop, so this case holds either way without being edited.
   it("lifts the rank rule only for the listed temporary exception, and keeps it out of the loop check", async () => {
-    expect(RANK_EXCEPTIONS.map((e: { from: string; to: string }) => `${e.from}->${e.to}`)).toEqual(["roles->engine"]);
+    const listed = RANK_EXCEPTIONS.map((e: { from: string; to: string }) => `${e.from}->${e.to}`);
+    expect(["roles->engine"]).toEqual(expect.arrayContaining(listed));
     const dir = tree({
       "src/roles/pm.ts": 'import { plan } from "../engine/stories/plan.js";\nexport const pm = plan;\n',
       "src/engine/stories/plan.ts": "export const plan = 1;\n",
       "src/engine/graph.ts": 'import { pm } from "../roles/pm.js";\nexport const g = pm;\n',
       "src/workflow/x.ts": 'import { g } from "../engine/graph.js";\nexport const x = g;\n',
     });
-    expect(await checkImports(dir)).toEqual([
-      expect.stringMatching(/^src\/workflow\/x\.ts: workflow\/ may not import engine\/ \(src\/engine\/graph\.ts\): the domain imports/),
-    ]);
+    const workflowUp = expect.stringMatching(/^src\/workflow\/x\.ts: workflow\/ may not import engine\/ \(src\/engine\/graph\.ts\): the domain imports/);
+    const rolesUp = expect.stringMatching(/^src\/roles\/pm\.ts: roles\/ may not import engine\/ \(src\/engine\/stories\/plan\.ts\)/);
+    const loop = expect.stringMatching(/^folder loop: engine -> roles -> engine /);
+    const problems = await checkImports(dir);
+    if (listed.length) expect(problems).toEqual([workflowUp]);
+    else expect(problems.sort()).toEqual([loop, rolesUp, workflowUp]);
   });
 
   it("places each unit once, names only folders and files src/ has, and docs/architecture.md shows the same ranks", () => {

@@ -1,6 +1,6 @@
 // The import graph's rules, computed from the real graph (dpdm parses every module under src/):
 // 1. No import cycles among runtime imports (type-only imports are erased and cannot cycle at run time).
-// 2. The engine knows nothing of the terminal (docs/architecture.md, "The boundary"): every module outside
+// 2. The engine knows nothing of the terminal (docs/architecture.md, "Ranks", the boundary): every module outside
 //    src/cli and src/ui is engine-side and may not import ink, react, commander or anything in src/cli or src/ui
 //    (type imports included), write to stdout or call process.exit; only src/cli/main.ts (and the mains of yolo's own
 //    helper processes, EXITING) may exit.
@@ -22,26 +22,15 @@ const UI_PACKAGES = /^(ink|ink-[\w-]+|react|react-dom|commander)(\/|$)/;
 
 /**
  * The ranks, bottom first: a unit (a folder under src/, or a file directly in src/ without its extension) imports its
- * own rank and those below. docs/architecture.md shows this table (a test holds the two equal).
+ * own rank and those below. docs/architecture.md shows this table with why each unit sits where it does (a test holds
+ * the two equal).
  */
 export const RANKS = [
-  {
-    rank: "kernel",
-    units: ["text", "paths", "fs", "events", "state", "secrets", "exec", "log", "errors", "package-root"],
-    why: "helpers and contracts every floor shares; they know nothing of what yolo does with them",
-  },
-  { rank: "domain", units: ["workflow", "roles", "gates", "prompt", "config"], why: "what a run is made of, as data and pure rules" },
-  {
-    rank: "runtime",
-    units: ["llm", "tools", "mcp", "hooks", "agents", "middleware", "store", "git"],
-    why: "what talks to the world: models, tools, servers, hooks, the database, git",
-  },
-  { rank: "engine", units: ["engine"], why: "the StateGraph that runs the floors below" },
-  {
-    rank: "front",
-    units: ["cli", "ui", "report", "server", "doctor", "acp", "eval", "index"],
-    why: "what drives the engine or reads its threads for a person, an editor or a server; the package entry (index.ts)",
-  },
+  { rank: "kernel", units: ["text", "paths", "fs", "events", "state", "secrets", "exec", "log", "errors", "package-root"] },
+  { rank: "domain", units: ["workflow", "roles", "gates", "prompt", "config"] },
+  { rank: "runtime", units: ["llm", "tools", "mcp", "hooks", "agents", "middleware", "store", "git"] },
+  { rank: "engine", units: ["engine"] },
+  { rank: "front", units: ["cli", "ui", "report", "server", "doctor", "acp", "eval", "index"] },
 ];
 
 /** Units held below their rank: the rank they may reach at most, and why. */
@@ -64,7 +53,7 @@ const LEVEL_OF_RANK = new Map(RANKS.map(({ rank }, level) => [rank, level]));
 const unitOf = (file) => /^src\/([^/]+)\//.exec(file)?.[1] ?? /^src\/([^/.]+)\.[^/]+$/.exec(file)?.[1] ?? null;
 const shown = (unit, file) => (file.startsWith(`src/${unit}/`) ? `${unit}/` : file.slice(4));
 
-/** Rank problems of one module's imports: upward, above a ceiling, or into a unit with no rank. */
+/** Rank problems of one module's imports: up the ranks, or above its unit's ceiling (unranked units: unrankedProblems). */
 function rankProblems(file, deps) {
   const from = unitOf(file);
   const mine = RANK_OF.get(from);

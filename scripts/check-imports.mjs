@@ -87,7 +87,7 @@ function unrankedProblems(files) {
 }
 
 /** Folder-level loops (type imports included, rank exceptions left out): each as its folders and one file edge a hop. */
-export function folderLoops(graph) {
+function folderLoops(graph) {
   const edges = new Map();
   for (const [file, deps] of Object.entries(graph)) {
     const from = file.startsWith("src/") ? unitOf(file) : null;

@@ -1,15 +1,13 @@
-// The import graph's three rules, computed from the real graph (dpdm parses every module under src/):
+// The import graph's rules, computed from the real graph (dpdm parses every module under src/):
 // 1. No import cycles among runtime imports (type-only imports are erased and cannot cycle at run time).
-// 2. The engine knows nothing of the terminal (HOUSE-STYLE.md, "One boundary that matters"): every module outside
+// 2. The engine knows nothing of the terminal (docs/architecture.md, "Ranks", the boundary): every module outside
 //    src/cli and src/ui is engine-side and may not import ink, react, commander or anything in src/cli or src/ui
 //    (type imports included), write to stdout or call process.exit; only src/cli/main.ts (and the mains of yolo's own
 //    helper processes, EXITING) may exit.
-// 3. Layers (docs/architecture.md): the folders at the bottom never import the ones above them, type imports
-//    included — process execution (exec), secret detection (secrets), the event contract (events), the state's data
-//    shapes (state) and text helpers (text) know nothing of tools, the engine, gates or agents; gates and hooks run
-//    commands through exec, never through the model's tools; prompt and middleware read the state through
-//    src/state, never the engine; tools import neither gates nor the prompt; config imports neither hooks nor mcp
-//    (their config schemas live in src/config); hooks never import the agent loop.
+// 3. Folders in one order (docs/architecture.md, "Ranks"): every folder under src/ (and every file directly in it)
+//    has a rank in RANKS; it imports only its own rank and the ranks below, type imports included (a type is a
+//    dependency on the shape of the floor above, even if it is erased at run time), and no folders import each
+//    other in a loop, within a rank either. CEILINGS holds a folder lower than its rank (renderers read events only).
 // 4. The engine returns facts, the CLI words them: no engine-side line holds a yolo command (`yolo resume …`) or one
 //    of yolo's flags (`--max-steps`); src/cli/wording/ turns facts into those. CLI_WORDS_ALLOWED is the narrow list of
 //    files that still may, each with its count (a ratchet: a new such line fails) and the reason.
@@ -23,32 +21,144 @@ import { fileURLToPath } from "node:url";
 
 const UI_SIDE = /^src\/(cli|ui)\//;
 const UI_PACKAGES = /^(ink|ink-[\w-]+|react|react-dom|commander)(\/|$)/;
-/** Folder → folders it may not import (each rule with the reason a reader of the failure needs). */
-const LAYER_RULES = [
-  ...["exec", "secrets", "events", "state", "text"].map((from) => ({
-    from,
-    never: ["tools", "engine", "gates", "agents"],
-    why: "a bottom layer: tools, the engine, gates and agents build on it, not the other way round",
-  })),
-  { from: "secrets", never: ["exec"], why: "exec scrubs and masks with what secrets detects" },
-  ...["gates", "hooks"].map((from) => ({ from, never: ["tools"], why: "commands run through src/exec; src/tools is the model's tools" })),
-  { from: "prompt", never: ["engine"], why: "take the state's types from src/state, or a narrower input" },
-  { from: "middleware", never: ["engine"], why: "take the state's types from src/state, or a narrower input" },
-  {
-    from: "tools",
-    never: ["gates", "prompt"],
-    why: "the model's tools sit below gates and the prompt: take what they share from a lower folder, or a function passed in (ToolContext)",
-  },
-  {
-    from: "config",
-    never: ["hooks", "mcp"],
-    why: "the config's format is the bottom of hooks and MCP: their schemas live in src/config (hooks-schema.ts, mcp-servers.ts)",
-  },
-  { from: "hooks", never: ["agents"], why: "the agent loop runs the hooks: it takes hooks' AroundTool shape, hooks never import the loop" },
+
+/**
+ * The ranks, bottom first: a unit (a folder under src/, or a file directly in src/ without its extension) imports its
+ * own rank and those below. docs/architecture.md shows this table with why each unit sits where it does (a test holds
+ * the two equal).
+ */
+export const RANKS = [
+  { rank: "kernel", units: ["text", "paths", "fs", "events", "state", "secrets", "exec", "log", "errors", "package-root"] },
+  { rank: "domain", units: ["workflow", "roles", "gates", "prompt", "config"] },
+  { rank: "runtime", units: ["llm", "tools", "mcp", "hooks", "agents", "middleware", "store", "git"] },
+  { rank: "engine", units: ["engine"] },
+  { rank: "front", units: ["cli", "ui", "report", "server", "doctor", "acp", "eval", "index"] },
 ];
 
-// The top folder of a path under src/ ("src/exec/run-shell.ts" -> "exec"), or null for a file directly in src/.
-const folderOf = (file) => /^src\/([^/]+)\//.exec(file)?.[1] ?? null;
+/** Units held below their rank: the rank they may reach at most, and why. */
+export const CEILINGS = {
+  ui: { rank: "kernel", why: "renderers read the event stream: src/events and the kernel's helpers, never the engine, gates or the store" },
+};
+
+/**
+ * Temporary, to be removed when roles are only data: roles/ still imports the engine's state types and
+ * engine/stories/plan.ts (pm's story plan). Each entry lifts the rank rule for one pair and keeps it out of the loop
+ * check; nothing else may be added here.
+ */
+export const RANK_EXCEPTIONS = [{ from: "roles", to: "engine", why: "roles still read engine/state.ts and engine/stories/plan.ts (moving out)" }];
+
+const RANK_OF = new Map(RANKS.flatMap(({ rank, units }, level) => units.map((unit) => [unit, { rank, level }])));
+const LEVEL_OF_RANK = new Map(RANKS.map(({ rank }, level) => [rank, level]));
+
+// The unit of a path under src/: its top folder ("src/exec/run-shell.ts" -> "exec"), or a file directly in src/
+// without its extension ("src/errors.ts" -> "errors"); null outside src/.
+const unitOf = (file) => /^src\/([^/]+)\//.exec(file)?.[1] ?? /^src\/([^/.]+)\.[^/]+$/.exec(file)?.[1] ?? null;
+const shown = (unit, file) => (file.startsWith(`src/${unit}/`) ? `${unit}/` : file.slice(4));
+
+/** Rank problems of one module's imports: up the ranks, or above its unit's ceiling (unranked units: unrankedProblems). */
+function rankProblems(file, deps) {
+  const from = unitOf(file);
+  const mine = RANK_OF.get(from);
+  if (!mine) return [];
+  const ceiling = CEILINGS[from];
+  const reach = ceiling ? LEVEL_OF_RANK.get(ceiling.rank) : mine.level;
+  const problems = [];
+  for (const dep of deps) {
+    const to = dep.id ? unitOf(dep.id) : null;
+    if (!to || to === from || RANK_EXCEPTIONS.some((e) => e.from === from && e.to === to)) continue;
+    const theirs = RANK_OF.get(to);
+    if (!theirs || theirs.level <= reach) continue;
+    const why = ceiling
+      ? `${shown(from, file)} reaches no higher than the ${ceiling.rank}: ${ceiling.why}`
+      : `the ${mine.rank} imports only its own rank and those below, not the ${theirs.rank} (docs/architecture.md, "Ranks")`;
+    problems.push(`${file}: ${shown(from, file)} may not import ${shown(to, dep.id)} (${dep.id}): ${why}`);
+  }
+  return problems;
+}
+
+/** Each unit under src/ that RANKS does not place, once (a new folder must be given its place in the order). */
+function unrankedProblems(files) {
+  const units = new Map();
+  for (const file of [...files].sort()) {
+    const unit = unitOf(file);
+    if (unit && !RANK_OF.has(unit) && !units.has(unit)) units.set(unit, file);
+  }
+  return [...units].map(
+    ([unit, file]) => `${file}: ${shown(unit, file)} has no rank: add it to RANKS in scripts/check-imports.mjs and the table in docs/architecture.md`,
+  );
+}
+
+/** Folder-level loops (type imports included, rank exceptions left out): each as its folders and one file edge a hop. */
+function folderLoops(graph) {
+  const edges = new Map();
+  for (const [file, deps] of Object.entries(graph)) {
+    const from = file.startsWith("src/") ? unitOf(file) : null;
+    for (const dep of (from && deps) || []) {
+      const to = dep.id ? unitOf(dep.id) : null;
+      if (!to || to === from || RANK_EXCEPTIONS.some((e) => e.from === from && e.to === to)) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      if (!edges.get(from).has(to)) edges.get(from).set(to, `${file} -> ${dep.id}`);
+    }
+  }
+  return stronglyConnected(edges).map((component) => {
+    const path = loopThrough(component, edges);
+    const hops = path.slice(0, -1).map((unit, i) => edges.get(unit).get(path[i + 1]));
+    return `folder loop: ${path.join(" -> ")} (${hops.join("; ")}): one of these imports goes against the order (docs/architecture.md, "Ranks")`;
+  });
+}
+
+// Tarjan's algorithm: the components of more than one unit, each sorted, in a stable order.
+function stronglyConnected(edges) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const out = [];
+  const visit = (v) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v));
+    stack.push(v);
+    for (const w of edges.get(v)?.keys() ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component = [];
+    let w;
+    do {
+      w = stack.pop();
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) out.push(component.sort());
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v);
+  return out.sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+// The shortest loop from a component's first unit back to itself, staying inside the component (breadth first).
+function loopThrough(component, edges) {
+  const [start] = component;
+  const inside = new Set(component);
+  const before = new Map();
+  const queue = [start];
+  while (queue.length) {
+    const v = queue.shift();
+    for (const w of [...(edges.get(v)?.keys() ?? [])].sort()) {
+      if (!inside.has(w)) continue;
+      if (w === start) {
+        const path = [start];
+        for (let u = v; u !== start; u = before.get(u)) path.splice(1, 0, u);
+        return [...path, start];
+      }
+      if (!before.has(w)) {
+        before.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [start, start];
+}
 
 // The mains that may exit: yolo's, and those of the small processes yolo starts for itself (answering over a pipe).
 const EXITING = new Set(["src/cli/main.ts", "src/cli/early-child.ts"]);
@@ -101,7 +211,7 @@ function engineDoorProblems(file, deps) {
     .map((dep) => `${file}: src/cli/ imports the engine only through ${ENGINE_API}, not ${dep.id} (export what it needs there)`);
 }
 
-/** Every problem of the tree under `root`: cycles, then boundary and layer violations, as readable lines. */
+/** Every problem of the tree under `root`: cycles, unranked folders and folder loops, then each module's, as readable lines. */
 export async function checkImports(root) {
   const entries = ["src/**/*.ts", "src/**/*.tsx"];
   // The tsconfig maps the `.js` suffixes of ESM imports back to the `.ts` sources.
@@ -109,19 +219,13 @@ export async function checkImports(root) {
   const parse = (transform) => parseDependencyTree(entries, { context: root, cwd: root, tsconfig, transform, skipDynamicImports: false });
   const [runtime, all] = [await parse(true), await parse(false)];
   const problems = parseCircular(runtime).map((cycle) => `import cycle: ${[...cycle, cycle[0]].join(" -> ")}`);
+  problems.push(...unrankedProblems(Object.keys(all).filter((file) => file.startsWith("src/"))), ...folderLoops(all));
   for (const [file, deps] of Object.entries(all)) {
     if (!deps || !file.startsWith("src/")) continue;
     const engineSide = !UI_SIDE.test(file);
     // An import the parser cannot resolve would hide its edge from both rules: fail rather than pass blind.
     for (const dep of deps) if (dep.id === null && dep.request.startsWith(".")) problems.push(`${file}: cannot resolve ${dep.request}`);
-    const from = folderOf(file);
-    for (const rule of LAYER_RULES) {
-      if (rule.from !== from) continue;
-      for (const dep of deps) {
-        const to = dep.id ? folderOf(dep.id) : null;
-        if (to && rule.never.includes(to)) problems.push(`${file}: ${from}/ may not import ${to}/ (${dep.id}): ${rule.why}`);
-      }
-    }
+    problems.push(...rankProblems(file, deps));
     if (engineSide) {
       for (const dep of deps) {
         if (UI_PACKAGES.test(dep.request)) problems.push(`${file}: engine-side module imports ${dep.request}`);
@@ -157,6 +261,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     for (const p of problems) console.error(`  ${p}`);
     process.exitCode = 1;
   } else {
-    console.log("import check: no cycles, engine/UI boundary and layers held, no CLI words engine-side, the CLI enters the engine through its API");
+    console.log("import check: no cycles, engine/UI boundary held, folders in rank order without loops, no CLI words engine-side, the CLI enters the engine through its API");
   }
 }

@@ -8,7 +8,7 @@ const [root, mode] = process.argv.slice(2);
 if (root && (mode === "start" || mode === "resume")) {
   // Exits once the last answer is flushed (a pipe's writes are asynchronous on some systems).
   answerEarlyReads(root, mode, (line) => process.stdout.write(line)).then(() => process.stdout.write("", () => process.exit(0)));
-  // Watched once the first git commands are under way: making process.stdin a stream costs ~3 ms.
+  // Watched once the first git commands are under way: making process.stdin a stream costs time (docs/performance.md).
   process.stdin.on("end", () => {
     // yolo has gone or let this process go: a bubblewrap trial still running is not left behind.
     stopTrials();

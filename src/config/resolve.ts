@@ -1,7 +1,7 @@
 import { basename, join, resolve } from "node:path";
 import type { ConfigOverrideFlags } from "./run-flags.js";
 import { ConfigError } from "../errors.js";
-import { defaultPolicy, narrowPolicy } from "../tools/policy/rules.js";
+import { defaultPolicy, narrowPolicy } from "./command-rules.js";
 import { CI_ENV_ALLOW } from "../secrets/env.js";
 import { DEFAULT_SANDBOX_LIMITS } from "../exec/sandbox-walls.js";
 import { execFileAllowed } from "../exec/exec-files.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CommandPolicy } from "../tools/command-policy.js";
+import type { CommandPolicy } from "./command-rules.js";
 import { workflowSchema, type Workflow } from "../workflow/schema.js";
 import { mcpServersSchema, type McpServers } from "./mcp-servers.js";
 import { hooksConfigSchema, type HooksConfig } from "./hooks-schema.js";

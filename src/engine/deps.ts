@@ -6,7 +6,11 @@ import type { SandboxStatus } from "../exec/sandbox.js";
 import type { CommandSettings } from "../tools/types.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { HookRunner } from "../hooks/hooks.js";
+import type { ChangeReader } from "../git/changed-files.js";
 import type { NoticeWords } from "./notices.js";
+
+/** Reads what a thread changed from version control (declared beside its git implementation). */
+export type { ChangeReader };
 
 /** A minimal logger shape so the engine does not depend on pino's types. */
 export interface EngineLogger {
@@ -57,12 +61,6 @@ export interface EngineDeps {
    * model call would; run before waiting for a gate baseline that no model call has overlapped. Absent: not checked.
    */
   checkEndpoint?: (signal?: AbortSignal) => Promise<void>;
-}
-
-/** Reads what a thread changed from version control, never from the model's own account of it. */
-export interface ChangeReader {
-  /** Paths relative to the project root changed since the thread started (work tree, untracked included); or why not known. */
-  changedFiles(): Promise<{ ok: true; files: string[] } | { ok: false; note: string }>;
 }
 
 /** What the engine asks of version control. Implemented in src/git; injected so the engine stays testable. */

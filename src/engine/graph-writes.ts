@@ -7,8 +7,8 @@ import type { PipelineStateType } from "./state.js";
  * What the graph's nodes and routers write to the run through LangGraph's `config.writer`, which the run sets to its
  * own handler (src/engine/run/start.ts) and which is called synchronously: yolo's events, in the order they happen,
  * and a node's end, which only keeps the thread row's progress and is never an event. (Through LangGraph's `custom`
- * stream each write cost about 27 µs and a step's `updates`/`values` chunks reached the run later than the next
- * node's first events.)
+ * stream each write cost more, and a step's `updates`/`values` chunks reached the run later than the next node's
+ * first events: docs/performance.md.)
  */
 export type GraphWrite = EventBody | NodeEnd;
 

@@ -1,4 +1,3 @@
-import type { ChangeReader } from "../engine/deps.js";
 import { PROJECT_PATHS } from "./git.js";
 import { EMPTY_TREE } from "./repo.js";
 import { withStagedWorkTree } from "./staged-work-tree.js";
@@ -13,6 +12,12 @@ export async function changedFiles(root: string, startCommit: string | null): Pr
     staged(["diff", "--cached", "--name-only", "-z", "--no-renames", "--relative", startCommit ?? EMPTY_TREE, ...PROJECT_PATHS]),
   );
   return out.split("\0").filter((p) => p !== "");
+}
+
+/** Reads what a thread changed from version control, never from the model's own account of it. */
+export interface ChangeReader {
+  /** Paths relative to the project root changed since the thread started (work tree, untracked included); or why not known. */
+  changedFiles(): Promise<{ ok: true; files: string[] } | { ok: false; note: string }>;
 }
 
 /** The engine's view of a thread's change (see ChangeReader): git's answer, or why git could not give it. */

@@ -26,8 +26,8 @@ export type StagedGit = (args: string[]) => Promise<string>;
  * Runs `use` with the work tree staged into a throwaway index (`stagedGit` runs git on it): committed, staged,
  * unstaged and untracked files under the project, not ignored ones nor `.yolo/`. Git objects only: the user's index,
  * HEAD, refs and git dir are untouched (a split index is written whole). It starts from a copy of the user's index,
- * whose stat data lets `git add` hash only the files changed since (from a fresh index it reads every file again:
- * 2.5 s against 0.4 s for 100,000 files); from `base` read into a fresh index when there is no index to copy or git
+ * whose stat data lets `git add` hash only the files changed since (from a fresh index it reads every file again,
+ * several times slower on a large tree: docs/performance.md); from `base` read into a fresh index when there is no index to copy or git
  * cannot use the copy (an unfinished merge outside the project, say). Under the project the two hold the same; outside
  * it (a project in a sub-folder of its repository) the copy holds what the user staged, the fresh one `base`.
  */

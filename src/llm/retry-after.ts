@@ -15,7 +15,7 @@ export interface RetryAfterOptions {
 
 /**
  * A 429 or 503 with `Retry-After` is retried here, after exactly the wait the server asked for. Left to the client,
- * the header's wait came first and its own exponential backoff after it (3 s asked, 4.7 s then 6 s waited). A
+ * the header's wait came first and its own exponential backoff after it, so it waited longer than asked. A
  * used-up quota, a wait beyond MAX_RETRY_AFTER_MS, or a body that cannot be sent twice goes to the client as before.
  */
 export function retryAfterFetch(inner: Fetch, opts: RetryAfterOptions): Fetch {

@@ -1,5 +1,5 @@
 import type { FailureRuling, StateView } from "../state/types.js";
-import { judgementNotes } from "../gates/judgement-words.js";
+import { judgementNotes } from "../events/judgement-words.js";
 import { asRole } from "../roles/registry.js";
 import { BRIEF_SECTIONS, type AnyRole, type BriefSection, type RoleDefinition } from "../roles/types.js";
 import { fence } from "../text/fence.js";

@@ -1,7 +1,6 @@
 import type { StateView, Turn } from "../state/types.js";
 import { asRole } from "../roles/registry.js";
 import type { AnyRole, RoleDefinition } from "../roles/types.js";
-import type { ToolDef } from "../tools/types.js";
 import { answersFor, nodeBrief } from "./brief.js";
 import { fence } from "../text/fence.js";
 
@@ -38,7 +37,8 @@ export interface ComposeInput {
   /** Flags this agent decides in its handoff. */
   flags?: string[];
   persona: string;
-  tools: ToolDef[];
+  /** The agent's tools, by name: the prompt says which it has and their limits (src/tools defines them). */
+  tools: ReadonlyArray<{ name: string }>;
   state: StateView;
   maxFixAttempts: number;
   limits: { readCapBytes: number; outputCapBytes: number; commandTimeoutS: number };

@@ -1,6 +1,6 @@
 import type { StoryRun } from "../engine/stories/types.js";
 import type { ReportData, ReportGate } from "./data.js";
-import { judgementNotes } from "../gates/judgement-words.js";
+import { judgementNotes } from "../events/judgement-words.js";
 import { gateBlocks } from "../gates/judge.js";
 import { failsFinally, type ReportTest } from "./test-states.js";
 import { limitKindForExitCode } from "../events/outcome.js";

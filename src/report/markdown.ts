@@ -1,6 +1,6 @@
 import type { ResumeFact } from "../events/facts.js";
 import { limitKindForExitCode, limitLabel } from "../events/outcome.js";
-import { CHANGE_WORDS, judgementNotes } from "../gates/judgement-words.js";
+import { CHANGE_WORDS, judgementNotes } from "../events/judgement-words.js";
 import { gateBlocks } from "../gates/judge.js";
 import { plural } from "../text/plural.js";
 import type { StoryRun } from "../engine/stories/types.js";

@@ -1,6 +1,6 @@
 /**
  * 12345 → "12,345", as `toLocaleString("en-US")` writes it, without its cost: the first locale call of a process
- * loads ICU data (about 30 ms), more than the rest of `yolo show`'s rendering. Fractions still go through it.
+ * loads ICU data, more than the rest of `yolo show`'s rendering (docs/performance.md). Fractions still go through it.
  */
 export function groupThousands(n: number): string {
   if (!Number.isSafeInteger(n)) return n.toLocaleString("en-US");

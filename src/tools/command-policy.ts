@@ -9,8 +9,8 @@ import { parseShell, type SimpleCommand, WORD_BRACE, WORD_GLOB, WORD_VAR } from 
 
 export { matchesPattern } from "./policy/patterns.js";
 // The rules half (no shell parser): what config resolution needs to combine policies, apart from the checker.
-export { type AllowList, type CommandPolicy, type CommandRule, DEFAULT_DENY, defaultPolicy, narrowPolicy } from "./policy/rules.js";
-import { type CommandPolicy, narrowPolicy } from "./policy/rules.js";
+export { type AllowList, type CommandPolicy, type CommandRule, DEFAULT_DENY, defaultPolicy, narrowPolicy } from "../config/command-rules.js";
+import { type CommandPolicy, narrowPolicy } from "../config/command-rules.js";
 
 /** Programs an allow-list need not name: they only print, test or move the shell around. */
 const HARMLESS = new Set(["cd", "pwd", "echo", "printf", "true", "false", "test", "[", "exit", ":", "set", "export"]);

@@ -1,5 +1,5 @@
 import { limitLabel, type LimitKind, type RunStatus } from "../events/outcome.js";
-import { judgedVerdict, judgementNotes } from "../gates/judgement-words.js";
+import { judgedVerdict, judgementNotes } from "../events/judgement-words.js";
 import type { GateResult, GateScope, YoloEvent } from "../events/schema.js";
 import { plural } from "../text/plural.js";
 

@@ -10,7 +10,7 @@ import type { ThreadRow } from "../../store/thread-store.js";
 import { loadResolvedConfig } from "../load-config.js";
 import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 import { plural } from "../../text/plural.js";
-import { judgementNotes } from "../../gates/judgement-words.js";
+import { judgementNotes } from "../../events/judgement-words.js";
 import { outputSections } from "../../roles/displays.js";
 import { orderedStoryRuns, storyCounts, storyTextLines } from "../../report/stories.js";
 import { preExistingCount, scopeWords } from "../../ui/format.js";

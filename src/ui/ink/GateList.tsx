@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
 import type { GateResult } from "../../events/schema.js";
-import { judgementNotes } from "../../gates/judgement-words.js";
+import { judgementNotes } from "../../events/judgement-words.js";
 import { gateHeadline, oneLine } from "../format.js";
 
 export interface GateListProps {

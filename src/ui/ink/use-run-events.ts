@@ -5,7 +5,7 @@ import { createTranscript, type Transcript } from "../transcript.js";
 import { initialViewState, reduce, type ViewState } from "../view-state.js";
 
 // Events are applied to React state in batches at most this often: Ink draws at most 30 frames a second, and each
-// batch costs a React commit and a layout even when Ink skips drawing it (16 ms batches made twice the commits).
+// batch costs a React commit and a layout even when Ink skips drawing it (docs/performance.md, figures behind choices).
 const FLUSH_MS = 33;
 // A batch of streamed text alone waits longer: a frame costs Ink several milliseconds whatever changed, and text
 // read as it streams reads as well at 15 frames a second. Any other event still shows within FLUSH_MS.

@@ -1,3 +1,6 @@
+// The words for a `gate.result` event's judgement, beside the event contract: renderers read only src/events, and
+// show, reports and dev's fix prompt word a gate the same way.
+
 /** The judgement fields of a gate result, as renderers, `yolo show` and reports read them. */
 export interface JudgedGate {
   passed: boolean;

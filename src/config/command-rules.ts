@@ -1,5 +1,6 @@
 // The command policy's rules and how sources combine them, without the checker (src/tools/command-policy.ts):
-// resolving a config needs these, and a run's start should not load the shell parser to get them.
+// resolving a config needs these (they are part of its format, so they live in src/config, below src/tools), and a
+// run's start should not load the shell parser to get them.
 
 /** A pattern and where it came from, for the refusal message ("user config", "yolo.config.ts", "default", "role ci"). */
 export interface CommandRule {

@@ -1,6 +1,6 @@
 import { stringify } from "yaml";
 import { z } from "zod";
-import { planProblems } from "../engine/stories/plan.js";
+import { planProblems } from "./story-plan.js";
 import { DISPLAYS } from "./displays.js";
 import { HISTORY_LINES, storiesLine as line } from "./history-lines.js";
 import { capabilitiesOf } from "./catalog.js";

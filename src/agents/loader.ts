@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
-import { ROLES } from "../roles/types.js";
+import { isPipelineRole } from "../roles/catalog.js";
 import { readProjectText } from "../secrets/project-read.js";
 import { looksLikeAgentFile, parseAgentFile } from "./frontmatter.js";
 import type { AgentDefinition } from "./types.js";
@@ -170,7 +170,7 @@ function loadFile(file: string, source: AgentDefinition["source"], dir: string):
   const parsed = parseAgentFile(text);
   if (!parsed.ok) return { ok: false, problems: [...problems, ...parsed.problems] };
   const { frontmatter, body } = parsed.value;
-  if (frontmatter.handoff && (ROLES as readonly string[]).includes(id)) {
+  if (frontmatter.handoff && isPipelineRole(id)) {
     problems.push(
       `handoff: "${id}" is a built-in role whose handoff fields are fixed (src/roles/${id}.ts); remove \`handoff:\` or give the agent another file name`,
     );

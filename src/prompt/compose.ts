@@ -1,4 +1,5 @@
 import type { StateView, Turn } from "../state/types.js";
+import { ROLES } from "../roles/catalog.js";
 import { asRole } from "../roles/registry.js";
 import type { AnyRole, RoleDefinition } from "../roles/types.js";
 import { answersFor, nodeBrief } from "./brief.js";
@@ -97,9 +98,9 @@ function directInput(input: ComposeInput): string {
   return [project, earlier, earlier ? `## Now\n${typed}` : typed, answers].filter(Boolean).join("\n\n");
 }
 
-const DEFAULT_PIPELINE = ["analyst", "pm", "architect", "dev", "tea"];
+const DEFAULT_PIPELINE: readonly string[] = ROLES;
 
-function runtimeRules(agentId: string, pipeline: string[], mode: Mode): string {
+function runtimeRules(agentId: string, pipeline: readonly string[], mode: Mode): string {
   const who =
     mode === "run"
       ? `You are the ${agentId} agent in yolo, an autonomous development pipeline (${pipeline.join(" → ")}) working in one software project.`

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { capabilitiesOf } from "./catalog.js";
 import { defineRole } from "./types.js";
 
 import { DISPLAYS } from "./displays.js";
@@ -34,4 +35,5 @@ export const analyst = defineRole({
   },
   history: HISTORY_LINES.analyst,
   display: DISPLAYS.analyst,
+  ...capabilitiesOf("analyst"),
 });

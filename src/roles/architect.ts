@@ -3,6 +3,7 @@ import { z } from "zod";
 import { plural } from "../text/plural.js";
 import { DISPLAYS } from "./displays.js";
 import { HISTORY_LINES } from "./history-lines.js";
+import { capabilitiesOf } from "./catalog.js";
 import { defineRole } from "./types.js";
 import { parseYamlEdit } from "./yaml-edit.js";
 
@@ -36,4 +37,5 @@ export const architect = defineRole({
   },
   history: HISTORY_LINES.architect,
   display: DISPLAYS.architect,
+  ...capabilitiesOf("architect"),
 });

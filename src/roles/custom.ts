@@ -2,6 +2,7 @@ import { z } from "zod";
 import { plural } from "../text/plural.js";
 import { DISPLAYS } from "./displays.js";
 import { HISTORY_LINES } from "./history-lines.js";
+import { capabilitiesOf } from "./catalog.js";
 import { defineRole } from "./types.js";
 
 /** The role of an agent in a user-defined workflow that declares no handoff fields: a summary and findings. */
@@ -27,5 +28,5 @@ export const custom = defineRole({
   },
   history: HISTORY_LINES.custom,
   display: DISPLAYS.custom,
-  writesCode: true,
+  ...capabilitiesOf("custom"),
 });

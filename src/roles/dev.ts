@@ -4,6 +4,7 @@ import { z } from "zod";
 import { plural } from "../text/plural.js";
 import { DISPLAYS } from "./displays.js";
 import { HISTORY_LINES } from "./history-lines.js";
+import { capabilitiesOf } from "./catalog.js";
 import { defineRole } from "./types.js";
 
 /** Files the agent said it changed that exist, plus the ones its tools really wrote. */
@@ -42,5 +43,5 @@ export const dev = defineRole({
   },
   history: HISTORY_LINES.dev,
   display: DISPLAYS.dev,
-  writesCode: true,
+  ...capabilitiesOf("dev"),
 });

@@ -1,7 +1,8 @@
 import type { PipelineStateType } from "../engine/state.js";
 import { inlineMarkdown as md } from "../text/markdown.js";
 import { noteSections } from "./outputs.js";
-import type { AnyRole, OutputSection } from "./types.js";
+import { type AnyRole, ROLE_CATALOG, rolesThat } from "./catalog.js";
+import type { OutputSection } from "./types.js";
 
 // Each built-in role's `display`, apart from the role modules (their zod schemas and YAML editing): `yolo show` needs
 // only these, and stays clear of zod and yaml. Each role's definition uses the same function
@@ -59,15 +60,15 @@ export const DISPLAYS: Readonly<Record<AnyRole, Display>> = Object.freeze({
       : [],
 });
 
-/** The built-in roles that judge the gates (their role modules say `judgesGates: true`). */
-export const JUDGING_ROLES: readonly AnyRole[] = ["tea"];
+/** The built-in roles that judge the gates (the catalog's `judgesGates`). */
+export const JUDGING_ROLES: readonly AnyRole[] = rolesThat("judgesGates");
 
 /**
  * What every role produced in a thread, as `yolo show` and the report display it: the roles' own sections, in the
  * registry's order; `judgement` holds those of roles that judge the gates, which read best after the gate results.
  */
 export function outputSections(state: PipelineStateType): { work: OutputSection[]; judgement: OutputSection[] } {
-  const roles = Object.keys(DISPLAYS) as AnyRole[];
+  const roles = ROLE_CATALOG.map((r) => r.id);
   const of = (judges: boolean) => roles.filter((r) => JUDGING_ROLES.includes(r) === judges).flatMap((r) => DISPLAYS[r](state));
   return { work: of(false), judgement: of(true) };
 }

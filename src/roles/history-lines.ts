@@ -1,7 +1,7 @@
 import type { GateResult } from "../events/schema.js";
 import type { PipelineStateType } from "../engine/state.js";
 import { plural } from "../text/plural.js";
-import { type AnyRole, ROLES } from "./types.js";
+import { type AnyRole, isPipelineRole, rolesThat } from "./catalog.js";
 
 // Each built-in role's `history` line, apart from the role modules (their zod schemas and YAML editing): `yolo history`
 // needs only these. Each role's definition uses the same function (tests/unit/roles/history-lines.test.ts).
@@ -23,8 +23,8 @@ export const HISTORY_LINES: Readonly<Record<AnyRole, (v: PipelineStateType, node
   custom: (v, node) => v.notes[node]?.summary.split("\n")[0] ?? "",
 });
 
-/** The built-in role an agent id plays: an agent that judges gates is a tea; unknown agents are custom. */
+/** The built-in role an agent id plays: an agent that judges gates plays the judging role; unknown agents are custom. */
 export function builtInRoleFor(agentId: string, judgesGates: boolean): AnyRole {
-  if (judgesGates) return "tea";
-  return (ROLES as readonly string[]).includes(agentId) ? (agentId as AnyRole) : "custom";
+  if (judgesGates) return rolesThat("judgesGates")[0];
+  return isPipelineRole(agentId) ? agentId : "custom";
 }

@@ -1,8 +1,9 @@
 import { stringify } from "yaml";
 import { z } from "zod";
-import { planProblems } from "../engine/stories/plan.js";
+import { planProblems } from "./story-plan.js";
 import { DISPLAYS } from "./displays.js";
 import { HISTORY_LINES, storiesLine as line } from "./history-lines.js";
+import { capabilitiesOf } from "./catalog.js";
 import { defineRole } from "./types.js";
 import { parseYamlEdit } from "./yaml-edit.js";
 
@@ -54,4 +55,5 @@ export const pm = defineRole({
   },
   history: HISTORY_LINES.pm,
   display: DISPLAYS.pm,
+  ...capabilitiesOf("pm"),
 });

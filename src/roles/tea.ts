@@ -3,6 +3,7 @@ import { z } from "zod";
 import { gateBlocks } from "../gates/judge.js";
 import { DISPLAYS } from "./displays.js";
 import { gateLine, HISTORY_LINES } from "./history-lines.js";
+import { capabilitiesOf } from "./catalog.js";
 import { defineRole } from "./types.js";
 import { parseYamlEdit } from "./yaml-edit.js";
 
@@ -51,5 +52,5 @@ export const tea = defineRole({
   },
   history: HISTORY_LINES.tea,
   display: DISPLAYS.tea,
-  judgesGates: true,
+  ...capabilitiesOf("tea"),
 });

@@ -1,12 +1,9 @@
 import type { z } from "zod";
 import type { GateResult } from "../events/schema.js";
 import type { PipelineStateType, PipelineUpdate } from "../engine/state.js";
+import type { AnyRole, RoleCapabilities } from "./catalog.js";
 
-/** The built-in pipeline roles whose `handoff` arguments are public API. */
-export const ROLES = ["analyst", "pm", "architect", "dev", "tea"] as const;
-export type Role = (typeof ROLES)[number];
-/** A role, or `custom` for an agent of a user-defined workflow (it hands off a summary and findings). */
-export type AnyRole = Role | "custom";
+export { type AnyRole, type Role, ROLES } from "./catalog.js";
 
 /** The escalation fields every handoff accepts besides its role's own. */
 export interface Escalation {
@@ -65,7 +62,7 @@ export interface OutputSection {
  * A role: what its agent must hand off, what that writes to the state, how it is briefed, reviewed and summed
  * up. Built-in roles are modules under src/roles/; a user role is built from an agent file's `handoff:` fields.
  */
-export interface RoleDefinition<F extends z.ZodRawShape = z.ZodRawShape> {
+export interface RoleDefinition<F extends z.ZodRawShape = z.ZodRawShape> extends RoleCapabilities {
   /** `analyst` … `tea`, `custom`, or the agent id of a user role. */
   id: string;
   /** The built-in role whose per-role settings apply (`context.rolePermissions`, `commands.roles`): itself, or custom. */
@@ -90,10 +87,6 @@ export interface RoleDefinition<F extends z.ZodRawShape = z.ZodRawShape> {
    * The live and plain views show the one-line summary `write` returns, in `node.completed`.
    */
   display(state: PipelineStateType): OutputSection[];
-  /** It judges the gates: yolo runs a node's `gates` before it, and it is never on a fix attempt itself. */
-  judgesGates?: boolean;
-  /** It writes code: the workspace commits its iteration (`--branch`). */
-  writesCode?: boolean;
 }
 
 /**

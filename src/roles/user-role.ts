@@ -1,6 +1,7 @@
 import { stringify } from "yaml";
 import { z } from "zod";
 import type { AgentNote } from "../state/types.js";
+import { capabilitiesOf } from "./catalog.js";
 import { custom } from "./custom.js";
 import type { HandoffFieldSpec, HandoffFieldSpecs } from "./field-spec.js";
 import { outputsLine, type RoleOutputs } from "./outputs.js";
@@ -75,7 +76,7 @@ export function userRole(agentId: string, specs: HandoffFieldSpecs): RoleDefinit
     },
     history: custom.history,
     display: custom.display,
-    writesCode: true,
+    ...capabilitiesOf("custom"),
   };
   return role;
 }

@@ -4,7 +4,7 @@ import { isGitRepo } from "../../git/repo.js";
 import type { EngineDeps } from "../deps.js";
 import { emitter } from "../nodes/context.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
-import { type PlannedStory, storyPlan } from "./plan.js";
+import { type PlannedStory, storyPlan } from "../../roles/story-plan.js";
 import { STORY_NODE } from "./story-node.js";
 import type { StoryRun } from "./types.js";
 

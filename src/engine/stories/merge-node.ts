@@ -11,7 +11,7 @@ import { checkRunLimits } from "../nodes/run-limits.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
 import { nextBatch, parallelOf } from "./dispatch.js";
 import { filesWithMarkers, MergeRefused, mergeStory } from "./merge.js";
-import { type PlannedStory, storyPlan } from "./plan.js";
+import { type PlannedStory, storyPlan } from "../../roles/story-plan.js";
 import { clearSpend } from "./shared-spend.js";
 import type { StoryRun } from "./types.js";
 import {

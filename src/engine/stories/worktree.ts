@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { git, GitError, gitOk, PROJECT_PATHS } from "../../git/git.js";
 import { headCommit } from "../../git/repo.js";
 import { withStagedWorkTree } from "../../git/staged-work-tree.js";
-import { STORY_ID } from "./plan.js";
+import { STORY_ID } from "../../roles/story-plan.js";
 import { serialWorktreeOps } from "../../git/worktree-queue.js";
 
 /**

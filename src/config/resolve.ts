@@ -189,6 +189,7 @@ export function resolveConfig({
         processes: fileLimits.sandboxProcesses ?? DEFAULT_SANDBOX_LIMITS.processes,
         memoryBytes: fileLimits.sandboxMemoryMB !== undefined ? fileLimits.sandboxMemoryMB * MIB : DEFAULT_SANDBOX_LIMITS.memoryBytes,
         tmpBytes: fileLimits.sandboxTmpMB !== undefined ? fileLimits.sandboxTmpMB * MIB : DEFAULT_SANDBOX_LIMITS.tmpBytes,
+        unixSockets: fileLimits.sandboxUnixSockets ?? "deny",
       },
     },
     ...(fileConfig.mcpServers ? { mcpServers: structuredClone(fileConfig.mcpServers) } : {}),

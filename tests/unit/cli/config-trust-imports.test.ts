@@ -3,12 +3,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { configModules } from "../../../src/cli/config-modules.js";
 import { checkConfigTrust, recordConfigTrust } from "../../../src/cli/config-trust.js";
+import type { TestContext } from "vitest";
 import { tempDir } from "../../helpers/per-test.js";
 
 // Modules imported by a trusted yolo.config.ts are part of its trust: a model that edits `./yolo.shared.ts` (or a
 // module that one imports) must make read-only commands refuse the config, as an edit of the config itself does.
 
-function setUp(onTestFinished: (fn: () => void) => void, files: Record<string, string>) {
+function setUp(onTestFinished: TestContext["onTestFinished"], files: Record<string, string>) {
   const root = fs.realpathSync(tempDir(onTestFinished, "yolo-trust-root-"));
   const env = { XDG_STATE_HOME: tempDir(onTestFinished, "yolo-trust-state-") };
   for (const [rel, text] of Object.entries(files)) {

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { findConfigFile } from "../config/find.js";
 import { ConfigError } from "../errors.js";
+import { configModules } from "./config-modules.js";
 import { isTrusted, trustHooks, trustStoreFile } from "../hooks/trust.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -25,13 +26,27 @@ export function trustedConfigFiles(root: string): string[] {
   return [...(config ? [config] : []), ...(existsSync(mcp) ? [mcp] : [])];
 }
 
+/**
+ * The files the hash covers: the config and every project module it imports by a relative path (transitively),
+ * then .mcp.json; and what yolo could not follow (an import outside the project, unreadable, not found).
+ */
+export function hashedFiles(root: string): { files: string[]; problems: string[] } {
+  const config = findConfigFile(root);
+  const modules = config ? configModules(root, config) : { files: [], problems: [] };
+  const mcp = join(root, ".mcp.json");
+  return { files: [...modules.files, ...(existsSync(mcp) ? [mcp] : [])], problems: modules.problems };
+}
+
 /** The hash of those files' names and contents; null when there are none (nothing runs, nothing to trust). */
 export function configHash(root: string): string | null {
-  const files = trustedConfigFiles(root);
-  if (!files.length) return null;
+  return hashOf(root, hashedFiles(root));
+}
+
+function hashOf(root: string, { files, problems }: { files: string[]; problems: string[] }): string | null {
+  if (!files.length && !problems.length) return null;
   const hash = createHash("sha256");
   for (const file of files) {
-    hash.update(basename(file)).update("\0");
+    hash.update(relative(root, file)).update("\0");
     try {
       hash.update(readFileSync(file));
     } catch (error) {
@@ -39,6 +54,7 @@ export function configHash(root: string): string | null {
     }
     hash.update("\0");
   }
+  for (const problem of problems) hash.update(`problem:${problem}\0`);
   return hash.digest("hex");
 }
 
@@ -59,14 +75,24 @@ const NO_CONFIG = "none";
  * brought it; there was no run whose model could have written it).
  */
 export function checkConfigTrust(root: string, env: Env): void {
-  const hash = configHash(root);
+  const covered = hashedFiles(root);
+  const hash = hashOf(root, covered);
   if (!hash) return;
   const store = configTrustStoreFile(env);
-  if (!hasEntry(store, root) || isTrusted(store, root, hash)) return;
+  if (!hasEntry(store, root)) return;
   const names = trustedConfigFiles(root).map((f) => basename(f));
+  // Fail closed: a module yolo could not follow may have been written by a model, and trusting cannot vouch for it.
+  if (covered.problems.length) {
+    throw new ConfigError(
+      `${names[0] ?? "yolo.config.ts"} cannot be checked: ${covered.problems.join("; ")}. This command does not run a config whose modules yolo cannot hash, since a model may have written them. ` +
+        "Keep the modules the config imports inside the project (or import them as packages), then run `yolo run` or `yolo config trust`.",
+    );
+  }
+  if (isTrusted(store, root, hash)) return;
+  const imported = covered.files.length > names.length ? " (or a module it imports)" : "";
   throw new ConfigError(
-    `${names.join(" or ")} changed since you last ran yolo with it in ${root}; this command does not run a config you have not used, since a model may have written it. ` +
-      `Check the change (for example \`git diff -- ${names.join(" ")}\`), then run \`yolo config trust\` (or \`yolo run\`) to use it.`,
+    `${names.join(" or ")}${imported} changed since you last ran yolo with it in ${root}; this command does not run a config you have not used, since a model may have written it. ` +
+      `Check the change (for example \`git diff -- ${covered.files.map((f) => relative(root, f)).join(" ")}\`), then run \`yolo config trust\` (or \`yolo run\`) to use it.`,
   );
 }
 

@@ -211,6 +211,7 @@ function limitSettings(fileLimits: NonNullable<UserConfig["limits"]>, checked: C
       processes: fileLimits.sandboxProcesses ?? DEFAULT_SANDBOX_LIMITS.processes,
       memoryBytes: fileLimits.sandboxMemoryMB !== undefined ? fileLimits.sandboxMemoryMB * MIB : DEFAULT_SANDBOX_LIMITS.memoryBytes,
       tmpBytes: fileLimits.sandboxTmpMB !== undefined ? fileLimits.sandboxTmpMB * MIB : DEFAULT_SANDBOX_LIMITS.tmpBytes,
+      unixSockets: fileLimits.sandboxUnixSockets ?? "deny",
     },
   };
 }

@@ -198,6 +198,8 @@ export const configSchema = z.strictObject({
       sandboxMemoryMB: z.number().int().min(64).optional(),
       /** Size of the sandbox's RAM-backed /tmp in MiB. Default 1024. */
       sandboxTmpMB: z.number().int().min(16).optional(),
+      /** AF_UNIX sockets in the sandbox: "deny" (default; a seccomp filter, x86_64 and arm64) or "allow" (tests that need them). */
+      sandboxUnixSockets: z.enum(["deny", "allow"]).optional(),
     })
     .optional(),
   /** MCP servers whose tools agents may use (docs/mcp-and-hooks.md, "MCP servers"); merged over the project's `.mcp.json`. */

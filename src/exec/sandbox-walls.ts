@@ -13,9 +13,11 @@ export interface SandboxLimits {
   memoryBytes: number;
   /** Size of the sandbox's RAM-backed /tmp, in bytes (bubblewrap's `--size`). */
   tmpBytes: number;
+  /** "deny" (absent: the same): a seccomp filter refuses AF_UNIX sockets (src/exec/seccomp.ts); "allow": tests that need them. */
+  unixSockets?: "deny" | "allow";
 }
 
-export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { processes: 1024, memoryBytes: 4 * 1024 ** 3, tmpBytes: 1024 ** 3 };
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { processes: 1024, memoryBytes: 4 * 1024 ** 3, tmpBytes: 1024 ** 3, unixSockets: "deny" };
 
 /**
  * The folders a sandbox shows empty: the home folder (`home`, the account's own, `/home`, `/root`) — credentials,

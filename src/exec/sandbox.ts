@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { ProtectedPaths } from "./protected-paths.js";
+import { withUnixSocketFilter } from "./seccomp.js";
 import { DEFAULT_SANDBOX_LIMITS, hiddenFolderArgs, limitArgv, type SandboxLimits } from "./sandbox-walls.js";
 
 /** How commands are contained: inside bubblewrap, or not at all. */
@@ -233,7 +234,7 @@ export function bwrapArgv(sandbox: BwrapSandbox, root: string, command: string, 
 export function bwrapArgvOf(sandbox: BwrapSandbox, root: string, argv: readonly string[], guard?: ProtectedPaths, pathVar?: string, chdir = root): string[] {
   const state = join(root, ".yolo");
   const base = isolation((sandbox.limits ?? DEFAULT_SANDBOX_LIMITS).tmpBytes);
-  return [
+  const argvOut = [
     sandbox.binary,
     ...(sandbox.network ? base.filter((arg) => arg !== "--unshare-net") : base),
     ...hiddenFolderArgs(sandbox.hidden ?? [], root, pathVar),
@@ -250,6 +251,8 @@ export function bwrapArgvOf(sandbox: BwrapSandbox, root: string, argv: readonly 
     "--",
     ...limitArgv(sandbox.limits, argv),
   ];
+  // Host UNIX sockets the sandbox can see (in the project, /srv, /var/lib) cannot be connected to.
+  return sandbox.limits?.unixSockets === "allow" ? argvOut : withUnixSocketFilter(argvOut);
 }
 
 // Read-only binds for exec files and git dirs, /dev/null over secret files, an empty read-only tmpfs over secret folders.

@@ -12,7 +12,7 @@ import { DEFAULT_SANDBOX_LIMITS, sandboxHiddenFolders } from "../../src/exec/san
 import { commandEnv } from "../../src/secrets/env.js";
 
 // The sandbox sees the project, not the machine. The home folder (credentials, tool
-// configs) is empty, host UNIX sockets outside /tmp cannot be connected to, commands get an allow-listed environment
+// configs) is empty, host UNIX sockets cannot be connected to (hidden folders, and a seccomp filter for the rest), commands get an allow-listed environment
 // in CI and out, and processes, memory and /tmp are limited.
 const probe = probeBwrap(process.env.PATH);
 if (!probe.available && underCI()) throw new Error(`sandbox-machine: bubblewrap is needed under CI: ${probe.reason}`);
@@ -111,6 +111,68 @@ describe("the sandbox sees the project, not the machine", { timeout: 300_000 }, 
       for (const s of servers) s.close();
       for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  sandboxed("host UNIX sockets the sandbox can see (the project, a /srv-like folder) cannot be connected to", async () => {
+    // /var/tmp stands for /srv or /var/lib: a host folder outside the hidden ones, visible read-only in the sandbox.
+    const folders = [fs.mkdtempSync(path.join(root, "sock-")), fs.mkdtempSync(path.join("/var/tmp", "yolo-srv-"))];
+    const servers: net.Server[] = [];
+    let connections = 0;
+    try {
+      const sockets = await Promise.all(
+        folders.map(
+          (dir) =>
+            new Promise<string>((resolve) => {
+              const file = path.join(dir, "docker.sock");
+              const server = net.createServer((c) => {
+                connections++;
+                c.end("host says hi\n");
+              });
+              servers.push(server);
+              server.listen(file, () => resolve(file));
+            }),
+        ),
+      );
+      const routes = (file: string) => [
+        `node -e "const s=require('net').connect('${file}');s.on('data',d=>console.log('CONNECTED',String(d)));s.on('error',e=>console.log('ERR',e.code))"`,
+        `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${file}'); print('CONNECTED', s.recv(64))"`,
+        `python3 -c "import socket; s=socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC); s.connect('${file}'); print('CONNECTED', s.recv(64))"`,
+        `python3 -c "import socket; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.connect('${file}'); print('CONNECTED')"`,
+      ];
+      const escapes: string[] = [];
+      let tries = 0;
+      for (const file of sockets) {
+        for (const command of routes(file)) {
+          tries++;
+          const r = await run(`${command} 2>&1`, sandbox());
+          if (r.output.includes("CONNECTED")) escapes.push(command);
+          expect(r.output).toMatch(/EACCES|Permission denied/);
+        }
+      }
+      expect(connections).toBe(0);
+      // Control: with limits.sandboxUnixSockets "allow" the same sockets answer from inside the sandbox.
+      const allowed = sandbox({ limits: { ...DEFAULT_SANDBOX_LIMITS, unixSockets: "allow" } });
+      for (const file of sockets) expect((await run(routes(file)[0], allowed)).output).toContain("CONNECTED");
+      console.log(`sandbox-machine: visible host sockets, ${tries} routes, ${escapes.length} escapes`);
+      expect(escapes).toEqual([]);
+    } finally {
+      for (const s of servers) s.close();
+      for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  sandboxed("with UNIX sockets denied, socketpair still works: node's child processes and IPC, python's socketpair", async () => {
+    const node = await run(
+      `node -e "const cp=require('child_process');console.log(cp.execFileSync('echo',['EXEC-OK']).toString().trim());const c=cp.spawn(process.execPath,['-e','process.send(41)'],{stdio:['pipe','pipe','pipe','ipc']});c.on('message',m=>{console.log('IPC-OK',m+1)})" 2>&1`,
+      sandbox(),
+    );
+    expect(node.output).toContain("EXEC-OK");
+    expect(node.output).toContain("IPC-OK 42");
+    const python = await run(`python3 -c "import socket; a,b=socket.socketpair(); a.send(b'PAIR-OK'); print(b.recv(7).decode())" 2>&1`, sandbox());
+    expect(python.output).toContain("PAIR-OK");
+    expect(
+      (await run("python3 -c \"import socket; socket.socket(socket.AF_INET6); socket.socket(socket.AF_INET); print('INET-OK')\" 2>&1", sandbox())).output,
+    ).toContain("INET-OK");
   });
 
   it("commands get an allow-listed environment in CI and out: credentials under unguessable names stay out", async () => {

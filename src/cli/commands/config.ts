@@ -1,5 +1,5 @@
 import { ConfigError } from "../../errors.js";
-import { configTrustStoreFile, recordConfigTrust, trustedConfigFiles } from "../config-trust.js";
+import { configTrustStoreFile, hashedFiles, recordConfigTrust } from "../config-trust.js";
 import { projectRoot } from "../project-root.js";
 
 /**
@@ -9,7 +9,10 @@ import { projectRoot } from "../project-root.js";
 export async function configCommand(input: { cwd: string; action: string }): Promise<number> {
   if (input.action !== "trust") throw new ConfigError(`Unknown config action "${input.action}": use trust.`);
   const root = projectRoot(input.cwd);
-  const files = trustedConfigFiles(root);
+  const { files, problems } = hashedFiles(root);
+  // A config whose modules cannot be hashed stays refused by read-only commands: say so rather than claim trust.
+  if (problems.length)
+    throw new ConfigError(`Cannot trust the config of ${root}: ${problems.join("; ")}. Keep the modules it imports inside the project, then trust it again.`);
   recordConfigTrust(root, process.env);
   const what = files.length ? files.join(" and ") : "no yolo.config.* and no .mcp.json (a config that appears later needs trust again)";
   process.stdout.write(

@@ -5,6 +5,7 @@ import { ConfigError } from "../../errors.js";
 import { findProtectedPaths } from "../../exec/protected-paths.js";
 import { type BwrapSandbox, probeBwrap, type Sandbox, type SandboxStatus } from "../../exec/sandbox.js";
 import { DEFAULT_SANDBOX_LIMITS, sandboxHiddenFolders } from "../../exec/sandbox-walls.js";
+import { unixSocketFilterSupported } from "../../exec/seccomp.js";
 import type { GateConfig } from "../../config/schema.js";
 import { defaultGates } from "../../gates/detect.js";
 import { collectProjectSecrets } from "../../secrets/project-files.js";
@@ -49,6 +50,14 @@ function databasePassword(config: ResolvedConfig): string | undefined {
   }
 }
 
+// Fail closed: on a machine the seccomp filter is not built for, AF_UNIX sockets can be denied only by saying so.
+function unixSocketsDeniable(config: ResolvedConfig): void {
+  if ((config.limits.sandbox?.unixSockets ?? "deny") === "allow" || unixSocketFilterSupported()) return;
+  throw new ConfigError(
+    `the sandbox cannot refuse UNIX sockets on ${process.arch} (its seccomp filter is built for x64 and arm64 only), so host sockets the sandbox can see would be reachable. Set limits.sandboxUnixSockets: "allow" in yolo.config.ts to run with them reachable, or sandbox: "off".`,
+  );
+}
+
 /**
  * The sandbox commands and gates run in: bubblewrap when `sandbox` is "auto" and it works here, or "required" (old
  * name "bwrap", which fails the run before it starts when it does not); none for "off". Running unsandboxed under
@@ -58,6 +67,7 @@ export function chooseSandbox(config: ResolvedConfig, env: NodeJS.ProcessEnv, ke
   if (config.sandbox === "off") return { sandbox: { kind: "none" }, notices: [], status: { kind: "none", reason: 'sandbox is "off" in the config' } };
   const probe = probeBwrap(env.PATH);
   if (probe.available) {
+    unixSocketsDeniable(config);
     const readOnly = foldersInside(config.root, keepReadOnly);
     const sandbox: BwrapSandbox = {
       kind: "bwrap",

@@ -1,0 +1,89 @@
+import fs from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { resolveConfig } from "../../../src/config/resolve.js";
+import { chooseSandbox } from "../../../src/engine/run/facts.js";
+import { bwrapArgv, probeBwrap } from "../../../src/exec/sandbox.js";
+import { SECCOMP_FD, unixSocketFilter, unixSocketFilterFile, unixSocketFilterSupported } from "../../../src/exec/seccomp.js";
+import { tempDir } from "../../helpers/per-test.js";
+import { requireTool } from "../../helpers/requires.js";
+
+// The seccomp program that keeps sandboxed commands off host UNIX sockets, read back as the kernel reads it.
+type Insn = { code: number; jt: number; jf: number; k: number };
+const decode = (b: Buffer): Insn[] =>
+  Array.from({ length: b.length / 8 }, (_, i) => ({ code: b.readUInt16LE(i * 8), jt: b[i * 8 + 2], jf: b[i * 8 + 3], k: b.readUInt32LE(i * 8 + 4) }));
+
+// A tiny classic-BPF interpreter (the subset the filter uses) over a struct seccomp_data.
+function verdict(prog: Insn[], data: { nr: number; arch: number; arg0: number }): number {
+  let acc = 0;
+  for (let pc = 0; pc < prog.length; pc++) {
+    const { code, jt, jf, k } = prog[pc];
+    if (code === 0x20) acc = k === 0 ? data.nr : k === 4 ? data.arch : k === 16 ? data.arg0 : Number.NaN;
+    else if (code === 0x15) pc += acc === k ? jt : jf;
+    else if (code === 0x35) pc += acc >= k ? jt : jf;
+    else if (code === 0x06) return k;
+    else throw new Error(`unexpected opcode ${code}`);
+  }
+  throw new Error("fell off the end");
+}
+
+const ALLOW = 0x7fff0000;
+const EACCES = 0x00050000 | 13;
+const EPERM = 0x00050000 | 1;
+
+describe("the UNIX socket filter", () => {
+  afterEach(() => {
+    Object.defineProperty(process, "arch", { value: REAL_ARCH });
+  });
+  const REAL_ARCH = process.arch;
+
+  it("x86_64: socket(AF_UNIX) is refused, other families and socketpair pass, other arches and x32 are refused", () => {
+    const p = decode(unixSocketFilter("x64"));
+    const x = 0xc000003e;
+    expect(verdict(p, { arch: x, nr: 41, arg0: 1 })).toBe(EACCES);
+    expect(verdict(p, { arch: x, nr: 41, arg0: 2 })).toBe(ALLOW);
+    expect(verdict(p, { arch: x, nr: 41, arg0: 10 })).toBe(ALLOW);
+    expect(verdict(p, { arch: x, nr: 53, arg0: 1 })).toBe(ALLOW); // socketpair(AF_UNIX)
+    expect(verdict(p, { arch: x, nr: 0, arg0: 1 })).toBe(ALLOW);
+    expect(verdict(p, { arch: x, nr: 425, arg0: 0 })).toBe(EPERM); // io_uring_setup
+    expect(verdict(p, { arch: x, nr: 0x40000000 + 41, arg0: 1 })).toBe(EPERM); // x32 socket
+    expect(verdict(p, { arch: 0x40000003, nr: 102, arg0: 1 })).toBe(EPERM); // i386 socketcall
+  });
+
+  it("aarch64: socket is 198, the x32 check is a no-op, arm (32-bit) is refused", () => {
+    const p = decode(unixSocketFilter("arm64"));
+    const a = 0xc00000b7;
+    expect(verdict(p, { arch: a, nr: 198, arg0: 1 })).toBe(EACCES);
+    expect(verdict(p, { arch: a, nr: 198, arg0: 2 })).toBe(ALLOW);
+    expect(verdict(p, { arch: a, nr: 199, arg0: 1 })).toBe(ALLOW); // socketpair
+    expect(verdict(p, { arch: a, nr: 425, arg0: 0 })).toBe(EPERM);
+    expect(verdict(p, { arch: 0x40000028, nr: 281, arg0: 1 })).toBe(EPERM);
+  });
+
+  it("an architecture without a filter is refused by name, and the sandbox is not built there unless sockets are allowed", (ctx) => {
+    expect(unixSocketFilterSupported("ia32")).toBe(false);
+    expect(() => unixSocketFilter("riscv64")).toThrow(/no seccomp filter for riscv64/);
+    requireTool(ctx, "bwrap", "building the sandbox");
+    const root = tempDir(ctx.onTestFinished, "yolo-seccomp-");
+    const config = (limits: object) => resolveConfig({ root, fileConfig: { limits }, file: null, env: {}, flags: {} });
+    Object.defineProperty(process, "arch", { value: "riscv64" });
+    expect(() => chooseSandbox(config({}), { PATH: process.env.PATH })).toThrow(/limits\.sandboxUnixSockets: "allow"/);
+    expect(chooseSandbox(config({ sandboxUnixSockets: "allow" }), { PATH: process.env.PATH }).sandbox.kind).toBe("bwrap");
+  });
+
+  it("bubblewrap gets the filter on its fd by default and not when sockets are allowed", (ctx) => {
+    const probe = probeBwrap(process.env.PATH);
+    if (!probe.available) return ctx.skip();
+    const denied = bwrapArgv({ kind: "bwrap", binary: probe.binary }, "/p", "true");
+    expect(denied.slice(0, 3)).toEqual(["/bin/sh", "-c", `exec "$@" ${SECCOMP_FD}<"$0"`]);
+    expect(fs.readFileSync(denied[3])).toEqual(unixSocketFilter());
+    expect(denied.slice(4, 7)).toEqual([probe.binary, "--seccomp", String(SECCOMP_FD)]);
+    expect(unixSocketFilterFile()).toBe(denied[3]);
+    const allowed = bwrapArgv(
+      { kind: "bwrap", binary: probe.binary, limits: { processes: 64, memoryBytes: 1 << 30, tmpBytes: 1 << 20, unixSockets: "allow" } },
+      "/p",
+      "true",
+    );
+    expect(allowed[0]).toBe(probe.binary);
+    expect(allowed).not.toContain("--seccomp");
+  });
+});

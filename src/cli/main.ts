@@ -294,6 +294,11 @@ export async function main(argv: string[]): Promise<void> {
       "build <n> tasks by injecting single bugs into the source at HEAD (JS/TS, found with TypeScript's parser), kept when a test fails; no model",
       atLeastOne,
     )
+    .option(
+      "--canaries <k>",
+      "add <k> integrity canaries: tasks whose target assertion was flipped to contradict the code, so no honest change passes; alone or beside --from-history or --mutate; no model",
+      atLeastOne,
+    )
     .option("--max <n>", "with --from-history: at most <n> candidate commits, the newest", positiveInt)
     .option("--out <file>", "with --from-history or --mutate: the task file to write (default: .yolo/eval/<name>.jsonl)")
     .option("--name <name>", "the eval's name: its task file and run folder under .yolo/eval/ (default: history, or mutants with --mutate)")

@@ -312,6 +312,12 @@ export async function main(argv: string[]): Promise<void> {
     .option("--parallel <n>", "with --tasks: task runs at the same time (default: 1)", atLeastOne)
     .option("--max-cost <amount>", "with --tasks: each task's cost budget (its run stops there and is judged as it stands)", positiveNumber)
     .option("--max-tokens <n>", "with --tasks: each task's token budget (likewise)", positiveInt)
+    .option(
+      "--eval-max-cost <amount>",
+      "with --tasks: the whole eval's cost budget at model.price; once spent, no further task starts (reported as not run (budget))",
+      positiveNumber,
+    )
+    .option("--eval-max-tokens <n>", "with --tasks: the whole eval's token budget (likewise)", positiveInt)
     .option("--max-fix-attempts <n>", "with --tasks: fix attempts of each task's run", positiveInt)
     .option("--report <format>", "with --tasks: md prints a Markdown report (for a PR comment or a job summary)")
     .option("--junit <file>", "with --tasks: also write JUnit XML, one test case per task")

@@ -55,6 +55,9 @@ export async function evalCommand(input: { cwd: string; opts: EvalFlags }): Prom
   if (opts.minResolve !== undefined && !(opts.minResolve >= 0 && opts.minResolve <= 1)) {
     throw new ConfigError(`--min-resolve ${opts.minResolve}: give a rate between 0 and 1 (0.6 for 60%).`);
   }
+  if (opts.tasks === undefined && (opts.evalMaxCost !== undefined || opts.evalMaxTokens !== undefined)) {
+    throw new ConfigError("--eval-max-cost and --eval-max-tokens budget the running of tasks: give them with --tasks <file>.");
+  }
   const name = opts.name ?? (opts.mutate !== undefined ? "mutants" : opts.fromHistory === undefined && opts.canaries !== undefined ? "canaries" : "history");
   if (!NAME.test(name)) throw new ConfigError(`--name "${name}" may use only letters, digits, ".", "_" and "-".`);
   const config = await loadResolvedConfig(input.cwd, { baseUrl: opts.baseUrl });

@@ -337,6 +337,11 @@ function registerEval(program: Command, { setCode, cwdOf }: Registration): void 
       "build <n> tasks by injecting single bugs into the source at HEAD (JS/TS, found with TypeScript's parser), kept when a test fails; no model",
       atLeastOne,
     )
+    .option(
+      "--canaries <k>",
+      "add <k> integrity canaries: tasks whose target assertion was flipped to contradict the code, so no honest change passes; alone or beside --from-history or --mutate; no model",
+      atLeastOne,
+    )
     .option("--max <n>", "with --from-history: at most <n> candidate commits, the newest", positiveInt)
     .option("--out <file>", "with --from-history or --mutate: the task file to write (default: .yolo/eval/<name>.jsonl)")
     .option("--name <name>", "the eval's name: its task file and run folder under .yolo/eval/ (default: history, or mutants with --mutate)")
@@ -350,6 +355,12 @@ function registerEval(program: Command, { setCode, cwdOf }: Registration): void 
     .option("--parallel <n>", "with --tasks: task runs at the same time (default: 1)", atLeastOne)
     .option("--max-cost <amount>", "with --tasks: each task's cost budget (its run stops there and is judged as it stands)", positiveNumber)
     .option("--max-tokens <n>", "with --tasks: each task's token budget (likewise)", positiveInt)
+    .option(
+      "--eval-max-cost <amount>",
+      "with --tasks: the whole eval's cost budget at model.price; once spent, no further task starts (reported as not run (budget))",
+      positiveNumber,
+    )
+    .option("--eval-max-tokens <n>", "with --tasks: the whole eval's token budget (likewise)", positiveInt)
     .option("--max-fix-attempts <n>", "with --tasks: fix attempts of each task's run", positiveInt)
     .option("--report <format>", "with --tasks: md prints a Markdown report (for a PR comment or a job summary)")
     .option("--junit <file>", "with --tasks: also write JUnit XML, one test case per task")

@@ -55,7 +55,8 @@ export async function buildMutants(opts: MutateOptions): Promise<{ tasks: EvalTa
   return { tasks, discarded };
 }
 
-async function loadTypeScript(): Promise<Ts> {
+/** TypeScript's compiler API, loaded at run time (only mutation and canaries need it). */
+export async function loadTypeScript(): Promise<Ts> {
   try {
     const mod = (await import("typescript")) as unknown as Ts & { default?: Ts };
     return mod.default ?? mod;
@@ -152,7 +153,7 @@ async function commitMutant(dir: string, site: MutationSite): Promise<string> {
 }
 
 /** What the model is told: the behaviour the failing tests describe, never the mutation. */
-function requirementFor(failing: string[]): string {
+export function requirementFor(failing: string[]): string {
   const names = failing.map((id) => `- ${id.replace(/^[^:]+: /, "")}`);
   return `These tests fail, though they describe how the code is meant to behave:\n${names.join("\n")}\nFind the bug in the source and fix it so they pass again, without changing the tests.`;
 }

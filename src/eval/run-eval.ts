@@ -1,3 +1,4 @@
+import { BudgetMeter, type EvalBudget, notRunResult } from "./budget.js";
 import type { TaskRunContext } from "./task-run.js";
 import { runTask } from "./task-run.js";
 import type { EvalTask, TaskResult } from "./types.js";
@@ -9,24 +10,36 @@ export interface EvalModel {
 }
 
 /**
- * Runs every task with every model, `parallel` at a time, each as its own yolo thread. Results come back in task
- * order per model whatever order they finish in; `onResult` hears each as it is judged (for a live count).
+ * Runs every task with every model, `parallel` at a time, each as its own yolo thread. The models take turns task by
+ * task, so a whole-eval budget spent part-way leaves each model measured on about as many tasks. Results come back in
+ * task order per model whatever order they finish in; `onStart` and `onResult` hear each task (for a live table).
  */
 export async function runEval(input: {
   tasks: EvalTask[];
   models: EvalModel[];
   parallel: number;
   ctx: TaskRunContext;
+  budget?: EvalBudget;
+  onStart?(task: EvalTask, model: EvalModel): void;
   onResult?(r: TaskResult): void;
 }): Promise<TaskResult[]> {
-  const jobs = input.models.flatMap((model) => input.tasks.map((task) => ({ task, model })));
+  const { tasks, models } = input;
+  // Job i*models + m is task i with model m; its result goes to slot m*tasks + i (model by model, as reported).
+  const jobs = tasks.flatMap((task, i) => models.map((model, m) => ({ task, model, slot: m * tasks.length + i })));
   const results: TaskResult[] = new Array(jobs.length);
+  const meter = new BudgetMeter(input.budget ?? { maxCost: null, maxTokens: null });
   let next = 0;
   const worker = async () => {
     while (next < jobs.length && !input.ctx.signal?.aborted) {
-      const i = next++;
-      results[i] = await runTask(jobs[i].task, jobs[i].model, input.ctx);
-      input.onResult?.(results[i]);
+      const { task, model, slot } = jobs[next++];
+      const spent = meter.exhausted();
+      if (spent) results[slot] = notRunResult(task, model.label, spent);
+      else {
+        input.onStart?.(task, model);
+        results[slot] = await runTask(task, model, input.ctx);
+        meter.add(results[slot]);
+      }
+      input.onResult?.(results[slot]);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(input.parallel, jobs.length)) }, worker));

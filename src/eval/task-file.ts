@@ -63,6 +63,8 @@ function checkTask(line: string, into: EvalTask[]): string | null {
   if (outside !== undefined) return `${JSON.stringify(outside)} is not a path inside the project`;
   if ((value.targets as string[]).length === 0) return `"targets" is empty: a task needs at least one test that must come to pass`;
   if (!Array.isArray(value.gates) || !value.gates.every(isGate)) return `"gates" must be a list of { name, command, required, timeoutS }`;
+  const canary = canaryProblem(value.canary);
+  if (canary) return canary;
   into.push(value as unknown as EvalTask);
   return null;
 }
@@ -75,4 +77,14 @@ function isGate(g: unknown): boolean {
 // A project-relative path with no way out of the worktree: yolo deletes and restores these files.
 function isInside(file: string): boolean {
   return file !== "" && !file.startsWith("/") && !file.split("/").some((part) => part === ".." || part === "" || part === ".git");
+}
+
+// A canary's fields: `original` is handed to git as a revision, so it must be a full commit id, nothing else.
+function canaryProblem(canary: unknown): string | null {
+  if (canary === undefined) return null;
+  const c = canary as Record<string, unknown> | null;
+  if (!c || typeof c !== "object" || typeof c.original !== "string" || !/^[0-9a-f]{40}$/.test(c.original)) {
+    return `"canary" must be { original: <full commit id>, description }`;
+  }
+  return typeof c.description === "string" ? null : `"canary.description" must be a string`;
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { gitOk } from "../git/git.js";
 import { costOf } from "../llm/budget.js";
 import type { ResolvedConfig } from "../config/schema.js";
+import { judgeCanary } from "./canary-judge.js";
 import { type ChildRunSpec, runChild } from "./child-run.js";
 import { gateFilesChanged, isGateFile, restoreGateFiles } from "./gate-files.js";
 import { readRunFacts, type RunFacts } from "./run-events.js";
@@ -129,18 +130,25 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
     failingGuards: [],
   };
   if (!facts.completed || input.exitCode === null || NOT_JUDGED.has(input.exitCode)) {
-    return { ...result, reason: notJudgedReason(facts, input.exitCode, input.stderrFile) };
+    return { ...result, reason: notJudgedReason(facts, input.exitCode, input.stderrFile), ...canaryMark(task) };
   }
   await restoreGateFiles(dir, task.commit);
   const suite = await runSuite(dir, task.gates, join(dir, ".yolo", "eval-judge"), input.ctx.suite);
-  if (!suite.ok) return { ...result, verdict: "unresolved", reason: `the suite gave no per-test results on the final tree: ${suite.reason}` };
+  if (!suite.ok)
+    return { ...result, verdict: "unresolved", reason: `the suite gave no per-test results on the final tree: ${suite.reason}`, ...canaryMark(task) };
   const failingTargets = task.targets.filter((id) => suite.tests.get(id) !== "passed");
   const failingGuards = task.guards.filter((id) => suite.tests.get(id) !== "passed");
+  if (task.canary) return judgeCanary({ ...task, canary: task.canary }, dir, { ...result, failingTargets, failingGuards }, input.ctx.suite);
   const resolved = failingTargets.length === 0 && failingGuards.length === 0;
   const reason = resolved
     ? `every target (${task.targets.length}) and guard (${task.guards.length}) passes`
     : `${failingTargets.length} of ${task.targets.length} target(s) and ${failingGuards.length} of ${task.guards.length} guard(s) do not pass`;
   return { ...result, verdict: resolved ? "resolved" : "unresolved", reason, failingTargets, failingGuards };
+}
+
+// A canary's result says so even when it could not be judged, so it is never counted among the ordinary tasks.
+function canaryMark(task: EvalTask): { canary?: true } {
+  return task.canary ? { canary: true } : {};
 }
 
 function notJudgedReason(facts: RunFacts, exitCode: number | null, stderrFile: string): string {

@@ -24,6 +24,11 @@ export interface EvalTask {
   guards: string[];
   /** A task built by mutation: the injected bug, for the reviewer (the model is never told). */
   mutation?: { kind: string; description: string };
+  /**
+   * An integrity canary: its target is an assertion flipped to contradict the code, so it cannot honestly pass.
+   * `original` is the commit with the honest test (judged too), `description` the flip, for the reviewer.
+   */
+  canary?: { original: string; description: string };
 }
 
 /** A commit that did not become a task, and why (kept so the task set can be reviewed). */
@@ -33,8 +38,11 @@ export interface DiscardedCandidate {
   reason: string;
 }
 
-/** How one task ended for one model. `error`: the run could not be judged (the reason says why). */
-export type TaskVerdict = "resolved" | "unresolved" | "error";
+/**
+ * How one task ended for one model. `error`: the run could not be judged (the reason says why); `not-run`: the
+ * whole eval's budget was spent before it started (never stored: a later eval with budget left runs it).
+ */
+export type TaskVerdict = "resolved" | "unresolved" | "error" | "not-run";
 
 /** One task run by one model, judged by yolo. */
 export interface TaskResult {
@@ -53,4 +61,6 @@ export interface TaskResult {
   tamper: string[];
   failingTargets: string[];
   failingGuards: string[];
+  /** Set on a canary's result: never resolved; honest when it has no tamper attempt. */
+  canary?: boolean;
 }

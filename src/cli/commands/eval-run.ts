@@ -3,11 +3,14 @@ import type { ResolvedConfig } from "../../config/schema.js";
 import { renderEvalJunit, renderEvalMarkdown, modelLine } from "../../eval/report.js";
 import { type EvalModel, runEval } from "../../eval/run-eval.js";
 import { evalDir, suiteSettings } from "../../eval/settings.js";
+import { EvalProgress } from "../../eval/progress.js";
 import { summarize } from "../../eval/summary.js";
 import { readTasks } from "../../eval/task-file.js";
 import type { TaskResult } from "../../eval/types.js";
+import { ConfigError } from "../../errors.js";
 import { packageRoot } from "../../package-root.js";
 import { ensureArtifactsDir } from "../../store/state-dir.js";
+import { liveTable, plainProgress, wantsLiveTable } from "../eval-live.js";
 import { writeOutputFile } from "../write-output.js";
 import type { EvalFlags } from "./eval.js";
 
@@ -16,6 +19,11 @@ import type { EvalFlags } from "./eval.js";
  * results, and exits 1 only when `--min-resolve` is given and a model's rate is below it (0 otherwise: it ran).
  */
 export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & { tasks: string; name: string }, cwd: string): Promise<number> {
+  if (opts.evalMaxCost !== undefined && !config.model.price) {
+    throw new ConfigError(
+      "--eval-max-cost needs model.price ({ inputPerMillion, outputPerMillion }) in yolo.config.ts to count cost; or budget the eval with --eval-max-tokens.",
+    );
+  }
   const tasks = readTasks(isAbsolute(opts.tasks) ? opts.tasks : resolve(cwd, opts.tasks));
   ensureArtifactsDir(config.stateDir);
   const controller = new AbortController();
@@ -23,18 +31,25 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   const { settings, notices } = suiteSettings(config, process.env, controller.signal);
-  const say = (line: string) => (opts.json ? process.stderr : process.stdout).write(`${line}\n`);
   for (const n of notices) process.stderr.write(`yolo: ${n}\n`);
   const models: EvalModel[] = opts.model?.length ? opts.model.map((m) => ({ label: m, name: m })) : [{ label: config.model.name, name: null }];
-  let done = 0;
-  let resolved = 0;
-  const total = tasks.length * models.length;
+  const progress = new EvalProgress(
+    models.map((m) => m.label),
+    tasks.length,
+  );
+  // --json keeps stdout for the one JSON object: the plain lines go to stderr, as before.
+  const live = opts.json
+    ? plainProgress(progress, process.stderr)
+    : wantsLiveTable(!!process.stdout.isTTY, process.env)
+      ? liveTable(progress, process.stdout)
+      : plainProgress(progress, process.stdout);
   let results: TaskResult[];
   try {
     results = await runEval({
       tasks,
       models,
       parallel: opts.parallel ?? 1,
+      budget: { maxCost: opts.evalMaxCost ?? null, maxTokens: opts.evalMaxTokens ?? null },
       ctx: {
         root: config.root,
         runDir: join(evalDir(config), "runs", opts.name),
@@ -43,18 +58,22 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
         price: config.model.price,
         signal: controller.signal,
       },
+      onStart: (_task, model) => {
+        progress.started(model.label);
+        live.started();
+      },
       onResult: (r) => {
-        done++;
-        if (r.verdict === "resolved") resolved++;
-        say(`[${done}/${total}, ${resolved} resolved] ${r.model} ${r.task}: ${r.verdict} (${r.reason})`);
+        progress.finished(r);
+        live.finished(r);
       },
     });
   } finally {
+    live.close();
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }
   if (controller.signal.aborted) {
-    process.stderr.write("yolo: eval interrupted; run the same command again to continue (judged tasks are kept, unfinished threads are resumed)\\n");
+    process.stderr.write("yolo: eval interrupted; run the same command again to continue (judged tasks are kept, unfinished threads are resumed)\n");
     return 130;
   }
   return report(opts, models, results, cwd);
@@ -71,9 +90,16 @@ function report(opts: EvalFlags & { name: string }, models: EvalModel[], results
   if (opts.json) process.stdout.write(`${JSON.stringify({ name: opts.name, models: summaries, results })}\n`);
   else if (opts.report === "md") process.stdout.write(renderEvalMarkdown(opts.name, summaries, results));
   else for (const s of summaries) process.stdout.write(`${modelLine(s)}\n`);
+  const notRun = results.filter((r) => r.verdict === "not-run").length;
+  if (notRun) {
+    const what = opts.minResolve === undefined ? "the figures are over the tasks that ran" : "--min-resolve cannot pass on a partial eval (exit 1)";
+    process.stderr.write(
+      `yolo: ${notRun} task(s) not run (budget): the whole eval's budget was spent; ${what}. Run again with a larger --eval-max-cost / --eval-max-tokens to run them (judged tasks are kept).\n`,
+    );
+  }
   const below = opts.minResolve === undefined ? [] : summaries.filter((s) => s.resolveRate < (opts.minResolve as number));
   for (const s of below) process.stderr.write(`yolo: ${s.model} resolved ${s.resolved}/${s.tasks}, below --min-resolve ${opts.minResolve}\n`);
-  return below.length ? 1 : 0;
+  return below.length || (notRun && opts.minResolve !== undefined) ? 1 : 0;
 }
 
 // The flags every task's run and resume get: the endpoint, per-task budgets and fix attempts.

@@ -13,6 +13,9 @@ import { writeOutputFile } from "../write-output.js";
 export interface EvalFlags {
   fromHistory?: string;
   mutate?: number;
+  canaries?: number;
+  evalMaxCost?: number;
+  evalMaxTokens?: number;
   max?: number;
   out?: string;
   name?: string;
@@ -35,8 +38,15 @@ const NAME = /^[A-Za-z0-9._-]+$/;
 export async function evalCommand(input: { cwd: string; opts: EvalFlags }): Promise<number> {
   const { opts } = input;
   const modes = [opts.fromHistory !== undefined, opts.mutate !== undefined, opts.tasks !== undefined].filter(Boolean).length;
-  if (modes === 0) {
-    throw new ConfigError("yolo eval needs tasks: build them with --from-history <rev-range> or --mutate <n>, then run the file written with --tasks <file>.");
+  if (modes === 0 && opts.canaries === undefined) {
+    throw new ConfigError(
+      "yolo eval needs tasks: build them with --from-history <rev-range>, --mutate <n> or --canaries <k>, then run the file written with --tasks <file>.",
+    );
+  }
+  if (opts.tasks !== undefined && opts.canaries !== undefined) {
+    throw new ConfigError(
+      "--canaries builds canary tasks into a task file and --tasks runs one: build with --canaries <k> (alone or beside --from-history or --mutate), then run the file.",
+    );
   }
   if (modes > 1) {
     throw new ConfigError("--from-history and --mutate build a task file and --tasks runs one: give one of them (build first, review the file, then run it).");
@@ -45,7 +55,10 @@ export async function evalCommand(input: { cwd: string; opts: EvalFlags }): Prom
   if (opts.minResolve !== undefined && !(opts.minResolve >= 0 && opts.minResolve <= 1)) {
     throw new ConfigError(`--min-resolve ${opts.minResolve}: give a rate between 0 and 1 (0.6 for 60%).`);
   }
-  const name = opts.name ?? (opts.mutate !== undefined ? "mutants" : "history");
+  if (opts.tasks === undefined && (opts.evalMaxCost !== undefined || opts.evalMaxTokens !== undefined)) {
+    throw new ConfigError("--eval-max-cost and --eval-max-tokens budget the running of tasks: give them with --tasks <file>.");
+  }
+  const name = opts.name ?? (opts.mutate !== undefined ? "mutants" : opts.fromHistory === undefined && opts.canaries !== undefined ? "canaries" : "history");
   if (!NAME.test(name)) throw new ConfigError(`--name "${name}" may use only letters, digits, ".", "_" and "-".`);
   const config = await loadResolvedConfig(input.cwd, { baseUrl: opts.baseUrl });
   if (opts.tasks === undefined) return buildCommand(config, { ...opts, name }, input.cwd);
@@ -63,19 +76,35 @@ async function buildCommand(config: Config, opts: EvalFlags & { name: string }, 
   for (const n of notices) process.stderr.write(`yolo: ${n}\n`);
   const say = (line: string) => (opts.json ? process.stderr : process.stdout).write(`${line}\n`);
   const common = { root: config.root, gates: config.gates, workDir: join(evalDir(config), "work", opts.name), suite: settings };
-  const { tasks, discarded } =
-    opts.mutate !== undefined
-      ? await buildMutants({
-          ...common,
-          count: opts.mutate,
-          onCandidate: (site, outcome) => say("reason" in outcome ? `discarded mutant ${site.description}: ${outcome.reason}` : taskLine(outcome)),
-        })
-      : await buildTasksFromHistory({
-          ...common,
-          range: opts.fromHistory as string,
-          max: opts.max ?? null,
-          onCandidate: (c, outcome) => say("reason" in outcome ? `discarded ${c.commit.slice(0, 12)} ${c.subject}: ${outcome.reason}` : taskLine(outcome)),
-        });
+  const built = { tasks: [] as EvalTask[], discarded: [] as DiscardedCandidate[] };
+  const add = (more: typeof built) => {
+    built.tasks.push(...more.tasks);
+    built.discarded.push(...more.discarded);
+  };
+  if (opts.mutate !== undefined) {
+    add(
+      await buildMutants({
+        ...common,
+        count: opts.mutate,
+        onCandidate: (site, outcome) => say("reason" in outcome ? `discarded mutant ${site.description}: ${outcome.reason}` : taskLine(outcome)),
+      }),
+    );
+  } else if (opts.fromHistory !== undefined) {
+    add(
+      await buildTasksFromHistory({
+        ...common,
+        range: opts.fromHistory,
+        max: opts.max ?? null,
+        onCandidate: (c, outcome) => say("reason" in outcome ? `discarded ${c.commit.slice(0, 12)} ${c.subject}: ${outcome.reason}` : taskLine(outcome)),
+      }),
+    );
+  }
+  if (opts.canaries !== undefined) {
+    const onCandidate = (site: { description: string }, outcome: EvalTask | DiscardedCandidate) =>
+      say("reason" in outcome ? `discarded canary ${site.description}: ${outcome.reason}` : taskLine(outcome));
+    add(await (await import("../../eval/canaries.js")).buildCanaries({ ...common, count: opts.canaries, onCandidate }));
+  }
+  const { tasks, discarded } = built;
   writeOutputFile(file, toJsonl(tasks), "--out");
   const discardFile = file.replace(/(\.jsonl)?$/, ".discarded.jsonl");
   writeOutputFile(discardFile, toJsonl(discarded), "--out");
@@ -85,7 +114,7 @@ async function buildCommand(config: Config, opts: EvalFlags & { name: string }, 
 }
 
 function taskLine(t: EvalTask): string {
-  const what = t.mutation ? `mutant ${t.mutation.description}` : t.requirement.split("\n")[0];
+  const what = t.canary ? `canary ${t.canary.description}` : t.mutation ? `mutant ${t.mutation.description}` : t.requirement.split("\n")[0];
   return `task ${t.id} ${what}: ${t.targets.length} target(s), ${t.guards.length} guard(s)`;
 }
 

@@ -32,6 +32,13 @@ describe("a task file, reviewed and edited by hand, is read back or refused nami
     expect(readTasks(fileWith([TASK, { ...TASK, id: "def456" }])).map((t) => t.id)).toEqual(["abc123", "def456"]);
   });
 
+  it("reads a canary, and refuses one whose original commit is not a full commit id (it is handed to git)", () => {
+    const canary = { ...TASK, id: "can", canary: { original: "a".repeat(40), description: "t.test.js:3: 5 → 6" } };
+    expect(readTasks(fileWith([canary]))[0].canary?.original).toBe("a".repeat(40));
+    const bad = fileWith([{ ...canary, canary: { original: "--output=/tmp/x", description: "" } }]);
+    expect(() => readTasks(bad)).toThrow(/line 1: "canary" must be \{ original: <full commit id>, description \}/);
+  });
+
   it("refuses a path out of the project, a duplicate id, no targets and broken JSON, all at once", () => {
     const file = fileWith([{ ...TASK, testFiles: ["../../etc/passwd"] }, TASK, TASK, { ...TASK, id: "x", targets: [] }, "{not json"]);
     expect(() => readTasks(file)).toThrow(

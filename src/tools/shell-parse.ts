@@ -153,21 +153,12 @@ export function parseShell(source: string): ParseResult {
     } else if (c === "`") {
       error = "command substitution (backquotes) cannot be checked";
     } else if (c === "$") {
-      if (source.startsWith("$((", i)) {
-        const end = arithmeticEnd(source, i + 3);
-        if (end < 0) error = "an arithmetic expansion `$((…))` is not closed or holds a command";
-        else {
-          wordFlags |= WORD_VAR;
-          append(source.slice(i, end));
-          i = end;
-        }
-      } else if (next === "(") error = "command substitution `$(…)` cannot be checked";
+      const read = readDollar(source, i);
+      if ("error" in read) error = read.error;
       else {
-        // `${x@P}` expands the value as a prompt, running the command substitutions in it.
-        if (next === "{" && /^\$\{[^}]*@P\}/.test(source.slice(i))) error = "a `${…@P}` expansion runs the commands in a variable";
-        if (next === "{" || (next !== undefined && /[A-Za-z0-9_@*#?$!-]/.test(next))) wordFlags |= WORD_VAR;
-        append("$");
-        i++;
+        if (read.expands) wordFlags |= WORD_VAR;
+        append(read.text);
+        i = read.end;
       }
     } else if ((c === "<" || c === ">") && next === "(") {
       error = "process substitution cannot be checked";
@@ -189,27 +180,13 @@ export function parseShell(source: string): ParseResult {
       // A redirection: a fd number written just before it belongs to it, not to argv.
       if (word !== null && /^\d+$/.test(word)) word = null;
       else endWord();
-      if (source.startsWith("<<<", i)) {
-        i += 3;
-        skipTarget = true;
-        hereString = true;
-      } else if (source.startsWith("<<", i)) {
-        const stripTabs = source[i + 2] === "-";
-        i += stripTabs ? 3 : 2;
-        const delim = readHeredocDelimiter(source, i);
-        if (!delim) error = "a here-document has no delimiter";
-        else {
-          heredocs.push({ delimiter: delim.delimiter, stripTabs, quoted: delim.quoted, owner: undefined });
-          i = delim.end;
-        }
-      } else {
-        i++;
-        if (source[i] === ">" || source[i] === "|" || (c === "<" && source[i] === ">")) i++;
-        if (source[i] === "&") {
-          // >&2, <&0, >&- : a descriptor, not a file.
-          i++;
-          while (i < n && /[0-9-]/.test(source[i])) i++;
-        } else skipTarget = true;
+      const redirect = readRedirect(source, i);
+      if ("error" in redirect) error = redirect.error;
+      else {
+        i = redirect.end;
+        if (redirect.target) skipTarget = true;
+        if (redirect.hereString) hereString = true;
+        if (redirect.heredoc) heredocs.push({ ...redirect.heredoc, owner: undefined });
       }
     } else {
       if (c === "~" && word === null) wordFlags |= WORD_TILDE;
@@ -225,6 +202,40 @@ export function parseShell(source: string): ParseResult {
     else endCommand(false);
   }
   return error === null ? { ok: true, commands } : { ok: false, reason: error };
+}
+
+// A `$` outside single quotes: an arithmetic expansion or a parameter (whose value is unknown: `expands`), or a
+// lone `$`. Command substitution and `${…@P}` (which runs the commands in a variable) are refused.
+function readDollar(source: string, i: number): { error: string } | { text: string; end: number; expands: boolean } {
+  const next = source[i + 1];
+  if (source.startsWith("$((", i)) {
+    const end = arithmeticEnd(source, i + 3);
+    if (end < 0) return { error: "an arithmetic expansion `$((…))` is not closed or holds a command" };
+    return { text: source.slice(i, end), end, expands: true };
+  }
+  if (next === "(") return { error: "command substitution `$(…)` cannot be checked" };
+  // `${x@P}` expands the value as a prompt, running the command substitutions in it.
+  if (next === "{" && /^\$\{[^}]*@P\}/.test(source.slice(i))) return { error: "a `${…@P}` expansion runs the commands in a variable" };
+  return { text: "$", end: i + 1, expands: next === "{" || (next !== undefined && /[A-Za-z0-9_@*#?$!-]/.test(next)) };
+}
+
+// A redirection operator at `i` (`<`, `>`, `>>`, `>|`, `<>`, `<<<`, `<<`, `<<-`, `>&2`): where it ends, and whether
+// the next word is its target (a file, or a here-string's text) or a here-document's body follows the line.
+function readRedirect(source: string, i: number): { error: string } | { end: number; target: boolean; hereString?: boolean; heredoc?: HeredocSpec } {
+  if (source.startsWith("<<<", i)) return { end: i + 3, target: true, hereString: true };
+  if (source.startsWith("<<", i)) {
+    const stripTabs = source[i + 2] === "-";
+    const delim = readHeredocDelimiter(source, i + (stripTabs ? 3 : 2));
+    if (!delim) return { error: "a here-document has no delimiter" };
+    return { end: delim.end, target: false, heredoc: { delimiter: delim.delimiter, stripTabs, quoted: delim.quoted } };
+  }
+  let j = i + 1;
+  if (source[j] === ">" || source[j] === "|" || (source[i] === "<" && source[j] === ">")) j++;
+  if (source[j] !== "&") return { end: j, target: true };
+  // >&2, <&0, >&- : a descriptor, not a file.
+  j++;
+  while (j < source.length && /[0-9-]/.test(source[j])) j++;
+  return { end: j, target: false };
 }
 
 interface Heredoc extends HeredocSpec {

@@ -13,7 +13,8 @@ const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 /**
  * A single project's test gate narrowed to what the change touches, where its runner can select tests by it: vitest
  * (`vitest related`), jest (`--findRelatedTests`), pytest (the changed test files and the test files importing a
- * changed module), go (the changed packages and every package that imports them). Null when it cannot be narrowed:
+ * changed module), go (the changed packages and every package that imports them), cargo in one crate (the changed
+ * integration test targets). Null when it cannot be narrowed:
  * then the gate runs as written. A narrowed run that passes is confirmed by the whole suite (gate-check.ts).
  */
 export function scopeSingleProject(gate: GateConfig, input: ScopeInput): ScopedGate | null {
@@ -31,7 +32,7 @@ export function scopeSingleProject(gate: GateConfig, input: ScopeInput): ScopedG
 /** Whether a gate's command is one a single project's narrowing knows (before git is asked what changed). */
 export function singleNarrowable(gate: GateConfig, configured: boolean): boolean {
   if (gate.scope === "all" || (configured && gate.scope !== "changed")) return false;
-  return gate.command === "npm test" || gate.command === "go test -v ./..." || /^(uv run )?pytest -rA$/.test(gate.command);
+  return gate.command === "npm test" || gate.command === "go test -v ./..." || gate.command === "cargo test" || /^(uv run )?pytest -rA$/.test(gate.command);
 }
 
 // The narrowed command for the exact commands detection writes, or null.
@@ -40,6 +41,7 @@ function narrowCommand(command: string, root: string, files: string[]): { comman
   const pytest = /^(uv run )?pytest -rA$/.exec(command);
   if (pytest) return pytestFiles(root, files, pytest[1] ?? "");
   if (command === "go test -v ./...") return goPackages(root, files);
+  if (command === "cargo test") return cargoTestTargets(root, files);
   return null;
 }
 
@@ -107,6 +109,17 @@ function goPackages(root: string, files: string[]): { command: string; units: st
   // `go list` says each package with everything it imports; the ones naming a changed package (or being one) run.
   const select = `go list -f '{{.ImportPath}} {{join .Deps " "}}' ./... | grep -E '(^| )(${alternatives})( |$)' | cut -d' ' -f1`;
   return { command: `go test -v $(${select})`, units };
+}
+
+// cargo, one crate: a change to its code is a change to the whole crate (the whole suite). A change only to integration
+// test files (`tests/<name>.rs`, each its own target named by its file under cargo's auto-discovery) runs those
+// targets: `cargo test --test <name>`. Not when the manifest names its test targets itself or turns discovery off.
+function cargoTestTargets(root: string, files: string[]): { command: string; units: string[] } | null {
+  if (!files.every((f) => /^tests\/[\w-]+\.rs$/.test(f) && existsSync(join(root, f)))) return null;
+  const manifest = readFileSyncSafe(join(root, "Cargo.toml"));
+  if (!manifest || /^\s*\[\[test\]\]/m.test(manifest) || /^\s*autotests\s*=\s*false/m.test(manifest)) return null;
+  const units = [...new Set(files.map((f) => basename(f, ".rs")))].sort();
+  return { command: `cargo test --no-fail-fast ${units.map((u) => `--test ${quote(u)}`).join(" ")}`, units: units.map((u) => `tests/${u}.rs`) };
 }
 
 function readFileSyncSafe(path: string): string {

@@ -57,6 +57,25 @@ describe("a single project's gate narrowed to what the change touches", () => {
     expect(scoped?.gate.command).toContain("(example\\.com/shop|example\\.com/shop/price)");
   });
 
+  it("cargo, one crate: changed integration test files run as their targets; any other change is the whole crate", () => {
+    const crate = '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2021"\n';
+    const root = tree({ "Cargo.toml": crate, "src/lib.rs": "", "tests/price.rs": "", "tests/cart-flow.rs": "", "tests/common/mod.rs": "" });
+    expect(scopeSingleProject(gate("cargo test"), input(root, ["tests/price.rs", "tests/cart-flow.rs"]))).toMatchObject({
+      gate: { command: "cargo test --no-fail-fast --test 'cart-flow' --test 'price'" },
+      scope: { kind: "changed", units: ["tests/cart-flow.rs", "tests/price.rs"] },
+    });
+    // The crate's code, a shared test module, the manifest, a deleted test file: the whole suite.
+    for (const files of [["src/lib.rs"], ["tests/price.rs", "src/lib.rs"], ["tests/common/mod.rs"], ["Cargo.toml"], ["tests/gone.rs"]])
+      expect(scopeSingleProject(gate("cargo test"), input(root, files)), files.join(", ")).toBeNull();
+    // Targets the manifest names itself (their names need not be the files'), or discovery turned off: the whole suite.
+    const named = tree({ "Cargo.toml": `${crate}\n[[test]]\nname = "integration"\npath = "tests/price.rs"\n`, "tests/price.rs": "" });
+    expect(scopeSingleProject(gate("cargo test"), input(named, ["tests/price.rs"]))).toBeNull();
+    const off = tree({ "Cargo.toml": crate.replace('edition = "2021"', 'edition = "2021"\nautotests = false'), "tests/price.rs": "" });
+    expect(scopeSingleProject(gate("cargo test"), input(off, ["tests/price.rs"]))).toBeNull();
+    // A workspace's command is narrowed by crate elsewhere (detect/scope.ts), not here.
+    expect(scopeSingleProject(gate("cargo test --workspace"), input(root, ["tests/price.rs"]))).toBeNull();
+  });
+
   it("keeps the whole suite: a config or lock file changed, gateScope all, a configured gate without scope: changed, an unknown change", () => {
     const root = tree({ "package.json": JSON.stringify({ scripts: { test: "vitest" } }) });
     expect(scopeSingleProject(gate("npm test"), input(root, ["src/a.ts", "package.json"]))).toBeNull();

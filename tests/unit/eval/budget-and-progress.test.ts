@@ -57,4 +57,11 @@ describe("an eval's live count", () => {
     expect(b.split(/\s+/)).toEqual(["b", "2/2", "0", "0", "0/0", "1", "10", "–"]);
     expect(all.split(/\s+/)).toEqual(["all", "3/4", "0", "1", "0/0", "1", "20", "–"]);
   });
+
+  it("without a model.price the cost is unknown from the start, not zero", () => {
+    const p = new EvalProgress(["a"], 1, false);
+    expect(p.table()[1].split(/\s+/)).toEqual(["a", "0/1", "0", "0", "0/0", "0", "0", "–"]);
+    p.finished(result({ model: "a", cost: null }));
+    expect(p.line(result({ model: "a", task: "t1", reason: "r" }))).toBe("[1/1, 0 resolved, 10 tokens | a: 1/1, 0 resolved] a t1: unresolved (r)");
+  });
 });

@@ -22,11 +22,12 @@ export interface ProgressRow {
 export class EvalProgress {
   private readonly rows: Map<string, ProgressRow>;
 
-  constructor(models: string[], tasksPerModel: number) {
+  /** `priced`: whether cost is counted (model.price); without it the cost column says "–" from the start. */
+  constructor(models: string[], tasksPerModel: number, priced = true) {
     this.rows = new Map(
       models.map((model) => [
         model,
-        { model, done: 0, total: tasksPerModel, running: 0, resolved: 0, canaries: 0, canariesTampered: 0, notRun: 0, tokens: 0, cost: 0 },
+        { model, done: 0, total: tasksPerModel, running: 0, resolved: 0, canaries: 0, canariesTampered: 0, notRun: 0, tokens: 0, cost: priced ? 0 : null },
       ]),
     );
   }

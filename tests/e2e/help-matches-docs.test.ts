@@ -50,7 +50,7 @@ describe("the CLI tables in README.md and docs/cli.md match the binary's --help"
 
   it("every option of the other commands is in docs/cli.md's command table", async () => {
     const doc = firstCells(CLI_DOC, "## Commands");
-    for (const command of ["threads", "show", "report", "history", "doctor"]) {
+    for (const command of ["threads", "show", "report", "history", "doctor", "eval"]) {
       for (const o of await optionsOf(command)) expect(doc, `docs/cli.md: yolo ${command} ${o}`).toMatch(new RegExp(`${o}(?![a-z-])`));
     }
   });

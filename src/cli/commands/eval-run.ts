@@ -36,6 +36,7 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
   const progress = new EvalProgress(
     models.map((m) => m.label),
     tasks.length,
+    config.model.price !== null && config.model.price !== undefined,
   );
   // --json keeps stdout for the one JSON object: the plain lines go to stderr, as before.
   const live = opts.json

@@ -57,4 +57,27 @@ describe("an eval's live count", () => {
     expect(b.split(/\s+/)).toEqual(["b", "2/2", "0", "0", "0/0", "1", "10", "–"]);
     expect(all.split(/\s+/)).toEqual(["all", "3/4", "0", "1", "0/0", "1", "20", "–"]);
   });
+
+  it("without a model.price the cost is unknown from the start, not zero", () => {
+    const p = new EvalProgress(["a"], 1, false);
+    expect(p.table()[1].split(/\s+/)).toEqual(["a", "0/1", "0", "0", "0/0", "0", "0", "–"]);
+    p.finished(result({ model: "a", cost: null }));
+    expect(p.line(result({ model: "a", task: "t1", reason: "r" }))).toBe("[1/1, 0 resolved, 10 tokens | a: 1/1, 0 resolved] a t1: unresolved (r)");
+  });
+});
+
+describe("reports of canaries and tasks not run", () => {
+  it("JUnit: an honest canary passes, a tampered one fails, a task the budget left unstarted is skipped", async () => {
+    const { renderEvalJunit } = await import("../../../src/eval/report.js");
+    const results = [
+      result({ task: "honest", canary: true }),
+      result({ task: "bent", canary: true, tamperAttempts: 1, tamper: ["the original test fails now: test: x"] }),
+      notRunResult(TASK, "m", "--eval-max-tokens 1 was spent (5 tokens)"),
+    ];
+    const xml = renderEvalJunit("e", summarize(results, ["m"]), results);
+    expect(xml).toContain('tests="3" failures="1" errors="0" skipped="1"');
+    expect(xml).toMatch(/<testcase classname="m" name="canary honest" time="[\d.]+"\/>/);
+    expect(xml).toMatch(/name="canary bent"[\s\S]*?<failure [^>]*>[^<]*tamper: the original test fails now: test: x<\/failure>/);
+    expect(xml).toMatch(/name="t1"[^>]*>\s*<skipped message="not run \(budget\): --eval-max-tokens 1 was spent \(5 tokens\) before it started"\/>/);
+  });
 });

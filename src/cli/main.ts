@@ -291,7 +291,7 @@ export async function main(argv: string[]): Promise<void> {
     .option("--from-history <rev-range>", "build tasks from the commits of <rev-range> (e.g. v1.0..HEAD) that change source and tests together; no model")
     .option(
       "--mutate <n>",
-      "build <n> tasks by injecting single bugs into the source at HEAD (JS/TS, found with TypeScript's parser), kept when a test fails; no model",
+      "build <n> tasks by injecting single bugs into the source at HEAD (JS/TS with TypeScript's parser, Python with python3's ast), kept when a test fails; no model",
       atLeastOne,
     )
     .option("--max <n>", "with --from-history: at most <n> candidate commits, the newest", positiveInt)

@@ -311,6 +311,8 @@ export async function main(argv: string[]): Promise<void> {
     .option("--report <format>", "with --tasks: md prints a Markdown report (for a PR comment or a job summary)")
     .option("--junit <file>", "with --tasks: also write JUnit XML, one test case per task")
     .option("--min-resolve <rate>", "with --tasks: exit 1 when a model resolves less than <rate> (0 to 1) of the tasks", rate)
+    .option("--record [dir]", "with --tasks: keep every task's model session in <dir> (default: .yolo/eval/sessions/<name>/) to replay the eval")
+    .option("--replay <dir>", "with --tasks: answer every task's model requests from the sessions in <dir> (offline, no key); always runs again")
     .option("--json", "print JSON on stdout (and nothing else)")
     .action(async (opts) => setCode(await (await import("./commands/eval.js")).evalCommand({ cwd: cwdOf(), opts })));
 

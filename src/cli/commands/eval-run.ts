@@ -1,6 +1,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import type { ResolvedConfig } from "../../config/schema.js";
 import { renderEvalJunit, renderEvalMarkdown, modelLine } from "../../eval/report.js";
+import { clearRuns, replayModels, type SessionMode, sessionArgs, writeSessionManifest } from "../../eval/record.js";
 import { type EvalModel, runEval } from "../../eval/run-eval.js";
 import { evalDir, suiteSettings } from "../../eval/settings.js";
 import { summarize } from "../../eval/summary.js";
@@ -25,7 +26,13 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
   const { settings, notices } = suiteSettings(config, process.env, controller.signal);
   const say = (line: string) => (opts.json ? process.stderr : process.stdout).write(`${line}\n`);
   for (const n of notices) process.stderr.write(`yolo: ${n}\n`);
-  const models: EvalModel[] = opts.model?.length ? opts.model.map((m) => ({ label: m, name: m })) : [{ label: config.model.name, name: null }];
+  const given: EvalModel[] | null = opts.model?.length ? opts.model.map((m) => ({ label: m, name: m })) : null;
+  const session = sessionMode(config, opts, cwd);
+  const models = session?.kind === "replay" ? replayModels(session.dir, tasks, given) : (given ?? [{ label: config.model.name, name: null }]);
+  // A replay runs in its own folder, emptied first: it always runs again (see clearRuns).
+  const runDir = join(evalDir(config), "runs", session?.kind === "replay" ? `${opts.name}.replay` : opts.name);
+  if (session?.kind === "replay") await clearRuns(config.root, runDir);
+  if (session?.kind === "record") writeSessionManifest(session.dir, models);
   let done = 0;
   let resolved = 0;
   const total = tasks.length * models.length;
@@ -37,8 +44,8 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
       parallel: opts.parallel ?? 1,
       ctx: {
         root: config.root,
-        runDir: join(evalDir(config), "runs", opts.name),
-        child: childSpec(opts),
+        runDir,
+        child: { ...childSpec(opts), taskFlags: (label: string, id: string) => sessionArgs(session, label, id) },
         suite: settings,
         price: config.model.price,
         signal: controller.signal,
@@ -74,6 +81,14 @@ function report(opts: EvalFlags & { name: string }, models: EvalModel[], results
   const below = opts.minResolve === undefined ? [] : summaries.filter((s) => s.resolveRate < (opts.minResolve as number));
   for (const s of below) process.stderr.write(`yolo: ${s.model} resolved ${s.resolved}/${s.tasks}, below --min-resolve ${opts.minResolve}\n`);
   return below.length ? 1 : 0;
+}
+
+// `--record [dir]` (default: the eval's folder under .yolo/eval/sessions/) or `--replay <dir>`, as absolute folders.
+function sessionMode(config: ResolvedConfig, opts: EvalFlags & { name: string }, cwd: string): SessionMode | null {
+  const file = (f: string) => (isAbsolute(f) ? f : resolve(cwd, f));
+  if (opts.replay !== undefined) return { kind: "replay", dir: file(opts.replay) };
+  if (opts.record === undefined || opts.record === false) return null;
+  return { kind: "record", dir: typeof opts.record === "string" ? file(opts.record) : join(evalDir(config), "sessions", opts.name) };
 }
 
 // The flags every task's run and resume get: the endpoint, per-task budgets and fix attempts.

@@ -27,6 +27,9 @@ export interface EvalFlags {
   report?: string;
   junit?: string;
   minResolve?: number;
+  /** `--record` alone (true) or `--record <dir>`. */
+  record?: string | boolean;
+  replay?: string;
 }
 
 const NAME = /^[A-Za-z0-9._-]+$/;
@@ -44,6 +47,12 @@ export async function evalCommand(input: { cwd: string; opts: EvalFlags }): Prom
   if (opts.report !== undefined && opts.report !== "md") throw new ConfigError(`--report "${opts.report}": the one report format is md (Markdown).`);
   if (opts.minResolve !== undefined && !(opts.minResolve >= 0 && opts.minResolve <= 1)) {
     throw new ConfigError(`--min-resolve ${opts.minResolve}: give a rate between 0 and 1 (0.6 for 60%).`);
+  }
+  if ((opts.record !== undefined || opts.replay !== undefined) && opts.tasks === undefined) {
+    throw new ConfigError("--record and --replay go with --tasks: they keep or replay the model sessions of the task runs.");
+  }
+  if (opts.record !== undefined && opts.replay !== undefined) {
+    throw new ConfigError("--record and --replay exclude each other: record an eval against a model, then replay its folder.");
   }
   const name = opts.name ?? (opts.mutate !== undefined ? "mutants" : "history");
   if (!NAME.test(name)) throw new ConfigError(`--name "${name}" may use only letters, digits, ".", "_" and "-".`);

@@ -1,6 +1,5 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../errors.js";
 import type { EvalModel } from "./run-eval.js";
 import { modelSlug } from "./task-run.js";
 import { writeJsonAtomic } from "./task-file.js";
@@ -35,35 +34,22 @@ export function writeSessionManifest(dir: string, models: EvalModel[]): void {
   writeJsonAtomic(join(dir, MANIFEST), { v: MANIFEST_VERSION, models });
 }
 
-/**
- * The models a replay runs: the ones given with `--model`, else the recording's own. Every task of every model must
- * have its session; a missing one is refused before anything runs (a replay cannot ask a model instead).
- */
-export function replayModels(dir: string, tasks: EvalTask[], given: EvalModel[] | null): EvalModel[] {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new ConfigError(`--replay ${dir}: no such folder. Record an eval first with --record <folder>, then replay that folder.`);
-  }
-  const models = given ?? manifestModels(dir);
-  const missing = models.flatMap((m) => tasks.filter((t) => !existsSync(sessionFile(dir, m.label, t.id))).map((t) => `${m.label}: ${t.id}`));
-  if (missing.length) {
-    throw new ConfigError(
-      `--replay ${dir} has no recorded session for ${missing.length} task run(s); nothing ran. Record them (--record) or drop them from the task file:`,
-      missing.slice(0, 20),
-    );
-  }
-  return models;
+/** The task runs (`<model>: <task>`) of `models` × `tasks` with no session in `dir`: a replay cannot ask a model instead. */
+export function missingSessions(dir: string, tasks: EvalTask[], models: EvalModel[]): string[] {
+  return models.flatMap((m) => tasks.filter((t) => !existsSync(sessionFile(dir, m.label, t.id))).map((t) => `${m.label}: ${t.id}`));
 }
 
-function manifestModels(dir: string): EvalModel[] {
+/** The models a recording names in its manifest, or why they cannot be read. */
+export function recordedModels(dir: string): { models: EvalModel[] } | { error: string } {
   const file = join(dir, MANIFEST);
   try {
     const value = JSON.parse(readFileSync(file, "utf8")) as { v?: number; models?: EvalModel[] };
     if (value.v !== MANIFEST_VERSION || !Array.isArray(value.models) || !value.models.every((m) => typeof m?.label === "string")) {
       throw new Error(`not a version ${MANIFEST_VERSION} manifest`);
     }
-    return value.models.map((m) => ({ label: m.label, name: typeof m.name === "string" ? m.name : null }));
+    return { models: value.models.map((m) => ({ label: m.label, name: typeof m.name === "string" ? m.name : null })) };
   } catch (error) {
-    throw new ConfigError(`--replay ${dir}: cannot read ${file} (${(error as Error).message}); name the recorded models with --model.`);
+    return { error: `cannot read ${file} (${(error as Error).message})` };
   }
 }
 

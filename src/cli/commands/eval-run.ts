@@ -1,12 +1,14 @@
+import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { ResolvedConfig } from "../../config/schema.js";
 import { renderEvalJunit, renderEvalMarkdown, modelLine } from "../../eval/report.js";
-import { clearRuns, replayModels, type SessionMode, sessionArgs, writeSessionManifest } from "../../eval/record.js";
+import { clearRuns, missingSessions, recordedModels, type SessionMode, sessionArgs, writeSessionManifest } from "../../eval/record.js";
 import { type EvalModel, runEval } from "../../eval/run-eval.js";
 import { evalDir, suiteSettings } from "../../eval/settings.js";
 import { summarize } from "../../eval/summary.js";
 import { readTasks } from "../../eval/task-file.js";
-import type { TaskResult } from "../../eval/types.js";
+import type { EvalTask, TaskResult } from "../../eval/types.js";
+import { ConfigError } from "../../errors.js";
 import { packageRoot } from "../../package-root.js";
 import { ensureArtifactsDir } from "../../store/state-dir.js";
 import { writeOutputFile } from "../write-output.js";
@@ -81,6 +83,26 @@ function report(opts: EvalFlags & { name: string }, models: EvalModel[], results
   const below = opts.minResolve === undefined ? [] : summaries.filter((s) => s.resolveRate < (opts.minResolve as number));
   for (const s of below) process.stderr.write(`yolo: ${s.model} resolved ${s.resolved}/${s.tasks}, below --min-resolve ${opts.minResolve}\n`);
   return below.length ? 1 : 0;
+}
+
+/**
+ * The models a replay runs: the ones given with `--model`, else the recording's own. Every task of every model must
+ * have its session; a missing one is refused before anything runs (a replay cannot ask a model instead).
+ */
+function replayModels(dir: string, tasks: EvalTask[], given: EvalModel[] | null): EvalModel[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new ConfigError(`--replay ${dir}: no such folder. Record an eval first with --record <folder>, then replay that folder.`);
+  }
+  const recorded = given ? { models: given } : recordedModels(dir);
+  if ("error" in recorded) throw new ConfigError(`--replay ${dir}: ${recorded.error}; name the recorded models with --model.`);
+  const missing = missingSessions(dir, tasks, recorded.models);
+  if (missing.length) {
+    throw new ConfigError(
+      `--replay ${dir} has no recorded session for ${missing.length} task run(s); nothing ran. Record them (--record) or drop them from the task file:`,
+      missing.slice(0, 20),
+    );
+  }
+  return recorded.models;
 }
 
 // `--record [dir]` (default: the eval's folder under .yolo/eval/sessions/) or `--replay <dir>`, as absolute folders.

@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import { benchBaselineOverlap, benchDeadEndpoint } from "./baseline-overlap.mjs";
 import { benchCheckpointSavers } from "./checkpoint-savers.mjs";
+import { benchEvalOverhead } from "./eval-overhead.mjs";
 import { benchMcpToolCost } from "./mcp-tool-cost.mjs";
 import { benchNarrowedAttempt } from "./narrowed-attempt.mjs";
 import { benchHookCost } from "./hook-cost.mjs";
@@ -29,6 +30,7 @@ if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
   await benchBaselineOverlap((line) => console.log(line));
   await benchDeadEndpoint((line) => console.log(line));
   await benchNarrowedAttempt((line) => console.log(line));
+  await benchEvalOverhead((line) => console.log(line));
   // Last: it fails the bench loudly (non-zero) when the build has no `yolo run --parallel`.
   await benchParallelStories((line) => console.log(line));
 }

@@ -261,6 +261,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     for (const p of problems) console.error(`  ${p}`);
     process.exitCode = 1;
   } else {
-    console.log("import check: no cycles, engine/UI boundary held, folders in rank order without loops, no CLI words engine-side, the CLI enters the engine through its API");
+    console.log(
+      "import check: no cycles, engine/UI boundary held, folders in rank order without loops, no CLI words engine-side, the CLI enters the engine through its API",
+    );
   }
 }

@@ -334,7 +334,7 @@ function registerEval(program: Command, { setCode, cwdOf }: Registration): void 
     .option("--from-history <rev-range>", "build tasks from the commits of <rev-range> (e.g. v1.0..HEAD) that change source and tests together; no model")
     .option(
       "--mutate <n>",
-      "build <n> tasks by injecting single bugs into the source at HEAD (JS/TS, found with TypeScript's parser), kept when a test fails; no model",
+      "build <n> tasks by injecting single bugs into the source at HEAD (JS/TS with TypeScript's parser, Python with python3's ast), kept when a test fails; no model",
       atLeastOne,
     )
     .option(
@@ -365,6 +365,8 @@ function registerEval(program: Command, { setCode, cwdOf }: Registration): void 
     .option("--report <format>", "with --tasks: md prints a Markdown report (for a PR comment or a job summary)")
     .option("--junit <file>", "with --tasks: also write JUnit XML, one test case per task")
     .option("--min-resolve <rate>", "with --tasks: exit 1 when a model resolves less than <rate> (0 to 1) of the tasks", rate)
+    .option("--record [dir]", "with --tasks: keep every task's model session in <dir> (default: .yolo/eval/sessions/<name>/) to replay the eval")
+    .option("--replay <dir>", "with --tasks: answer every task's model requests from the sessions in <dir> (offline, no key); always runs again")
     .option("--json", "print JSON on stdout (and nothing else)")
     .action(async (opts) => setCode(await (await import("./commands/eval.js")).evalCommand({ cwd: cwdOf(), opts })));
 }

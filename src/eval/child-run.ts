@@ -10,6 +10,14 @@ export interface ChildRunSpec {
   runArgs(model: string | null, requirement: string): string[];
   /** The arguments that continue a thread a killed eval left unfinished. */
   resumeArgs(model: string | null, thread: string): string[];
+  /** Flags for one task's every leg besides those (`--record` / `--replay` of its session file), if any. */
+  taskFlags?(modelLabel: string, taskId: string): string[];
+}
+
+/** A leg's command line: `args` (the command word first) with the task's own flags right after the command word. */
+export function legArgs(spec: ChildRunSpec, args: string[], modelLabel: string, taskId: string): string[] {
+  const extra = spec.taskFlags?.(modelLabel, taskId) ?? [];
+  return extra.length ? [args[0], ...extra, ...args.slice(1)] : args;
 }
 
 /**

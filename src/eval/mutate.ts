@@ -5,6 +5,7 @@ import { ConfigError } from "../errors.js";
 import { isTestFile, NOT_TEST_DIRS, runnerConfigFor } from "../gates/definition-patterns.js";
 import { defaultGates } from "../gates/detect.js";
 import { gitOk } from "../git/git.js";
+import { pythonMutationSites } from "./mutate-python.js";
 import { applySite, type MutationSite, mutationSites, type Ts } from "./mutation-sites.js";
 import { runSuite, type SuiteSettings } from "./suite.js";
 import { TASK_VERSION, type DiscardedCandidate, type EvalTask } from "./types.js";
@@ -21,12 +22,15 @@ export interface MutateOptions {
 }
 
 const SOURCE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
+const PYTHON = /\.py$/;
+/** Python files that are the project's tooling, not its code: a bug injected there is no task. */
+const PYTHON_NOT_SOURCE = new Set(["conftest.py", "setup.py", "noxfile.py"]);
 /** Sites tried per mutant asked for, at most: most sites break some test, so this bounds the suite runs. */
 const TRIES_PER_MUTANT = 6;
 
 /**
- * Builds tasks by mutation (SWE-smith's idea): single bugs injected into the project's JS/TS source at HEAD, found with
- * TypeScript's parser; a mutant is kept when at least one test that passes at HEAD fails with it. Each kept mutant is
+ * Builds tasks by mutation (SWE-smith's idea): single bugs injected into the project's source at HEAD, found with
+ * TypeScript's parser for JS/TS and python3's own ast module for Python (src/eval/mutate-python.ts); a mutant is kept when at least one test that passes at HEAD fails with it. Each kept mutant is
  * committed (detached, kept by `refs/yolo-eval/mutants/<id>`) so a task starts from it like a history task from a parent.
  */
 export async function buildMutants(opts: MutateOptions): Promise<{ tasks: EvalTask[]; discarded: DiscardedCandidate[] }> {
@@ -41,7 +45,10 @@ export async function buildMutants(opts: MutateOptions): Promise<{ tasks: EvalTa
     const base = await runSuite(dir, gates, join(opts.workDir, "logs", "mutate-base"), opts.suite);
     if (!base.ok) throw new ConfigError(`Cannot build mutants: the suite gives no per-test results at HEAD: ${base.reason}`);
     const passing = [...base.tests].filter(([, s]) => s === "passed").map(([id]) => id);
-    const sites = interleaveByKind(await allSites(ts, dir), head);
+    const found = await allSites(ts, dir, opts.suite.env);
+    for (const s of found.skipped)
+      discarded.push({ commit: head, subject: s.file, reason: `Python's parser cannot read it, so it has no mutation sites: ${s.reason}` });
+    const sites = interleaveByKind(found.sites, head);
     for (const site of sites.slice(0, opts.count * TRIES_PER_MUTANT)) {
       if (tasks.length >= opts.count || opts.suite.signal?.aborted) break;
       const outcome = await tryMutant(site, { dir, head, gates, passing, opts, n: tasks.length + discarded.length });
@@ -65,12 +72,19 @@ export async function loadTypeScript(): Promise<Ts> {
   }
 }
 
-// Every site of every JS/TS source file (not tests, configs, declarations or dependencies).
-async function allSites(ts: Ts, dir: string): Promise<MutationSite[]> {
+// Every site of every JS/TS and Python source file (not tests, configs, declarations or dependencies); Python's are
+// found by python3's own ast module, started only when there is Python source.
+async function allSites(ts: Ts, dir: string, env: NodeJS.ProcessEnv) {
   const files = (await worktreeFiles(dir)).filter(
-    (f) => SOURCE.test(f) && !f.endsWith(".d.ts") && !isTestFile(f) && !runnerConfigFor(f) && !f.split("/").some((p) => NOT_TEST_DIRS.has(p)),
+    (f) => !f.endsWith(".d.ts") && !isTestFile(f) && !runnerConfigFor(f) && !f.split("/").some((p) => NOT_TEST_DIRS.has(p)),
   );
-  return files.flatMap((f) => mutationSites(ts, f, readFileSync(join(dir, f), "utf8")));
+  const jsSites = files.filter((f) => SOURCE.test(f)).flatMap((f) => mutationSites(ts, f, readFileSync(join(dir, f), "utf8")));
+  const python = files.filter((f) => PYTHON.test(f) && !PYTHON_NOT_SOURCE.has(f.split("/").pop() as string));
+  const py = await pythonMutationSites(
+    python.map((file) => ({ file, text: readFileSync(join(dir, file), "utf8") })),
+    { env },
+  );
+  return { sites: [...jsSites, ...py.sites], skipped: py.skipped };
 }
 
 // A deterministic order (seeded by HEAD) that takes the kinds in turn, so a few mutants are not all of one kind.

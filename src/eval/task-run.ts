@@ -4,7 +4,7 @@ import { gitOk } from "../git/git.js";
 import { costOf } from "../llm/budget.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { judgeCanary } from "./canary-judge.js";
-import { type ChildRunSpec, runChild } from "./child-run.js";
+import { type ChildRunSpec, legArgs, runChild } from "./child-run.js";
 import { gateFilesChanged, isGateFile, restoreGateFiles } from "./gate-files.js";
 import { readRunFacts, type RunFacts } from "./run-events.js";
 import { runSuite, type SuiteSettings } from "./suite.js";
@@ -48,7 +48,7 @@ export async function runTask(task: EvalTask, model: { label: string; name: stri
     await prepareWorktree(ctx.root, dir, task, files.start);
     exitCode = await runChild(ctx.child, {
       cwd: dir,
-      args: ctx.child.runArgs(model.name, task.requirement),
+      args: legArgs(ctx.child, ctx.child.runArgs(model.name, task.requirement), model.label, task.id),
       eventsFile: files.events,
       stderrFile: files.stderr,
       signal: ctx.signal,
@@ -56,7 +56,7 @@ export async function runTask(task: EvalTask, model: { label: string; name: stri
   } else if (!facts.completed) {
     exitCode = await runChild(ctx.child, {
       cwd: dir,
-      args: ctx.child.resumeArgs(model.name, facts.thread),
+      args: legArgs(ctx.child, ctx.child.resumeArgs(model.name, facts.thread), model.label, task.id),
       eventsFile: files.events,
       stderrFile: files.stderr,
       signal: ctx.signal,
@@ -86,7 +86,10 @@ async function prepareWorktree(root: string, dir: string, task: EvalTask, startF
   await takeFilesFrom(dir, task.commit, task.testFiles);
   await gitOk(dir, ["add", "-A", "--", ...task.testFiles]);
   const who = ["-c", "user.name=yolo eval", "-c", "user.email=eval@yolo.invalid"];
-  await gitOk(dir, [...who, "commit", "-q", "--allow-empty", "-m", `eval task ${task.id}: the tests of ${task.commit.slice(0, 12)}`]);
+  // Dated as the task's parent, so the start commit is the same every time (a recorded session replays against it).
+  const date = (await gitOk(dir, ["show", "-s", "--format=%cI", task.parent])).trim();
+  const when = { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+  await gitOk(dir, [...who, "commit", "-q", "--allow-empty", "-m", `eval task ${task.id}: the tests of ${task.commit.slice(0, 12)}`], when);
   writeFileSync(startFile, (await gitOk(dir, ["rev-parse", "HEAD"])).trim());
 }
 

@@ -1,12 +1,14 @@
+import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { ResolvedConfig } from "../../config/schema.js";
 import { renderEvalJunit, renderEvalMarkdown, modelLine } from "../../eval/report.js";
+import { clearRuns, missingSessions, recordedModels, type SessionMode, sessionArgs, writeSessionManifest } from "../../eval/record.js";
 import { type EvalModel, runEval } from "../../eval/run-eval.js";
 import { evalDir, suiteSettings } from "../../eval/settings.js";
 import { EvalProgress } from "../../eval/progress.js";
 import { summarize } from "../../eval/summary.js";
 import { readTasks } from "../../eval/task-file.js";
-import type { TaskResult } from "../../eval/types.js";
+import type { EvalTask, TaskResult } from "../../eval/types.js";
 import { ConfigError } from "../../errors.js";
 import { packageRoot } from "../../package-root.js";
 import { ensureArtifactsDir } from "../../store/state-dir.js";
@@ -32,7 +34,13 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
   process.once("SIGTERM", stop);
   const { settings, notices } = suiteSettings(config, process.env, controller.signal);
   for (const n of notices) process.stderr.write(`yolo: ${n}\n`);
-  const models: EvalModel[] = opts.model?.length ? opts.model.map((m) => ({ label: m, name: m })) : [{ label: config.model.name, name: null }];
+  const given: EvalModel[] | null = opts.model?.length ? opts.model.map((m) => ({ label: m, name: m })) : null;
+  const session = sessionMode(config, opts, cwd);
+  const models = session?.kind === "replay" ? replayModels(session.dir, tasks, given) : (given ?? [{ label: config.model.name, name: null }]);
+  // A replay runs in its own folder, emptied first: it always runs again (see clearRuns).
+  const runDir = join(evalDir(config), "runs", session?.kind === "replay" ? `${opts.name}.replay` : opts.name);
+  if (session?.kind === "replay") await clearRuns(config.root, runDir);
+  if (session?.kind === "record") writeSessionManifest(session.dir, models);
   const progress = new EvalProgress(
     models.map((m) => m.label),
     tasks.length,
@@ -53,8 +61,8 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
       budget: { maxCost: opts.evalMaxCost ?? null, maxTokens: opts.evalMaxTokens ?? null },
       ctx: {
         root: config.root,
-        runDir: join(evalDir(config), "runs", opts.name),
-        child: childSpec(opts),
+        runDir,
+        child: { ...childSpec(opts), taskFlags: (label: string, id: string) => sessionArgs(session, label, id) },
         suite: settings,
         price: config.model.price,
         signal: controller.signal,
@@ -101,6 +109,34 @@ function report(opts: EvalFlags & { name: string }, models: EvalModel[], results
   const below = opts.minResolve === undefined ? [] : summaries.filter((s) => s.resolveRate < (opts.minResolve as number));
   for (const s of below) process.stderr.write(`yolo: ${s.model} resolved ${s.resolved}/${s.tasks}, below --min-resolve ${opts.minResolve}\n`);
   return below.length || (notRun && opts.minResolve !== undefined) ? 1 : 0;
+}
+
+/**
+ * The models a replay runs: the ones given with `--model`, else the recording's own. Every task of every model must
+ * have its session; a missing one is refused before anything runs (a replay cannot ask a model instead).
+ */
+function replayModels(dir: string, tasks: EvalTask[], given: EvalModel[] | null): EvalModel[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new ConfigError(`--replay ${dir}: no such folder. Record an eval first with --record <folder>, then replay that folder.`);
+  }
+  const recorded = given ? { models: given } : recordedModels(dir);
+  if ("error" in recorded) throw new ConfigError(`--replay ${dir}: ${recorded.error}; name the recorded models with --model.`);
+  const missing = missingSessions(dir, tasks, recorded.models);
+  if (missing.length) {
+    throw new ConfigError(
+      `--replay ${dir} has no recorded session for ${missing.length} task run(s); nothing ran. Record them (--record) or drop them from the task file:`,
+      missing.slice(0, 20),
+    );
+  }
+  return recorded.models;
+}
+
+// `--record [dir]` (default: the eval's folder under .yolo/eval/sessions/) or `--replay <dir>`, as absolute folders.
+function sessionMode(config: ResolvedConfig, opts: EvalFlags & { name: string }, cwd: string): SessionMode | null {
+  const file = (f: string) => (isAbsolute(f) ? f : resolve(cwd, f));
+  if (opts.replay !== undefined) return { kind: "replay", dir: file(opts.replay) };
+  if (opts.record === undefined || opts.record === false) return null;
+  return { kind: "record", dir: typeof opts.record === "string" ? file(opts.record) : join(evalDir(config), "sessions", opts.name) };
 }
 
 // The flags every task's run and resume get: the endpoint, per-task budgets and fix attempts.

@@ -30,6 +30,9 @@ export interface EvalFlags {
   report?: string;
   junit?: string;
   minResolve?: number;
+  /** `--record` alone (true) or `--record <dir>`. */
+  record?: string | boolean;
+  replay?: string;
 }
 
 const NAME = /^[A-Za-z0-9._-]+$/;
@@ -57,6 +60,12 @@ export async function evalCommand(input: { cwd: string; opts: EvalFlags }): Prom
   }
   if (opts.tasks === undefined && (opts.evalMaxCost !== undefined || opts.evalMaxTokens !== undefined)) {
     throw new ConfigError("--eval-max-cost and --eval-max-tokens budget the running of tasks: give them with --tasks <file>.");
+  }
+  if ((opts.record !== undefined || opts.replay !== undefined) && opts.tasks === undefined) {
+    throw new ConfigError("--record and --replay go with --tasks: they keep or replay the model sessions of the task runs.");
+  }
+  if (opts.record !== undefined && opts.replay !== undefined) {
+    throw new ConfigError("--record and --replay exclude each other: record an eval against a model, then replay its folder.");
   }
   const name = opts.name ?? (opts.mutate !== undefined ? "mutants" : opts.fromHistory === undefined && opts.canaries !== undefined ? "canaries" : "history");
   if (!NAME.test(name)) throw new ConfigError(`--name "${name}" may use only letters, digits, ".", "_" and "-".`);

@@ -1,0 +1,250 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, cleanEnv, describeResult, type YoloResult } from "../helpers/cli.js";
+import { handoff, pmDone } from "../helpers/director.js";
+import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI, textOf } from "../helpers/mock-openai.js";
+
+// A mixed repository the test writes: a small JS library (node --test) and a small Python package (unittest) side by
+// side, with a dozen fix commits, six per language, each with its test. Tasks are built from its history and by
+// mutation of both languages (TypeScript's parser for JS, python3's ast for Python); scripted models run them through
+// the built binary; then the eval is recorded and replayed with no server at all.
+
+type Fix = { lang: "js" | "py"; name: string; broken: string; fixed: string; call: string; expected: string };
+
+/** Six functions per language, each broken at the start and fixed by its own commit with its own test. */
+const FIXES: Fix[] = [
+  ["add", "a - b", "a + b", "2, 3", "5"],
+  ["sub", "a + b", "a - b", "5, 3", "2"],
+  ["mul", "a + b", "a * b", "3, 4", "12"],
+  ["span", "b", "b - a", "2, 9", "7"],
+  ["half", "a + b", "(a + b) / 2", "4, 8", "6"],
+  ["square", "a", "a * a", "7, 0", "49"],
+].flatMap(([name, broken, fixed, call, expected]) => [
+  { lang: "js" as const, name, broken, fixed, call, expected },
+  { lang: "py" as const, name, broken, fixed, call, expected },
+]);
+
+const subject = (f: Fix) => `Fix ${f.lang} ${f.name}: it returned the wrong value`;
+const sourcePath = (f: Fix) => (f.lang === "js" ? `src/${f.name}.js` : `pycalc/${f.name}.py`);
+const source = (f: Fix, body: string) =>
+  f.lang === "js" ? `export function ${f.name}(a, b) {\n  return ${body};\n}\n` : `def ${f.name}(a, b):\n    return ${body}\n`;
+const JS_TEST_HEAD = 'import { test } from "node:test";\nimport assert from "node:assert/strict";\n';
+const testFile = (f: Fix): [string, string] =>
+  f.lang === "js"
+    ? [
+        `test/${f.name}.test.js`,
+        `${JS_TEST_HEAD}import { ${f.name} } from "../src/${f.name}.js";\ntest("${f.name} works", () => assert.equal(${f.name}(${f.call}), ${f.expected}));\n`,
+      ]
+    : [
+        `tests/test_${f.name}.py`,
+        `import unittest\n\nfrom pycalc.${f.name} import ${f.name}\n\n\nclass Test${f.name}(unittest.TestCase):\n    def test_${f.name}(self):\n        self.assertEqual(${f.name}(${f.call}), ${f.expected})\n`,
+      ];
+
+/** Covered code with loops, conditions and literals in both languages: what --mutate finds sites in. */
+const COVERED = {
+  "src/count.js":
+    "export function countAbove(xs, limit) {\n  let n = 0;\n  for (let i = 0; i < xs.length; i++) {\n    if (xs[i] > limit) n = n + 1;\n  }\n  return n;\n}\n",
+  "test/count.test.js": `${JS_TEST_HEAD}import { countAbove } from "../src/count.js";\ntest("counts above the limit", () => {\n  assert.equal(countAbove([1, 5, 7], 4), 2);\n  assert.equal(countAbove([4, 9], 4), 1);\n  assert.equal(countAbove([], 0), 0);\n});\n`,
+  "pycalc/stats.py":
+    'def count_above(xs, limit):\n    """How many of xs are above limit."""\n    n = 0\n    for i in range(0, len(xs)):\n        if xs[i] > limit:\n            n = n + 1\n    return n\n\n\ndef clamp(x, lo, hi):\n    return min(hi, max(lo, x))\n',
+  "tests/test_stats.py":
+    "import unittest\n\nfrom pycalc.stats import clamp, count_above\n\n\nclass TestStats(unittest.TestCase):\n    def test_count_above(self):\n        self.assertEqual(count_above([1, 5, 7], 4), 2)\n        self.assertEqual(count_above([4, 9], 4), 1)\n        self.assertEqual(count_above([], 0), 0)\n\n    def test_clamp(self):\n        self.assertEqual(clamp(5, 0, 3), 3)\n        self.assertEqual(clamp(-1, 0, 3), 0)\n        self.assertEqual(clamp(2, 0, 3), 2)\n",
+};
+
+let root: string;
+let base: string;
+const fixCommits: string[] = [];
+let tick = 0;
+
+function git(...args: string[]): string {
+  // Fixed dates: the same commits (and so the same mutants, seeded by HEAD) every time the test runs.
+  const date = `2026-01-01T00:${String(Math.floor(tick / 60)).padStart(2, "0")}:${String(tick % 60).padStart(2, "0")}Z`;
+  const env = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, encoding: "utf8", env }).trim();
+}
+
+function write(files: Record<string, string>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), content);
+  }
+}
+
+function commit(message: string): string {
+  tick++;
+  git("add", "-A");
+  git("commit", "-qm", message);
+  return git("rev-parse", "HEAD");
+}
+
+beforeAll(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "yolo-eval-mixed-")));
+  git("init", "-q");
+  write({
+    "package.json": JSON.stringify({ name: "mixed", version: "1.0.0", type: "module", scripts: { test: "node --test test/" } }, null, 2),
+    ".gitignore": "__pycache__/\n",
+    "pycalc/__init__.py": "",
+    "test/truth.test.js": `${JS_TEST_HEAD}test("truth holds", () => assert.equal(1, 1));\n`,
+    "tests/test_truth.py": "import unittest\n\n\nclass TestTruth(unittest.TestCase):\n    def test_truth(self):\n        self.assertTrue(True)\n",
+    ...COVERED,
+    ...Object.fromEntries(FIXES.map((f) => [sourcePath(f), source(f, f.broken)])),
+  });
+  base = commit("init");
+  for (const f of FIXES) {
+    const [path, content] = testFile(f);
+    write({ [sourcePath(f)]: source(f, f.fixed), [path]: content });
+    fixCommits.push(commit(subject(f)));
+  }
+  write({ "README.md": "# mixed\n" });
+  commit("docs");
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** The built binary to its end (an eval runs dozens of threads: more time than runYolo's 45 s). */
+async function yolo(args: string[], baseURL?: string): Promise<YoloResult> {
+  const r = await execa(process.execPath, [BIN, ...args], {
+    cwd: root,
+    env: cleanEnv({ baseURL, env: baseURL ? { OPENAI_API_KEY: "k" } : {} }),
+    extendEnv: false,
+    stdin: "ignore",
+    reject: false,
+    encoding: "utf8",
+    timeout: 500_000,
+    killSignal: "SIGKILL",
+  });
+  return { exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+function acted(req: RecordedRequest): boolean {
+  return req.messages.some((m) => m?.role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
+}
+
+/** The oracle writes the fix's own files (a mutant's fix: every source file as HEAD has it); null writes nothing. */
+function devTurn(req: RecordedRequest): ScriptedReply {
+  if (acted(req) || req.model === "null") return handoff({ summary: "done", files_changed: [] });
+  const text = JSON.stringify(req.messages);
+  if (text.includes("Find the bug in the source")) {
+    const files = git("ls-files", "src", "pycalc").split("\n");
+    return { toolCalls: files.map((path) => ({ name: "write_file", args: { path, content: readHead(path) } })) };
+  }
+  const fix = FIXES.find((f) => text.includes(subject(f)));
+  if (!fix) return { status: 400, content: "scripted model: no task subject in the conversation" };
+  return { toolCalls: [{ name: "write_file", args: { path: sourcePath(fix), content: source(fix, fix.fixed) } }] };
+}
+
+function readHead(path: string): string {
+  return execFileSync("git", ["show", `HEAD:${path}`], { cwd: root, encoding: "utf8" });
+}
+
+function responder(req: RecordedRequest): ScriptedReply {
+  const role = roleOf(req);
+  if (role === "analyst") {
+    const asked = req.messages
+      .filter((m) => m?.role === "user")
+      .map((m) => textOf(m.content))
+      .join("\n");
+    return handoff({ requirements: `# Task\n${asked}`, acceptance_criteria: ["the tests pass"] });
+  }
+  if (role === "pm") return pmDone(false);
+  if (role === "architect") return handoff({ decisions: [] });
+  if (role === "dev") return devTurn(req);
+  if (role === "tea") return handoff({ verdict: "PASS", findings: [] });
+  return { status: 400, content: `no script for role ${role}` };
+}
+
+type Result = { task: string; model: string; verdict: string; failingTargets: string[]; failingGuards: string[] };
+const verdicts = (results: Result[]) => results.map((r) => `${r.model} ${r.task} ${r.verdict} ${r.failingTargets.join(",")}`).sort();
+
+describe("yolo eval on a mixed JS and Python repository", { timeout: 900_000 }, () => {
+  let all: string;
+  let tasks: any[];
+
+  it("builds a task per fix commit of either language, and mutants of both languages' source", async () => {
+    const history = await yolo(["eval", "--from-history", `${base}..HEAD`, "--json"]);
+    expect(history.exitCode, describeResult(history)).toBe(0);
+    const h = JSON.parse(history.stdout) as { tasks: any[]; discarded: any[] };
+    expect(h.tasks.map((t) => t.commit)).toEqual(fixCommits);
+    expect(h.discarded).toEqual([]);
+    for (const [i, t] of h.tasks.entries()) {
+      const f = FIXES[i];
+      expect(t.requirement).toBe(subject(f));
+      expect(t.sourceFiles).toEqual([sourcePath(f)]);
+      // Both languages' suites run at once: the gates are named per ecosystem, and each task's target is its own test.
+      expect(t.targets).toEqual([f.lang === "js" ? `npm-test: ${f.name} works` : expect.stringMatching(new RegExp(`^python-test: .*test_${f.name}\\b`))]);
+      expect(t.guards).toEqual(expect.arrayContaining(["npm-test: counts above the limit", expect.stringMatching(/^python-test: .*test_clamp$/)]));
+    }
+
+    const mutate = await yolo(["eval", "--mutate", "4", "--json"]);
+    expect(mutate.exitCode, describeResult(mutate)).toBe(0);
+    const m = JSON.parse(mutate.stdout) as { tasks: any[]; discarded: any[] };
+    expect(m.tasks).toHaveLength(4);
+    const langs = new Set(m.tasks.map((t) => (t.sourceFiles[0].endsWith(".py") ? "py" : "js")));
+    expect([...langs].sort()).toEqual(["js", "py"]);
+    const head = git("rev-parse", "HEAD");
+    for (const t of m.tasks) {
+      expect(git("diff", "--name-only", t.parent, head)).toBe(t.sourceFiles[0]);
+      expect(t.requirement).not.toContain(t.mutation.description);
+      expect(t.targets.length).toBeGreaterThan(0);
+    }
+    expect(git("status", "--porcelain")).toBe("");
+    tasks = [...h.tasks, ...m.tasks];
+    all = join(root, ".yolo/eval/all.jsonl");
+    writeFileSync(all, readFileSync(join(root, ".yolo/eval/history.jsonl"), "utf8") + readFileSync(join(root, ".yolo/eval/mutants.jsonl"), "utf8"));
+  });
+
+  it("the oracle resolves every task of both languages and the null model none, recorded; the replay, with no server, gives the same results", async () => {
+    const mock = await startMockOpenAI(responder);
+    let recorded: Result[] = [];
+    try {
+      const args = ["eval", "--tasks", all, "--name", "mixed", "--model", "oracle", "--model", "null", "--parallel", "4", "--max-fix-attempts", "0"];
+      const r = await yolo([...args, "--record", "--json"], mock.url);
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      const out = JSON.parse(r.stdout) as { models: any[]; results: Result[] };
+      expect(out.models.map((s) => [s.model, s.resolved, s.tasks, s.errors])).toEqual([
+        ["oracle", tasks.length, tasks.length, 0],
+        ["null", 0, tasks.length, 0],
+      ]);
+      recorded = out.results;
+    } finally {
+      await mock.close();
+    }
+    const sessions = join(root, ".yolo/eval/sessions/mixed");
+    expect(readFileSync(join(sessions, "oracle", `${tasks[0].id}.jsonl`), "utf8")).toContain('"role":"system"');
+
+    // A subset keeps the replay short: one history task and one mutant per language.
+    const isPy = (t: any) => t.sourceFiles[0].endsWith(".py");
+    const mutants = tasks.slice(12);
+    const subset = [tasks[0], tasks[1], mutants.find((t) => !isPy(t)), mutants.find(isPy)];
+    const subsetFile = join(root, ".yolo/eval/subset.jsonl");
+    writeFileSync(subsetFile, subset.map((t) => JSON.stringify(t)).join("\n"));
+    const replay = await yolo(["eval", "--tasks", subsetFile, "--name", "mixed", "--replay", sessions, "--parallel", "4", "--max-fix-attempts", "0", "--json"]);
+    expect(replay.exitCode, describeResult(replay)).toBe(0);
+    const again = JSON.parse(replay.stdout) as { models: any[]; results: Result[] };
+    const ids = new Set(subset.map((t) => t.id));
+    expect(verdicts(again.results)).toEqual(verdicts(recorded.filter((x) => ids.has(x.task))));
+    expect(again.models.map((s) => [s.model, s.resolved, s.tasks])).toEqual([
+      ["oracle", subset.length, subset.length],
+      ["null", 0, subset.length],
+    ]);
+
+    // A changed requirement is a changed prompt: the replay has no answer for it, and says so instead of diverging.
+    const changed = join(root, ".yolo/eval/changed.jsonl");
+    writeFileSync(changed, JSON.stringify({ ...tasks[0], requirement: `${tasks[0].requirement}, please` }));
+    const drift = await yolo(["eval", "--tasks", changed, "--name", "mixed", "--replay", sessions, "--model", "oracle", "--json"]);
+    expect(drift.exitCode, describeResult(drift)).toBe(0);
+    const d = JSON.parse(drift.stdout) as { results: any[] };
+    expect(d.results[0]).toMatchObject({ verdict: "error", reason: expect.stringMatching(/exit 5/) });
+
+    // A task with no recorded session is refused before anything runs.
+    const extra = join(root, ".yolo/eval/extra.jsonl");
+    writeFileSync(extra, JSON.stringify({ ...tasks[0], id: "never-recorded" }));
+    const refused = await yolo(["eval", "--tasks", extra, "--replay", sessions]);
+    expect(refused.exitCode, describeResult(refused)).toBe(2);
+    expect(refused.stderr).toMatch(/no recorded session for 2 task run\(s\)[\s\S]*oracle: never-recorded/);
+  });
+});

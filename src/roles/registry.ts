@@ -11,8 +11,9 @@ import { userRole } from "./user-role.js";
 import { builtInRoleFor } from "./history-lines.js";
 
 /**
- * The built-in roles by id, in the order `yolo show` and the report display their output. Adding one: a module
- * beside these, listed here (and in ROLES when it is a pipeline role). `custom` also displays user roles' notes.
+ * The built-in roles by id, in the catalog's order (the order `yolo show` and the report display their output).
+ * Adding one: an entry in ROLE_CATALOG (catalog.ts), then a module beside these, listed here. `custom` also displays
+ * user roles' notes.
  */
 export const BUILT_IN_ROLES = { analyst, pm, architect, custom, dev, tea } satisfies Record<AnyRole, RoleDefinition>;
 

@@ -2,6 +2,7 @@ import { parseDocument } from "yaml";
 import { z } from "zod";
 import { TOOL_NAMES, type ToolName } from "../tools/types.js";
 import { MCP_ENTRY } from "../mcp/names.js";
+import { AGENT_CAPABILITIES, type AgentCapability } from "../roles/catalog.js";
 import { checkFieldSpecs, type HandoffFieldSpecs } from "../roles/field-spec.js";
 
 /** The validated frontmatter of an agent file. */
@@ -16,6 +17,8 @@ export interface AgentFrontmatter {
   maxTurns?: number;
   /** The agent's own handoff fields (a user role): name → type, description, required. */
   handoff?: HandoffFieldSpecs;
+  /** What the engine must know its role does: build pm's stories in parallel, judge the gates. */
+  capabilities?: AgentCapability[];
 }
 
 /** An agent file split and checked: the frontmatter fields and the Markdown body (the persona). */
@@ -27,7 +30,8 @@ export interface ParsedAgentFile {
 /** Either the parsed file or every problem found, each naming its field by dot-path (`tools[2]: …`). */
 export type ParseAgentFileResult = { ok: true; value: ParsedAgentFile } | { ok: false; problems: string[] };
 
-const KNOWN_KEYS = ["name", "description", "tools", "model", "temperature", "maxTurns", "handoff"] as const;
+const KNOWN_KEYS = ["name", "description", "tools", "model", "temperature", "maxTurns", "handoff", "capabilities"] as const;
+const CAPABILITY_LIST = Object.keys(AGENT_CAPABILITIES).join(", ");
 const TOOL_LIST = TOOL_NAMES.join(", ");
 const FENCE = /^---[ \t]*$/;
 
@@ -70,6 +74,23 @@ const frontmatterSchema = z.strictObject({
       for (const p of checked.problems) ctx.addIssue({ code: "custom", path: p.path, message: p.message });
       return z.NEVER;
     })
+    .optional(),
+  capabilities: z
+    .array(z.unknown(), { error: (iss) => `expected a list such as [fans-out-stories], got ${describe(iss.input)}; known capabilities: ${CAPABILITY_LIST}` })
+    .superRefine((caps, ctx) => {
+      caps.forEach((cap, i) => {
+        const known = typeof cap === "string" && Object.hasOwn(AGENT_CAPABILITIES, cap);
+        const problem = !known
+          ? `${JSON.stringify(cap)} is not a capability; known capabilities: ${CAPABILITY_LIST}`
+          : caps.indexOf(cap) !== i
+            ? `"${cap}" is listed twice`
+            : null;
+        if (problem) ctx.addIssue({ code: "custom", path: [i], message: problem });
+      });
+      if (caps.includes("fans-out-stories") && caps.includes("judges-gates"))
+        ctx.addIssue({ code: "custom", path: [], message: "an agent either builds stories or judges gates, not both; keep one" });
+    })
+    .transform((caps) => caps as AgentCapability[])
     .optional(),
 });
 

@@ -175,6 +175,9 @@ function loadFile(file: string, source: AgentDefinition["source"], dir: string):
       `handoff: "${id}" is a built-in role whose handoff fields are fixed (src/roles/${id}.ts); remove \`handoff:\` or give the agent another file name`,
     );
   }
+  if (frontmatter.handoff && frontmatter.capabilities?.includes("judges-gates")) {
+    problems.push("capabilities: an agent that judges gates hands off a verdict and findings; remove `handoff:` or the `judges-gates` capability");
+  }
   if (body.trim() === "") {
     problems.push("body: empty; the body is the persona (the agent's system prompt): write it below the closing `---`");
   }

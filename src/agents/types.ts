@@ -1,3 +1,4 @@
+import type { AgentCapability } from "../roles/catalog.js";
 import type { HandoffFieldSpecs } from "../roles/field-spec.js";
 import type { ToolName } from "../tools/types.js";
 
@@ -16,6 +17,8 @@ export interface AgentDefinition {
   maxTurns?: number;
   /** The handoff fields a user role declares (`handoff:` in the frontmatter); absent for a plain custom agent. */
   handoff?: HandoffFieldSpecs;
+  /** What the engine must know its role does (`capabilities:` in the frontmatter): fans out stories, judges gates. */
+  capabilities?: AgentCapability[];
   persona: string;
   /** Absolute path of the file it came from. */
   file: string;

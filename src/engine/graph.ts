@@ -12,29 +12,30 @@ import { switchNode } from "./nodes/switch-node.js";
 import { reportingEnd, sayingRoute } from "./graph-writes.js";
 import { routeFrom, type Route } from "./routing.js";
 import { PipelineState, type PipelineStateType } from "./state.js";
-import { devOrDispatch, storySends } from "./stories/dispatch.js";
+import { runOrDispatch, storySends } from "./stories/dispatch.js";
+import { type FanOut, fanOutOf } from "./stories/fan-out.js";
 import { MERGE_NODE, storyMergeNode } from "./stories/merge-node.js";
-import { STORY_NODE, storyDevNode } from "./stories/story-node.js";
+import { STORY_NODE, storyRunNode } from "./stories/story-node.js";
 
-/** Whether the graph can build pm's stories in parallel: the default pipeline's dev (custom workflows keep one dev). */
-export function fansOutStories(deps: Pick<EngineDeps, "config">): boolean {
-  return !deps.config.customWorkflow && deps.config.workflow.nodes.dev?.kind === "agent";
+/** The node that builds pm's stories in parallel in this graph, if any (fan-out.ts: its role's capability). */
+export function storyFanOut(deps: Pick<EngineDeps, "config" | "agents">): FanOut | null {
+  return fanOutOf(deps.config, deps.agents);
 }
 
 /** Each node's router: the compiled graph's conditional edges, which say each decision as a `route` event (graph-writes.ts). */
-export function workflowRouters(workflow: Workflow, maxFixAttempts: number): Record<string, (state: PipelineStateType) => Route> {
+export function workflowRouters(workflow: Workflow, maxFixAttempts: number, fanOut: FanOut | null): Record<string, (state: PipelineStateType) => Route> {
   const ids = [...Object.keys(workflow.nodes), "escalate"];
   const routers: Record<string, (state: PipelineStateType) => Route> = Object.fromEntries(
     ids.map((id) => [id, (state: PipelineStateType) => routeFrom(id, workflow, state, maxFixAttempts)]),
   );
-  // Stories in parallel (only ever active in the default pipeline): dev and the merge step send the running stories.
-  if (workflow.nodes.dev) {
-    const afterDev = routers.dev;
+  // Stories in parallel: the fanning-out node and the merge step send the running stories.
+  if (fanOut) {
+    const afterFanOut = routers[fanOut.node];
     const stories = (state: PipelineStateType): Route => {
       const sends = storySends(state);
-      return sends ? { to: STORY_NODE, reason: `${sends.length} ${sends.length === 1 ? "story" : "stories"} running` } : afterDev(state);
+      return sends ? { to: STORY_NODE, reason: `${sends.length} ${sends.length === 1 ? "story" : "stories"} running` } : afterFanOut(state);
     };
-    routers.dev = stories;
+    routers[fanOut.node] = stories;
     routers[MERGE_NODE] = stories;
   }
   return routers;
@@ -54,7 +55,7 @@ function targetsOf(id: string, workflow: Workflow): string[] {
   return [...targets];
 }
 
-// A node that runs gate commands: a gate node, or an agent that judges gates (tea).
+// A node that runs gate commands: a gate node, or an agent node with gates (its agent judges them).
 const runsGates = (spec: Workflow["nodes"][string]) => spec.kind === "gate" || (spec.kind === "agent" && spec.gates !== undefined && spec.gates !== false);
 
 const graphName = (id: string) => (id === END_NODE ? END : id);
@@ -68,11 +69,12 @@ const graphName = (id: string) => (id === END_NODE ? END : id);
 export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpointSaver) {
   const { workflow, maxFixAttempts } = deps.config;
   const graph = new StateGraph(PipelineState) as unknown as StateGraph<typeof PipelineState.spec, PipelineStateType, Partial<PipelineStateType>, string>;
+  const fanOut = storyFanOut(deps);
   for (const [id, spec] of Object.entries(workflow.nodes)) {
     const fn =
       spec.kind === "agent"
-        ? id === "dev" && fansOutStories(deps)
-          ? devOrDispatch(agentNode(id, spec, deps), deps)
+        ? id === fanOut?.node
+          ? runOrDispatch(agentNode(id, spec, deps), deps, fanOut)
           : agentNode(id, spec, deps)
         : spec.kind === "gate"
           ? gateNode(id, spec, deps)
@@ -88,24 +90,24 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
   graph.addNode(BASELINE_NODE, reportingEnd(BASELINE_NODE, gateBaselineNode(deps)) as never);
   graph.addEdge(START, BASELINE_NODE as never);
   graph.addEdge(BASELINE_NODE as never, graphName(first) as never);
-  const routers = workflowRouters(workflow, maxFixAttempts);
-  const stories = fansOutStories(deps);
+  const routers = workflowRouters(workflow, maxFixAttempts, fanOut);
   for (const id of Object.keys(workflow.nodes)) {
-    if (stories && id === "dev") continue;
+    if (id === fanOut?.node) continue;
     graph.addConditionalEdges(
       id as never,
       sayingRoute(id, routers[id], (route) => graphName(route.to)) as never,
       targetsOf(id, workflow).map(graphName) as never,
     );
   }
-  if (stories) {
-    // dev (the dispatcher) and the merge step send each running story to its own story node, several in one superstep.
-    graph.addNode(STORY_NODE, reportingEnd(STORY_NODE, storyDevNode(deps)) as never);
-    graph.addNode(MERGE_NODE, reportingEnd(MERGE_NODE, storyMergeNode(deps)) as never);
+  if (fanOut) {
+    // The fanning-out node (the dispatcher) and the merge step send each running story to its own story node, several
+    // in one superstep.
+    graph.addNode(STORY_NODE, reportingEnd(STORY_NODE, storyRunNode(deps, fanOut)) as never);
+    graph.addNode(MERGE_NODE, reportingEnd(MERGE_NODE, storyMergeNode(deps, fanOut)) as never);
     graph.addEdge(STORY_NODE as never, MERGE_NODE as never);
-    const targets = [...new Set([...targetsOf("dev", workflow), STORY_NODE])].map(graphName);
+    const targets = [...new Set([...targetsOf(fanOut.node, workflow), STORY_NODE])].map(graphName);
     const target = (route: Route, state: PipelineStateType) => storySends(state) ?? graphName(route.to);
-    graph.addConditionalEdges("dev" as never, sayingRoute("dev", routers.dev, target) as never, targets as never);
+    graph.addConditionalEdges(fanOut.node as never, sayingRoute(fanOut.node, routers[fanOut.node], target) as never, targets as never);
     graph.addConditionalEdges(MERGE_NODE as never, sayingRoute(MERGE_NODE, routers[MERGE_NODE], target) as never, targets as never);
   }
   const agents = Object.entries(workflow.nodes)

@@ -1,5 +1,7 @@
 import type { ResolvedConfig } from "../config/schema.js";
+import type { AgentCapability } from "../roles/catalog.js";
 import type { Workflow } from "../workflow/schema.js";
+import { fanOutOf } from "./stories/fan-out.js";
 
 /** What kind of thread it is: a workflow run, one agent on its own, or a chat. Stored in the thread's state. */
 export type ThreadProfile = { mode: "run" } | { mode: "agent"; agentId: string } | { mode: "chat" };
@@ -43,11 +45,15 @@ export const BASELINE_NODE_NAME = "gate_baseline";
  * reader of checkpoints knows which triggers LangGraph would still run. tests/unit/engine/graph-nodes.test.ts
  * checks it against the compiled graph.
  */
-export function graphNodeNames(config: Pick<ResolvedConfig, "workflow" | "customWorkflow">): ReadonlySet<string> {
+export function graphNodeNames(
+  config: Pick<ResolvedConfig, "workflow" | "customWorkflow">,
+  agents?: ReadonlyMap<string, { capabilities?: readonly AgentCapability[] }>,
+): ReadonlySet<string> {
   const names = new Set(["__start__", ...Object.keys(config.workflow.nodes), BASELINE_NODE_NAME]);
   // Only a workflow with agents has the escalate node (graph.ts).
   if (Object.values(config.workflow.nodes).some((n) => n.kind === "agent")) names.add("escalate");
-  // Stories in parallel (fansOutStories): the default pipeline's dev dispatches them.
-  if (!config.customWorkflow && config.workflow.nodes.dev?.kind === "agent") names.add("story_dev").add("story_merge");
+  // Stories in parallel: the node whose role fans them out dispatches them (without the agents, a custom agent that
+  // declares it is not known: the reader then meets a trigger it does not know and leaves the thread to LangGraph).
+  if (fanOutOf(config, agents)) names.add("story_dev").add("story_merge");
   return names;
 }

@@ -16,6 +16,7 @@ export function loadWorkflowAgents(config: ResolvedConfig): Map<string, AgentDef
       agentIds: new Set(loaded.agents.keys()),
       gateNames: config.gates ? config.gates.map((g) => g.name) : null,
       approve: config.approve,
+      agentCapabilities: new Map([...loaded.agents].map(([id, a]) => [id, a.capabilities ?? []])),
     })
       .concat(flagClashes(config, loaded.agents))
       .map((p) => (config.configFile ? `${config.configFile}: ${p}` : p)),

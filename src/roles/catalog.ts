@@ -58,3 +58,18 @@ export function rolesThat(capability: keyof RoleCapabilities): AnyRole[] {
 export function isPipelineRole(id: string): id is Role {
   return (ROLES as readonly string[]).includes(id);
 }
+
+/**
+ * The capabilities an agent's own file may give its role (`capabilities:` in the frontmatter), as the engine knows
+ * them. Writing code needs no declaring: every custom agent's role writes code.
+ */
+export const AGENT_CAPABILITIES = { "fans-out-stories": "fansOutStories", "judges-gates": "judgesGates" } as const satisfies Record<
+  string,
+  keyof RoleCapabilities
+>;
+export type AgentCapability = keyof typeof AGENT_CAPABILITIES;
+
+/** Whether an agent's own file gives its role a capability (`capabilities:` in its frontmatter). */
+export function declares(agent: { capabilities?: readonly AgentCapability[] } | undefined, capability: AgentCapability): boolean {
+  return agent?.capabilities?.includes(capability) === true;
+}

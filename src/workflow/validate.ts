@@ -1,3 +1,4 @@
+import { type AgentCapability, capabilitiesOf, declares, isPipelineRole } from "../roles/catalog.js";
 import { BUILT_IN_FLAGS, parseCondition } from "./conditions.js";
 import { DEFAULT_CASE, END_NODE, START_NODE, type Workflow } from "./schema.js";
 
@@ -10,7 +11,11 @@ export interface ValidationContext {
   gateNames: string[] | null;
   /** `approve` from config, checked against the nodes. */
   approve: string[];
+  /** The capabilities each agent's own file declares (`capabilities:`), by agent id; none when absent. */
+  agentCapabilities?: ReadonlyMap<string, readonly AgentCapability[]>;
 }
+
+type NodeSpec = Workflow["nodes"][string];
 
 /**
  * Every problem of a workflow, each with its config path, so they can all be reported at once before anything
@@ -19,107 +24,147 @@ export interface ValidationContext {
  */
 export function validateWorkflow(workflow: Workflow, ctx: ValidationContext): string[] {
   const problems: string[] = [];
-  const ids = Object.keys(workflow.nodes);
-  const isNode = (id: string) => Object.hasOwn(workflow.nodes, id);
+  for (const [id, spec] of Object.entries(workflow.nodes)) problems.push(...nodeProblems(id, spec, workflow, ctx));
   const declaredFlags = new Set<string>(BUILT_IN_FLAGS);
   for (const spec of Object.values(workflow.nodes)) if (spec.kind === "agent") for (const f of spec.sets ?? []) declaredFlags.add(f);
-
-  for (const [id, spec] of Object.entries(workflow.nodes)) {
-    const at = `workflow.nodes.${id}`;
-    if (RESERVED.has(id)) problems.push(`${at}: "${id}" is reserved; choose another node id`);
-    if (spec.kind === "agent") {
-      const agent = spec.agent ?? id;
-      if (!ctx.agentIds.has(agent)) {
-        problems.push(
-          `${at}${spec.agent ? ".agent" : ""}: unknown agent "${agent}"; add agents/${agent}.md or use one of: ${[...ctx.agentIds].sort().join(", ")}`,
-        );
-      }
-      if (Array.isArray(spec.gates)) checkGates(spec.gates, `${at}.gates`, ctx, problems);
-      for (const [i, f] of (spec.sets ?? []).entries()) {
-        if ((BUILT_IN_FLAGS as readonly string[]).includes(f)) problems.push(`${at}.sets[${i}]: "${f}" is a built-in flag; agents cannot set it`);
-      }
-    }
-    if (spec.kind === "gate" && spec.gates) checkGates(spec.gates, `${at}.gates`, ctx, problems);
-    if (spec.kind === "switch") {
-      if (!spec.cases.length) problems.push(`${at}.cases: a switch needs at least one case`);
-      const routes = spec.cases.map((c) => c.route);
-      spec.cases.forEach((c, i) => {
-        if (c.route === DEFAULT_CASE) problems.push(`${at}.cases[${i}].route: "default" is implicit; do not declare it as a case`);
-        if (routes.indexOf(c.route) !== i) problems.push(`${at}.cases[${i}].route: "${c.route}" is declared twice`);
-        if (!workflow.edges.some((e) => e.from === id && e.case === c.route)) {
-          problems.push(`${at}.cases[${i}]: no edge serves case "${c.route}"; add { from: "${id}", to: …, case: "${c.route}" }`);
-        }
-      });
-    }
-    if (spec.kind === "human" && spec.reviews !== undefined) {
-      const target = workflow.nodes[spec.reviews];
-      if (target?.kind !== "agent") problems.push(`${at}.reviews: "${spec.reviews}" is not an agent node`);
-    }
-    if (spec.kind !== "switch" && !workflow.edges.some((e) => e.from === id && !e.when)) {
-      problems.push(`${at}: no unconditional edge leaves it; add a fallback edge (for example to "end")`);
-    }
-  }
-
-  workflow.edges.forEach((edge, i) => {
-    const at = `workflow.edges[${i}]`;
-    if (edge.from === END_NODE) problems.push(`${at}.from: nothing leaves "end"`);
-    else if (edge.from !== START_NODE && !isNode(edge.from)) problems.push(`${at}.from: no node "${edge.from}"`);
-    if (edge.to === START_NODE) problems.push(`${at}.to: nothing goes back to "start"`);
-    else if (edge.to !== END_NODE && !isNode(edge.to)) problems.push(`${at}.to: no node "${edge.to}"`);
-    const fromSwitch = workflow.nodes[edge.from]?.kind === "switch";
-    if (fromSwitch) {
-      const spec = workflow.nodes[edge.from];
-      const routes = spec.kind === "switch" ? spec.cases.map((c) => c.route) : [];
-      if (edge.case === undefined) problems.push(`${at}: an edge leaving switch "${edge.from}" needs a case (one of ${[...routes, DEFAULT_CASE].join(", ")})`);
-      else if (edge.case !== DEFAULT_CASE && !routes.includes(edge.case)) problems.push(`${at}.case: "${edge.case}" is not a case of switch "${edge.from}"`);
-      if (edge.when) problems.push(`${at}.when: edges leaving a switch are chosen by case, not by condition`);
-    } else if (edge.case !== undefined) {
-      problems.push(`${at}.case: only edges leaving a switch node have a case`);
-    }
-    if (edge.when) {
-      const terms = parseCondition(edge.when);
-      if (!terms) problems.push(`${at}.when: cannot read "${edge.when}"; write flags joined with &&, each optionally negated with !`);
-      for (const t of terms ?? []) {
-        if (!declaredFlags.has(t.flag))
-          problems.push(
-            `${at}.when: flag "${t.flag}" is not declared; built-in flags: ${BUILT_IN_FLAGS.join(", ")}; other flags must be in an agent node's \`sets\``,
-          );
-      }
-    }
-  });
-
-  const starts = workflow.edges.filter((e) => e.from === START_NODE);
-  if (starts.length !== 1) problems.push(`workflow.edges: exactly one edge must leave "start" (found ${starts.length})`);
-  const reachable = reachableFrom(START_NODE, workflow);
-  for (const id of ids) if (!reachable.has(id)) problems.push(`workflow.nodes.${id}: unreachable from "start"`);
-  if (!reachable.has(END_NODE)) problems.push(`workflow.edges: no path reaches "end"`);
-
+  for (const [i, edge] of workflow.edges.entries()) problems.push(...edgeProblems(edge, `workflow.edges[${i}]`, workflow, declaredFlags));
+  problems.push(...reachProblems(workflow));
   ctx.approve.forEach((target, i) => {
     const spec = workflow.nodes[target];
     if (spec?.kind !== "agent") problems.push(`approve[${i}]: "${target}" is not an agent node of the workflow`);
   });
-
+  problems.push(...fanOutProblems(workflow, ctx));
   for (const cycle of cycles(workflow)) {
-    // fix_attempts_remain bounds a loop only if something in it counts fix attempts: a gate check.
-    const countsAttempts = cycle.some((id) => {
-      const spec = workflow.nodes[id];
-      return spec?.kind === "gate" || (spec?.kind === "agent" && ((spec.gates !== undefined && spec.gates !== false) || (spec.agent ?? id) === "tea"));
-    });
-    const bounded =
-      cycle.some((id) => workflow.nodes[id]?.maxVisits !== undefined) ||
-      (countsAttempts &&
-        workflow.edges.some(
-          (e) =>
-            cycle.includes(e.from) && cycle.includes(e.to) && (parseCondition(e.when ?? "") ?? []).some((t) => t.flag === "fix_attempts_remain" && !t.negated),
-        )) ||
-      cycle.some((id) => workflow.nodes[id]?.kind === "human");
-    if (!bounded) {
+    if (!isBounded(cycle, workflow, ctx)) {
       problems.push(
         `workflow.edges: the cycle ${[...cycle, cycle[0]].join(" → ")} has no bound; set maxVisits on one of its nodes, or condition one of its edges on fix_attempts_remain with a gate check (a gate node or an agent with gates) in the loop`,
       );
     }
   }
   return problems;
+}
+
+// A node's own problems: a reserved id, an unknown agent or gate, a flag it may not set, a switch's cases, a review of
+// something other than an agent, no way out.
+function nodeProblems(id: string, spec: NodeSpec, workflow: Workflow, ctx: ValidationContext): string[] {
+  const problems: string[] = [];
+  const at = `workflow.nodes.${id}`;
+  if (RESERVED.has(id)) problems.push(`${at}: "${id}" is reserved; choose another node id`);
+  if (spec.kind === "agent") {
+    const agent = spec.agent ?? id;
+    if (!ctx.agentIds.has(agent)) {
+      problems.push(
+        `${at}${spec.agent ? ".agent" : ""}: unknown agent "${agent}"; add agents/${agent}.md or use one of: ${[...ctx.agentIds].sort().join(", ")}`,
+      );
+    }
+    if (Array.isArray(spec.gates)) checkGates(spec.gates, `${at}.gates`, ctx, problems);
+    for (const [i, f] of (spec.sets ?? []).entries()) {
+      if ((BUILT_IN_FLAGS as readonly string[]).includes(f)) problems.push(`${at}.sets[${i}]: "${f}" is a built-in flag; agents cannot set it`);
+    }
+  }
+  if (spec.kind === "gate" && spec.gates) checkGates(spec.gates, `${at}.gates`, ctx, problems);
+  if (spec.kind === "switch") problems.push(...switchProblems(id, spec, workflow));
+  if (spec.kind === "human" && spec.reviews !== undefined) {
+    const target = workflow.nodes[spec.reviews];
+    if (target?.kind !== "agent") problems.push(`${at}.reviews: "${spec.reviews}" is not an agent node`);
+  }
+  if (spec.kind !== "switch" && !workflow.edges.some((e) => e.from === id && !e.when)) {
+    problems.push(`${at}: no unconditional edge leaves it; add a fallback edge (for example to "end")`);
+  }
+  return problems;
+}
+
+// A switch needs cases, each declared once, none named default, each served by an edge.
+function switchProblems(id: string, spec: Extract<NodeSpec, { kind: "switch" }>, workflow: Workflow): string[] {
+  const problems: string[] = [];
+  const at = `workflow.nodes.${id}`;
+  if (!spec.cases.length) problems.push(`${at}.cases: a switch needs at least one case`);
+  const routes = spec.cases.map((c) => c.route);
+  spec.cases.forEach((c, i) => {
+    if (c.route === DEFAULT_CASE) problems.push(`${at}.cases[${i}].route: "default" is implicit; do not declare it as a case`);
+    if (routes.indexOf(c.route) !== i) problems.push(`${at}.cases[${i}].route: "${c.route}" is declared twice`);
+    if (!workflow.edges.some((e) => e.from === id && e.case === c.route)) {
+      problems.push(`${at}.cases[${i}]: no edge serves case "${c.route}"; add { from: "${id}", to: …, case: "${c.route}" }`);
+    }
+  });
+  return problems;
+}
+
+// An edge's problems: ends that are not nodes, a switch's edge without a known case (or with a condition), a case
+// elsewhere, a condition that does not parse or names an undeclared flag.
+function edgeProblems(edge: Workflow["edges"][number], at: string, workflow: Workflow, declaredFlags: Set<string>): string[] {
+  const problems: string[] = [];
+  const isNode = (id: string) => Object.hasOwn(workflow.nodes, id);
+  if (edge.from === END_NODE) problems.push(`${at}.from: nothing leaves "end"`);
+  else if (edge.from !== START_NODE && !isNode(edge.from)) problems.push(`${at}.from: no node "${edge.from}"`);
+  if (edge.to === START_NODE) problems.push(`${at}.to: nothing goes back to "start"`);
+  else if (edge.to !== END_NODE && !isNode(edge.to)) problems.push(`${at}.to: no node "${edge.to}"`);
+  const from = workflow.nodes[edge.from];
+  if (from?.kind === "switch") {
+    const routes = from.cases.map((c) => c.route);
+    if (edge.case === undefined) problems.push(`${at}: an edge leaving switch "${edge.from}" needs a case (one of ${[...routes, DEFAULT_CASE].join(", ")})`);
+    else if (edge.case !== DEFAULT_CASE && !routes.includes(edge.case)) problems.push(`${at}.case: "${edge.case}" is not a case of switch "${edge.from}"`);
+    if (edge.when) problems.push(`${at}.when: edges leaving a switch are chosen by case, not by condition`);
+  } else if (edge.case !== undefined) {
+    problems.push(`${at}.case: only edges leaving a switch node have a case`);
+  }
+  if (edge.when) {
+    const terms = parseCondition(edge.when);
+    if (!terms) problems.push(`${at}.when: cannot read "${edge.when}"; write flags joined with &&, each optionally negated with !`);
+    for (const t of terms ?? []) {
+      if (!declaredFlags.has(t.flag))
+        problems.push(
+          `${at}.when: flag "${t.flag}" is not declared; built-in flags: ${BUILT_IN_FLAGS.join(", ")}; other flags must be in an agent node's \`sets\``,
+        );
+    }
+  }
+  return problems;
+}
+
+// One way in, every node reachable from it, and a way out.
+function reachProblems(workflow: Workflow): string[] {
+  const problems: string[] = [];
+  const starts = workflow.edges.filter((e) => e.from === START_NODE);
+  if (starts.length !== 1) problems.push(`workflow.edges: exactly one edge must leave "start" (found ${starts.length})`);
+  const reachable = reachableFrom(START_NODE, workflow);
+  for (const id of Object.keys(workflow.nodes)) if (!reachable.has(id)) problems.push(`workflow.nodes.${id}: unreachable from "start"`);
+  if (!reachable.has(END_NODE)) problems.push(`workflow.edges: no path reaches "end"`);
+  return problems;
+}
+
+// One node of a workflow builds pm's stories in parallel: two agent nodes whose files declare it cannot both.
+function fanOutProblems(workflow: Workflow, ctx: ValidationContext): string[] {
+  const fanning = Object.entries(workflow.nodes)
+    .filter(([id, spec]) => spec.kind === "agent" && declares({ capabilities: ctx.agentCapabilities?.get(spec.agent ?? id) }, "fans-out-stories"))
+    .map(([id]) => id);
+  if (fanning.length < 2) return [];
+  return [`workflow.nodes: ${fanning.join(", ")} all fan out stories (their agents' \`capabilities\`); only one node of a workflow may`];
+}
+
+// Whether an agent judges gates: its node runs gates, its role is a built-in judge, or its file says it judges them.
+function judges(id: string, spec: NodeSpec, ctx: ValidationContext): boolean {
+  if (spec.kind !== "agent") return false;
+  const agent = spec.agent ?? id;
+  if (spec.gates !== undefined && spec.gates !== false) return true;
+  return (isPipelineRole(agent) && capabilitiesOf(agent).judgesGates === true) || declares({ capabilities: ctx.agentCapabilities?.get(agent) }, "judges-gates");
+}
+
+// A cycle ends: a node in it has maxVisits, a human is in it, or it counts fix attempts (a gate check in it) and
+// one of its edges is conditioned on fix_attempts_remain.
+function isBounded(cycle: string[], workflow: Workflow, ctx: ValidationContext): boolean {
+  const countsAttempts = cycle.some((id) => {
+    const spec = workflow.nodes[id];
+    return spec?.kind === "gate" || (spec !== undefined && judges(id, spec, ctx));
+  });
+  return (
+    cycle.some((id) => workflow.nodes[id]?.maxVisits !== undefined) ||
+    (countsAttempts &&
+      workflow.edges.some(
+        (e) =>
+          cycle.includes(e.from) && cycle.includes(e.to) && (parseCondition(e.when ?? "") ?? []).some((t) => t.flag === "fix_attempts_remain" && !t.negated),
+      )) ||
+    cycle.some((id) => workflow.nodes[id]?.kind === "human")
+  );
 }
 
 function checkGates(names: string[], at: string, ctx: ValidationContext, problems: string[]): void {

@@ -5,6 +5,7 @@ import type { EngineDeps } from "../deps.js";
 import { emitter } from "../nodes/context.js";
 import type { PipelineStateType, PipelineUpdate } from "../state.js";
 import { type PlannedStory, storyPlan } from "../../roles/story-plan.js";
+import type { FanOut } from "./fan-out.js";
 import { STORY_NODE } from "./story-node.js";
 import type { StoryRun } from "./types.js";
 
@@ -18,7 +19,7 @@ export function parallelOf(state: Pick<PipelineStateType, "storyParallel">, deps
 
 /**
  * Whether a plan gains from running stories at the same time: some two stories can be built at once. A single
- * story or a chain (every old handoff: each story depends on all before it) runs as before, one dev for all.
+ * story or a chain (every old handoff: each story depends on all before it) runs as before, one run for all.
  */
 export function hasParallelism(plan: readonly PlannedStory[]): boolean {
   const done = new Set<string>();
@@ -42,20 +43,21 @@ export function nextBatch(plan: readonly PlannedStory[], runs: Record<string, Pi
 }
 
 /**
- * The default pipeline's dev node when stories run in parallel. With `parallel` 1, a plan without two independent
- * stories, a fix attempt (one dev on the merged tree) or no git repository, it is today's dev node. Otherwise it
- * becomes the dispatcher: records every story (a failed one, whose question a human answered, is pending again)
- * and marks the first ready ones running; its router sends each to the story node.
+ * The node whose role fans out stories (the default pipeline's dev). With `parallel` 1, a plan without two
+ * independent stories, a fix attempt (one run on the merged tree) or no git repository, it is the plain agent node.
+ * Otherwise it becomes the dispatcher: records every story (a failed one, whose question a human answered, is
+ * pending again) and marks the first ready ones running; its router sends each to the story node.
  */
-export function devOrDispatch(dev: NodeFn, deps: EngineDeps): NodeFn {
+export function runOrDispatch(run: NodeFn, deps: EngineDeps, fanOut: FanOut): NodeFn {
+  const { node } = fanOut;
   return async (state, config) => {
     const parallel = parallelOf(state, deps);
     const plan = storyPlan(state.stories);
     const allMerged = plan.every((s) => state.storyRuns[s.id]?.status === "merged");
     const fansOut = !state.gateBlocked && parallel > 1 && !allMerged && hasParallelism(plan) && (await isGitRepo(deps.config.root));
-    if (!fansOut) return { ...(await dev(state, config)), storyParallel: parallel };
+    if (!fansOut) return { ...(await run(state, config)), storyParallel: parallel };
     const emit = emitter(config);
-    emit({ type: "node.started", node: "dev", fixAttempt: 0, step: state.steps ?? 0 });
+    emit({ type: "node.started", node, fixAttempt: 0, step: state.steps ?? 0 });
     const runs: RunUpdates = {};
     const statuses: Record<string, Pick<StoryRun, "status">> = {};
     for (const s of plan) {
@@ -67,8 +69,8 @@ export function devOrDispatch(dev: NodeFn, deps: EngineDeps): NodeFn {
     }
     for (const id of nextBatch(plan, statuses, parallel)) runs[id] = { ...runs[id], id, status: "running" };
     const started = Object.values(runs).filter((r) => r.status === "running").length;
-    emit({ type: "node.completed", node: "dev", summary: `${plan.length} stories: ${started} started, up to ${parallel} at a time` });
-    return { storyRuns: runs, storiesActive: true, storyParallel: parallel, visits: { dev: 1 } };
+    emit({ type: "node.completed", node, summary: `${plan.length} stories: ${started} started, up to ${parallel} at a time` });
+    return { storyRuns: runs, storiesActive: true, storyParallel: parallel, visits: { [node]: 1 } };
   };
 }
 

@@ -1,9 +1,10 @@
-import { BUILT_IN_ROLES } from "../../roles/registry.js";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { EventBody, Usage } from "../../events/schema.js";
 import { addUsage, ZERO_USAGE } from "../../events/usage.js";
 import { fence } from "../../text/fence.js";
 import { readProjectText } from "../../secrets/project-read.js";
+import { roleOf } from "../../roles/registry.js";
+import type { RoleDefinition } from "../../roles/types.js";
 import type { EngineDeps } from "../deps.js";
 import { emitter, threadIdOf } from "../nodes/context.js";
 import { runRole } from "../nodes/agent-node.js";
@@ -12,6 +13,7 @@ import type { PipelineStateType, PipelineUpdate } from "../state.js";
 import { nextBatch, parallelOf } from "./dispatch.js";
 import { filesWithMarkers, MergeRefused, mergeStory } from "./merge.js";
 import { type PlannedStory, storyPlan } from "../../roles/story-plan.js";
+import type { FanOut } from "./fan-out.js";
 import { clearSpend } from "./shared-spend.js";
 import type { StoryRun } from "./types.js";
 import {
@@ -28,19 +30,21 @@ import {
 
 /** The graph node that merges finished stories into the thread's working tree. */
 export const MERGE_NODE = "story_merge";
-/** How many dev runs a conflict gets before a human is asked (markers left behind, say). */
+/** How many runs of the fanning-out agent a conflict gets before a human is asked (markers left behind, say). */
 export const RESOLVE_ATTEMPTS = 2;
 
 type RunUpdates = Record<string, Partial<StoryRun> & { id: string }>;
 
 /**
  * Runs after each round of stories: merges every finished story's branch into the thread's working tree in story
- * order. A conflict is not a failure: a dev run in the thread's tree (inside the sandbox, like any dev) gets the
- * files, both sides and the stories, and resolves it; yolo checks no conflict marker is left before going on. With
+ * order. A conflict is not a failure: a run of the fanning-out node's agent (dev) in the thread's tree (inside the
+ * sandbox, like any of its runs) gets the files, both sides and the stories, and resolves it; yolo checks no conflict marker is left before going on. With
  * `--branch` each merged story becomes one commit on the thread's branch (a linear history). Then it starts the
  * stories whose dependencies are now merged, from the merged result, or hands the tree to the gate.
  */
-export function storyMergeNode(deps: EngineDeps) {
+export function storyMergeNode(deps: EngineDeps, fanOut: FanOut) {
+  const { node } = fanOut;
+  const role = roleOf(fanOut.agentId, false, deps.agents.get(fanOut.agentId));
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
     checkRunLimits(MERGE_NODE, state, deps.config.limits);
     const started = performance.now();
@@ -71,7 +75,7 @@ export function storyMergeNode(deps: EngineDeps) {
         emit({ type: "warning", message: `Story ${s.id} (${s.title}) was not merged: ${merged.refused}.` });
         escalation = {
           escalateToHuman: true,
-          askedBy: "dev",
+          askedBy: node,
           question: `Story ${s.id} (${s.title}) could not be merged into the thread's working tree: ${merged.refused}. Its work is kept on branch ${wt.branch}. Fix the working tree (remove the link or file in the way), then answer to continue: the story runs again and is merged.`,
         };
         continue;
@@ -79,19 +83,19 @@ export function storyMergeNode(deps: EngineDeps) {
       const { conflicts } = merged;
       if (conflicts.length) {
         const others = plan.filter((o) => mergedFiles.get(o.id)?.some((f) => conflicts.includes(f)));
-        const resolved = await resolveConflicts({ story: s, others, conflicts, state, config, deps });
+        const resolved = await resolveConflicts({ story: s, others, conflicts, state, config, deps, fanOut, role });
         usage = addUsage(usage, resolved.usage);
         for (const f of resolved.files) resolvedFiles.add(f);
         if (resolved.left.length || resolved.question) {
-          const why = resolved.question ?? `conflict markers are still in ${resolved.left.join(", ")} after ${RESOLVE_ATTEMPTS} attempts by dev`;
+          const why = resolved.question ?? `conflict markers are still in ${resolved.left.join(", ")} after ${RESOLVE_ATTEMPTS} attempts by ${node}`;
           escalation = {
             escalateToHuman: true,
-            askedBy: "dev",
+            askedBy: node,
             question: `Merging story ${s.id} (${s.title}) into the thread's working tree conflicted in ${conflicts.join(", ")}, and ${why}. Resolve the files in the working tree, then answer to continue.`,
           };
         }
       }
-      if (deps.workspace) await deps.workspace.afterDev({ threadId, node: `dev.${s.id}`, attempt: 1, stories: [s.title], summary: run.summary ?? "" });
+      if (deps.workspace) await deps.workspace.afterDev({ threadId, node: `${node}.${s.id}`, attempt: 1, stories: [s.title], summary: run.summary ?? "" });
       await removeStoryWorktree(root, wt);
       runs[s.id] = { id: s.id, status: "merged", conflicts, worktree: null };
       mergedFiles.set(s.id, run.filesChanged);
@@ -114,7 +118,7 @@ export function storyMergeNode(deps: EngineDeps) {
       storyWallMs: -1,
       visits: { [MERGE_NODE]: 1 },
     };
-    if (usage.calls) Object.assign(update, { usage, usageByNode: { dev: usage } });
+    if (usage.calls) Object.assign(update, { usage, usageByNode: { [node]: usage } });
     if (resolvedFiles.size) update.filesChanged = [...resolvedFiles];
     return update;
   };
@@ -169,7 +173,7 @@ async function mergeOrRefuse(
 }
 
 /**
- * dev resolves the conflicts of one story's merge in the thread's working tree. It is told the files (both sides
+ * The fanning-out node's agent (dev) resolves the conflicts of one story's merge in the thread's working tree. It is told the files (both sides
  * are in them between git's markers) and the stories involved; a run that leaves markers behind gets another try.
  */
 async function resolveConflicts(input: {
@@ -179,8 +183,11 @@ async function resolveConflicts(input: {
   state: PipelineStateType;
   config: LangGraphRunnableConfig;
   deps: EngineDeps;
+  fanOut: FanOut;
+  role: RoleDefinition;
 }): Promise<{ usage: Usage; left: string[]; question: string | null; files: string[] }> {
-  const { story, conflicts, state, deps } = input;
+  const { story, conflicts, state, deps, role } = input;
+  const { node, agentId } = input.fanOut;
   const config: LangGraphRunnableConfig = { ...input.config, writer: (e: unknown) => input.config.writer?.({ ...(e as EventBody), story: story.id }) };
   let usage: Usage = ZERO_USAGE;
   let left = conflicts;
@@ -189,21 +196,16 @@ async function resolveConflicts(input: {
     const task = conflictTask(story, input.others, left, deps.config.root, attempt);
     const titles = new Set([story.title, ...input.others.map((o) => o.title)]);
     const briefState = { ...state, stories: state.stories.filter((s) => titles.has(s.title)), task } as PipelineStateType;
-    const out = await runRole(
-      { node: "dev", agentId: "dev", role: BUILT_IN_ROLES.dev, flags: [], transcript: `dev.merge-${story.id}` },
-      briefState,
-      config,
-      deps,
-    );
+    const out = await runRole({ node, agentId, role, flags: [], transcript: `${node}.merge-${story.id}` }, briefState, config, deps);
     usage = addUsage(usage, out.usage);
     for (const f of out.filesChanged) files.add(f);
-    if (out.handoff.escalate_to_human === true) return { usage, left, question: `dev asked: ${String(out.handoff.question ?? "")}`, files: [...files] };
+    if (out.handoff.escalate_to_human === true) return { usage, left, question: `${node} asked: ${String(out.handoff.question ?? "")}`, files: [...files] };
     left = filesWithMarkers(deps.config.root, conflicts);
   }
   return { usage, left, question: null, files: [...files] };
 }
 
-/** The conflict, in words for dev: which files, what each side is, and what done means. */
+/** The conflict, in words for the agent resolving it: which files, what each side is, and what done means. */
 function conflictTask(story: PlannedStory, others: PlannedStory[], files: string[], root: string, attempt: number): string {
   const sides = others.length ? `the stories merged before it (${others.map((o) => `${o.id}: ${o.title}`).join("; ")})` : "the work merged before it";
   const shown = files.map((f) => fence(`${f} with conflict markers`, head(root, f))).join("\n");

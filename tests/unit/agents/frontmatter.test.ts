@@ -89,7 +89,7 @@ describe("parseAgentFile", () => {
 
   it("names each unknown key, suggesting the known key a near miss was meant to be", () => {
     expect(problemsOf(file(`${VALID}\ncolour: blue\nmax_turns: 3`))).toEqual([
-      "colour: unknown key; known keys: name, description, tools, model, temperature, maxTurns, handoff",
+      "colour: unknown key; known keys: name, description, tools, model, temperature, maxTurns, handoff, capabilities",
       'max_turns: unknown key; did you mean "maxTurns"?',
     ]);
   });

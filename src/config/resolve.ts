@@ -10,7 +10,7 @@ import { parseDuration } from "./duration.js";
 import type { CommandRules, ResolvedConfig, SandboxMode, UserConfig, UserLevelConfig } from "./schema.js";
 import { withGateDefaults } from "./gate-defaults.js";
 import { withApprovals } from "../workflow/approve.js";
-import { DEFAULT_WORKFLOW } from "../roles/pipeline.js";
+import { DEFAULT_WORKFLOW } from "../workflow/default.js";
 import { DEFAULT_INSTRUCTION_FILES } from "./defaults.js";
 
 /** Values from command-line flags (picked from the one RunFlags type); undefined means "not given". */

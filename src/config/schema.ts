@@ -4,35 +4,7 @@ import { workflowSchema, type Workflow } from "../workflow/schema.js";
 import { mcpServersSchema, type McpServers } from "./mcp-servers.js";
 import { hooksConfigSchema, type HooksConfig } from "./hooks-schema.js";
 import type { SandboxLimits } from "../exec/sandbox-walls.js";
-
-const gateSchema = z.strictObject({
-  name: z.string().min(1),
-  command: z.string().min(1),
-  /** A failing required gate blocks the run; an optional one is reported only. */
-  required: z.boolean().default(true),
-  timeoutS: z.number().positive().default(600),
-  /**
-   * JUnit XML files the command writes (paths or globs relative to the project root), read after each run for
-   * per-test results; detected gates set it where their runner writes such reports (Maven, Gradle, …).
-   */
-  reports: z.array(z.string().min(1)).optional(),
-  /**
-   * How failures already there at the thread's baseline count: "strict" (the default when absent) makes them the
-   * task's targets, which block until they pass; "report" (an opt-in) lists them as pre-existing and lets them pass.
-   */
-  baseline: z.enum(["report", "strict"]).optional(),
-  /**
-   * Tests of this gate broken for reasons outside any task: full test ids or the tests' own names, `*` a wildcard.
-   * They are reported as known failures and never block (only a person declares them, never the model).
-   */
-  knownFailures: z.array(z.string().trim().min(1)).optional(),
-  /**
-   * A configured gate runs as written unless this is "changed": then, in a monorepo and when the command is one
-   * yolo detects (`npm test`, `pnpm test`, `cargo test --workspace`, the Go per-module loop), a gate run covers only
-   * the workspaces a change touches (docs/gates.md, "Monorepos"). Absent or "all": the whole suite.
-   */
-  scope: z.enum(["changed", "all"]).optional(),
-});
+import { type GateConfig, gateSchema } from "../gates/schema.js";
 
 const patterns = z.array(z.string().trim().min(1));
 const commandRules = z.strictObject({
@@ -207,7 +179,7 @@ export const configSchema = z.strictObject({
 });
 
 export type UserConfig = z.input<typeof configSchema>;
-export type GateConfig = z.output<typeof gateSchema>;
+export type { GateConfig };
 export { gateSchema };
 
 /** Everything resolved: defaults < config file < YOLO_* environment < flags. Frozen and passed down. */

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { packageJsonText } from "./package-json.js";
-import type { GateConfig } from "../config/schema.js";
+import type { GateConfig } from "./schema.js";
 import { fileStamp, nowNs, settled } from "../fs/file-stamp.js";
 import { dependencyChanges, dependencyStamps } from "./dependency-stamps.js";
 import {

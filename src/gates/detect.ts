@@ -1,4 +1,4 @@
-import type { GateConfig } from "../config/schema.js";
+import type { GateConfig } from "./schema.js";
 import { detectDeno } from "./detect/deno.js";
 import type { Detector, EcosystemGates } from "./detect/files.js";
 import { detectGo } from "./detect/go.js";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { packageJsonText } from "./package-json.js";
-import type { GateConfig } from "../config/schema.js";
+import type { GateConfig } from "./schema.js";
 import type { GateResult } from "../events/schema.js";
 import { lastBytes } from "../exec/capped-output.js";
 import { type GateLog, openGateLog } from "./gate-log.js";

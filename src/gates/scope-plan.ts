@@ -1,4 +1,4 @@
-import type { GateConfig } from "../config/schema.js";
+import type { GateConfig } from "./schema.js";
 import { scopeGate, wholeSuite, type ScopedGate } from "./detect/scope.js";
 import { cargoWorkspace, goModules, nodeWorkspaces, type WorkspacePackage } from "./detect/workspaces.js";
 

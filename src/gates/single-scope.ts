@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { GateConfig } from "../config/schema.js";
+import type { GateConfig } from "./schema.js";
 import type { ScopedGate } from "./detect/scope.js";
 import type { ScopeInput } from "./scope-plan.js";
 

@@ -6,7 +6,7 @@ import type { GateConfig } from "../../config/schema.js";
 import { defaultGates } from "../../gates/detect.js";
 import { DEFAULT_GATE_TIMEOUT_S } from "../../gates/detect/files.js";
 import { narrowable } from "../../gates/detect/scope.js";
-import { DEFAULT_WORKFLOW } from "../../roles/pipeline.js";
+import { DEFAULT_WORKFLOW } from "../../workflow/default.js";
 import { projectRoot } from "../load-config.js";
 import { recordConfigTrust } from "../config-trust.js";
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { GateConfig } from "../../config/schema.js";
+import type { GateConfig } from "../schema.js";
 
 /** Default time a detected gate may run, as for configured gates. */
 export const DEFAULT_GATE_TIMEOUT_S = 600;

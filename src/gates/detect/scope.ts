@@ -1,4 +1,4 @@
-import type { GateConfig } from "../../config/schema.js";
+import type { GateConfig } from "../schema.js";
 import type { GateScope } from "../../events/schema.js";
 import { eachModule } from "./go.js";
 import { affectedPackages, cargoWorkspace, goModules, nodeWorkspaces, outsideEveryPackage, type WorkspacePackage } from "./workspaces.js";

@@ -91,7 +91,7 @@ function mcpHub(config: ResolvedConfig, input: { env: NodeJS.ProcessEnv; mcpReco
   return createMcpHub({
     config,
     // Stdio servers run under the run's sandbox, as commands do (`sandbox: "required"` covers them too).
-    connect: { root: config.root, env: input.env, secretEnvNames: [config.model.apiKeyEnv], envAllow, sandbox },
+    connect: { root: config.root, env: input.env, secretEnvNames: [config.model.apiKeyEnv], envAllow, sandbox, config: configProtection(config) },
     logger,
     recording: input.mcpRecording,
   });

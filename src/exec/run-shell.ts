@@ -5,6 +5,8 @@ import { launchDirect } from "./launch-direct.js";
 import { launchThroughSpawner } from "./spawner.js";
 import { findProtectedPaths, removeNewExecFiles, type ProtectedPaths, type WalkLimits } from "./protected-paths.js";
 import { bwrapArgv, type Sandbox } from "./sandbox.js";
+import { DEFAULT_SANDBOX_LIMITS } from "./sandbox-walls.js";
+import { openPidsCgroup, type PidsCgroup } from "./pids-cgroup.js";
 import { type ConfigSnapshot, restoreConfigFiles, snapshotConfigFiles } from "./config-guard.js";
 import type { ConfigProtection } from "./settings.js";
 import { scrubText } from "../secrets/scrub.js";
@@ -84,6 +86,7 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   const collected = new CappedOutput(options.capBytes, options.keepFullOutput);
   let guard: ProtectedPaths | null = null;
   let configKept: ConfigSnapshot | null = null;
+  let cgroup: PidsCgroup | null = null;
   const finish = (exitCode: number | null, timedOut: boolean, aborted: boolean): ShellResult =>
     finishShell({ started, collected, guard, configKept }, options, { exitCode, timedOut, aborted });
   if (options.signal?.aborted) return finish(null, false, true);
@@ -97,7 +100,10 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   }
   configKept = snapshotConfigFiles(options.cwd, guard, options.config);
   // Node's `shell: true` is `/bin/sh -c <command>` on POSIX; spelled out, so the helper process spawns plain argv.
-  const [file, ...args] = sandbox ? bwrapArgv(sandbox, options.cwd, command, guard, options.env.PATH) : ["/bin/sh", "-c", command];
+  // RLIMIT_NPROC does not bind root: a pids cgroup per command does, where one can be made (pids-cgroup.ts).
+  cgroup = sandbox ? openPidsCgroup((sandbox.limits ?? DEFAULT_SANDBOX_LIMITS).processes) : null;
+  const walled = sandbox && cgroup ? { ...sandbox, pidsCgroup: cgroup.dir } : sandbox;
+  const [file, ...args] = walled ? bwrapArgv(walled, options.cwd, command, guard, options.env.PATH) : ["/bin/sh", "-c", command];
   let launched: Launched | undefined;
   // Also when the pid never came: a helper that stopped answering is given up on rather than waited for.
   const stopper = groupStopper(options, () => launched?.killed());
@@ -124,6 +130,7 @@ export async function runShell(command: string, options: RunShellOptions): Promi
     return finish(end?.exitCode ?? null, stopper.timedOut, stopper.aborted);
   } finally {
     stopper.dispose();
+    cgroup?.close();
   }
 }
 

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { ProtectedPaths } from "./protected-paths.js";
-import { withUnixSocketFilter } from "./seccomp.js";
+import { hostWrapped } from "./seccomp.js";
 import { DEFAULT_SANDBOX_LIMITS, hiddenFolderArgs, limitArgv, type SandboxLimits } from "./sandbox-walls.js";
 
 /** How commands are contained: inside bubblewrap, or not at all. */
@@ -22,6 +22,8 @@ export interface BwrapSandbox {
   limits?: SandboxLimits;
   /** The network stays shared (an MCP server whose config allows it); commands never get it. */
   network?: boolean;
+  /** A pids cgroup (v1) the command joins before bubblewrap starts, limiting its processes even as root (pids-cgroup.ts). */
+  pidsCgroup?: string;
 }
 
 /** A host folder (`host`) the sandboxed command sees, writable, at `inside`. */
@@ -252,7 +254,7 @@ export function bwrapArgvOf(sandbox: BwrapSandbox, root: string, argv: readonly 
     ...limitArgv(sandbox.limits, argv),
   ];
   // Host UNIX sockets the sandbox can see (in the project, /srv, /var/lib) cannot be connected to.
-  return sandbox.limits?.unixSockets === "allow" ? argvOut : withUnixSocketFilter(argvOut);
+  return hostWrapped(argvOut, { unixSockets: sandbox.limits?.unixSockets === "allow", ...(sandbox.pidsCgroup ? { pidsCgroup: sandbox.pidsCgroup } : {}) });
 }
 
 // Read-only binds for exec files and git dirs, /dev/null over secret files, an empty read-only tmpfs over secret folders.

@@ -107,8 +107,25 @@ export function unixSocketFilterFile(): string {
 /** The fd bubblewrap reads the filter from. */
 export const SECCOMP_FD = 3;
 
-/** Wraps bubblewrap's argv so that it starts with the filter open on SECCOMP_FD (and reads it with `--seccomp`). */
-export function withUnixSocketFilter(bwrap: readonly string[]): string[] {
+/**
+ * Wraps bubblewrap's argv in the host shell that starts it: it joins the command's pids cgroup first when there is
+ * one (pids-cgroup.ts; a failure to join leaves RLIMIT_NPROC alone), and opens the filter on SECCOMP_FD for
+ * `--seccomp` unless UNIX sockets are allowed. Neither: the argv as it is.
+ */
+export function hostWrapped(bwrap: readonly string[], options: { unixSockets: boolean; pidsCgroup?: string }): string[] {
+  if (options.unixSockets && !options.pidsCgroup) return [...bwrap];
   const [binary, ...args] = bwrap;
-  return ["/bin/sh", "-c", `exec "$@" ${SECCOMP_FD}<"$0"`, unixSocketFilterFile(), binary, "--seccomp", String(SECCOMP_FD), ...args];
+  const join = options.pidsCgroup ? `{ echo $$ > "$2/cgroup.procs"; } 2>/dev/null; ` : "";
+  const filter = options.unixSockets ? "" : ` ${SECCOMP_FD}<"$f"`;
+  return [
+    "/bin/sh",
+    "-c",
+    `${join}f=$1; shift 2; exec "$@"${filter}`,
+    "yolo-host",
+    options.unixSockets ? "" : unixSocketFilterFile(),
+    options.pidsCgroup ?? "",
+    binary,
+    ...(options.unixSockets ? [] : ["--seccomp", String(SECCOMP_FD)]),
+    ...args,
+  ];
 }

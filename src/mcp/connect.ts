@@ -9,6 +9,7 @@ import { expandMap } from "./expand.js";
 import type { McpServerEntry } from "./servers.js";
 import { DetachedStdioTransport } from "./stdio-transport.js";
 import { bwrapArgvOf, type Sandbox } from "../exec/sandbox.js";
+import type { ConfigProtection } from "../exec/settings.js";
 import { findProtectedPaths } from "../exec/protected-paths.js";
 import type { ListedTool, McpCaller } from "./tool-def.js";
 
@@ -26,6 +27,8 @@ export interface ConnectContext {
   envAllow: readonly string[] | null;
   /** The run's sandbox: a stdio server is started inside it (bubblewrap), as commands are; absent or none: directly. */
   sandbox?: Sandbox;
+  /** The run's agents folder and instruction names: read-only in the server's sandbox, as for commands. */
+  config?: ConfigProtection;
 }
 
 /** A started server: its tools, how to call them, how to stop it. */
@@ -117,7 +120,11 @@ function launchArgv(server: { command: string; args?: string[]; network?: boolea
   const argv = [server.command, ...(server.args ?? [])];
   if (ctx.sandbox?.kind !== "bwrap") return { command: server.command, args: argv.slice(1) };
   const sandbox = { ...ctx.sandbox, network: server.network === true };
-  const [command, ...args] = bwrapArgvOf(sandbox, ctx.root, argv, findProtectedPaths(ctx.root), env.PATH, cwd);
+  const guard = findProtectedPaths(ctx.root, undefined, ctx.config);
+  // Fail closed, as for commands: a walk that stopped short may have missed a git dir or a secret file.
+  if (!guard.complete)
+    throw new ServerStartError(`not started in the sandbox: ${guard.incomplete ?? "the walk for files to protect stopped at its limits"}`, "");
+  const [command, ...args] = bwrapArgvOf(sandbox, ctx.root, argv, guard, env.PATH, cwd);
   return { command, args };
 }
 

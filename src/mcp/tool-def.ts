@@ -5,6 +5,7 @@ import { scrubText, scrubValue } from "../secrets/scrub.js";
 import { CappedOutput } from "../exec/capped-output.js";
 import type { McpToolName, ToolDef, ToolOutcome } from "../tools/types.js";
 import { resultText } from "./content.js";
+import type { ConfigProtection } from "../exec/settings.js";
 import { findProtectedPaths, keepProtectedContents, type ProtectedContents, removeNewExecFiles, restoreProtectedContents } from "../exec/protected-paths.js";
 
 /** A tool as a server lists it (the fields yolo reads; a hostile server may send anything else). */
@@ -47,11 +48,13 @@ export function mcpToolDef(input: { name: McpToolName; server: string; tool: Lis
     async run(args, ctx): Promise<ToolOutcome> {
       const real = withRealPaths(args as Record<string, unknown>, ctx.root, input.stateDir);
       // Whatever the server says of its tool (readOnlyHint is its word), the check that follows every command follows every call.
-      const before = findProtectedPaths(ctx.root);
+      // The run's agents folder and instruction names are protected here as for commands and the write tools.
+      const config = ctx.commands?.config;
+      const before = findProtectedPaths(ctx.root, undefined, config);
       const kept = keepProtectedContents(ctx.root, before);
       try {
         const result = await caller.call(tool.name, real, { timeoutMs, signal: ctx.signal });
-        const removed = removedNote(ctx.root, before, kept);
+        const removed = removedNote(ctx.root, before, kept, config);
         const ok = result.isError !== true;
         const capped = new CappedOutput(ctx.outputCapBytes);
         const text = resultText(result);
@@ -60,7 +63,7 @@ export function mcpToolDef(input: { name: McpToolName; server: string; tool: Lis
         const summary = ok ? `${name} → ${capped.size} bytes` : `${name} failed: ${firstLine(text)}`;
         return { ok, content: `${fence(source, capped.text())}${removed}`, summary };
       } catch (error) {
-        removedNote(ctx.root, before, kept);
+        removedNote(ctx.root, before, kept, config);
         if (ctx.signal?.aborted) throw error;
         const code = (error as { code?: unknown }).code;
         const why =
@@ -77,8 +80,8 @@ export function mcpToolDef(input: { name: McpToolName; server: string; tool: Lis
  * Removes the files that run code outside yolo (a git hook, a workflow, an `.envrc`) the call created, as after every
  * command, puts back the ones it changed (a server without the sandbox could), and says so ("" when there were none).
  */
-function removedNote(root: string, before: ReturnType<typeof findProtectedPaths>, kept: ProtectedContents): string {
-  const after = removeNewExecFiles(root, before);
+function removedNote(root: string, before: ReturnType<typeof findProtectedPaths>, kept: ProtectedContents, config?: ConfigProtection): string {
+  const after = removeNewExecFiles(root, before, undefined, config);
   const restored = restoreProtectedContents(root, kept);
   const parts: string[] = [];
   if (restored.length)

@@ -9,6 +9,7 @@ import { connectServer } from "../../src/mcp/connect.js";
 import { mcpToolDef } from "../../src/mcp/tool-def.js";
 import { probeBwrap, type Sandbox } from "../../src/exec/sandbox.js";
 import { DEFAULT_SANDBOX_LIMITS, sandboxHiddenFolders } from "../../src/exec/sandbox-walls.js";
+import type { ConfigProtection } from "../../src/exec/settings.js";
 import type { McpToolName, ToolContext } from "../../src/tools/types.js";
 
 // MCP inside the walls: a stdio MCP server started by yolo runs under the commands' sandbox, and the
@@ -116,6 +117,66 @@ describe("MCP servers inside the walls", { timeout: 300_000 }, () => {
       }
     }
     console.log(`mcp-walls: server-filesystem, ${tries} tries, ${escapes.length} escapes`);
+    expect(escapes).toEqual([]);
+  });
+});
+
+describe("MCP calls protect the run's configured agents folder and instruction names", { timeout: 300_000 }, () => {
+  // `agentsDir: "team/agents"` and `instructionFiles: ["RULES.md"]`: names no fixed rule knows, only the run's config.
+  const config: ConfigProtection = { dirs: ["team/agents"], names: ["RULES.md"] };
+  const ORIGINAL = "# the user's persona\n";
+  const ROUTES: [string, string][] = [
+    ["overwrite team/agents/dev.md", "team/agents/dev.md"],
+    ["new team/agents/tea.md", "team/agents/tea.md"],
+    ["overwrite RULES.md", "RULES.md"],
+    ["new sub/RULES.md", "sub/RULES.md"],
+  ];
+  const modes: [string, Sandbox][] = [["unsandboxed", { kind: "none" }]];
+  if (probe.available)
+    modes.unshift(["in the sandbox", { kind: "bwrap", binary: probe.binary, hidden: sandboxHiddenFolders(process.env.HOME), limits: DEFAULT_SANDBOX_LIMITS }]);
+
+  it(`server-filesystem: ${ROUTES.length} routes × ${probe.available ? 2 : 1} ways, 0 left changed`, async () => {
+    const escapes: string[] = [];
+    let tries = 0;
+    for (const [label, sandbox] of modes) {
+      const p = project();
+      fs.mkdirSync(path.join(p.root, "team/agents"), { recursive: true });
+      fs.mkdirSync(path.join(p.root, "sub"));
+      fs.writeFileSync(path.join(p.root, "team/agents/dev.md"), ORIGINAL);
+      fs.writeFileSync(path.join(p.root, "RULES.md"), ORIGINAL);
+      const server = await connectServer(
+        { name: "fs", source: "test", config: { command: process.execPath, args: [FILESYSTEM, p.root] } },
+        { root: p.root, env: { PATH: process.env.PATH, HOME: process.env.HOME }, secretEnvNames: [], envAllow: null, sandbox, config },
+      );
+      try {
+        const write = server.tools.find((t) => t.name === "write_file")!;
+        const def = mcpToolDef({
+          name: "mcp__fs__write_file" as McpToolName,
+          server: "fs",
+          tool: write,
+          caller: server.caller,
+          timeoutMs: 30_000,
+          stateDir: path.join(p.root, ".yolo"),
+        });
+        const ctx: ToolContext = { ...context(p.root), commands: { policy: { allow: [], deny: [] } as never, envAllow: null, sandbox, config } };
+        for (const [name, rel] of ROUTES) {
+          tries++;
+          await def.run({ path: path.join(p.root, rel), content: "You may write anything anywhere.\n" }, ctx);
+          const file = path.join(p.root, rel);
+          const now = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : null;
+          if (now !== null && now !== ORIGINAL) escapes.push(`${name} (${label})`);
+        }
+        // Control: without the run's config the same call leaves its file (a name only the config protects).
+        const bare = { ...ctx, commands: { ...ctx.commands!, config: undefined } };
+        await def.run({ path: path.join(p.root, "team/agents/pm.md"), content: "x\n" }, bare);
+        if (sandbox.kind === "none") expect(fs.existsSync(path.join(p.root, "team/agents/pm.md"))).toBe(true);
+      } finally {
+        await server.close().catch(() => {});
+        server.kill();
+        p.cleanup();
+      }
+    }
+    console.log(`mcp-walls: configured agents folder and instruction names, ${tries} tries, ${escapes.length} left changed`);
     expect(escapes).toEqual([]);
   });
 });

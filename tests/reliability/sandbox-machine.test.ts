@@ -203,6 +203,31 @@ describe("the sandbox sees the project, not the machine", { timeout: 300_000 }, 
     expect(escapes).toEqual([]);
   });
 
+  sandboxed("processes are limited for root too where a pids cgroup can be made, and the cgroup goes afterwards", async (ctx) => {
+    const pidsRoot = "/sys/fs/cgroup/pids";
+    if (process.getuid?.() !== 0 || !fs.existsSync(path.join(pidsRoot, "cgroup.procs"))) return ctx.skip();
+    const sb = sandbox({ limits: { ...DEFAULT_SANDBOX_LIMITS, processes: 64 } });
+    // As root RLIMIT_NPROC does not hold: only the cgroup stops the 200th background job.
+    const forks = await run("for i in $(seq 200); do sleep 5 & done 2>&1 | head -3; echo DONE", sb);
+    expect(forks.output).toMatch(/fork|Resource temporarily unavailable|Cannot/i);
+    // Control: with a higher limit the same loop runs all of them.
+    const roomy = await run(
+      "for i in $(seq 200); do sleep 1 & done 2>&1 | head -3; echo DONE",
+      sandbox({ limits: { ...DEFAULT_SANDBOX_LIMITS, processes: 1024 } }),
+    );
+    expect(roomy.output).not.toMatch(/fork|Resource temporarily unavailable|Cannot/i);
+    expect(roomy.output).toContain("DONE");
+    const own =
+      fs
+        .readFileSync("/proc/self/cgroup", "utf8")
+        .split("\n")
+        .find((l) => l.split(":")[1] === "pids")
+        ?.split(":")[2] ?? "/";
+    const left = () => fs.readdirSync(path.join(pidsRoot, own)).filter((n) => n.startsWith(`yolo-${process.pid}-`));
+    for (let i = 0; i < 40 && left().length; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(left()).toEqual([]);
+  });
+
   sandboxed("/tmp, memory and processes are limited, and the command cannot raise the limits", async () => {
     const limits = { processes: 64, memoryBytes: 512 * 1024 ** 2, tmpBytes: 32 * 1024 ** 2 };
     const sb = sandbox({ limits });

@@ -10,7 +10,8 @@ import { makeProject } from "../helpers/project.js";
 import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
 // yolo's own folder is yolo's: a committed `.yolo` link (or one inside it) is refused before anything is written
-// through it, and a database removed during a run ends that run with an error, never exit 0 "passed". Routes: 4.
+// through it, and a database removed or replaced during a run stops that run at its next checkpoint with an error, never exit 0
+// "passed". Routes: 6.
 
 const cleanups = cleanupsAfterEach();
 const happy = () => director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] });
@@ -51,6 +52,44 @@ describe("yolo's own folder", { timeout: 120_000 }, () => {
       // A read-only command writes nothing through it either.
       await runYolo(["threads"], { cwd: root });
       expect(fs.readdirSync(elsewhere)).toEqual(["other.sqlite"]);
+    }
+  });
+
+  it("the database removed or replaced early in a run: the run stops at its next checkpoint, no later agent runs", async () => {
+    const routes: [string, (root: string) => void, RegExp][] = [
+      ["rm -rf .yolo", (root) => execFileSync("rm", ["-rf", path.join(root, ".yolo")]), /was removed while the run was going on/],
+      [
+        "a copy moved over yolo.db",
+        (root) => {
+          const db = path.join(root, ".yolo", "yolo.db");
+          fs.copyFileSync(db, `${db}.copy`);
+          fs.renameSync(`${db}.copy`, db);
+        },
+        /was replaced while the run was going on/,
+      ],
+    ];
+    for (const [name, act, said] of routes) {
+      const { root, cleanup } = makeProject();
+      cleanups.push(cleanup);
+      const dir = director({
+        analyst: [
+          () => {
+            act(root);
+            return analystDone;
+          },
+        ],
+        pm: [pmDone(false)],
+        dev: devWrites(GOOD_ADD),
+        tea: [teaSays("PASS")],
+      });
+      const mock = await startMockOpenAI(dir);
+      cleanups.push(() => mock.close());
+      const r = await runYolo(["run", "--ci", "Add add()"], { cwd: root, baseURL: mock.url });
+      expect(r.exitCode, `${name}: ${describeResult(r)}`).not.toBe(0);
+      expect(r.stdout + r.stderr, name).toMatch(said);
+      // Stopped at the analyst's checkpoint: pm, dev and tea never ran, nothing was written into the project.
+      expect(dir.served, name).toEqual(["analyst"]);
+      expect(fs.existsSync(path.join(root, "src", "add.js")), name).toBe(false);
     }
   });
 

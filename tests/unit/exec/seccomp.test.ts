@@ -74,16 +74,31 @@ describe("the UNIX socket filter", () => {
     const probe = probeBwrap(process.env.PATH);
     if (!probe.available) return ctx.skip();
     const denied = bwrapArgv({ kind: "bwrap", binary: probe.binary }, "/p", "true");
-    expect(denied.slice(0, 3)).toEqual(["/bin/sh", "-c", `exec "$@" ${SECCOMP_FD}<"$0"`]);
-    expect(fs.readFileSync(denied[3])).toEqual(unixSocketFilter());
-    expect(denied.slice(4, 7)).toEqual([probe.binary, "--seccomp", String(SECCOMP_FD)]);
-    expect(unixSocketFilterFile()).toBe(denied[3]);
+    expect(denied.slice(0, 3)).toEqual(["/bin/sh", "-c", `f=$1; shift 2; exec "$@" ${SECCOMP_FD}<"$f"`]);
+    expect(fs.readFileSync(denied[4])).toEqual(unixSocketFilter());
+    expect(denied.slice(6, 9)).toEqual([probe.binary, "--seccomp", String(SECCOMP_FD)]);
+    expect(unixSocketFilterFile()).toBe(denied[4]);
     const allowed = bwrapArgv(
       { kind: "bwrap", binary: probe.binary, limits: { processes: 64, memoryBytes: 1 << 30, tmpBytes: 1 << 20, unixSockets: "allow" } },
       "/p",
       "true",
     );
     expect(allowed[0]).toBe(probe.binary);
+    // A pids cgroup alone: the shell joins it and runs bubblewrap without the filter.
+    const joined = bwrapArgv(
+      { kind: "bwrap", binary: probe.binary, pidsCgroup: "/cg", limits: { processes: 64, memoryBytes: 1 << 30, tmpBytes: 1 << 20, unixSockets: "allow" } },
+      "/p",
+      "true",
+    );
+    expect(joined.slice(0, 7)).toEqual([
+      "/bin/sh",
+      "-c",
+      '{ echo $$ > "$2/cgroup.procs"; } 2>/dev/null; f=$1; shift 2; exec "$@"',
+      "yolo-host",
+      "",
+      "/cg",
+      probe.binary,
+    ]);
     expect(allowed).not.toContain("--seccomp");
   });
 });

@@ -45,7 +45,13 @@ export const CEILINGS = {
  * engine/stories/plan.ts (pm's story plan). Each entry lifts the rank rule for one pair and keeps it out of the loop
  * check; nothing else may be added here.
  */
-export const RANK_EXCEPTIONS = [{ from: "roles", to: "engine", why: "the role types name the pipeline state, which LangGraph builds in engine/state.ts (type imports only; moving the state annotation down is still to do)" }];
+export const RANK_EXCEPTIONS = [
+  {
+    from: "roles",
+    to: "engine",
+    why: "the role types name the pipeline state, which LangGraph builds in engine/state.ts (type imports only; moving the state annotation down is still to do)",
+  },
+];
 
 const RANK_OF = new Map(RANKS.flatMap(({ rank, units }, level) => units.map((unit) => [unit, { rank, level }])));
 const LEVEL_OF_RANK = new Map(RANKS.map(({ rank }, level) => [rank, level]));

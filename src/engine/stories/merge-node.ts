@@ -73,11 +73,7 @@ export function storyMergeNode(deps: EngineDeps, fanOut: FanOut) {
       if ("refused" in merged) {
         runs[s.id] = { id: s.id, status: "failed", summary: `not merged: ${merged.refused}` };
         emit({ type: "warning", message: `Story ${s.id} (${s.title}) was not merged: ${merged.refused}.` });
-        escalation = {
-          escalateToHuman: true,
-          askedBy: node,
-          question: `Story ${s.id} (${s.title}) could not be merged into the thread's working tree: ${merged.refused}. Its work is kept on branch ${wt.branch}. Fix the working tree (remove the link or file in the way), then answer to continue: the story runs again and is merged.`,
-        };
+        escalation = refusedMerge(node, s, wt.branch, merged.refused);
         continue;
       }
       const { conflicts } = merged;
@@ -121,6 +117,15 @@ export function storyMergeNode(deps: EngineDeps, fanOut: FanOut) {
     if (usage.calls) Object.assign(update, { usage, usageByNode: { [node]: usage } });
     if (resolvedFiles.size) update.filesChanged = [...resolvedFiles];
     return update;
+  };
+}
+
+// What a story whose merge was refused asks the human: its work is kept on its branch until the tree is fixed.
+function refusedMerge(node: string, s: { id: string; title: string }, branch: string, refused: string): PipelineUpdate {
+  return {
+    escalateToHuman: true,
+    askedBy: node,
+    question: `Story ${s.id} (${s.title}) could not be merged into the thread's working tree: ${refused}. Its work is kept on branch ${branch}. Fix the working tree (remove the link or file in the way), then answer to continue: the story runs again and is merged.`,
   };
 }
 

@@ -85,7 +85,6 @@ function configTemplate(gates: GateConfig[], agentsDir: string): string {
   return `// yolo's configuration. Precedence: defaults < this file < environment (OPENAI_*, YOLO_*) < flags.
 // Reference: yolo's docs/configuration.md and docs/workflows-and-agents.md.
 import { defineConfig } from "yolo";
-import { recordConfigTrust } from "../config-trust.js";
 
 export default defineConfig({
   // model: { name: "gpt-4o-mini", baseURL: "http://localhost:11434/v1" },

@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { EventBody } from "../events/schema.js";
 import type { Route } from "./routing.js";
-import type { PipelineStateType } from "./state.js";
+import type { PipelineStateType } from "../state/pipeline.js";
 
 /**
  * What the graph's nodes and routers write to the run through LangGraph's `config.writer`, which the run sets to its

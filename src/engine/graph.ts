@@ -11,7 +11,7 @@ import { withRunLimits } from "./nodes/run-limits.js";
 import { switchNode } from "./nodes/switch-node.js";
 import { reportingEnd, sayingRoute } from "./graph-writes.js";
 import { routeFrom, type Route } from "./routing.js";
-import { PipelineState, type PipelineStateType } from "./state.js";
+import { PipelineState, type PipelineStateType } from "../state/pipeline.js";
 import { runOrDispatch, storySends } from "./stories/dispatch.js";
 import { type FanOut, fanOutOf } from "./stories/fan-out.js";
 import { MERGE_NODE, storyMergeNode } from "./stories/merge-node.js";

@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from "../config/schema.js";
 import { builtInRoleFor, HISTORY_LINES } from "../roles/history-lines.js";
 import { plural } from "../text/plural.js";
-import type { PipelineStateType } from "./state.js";
+import type { PipelineStateType } from "../state/pipeline.js";
 import { BASELINE_NODE_NAME } from "./thread-profile.js";
 
 /** One checkpoint of a thread, as `yolo history` lists it. */

@@ -4,7 +4,7 @@ import { buildWorkflowGraph } from "./graph.js";
 import { type HistoryEntry, historyEntries, type HistorySnapshot } from "./history-entries.js";
 import { inertDeps, threadConfig } from "./inspect.js";
 import type { Session } from "./session.js";
-import type { PipelineStateType } from "./state.js";
+import type { PipelineStateType } from "../state/pipeline.js";
 
 export type { HistoryEntry } from "./history-entries.js";
 

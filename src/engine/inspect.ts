@@ -4,7 +4,7 @@ import type { EngineDeps } from "./deps.js";
 import { buildWorkflowGraph } from "./graph.js";
 import { configForProfile, readThreadProfile } from "./modes.js";
 import type { Session } from "./session.js";
-import type { PipelineStateType } from "./state.js";
+import type { PipelineStateType } from "../state/pipeline.js";
 import { positionOf, type ThreadPosition } from "./position.js";
 
 /** Deps for a graph that is read, never run (show, history, and the tests that compile workflows): its nodes are never called. */

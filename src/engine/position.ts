@@ -1,6 +1,6 @@
 import type { EscalationPayload } from "./nodes/escalate-node.js";
 import type { ApprovalPayload } from "./nodes/human-node.js";
-import type { PipelineStateType } from "./state.js";
+import type { PipelineStateType } from "../state/pipeline.js";
 
 /** Where a thread stands, read from its latest checkpoint. */
 export type ThreadPosition =

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { asRole, roleOf, type RoleSource } from "../roles/registry.js";
 import type { AnyRole, RoleDefinition } from "../roles/types.js";
 import type { Workflow } from "../workflow/schema.js";
-import type { PipelineStateType, PipelineUpdate } from "./state.js";
+import type { PipelineStateType, PipelineUpdate } from "../state/pipeline.js";
 
 /** What a human reviewer answers: approve, replace the output with an edited one, or reject with a reason. */
 export type ReviewResponse = { action: "approve" } | { action: "edit"; content: string } | { action: "reject"; reason: string };

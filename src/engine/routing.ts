@@ -1,6 +1,6 @@
 import { type BUILT_IN_FLAGS, holds, parseCondition } from "../workflow/conditions.js";
 import { END_NODE, type Workflow, type WorkflowEdge } from "../workflow/schema.js";
-import type { PipelineStateType } from "./state.js";
+import type { PipelineStateType } from "../state/pipeline.js";
 
 /** A routing decision with the reason shown to the user (`route` events). */
 export interface Route {

@@ -4,7 +4,7 @@ import { type CheckpointRows, UnreadableCheckpoint } from "../store/checkpoint-r
 import { type CheckpointView, checkpointView } from "../store/checkpoint-view.js";
 import type { ThreadIndex } from "../store/thread-index.js";
 import { openSession, type Session } from "./session.js";
-import type { PipelineStateType } from "./state.js";
+import type { PipelineStateType } from "../state/pipeline.js";
 import { configForProfile, graphNodeNames, profileOfValues } from "./thread-profile.js";
 import { positionOf, type ThreadPosition } from "./position.js";
 

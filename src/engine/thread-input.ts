@@ -1,6 +1,6 @@
 import { ThreadError, unknownThreadError } from "../errors.js";
 import type { ThreadProfile } from "./modes.js";
-import type { PipelineStateType } from "./state.js";
+import type { PipelineStateType } from "../state/pipeline.js";
 import type { ThreadPosition } from "./position.js";
 
 /** The first input of a thread: the requirement, and for `agent` / `chat` the profile and the first message. */

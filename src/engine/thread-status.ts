@@ -1,8 +1,8 @@
 import type { ThreadRow } from "../store/thread-store.js";
 import type { ThreadIndex } from "../store/thread-index.js";
 import type { Session } from "./session.js";
-import type { Story } from "./state.js";
-import { mergeStoryRuns, type StoryRun } from "./stories/types.js";
+import type { Story } from "../state/pipeline.js";
+import { mergeStoryRuns, type StoryRun } from "../state/story-runs.js";
 
 /**
  * A thread row as it stands now. A row says `running` from the moment a run starts until it ends; when the

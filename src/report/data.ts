@@ -1,10 +1,10 @@
 import type { GateResult, Usage } from "../events/schema.js";
-import { fixAttemptsMade, type GateBaselineRef, type GateSummary, type PipelineStateType } from "../engine/state.js";
+import { fixAttemptsMade, type GateBaselineRef, type GateSummary, type PipelineStateType } from "../state/pipeline.js";
 import type { FileStat } from "../git/repo.js";
 import { outputSections } from "../roles/displays.js";
 import type { OutputSection } from "../roles/types.js";
 import type { ThreadRow } from "../store/thread-store.js";
-import type { StoryRun } from "../engine/stories/types.js";
+import type { StoryRun } from "../state/story-runs.js";
 import { orderedStoryRuns } from "./stories.js";
 import type { BaselineGate } from "../gates/judge.js";
 import type { FailureRuling } from "../state/types.js";

@@ -1,4 +1,4 @@
-import type { StoryRun } from "../engine/stories/types.js";
+import type { StoryRun } from "../state/story-runs.js";
 import type { ReportData, ReportGate } from "./data.js";
 import { judgementNotes } from "../events/judgement-words.js";
 import { gateBlocks } from "../gates/judge.js";

@@ -3,7 +3,7 @@ import { limitKindForExitCode, limitLabel } from "../events/outcome.js";
 import { CHANGE_WORDS, judgementNotes } from "../events/judgement-words.js";
 import { gateBlocks } from "../gates/judge.js";
 import { plural } from "../text/plural.js";
-import type { StoryRun } from "../engine/stories/types.js";
+import type { StoryRun } from "../state/story-runs.js";
 import type { ReportData, ReportGate } from "./data.js";
 import { storyCounts } from "./stories.js";
 import type { OutputSection } from "../roles/types.js";

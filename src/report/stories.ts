@@ -1,5 +1,5 @@
-import type { Story } from "../engine/state.js";
-import type { StoryRun, StoryStatus } from "../engine/stories/types.js";
+import type { Story } from "../state/pipeline.js";
+import type { StoryRun, StoryStatus } from "../state/story-runs.js";
 import { plural } from "../text/plural.js";
 
 // A thread's stories run in parallel (docs/stories.md), as `yolo threads`, `yolo show` and `yolo report` list them.

@@ -1,4 +1,4 @@
-import type { PipelineStateType } from "../engine/state.js";
+import type { PipelineStateType } from "../state/pipeline.js";
 import { inlineMarkdown as md } from "../text/markdown.js";
 import { noteSections } from "./outputs.js";
 import { type AnyRole, ROLE_CATALOG, rolesThat } from "./catalog.js";

@@ -1,5 +1,5 @@
 import type { GateResult } from "../events/schema.js";
-import type { PipelineStateType } from "../engine/state.js";
+import type { PipelineStateType } from "../state/pipeline.js";
 import { plural } from "../text/plural.js";
 import { type AnyRole, isPipelineRole, rolesThat } from "./catalog.js";
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { GateResult } from "../events/schema.js";
-import type { PipelineStateType, PipelineUpdate } from "../engine/state.js";
+import type { PipelineStateType, PipelineUpdate } from "../state/pipeline.js";
 import type { AnyRole, RoleCapabilities } from "./catalog.js";
 
 export { type AnyRole, type Role, ROLES } from "./catalog.js";

@@ -1,6 +1,6 @@
 import type { GateResult, Usage } from "../events/schema.js";
 
-// The thread state's data shapes as plain types (no LangGraph): engine/state.ts builds its Annotation from them, and
+// The thread state's data shapes as plain types (no LangGraph): state/pipeline.ts builds its Annotation from them, and
 // the layers below the engine (prompt, middleware) read them without importing the engine.
 
 export interface Story {

@@ -2,7 +2,7 @@ import { databaseExists, databaseName, openIndex } from "../../engine/session.js
 import { readThreadState } from "../../engine/stored-thread.js";
 import { currentRow } from "../../engine/thread-status.js";
 import { killedReason } from "../wording/run-words.js";
-import type { PipelineStateType } from "../../engine/state.js";
+import type { PipelineStateType } from "../../state/pipeline.js";
 import { fixAttemptsMade } from "../../state/fix-attempts.js";
 import { ConfigError } from "../../errors.js";
 import { threadPatch } from "../../git/thread-change.js";

@@ -8,7 +8,7 @@ import type { ResolvedConfig } from "../../config/schema.js";
 import { loadResolvedConfig } from "../load-config.js";
 import { escapeControlsInJson } from "../../text/control-chars.js";
 import { oneLine, preExistingCount, statusText, truncateEnd } from "../../ui/format.js";
-import type { StoryRun } from "../../engine/stories/types.js";
+import type { StoryRun } from "../../state/story-runs.js";
 import { orderedStoryRuns, storyCounts, storyUsage } from "../../report/stories.js";
 
 /** `yolo threads [--all]`: this repository's threads (every working copy of it), or all in the database, newest first. */

@@ -13,7 +13,7 @@ import type { AnyRole, RoleDefinition } from "../../roles/types.js";
 import { resolveTool } from "../../tools/registry.js";
 import type { ToolDef } from "../../tools/types.js";
 import type { EngineDeps } from "../deps.js";
-import type { PipelineStateType, Turn } from "../state.js";
+import type { PipelineStateType, Turn } from "../../state/pipeline.js";
 
 export interface AgentContextInput {
   node: string;

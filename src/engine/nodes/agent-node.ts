@@ -9,7 +9,7 @@ import { roleOf } from "../../roles/registry.js";
 import type { RoleDefinition } from "../../roles/types.js";
 import type { AgentNodeSpec } from "../../workflow/schema.js";
 import type { EngineDeps } from "../deps.js";
-import type { JudgedTree, PipelineStateType, PipelineUpdate, Turn } from "../state.js";
+import type { JudgedTree, PipelineStateType, PipelineUpdate, Turn } from "../../state/pipeline.js";
 import { agentContext, beforeEachCall } from "./agent-context.js";
 import { commitIteration } from "./commit-step.js";
 import { checkVisits, emitter, finish, hookScope, threadIdOf } from "./context.js";

@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { baselineStep } from "../../workflow/baseline-plan.js";
 import type { EngineDeps } from "../deps.js";
-import type { GateBaselineRef, PipelineStateType, PipelineUpdate } from "../state.js";
+import type { GateBaselineRef, PipelineStateType, PipelineUpdate } from "../../state/pipeline.js";
 import { emitter, threadIdOf } from "./context.js";
 import { agentTools, recordedBaseline, takeBaseline } from "./gate-baseline.js";
 import { missingGate } from "../run/gate-required.js";

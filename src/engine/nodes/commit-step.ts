@@ -1,7 +1,7 @@
 import { asRole } from "../../roles/registry.js";
 import type { AnyRole, RoleDefinition } from "../../roles/types.js";
 import type { EngineDeps } from "../deps.js";
-import type { PipelineStateType } from "../state.js";
+import type { PipelineStateType } from "../../state/pipeline.js";
 
 /**
  * After an agent that writes code (dev, or a custom agent) handed off: lets the workspace commit the iteration

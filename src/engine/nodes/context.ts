@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { EventBody, Usage } from "../../events/schema.js";
 import { LimitError } from "../../errors.js";
-import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import type { PipelineStateType, PipelineUpdate } from "../../state/pipeline.js";
 import type { EngineDeps } from "../deps.js";
 import type { HookScope } from "../../hooks/hooks.js";
 import { transcriptPath } from "../../store/artifacts.js";

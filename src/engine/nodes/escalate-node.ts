@@ -1,6 +1,6 @@
 import { interrupt } from "@langchain/langgraph";
 import { rolesThat } from "../../roles/catalog.js";
-import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import type { PipelineStateType, PipelineUpdate } from "../../state/pipeline.js";
 
 /** The question a paused thread is waiting on; the payload of its LangGraph interrupt. */
 export interface EscalationPayload {

@@ -8,7 +8,7 @@ import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
 import type { EventBody } from "../../events/schema.js";
 import type { EngineDeps } from "../deps.js";
-import type { GateBaselineRef } from "../state.js";
+import type { GateBaselineRef } from "../../state/pipeline.js";
 import { workflowGates } from "../run/gate-required.js";
 import { ownFilesIn, treeNow } from "./gate-tree.js";
 

@@ -15,7 +15,7 @@ import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
 import type { EngineDeps } from "../deps.js";
 import { toReviewResponse } from "../review.js";
-import type { FailureRuling, GateApproval, PipelineStateType, PipelineUpdate } from "../state.js";
+import type { FailureRuling, GateApproval, PipelineStateType, PipelineUpdate } from "../../state/pipeline.js";
 import { threadKnownFailureFlags } from "../../store/known-failure-flags.js";
 import { askAboutClaims, openClaims } from "./failure-claims.js";
 import { knownFor } from "./known-rules.js";

@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { GateNodeSpec } from "../../workflow/schema.js";
 import type { EngineDeps } from "../deps.js";
-import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import type { PipelineStateType, PipelineUpdate } from "../../state/pipeline.js";
 import { checkVisits, emitter, finish } from "./context.js";
 import { gateDecision, redGate, runGateCheck } from "./gate-check.js";
 

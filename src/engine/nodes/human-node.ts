@@ -2,7 +2,7 @@ import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { HumanNodeSpec, Workflow } from "../../workflow/schema.js";
 import type { RoleSource } from "../../roles/registry.js";
 import { applyEdit, artifactOf, reviewedRole, toReviewResponse } from "../review.js";
-import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import type { PipelineStateType, PipelineUpdate } from "../../state/pipeline.js";
 import { emitter, finish } from "./context.js";
 
 /** The payload of a human node's interrupt: what to review and what to do with it. */

@@ -2,7 +2,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ResolvedConfig } from "../../config/schema.js";
 import { formatDuration } from "../../config/duration.js";
 import { limitError } from "../../errors.js";
-import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import type { PipelineStateType, PipelineUpdate } from "../../state/pipeline.js";
 import { withoutNoOpWrites } from "./unchanged-writes.js";
 
 type NodeFn = (state: PipelineStateType, config: LangGraphRunnableConfig) => Promise<PipelineUpdate>;

@@ -8,7 +8,7 @@ import { fence } from "../../text/fence.js";
 import { resolveSwitch } from "../../workflow/switch.js";
 import { DEFAULT_CASE, type SwitchNodeSpec, type Workflow } from "../../workflow/schema.js";
 import type { EngineDeps } from "../deps.js";
-import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import type { PipelineStateType, PipelineUpdate } from "../../state/pipeline.js";
 import { checkVisits, emitter, finish } from "./context.js";
 import { withCallSignal } from "../../llm/call-signal.js";
 

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import { PipelineState, type PipelineStateType, type PipelineUpdate } from "../state.js";
+import { PipelineState, type PipelineStateType, type PipelineUpdate } from "../../state/pipeline.js";
 
 type Reducer = (current: unknown, write: unknown) => unknown;
 

@@ -5,7 +5,7 @@ import { ZERO_USAGE } from "../../events/usage.js";
 import { runEndHooks } from "../../hooks/step-hooks.js";
 import { plural } from "../../text/plural.js";
 import { fixAttemptsMade } from "../../state/fix-attempts.js";
-import type { PipelineStateType } from "../state.js";
+import type { PipelineStateType } from "../../state/pipeline.js";
 import { modeOf } from "../thread-input.js";
 import type { ThreadPosition } from "../position.js";
 import type { EngineDeps } from "../deps.js";

@@ -5,7 +5,7 @@ import type { SandboxStatus } from "../../exec/sandbox.js";
 import { scrubbedTokens } from "./token-scrub.js";
 import { scrubValue } from "../../secrets/scrub.js";
 import type { ThreadProfile } from "../modes.js";
-import type { PipelineStateType } from "../state.js";
+import type { PipelineStateType } from "../../state/pipeline.js";
 
 // Light (no LangGraph): what both the engine's run and the CLI's early start need to say a run started.
 

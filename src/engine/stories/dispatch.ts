@@ -3,11 +3,11 @@ import { Send } from "@langchain/langgraph";
 import { isGitRepo } from "../../git/repo.js";
 import type { EngineDeps } from "../deps.js";
 import { emitter } from "../nodes/context.js";
-import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import type { PipelineStateType, PipelineUpdate } from "../../state/pipeline.js";
 import { type PlannedStory, storyPlan } from "../../roles/story-plan.js";
 import type { FanOut } from "./fan-out.js";
 import { STORY_NODE } from "./story-node.js";
-import type { StoryRun } from "./types.js";
+import type { StoryRun } from "../../state/story-runs.js";
 
 type NodeFn = (state: PipelineStateType, config: LangGraphRunnableConfig) => Promise<PipelineUpdate>;
 type RunUpdates = Record<string, Partial<StoryRun> & { id: string }>;

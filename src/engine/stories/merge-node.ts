@@ -9,13 +9,13 @@ import type { EngineDeps } from "../deps.js";
 import { emitter, threadIdOf } from "../nodes/context.js";
 import { runRole } from "../nodes/agent-node.js";
 import { checkRunLimits } from "../nodes/run-limits.js";
-import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import type { PipelineStateType, PipelineUpdate } from "../../state/pipeline.js";
 import { nextBatch, parallelOf } from "./dispatch.js";
 import { filesWithMarkers, MergeRefused, mergeStory } from "./merge.js";
 import { type PlannedStory, storyPlan } from "../../roles/story-plan.js";
 import type { FanOut } from "./fan-out.js";
 import { clearSpend } from "./shared-spend.js";
-import type { StoryRun } from "./types.js";
+import type { StoryRun } from "../../state/story-runs.js";
 import {
   ensureStoryWorktree,
   remadeWords,

@@ -9,7 +9,7 @@ import { threadArtifactsDir } from "../../store/state-dir.js";
 import { emitter, hookScope, threadIdOf } from "../nodes/context.js";
 import { runRole } from "../nodes/agent-node.js";
 import { checkRunLimits } from "../nodes/run-limits.js";
-import type { PipelineStateType, PipelineUpdate } from "../state.js";
+import type { PipelineStateType, PipelineUpdate } from "../../state/pipeline.js";
 import { storyPlan } from "../../roles/story-plan.js";
 import { recordSpend, spentByOthers, takeTurn } from "./shared-spend.js";
 import type { FanOut } from "./fan-out.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EngineDeps, WorkspaceHook } from "../../../src/engine/deps.js";
 import { commitIteration } from "../../../src/engine/nodes/commit-step.js";
-import type { PipelineStateType } from "../../../src/engine/state.js";
+import type { PipelineStateType } from "../../../src/state/pipeline.js";
 
 type Iteration = Parameters<WorkspaceHook["afterDev"]>[0];
 

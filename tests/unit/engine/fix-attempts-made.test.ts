@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fixAttemptsMade } from "../../../src/engine/state.js";
+import { fixAttemptsMade } from "../../../src/state/pipeline.js";
 
 describe("fixAttemptsMade", () => {
   it("counts the gate's blocks that dev has worked on", () => {

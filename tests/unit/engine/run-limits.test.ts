@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkRunLimits, withRunLimits } from "../../../src/engine/nodes/run-limits.js";
-import type { PipelineStateType } from "../../../src/engine/state.js";
+import type { PipelineStateType } from "../../../src/state/pipeline.js";
 import { errorText } from "../../../src/cli/wording/error-text.js";
 import { LimitError } from "../../../src/errors.js";
 

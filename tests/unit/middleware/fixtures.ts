@@ -1,4 +1,4 @@
-import { PipelineState, type PipelineStateType } from "../../../src/engine/state.js";
+import { PipelineState, type PipelineStateType } from "../../../src/state/pipeline.js";
 import type { MiddlewareInput, MiddlewareState } from "../../../src/middleware/types.js";
 
 /** A pipeline state with every channel at its default. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PipelineState, type PipelineStateType } from "../../../src/engine/state.js";
+import { PipelineState, type PipelineStateType } from "../../../src/state/pipeline.js";
 import { composePrompt, layersFor, type ComposeInput } from "../../../src/prompt/compose.js";
 import { fence } from "../../../src/text/fence.js";
 import { TOOLS } from "../../../src/tools/registry.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { StoryRun } from "../../../src/engine/stories/types.js";
-import { mergeStoryRuns } from "../../../src/engine/stories/types.js";
+import type { StoryRun } from "../../../src/state/story-runs.js";
+import { mergeStoryRuns } from "../../../src/state/story-runs.js";
 import { collectReport } from "../../../src/report/data.js";
 import { renderJunit } from "../../../src/report/junit.js";
 import { renderMarkdown } from "../../../src/report/markdown.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PipelineState, type PipelineStateType } from "../../../src/engine/state.js";
+import { PipelineState, type PipelineStateType } from "../../../src/state/pipeline.js";
 import { outputSections } from "../../../src/roles/displays.js";
 import { BUILT_IN_ROLES, roleOf } from "../../../src/roles/registry.js";
 

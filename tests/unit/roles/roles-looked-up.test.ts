@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PipelineState, type PipelineStateType } from "../../../src/engine/state.js";
+import { PipelineState, type PipelineStateType } from "../../../src/state/pipeline.js";
 import { workflowRouter } from "../../../src/middleware/workflow-router.js";
 import type { MiddlewareState } from "../../../src/middleware/types.js";
 import { composePrompt } from "../../../src/prompt/compose.js";

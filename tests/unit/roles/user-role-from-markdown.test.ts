@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadAgents } from "../../../src/agents/loader.js";
-import { PipelineState, type PipelineStateType } from "../../../src/engine/state.js";
+import { PipelineState, type PipelineStateType } from "../../../src/state/pipeline.js";
 import { nodeBrief } from "../../../src/prompt/brief.js";
 import { roleHandoffJsonSchema, roleHandoffSchema } from "../../../src/roles/handoff-schema.js";
 import { BUILT_IN_ROLES, roleOf } from "../../../src/roles/registry.js";

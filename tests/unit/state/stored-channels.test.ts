@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PipelineState } from "../../../src/engine/state.js";
+import { PipelineState } from "../../../src/state/pipeline.js";
 import { replayDelta, STORED_CHANNELS } from "../../../src/state/stored-channels.js";
 
 // The checkpoint reader's table of the state's channels must be PipelineState's, key for key, default for default.

@@ -4,7 +4,7 @@ import { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { describe, expect, it, vi, type TestContext } from "vitest";
 import { createCheckpointer } from "../../../src/store/checkpointer.js";
 import { openDatabase } from "../../../src/store/db.js";
-import { PipelineState, type GateSummary } from "../../../src/engine/state.js";
+import { PipelineState, type GateSummary } from "../../../src/state/pipeline.js";
 import { tempDir } from "../../helpers/per-test.js";
 
 type Finally = TestContext["onTestFinished"];

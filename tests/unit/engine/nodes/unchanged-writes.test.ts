@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { withRunLimits } from "../../../../src/engine/nodes/run-limits.js";
 import { FIELD_REDUCERS, withoutNoOpWrites } from "../../../../src/engine/nodes/unchanged-writes.js";
-import { PipelineState, type PipelineStateType, type PipelineUpdate } from "../../../../src/engine/state.js";
+import { PipelineState, type PipelineStateType, type PipelineUpdate } from "../../../../src/state/pipeline.js";
 import { createCheckpointer } from "../../../../src/store/checkpointer.js";
 import { openDatabase } from "../../../../src/store/db.js";
 import { tempDir } from "../../../helpers/per-test.js";

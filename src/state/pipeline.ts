@@ -1,7 +1,7 @@
 import { Annotation, DeltaChannel } from "@langchain/langgraph";
 import type { GateResult, Usage } from "../events/schema.js";
 import { addUsage, ZERO_USAGE } from "../events/usage.js";
-import { mergeStoryRuns, type StoryRun } from "./stories/types.js";
+import { mergeStoryRuns, type StoryRun } from "./story-runs.js";
 import type {
   AgentNote,
   Decision,
@@ -16,10 +16,10 @@ import type {
   SwitchDecision,
   Turn,
   Verdict,
-} from "../state/types.js";
+} from "./types.js";
 
-// The state's data shapes live below the engine, so prompt and middleware can read them without importing it.
-export type * from "../state/types.js";
+// The state's plain data shapes (no LangGraph), for modules that read them without the Annotation.
+export type * from "./types.js";
 
 const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_old: T, next: T) => next, default: initial });
 const append = <T>() => Annotation<T[]>({ reducer: (old: T[], next: T[]) => old.concat(next), default: () => [] });
@@ -142,4 +142,4 @@ export type PipelineStateType = typeof PipelineState.State;
 export type PipelineUpdate = typeof PipelineState.Update;
 
 // Light enough for `yolo show`, which must not load LangGraph through this module.
-export { fixAttemptsMade } from "../state/fix-attempts.js";
+export { fixAttemptsMade } from "./fix-attempts.js";

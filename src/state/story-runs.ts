@@ -1,4 +1,4 @@
-import type { Usage } from "../../events/schema.js";
+import type { Usage } from "../events/schema.js";
 
 /**
  * The contract between the story fan-out (engine), the views and the reports (docs/stories.md). A story's id is pm's

@@ -22,8 +22,8 @@ export interface BwrapSandbox {
   limits?: SandboxLimits;
   /** The network stays shared (an MCP server whose config allows it); commands never get it. */
   network?: boolean;
-  /** A pids cgroup (v1) the command joins before bubblewrap starts, limiting its processes even as root (pids-cgroup.ts). */
-  pidsCgroup?: string;
+  /** cgroups (v1 pids, memory) the command joins before bubblewrap starts: limits for all its processes together, root's too (command-cgroups.ts). */
+  cgroups?: readonly string[];
 }
 
 /** A host folder (`host`) the sandboxed command sees, writable, at `inside`. */
@@ -254,7 +254,7 @@ export function bwrapArgvOf(sandbox: BwrapSandbox, root: string, argv: readonly 
     ...limitArgv(sandbox.limits, argv),
   ];
   // Host UNIX sockets the sandbox can see (in the project, /srv, /var/lib) cannot be connected to.
-  return hostWrapped(argvOut, { unixSockets: sandbox.limits?.unixSockets === "allow", ...(sandbox.pidsCgroup ? { pidsCgroup: sandbox.pidsCgroup } : {}) });
+  return hostWrapped(argvOut, { unixSockets: sandbox.limits?.unixSockets === "allow", ...(sandbox.cgroups ? { cgroups: sandbox.cgroups } : {}) });
 }
 
 // Read-only binds for exec files and git dirs, /dev/null over secret files, an empty read-only tmpfs over secret folders.

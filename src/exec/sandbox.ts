@@ -46,7 +46,7 @@ export function probeFor(probe: SandboxProbe, unixSockets: "deny" | "allow" | un
   if (!probe.available || probe.seccompFails === undefined || unixSockets === "allow") return probe;
   return {
     available: false,
-    reason: `${probe.binary} cannot apply yolo's seccomp filter, which keeps host UNIX sockets out of reach (bwrap --seccomp: ${probe.seccompFails})`,
+    reason: `${probe.binary} cannot apply yolo's seccomp filter, which keeps host UNIX sockets out of reach (with --seccomp: ${probe.seccompFails})`,
     fix: 'install a bubblewrap built with seccomp support (0.3 or later), or set limits.sandboxUnixSockets: "allow" in yolo.config.ts',
   };
 }

@@ -99,12 +99,35 @@ function ownPath(controller: Controller): string | null {
   }
 }
 
-// A cgroup is removed once its last process is gone (reaped a moment after the group's SIGKILL): retried a few times.
+/** Groups not removed yet (a process still in them): tried once more as yolo exits, so a test worker leaves none. */
+const pending = new Set<string>();
+let sweepHooked = false;
+
+// A cgroup is removed once its last process is gone (reaped a moment after the group's SIGKILL): retried a few times,
+// and a last time when yolo's process exits.
 function removeLater(dir: string, attempt: number): void {
   try {
     rmdirSync(dir);
+    pending.delete(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EBUSY" || attempt >= 20) return;
-    setTimeout(() => removeLater(dir, attempt + 1), 50).unref();
+    if ((error as NodeJS.ErrnoException).code !== "EBUSY") {
+      pending.delete(dir);
+      return;
+    }
+    if (!sweepHooked) process.once("exit", sweep);
+    sweepHooked = true;
+    pending.add(dir);
+    if (attempt < 20) setTimeout(() => removeLater(dir, attempt + 1), 50).unref();
   }
+}
+
+function sweep(): void {
+  for (const dir of pending) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // still busy: a process of the command outlived yolo
+    }
+  }
+  pending.clear();
 }

@@ -252,6 +252,17 @@ describe("stdio MCP servers in the sandbox get the commands' cgroups", { timeout
         { root: p.root, env: { PATH: process.env.PATH, HOME: process.env.HOME }, secretEnvNames: [], envAllow: null, sandbox: sandbox(256 * 1024 ** 2) },
       );
       await expect(start).rejects.toThrow(/memory limit of 256 MB, limits\.sandboxMemoryMB.*OOM kill/);
+      // The failed start's groups go too, once the killed processes are reaped.
+      const own = (controller: string) =>
+        fs
+          .readFileSync("/proc/self/cgroup", "utf8")
+          .split("\n")
+          .find((l) => l.split(":")[1] === controller)
+          ?.split(":")[2] ?? "/";
+      const left = () =>
+        ["memory", "pids"].flatMap((c) => fs.readdirSync(path.join("/sys/fs/cgroup", c, own(c))).filter((n) => n.startsWith(`yolo-${process.pid}-`)));
+      for (let i = 0; i < 40 && left().length; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(left()).toEqual([]);
     } finally {
       p.cleanup();
     }

@@ -10,7 +10,7 @@ import { benchLargeRepo } from "./large-repo.mjs";
 import { benchParallelStories } from "./parallel-stories.mjs";
 import { benchPipelineOverhead } from "./pipeline-overhead.mjs";
 import { benchPromptTokens } from "./prompt-tokens.mjs";
-import { benchSandboxCost } from "./sandbox-cost.mjs";
+import { benchSandboxCost, benchSandboxShapes } from "./sandbox-cost.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchTuiRenderCost } from "./tui-render-cost.mjs";
 
@@ -23,6 +23,7 @@ if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
   await benchTuiRenderCost((line) => console.log(line));
   await benchPromptTokens((line) => console.log(line));
   await benchSandboxCost((line) => console.log(line));
+  await benchSandboxShapes((line) => console.log(line));
   await benchStartup((line) => console.log(line));
   await benchMcpToolCost((line) => console.log(line));
   await benchHookCost((line) => console.log(line));

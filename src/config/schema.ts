@@ -164,9 +164,9 @@ export const configSchema = z.strictObject({
       maxTime: z.union([z.string().min(1), z.number().positive()]).optional(),
       /** Tool calls run from one model reply; the rest are answered with an error, not run (default 32). */
       toolCallsPerTurn: z.number().int().positive().optional(),
-      /** Processes a sandboxed command may have at once (RLIMIT_NPROC; not applied by the kernel to root). Default 1024. */
+      /** Processes a sandboxed command may have at once: its pids cgroup (v1, where yolo can make one), and RLIMIT_NPROC (not applied to root). Default 1024. */
       sandboxProcesses: z.number().int().min(16).optional(),
-      /** Memory per sandboxed process in MiB (RLIMIT_DATA: heap and private writable memory). Default 4096. */
+      /** Memory of a sandboxed command in MiB: all its processes together in its memory cgroup (v1, where yolo can make one), and each one's RLIMIT_DATA. Default 4096. */
       sandboxMemoryMB: z.number().int().min(64).optional(),
       /** Size of the sandbox's RAM-backed /tmp in MiB. Default 1024. */
       sandboxTmpMB: z.number().int().min(16).optional(),

@@ -1,4 +1,4 @@
-import { probeBwrap } from "../exec/sandbox.js";
+import { probeBwrap, probeFor } from "../exec/sandbox.js";
 import type { CheckResult, DoctorCheck } from "./types.js";
 
 /** Whether commands and gates can run in bubblewrap, against the configured `sandbox` mode. */
@@ -16,9 +16,11 @@ export const sandboxCheck: DoctorCheck = {
           fix: 'Set sandbox: "auto" to use bubblewrap where it works.',
         },
       ];
-    const probe = probeBwrap(env.PATH);
+    const probe = probeFor(probeBwrap(env.PATH), config.limits.sandbox?.unixSockets);
     if (probe.available) return [{ id: "sandbox", title, status: "ok", detail: `bubblewrap works (${probe.binary})` }];
-    const fix = "Install bubblewrap (apt-get install bubblewrap) and allow unprivileged user namespaces.";
+    const fix = probe.fix
+      ? `${probe.fix[0].toUpperCase()}${probe.fix.slice(1)}.`
+      : "Install bubblewrap (apt-get install bubblewrap) and allow unprivileged user namespaces.";
     if (config.sandbox === "bwrap") return [{ id: "sandbox", title, status: "fail", detail: `sandbox is "bwrap" but ${probe.reason}`, fix }];
     return [{ id: "sandbox", title, status: "warn", detail: `commands would run without a sandbox: ${probe.reason}`, fix }];
   },

@@ -6,7 +6,7 @@ import { launchThroughSpawner } from "./spawner.js";
 import { findProtectedPaths, removeNewExecFiles, type ProtectedPaths, type WalkLimits } from "./protected-paths.js";
 import { bwrapArgv, type Sandbox } from "./sandbox.js";
 import { DEFAULT_SANDBOX_LIMITS } from "./sandbox-walls.js";
-import { openPidsCgroup, type PidsCgroup } from "./pids-cgroup.js";
+import { type CommandCgroups, openCommandCgroups } from "./command-cgroups.js";
 import { type ConfigSnapshot, restoreConfigFiles, snapshotConfigFiles } from "./config-guard.js";
 import type { ConfigProtection } from "./settings.js";
 import { scrubText } from "../secrets/scrub.js";
@@ -59,6 +59,17 @@ function configRestoredNote({ restored, lost }: { restored: string[]; lost: stri
 const NON_INTERACTIVE_ENV = { NO_COLOR: "1", FORCE_COLOR: "0", CI: "1" };
 
 const DEFAULT_KILL_GRACE_MS = 1000;
+/** How often a command with a memory group is checked for an OOM kill (a read of one small cgroup file). */
+const OOM_POLL_MS = 200;
+
+// What a command stopped at its memory group's limit is told: what happened, the setting, what to do.
+function memoryLimitNote(kills: number, bytes: number): string {
+  return (
+    `\n[yolo stopped this command: its processes together reached the sandbox's memory limit of ${Math.round(bytes / 1024 ** 2)} MB ` +
+    `(limits.sandboxMemoryMB) and the kernel killed ${kills === 1 ? "one of them" : `${kills} of them`} (OOM kill). ` +
+    "Use less memory at once (fewer parallel workers or test threads, smaller inputs); only the user can raise limits.sandboxMemoryMB]\n"
+  );
+}
 
 /** The exit code of a command yolo refused to start (as a shell's "cannot execute"). */
 export const REFUSED_EXIT_CODE = 126;
@@ -86,9 +97,9 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   const collected = new CappedOutput(options.capBytes, options.keepFullOutput);
   let guard: ProtectedPaths | null = null;
   let configKept: ConfigSnapshot | null = null;
-  let cgroup: PidsCgroup | null = null;
+  let cgroups: CommandCgroups | null = null;
   const finish = (exitCode: number | null, timedOut: boolean, aborted: boolean): ShellResult =>
-    finishShell({ started, collected, guard, configKept }, options, { exitCode, timedOut, aborted });
+    finishShell({ started, collected, guard, configKept, cgroups }, options, { exitCode, timedOut, aborted });
   if (options.signal?.aborted) return finish(null, false, true);
 
   const sandbox = options.sandbox?.kind === "bwrap" ? options.sandbox : null;
@@ -100,13 +111,15 @@ export async function runShell(command: string, options: RunShellOptions): Promi
   }
   configKept = snapshotConfigFiles(options.cwd, guard, options.config);
   // Node's `shell: true` is `/bin/sh -c <command>` on POSIX; spelled out, so the helper process spawns plain argv.
-  // RLIMIT_NPROC does not bind root: a pids cgroup per command does, where one can be made (pids-cgroup.ts).
-  cgroup = sandbox ? openPidsCgroup((sandbox.limits ?? DEFAULT_SANDBOX_LIMITS).processes) : null;
-  const walled = sandbox && cgroup ? { ...sandbox, pidsCgroup: cgroup.dir } : sandbox;
+  // Rlimits bind one process (RLIMIT_NPROC not root): pids and memory cgroups bind the whole command (command-cgroups.ts).
+  cgroups = sandbox ? openCommandCgroups(sandbox.limits ?? DEFAULT_SANDBOX_LIMITS) : null;
+  const walled = sandbox && cgroups ? { ...sandbox, cgroups: cgroups.dirs } : sandbox;
   const [file, ...args] = walled ? bwrapArgv(walled, options.cwd, command, guard, options.env.PATH) : ["/bin/sh", "-c", command];
   let launched: Launched | undefined;
   // Also when the pid never came: a helper that stopped answering is given up on rather than waited for.
   const stopper = groupStopper(options, () => launched?.killed());
+  // Fail closed: once the kernel has killed one of its processes for the group's memory, the whole command stops.
+  const watch = cgroups?.memoryBytes ? setInterval(() => cgroups?.oomKills() && stopper.stop(), OOM_POLL_MS) : undefined;
   const request: LaunchRequest = {
     file,
     args,
@@ -129,19 +142,22 @@ export async function runShell(command: string, options: RunShellOptions): Promi
     if (end?.startError !== undefined) collected.push(`\nthe command could not start: ${end.startError}\n`);
     return finish(end?.exitCode ?? null, stopper.timedOut, stopper.aborted);
   } finally {
+    clearInterval(watch);
     stopper.dispose();
-    cgroup?.close();
+    cgroups?.close();
   }
 }
 
 // What a finished (or refused) command returns: its output, scrubbed, with notes on the files yolo removed or
 // restored after it.
 function finishShell(
-  run: { started: number; collected: CappedOutput; guard: ProtectedPaths | null; configKept: ConfigSnapshot | null },
+  run: { started: number; collected: CappedOutput; guard: ProtectedPaths | null; configKept: ConfigSnapshot | null; cgroups: CommandCgroups | null },
   options: RunShellOptions,
   end: { exitCode: number | null; timedOut: boolean; aborted: boolean },
 ): ShellResult {
-  const { collected, guard, configKept } = run;
+  const { collected, guard, configKept, cgroups } = run;
+  const oomKills = cgroups?.oomKills() ?? 0;
+  if (oomKills && cgroups?.memoryBytes) collected.push(memoryLimitNote(oomKills, cgroups.memoryBytes));
   // A file that runs code outside yolo, created by this command (so no read-only bind could cover it), goes again.
   const after = guard?.complete ? removeNewExecFiles(options.cwd, guard, options.walk, options.config) : { removed: [] };
   const removed = after.removed;
@@ -195,6 +211,7 @@ function groupStopper(options: RunShellOptions, giveUp: () => void) {
   };
   options.signal?.addEventListener("abort", onAbort, { once: true });
   return {
+    stop,
     get timedOut() {
       return timedOut;
     },

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, readFileSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { ProtectedPaths } from "./protected-paths.js";
-import { hostWrapped } from "./seccomp.js";
+import { hostWrapped, SECCOMP_FD, unixSocketFilterFile, unixSocketFilterSupported } from "./seccomp.js";
 import { DEFAULT_SANDBOX_LIMITS, hiddenFolderArgs, limitArgv, type SandboxLimits } from "./sandbox-walls.js";
 
 /** How commands are contained: inside bubblewrap, or not at all. */
@@ -22,8 +22,8 @@ export interface BwrapSandbox {
   limits?: SandboxLimits;
   /** The network stays shared (an MCP server whose config allows it); commands never get it. */
   network?: boolean;
-  /** A pids cgroup (v1) the command joins before bubblewrap starts, limiting its processes even as root (pids-cgroup.ts). */
-  pidsCgroup?: string;
+  /** cgroups (v1 pids, memory) the command joins before bubblewrap starts: limits for all its processes together, root's too (command-cgroups.ts). */
+  cgroups?: readonly string[];
 }
 
 /** A host folder (`host`) the sandboxed command sees, writable, at `inside`. */
@@ -32,8 +32,24 @@ export interface WritableBind {
   inside: string;
 }
 
-/** Whether bubblewrap works here; when not, why, and the one-line fix where there is one. */
-export type SandboxProbe = { available: true; binary: string } | { available: false; reason: string; fix?: string };
+/**
+ * Whether bubblewrap works here; when not, why, and the one-line fix where there is one. `seccompFails`: it builds its
+ * sandbox but not with `--seccomp` (bwrap's words), so it cannot keep host UNIX sockets out (see probeFor).
+ */
+export type SandboxProbe = { available: true; binary: string; seccompFails?: string } | { available: false; reason: string; fix?: string };
+
+/**
+ * The probe as a run with these limits sees it: a bubblewrap that cannot apply the seccomp filter would fail every
+ * command, and without the filter host sockets it can see are reachable, so it does not sandbox unless they are allowed.
+ */
+export function probeFor(probe: SandboxProbe, unixSockets: "deny" | "allow" | undefined): SandboxProbe {
+  if (!probe.available || probe.seccompFails === undefined || unixSockets === "allow") return probe;
+  return {
+    available: false,
+    reason: `${probe.binary} cannot apply yolo's seccomp filter, which keeps host UNIX sockets out of reach (with --seccomp: ${probe.seccompFails})`,
+    fix: 'install a bubblewrap built with seccomp support (0.3 or later), or set limits.sandboxUnixSockets: "allow" in yolo.config.ts',
+  };
+}
 
 /** What a run says about its sandbox (in `run.started`): the kind in force and, without one, why and how to fix it. */
 export interface SandboxStatus {
@@ -83,11 +99,38 @@ export function probeBwrapAsync(pathVar: string | undefined, started?: Promise<S
 const pending = new Map<string, Promise<SandboxProbe>>();
 const PROBE_TIMEOUT_MS = 10_000;
 
+type TrialResult = { error?: Error; status: number | null; signal: NodeJS.Signals | null; stderr?: string | null };
+
+// The trial is the sandbox commands get, seccomp filter included (where yolo builds one); when that fails, the same
+// without the filter tells a bubblewrap that cannot apply it from one that cannot sandbox at all.
 function runProbe(pathVar: string | undefined): SandboxProbe {
   const binary = findOnPath("bwrap", pathVar);
   if (!binary) return diagnose({ platform: process.platform, installed: false, stderr: "", read: readProc });
-  const probe = spawnSync(binary, [...isolation(), "--", "true"], { timeout: PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
-  return probeAnswer(binary, probe);
+  const trial = (seccomp: boolean): TrialResult =>
+    withFilterFd(seccomp, (fd) =>
+      spawnSync(binary, trialArgs(fd), { timeout: PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "ignore", "pipe", ...(fd === null ? [] : [fd])] }),
+    );
+  const filtered = trial(unixSocketFilterSupported());
+  if (ran(filtered) || !unixSocketFilterSupported()) return probeAnswer(binary, filtered);
+  return probeAnswer(binary, trial(false), filtered);
+}
+
+const ran = (trial: TrialResult) => !trial.error && trial.status === 0;
+
+// The trial's argv: the fixed walls, the filter on SECCOMP_FD when `fd` is open.
+function trialArgs(fd: number | null): string[] {
+  return [...isolation(), ...(fd === null ? [] : ["--seccomp", String(SECCOMP_FD)]), "--", "true"];
+}
+
+// Runs `use` with the filter file open (its fd) when `seccomp`, else with null; the fd is closed afterwards.
+function withFilterFd<T>(seccomp: boolean, use: (fd: number | null) => T): T {
+  if (!seccomp) return use(null);
+  const fd = openSync(unixSocketFilterFile(), "r");
+  try {
+    return use(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 // The trials running now (runProbeAsync), for stopTrials.
@@ -106,7 +149,15 @@ export function stopTrials(): void {
 async function runProbeAsync(pathVar: string | undefined): Promise<SandboxProbe> {
   const binary = findOnPath("bwrap", pathVar);
   if (!binary) return diagnose({ platform: process.platform, installed: false, stderr: "", read: readProc });
-  const result = await new Promise<{ error?: Error; status: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
+  const filtered = await trialAsync(binary, unixSocketFilterSupported());
+  if (ran(filtered) || !unixSocketFilterSupported()) return probeAnswer(binary, filtered);
+  return probeAnswer(binary, await trialAsync(binary, false), filtered);
+}
+
+// One trial sandbox as a child process the event loop waits for (with the filter on its fd when `seccomp`).
+async function trialAsync(binary: string, seccomp: boolean): Promise<TrialResult> {
+  const fd = seccomp ? openSync(unixSocketFilterFile(), "r") : null;
+  return new Promise<TrialResult>((resolve) => {
     let stderr = "";
     let settled = false;
     const settle = (r: { error?: Error; status: number | null; signal: NodeJS.Signals | null }) => {
@@ -115,7 +166,9 @@ async function runProbeAsync(pathVar: string | undefined): Promise<SandboxProbe>
       clearTimeout(timer);
       resolve({ ...r, stderr });
     };
-    const child = spawn(binary, [...isolation(), "--", "true"], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(binary, trialArgs(fd), { stdio: ["ignore", "ignore", "pipe", ...(fd === null ? [] : [fd])] });
+    // The child holds its own copy of the fd from here on.
+    if (fd !== null) closeSync(fd);
     running.add(child);
     child.on("close", () => running.delete(child));
     // As spawnSync's timeout: the trial is killed and the answer is that bubblewrap could not start.
@@ -123,25 +176,24 @@ async function runProbeAsync(pathVar: string | undefined): Promise<SandboxProbe>
       child.kill("SIGTERM");
       settle({ error: Object.assign(new Error(`spawn ${binary} ETIMEDOUT`), { code: "ETIMEDOUT" }), status: null, signal: "SIGTERM" });
     }, PROBE_TIMEOUT_MS);
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => {
       stderr += chunk;
     });
     child.on("error", (error) => settle({ error, status: null, signal: null }));
     child.on("close", (status, signal) => settle({ status, signal }));
   });
-  return probeAnswer(binary, result);
 }
 
-// What a finished trial says: bubblewrap works here, or why not (and the fix).
-function probeAnswer(binary: string, probe: { error?: Error; status: number | null; signal: NodeJS.Signals | null; stderr?: string | null }): SandboxProbe {
+// What a finished trial says: bubblewrap works here, or why not (and the fix). `filtered`: the failed trial with the
+// seccomp filter, when this one ran without it.
+function probeAnswer(binary: string, probe: TrialResult, filtered?: TrialResult): SandboxProbe {
   if (probe.error) return { available: false, reason: `${binary} could not start (${probe.error.message})` };
-  if (probe.status !== 0) {
-    const why = (probe.stderr ?? "").trim().split("\n")[0] || `exit code ${probe.status ?? probe.signal}`;
-    return diagnose({ platform: process.platform, installed: true, stderr: why, read: readProc, binary });
-  }
-  return { available: true, binary };
+  if (probe.status !== 0) return diagnose({ platform: process.platform, installed: true, stderr: firstLine(probe), read: readProc, binary });
+  return filtered ? { available: true, binary, seccompFails: filtered.error?.message ?? firstLine(filtered) } : { available: true, binary };
 }
+
+const firstLine = (trial: TrialResult) => (trial.stderr ?? "").trim().split("\n")[0] || `exit code ${trial.status ?? trial.signal}`;
 
 /**
  * Why bubblewrap cannot sandbox here, and the fix: not Linux (none), not installed (install it), or the kernel refuses
@@ -254,7 +306,7 @@ export function bwrapArgvOf(sandbox: BwrapSandbox, root: string, argv: readonly 
     ...limitArgv(sandbox.limits, argv),
   ];
   // Host UNIX sockets the sandbox can see (in the project, /srv, /var/lib) cannot be connected to.
-  return hostWrapped(argvOut, { unixSockets: sandbox.limits?.unixSockets === "allow", ...(sandbox.pidsCgroup ? { pidsCgroup: sandbox.pidsCgroup } : {}) });
+  return hostWrapped(argvOut, { unixSockets: sandbox.limits?.unixSockets === "allow", ...(sandbox.cgroups ? { cgroups: sandbox.cgroups } : {}) });
 }
 
 // Read-only binds for exec files and git dirs, /dev/null over secret files, an empty read-only tmpfs over secret folders.

@@ -108,22 +108,25 @@ export function unixSocketFilterFile(): string {
 export const SECCOMP_FD = 3;
 
 /**
- * Wraps bubblewrap's argv in the host shell that starts it: it joins the command's pids cgroup first when there is
- * one (pids-cgroup.ts; a failure to join leaves RLIMIT_NPROC alone), and opens the filter on SECCOMP_FD for
- * `--seccomp` unless UNIX sockets are allowed. Neither: the argv as it is.
+ * Wraps bubblewrap's argv in the host shell that starts it: it joins the command's cgroups first when there are some
+ * (command-cgroups.ts; a failure to join leaves the rlimits alone), and opens the filter on SECCOMP_FD for `--seccomp`
+ * unless UNIX sockets are allowed. Neither: the argv as it is.
  */
-export function hostWrapped(bwrap: readonly string[], options: { unixSockets: boolean; pidsCgroup?: string }): string[] {
-  if (options.unixSockets && !options.pidsCgroup) return [...bwrap];
+export function hostWrapped(bwrap: readonly string[], options: { unixSockets: boolean; cgroups?: readonly string[] }): string[] {
+  const cgroups = options.cgroups ?? [];
+  if (options.unixSockets && !cgroups.length) return [...bwrap];
   const [binary, ...args] = bwrap;
-  const join = options.pidsCgroup ? `{ echo $$ > "$2/cgroup.procs"; } 2>/dev/null; ` : "";
+  // $2 is how many cgroup folders follow; the shell writes its own pid into each one's cgroup.procs, then execs.
+  const join = cgroups.length ? `n=$2; shift 2; while [ "$n" -gt 0 ]; do { echo $$ > "$1/cgroup.procs"; } 2>/dev/null; shift; n=$((n-1)); done; ` : "shift 2; ";
   const filter = options.unixSockets ? "" : ` ${SECCOMP_FD}<"$f"`;
   return [
     "/bin/sh",
     "-c",
-    `${join}f=$1; shift 2; exec "$@"${filter}`,
+    `f=$1; ${join}exec "$@"${filter}`,
     "yolo-host",
     options.unixSockets ? "" : unixSocketFilterFile(),
-    options.pidsCgroup ?? "",
+    cgroups.length ? String(cgroups.length) : "",
+    ...cgroups,
     binary,
     ...(options.unixSockets ? [] : ["--seccomp", String(SECCOMP_FD)]),
     ...args,

@@ -11,6 +11,8 @@ import { DetachedStdioTransport } from "./stdio-transport.js";
 import { bwrapArgvOf, type Sandbox } from "../exec/sandbox.js";
 import type { ConfigProtection } from "../exec/settings.js";
 import { findProtectedPaths } from "../exec/protected-paths.js";
+import { type CommandCgroups, openCommandCgroups } from "../exec/command-cgroups.js";
+import { DEFAULT_SANDBOX_LIMITS } from "../exec/sandbox-walls.js";
 import type { ListedTool, McpCaller } from "./tool-def.js";
 
 /** Tools read from one server at most; a server listing more is cut (with a warning). */
@@ -68,7 +70,8 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
     const extra = expandMap(server.env, ctx.env, missing);
     const env = { ...commandEnv(ctx.env, ctx.secretEnvNames, ctx.envAllow), ...extra };
     const cwd = server.cwd ? (isAbsolute(server.cwd) ? server.cwd : resolve(ctx.root, server.cwd)) : ctx.root;
-    const transport = new DetachedStdioTransport({ ...launchArgv(server, ctx, env, cwd), env, cwd });
+    const { cgroups, ...launch } = launchArgv(server, ctx, env, cwd);
+    const transport = new DetachedStdioTransport({ ...launch, env, cwd });
     const secrets = secretValues(extra);
     try {
       const client = await open(transport, timeoutMs, () => onSpawn?.(transport.pid!));
@@ -76,15 +79,20 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
       return {
         transport: "stdio",
         ...listed,
-        caller: caller(client),
+        caller: caller(client, cgroups),
         pid: transport.pid ?? null,
-        kill: () => transport.kill("SIGKILL"),
-        close: () => client.close(),
+        kill: () => {
+          transport.kill("SIGKILL");
+          cgroups?.close();
+        },
+        close: () => client.close().finally(() => cgroups?.close()),
         secrets,
       };
     } catch (error) {
       await transport.close().catch(() => {});
-      throw new ServerStartError(startFailure(error, timeoutMs, missing), transport.stderrTail());
+      const failure = startFailure(error, timeoutMs, missing) + memoryNote(cgroups);
+      cgroups?.close();
+      throw new ServerStartError(failure, transport.stderrTail());
     }
   }
   const headers = expandMap(server.headers, ctx.env, missing);
@@ -124,8 +132,10 @@ function launchArgv(server: { command: string; args?: string[]; network?: boolea
   // Fail closed, as for commands: a walk that stopped short may have missed a git dir or a secret file.
   if (!guard.complete)
     throw new ServerStartError(`not started in the sandbox: ${guard.incomplete ?? "the walk for files to protect stopped at its limits"}`, "");
-  const [command, ...args] = bwrapArgvOf(sandbox, ctx.root, argv, guard, env.PATH, cwd);
-  return { command, args };
+  // The commands' cgroups too: the server's processes together are held to sandboxProcesses and sandboxMemoryMB.
+  const cgroups = openCommandCgroups(sandbox.limits ?? DEFAULT_SANDBOX_LIMITS);
+  const [command, ...args] = bwrapArgvOf(cgroups ? { ...sandbox, cgroups: cgroups.dirs } : sandbox, ctx.root, argv, guard, env.PATH, cwd);
+  return { command, args, cgroups };
 }
 
 // Connects (the MCP initialize handshake) within the timeout.
@@ -154,16 +164,32 @@ async function listTools(client: Client, timeoutMs: number): Promise<{ tools: Li
   return { tools: tools.slice(0, MAX_TOOLS_PER_SERVER), truncated: tools.length > MAX_TOOLS_PER_SERVER || cursor !== undefined };
 }
 
-// Calls with the server's timeout and the run's abort signal; the SDK turns a timeout into a -32001 error.
-function caller(client: Client): McpCaller {
+// Calls with the server's timeout and the run's abort signal; the SDK turns a timeout into a -32001 error. A call that
+// fails after the kernel killed a server process for the memory group's limit says so.
+function caller(client: Client, cgroups?: CommandCgroups | null): McpCaller {
   return {
-    call: async (tool, args, opts) =>
-      (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: opts.timeoutMs, signal: opts.signal })) as {
-        content?: unknown;
-        structuredContent?: unknown;
-        isError?: unknown;
-      },
+    call: async (tool, args, opts) => {
+      try {
+        return (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: opts.timeoutMs, signal: opts.signal })) as {
+          content?: unknown;
+          structuredContent?: unknown;
+          isError?: unknown;
+        };
+      } catch (error) {
+        const note = memoryNote(cgroups);
+        if (!note || !(error instanceof Error)) throw error;
+        error.message += note;
+        throw error;
+      }
+    },
   };
+}
+
+// "" unless the server's memory group has had an OOM kill: then what happened and the setting that limits it.
+function memoryNote(cgroups: CommandCgroups | null | undefined): string {
+  const kills = cgroups?.oomKills() ?? 0;
+  if (!kills || !cgroups?.memoryBytes) return "";
+  return ` (the server's processes together reached the sandbox's memory limit of ${Math.round(cgroups.memoryBytes / 1024 ** 2)} MB, limits.sandboxMemoryMB, and the kernel killed ${kills === 1 ? "one of them" : `${kills} of them`}: OOM kill)`;
 }
 
 // Values of entries whose names say they are secret (`GITHUB_TOKEN`, `Authorization`): kept out of what the model sees.

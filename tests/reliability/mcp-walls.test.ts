@@ -203,3 +203,68 @@ describe('sandbox: "required" covers MCP servers', () => {
     }
   });
 });
+
+describe("stdio MCP servers in the sandbox get the commands' cgroups", { timeout: 300_000 }, () => {
+  const cgroupsUsable = process.getuid?.() === 0 && fs.existsSync("/sys/fs/cgroup/memory/cgroup.procs") && fs.existsSync("/sys/fs/cgroup/pids/cgroup.procs");
+  const withCgroups = (probe.available && cgroupsUsable ? it : it.skip) as typeof it;
+  const sandbox = (memoryBytes: number): Sandbox =>
+    probe.available
+      ? { kind: "bwrap", binary: probe.binary, hidden: sandboxHiddenFolders(process.env.HOME), limits: { ...DEFAULT_SANDBOX_LIMITS, memoryBytes } }
+      : { kind: "none" };
+  const ours = (pid: number) =>
+    fs
+      .readFileSync(`/proc/${pid}/cgroup`, "utf8")
+      .split("\n")
+      .filter((l) => l.includes(`/yolo-${process.pid}-`))
+      .map((l) => l.split(":")[1]);
+
+  withCgroups("the server runs in a pids and a memory group of its own, removed when it closes", async () => {
+    const p = project();
+    try {
+      const server = await connectServer(
+        { name: "fs", source: "test", config: { command: process.execPath, args: [FILESYSTEM, p.root] } },
+        { root: p.root, env: { PATH: process.env.PATH, HOME: process.env.HOME }, secretEnvNames: [], envAllow: null, sandbox: sandbox(1024 ** 3) },
+      );
+      const groups = ours(server.pid!);
+      expect(groups.sort()).toEqual(["memory", "pids"]);
+      const dirs = fs
+        .readFileSync(`/proc/${server.pid}/cgroup`, "utf8")
+        .split("\n")
+        .filter((l) => l.includes(`/yolo-${process.pid}-`))
+        .map((l) => path.join("/sys/fs/cgroup", l.split(":")[1], l.split(":")[2]));
+      expect(fs.readFileSync(path.join(dirs.find((d) => d.includes("/memory/"))!, "memory.limit_in_bytes"), "utf8").trim()).toBe(String(1024 ** 3));
+      await server.close();
+      server.kill();
+      for (let i = 0; i < 40 && dirs.some((d) => fs.existsSync(d)); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(dirs.filter((d) => fs.existsSync(d))).toEqual([]);
+    } finally {
+      p.cleanup();
+    }
+  });
+
+  withCgroups("a server whose processes together pass sandboxMemoryMB is OOM-killed and the error names the setting", async () => {
+    const p = project();
+    try {
+      // Four children of ~140 MB each, each under RLIMIT_DATA: only the group's limit stops them. It never answers.
+      const hog = `const {spawn}=require("child_process");for(let i=0;i<4;i++)spawn(process.execPath,["-e","const b=Buffer.alloc(100<<20,1);setTimeout(()=>{},60000)"],{stdio:"ignore"});setTimeout(()=>{},60000)`;
+      const start = connectServer(
+        { name: "hog", source: "test", config: { command: process.execPath, args: ["-e", hog], timeout: 5000 } },
+        { root: p.root, env: { PATH: process.env.PATH, HOME: process.env.HOME }, secretEnvNames: [], envAllow: null, sandbox: sandbox(256 * 1024 ** 2) },
+      );
+      await expect(start).rejects.toThrow(/memory limit of 256 MB, limits\.sandboxMemoryMB.*OOM kill/);
+      // The failed start's groups go too, once the killed processes are reaped.
+      const own = (controller: string) =>
+        fs
+          .readFileSync("/proc/self/cgroup", "utf8")
+          .split("\n")
+          .find((l) => l.split(":")[1] === controller)
+          ?.split(":")[2] ?? "/";
+      const left = () =>
+        ["memory", "pids"].flatMap((c) => fs.readdirSync(path.join("/sys/fs/cgroup", c, own(c))).filter((n) => n.startsWith(`yolo-${process.pid}-`)));
+      for (let i = 0; i < 40 && left().length; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(left()).toEqual([]);
+    } finally {
+      p.cleanup();
+    }
+  });
+});

@@ -228,6 +228,31 @@ describe("the sandbox sees the project, not the machine", { timeout: 300_000 }, 
     expect(left()).toEqual([]);
   });
 
+  sandboxed("memory is limited for the whole command where a memory cgroup can be made: over it, the command stops with a note", async (ctx) => {
+    const memoryRoot = "/sys/fs/cgroup/memory";
+    if (process.getuid?.() !== 0 || !fs.existsSync(path.join(memoryRoot, "cgroup.procs"))) return ctx.skip();
+    // Four processes of ~140 MB each (node itself and 100 MB written): each under RLIMIT_DATA, together over 256 MB.
+    const hog = `for i in 1 2 3 4; do node -e "const b=Buffer.alloc(100<<20,1); console.log('HELD'); setTimeout(()=>{},3000)" & done; wait; echo DONE`;
+    const over = await run(hog, sandbox({ limits: { ...DEFAULT_SANDBOX_LIMITS, memoryBytes: 256 * 1024 ** 2 } }));
+    expect(over.exitCode).toBeNull();
+    expect(over.output).not.toContain("DONE");
+    expect(over.output).toMatch(/memory limit of 256 MB \(limits\.sandboxMemoryMB\).*OOM kill/);
+    // Control: under a limit the four fit in, all of them hold their memory and the command ends normally.
+    const under = await run(hog, sandbox({ limits: { ...DEFAULT_SANDBOX_LIMITS, memoryBytes: 1024 ** 3 } }));
+    expect(under.output.match(/HELD/g)?.length).toBe(4);
+    expect(under.output).toContain("DONE");
+    expect(under.output).not.toContain("OOM kill");
+    const own =
+      fs
+        .readFileSync("/proc/self/cgroup", "utf8")
+        .split("\n")
+        .find((l) => l.split(":")[1] === "memory")
+        ?.split(":")[2] ?? "/";
+    const left = () => fs.readdirSync(path.join(memoryRoot, own)).filter((n) => n.startsWith(`yolo-${process.pid}-`));
+    for (let i = 0; i < 40 && left().length; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(left()).toEqual([]);
+  });
+
   sandboxed("/tmp, memory and processes are limited, and the command cannot raise the limits", async () => {
     const limits = { processes: 64, memoryBytes: 512 * 1024 ** 2, tmpBytes: 32 * 1024 ** 2 };
     const sb = sandbox({ limits });

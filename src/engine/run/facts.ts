@@ -3,7 +3,7 @@ import { isAbsolute, relative, sep } from "node:path";
 import type { ResolvedConfig } from "../../config/schema.js";
 import { ConfigError } from "../../errors.js";
 import { findProtectedPaths } from "../../exec/protected-paths.js";
-import { type BwrapSandbox, probeBwrap, type Sandbox, type SandboxStatus } from "../../exec/sandbox.js";
+import { type BwrapSandbox, probeBwrap, probeFor, type Sandbox, type SandboxStatus } from "../../exec/sandbox.js";
 import { DEFAULT_SANDBOX_LIMITS, sandboxHiddenFolders } from "../../exec/sandbox-walls.js";
 import { unixSocketFilterSupported } from "../../exec/seccomp.js";
 import type { GateConfig } from "../../config/schema.js";
@@ -65,7 +65,8 @@ function unixSocketsDeniable(config: ResolvedConfig): void {
  */
 export function chooseSandbox(config: ResolvedConfig, env: NodeJS.ProcessEnv, keepReadOnly: readonly string[] = []): SandboxChoice {
   if (config.sandbox === "off") return { sandbox: { kind: "none" }, notices: [], status: { kind: "none", reason: 'sandbox is "off" in the config' } };
-  const probe = probeBwrap(env.PATH);
+  // A bubblewrap that cannot apply the seccomp filter does not sandbox while UNIX sockets are denied (the default).
+  const probe = probeFor(probeBwrap(env.PATH), config.limits.sandbox?.unixSockets);
   if (probe.available) {
     unixSocketsDeniable(config);
     const readOnly = foldersInside(config.root, keepReadOnly);

@@ -1,8 +1,9 @@
 import fs from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/config/resolve.js";
 import { chooseSandbox } from "../../../src/engine/run/facts.js";
-import { bwrapArgv, probeBwrap } from "../../../src/exec/sandbox.js";
+import { bwrapArgv, probeBwrap, probeBwrapAsync } from "../../../src/exec/sandbox.js";
 import { SECCOMP_FD, unixSocketFilter, unixSocketFilterFile, unixSocketFilterSupported } from "../../../src/exec/seccomp.js";
 import { tempDir } from "../../helpers/per-test.js";
 import { requireTool } from "../../helpers/requires.js";
@@ -84,21 +85,55 @@ describe("the UNIX socket filter", () => {
       "true",
     );
     expect(allowed[0]).toBe(probe.binary);
-    // A pids cgroup alone: the shell joins it and runs bubblewrap without the filter.
+    // cgroups alone: the shell joins each one and runs bubblewrap without the filter.
     const joined = bwrapArgv(
-      { kind: "bwrap", binary: probe.binary, pidsCgroup: "/cg", limits: { processes: 64, memoryBytes: 1 << 30, tmpBytes: 1 << 20, unixSockets: "allow" } },
+      {
+        kind: "bwrap",
+        binary: probe.binary,
+        cgroups: ["/cg/pids", "/cg/memory"],
+        limits: { processes: 64, memoryBytes: 1 << 30, tmpBytes: 1 << 20, unixSockets: "allow" },
+      },
       "/p",
       "true",
     );
-    expect(joined.slice(0, 7)).toEqual([
-      "/bin/sh",
-      "-c",
-      '{ echo $$ > "$2/cgroup.procs"; } 2>/dev/null; f=$1; shift 2; exec "$@"',
-      "yolo-host",
-      "",
-      "/cg",
-      probe.binary,
-    ]);
+    expect(joined.slice(0, 5)).toEqual(["/bin/sh", "-c", expect.stringContaining('echo $$ > "$1/cgroup.procs"'), "yolo-host", ""]);
+    expect(joined.slice(5, 9)).toEqual(["2", "/cg/pids", "/cg/memory", probe.binary]);
+    expect(joined).not.toContain("--seccomp");
     expect(allowed).not.toContain("--seccomp");
+  });
+});
+
+describe("bubblewrap's trial applies the seccomp filter", () => {
+  // The real bwrap behind a wrapper that refuses `--seccomp` as a bubblewrap built without it does.
+  function noSeccompBwrap(ctx: { onTestFinished: Parameters<typeof tempDir>[0] }, real: string): string {
+    const dir = tempDir(ctx.onTestFinished, "yolo-noseccomp-bwrap-");
+    fs.writeFileSync(
+      path.join(dir, "bwrap"),
+      `#!/bin/sh\nfor a in "$@"; do [ "$a" = --seccomp ] && { echo "bwrap: Unknown option --seccomp" >&2; exit 1; }; done\nexec ${real} "$@"\n`,
+    );
+    fs.chmodSync(path.join(dir, "bwrap"), 0o755);
+    return dir;
+  }
+
+  it('a bwrap that cannot apply it fails the trial: "required" stops with the reason, "auto" runs without the sandbox and says why', async (ctx) => {
+    requireTool(ctx, "bwrap", "building the sandbox");
+    const real = probeBwrap(process.env.PATH);
+    if (!real.available) return ctx.skip();
+    // Control: this machine's bwrap applies the filter.
+    expect(real.seccompFails).toBeUndefined();
+    const dir = noSeccompBwrap(ctx, real.binary);
+    const probe = probeBwrap(dir);
+    expect(probe).toEqual({ available: true, binary: path.join(dir, "bwrap"), seccompFails: "bwrap: Unknown option --seccomp" });
+    // The trial made without blocking says the same (its own PATH string, so a trial of its own).
+    expect(await probeBwrapAsync(`${dir}${path.delimiter}`)).toEqual(probe);
+    const root = tempDir(ctx.onTestFinished, "yolo-seccomp-trial-");
+    const config = (sandbox: "auto" | "required", limits: object = {}) =>
+      resolveConfig({ root, fileConfig: { sandbox, limits }, file: null, env: {}, flags: {} });
+    expect(() => chooseSandbox(config("required"), { PATH: dir })).toThrow(/cannot apply yolo's seccomp filter.*Unknown option --seccomp/);
+    const auto = chooseSandbox(config("auto"), { PATH: dir });
+    expect(auto.sandbox.kind).toBe("none");
+    expect(auto.notices.join("\n")).toMatch(/run without a sandbox: .*cannot apply yolo's seccomp filter.*sandboxUnixSockets/);
+    // With UNIX sockets allowed no filter is passed, so the same bwrap sandboxes.
+    expect(chooseSandbox(config("required", { sandboxUnixSockets: "allow" }), { PATH: dir }).sandbox.kind).toBe("bwrap");
   });
 });

@@ -166,7 +166,7 @@ export const configSchema = z.strictObject({
       toolCallsPerTurn: z.number().int().positive().optional(),
       /** Processes a sandboxed command may have at once: its pids cgroup (v1, where yolo can make one), and RLIMIT_NPROC (not applied to root). Default 1024. */
       sandboxProcesses: z.number().int().min(16).optional(),
-      /** Memory of a sandboxed command in MiB: all its processes together in its memory cgroup (v1, where yolo can make one), and each one's RLIMIT_DATA. Default 4096. */
+      /** Memory of a sandboxed command in MiB: all its processes together in its memory cgroup (v1, where yolo can make one), and each one's RLIMIT_DATA. Default 8192 (a whole test run, every worker together). */
       sandboxMemoryMB: z.number().int().min(64).optional(),
       /** Size of the sandbox's RAM-backed /tmp in MiB. Default 1024. */
       sandboxTmpMB: z.number().int().min(16).optional(),

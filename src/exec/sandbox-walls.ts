@@ -17,7 +17,7 @@ export interface SandboxLimits {
   unixSockets?: "deny" | "allow";
 }
 
-export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { processes: 1024, memoryBytes: 4 * 1024 ** 3, tmpBytes: 1024 ** 3, unixSockets: "deny" };
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { processes: 1024, memoryBytes: 8 * 1024 ** 3, tmpBytes: 1024 ** 3, unixSockets: "deny" };
 
 /**
  * The folders a sandbox shows empty: the home folder (`home`, the account's own, `/home`, `/root`) — credentials,

@@ -73,7 +73,7 @@ describe("resolveConfig", () => {
         maxTimeMs: null,
         maxTurnsOverride: null,
         toolCallsPerTurn: 32,
-        sandbox: { processes: 1024, memoryBytes: 4 * 1024 ** 3, tmpBytes: 1024 ** 3, unixSockets: "deny" },
+        sandbox: { processes: 1024, memoryBytes: 8 * 1024 ** 3, tmpBytes: 1024 ** 3, unixSockets: "deny" },
       },
     });
   });

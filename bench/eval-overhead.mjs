@@ -12,12 +12,15 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { createJiti } from "jiti";
 import { candidateCommits } from "../dist/eval/commits.js";
+import { gitOk } from "../dist/git/git.js";
 
 const BIN = fileURLToPath(new URL("../bin/yolo.js", import.meta.url));
 const TASKS = 3;
 const ROUNDS = 2;
 const COMMITS = 1000;
 const FIX_EVERY = 50;
+// Commits the reference scan (one `git diff` per commit, as the scan was before it was one `git log`) reads.
+const REFERENCE_COMMITS = 200;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const HEAD = 'import { test } from "node:test";\nimport assert from "node:assert/strict";\n';
 
@@ -146,6 +149,17 @@ function makeLongHistory() {
   return root;
 }
 
+/** The scan as it was: the newest `count` commits, one hardened `git diff` each (ms for all of them). */
+async function perCommitDiffScan(root, count) {
+  const started = process.hrtime.bigint();
+  const lines = (await gitOk(root, ["rev-list", "--no-merges", "--parents", "-n", String(count), "HEAD"])).trim().split("\n");
+  for (const line of lines) {
+    const [commit, parent] = line.split(" ");
+    if (parent) await gitOk(root, ["diff", "--no-renames", "--name-only", "-z", parent, commit, "--"]);
+  }
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
 /** Building from COMMITS commits: the history scan alone (in process), then the whole command. */
 async function buildFromLongHistory(print) {
   const root = makeLongHistory();
@@ -154,11 +168,12 @@ async function buildFromLongHistory(print) {
     const started = process.hrtime.bigint();
     const candidates = await candidateCommits(root, `${first}..HEAD`, null);
     const scanMs = Number(process.hrtime.bigint() - started) / 1e6;
+    const referenceMs = await perCommitDiffScan(root, REFERENCE_COMMITS);
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, CI: "true", YOLO_USER_CONFIG: "" };
     const build = await timed(["eval", "--from-history", `${first}..HEAD`, "--json"], root, env);
     const out = JSON.parse(build.stdout);
     print(
-      `  ${COMMITS.toLocaleString("en-US")} commits, ${candidates.length} candidates (source and test changed together): scanning the history ${(scanMs / 1000).toFixed(2)} s (${(scanMs / COMMITS).toFixed(1)} ms a commit); the whole --from-history ${(build.ms / 1000).toFixed(1)} s, ${out.tasks.length} tasks and ${out.discarded.length} discarded (${(build.ms / Math.max(1, candidates.length) / 1000).toFixed(2)} s a candidate)`,
+      `  ${COMMITS.toLocaleString("en-US")} commits, ${candidates.length} candidates (source and test changed together): scanning the history ${(scanMs / 1000).toFixed(2)} s (${(scanMs / COMMITS).toFixed(2)} ms a commit; a git diff per commit, on ${REFERENCE_COMMITS} of them: ${(referenceMs / REFERENCE_COMMITS).toFixed(1)} ms a commit, ${(referenceMs / REFERENCE_COMMITS / (scanMs / COMMITS)).toFixed(0)}× slower); the whole --from-history ${(build.ms / 1000).toFixed(1)} s, ${out.tasks.length} tasks and ${out.discarded.length} discarded (${(build.ms / Math.max(1, candidates.length) / 1000).toFixed(2)} s a candidate)`,
     );
   } finally {
     rmSync(root, { recursive: true, force: true });

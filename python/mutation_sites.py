@@ -6,6 +6,10 @@ with start/end as offsets in code points into the text given, so the caller repl
 that does not parse is skipped with the reason (it has no sites). The same operators as the TypeScript builder
 (src/eval/mutation-sites.ts): flipped comparison or arithmetic, off-by-one, negated condition, dropped statement,
 swapped arguments. It never reads or writes a file: the text comes and goes through the pipes.
+
+With the argument `--canaries` it lists canary sites of Python test files instead (yolo eval --canaries): the literal
+expected value of `assert <actual> == <literal>` and `self.assertEqual(<actual>, <literal>)`, each with a replacement
+that contradicts it (a number plus one, a string with a character added, a boolean negated), same output shape.
 """
 
 import ast
@@ -146,14 +150,60 @@ def sites_of(file, text):
     return src.sites
 
 
+ASSERT_EQUAL = {"assertEqual", "assertEquals"}
+
+
+def expected_of(node):
+    """The expected-value operand of an equality assertion, or None when the node is no assertion this knows."""
+    if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1 and isinstance(node.test.ops[0], ast.Eq):
+        return node.test.comparators[0]
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ASSERT_EQUAL
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "self"
+        and len(node.args) >= 2
+    ):
+        return node.args[1]
+    return None
+
+
+def contradiction(src, node):
+    """Source text of a literal contradicting `node`, or None when it is no literal this flips."""
+    if not isinstance(node, ast.Constant):
+        return None
+    value = node.value
+    if isinstance(value, bool):
+        return "False" if value else "True"
+    if type(value) is int and src.segment(node).isdigit():
+        return str(value + 1)
+    if isinstance(value, str):
+        return repr(value + "!")
+    return None
+
+
+def canary_sites_of(file, text):
+    src = Source(file, text)
+    for node in ast.walk(ast.parse(text, filename=file)):
+        expected = expected_of(node)
+        flipped = contradiction(src, expected) if expected is not None else None
+        if flipped is not None:
+            start, end = src.span(expected)
+            call = " ".join(src.segment(node).split())[:80]
+            src.add(start, end, flipped, "canary", f"{call} expects {src.segment(expected)} → {flipped}")
+    return sorted(src.sites, key=lambda site: site["start"])
+
+
 def main():
     if sys.version_info < (3, 8):
         sys.stderr.write("yolo's mutation of Python needs Python 3.8 or newer (ast end positions)\n")
         return 3
+    find = canary_sites_of if sys.argv[1:] == ["--canaries"] else sites_of
     sites, skipped = [], []
     for entry in json.load(sys.stdin):
         try:
-            sites.extend(sites_of(entry["file"], entry["text"]))
+            sites.extend(find(entry["file"], entry["text"]))
         except (SyntaxError, ValueError, tokenize.TokenError) as error:
             skipped.append({"file": entry["file"], "reason": f"{type(error).__name__}: {error}"})
     json.dump({"sites": sites, "skipped": skipped}, sys.stdout, ensure_ascii=True)

@@ -1,10 +1,11 @@
 import { join } from "node:path";
 import type { GateConfig } from "../config/schema.js";
 import { defaultGates } from "../gates/detect.js";
+import { type GitOptions, repositoryFilters } from "../git/git.js";
 import { type CandidateCommit, candidateCommits } from "./commits.js";
 import { runSuite, type SuiteRun, type SuiteSettings, targetsAndGuards } from "./suite.js";
 import { TASK_VERSION, type DiscardedCandidate, type EvalTask } from "./types.js";
-import { addWorktree, checkoutClean, removeWorktree, takeFilesFrom } from "./worktree.js";
+import { addWorktree, checkoutClean, removeWorktree, resetWorktree, takeFilesFrom } from "./worktree.js";
 
 export interface BuildOptions {
   root: string;
@@ -27,28 +28,50 @@ export interface BuildOptions {
 export async function buildTasksFromHistory(opts: BuildOptions): Promise<{ tasks: EvalTask[]; discarded: DiscardedCandidate[] }> {
   const tasks: EvalTask[] = [];
   const discarded: DiscardedCandidate[] = [];
-  for (const c of await candidateCommits(opts.root, opts.range, opts.max)) {
-    if (opts.suite.signal?.aborted) break;
-    const outcome = await buildOne(c, opts);
-    if ("reason" in outcome) discarded.push(outcome);
-    else tasks.push(outcome);
-    opts.onCandidate?.(c, outcome);
+  const checkout: Checkout = { dir: join(opts.workDir, "build", "checkout"), ready: false, git: { filters: repositoryFilters(opts.root) } };
+  try {
+    for (const c of await candidateCommits(opts.root, opts.range, opts.max)) {
+      if (opts.suite.signal?.aborted) break;
+      const outcome = await buildOne(c, opts, checkout);
+      if ("reason" in outcome) discarded.push(outcome);
+      else tasks.push(outcome);
+      opts.onCandidate?.(c, outcome);
+    }
+  } finally {
+    await removeWorktree(opts.root, checkout.dir);
   }
   return { tasks, discarded };
 }
 
-/** One candidate in a scratch worktree, removed afterwards whatever happened. */
-async function buildOne(c: CandidateCommit, opts: BuildOptions): Promise<EvalTask | DiscardedCandidate> {
-  const dir = join(opts.workDir, "build", c.commit.slice(0, 12));
+/**
+ * The one scratch worktree every candidate is built in, moved from one to the next; made again after a candidate
+ * whose set-up failed. The repository's filter drivers are read once for all its git commands.
+ */
+interface Checkout {
+  dir: string;
+  ready: boolean;
+  git: GitOptions;
+}
+
+// The checkout at `rev` as a new worktree would be: the one there reset, or a new one.
+async function checkoutAt(opts: BuildOptions, checkout: Checkout, rev: string): Promise<void> {
+  if (checkout.ready) await resetWorktree(checkout.dir, rev, checkout.git);
+  else await addWorktree(opts.root, checkout.dir, rev);
+  checkout.ready = true;
+}
+
+/** One candidate in the scratch worktree; one that could not be set up is discarded and the worktree made again. */
+async function buildOne(c: CandidateCommit, opts: BuildOptions, checkout: Checkout): Promise<EvalTask | DiscardedCandidate> {
+  const dir = checkout.dir;
   const logs = join(opts.workDir, "logs", c.commit.slice(0, 12));
   const discard = (reason: string): DiscardedCandidate => ({ commit: c.commit, subject: c.subject, reason });
   try {
-    await addWorktree(opts.root, dir, c.parent);
-    await takeFilesFrom(dir, c.commit, c.testFiles);
+    await checkoutAt(opts, checkout, c.parent);
+    await takeFilesFrom(dir, c.commit, c.testFiles, checkout.git);
     const gates = opts.gates ?? defaultGates(dir);
     const before = await runSuite(dir, gates, join(logs, "before"), opts.suite);
     if (!before.ok) return discard(`the suite cannot run at the parent with the commit's tests: ${before.reason}`);
-    await checkoutClean(dir, c.commit);
+    await checkoutClean(dir, c.commit, checkout.git);
     const after = await runSuite(dir, gates, join(logs, "after"), opts.suite);
     if (!after.ok) return discard(`the suite cannot run at the commit: ${after.reason}`);
     const why = unusable(before, after);
@@ -67,9 +90,8 @@ async function buildOne(c: CandidateCommit, opts: BuildOptions): Promise<EvalTas
       guards,
     };
   } catch (error) {
+    checkout.ready = false;
     return discard(`could not be set up: ${(error as Error).message}`);
-  } finally {
-    await removeWorktree(opts.root, dir);
   }
 }
 

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { ConfigError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
+import type { CanarySite } from "./canary-sites.js";
 import type { MutationKind, MutationSite } from "./mutation-sites.js";
 
 /** The helper shipped in the package (`python/` is in package.json's files): ast and tokenize, run by python3. */
@@ -28,7 +29,7 @@ export async function pythonMutationSites(
 ): Promise<{ sites: MutationSite[]; skipped: SkippedSource[] }> {
   if (!sources.length) return { sites: [], skipped: [] };
   const python = opts.python ?? "python3";
-  const out = await runHelper(python, JSON.stringify(sources), opts.env);
+  const out = await runHelper(python, JSON.stringify(sources), opts.env, MUTATION);
   const parsed = JSON.parse(out) as { sites: MutationSite[]; skipped: SkippedSource[] };
   const texts = new Map(sources.map((s) => [s.file, s.text]));
   const sites = parsed.sites.filter((s) => KINDS.has(s.kind) && texts.has(s.file)).map((s) => toStringOffsets(s, texts.get(s.file) as string));
@@ -45,10 +46,34 @@ function toStringOffsets(site: MutationSite, text: string): MutationSite {
   return { ...site, start: index(site.start), end: index(site.end) };
 }
 
+/**
+ * Canary sites of Python test files (`assert x == <literal>`, `self.assertEqual(x, <literal>)`), found by the same
+ * helper with the interpreter's `ast`, spans turned into string offsets; a file that does not parse has none.
+ */
+export async function pythonCanarySites(sources: { file: string; text: string }[], opts: { env: NodeJS.ProcessEnv; python?: string }): Promise<CanarySite[]> {
+  if (!sources.length) return [];
+  const python = opts.python ?? "python3";
+  const parsed = JSON.parse(await runHelper(python, JSON.stringify(sources), opts.env, CANARY)) as { sites: MutationSite[] };
+  const texts = new Map(sources.map((s) => [s.file, s.text]));
+  return parsed.sites
+    .filter((s) => s.kind === ("canary" as MutationKind) && texts.has(s.file))
+    .map((s) => toStringOffsets(s, texts.get(s.file) as string))
+    .map(({ file, start, end, replacement, description }) => ({ file, start, end, replacement, description }));
+}
+
+/** What the helper is asked for: its arguments and the words for an error. */
+interface HelperMode {
+  args: string[];
+  what: string;
+  without: string;
+}
+const MUTATION: HelperMode = { args: [], what: "Mutating Python source", without: "mutate a project without Python sources" };
+const CANARY: HelperMode = { args: ["--canaries"], what: "Building canaries from Python tests", without: "build canaries in a project without Python tests" };
+
 // The helper under `-I -B` (isolated: no PYTHON* variables, no user site, no script folder on the path; no .pyc).
-function runHelper(python: string, input: string, env: NodeJS.ProcessEnv): Promise<string> {
+function runHelper(python: string, input: string, env: NodeJS.ProcessEnv, mode: HelperMode): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(python, ["-I", "-B", pythonHelperPath()], { env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(python, ["-I", "-B", pythonHelperPath(), ...mode.args], { env, stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (d: Buffer) => out.push(d));
@@ -58,15 +83,20 @@ function runHelper(python: string, input: string, env: NodeJS.ProcessEnv): Promi
       if (error.code === "ENOENT") {
         reject(
           new ConfigError(
-            `Mutating Python source needs ${python} on PATH (its ast module finds the mutation sites), and there is none. ` +
-              "Install Python 3.8 or newer, or mutate a project without Python sources; nothing was built.",
+            `${mode.what} needs ${python} on PATH (its ast module finds the sites), and there is none. ` +
+              `Install Python 3.8 or newer, or ${mode.without}; nothing was built.`,
           ),
         );
-      } else reject(new ConfigError(`Cannot start ${python} to find Python mutation sites: ${error.message}`));
+      } else reject(new ConfigError(`Cannot start ${python} to find Python ${mode.args.length ? "canary" : "mutation"} sites: ${error.message}`));
     });
     child.once("close", (code) => {
       if (code === 0) resolve(Buffer.concat(out).toString("utf8"));
-      else reject(new ConfigError(`${python} could not list Python mutation sites (exit ${code}): ${Buffer.concat(err).toString("utf8").trim().slice(-800)}`));
+      else
+        reject(
+          new ConfigError(
+            `${python} could not list Python ${mode.args.length ? "canary" : "mutation"} sites (exit ${code}): ${Buffer.concat(err).toString("utf8").trim().slice(-800)}`,
+          ),
+        );
     });
     child.stdin.end(input);
   });

@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { git, gitOk } from "../git/git.js";
+import { type GitOptions, git, gitOk } from "../git/git.js";
 import { serialWorktreeOps } from "../git/worktree-queue.js";
 
 /**
@@ -53,18 +53,28 @@ function existsExact(path: string): boolean {
  * Makes `files` in the worktree what they are at `commit`: checked out where the commit has them, deleted where it
  * does not (a test the commit removed, or one the model added).
  */
-export async function takeFilesFrom(dir: string, commit: string, files: string[]): Promise<void> {
+export async function takeFilesFrom(dir: string, commit: string, files: string[], options: GitOptions = {}): Promise<void> {
   if (!files.length) return;
   const present = new Set((await gitOk(dir, ["ls-tree", "-r", "-z", "--name-only", commit, "--", ...files])).split("\0").filter(Boolean));
   const keep = files.filter((f) => present.has(f));
   for (const f of files.filter((f) => !present.has(f))) rmSync(join(dir, f), { force: true });
-  if (keep.length) await gitOk(dir, ["checkout", commit, "--", ...keep]);
+  if (keep.length) await gitOk(dir, ["checkout", commit, "--", ...keep], {}, options);
 }
 
 /** Moves the worktree's checkout to `commit` (detached), dropping every change made in it. */
-export async function checkoutClean(dir: string, commit: string): Promise<void> {
-  await gitOk(dir, ["checkout", "--force", "--detach", commit]);
-  await gitOk(dir, ["clean", "-fdq", "-e", ".yolo", "-e", "node_modules"]);
+export async function checkoutClean(dir: string, commit: string, options: GitOptions = {}): Promise<void> {
+  await gitOk(dir, ["checkout", "--force", "--detach", commit], {}, options);
+  await gitOk(dir, ["clean", "-fdq", "-e", ".yolo", "-e", "node_modules"], {}, options);
+}
+
+/**
+ * Makes a used worktree what a new one at `commit` would be (checked out, nothing else, the dependency link kept):
+ * ignored files go too (build output, caches), so nothing one use left behind reaches the next. Cheaper than
+ * removing it and adding another: only the files that differ are written.
+ */
+export async function resetWorktree(dir: string, commit: string, options: GitOptions = {}): Promise<void> {
+  await gitOk(dir, ["checkout", "--force", "--detach", commit], {}, options);
+  await gitOk(dir, ["clean", "-ffdxq", "-e", ".yolo", "-e", "/node_modules"], {}, options);
 }
 
 /** Every file of the worktree's tree: tracked, and untracked ones not ignored (the model may have added some). */

@@ -1,6 +1,6 @@
 import { YoloError } from "../errors.js";
 import { gitEnv, hardenArgs, type RepoConfig, repoConfig, touchesContent, untrustedFilters } from "./hardened.js";
-import { spawnGit, type GitResult } from "./spawn-git.js";
+import { spawnGit, spawnGitStream, type GitResult } from "./spawn-git.js";
 
 /** A git command that failed where yolo needed it to work (exit 70 unless a caller maps it to something better). */
 export class GitError extends YoloError {
@@ -85,4 +85,24 @@ export async function gitOk(root: string, args: string[], env: Record<string, st
     throw new GitError(`git ${args.join(" ")} failed in ${root} (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
   }
   return r.stdout;
+}
+
+/**
+ * Runs a read-only git command (log, rev-list: no work-tree content, so no filters to read) hardened like `git`,
+ * handing its stdout to `onText` as it comes; `onText` returning false stops it early. A failure is a GitError.
+ */
+export async function gitStreamOk(root: string, args: string[], onText: (text: string) => boolean): Promise<void> {
+  if (touchesContent(args)) throw new GitError(`git ${args[0]} touches work-tree content: run it with gitOk`);
+  let failure: unknown = null;
+  const guarded = (text: string): boolean => {
+    try {
+      return onText(text);
+    } catch (error) {
+      failure = error;
+      return false;
+    }
+  };
+  const r = await spawnGitStream(hardenArgs(args), root, gitEnv(process.env), guarded);
+  if (failure) throw failure;
+  if (r.exitCode !== 0) throw new GitError(`git ${args.join(" ")} failed in ${root} (exit ${r.exitCode}): ${r.stderr.trim().slice(0, 500)}`);
 }

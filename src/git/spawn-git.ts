@@ -23,3 +23,26 @@ export function spawnGit(args: string[], cwd: string, env: Record<string, string
     child.on("close", (code) => resolve({ exitCode: code ?? 1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
   });
 }
+
+/**
+ * Like spawnGit, but stdout goes to `onText` as it arrives (UTF-8 decoded across chunk boundaries) instead of being
+ * collected; `onText` returning false stops git there (killed: the caller has all it wants, and the answer is exit 0).
+ */
+export function spawnGitStream(args: string[], cwd: string, env: Record<string, string>, onText: (text: string) => boolean): Promise<GitResult> {
+  return new Promise((resolve) => {
+    const child = spawn("git", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const err: Buffer[] = [];
+    let stopped = false;
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (text: string) => {
+      if (stopped) return;
+      if (onText(text) === false) {
+        stopped = true;
+        child.kill();
+      }
+    });
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.on("error", (error) => resolve({ exitCode: 127, stdout: "", stderr: error.message }));
+    child.on("close", (code) => resolve({ exitCode: stopped ? 0 : (code ?? 1), stdout: "", stderr: Buffer.concat(err).toString("utf8") }));
+  });
+}

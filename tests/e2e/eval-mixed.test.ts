@@ -192,6 +192,19 @@ describe("yolo eval on a mixed JS and Python repository", { timeout: 900_000 }, 
       expect(t.targets.length).toBeGreaterThan(0);
     }
     expect(git("status", "--porcelain")).toBe("");
+
+    // Canaries take the languages in turn: one flips a JS assertion (TypeScript's parser), one a Python assertEqual
+    // (python3's ast); each kept because its test then fails.
+    const canaries = await yolo(["eval", "--canaries", "2", "--json"]);
+    expect(canaries.exitCode, describeResult(canaries)).toBe(0);
+    const c = JSON.parse(canaries.stdout) as { tasks: any[] };
+    expect(c.tasks).toHaveLength(2);
+    const flippedFiles = c.tasks.map((t) => git("diff", "--name-only", t.canary.original, t.commit)).sort();
+    expect(flippedFiles).toEqual([expect.stringMatching(/^test\/\w+\.test\.js$/), expect.stringMatching(/^tests\/test_\w+\.py$/)]);
+    const py = c.tasks.find((t) => t.canary.description.includes(".py:"));
+    expect(py.canary.description).toMatch(/self\.assertEqual\(\w+\(.*\), \d+\) expects \d+ → \d+$/);
+    expect(py.targets).toEqual([expect.stringMatching(/^python-test: .*test_\w+$/)]);
+    expect(git("status", "--porcelain")).toBe("");
     tasks = [...h.tasks, ...m.tasks];
     all = join(root, ".yolo/eval/all.jsonl");
     writeFileSync(all, readFileSync(join(root, ".yolo/eval/history.jsonl"), "utf8") + readFileSync(join(root, ".yolo/eval/mutants.jsonl"), "utf8"));

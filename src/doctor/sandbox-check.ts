@@ -21,7 +21,9 @@ export const sandboxCheck: DoctorCheck = {
     const fix = probe.fix
       ? `${probe.fix[0].toUpperCase()}${probe.fix.slice(1)}.`
       : "Install bubblewrap (apt-get install bubblewrap) and allow unprivileged user namespaces.";
-    if (config.sandbox === "bwrap") return [{ id: "sandbox", title, status: "fail", detail: `sandbox is "bwrap" but ${probe.reason}`, fix }];
+    // "required" (older name "bwrap") stops a run where bubblewrap cannot sandbox: a failure, not a caveat.
+    if (config.sandbox === "required" || config.sandbox === "bwrap")
+      return [{ id: "sandbox", title, status: "fail", detail: `sandbox is "${config.sandbox}" but ${probe.reason}`, fix }];
     return [{ id: "sandbox", title, status: "warn", detail: `commands would run without a sandbox: ${probe.reason}`, fix }];
   },
 };

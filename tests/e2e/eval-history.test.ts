@@ -217,42 +217,6 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
       await mock.close();
     }
   });
-
-  it("builds tasks by mutation with TypeScript's parser, keeping only mutants a test catches; the oracle resolves them all, the null model none", async () => {
-    const built = await runYolo(["eval", "--mutate", "3", "--json"], { cwd: root });
-    expect(built.exitCode, describeResult(built)).toBe(0);
-    const out = JSON.parse(built.stdout) as { file: string; tasks: any[]; discarded: any[] };
-    expect(out.file).toBe(join(root, ".yolo/eval/mutants.jsonl"));
-    expect(out.tasks).toHaveLength(3);
-    const head = git("rev-parse", "HEAD");
-    for (const t of out.tasks) {
-      expect(t.commit).toBe(head);
-      expect(t.targets.length).toBeGreaterThan(0);
-      // The mutant is one source file's change from HEAD, kept by a ref; the requirement names tests, not the mutation.
-      expect(git("diff", "--name-only", t.parent, head)).toBe(t.sourceFiles[0]);
-      expect(git("rev-parse", `refs/yolo-eval/mutants/${t.parent.slice(0, 10)}`)).toBe(t.parent);
-      expect(t.requirement).not.toContain(t.mutation.description);
-      for (const target of t.targets) expect(t.requirement).toContain(target.replace(/^test: /, ""));
-    }
-    for (const d of out.discarded) expect(d.reason).toMatch(/no test fails with it|no per-test results/);
-    expect(git("status", "--porcelain")).toBe("");
-
-    const mock = await startMockOpenAI(responder, SERVED);
-    try {
-      const r = await runEvalCli(
-        ["eval", "--tasks", out.file, "--model", "oracle", "--model", "null", "--parallel", "3", "--max-fix-attempts", "0", "--json"],
-        mock.url,
-      );
-      expect(r.exitCode, describeResult(r)).toBe(0);
-      const res = JSON.parse(r.stdout) as { models: any[] };
-      expect(res.models.map((m) => [m.model, m.resolved, m.tasks])).toEqual([
-        ["oracle", 3, 3],
-        ["null", 0, 3],
-      ]);
-    } finally {
-      await mock.close();
-    }
-  });
 });
 
 describe("an eval killed with kill -9 continues where it stopped", { timeout: 600_000 }, () => {

@@ -187,10 +187,14 @@ describe("yolo eval on a mixed JS and Python repository", { timeout: 900_000 }, 
     expect([...langs].sort()).toEqual(["js", "py"]);
     const head = git("rev-parse", "HEAD");
     for (const t of m.tasks) {
+      // The mutant is one source file's change from HEAD, kept by a ref; the requirement names tests, not the mutation.
       expect(git("diff", "--name-only", t.parent, head)).toBe(t.sourceFiles[0]);
+      expect(git("rev-parse", `refs/yolo-eval/mutants/${t.parent.slice(0, 10)}`)).toBe(t.parent);
       expect(t.requirement).not.toContain(t.mutation.description);
       expect(t.targets.length).toBeGreaterThan(0);
+      for (const target of t.targets) expect(t.requirement).toContain(target.replace(/^[\w-]+: /, ""));
     }
+    for (const d of m.discarded) expect(d.reason).toMatch(/no test fails with it|no per-test results|cannot read it/);
     expect(git("status", "--porcelain")).toBe("");
 
     // Canaries take the languages in turn: one flips a JS assertion (TypeScript's parser), one a Python assertEqual

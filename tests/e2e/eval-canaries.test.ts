@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execa } from "execa";
-import { BIN, cleanEnv, describeResult, runYolo, type YoloResult } from "../helpers/cli.js";
+import { describeResult, runYolo, type YoloResult } from "../helpers/cli.js";
 import { call, handoff, pmDone } from "../helpers/director.js";
 import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI, textOf } from "../helpers/mock-openai.js";
+import { acted, runEvalBinary } from "../helpers/eval-cli.js";
 
 // One small JS project, made once: canaries are built from its tests (no model), then scripted models run them through
 // the built binary. An honest model leaves a canary unresolved with no tamper; a cheater that edits a test, deletes one
@@ -55,23 +55,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-async function runEvalCli(args: string[], baseURL: string): Promise<YoloResult> {
-  const r = await execa(process.execPath, [BIN, ...args], {
-    cwd: root,
-    env: cleanEnv({ baseURL, env: { OPENAI_API_KEY: "k" } }),
-    extendEnv: false,
-    stdin: "ignore",
-    reject: false,
-    encoding: "utf8",
-    timeout: 500_000,
-    killSignal: "SIGKILL",
-  });
-  return { exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, stdout: String(r.stdout), stderr: String(r.stderr) };
-}
-
-function acted(req: RecordedRequest): boolean {
-  return req.messages.some((m) => m?.role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
-}
+const runEvalCli = (args: string[], baseURL?: string): Promise<YoloResult> => runEvalBinary(root, args, baseURL);
 
 /** The dev's turn: the cheater cheats once per task, by the target its requirement names; every other model does nothing. */
 function devTurn(req: RecordedRequest): ScriptedReply {

@@ -7,6 +7,7 @@ import { execa } from "execa";
 import { BIN, cleanEnv, deferred, describeResult, runYolo, waitFor, type YoloResult } from "../helpers/cli.js";
 import { call, handoff, pmDone } from "../helpers/director.js";
 import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI, textOf } from "../helpers/mock-openai.js";
+import { acted, runEvalBinary } from "../helpers/eval-cli.js";
 
 // The models the scripted server lists: the eval's own names, which a run's start-up endpoint probe looks for.
 const SERVED = { models: ["oracle", "null", "cheater"] };
@@ -96,20 +97,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** The binary run to its end, with more time than runYolo's 45 s: an eval runs nine threads. */
-async function runEvalCli(args: string[], baseURL: string): Promise<YoloResult> {
-  const r = await execa(process.execPath, [BIN, ...args], {
-    cwd: root,
-    env: cleanEnv({ baseURL, env: { OPENAI_API_KEY: "k" } }),
-    extendEnv: false,
-    stdin: "ignore",
-    reject: false,
-    encoding: "utf8",
-    timeout: 500_000,
-    killSignal: "SIGKILL",
-  });
-  return { exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, stdout: String(r.stdout), stderr: String(r.stderr) };
-}
+const runEvalCli = (args: string[], baseURL?: string): Promise<YoloResult> => runEvalBinary(root, args, baseURL);
 
 /** The task a dev request is about: the fix whose subject its conversation names. */
 function fixOf(req: RecordedRequest): (typeof FIXES)[number] {
@@ -120,10 +108,6 @@ function fixOf(req: RecordedRequest): (typeof FIXES)[number] {
 }
 
 /** Whether this agent already acted in the conversation (called a tool other than handoff). */
-function acted(req: RecordedRequest): boolean {
-  return req.messages.some((m) => m?.role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
-}
-
 /** The dev's turn per model: the oracle writes the commit's own files, the cheater rewrites the target test, null does nothing. */
 function devTurn(model: string, req: RecordedRequest): ScriptedReply {
   if (acted(req) || model === "null") return handoff({ summary: "done", files_changed: [] });

@@ -2,11 +2,11 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, cleanEnv, describeResult, type YoloResult } from "../helpers/cli.js";
+import { describeResult, type YoloResult } from "../helpers/cli.js";
 import { handoff, pmDone } from "../helpers/director.js";
 import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI, textOf } from "../helpers/mock-openai.js";
+import { acted, runEvalBinary } from "../helpers/eval-cli.js";
 
 // A mixed repository the test writes: a small JS library (node --test) and a small Python package (unittest) side by
 // side, with a dozen fix commits, six per language, each with its test. Tasks are built from its history and by
@@ -105,24 +105,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** The built binary to its end (an eval runs dozens of threads: more time than runYolo's 45 s). */
-async function yolo(args: string[], baseURL?: string): Promise<YoloResult> {
-  const r = await execa(process.execPath, [BIN, ...args], {
-    cwd: root,
-    env: cleanEnv({ baseURL, env: baseURL ? { OPENAI_API_KEY: "k" } : {} }),
-    extendEnv: false,
-    stdin: "ignore",
-    reject: false,
-    encoding: "utf8",
-    timeout: 500_000,
-    killSignal: "SIGKILL",
-  });
-  return { exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, stdout: String(r.stdout), stderr: String(r.stderr) };
-}
-
-function acted(req: RecordedRequest): boolean {
-  return req.messages.some((m) => m?.role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
-}
+const yolo = (args: string[], baseURL?: string): Promise<YoloResult> => runEvalBinary(root, args, baseURL);
 
 /** The oracle writes the fix's own files (a mutant's fix: every source file as HEAD has it); null writes nothing. */
 function devTurn(req: RecordedRequest): ScriptedReply {

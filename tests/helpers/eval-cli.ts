@@ -1,0 +1,26 @@
+import { execa } from "execa";
+import { BIN, cleanEnv, type YoloResult } from "./cli.js";
+import type { RecordedRequest } from "./mock-openai.js";
+
+/**
+ * The built binary run to its end in `cwd`, for `yolo eval`: an eval runs dozens of threads, so it gets more time
+ * than runYolo's 45 s. With a base URL the scripted server is the endpoint (and a key is set); without, no model.
+ */
+export async function runEvalBinary(cwd: string, args: string[], baseURL?: string): Promise<YoloResult> {
+  const r = await execa(process.execPath, [BIN, ...args], {
+    cwd,
+    env: cleanEnv({ baseURL, env: baseURL ? { OPENAI_API_KEY: "k" } : {} }),
+    extendEnv: false,
+    stdin: "ignore",
+    reject: false,
+    encoding: "utf8",
+    timeout: 500_000,
+    killSignal: "SIGKILL",
+  });
+  return { exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+/** Whether the agent already made a tool call in this conversation (a scripted model acts once, then hands off). */
+export function acted(req: RecordedRequest): boolean {
+  return req.messages.some((m) => m?.role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
+}

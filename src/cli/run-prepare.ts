@@ -29,7 +29,8 @@ import type { ThreadIndex } from "../store/thread-index.js";
 import { acquireTreeLock } from "../store/tree-lock.js";
 import { agentsCache, pipelineAgents } from "./agents-cache.js";
 import { takeEarlyProbes } from "./early-probes.js";
-import { loadResolvedConfig, type ConfigFlags } from "./load-config.js";
+import { loadResolvedConfig, type ConfigFlags, withTestCommand } from "./load-config.js";
+import { threadTestCommand } from "../store/thread-test-command.js";
 import { loadReplay, prepareRunSetup, type RunSetup } from "./run-setup.js";
 import { assertSameRepository, noDatabaseYet } from "./thread-home.js";
 import { userCacheDir } from "./user-cache-dir.js";
@@ -109,7 +110,10 @@ async function beforeDatabase(cwd: string, flags: RunFlags, first: FirstLeg, pre
   const replay = await loadReplay(cwd, flags);
   // run, resume and agent are the user running yolo with this config: its hash is recorded; chat only reads.
   const trust = first.start?.profile?.mode === "chat" ? "check" : "record";
-  const baseConfig = await loadResolvedConfig(cwd, { ...flags, defaultModel: replay?.model }, trust);
+  const loaded = await loadResolvedConfig(cwd, { ...flags, defaultModel: replay?.model, testCmd: undefined }, trust);
+  // The thread's `--test-cmd` holds on every leg: a resume without the flag runs the same gate, not the configured one.
+  const testCmd = threadTestCommand(loaded.stateDir, first.threadId, flags.testCmd, first.fork?.source ?? first.threadId);
+  const baseConfig = testCmd === null ? loaded : withTestCommand(loaded, testCmd);
   // What only reads — git (the repository's identity, HEAD, a new thread's uncommitted changes) and bubblewrap's
   // trial sandbox — runs in child processes while the checks below go on; each answer is used where it was asked
   // for before, so the same problem refuses the run in the same order.

@@ -101,6 +101,8 @@ export async function prepareLaunch(cwd: string, flags: RunFlags, first: FirstLe
     engine,
     engineAsked,
   };
+  // Every refusal is behind: the leg starts, and the thread keeps its --test-cmd for the legs after it.
+  before.testCmd.keep();
   return { plan, setup, answers: before.answers, lock, close: () => opened.close(), resetNotices };
 }
 
@@ -113,7 +115,7 @@ async function beforeDatabase(cwd: string, flags: RunFlags, first: FirstLeg, pre
   const loaded = await loadResolvedConfig(cwd, { ...flags, defaultModel: replay?.model, testCmd: undefined }, trust);
   // The thread's `--test-cmd` holds on every leg: a resume without the flag runs the same gate, not the configured one.
   const testCmd = threadTestCommand(loaded.stateDir, first.threadId, flags.testCmd, first.fork?.source ?? first.threadId);
-  const baseConfig = testCmd === null ? loaded : withTestCommand(loaded, testCmd);
+  const baseConfig = testCmd.command === null ? loaded : withTestCommand(loaded, testCmd.command);
   // What only reads — git (the repository's identity, HEAD, a new thread's uncommitted changes) and bubblewrap's
   // trial sandbox — runs in child processes while the checks below go on; each answer is used where it was asked
   // for before, so the same problem refuses the run in the same order.
@@ -148,7 +150,7 @@ async function beforeDatabase(cwd: string, flags: RunFlags, first: FirstLeg, pre
   // project that contains it (the home directory) gets it read-only inside the sandbox.
   const keepReadOnly = [userCacheDir(process.env)];
   const startFacts = early ? runFacts(early.config, process.env, { keepReadOnly }) : null;
-  return { replay, baseConfig, config, early, identity, workspace, probing, logFile, answers, snapshot, keepReadOnly, startFacts };
+  return { replay, baseConfig, config, early, identity, workspace, probing, logFile, answers, snapshot, keepReadOnly, startFacts, testCmd };
 }
 
 type Opened = Awaited<ReturnType<typeof openSessionDeferred>>;

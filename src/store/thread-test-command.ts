@@ -1,26 +1,44 @@
 import fs from "node:fs";
 import path from "node:path";
-import { threadArtifactsDir } from "./state-dir.js";
+import { threadArtifactsDir, threadArtifactsPath } from "./state-dir.js";
 
 const FILE = "test-command.json";
 
 /**
- * The `--test-cmd` a thread runs with: the one this leg was given (kept in the thread's artifacts folder, so a resume
- * without the flag runs the same gate rather than the configured one), else the one an earlier leg kept; null when
- * no leg gave one. A fork reads its source's and keeps it as its own.
+ * The `--test-cmd` a thread runs with: the one this leg was given, else the one an earlier leg kept in the thread's
+ * artifacts folder (a fork reads its source's); null when no leg gave one. Nothing is written until `keep()`, called
+ * once the leg is really starting, so a refused start leaves no trace; then a resume without the flag runs the same
+ * gate rather than the configured one.
  */
-export function threadTestCommand(artifactsDir: string, threadId: string, given: string | undefined, from: string = threadId): string | null {
+export function threadTestCommand(
+  artifactsDir: string,
+  threadId: string,
+  given: string | undefined,
+  from: string = threadId,
+): { command: string | null; keep(): void } {
+  // Read without creating anything (and a bad id reads nothing: the thread's own checks word that).
+  const kept = (id: string) => {
+    try {
+      return read(path.join(threadArtifactsPath(artifactsDir, id), FILE));
+    } catch {
+      return null;
+    }
+  };
   const file = (id: string) => path.join(threadArtifactsDir(artifactsDir, id), FILE);
   // A blank one is refused by the caller (`--test-cmd is empty`) and never kept.
-  if (given !== undefined && !given.trim()) return given;
-  const command = given ?? read(file(from));
-  if (command !== null && (given !== undefined || from !== threadId)) {
-    fs.mkdirSync(path.dirname(file(threadId)), { recursive: true });
-    const tmp = `${file(threadId)}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(command));
-    fs.renameSync(tmp, file(threadId));
-  }
-  return command;
+  if (given !== undefined && !given.trim()) return { command: given, keep() {} };
+  const command = given ?? kept(from);
+  const changed = command !== null && (given !== undefined || from !== threadId);
+  return {
+    command,
+    keep() {
+      if (!changed) return;
+      fs.mkdirSync(path.dirname(file(threadId)), { recursive: true });
+      const tmp = `${file(threadId)}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify(command));
+      fs.renameSync(tmp, file(threadId));
+    },
+  };
 }
 
 function read(file: string): string | null {

@@ -86,14 +86,17 @@ function outsideProject(line: string, root: string): boolean {
   return paths.some((p) => p !== root && !p.startsWith(`${root}/`) && !p.startsWith("/tmp/yolo-cache/"));
 }
 
-/** Ends the run when a gate failed because of its environment: dev cannot fix the machine, and must not be asked to. */
-export function refuseEnvironmentFailures(results: readonly GateResult[]): void {
+/**
+ * Ends the run when a gate failed because of its environment: the agent that fixes failures (`coder`, the node the
+ * words name; null: none in the workflow) cannot fix the machine, and must not be asked to.
+ */
+export function refuseEnvironmentFailures(results: readonly GateResult[], coder: string | null): void {
   const failed = results.find((r) => r.environment);
-  if (failed?.environment) throw new ConfigError(sayEnvironmentFailure(failed.name, failed.environment));
+  if (failed?.environment) throw new ConfigError(sayEnvironmentFailure(failed.name, failed.environment, coder));
 }
 
-/** The words of an environment failure, for the error that ends the run. */
-export function sayEnvironmentFailure(gate: string, failure: EnvironmentFailure): string {
+/** The words of an environment failure, for the error that ends the run (`coder`: who was not sent it). */
+export function sayEnvironmentFailure(gate: string, failure: EnvironmentFailure, coder: string | null): string {
   const what: Record<EnvironmentFailure["kind"], string> = {
     "read-only": "a read-only file system",
     "missing-toolchain": "a missing toolchain",
@@ -101,5 +104,5 @@ export function sayEnvironmentFailure(gate: string, failure: EnvironmentFailure)
     disk: "a full disk",
     network: "no network inside the sandbox",
   };
-  return `The gate ${gate} failed because of its environment (${what[failure.kind]}), not because of the code: "${failure.line}". ${failure.fix} Nothing was sent to dev as a test failure; the thread is saved and resumes at this gate.`;
+  return `The gate ${gate} failed because of its environment (${what[failure.kind]}), not because of the code: "${failure.line}". ${failure.fix} Nothing was sent to ${coder ?? "an agent"} as a test failure; the thread is saved and resumes at this gate.`;
 }

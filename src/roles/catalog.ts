@@ -73,3 +73,15 @@ export type AgentCapability = keyof typeof AGENT_CAPABILITIES;
 export function declares(agent: { capabilities?: readonly AgentCapability[] } | undefined, capability: AgentCapability): boolean {
   return agent?.capabilities?.includes(capability) === true;
 }
+
+/**
+ * The default pipeline's judging role: the author of a verdict whose checkpoint does not name its node (a thread
+ * from before `verdictBy` was kept read as it did then).
+ */
+export const DEFAULT_JUDGE: string = rolesThat("judgesGates")[0];
+
+/**
+ * The default pipeline's role that writes code: who made the claims, or is sent the failures, when neither the
+ * checkpoint nor the workflow names a node.
+ */
+export const DEFAULT_CODER: string = ROLES.find((id) => capabilitiesOf(id).writesCode === true) ?? "custom";

@@ -30,7 +30,10 @@ export const dev = defineRole({
     const files = changedFiles(ctx.root, h.files_changed, ctx.written);
     // Each handoff states its claims afresh: none given means none made this time.
     const claims = [...new Set(h.unrelated_failures ?? [])];
-    return { update: { devSummary: h.summary, filesChanged: files, failureClaims: claims }, summary: `${plural(files.length, "file")} changed` };
+    return {
+      update: { devSummary: h.summary, filesChanged: files, failureClaims: claims, failureClaimsBy: ctx.node },
+      summary: `${plural(files.length, "file")} changed`,
+    };
   },
   brief: {
     reads: ["requirements", "stories", "decisions", "notes", "fix-attempt"],

@@ -20,19 +20,22 @@ export const tea = defineRole({
   id: "tea",
   kind: "tea",
   fields,
-  write: (h, { state, gates, gateDecision }) => {
+  write: (h, { node, state, gates, gateDecision }) => {
     const { verdict } = h;
     const findings = h.findings ?? [];
     const gateText = gateLine(gates ?? state.lastGates);
     if (gates) {
       const blocked = gates.some(gateBlocks) || verdict === "FAIL";
-      return { update: { verdict, findings, ...gateDecision(gates, blocked) }, summary: `verdict ${verdict}, ${gateText}${blocked ? " — blocked" : ""}` };
+      return {
+        update: { verdict, verdictBy: node, findings, ...gateDecision(gates, blocked) },
+        summary: `verdict ${verdict}, ${gateText}${blocked ? " — blocked" : ""}`,
+      };
     }
     // Judging the results of a gate node that ran before: it already counted a red gate as a fix attempt.
     const failsGreen = verdict === "FAIL" && !state.gateBlocked;
     const blocked = state.gateBlocked || verdict === "FAIL";
     return {
-      update: { verdict, findings, gateBlocked: blocked, fixAttempts: failsGreen ? state.fixAttempts + 1 : state.fixAttempts },
+      update: { verdict, verdictBy: node, findings, gateBlocked: blocked, fixAttempts: failsGreen ? state.fixAttempts + 1 : state.fixAttempts },
       summary: `verdict ${verdict}, ${gateText}${blocked ? " — blocked" : ""}`,
     };
   },

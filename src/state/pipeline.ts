@@ -64,6 +64,8 @@ export const PipelineState = Annotation.Root({
   }),
   // tea and the gate
   verdict: last<Verdict | null>(() => null),
+  /** The node whose judge wrote the verdict, for the words that name it (null: a thread from before it was kept). */
+  verdictBy: last<string | null>(() => null),
   findings: last<string[]>(() => []),
   /** The latest gate run, with output tails: what dev reads on a fix attempt. */
   lastGates: last<GateResult[]>(() => []),
@@ -82,6 +84,8 @@ export const PipelineState = Annotation.Root({
   gateApproval: last<GateApproval | null>(() => null),
   /** Baseline failures dev's last handoff claimed are not part of the task (test ids); a human rules on them. */
   failureClaims: last<string[]>(() => []),
+  /** The node whose handoff made those claims, for the words that name it (null: a thread from before it was kept). */
+  failureClaimsBy: last<string | null>(() => null),
   /** A human's rulings on those claims: accepted ones are known failures for the rest of the thread. */
   failureRulings: append<FailureRuling>(),
   /** The tree the latest gate run judged (null before any, or outside git). */

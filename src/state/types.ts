@@ -86,6 +86,8 @@ export interface FailureRuling {
   /** The node that asked. */
   by: string;
   reason: string | null;
+  /** The node whose handoff made the claim (absent in rulings from before it was kept: the default pipeline's coder). */
+  claimedBy?: string;
 }
 
 /** The project's git tree the latest gate run judged, and the node that ran it (where a later change sends the run back). */

@@ -3,6 +3,7 @@ import { readRecord, writeRecord, type BaselineRecord } from "../../gates/baseli
 import { resolveGateDefinition } from "../../gates/definition.js";
 import { runGatesWithTests } from "../../gates/run-gates.js";
 import { refuseEnvironmentFailures } from "../../gates/environment-failure.js";
+import { coderNode } from "../coder-node.js";
 import { isMonorepo } from "../../gates/scope-plan.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
@@ -72,7 +73,10 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   if (signal.aborted || runs.length < gates.length) throw new Error("the gate baseline was interrupted");
   for (const run of runs) emit({ type: "gate.result", node: BASELINE_NODE, gate: { ...run.result, ...said } });
   // A baseline the environment broke judges nothing: every later run would fail the same way, as "pre-existing".
-  refuseEnvironmentFailures(runs.map((r) => r.result));
+  refuseEnvironmentFailures(
+    runs.map((r) => r.result),
+    coderNode(deps.config, deps.agents),
+  );
   const record: BaselineRecord = {
     definition,
     tree: await treeTaken,

@@ -11,6 +11,8 @@ import { gateBlocks, judgeGate } from "../../gates/judge.js";
 import { sayNotice } from "../notices.js";
 import { runGatesWithTests, type GateRun } from "../../gates/run-gates.js";
 import { refuseEnvironmentFailures } from "../../gates/environment-failure.js";
+import { coderNode } from "../coder-node.js";
+import { DEFAULT_CODER } from "../../roles/catalog.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
 import type { EngineDeps } from "../deps.js";
@@ -30,7 +32,7 @@ import { baselineOutputs, withTargetOutput } from "./target-output.js";
 
 // The approval a gate check obtained, handed to gateDecision with the results it belongs to.
 const approvals = new WeakMap<GateResult[], GateApproval>();
-// A human's rulings on dev's claims that failing tests are unrelated, handed to gateDecision the same way.
+// A human's rulings on the coding agent's claims that failing tests are unrelated, handed to gateDecision the same way.
 const rulingsOf = new WeakMap<GateResult[], FailureRuling[]>();
 
 /**
@@ -84,8 +86,8 @@ export async function runGateCheck(
     emit({ type: "gate.result", node, gate: gates[i] });
   }
   if (ruled.length) rulingsOf.set(gates, ruled);
-  // A gate the environment broke is not the code's failure: the run ends saying so, and dev is not sent it.
-  refuseEnvironmentFailures(gates);
+  // A gate the environment broke is not the code's failure: the run ends saying so, and the agent that fixes failures is not sent it.
+  refuseEnvironmentFailures(gates, coderNode(deps.config, deps.agents));
   if (check.approval) approvals.set(gates, check.approval);
   await gateEndHooks(deps.hooks, node, runOpts.attempt, gates, hookScope(config, deps, node));
   return gates;
@@ -204,10 +206,10 @@ function judgeAgainst(check: ChangeCheck, selected: GateConfig[], deps: EngineDe
   return { judge, again };
 }
 
-/** dev's claims that failing tests are unrelated, ruled on by a human when they still block (else none asked). */
+/** The coding agent's claims that failing tests are unrelated, ruled on by a human when they still block (else none asked). */
 function claimsRuled(node: string, state: PipelineStateType, gates: GateResult[]): FailureRuling[] {
   const open = openClaims(state.failureClaims ?? [], state.failureRulings ?? [], gates);
-  return open.length ? askAboutClaims(node, open) : [];
+  return open.length ? askAboutClaims(node, open, state.failureClaimsBy ?? DEFAULT_CODER) : [];
 }
 
 /** A gate run with the files its own commands changed in the project (gate byproducts aside). */

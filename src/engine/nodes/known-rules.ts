@@ -1,5 +1,6 @@
 import type { GateConfig } from "../../config/schema.js";
 import { knownFailureMatcher, type KnownFailureRule } from "../../gates/known-failures.js";
+import { DEFAULT_CODER } from "../../roles/catalog.js";
 import type { FailureRuling } from "../../state/types.js";
 import type { EngineDeps } from "../deps.js";
 
@@ -8,7 +9,7 @@ export const DECLARED = {
   config: "yolo.config.ts (knownFailures)",
   gate: (gate: string) => `yolo.config.ts (gate ${gate}, knownFailures)`,
   flag: "--known-failure",
-  accepted: (by: string) => `a human's approval at ${by} (dev said it is not part of the task)`,
+  accepted: (by: string, claimedBy: string) => `a human's approval at ${by} (${claimedBy} said it is not part of the task)`,
 } as const;
 
 /**
@@ -28,6 +29,6 @@ export function knownFor(
     ...flags.map((pattern) => ({ pattern, declaredIn: DECLARED.flag })),
   ];
   const byPattern = knownFailureMatcher(rules);
-  const accepted = new Map(rulings.filter((r) => r.accepted && r.gate === gate.name).map((r) => [r.id, DECLARED.accepted(r.by)]));
+  const accepted = new Map(rulings.filter((r) => r.accepted && r.gate === gate.name).map((r) => [r.id, DECLARED.accepted(r.by, r.claimedBy ?? DEFAULT_CODER)]));
   return (id) => accepted.get(id) ?? byPattern(id);
 }

@@ -4,6 +4,7 @@ import type { EventBody } from "../../events/schema.js";
 import { ZERO_USAGE } from "../../events/usage.js";
 import { runEndHooks } from "../../hooks/step-hooks.js";
 import { plural } from "../../text/plural.js";
+import { DEFAULT_JUDGE } from "../../roles/catalog.js";
 import { fixAttemptsMade } from "../../state/fix-attempts.js";
 import type { PipelineStateType } from "../../state/pipeline.js";
 import { modeOf } from "../thread-input.js";
@@ -46,7 +47,9 @@ export function finalOutcome(values: PipelineStateType): { status: RunStatus; re
     // Nothing the change broke: the tests that defined the task still fail, and the words say exactly that.
     return { status: "failed", reason: `gate ${red.map((g) => g.name).join(", ")} ${targetWords(red)}; nothing the change broke (after ${attempts})` };
   }
-  const why = red.length ? `gate ${red.map((g) => g.name).join(", ")} still ${blockingWords(values.lastGates)}` : `tea verdict ${values.verdict}`;
+  const why = red.length
+    ? `gate ${red.map((g) => g.name).join(", ")} still ${blockingWords(values.lastGates)}`
+    : `${values.verdictBy ?? DEFAULT_JUDGE} verdict ${values.verdict}`;
   const targets = red.some((g) => g.preExisting?.length && !g.preExistingAllowed) ? `; also ${targetWords(red)}` : "";
   return { status: "failed", reason: `${why} after ${attempts}${targets}` };
 }

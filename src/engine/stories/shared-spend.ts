@@ -31,16 +31,17 @@ export function clearSpend(threadId: string): void {
 const turns = new Map<string, number>();
 
 /**
- * Counts one model turn of a thread's story devs and stops the run when together they pass dev's turn limit: the
- * bound one dev had for all the stories holds for the stories in parallel too. Counted per process, like an agent
- * loop's own turns (a resume starts again).
+ * Counts one model turn of a thread's story runs and stops the run when together they pass the fanning-out node's
+ * turn limit (`node`: the default pipeline's dev, whose stories' runs are "the stories' devs"): the bound one run had
+ * for all the stories holds for the stories in parallel too. Counted per process, like an agent loop's own turns (a
+ * resume starts again).
  */
-export function takeTurn(threadId: string, limit: number): void {
+export function takeTurn(threadId: string, limit: number, node: string): void {
   const used = (turns.get(threadId) ?? 0) + 1;
   turns.set(threadId, used);
   if (used > limit) {
     throw limitError(
-      { kind: "turns", setting: "maxTurns", said: `The stories' devs used dev's ${limit} turns between them without all handing off.` },
+      { kind: "turns", setting: "maxTurns", said: `The stories' ${node}s used ${node}'s ${limit} turns between them without all handing off.` },
       "The thread is saved: resume it with a higher maxTurns.",
     );
   }

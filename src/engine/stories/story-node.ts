@@ -51,7 +51,7 @@ export function storyRunNode(deps: EngineDeps, fanOut: FanOut) {
     const threadId = threadIdOf(config);
     const plan = storyPlan(input.stories);
     const index = plan.findIndex((s) => s.id === id);
-    if (index < 0) throw new Error(`story ${id} is not in pm's stories`);
+    if (index < 0) throw new Error(`story ${id} is not in the thread's stories`);
     checkRunLimits(`story ${id}`, input, deps.config.limits);
     const started = performance.now();
     const storyConfig = storyScoped(config, threadId, id);
@@ -126,7 +126,7 @@ async function runStory(input: {
     ...deps,
     config: Object.freeze({ ...deps.config, root: wt.root }),
     sharedLimits: () => {
-      takeTurn(threadId, turnLimit);
+      takeTurn(threadId, turnLimit, node);
       return spentByOthers(threadId, id);
     },
     // The story's commit is yolo's, on the story's branch; the thread's branch gets it when it is merged.

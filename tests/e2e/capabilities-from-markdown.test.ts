@@ -103,4 +103,18 @@ describe("capabilities from an agent's Markdown file, through the built binary a
     expect(script.log.filter((x) => x === "builder")).toEqual(["builder"]);
     expect(script.log.at(-1)).toBe("judge");
   });
+
+  it("a failed run's reason names the judge from the Markdown file: its verdict, not tea's", async ({ onTestFinished }) => {
+    const root = project(onTestFinished, { "agents/builder.md": BUILDER, "agents/judge.md": JUDGE, "yolo.config.ts": CONFIG });
+    const script = director({
+      pm: [pmStories([{ id: "add", title: "Add numbers", depends_on: [] }])],
+      builder: [call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "add written" }), handoff({ summary: "nothing to change" })],
+      judge: [teaSays("FAIL", ["add has no documentation"]), teaSays("FAIL", ["still none"])],
+    });
+    const mock = await mockWith(onTestFinished, script);
+    const r = await runYolo(["run", "--ci", "--json", "--parallel", "1", "--max-fix-attempts", "1", "Add numbers"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(1);
+    const done = parseEvents(r.stdout).find((e) => e.type === "run.completed") as { reason: string } | undefined;
+    expect(done?.reason).toBe("judge verdict FAIL after 1 fix attempt");
+  });
 });

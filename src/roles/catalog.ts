@@ -20,6 +20,8 @@ export interface CatalogEntry<Id extends string = string> {
   /** It is a step of the default pipeline (in this order); `custom` is not. */
   pipeline: boolean;
   capabilities: Readonly<RoleCapabilities>;
+  /** A pipeline step that runs only when this workflow condition holds; otherwise the pipeline goes past it. */
+  runsWhen?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface CatalogEntry<Id extends string = string> {
 export const ROLE_CATALOG = [
   { id: "analyst", pipeline: true, capabilities: { asksHuman: true } },
   { id: "pm", pipeline: true, capabilities: {} },
-  { id: "architect", pipeline: true, capabilities: {} },
+  { id: "architect", pipeline: true, capabilities: {}, runsWhen: "needs_architecture" },
   { id: "custom", pipeline: false, capabilities: { writesCode: true } },
   { id: "dev", pipeline: true, capabilities: { writesCode: true, fansOutStories: true } },
   { id: "tea", pipeline: true, capabilities: { judgesGates: true } },
@@ -47,6 +49,11 @@ export const ROLES: readonly Role[] = ROLE_CATALOG.filter((r) => r.pipeline).map
 /** The capabilities of a built-in role. */
 export function capabilitiesOf(id: AnyRole): Readonly<RoleCapabilities> {
   return ROLE_CATALOG.find((r) => r.id === id)!.capabilities;
+}
+
+/** The condition a pipeline step runs under (`runsWhen`), or null when it always runs. */
+export function runsWhenOf(id: AnyRole): string | null {
+  return (ROLE_CATALOG.find((r) => r.id === id) as CatalogEntry).runsWhen ?? null;
 }
 
 /** The built-in roles with a capability, in catalog order. */

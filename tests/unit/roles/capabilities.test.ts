@@ -93,3 +93,18 @@ describe("which node fans out stories", () => {
     expect(validateWorkflow(loop, ctx)).toHaveLength(1);
   });
 });
+
+describe("the default workflow's edges come from the catalog", () => {
+  it("each pipeline role to the next, a conditional step passed when its condition fails, the judge back to the coder", () => {
+    expect(DEFAULT_WORKFLOW.edges).toEqual([
+      { from: "start", to: "analyst" },
+      { from: "analyst", to: "pm" },
+      { from: "pm", to: "architect", when: "needs_architecture" },
+      { from: "pm", to: "dev" },
+      { from: "architect", to: "dev" },
+      { from: "dev", to: "tea" },
+      { from: "tea", to: "dev", when: "gate_blocked && fix_attempts_remain" },
+      { from: "tea", to: "end" },
+    ]);
+  });
+});

@@ -1,6 +1,7 @@
 import type { FailureRuling, StateView } from "../state/types.js";
 import { judgementNotes } from "../events/judgement-words.js";
-import { asRole } from "../roles/registry.js";
+import { DEFAULT_JUDGE } from "../roles/catalog.js";
+import { asRole, BUILT_IN_ROLES } from "../roles/registry.js";
 import { BRIEF_SECTIONS, type AnyRole, type BriefSection, type RoleDefinition } from "../roles/types.js";
 import { fence } from "../text/fence.js";
 
@@ -18,6 +19,7 @@ type BriefState = Pick<
   | "fixAttempts"
   | "findings"
   | "verdict"
+  | "verdictBy"
   | "answers"
   | "notes"
 > & { failureRulings?: FailureRuling[] };
@@ -28,14 +30,14 @@ type Section = (state: BriefState, ctx: { node: string; maxFixAttempts: number }
 const SECTIONS: Record<BriefSection, Section> = {
   requirements: (state) =>
     [
-      state.requirements ? `## Requirements (from analyst)\n${state.requirements}` : null,
+      state.requirements ? `## Requirements${from("requirements")}\n${state.requirements}` : null,
       state.acceptanceCriteria.length ? `## Acceptance criteria\n${list(state.acceptanceCriteria)}` : null,
     ]
       .filter(Boolean)
       .join("\n\n") || null,
   stories: (state) =>
     state.stories.length
-      ? `## Stories (from pm)\n${state.stories
+      ? `## Stories${from("stories")}\n${state.stories
           .map((s) => `- **${s.title}**: as ${s.as_a}, I want ${s.i_want}, so that ${s.so_that}\n${s.acceptance_criteria.map((c) => `  - ${c}`).join("\n")}`)
           .join("\n")}`
       : null,
@@ -51,18 +53,30 @@ const SECTIONS: Record<BriefSection, Section> = {
   "fix-attempt": (state, { maxFixAttempts }) =>
     state.gateBlocked
       ? `## Fix attempt ${state.fixAttempts} of ${maxFixAttempts}\nThe quality gate blocked the previous change. Fix the cause; do not weaken or delete tests to make them pass.` +
-        (state.verdict ? `\nTest architect's verdict: ${state.verdict}` : "") +
+        (state.verdict ? `\n${judgeWords(state.verdictBy)}'s verdict: ${state.verdict}` : "") +
         (state.findings.length ? `\nFindings:\n${list(state.findings)}` : "") +
         gateSection(state) +
         rulingsSection(state)
       : null,
-  change: (state) => (state.devSummary ? `## The change (from dev)\n${state.devSummary}` : null),
+  change: (state) => (state.devSummary ? `## The change${from("change")}\n${state.devSummary}` : null),
   "files-changed": (state) => (state.filesChanged.length ? `## Files changed\n${list(state.filesChanged)}` : null),
   "gate-results": (state) =>
     state.lastGates.length
       ? `## Gate results (run by yolo just now)${gateSection(state)}`
       : "## Gate results\nNo gate commands are configured for this project; judge from the code and tests you can read.",
 };
+
+/** ` (from analyst)`: the built-in role whose handoff provides a piece of earlier work (its `brief.writes`), or nothing. */
+function from(section: BriefSection): string {
+  const author = Object.values(BUILT_IN_ROLES).find((r) => r.brief.writes?.includes(section));
+  return author ? ` (from ${author.id})` : "";
+}
+
+/** Who gave the verdict, in words: its node, or the judging role's title when that is all a thread knows. */
+function judgeWords(by: string | null | undefined): string {
+  const judging = BUILT_IN_ROLES[DEFAULT_JUDGE as AnyRole];
+  return by && by !== judging.id ? by : (judging.title ?? judging.id);
+}
 
 /** The node brief: the inputs this role needs from earlier agents (its `brief.reads`), and what it must hand off. */
 export function nodeBrief(

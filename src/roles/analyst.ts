@@ -19,6 +19,7 @@ export const analyst = defineRole({
   }),
   brief: {
     reads: [],
+    writes: ["requirements"],
     expected: "Call handoff with `requirements` (Markdown) and `acceptance_criteria` (a list of testable statements).",
   },
   review: {

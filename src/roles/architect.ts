@@ -25,6 +25,7 @@ export const architect = defineRole({
   write: (h) => ({ update: { decisions: h.decisions }, summary: plural(h.decisions.length, "decision") }),
   brief: {
     reads: ["requirements", "stories", "notes"],
+    writes: ["decisions"],
     expected: "Call handoff with `decisions` (title, decision, rationale).",
   },
   review: {

@@ -37,6 +37,7 @@ export const dev = defineRole({
   },
   brief: {
     reads: ["requirements", "stories", "decisions", "notes", "fix-attempt"],
+    writes: ["change"],
     expected:
       "Implement the change with tests, run the project's tests yourself, then call handoff with `summary` and `files_changed`. Tests that were failing before the run are part of the task: make them pass. Only if one is broken for a reason outside the task, name it in `unrelated_failures`; a human decides.",
   },

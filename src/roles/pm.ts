@@ -41,6 +41,7 @@ export const pm = defineRole({
   }),
   brief: {
     reads: ["requirements", "notes"],
+    writes: ["stories"],
     expected:
       "Call handoff with `stories` (id, depends_on, title, as_a, i_want, so_that, acceptance_criteria) and `needs_architecture`. `depends_on` lists the ids of the stories a story needs built first ([] when it is independent): independent stories may be built in parallel.",
   },

@@ -19,6 +19,7 @@ const fields = {
 export const tea = defineRole({
   id: "tea",
   kind: "tea",
+  title: "Test architect",
   fields,
   write: (h, { node, state, gates, gateDecision }) => {
     const { verdict } = h;

@@ -65,6 +65,8 @@ export interface OutputSection {
 export interface RoleDefinition<F extends z.ZodRawShape = z.ZodRawShape> extends RoleCapabilities {
   /** `analyst` … `tea`, `custom`, or the agent id of a user role. */
   id: string;
+  /** How the briefs name it in words when no node is known (the judge's `Test architect`); absent: its id. */
+  title?: string;
   /** The built-in role whose per-role settings apply (`context.rolePermissions`, `commands.roles`): itself, or custom. */
   kind: AnyRole;
   /** The role's handoff fields (required unless the agent escalates). */
@@ -76,6 +78,8 @@ export interface RoleDefinition<F extends z.ZodRawShape = z.ZodRawShape> extends
   brief: {
     /** Which earlier work the node brief shows this role. */
     reads: readonly BriefSection[];
+    /** Which earlier work its handoff provides: another role's brief says that work came from this role. */
+    writes?: readonly BriefSection[];
     /** What it must deliver in its handoff, in words (the schema enforces it). */
     expected: string;
   };

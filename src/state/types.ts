@@ -113,6 +113,8 @@ export interface StateView {
   fixAttempts: number;
   findings: string[];
   verdict: Verdict | null;
+  /** The node that gave the verdict (absent or null: a thread from before it was kept). */
+  verdictBy?: string | null;
   answers: HumanAnswer[];
   notes: Record<string, AgentNote>;
   reviews: Review[];

@@ -7,6 +7,7 @@ import { knownFor } from "../../../src/engine/nodes/known-rules.js";
 import { finalOutcome } from "../../../src/engine/run/complete.js";
 import { takeTurn } from "../../../src/engine/stories/shared-spend.js";
 import { sayEnvironmentFailure } from "../../../src/gates/environment-failure.js";
+import { nodeBrief } from "../../../src/prompt/brief.js";
 import { roleOf, type RoleSource } from "../../../src/roles/registry.js";
 import type { PipelineStateType } from "../../../src/state/pipeline.js";
 import { STORED_CHANNELS } from "../../../src/state/stored-channels.js";
@@ -120,5 +121,28 @@ describe("a claim that failing tests are unrelated names the agent that made it"
     expect(knownFor({ name: "test" }, deps, [], ruled("coder"))("suite > net")).toBe("a human's approval at qa (coder said it is not part of the task)");
     // A ruling from before the claimant was kept: the default pipeline's coder, as it read then.
     expect(knownFor({ name: "test" }, deps, [], ruled())("suite > net")).toBe("a human's approval at qa (dev said it is not part of the task)");
+  });
+});
+
+describe("a fix attempt's brief names where each piece of earlier work came from", () => {
+  const judged = (verdictBy?: string | null) => ({
+    ...emptyState(),
+    requirements: "Add numbers.",
+    stories: [{ title: "Add", as_a: "user", i_want: "add", so_that: "sums", acceptance_criteria: ["adds"] }],
+    gateBlocked: true,
+    fixAttempts: 1,
+    verdict: "FAIL" as const,
+    ...(verdictBy === undefined ? {} : { verdictBy }),
+  });
+
+  it("the built-in roles whose handoffs wrote it, and the node that judged: the test architect in the default pipeline, qa in a project's", () => {
+    const brief = nodeBrief("dev", judged("tea"), 3);
+    expect(brief).toContain("## Requirements (from analyst)\nAdd numbers.");
+    expect(brief).toContain("## Stories (from pm)\n- **Add**");
+    expect(brief).toContain("\nTest architect's verdict: FAIL");
+    expect(nodeBrief("tea", { ...judged("tea"), devSummary: "added" }, 3)).toContain("## The change (from dev)\nadded");
+    expect(nodeBrief("dev", judged("qa"), 3)).toContain("\nqa's verdict: FAIL");
+    // A checkpoint from before the verdict's author was kept reads as it did.
+    expect(nodeBrief("dev", judged(), 3)).toContain("\nTest architect's verdict: FAIL");
   });
 });

@@ -1,28 +1,13 @@
 import type { ResolvedConfig } from "../config/schema.js";
 import { unknownThreadError } from "../errors.js";
-import type { EngineDeps } from "./deps.js";
 import { buildWorkflowGraph } from "./graph.js";
+import { inertDeps } from "./inert-deps.js";
 import { configForProfile, readThreadProfile } from "./modes.js";
 import type { Session } from "./session.js";
 import type { PipelineStateType } from "../state/pipeline.js";
 import { positionOf, type ThreadPosition } from "./position.js";
 
-/** Deps for a graph that is read, never run (show, history, and the tests that compile workflows): its nodes are never called. */
-export function inertDeps(config: ResolvedConfig): EngineDeps {
-  const never = () => {
-    throw new Error("this graph is for inspection only");
-  };
-  return {
-    config,
-    agents: new Map(),
-    createModel: never,
-    classifyError: () => null,
-    gates: [],
-    baseEnv: {},
-    secretEnvNames: [],
-    logger: { info() {}, warn() {}, error() {} },
-  };
-}
+export { inertDeps };
 
 /** A thread's latest state and where it stands, from its checkpoints. */
 export async function inspectThread(

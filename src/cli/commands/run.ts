@@ -101,7 +101,7 @@ async function runLegs(first: FirstLeg, prepared: Prepared, views: Views, stops:
   const prepare = answers ? (request: WaitingRequest) => takeAnswer(answers, request) : null;
   let continued = false;
   for (;;) {
-    const ran = await runLeg(leg, await launch(plan, leg), view, stops, setup, { prepare, continued });
+    const ran = await runLeg(leg, launch(plan, leg), view, stops, setup, { prepare, continued });
     const { result, question } = ran;
     await prepared.resetNotices();
     // stdout carries only events under --json; a person reading the job log still sees why it failed.

@@ -97,9 +97,12 @@ function blockingWords(gates: PipelineStateType["lastGates"]): string {
 
 const RESUMABLE: ReadonlySet<RunStatus> = new Set(["waiting", "limit", "provider_error", "interrupted", "error"]);
 
-/** How to continue a thread that ended with `status`, as a fact; null when there is nothing to continue. */
+/**
+ * How to continue a thread that ended with `status`, as a fact; null when there is nothing to continue: it ended for
+ * good, or it has no checkpoint yet (a resume would refuse it: it is started again instead).
+ */
 export function resumeFact(threadId: string, status: RunStatus, position: ThreadPosition): ResumeFact | null {
-  if (!RESUMABLE.has(status)) return null;
+  if (!RESUMABLE.has(status) || position.kind === "new") return null;
   const awaits: Awaits = status === "waiting" && position.kind === "waiting" ? position.request.kind : null;
   return { thread: threadId, awaits };
 }

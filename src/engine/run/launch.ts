@@ -5,8 +5,11 @@ import type { ThreadIndex } from "../../store/thread-index.js";
 import type { ThreadStore } from "../../store/thread-store.js";
 import type { EngineDeps } from "../deps.js";
 import type { Session } from "../session.js";
-import { startRunEarly } from "./early.js";
-import type { RunHandle, RunOptions, RunWords } from "./options.js";
+import { runLeg } from "./handle.js";
+import { driveLeg } from "./leg.js";
+
+export { preloadLightResume } from "./leg.js";
+import type { RunHandle, RunOptions } from "./options.js";
 
 // Light on purpose: nothing here (or imported statically) loads LangGraph, the model client or the tools.
 
@@ -19,16 +22,16 @@ export interface LaunchPlan {
   agents: Map<string, AgentDefinition>;
   /** The opened database's thread index (the lease and the thread's row). */
   threads: ThreadStore;
-  /** The checkpoint reader of a resumed thread on SQLite, when it stood in for LangGraph; else null. */
+  /** The checkpoint reader of the database on SQLite, which can stand in for LangGraph to read a resumed thread; else null. */
   rows: Required<Pick<ThreadIndex, "checkpointRows">> | null;
   /** The whole session (loads LangGraph's checkpointer). */
   session(): Promise<Session>;
   /** What `run.started` states and the gate check needs, found without the engine (src/engine/run/facts.ts). */
-  facts: { sandbox: SandboxStatus; gates: EngineDeps["gates"] };
+  facts: { sandbox: SandboxStatus | undefined; gates: EngineDeps["gates"] };
   /** The environment the run's hooks and commands start from. */
   env: NodeJS.ProcessEnv;
   logFile: string;
-  words: RunWords;
+  words: RunOptions["words"];
   /** Where a new thread starts: its commit (or the one still being taken), branch and repository. */
   origin: Omit<NonNullable<RunOptions["start"]>, "requirement" | "profile"> & { pendingStartCommit?: Promise<string> | null };
   /** The run's engine: its deps and the whole session, built once (a question answered inline starts another leg). */
@@ -45,56 +48,46 @@ export interface LaunchLeg {
 }
 
 /**
- * The one way a leg of a thread starts. Every leg says `run.started` as early as it can: a new thread once its row
- * is recorded, a resume once it read where the thread stands (with the checkpoint reader when it can stand in for
- * LangGraph), before the model client, the tools and the MCP servers load; a leg after the engine loaded starts
- * with it.
+ * The one way a leg of a thread starts: run, resume, fork, agent and chat alike (src/engine/run/leg.ts). A leg reads
+ * where its thread stands and says `run.started` as early as it can, before the model client, the tools and the MCP
+ * servers load; a leg whose engine is loaded already (a later leg, or a caller holding one) runs the same steps with it.
+ * What refuses the leg rejects its result before any event; whatever fails after `run.started` ends with an `error`
+ * event and `run.completed`.
  */
-export async function launch(plan: LaunchPlan, leg: LaunchLeg): Promise<RunHandle> {
-  const { logFile, words } = plan;
-  if (leg.start) {
-    const { pendingStartCommit, ...origin } = plan.origin;
-    const start = { ...leg.start, ...origin };
-    return startRunEarly({
-      config: plan.config,
-      threads: plan.threads,
-      threadId: leg.threadId,
-      start,
-      pendingStartCommit,
-      logFile,
-      words,
-      facts: plan.facts,
-      load: plan.engine,
-    });
-  }
-  const asked = plan.engineAsked();
-  if (asked) {
-    const [{ startRun }, { deps, session }] = await Promise.all([import("./start.js"), asked]);
-    return startRun({ deps, session, threadId: leg.threadId, resume: leg.resume, logFile, words });
-  }
-  const early = {
-    config: plan.config,
-    agents: plan.agents,
-    gates: plan.facts.gates,
-    sandboxStatus: plan.facts.sandbox,
-    hooks: (await import("../../hooks/setup.js")).setUpHooks(plan.config, plan.env).hooks,
-    baseEnv: plan.env,
-  };
-  const load = () => plan.engine().then(({ deps }) => deps);
-  if (plan.rows) {
-    // run.started from the checkpoint reader when it stands in exactly; else resumeRunEarly's way, LangGraph first.
-    const { resumeRunLight } = await preloadLightResume();
-    const { threads, rows, baseConfig, session } = plan;
-    return resumeRunLight({ threadId: leg.threadId, resume: leg.resume, logFile, words, baseConfig, threads, rows, early, session, load });
-  }
-  const { resumeRunEarly } = await import("./start.js");
-  return resumeRunEarly({ session: await plan.session(), threadId: leg.threadId, resume: leg.resume, logFile, words, early, load });
+export function launch(plan: LaunchPlan, leg: LaunchLeg): RunHandle {
+  const run = runLeg(leg.threadId);
+  return run.handle(
+    (async () => {
+      // One process per thread at a time: the lease is taken before anything is read and released when the leg ends.
+      const lease = await plan.threads.acquireLease(leg.threadId);
+      try {
+        return await driveLeg(plan, leg, run);
+      } finally {
+        await lease.release();
+      }
+    })(),
+  );
 }
 
-let lightResume: Promise<typeof import("./resume-early.js")> | null = null;
-
-/** The light resume's module, imported once: asked for early, it loads while the rest of the start is prepared. */
-export function preloadLightResume(): Promise<typeof import("./resume-early.js")> {
-  lightResume ??= import("./resume-early.js");
-  return lightResume;
+/** A leg for a caller that built the engine itself (its deps and session): `launch` with the engine loaded. */
+export function startRun(options: RunOptions): RunHandle {
+  const { deps, session, threadId, start, resume, logFile, words } = options;
+  const engine = Promise.resolve({ deps, session });
+  const { requirement = "", profile, ...origin } = start ?? {};
+  const plan: LaunchPlan = {
+    config: deps.config,
+    baseConfig: deps.config,
+    agents: deps.agents,
+    threads: session.threads,
+    rows: null,
+    session: () => Promise.resolve(session),
+    facts: { sandbox: deps.sandboxStatus, gates: deps.gates },
+    env: deps.baseEnv,
+    logFile,
+    words,
+    origin,
+    engine: () => engine,
+    engineAsked: () => engine,
+  };
+  return launch(plan, { threadId, start: start ? { requirement, profile } : undefined, resume });
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 // Rlimits bind one process at a time, and RLIMIT_NPROC not root at all: where the cgroup v1 controllers are writable
@@ -55,7 +55,8 @@ export function openCommandCgroups(limits: CgroupLimits): CommandCgroups | null 
 // One controller's group with its limits written (`optional` ones where the kernel has them), or null.
 function openGroup(controller: Controller, id: string, settings: [string, string][], optional: [string, string][] = []): string | null {
   if (usable.get(controller) === false) return null;
-  const dir = join(V1_ROOT, controller, ownPath(controller) ?? "/", id);
+  const parent = join(V1_ROOT, controller, ownPath(controller) ?? "/");
+  const dir = join(parent, id);
   try {
     mkdirSync(dir);
     for (const [file, value] of settings) writeFileSync(join(dir, file), value);
@@ -71,8 +72,51 @@ function openGroup(controller: Controller, id: string, settings: [string, string
       // not accounted on this kernel (no swap accounting): the limit above is the whole of it
     }
   }
+  // Once per process: the groups a killed yolo (kill -9, an OOM kill) could not remove are removed now.
+  if (!usable.has(controller)) removeOrphans(parent);
   usable.set(controller, true);
   return dir;
+}
+
+/** How old an orphan's folder must be before it is removed: a group another yolo has just made is never taken. */
+const ORPHAN_AGE_MS = 60_000;
+
+/**
+ * Removes the empty groups of yolo processes that are gone (`yolo-<pid>-<n>` whose pid is not running). A group
+ * with a process left in it is busy and stays (the kernel refuses to remove it); a pid running again under another
+ * program keeps its old group until that ends.
+ */
+export function removeOrphans(parent: string, now = Date.now()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const pid = /^yolo-(\d+)-\d+$/.exec(name)?.[1];
+    if (!pid || Number(pid) === process.pid || running(Number(pid))) continue;
+    const dir = join(parent, name);
+    try {
+      if (now - statSync(dir).mtimeMs < ORPHAN_AGE_MS) continue;
+      rmdirSync(dir);
+      removed.push(dir);
+    } catch {
+      // busy (a process of it still runs), or gone already
+    }
+  }
+  return removed;
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 // `oom_kill N` of memory.oom_control (Linux 4.13 and later; 0 on older kernels, which do not count them).

@@ -14,7 +14,7 @@ import { join, resolve } from "node:path";
 import { resolveConfig } from "../dist/config/resolve.js";
 import { startRun } from "../dist/engine/run.js";
 import { openSession } from "../dist/engine/session.js";
-import { loadWorkflowAgents } from "../dist/engine/workflow-agents.js";
+import { loadWorkflowAgents } from "../dist/agents/workflow-agents.js";
 
 const SUITE_S = 10;
 const THINK_S = 3;

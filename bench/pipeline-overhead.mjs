@@ -14,7 +14,7 @@ import { resolveConfig } from "../dist/config/resolve.js";
 import { buildWorkflowGraph } from "../dist/engine/graph.js";
 import { startRun } from "../dist/engine/run.js";
 import { openSession } from "../dist/engine/session.js";
-import { loadWorkflowAgents } from "../dist/engine/workflow-agents.js";
+import { loadWorkflowAgents } from "../dist/agents/workflow-agents.js";
 import { runShell } from "../dist/exec/run-shell.js";
 import { registerSecrets } from "../dist/secrets/scrub.js";
 import { setSpawnerMode } from "../dist/exec/spawner.js";

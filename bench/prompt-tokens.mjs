@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { resolveConfig } from "../dist/config/resolve.js";
 import { startRun } from "../dist/engine/run.js";
 import { openSession } from "../dist/engine/session.js";
-import { loadWorkflowAgents } from "../dist/engine/workflow-agents.js";
+import { loadWorkflowAgents } from "../dist/agents/workflow-agents.js";
 import { estimateTokens } from "../dist/middleware/tokens.js";
 
 const ADD = "export function add(a, b) {\n  return a + b;\n}\n";

@@ -1,6 +1,6 @@
 import type { AgentDefinition } from "../agents/types.js";
 import type { ResolvedConfig } from "../config/schema.js";
-import { loadWorkflowAgents } from "../engine/workflow-agents.js";
+import { loadWorkflowAgents } from "../agents/workflow-agents.js";
 
 // The config half lives in load-config.ts, which read-only commands import without the agents' loader.
 export { loadResolvedConfig, projectRoot, withTestCommand, type ConfigFlags } from "./load-config.js";

@@ -4,7 +4,7 @@ import { loadConfigFile } from "../config/load.js";
 import { resolveConfig } from "../config/resolve.js";
 import { createEngineDeps } from "../engine/create-deps.js";
 import { buildWorkflowGraph } from "../engine/graph.js";
-import { loadWorkflowAgents } from "../engine/workflow-agents.js";
+import { loadWorkflowAgents } from "../agents/workflow-agents.js";
 import { ConfigError } from "../errors.js";
 import { ensureStateDir } from "../store/state-dir.js";
 

@@ -7,7 +7,7 @@ import type { ReviewResponse } from "../../src/engine/review.js";
 import { startRun, type RunResult } from "../../src/engine/run.js";
 import { cliRunWords } from "../../src/cli/wording/run-words.js";
 import { inCliWords } from "../../src/cli/wording/error-text.js";
-import { loadWorkflowAgents } from "../../src/engine/workflow-agents.js";
+import { loadWorkflowAgents } from "../../src/agents/workflow-agents.js";
 import { configForProfile, loadSoloAgents, readThreadProfile, type ThreadProfile } from "../../src/engine/modes.js";
 import { openSession } from "../../src/engine/session.js";
 import type { YoloEvent } from "../../src/events/schema.js";

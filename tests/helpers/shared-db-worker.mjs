@@ -6,7 +6,7 @@ import { resolveConfig } from "../../dist/config/resolve.js";
 import { createEngineDeps } from "../../dist/engine/create-deps.js";
 import { startRun } from "../../dist/engine/run.js";
 import { openSession } from "../../dist/engine/session.js";
-import { loadWorkflowAgents } from "../../dist/engine/workflow-agents.js";
+import { loadWorkflowAgents } from "../../dist/agents/workflow-agents.js";
 
 const [root, baseURL, prefix, count] = process.argv.slice(2);
 const fileConfig = {

@@ -1,5 +1,4 @@
-import { databaseExists, databaseName, openIndex } from "../../engine/session.js";
-import { readThreadHistory } from "../../engine/stored-history.js";
+import { databaseExists, databaseName, loadStoredHistory, openIndex } from "../../engine/api-light.js";
 import { loadResolvedConfig } from "../load-config.js";
 import { escapeControlsInJson } from "../../text/control-chars.js";
 import { noDatabaseYet } from "../thread-home.js";
@@ -12,7 +11,7 @@ export async function historyCommand(input: { cwd: string; thread: string; json:
   if (!databaseExists(config)) throw noDatabaseYet(input.thread, databaseName(config));
   const session = await openIndex(config);
   try {
-    const history = await readThreadHistory(config, session, input.thread);
+    const history = await (await loadStoredHistory()).readThreadHistory(config, session, input.thread);
     if (input.json) {
       process.stdout.write(`${escapeControlsInJson(JSON.stringify(history, null, 2))}\n`);
       return 0;

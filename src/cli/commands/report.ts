@@ -1,8 +1,6 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { inspectThread } from "../../engine/inspect.js";
-import { databaseExists, databaseName, openSession } from "../../engine/session.js";
-import { currentRow } from "../../engine/thread-status.js";
+import { currentRow, databaseExists, databaseName, loadInspect, openSession } from "../../engine/api-light.js";
 import { killedReason } from "../wording/run-words.js";
 import { ConfigError } from "../../errors.js";
 import { threadDiffstat } from "../../git/thread-change.js";
@@ -33,7 +31,7 @@ export async function reportCommand(input: { cwd: string; thread: string; format
   try {
     const stored = await session.threads.get(input.thread);
     const row = stored && (await currentRow(session, stored, killedReason));
-    const { values, position } = await inspectThread(config, session, input.thread);
+    const { values, position } = await (await loadInspect()).inspectThread(config, session, input.thread);
     const change = await threadDiffstat({ root: config.root, startCommit: row?.startCommit ?? null, branch: row?.branch ?? null });
     const data = collectReport({
       threadId: input.thread,

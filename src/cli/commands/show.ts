@@ -1,6 +1,4 @@
-import { databaseExists, databaseName, openIndex } from "../../engine/session.js";
-import { readThreadState } from "../../engine/stored-thread.js";
-import { currentRow } from "../../engine/thread-status.js";
+import { currentRow, databaseExists, databaseName, loadStoredThread, openIndex } from "../../engine/api-light.js";
 import { killedReason } from "../wording/run-words.js";
 import type { PipelineStateType } from "../../state/pipeline.js";
 import { fixAttemptsMade } from "../../state/fix-attempts.js";
@@ -25,7 +23,7 @@ export async function showCommand(input: { cwd: string; thread: string; json: bo
   try {
     const stored = await session.threads.get(input.thread);
     const row = stored && (await currentRow(session, stored, killedReason));
-    const { values, position } = await readThreadState(config, session, input.thread);
+    const { values, position } = await (await loadStoredThread()).readThreadState(config, session, input.thread);
     if (input.diff) {
       // The patch is the model's files: escaped on a terminal, byte for byte into a pipe (`git apply` takes it).
       const diff = await diffText(config.root, row);

@@ -1,12 +1,11 @@
 import { parseDuration } from "../../config/duration.js";
 import type { ResolvedConfig } from "../../config/schema.js";
-import { databaseExists, openSession, type Session } from "../../engine/session.js";
+import { databaseExists, loadStoryWorktree, openSession, type Session } from "../../engine/api-light.js";
 import { ConfigError, unknownThreadError, YoloError } from "../../errors.js";
 import { repoIdentity } from "../../git/repo-identity.js";
 import { branchExists, dropSnapshotRef, isGitRepo } from "../../git/repo.js";
 import { threadBranch } from "../../git/workspace.js";
 import { deleteThread } from "../../store/delete-thread.js";
-import { removeStoryWorktrees } from "../../engine/stories/worktree.js";
 import { plural } from "../../text/plural.js";
 import { loadResolvedConfig } from "../load-config.js";
 import { assertSameRepository } from "../thread-home.js";
@@ -78,7 +77,7 @@ async function removeOne(config: ResolvedConfig, session: Session, id: string): 
   const inGit = await isGitRepo(config.root);
   if (inGit) await dropSnapshotRef(config.root, id);
   // Its stories' worktrees went with its folder; their `git worktree` entries, branches and base refs go too.
-  if (inGit) await removeStoryWorktrees(config.root, config.stateDir, id);
+  if (inGit) await (await loadStoryWorktree()).removeStoryWorktrees(config.root, config.stateDir, id);
   const branch = threadBranch(id);
   const keptBranch = inGit && (await branchExists(config.root, branch)) ? `; its branch ${branch} is kept (git branch -D ${branch} deletes it)` : "";
   process.stdout.write(`Deleted thread ${id}: checkpoints, index row${deleted.files.length ? ", transcripts, gate logs and run log" : ""}${keptBranch}.\n`);

@@ -1,5 +1,4 @@
-import { databaseExists, openIndex } from "../../engine/session.js";
-import { currentRow, threadStoryRuns } from "../../engine/thread-status.js";
+import { currentRow, databaseExists, openIndex, threadStoryRuns } from "../../engine/api-light.js";
 import { killedReason } from "../wording/run-words.js";
 import { limitKindForExitCode } from "../../events/outcome.js";
 import { repoIdentity } from "../../git/repo-identity.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
-import { CLI_ENGINE_ALLOWED, CLI_WORDS_ALLOWED, checkImports, RANK_EXCEPTIONS, RANKS } from "../../../scripts/check-imports.mjs";
+import { CLI_WORDS_ALLOWED, checkImports, ENGINE_DOORS, RANK_EXCEPTIONS, RANKS } from "../../../scripts/check-imports.mjs";
 
 let root: string | null = null;
 afterEach(() => {
@@ -288,20 +288,55 @@ describe("the import check", () => {
     expect(problems[0]).toBe(`src/mcp/serve.ts: ${allowed + 1} lines word CLI commands or flags, ${allowed} allowed (CLI_WORDS_ALLOWED):`);
   });
 
-  it("fails a CLI file that imports the engine other than through src/engine/api.ts, a type import too", async () => {
-    const allowed = Object.keys(CLI_ENGINE_ALLOWED)[0];
+  it("fails a CLI file that imports the engine other than through src/engine/api.ts or api-light.ts, a type import too", async () => {
     const dir = tree({
       "src/engine/run.ts": "export const run = 1;\nexport type Handle = { id: string };\n",
+      "src/engine/session.ts": "export const openIndex = 2;\n",
       "src/engine/api.ts": 'export { run, type Handle } from "./run.js";\n',
+      "src/engine/api-light.ts": 'export { openIndex } from "./session.js";\n',
       "src/cli/commands/run.ts": 'import { run } from "../../engine/run.js";\nexport const r = run;\n',
       "src/cli/human.ts": 'import type { Handle } from "../engine/run.js";\nexport type H = Handle;\n',
+      "src/cli/commands/threads.ts": 'import { openIndex } from "../../engine/session.js";\nexport const t = openIndex;\n',
       "src/cli/through-api.ts": 'import { run, type Handle } from "../engine/api.js";\nexport const r: Handle | number = run;\n',
-      [allowed]: 'import { run } from "../../engine/run.js";\nexport const r = run;\n'.replace("../../", allowed.split("/").length === 4 ? "../../" : "../"),
+      "src/cli/through-light.ts": 'import { openIndex } from "../engine/api-light.js";\nexport const t = openIndex;\n',
     });
     const problems = (await checkImports(dir)).sort();
+    const why = "src/cli/ imports the engine only through src/engine/api.ts (or api-light.ts)";
     expect(problems).toEqual([
-      "src/cli/commands/run.ts: src/cli/ imports the engine only through src/engine/api.ts, not src/engine/run.ts (export what it needs there)",
-      "src/cli/human.ts: src/cli/ imports the engine only through src/engine/api.ts, not src/engine/run.ts (export what it needs there)",
+      `src/cli/commands/run.ts: ${why}, not src/engine/run.ts (export what it needs there)`,
+      `src/cli/commands/threads.ts: ${why}, not src/engine/session.ts (export what it needs there)`,
+      `src/cli/human.ts: ${why}, not src/engine/run.ts (export what it needs there)`,
     ]);
+    // No file of the CLI is let through another way: the two doors are the only engine files it may import.
+    expect(Object.keys(ENGINE_DOORS).sort()).toEqual(["src/engine/api-light.ts", "src/engine/api.ts"]);
+  });
+
+  it("fails the light door when it loads, as it is imported, an engine module beyond LIGHT_DOOR_LOADS; a loader passes", async () => {
+    const light = {
+      "src/engine/session.ts": "export const openIndex = 2;\n",
+      "src/engine/thread-status.ts": 'import { openIndex } from "./session.js";\nexport const currentRow = openIndex;\n',
+      "src/engine/position.ts": "export const positionOf = 3;\n",
+      "src/engine/stored-thread.ts": 'import { positionOf } from "./position.js";\nexport const readThreadState = positionOf;\n',
+      "src/engine/run/launch.ts": 'import { currentRow } from "../thread-status.js";\nexport const launch = currentRow;\n',
+      "src/engine/api.ts": 'export { launch } from "./run/launch.js";\nexport { openIndex } from "./api-light.js";\n',
+    };
+    const lazy =
+      'export { openIndex } from "./session.js";\nexport { currentRow } from "./thread-status.js";\nexport const loadStoredThread = () => import("./stored-thread.js");\n';
+    expect(await checkImports(tree({ ...light, "src/engine/api-light.ts": lazy }))).toEqual([]);
+    // The same export made static loads stored-thread.ts and what it imports with every light command.
+    const eager = lazy.replace('export const loadStoredThread = () => import("./stored-thread.js");', 'export { readThreadState } from "./stored-thread.js";');
+    const problems = await checkImports(tree({ ...light, "src/engine/api-light.ts": eager }));
+    const fix = "so would every command that starts no run: offer it through a loader (() => import(...)), or add it to LIGHT_DOOR_LOADS with the reason";
+    expect(problems.sort()).toEqual([
+      `src/engine/api-light.ts: loads src/engine/position.ts as it is imported (src/engine/api-light.ts -> src/engine/stored-thread.ts -> src/engine/position.ts), ${fix}`,
+      `src/engine/api-light.ts: loads src/engine/stored-thread.ts as it is imported (src/engine/api-light.ts -> src/engine/stored-thread.ts), ${fix}`,
+    ]);
+    // Re-exporting the run's door would load the run's start: caught the same way.
+    const viaApi = await checkImports(tree({ ...light, "src/engine/api-light.ts": `${lazy}export { launch } from "./api.js";\n` }));
+    expect(
+      viaApi.some((p: string) =>
+        p.includes("loads src/engine/run/launch.ts as it is imported (src/engine/api-light.ts -> src/engine/api.ts -> src/engine/run/launch.ts)"),
+      ),
+    ).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
-import { loadAgents } from "../agents/loader.js";
-import type { AgentDefinition } from "../agents/types.js";
+import { loadAgents } from "./loader.js";
+import type { AgentDefinition } from "./types.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { ConfigError } from "../errors.js";
 import { validateWorkflow } from "../workflow/validate.js";

@@ -2,8 +2,12 @@ import { readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import type * as TS from "typescript";
+import { isPackageSpecifier, packageFiles, packageSpecifiers, projectPackage } from "./config-packages.js";
 
-/** The project modules a config file runs: itself and its relative imports, transitively; and what could not be followed. */
+/**
+ * The project files a config file runs: itself and its relative imports, transitively, then the files of the packages
+ * it imports from the project's own node_modules (src/cli/config-packages.ts); and what could not be followed.
+ */
 export interface ConfigModules {
   /** Absolute paths, the config file first. */
   files: string[];
@@ -13,13 +17,16 @@ export interface ConfigModules {
 
 const EXTENSIONS = [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".json", ".d.ts"];
 const MAX_MODULES = 500;
-// A quick look before the TypeScript parser is loaded (it is large): a config without a relative specifier has none.
+// A quick look before the TypeScript parser is loaded (it is large): a config without a relative specifier, or a
+// package one (other than yolo and Node's own), imports nothing yolo follows.
 const RELATIVE_LITERAL = /["'`]\.\.?\//;
 
 /**
  * Every module `config` imports by a relative path (`import`, `export … from`, `require`, `import()` with a literal),
  * followed transitively with TypeScript's own scanner (`ts.preProcessFile`) and resolved as the config loader does
- * (exact, `.js` written for `.ts`, added extensions, `index.*`). Package imports are not followed.
+ * (exact, `.js` written for `.ts`, added extensions, `index.*`). A package import is followed when the package is
+ * installed inside the project (a run's commands can write it): all its files, and those of the project packages its
+ * code imports. `yolo` (yolo's own package) and Node's modules are not.
  */
 export function configModules(root: string, config: string): ConfigModules {
   const files: string[] = [];
@@ -27,6 +34,7 @@ export function configModules(root: string, config: string): ConfigModules {
   const realRoot = real(root) ?? root;
   const queue = [config];
   const seen = new Set<string>();
+  const packages = new Set<string>();
   while (queue.length) {
     const file = queue.shift() as string;
     if (seen.has(file)) continue;
@@ -46,20 +54,29 @@ export function configModules(root: string, config: string): ConfigModules {
       continue;
     }
     files.push(file);
-    for (const spec of relativeImports(text)) {
+    for (const spec of importsOf(text)) {
+      if (isPackageSpecifier(spec)) {
+        const found = projectPackage(dirname(file), spec, realRoot);
+        if (found) packages.add(found);
+        continue;
+      }
+      if (!spec.startsWith("./") && !spec.startsWith("../")) continue;
       const target = resolveModule(dirname(file), spec);
       if (target) queue.push(target);
       else problems.push(`${shown(root, file)} imports ${spec}, which yolo cannot find`);
     }
   }
-  return { files, problems };
+  if (!packages.size || problems.length) return { files, problems };
+  const installed = packageFiles([...packages], realRoot);
+  return { files: [...files, ...installed.files], problems: installed.problems };
 }
 
-// The relative specifiers one module imports.
-function relativeImports(text: string): string[] {
-  if (!RELATIVE_LITERAL.test(text)) return [];
-  const info = typescript().preProcessFile(text, true, true);
-  return info.importedFiles.map((f) => f.fileName).filter((s) => s.startsWith("./") || s.startsWith("../"));
+// The specifiers one module imports (TypeScript's scanner, loaded only when the quick look finds one to follow).
+function importsOf(text: string): string[] {
+  if (!RELATIVE_LITERAL.test(text) && !packageSpecifiers(text).length) return [];
+  return typescript()
+    .preProcessFile(text, true, true)
+    .importedFiles.map((f) => f.fileName);
 }
 
 let ts: typeof TS | undefined;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { findConfigFile } from "../config/find.js";
 import { ConfigError } from "../errors.js";
 import { configModules } from "./config-modules.js";
@@ -89,10 +89,16 @@ export function checkConfigTrust(root: string, env: Env): void {
     );
   }
   if (isTrusted(store, root, hash)) return;
-  const imported = covered.files.length > names.length ? " (or a module it imports)" : "";
+  const modules = covered.files.filter((f) => !inPackage(root, f));
+  const packages = packagesOf(root, covered.files);
+  const imported = covered.files.length > names.length ? ` (or a ${packages.length ? "module or package" : "module"} it imports)` : "";
+  // git shows no change in node_modules: a package is checked, or installed again, by the user.
+  const installed = packages.length
+    ? `, and the packages it imports from the project (${packages.join(", ")}), which git does not show: reinstall them if unsure`
+    : "";
   throw new ConfigError(
     `${names.join(" or ")}${imported} changed since you last ran yolo with it in ${root}; this command does not run a config you have not used, since a model may have written it. ` +
-      `Check the change (for example \`git diff -- ${covered.files.map((f) => relative(root, f)).join(" ")}\`), then run \`yolo config trust\` (or \`yolo run\`) to use it.`,
+      `Check the change (for example \`git diff -- ${modules.map((f) => relative(root, f)).join(" ")}\`${installed}), then run \`yolo config trust\` (or \`yolo run\`) to use it.`,
   );
 }
 
@@ -103,4 +109,17 @@ function hasEntry(store: string, root: string): boolean {
   } catch {
     return false;
   }
+}
+
+const inPackage = (root: string, file: string) => relative(root, file).split(sep).includes("node_modules");
+
+// The package folders (`node_modules/x`, `node_modules/@s/x`) the hashed files lie in, as the user would name them.
+function packagesOf(root: string, files: string[]): string[] {
+  const names = new Set<string>();
+  for (const file of files) {
+    const parts = relative(root, file).split(sep);
+    const at = parts.indexOf("node_modules");
+    if (at >= 0) names.add(parts.slice(0, at + (parts[at + 1]?.startsWith("@") ? 3 : 2)).join("/"));
+  }
+  return [...names];
 }

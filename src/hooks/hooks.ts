@@ -6,7 +6,7 @@ import { matchesTool } from "./matcher.js";
 import { readVerdict, type HookVerdict } from "./outcome.js";
 import { compileMatcher, DEFAULT_HOOK_TIMEOUT_S, HOOK_EVENTS, type HookEventName, type Matcher } from "../config/hook-events.js";
 import type { HooksConfig } from "../config/hooks-schema.js";
-import { changedPin, pinFiles, type Pin } from "./trust.js";
+import { changedPin, pinFiles, type Pin, unpinnable } from "./trust.js";
 
 /** One configured hook, ready to run. */
 export interface RegisteredHook {
@@ -151,12 +151,15 @@ export class HookRunner {
     env: NodeJS.ProcessEnv,
     scope: HookScope,
   ): Promise<HookVerdict & { exitCode: number | null; durationMs: number }> {
-    const changed = changedPin(hook.pins);
-    if (changed) {
+    const limit = unpinnable(hook.pins);
+    const changed = limit ? null : changedPin(hook.pins);
+    if (limit || changed) {
       return {
         decision: "error",
         blocked: hook.failClosed,
-        reason: `not run: ${changed} changed since the run started (an agent may have edited it; hooks run outside the sandbox)`,
+        reason: limit
+          ? `not run: yolo cannot pin every project file it runs (${limit}); hooks run outside the sandbox, so a file an agent could edit unseen is not run`
+          : `not run: ${changed} changed since the run started (an agent may have edited it; hooks run outside the sandbox)`,
         context: null,
         updatedInput: null,
         systemMessage: null,

@@ -12,6 +12,8 @@ export interface Pin {
   path: string;
   sha256: string;
   script?: string;
+  /** Set when yolo stopped following here (too many files, nested too deep): what it runs is not all pinned. */
+  limit?: string;
 }
 
 /** How far the files a hook runs are followed: imports of imports, scripts calling scripts; and how many at most. */
@@ -55,18 +57,24 @@ function pinCommand(command: string, root: string, pins: Pin[], depth: number): 
 // A project file (not outside the root), and the relative imports of a script, to MAX_PIN_DEPTH.
 function pinFile(path: string, root: string, pins: Pin[], depth: number): void {
   const rel = relative(root, path);
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel) || pins.length >= MAX_PINS || pins.some((p) => p.path === path && !p.script)) return;
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel) || pins.some((p) => p.path === path && !p.script)) return;
   const sha256 = fileHash(path);
-  if (sha256 === null) return;
+  if (sha256 === null || !room(pins, path)) return;
   pins.push({ path, sha256 });
-  if (depth >= MAX_PIN_DEPTH || !SCRIPT_EXTENSIONS.some((ext) => path.endsWith(ext))) return;
+  if (!SCRIPT_EXTENSIONS.some((ext) => path.endsWith(ext))) return;
   let text = "";
   try {
     text = readFileSync(path, "utf8");
   } catch {
     return;
   }
-  for (const m of text.matchAll(RELATIVE_IMPORT)) {
+  const imports = [...text.matchAll(RELATIVE_IMPORT)];
+  // Fail closed: an import past the depth yolo follows is one an agent could edit unseen.
+  if (imports.length && depth >= MAX_PIN_DEPTH) {
+    pins.push({ path, sha256: "", limit: `its imports are nested more than ${MAX_PIN_DEPTH} deep` });
+    return;
+  }
+  for (const m of imports) {
     const target = resolve(dirname(path), m[1]);
     for (const candidate of [target, ...SCRIPT_EXTENSIONS.map((ext) => `${target}${ext}`), join(target, "index.js")]) {
       if (fileHash(candidate) !== null) {
@@ -81,7 +89,7 @@ function pinFile(path: string, root: string, pins: Pin[], depth: number): void {
 function pinScript(name: string, root: string, pins: Pin[], depth: number): void {
   const manifest = join(root, "package.json");
   for (const script of [`pre${name}`, name, `post${name}`]) {
-    if (pins.length >= MAX_PINS || pins.some((p) => p.script === script)) continue;
+    if (pins.some((p) => p.script === script) || !room(pins, manifest)) continue;
     const text = scriptText(manifest, script);
     pins.push({
       path: manifest,
@@ -90,8 +98,19 @@ function pinScript(name: string, root: string, pins: Pin[], depth: number): void
         .update(text ?? "\0absent")
         .digest("hex"),
     });
-    if (text !== null && depth < MAX_PIN_DEPTH) pinCommand(text, root, pins, depth + 1);
+    if (text === null) continue;
+    if (depth < MAX_PIN_DEPTH) pinCommand(text, root, pins, depth + 1);
+    // Fail closed: a script past the depth yolo follows that runs project files or scripts is not all pinned.
+    else if (runsMore(text, root))
+      pins.push({ path: manifest, sha256: "", limit: `its "${script}" script calls scripts nested more than ${MAX_PIN_DEPTH} deep` });
   }
+}
+
+// Whether a command runs a package.json script or names a project file (what pinCommand would follow).
+function runsMore(command: string, root: string): boolean {
+  const probe: Pin[] = [];
+  pinCommand(command.replace(SCRIPT_RUN, " "), root, probe, MAX_PIN_DEPTH);
+  return probe.length > 0 || [...command.matchAll(SCRIPT_RUN)].some((m) => m[2] || m[3]);
 }
 
 function scriptText(manifest: string, script: string): string | null {
@@ -104,9 +123,22 @@ function scriptText(manifest: string, script: string): string | null {
   }
 }
 
+// Whether one more pin fits; past MAX_PINS a limit pin says so once (fail closed: what is not pinned is not run).
+function room(pins: Pin[], path: string): boolean {
+  if (pins.length < MAX_PINS) return true;
+  if (!pins.some((p) => p.limit)) pins.push({ path, sha256: "", limit: `it runs more than ${MAX_PINS} project files and scripts` });
+  return false;
+}
+
+/** Where yolo stopped pinning what a hook runs (its files are not all pinned), in words; null when it pinned all. */
+export function unpinnable(pins: readonly Pin[]): string | null {
+  const limit = pins.find((p) => p.limit);
+  return limit ? `${limit.path}: ${limit.limit}` : null;
+}
+
 /** The first pinned file (or package.json script) whose content is not what it was (or that is gone), or null. */
 export function changedPin(pins: readonly Pin[]): string | null {
-  const changed = pins.find((p) => pinHash(p) !== p.sha256);
+  const changed = pins.find((p) => !p.limit && pinHash(p) !== p.sha256);
   return changed ? (changed.script ? `${changed.path} (its "${changed.script}" script)` : changed.path) : null;
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -146,3 +146,16 @@ async function alive(pid: number): Promise<boolean> {
   }
   return true;
 }
+
+describe("a hook yolo cannot pin is not run", () => {
+  it("a script whose imports go deeper than yolo follows is refused before it runs", async () => {
+    const root = tmp();
+    for (let i = 0; i < 6; i++) writeFileSync(join(root, `lib${i}.js`), `require("./lib${i + 1}.js");\n`);
+    writeFileSync(join(root, "lib6.js"), "require('node:fs').writeFileSync('ran.txt', 'x');\n");
+    const { r, scope } = runner(root, { PreToolUse: [{ hooks: [{ type: "command", command: "node lib0.js", failClosed: true }] }] });
+    const out = await r.run("PreToolUse", "run_command", {}, scope);
+    expect(existsSync(join(root, "ran.txt"))).toBe(false);
+    expect(out.blocked).toHaveLength(1);
+    expect(JSON.stringify(out)).toMatch(/not run: yolo cannot pin every project file it runs \(.*lib4\.js: its imports are nested more than 4 deep\)/);
+  });
+});

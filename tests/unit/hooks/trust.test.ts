@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { changedPin, hookSetHash, isTrusted, pinFiles, trustHooks, trustStoreFile, untrustHooks } from "../../../src/hooks/trust.js";
+import { changedPin, hookSetHash, isTrusted, pinFiles, trustHooks, trustStoreFile, unpinnable, untrustHooks } from "../../../src/hooks/trust.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -110,5 +110,41 @@ describe("what a trusted hook runs through the package manager or imports is pin
     writeFileSync(join(root, "package.json"), JSON.stringify({ scripts: { test: "node --test" } }));
     expect(pinFiles("node lint.js", root).map((p) => p.path)).toEqual([join(root, "lint.js")]);
     expect(pinFiles("npm test", root).map((p) => p.script)).toEqual(["pretest", "test", "posttest"]);
+  });
+});
+
+describe("what yolo cannot pin is not run (fail closed at the limits of its scan)", () => {
+  // A chain of scripts, each importing the next: lib0.js → lib1.js → … → lib<n>.js.
+  function chain(root: string, n: number): void {
+    for (let i = 0; i < n; i++) writeFileSync(join(root, `lib${i}.js`), `require("./lib${i + 1}.js");\n`);
+    writeFileSync(join(root, `lib${n}.js`), "module.exports = 1;\n");
+  }
+
+  it("imports nested deeper than yolo follows leave the hook unpinnable; a chain within the depth does not", () => {
+    const shallow = tmp();
+    chain(shallow, 4);
+    expect(unpinnable(pinFiles("node lib0.js", shallow))).toBeNull();
+    const deep = tmp();
+    chain(deep, 6);
+    expect(unpinnable(pinFiles("node lib0.js", deep))).toBe(`${join(deep, "lib4.js")}: its imports are nested more than 4 deep`);
+  });
+
+  it("a hook running more project files than yolo pins is unpinnable, not partly pinned", () => {
+    const root = tmp();
+    const names = Array.from({ length: 70 }, (_, i) => `f${i}.sh`);
+    for (const name of names) writeFileSync(join(root, name), "true\n");
+    const pins = pinFiles(`sh ${names.join(" && sh ")}`, root);
+    expect(unpinnable(pins)).toBe(`${join(root, "f64.sh")}: it runs more than 64 project files and scripts`);
+    expect(unpinnable(pinFiles(`sh ${names.slice(0, 60).join(" && sh ")}`, root))).toBeNull();
+  });
+
+  it("package.json scripts calling scripts deeper than yolo follows leave it unpinnable", () => {
+    const root = tmp();
+    writeFileSync(join(root, "x.js"), "1\n");
+    const scripts = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`s${i}`, i === n - 1 ? "node x.js" : `npm run s${i + 1}`]));
+    writeFileSync(join(root, "package.json"), JSON.stringify({ scripts: scripts(4) }));
+    expect(unpinnable(pinFiles("npm run s0", root))).toBeNull();
+    writeFileSync(join(root, "package.json"), JSON.stringify({ scripts: scripts(7) }));
+    expect(unpinnable(pinFiles("npm run s0", root))).toMatch(/package\.json: its "s4" script calls scripts nested more than 4 deep$/);
   });
 });

@@ -167,7 +167,7 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
       const tasks = join(root, ".yolo/eval/history.jsonl");
       expect(existsSync(tasks), "the first test wrote the task file").toBe(true);
       const junit = join(root, ".yolo", "eval-junit.xml");
-      const args = ["eval", "--tasks", tasks, "--model", "oracle", "--model", "null", "--model", "cheater", "--parallel", "3", "--max-fix-attempts", "0"];
+      const args = ["eval", "--tasks", tasks, "--model", "oracle", "--model", "null", "--model", "cheater", "--parallel", "2", "--max-fix-attempts", "0"];
       const r = await runEvalCli([...args, "--json", "--junit", junit, "--min-resolve", "0.5"], mock.url);
       // Two models are below the rate: exit 1, as --min-resolve promises.
       expect(r.exitCode, describeResult(r)).toBe(1);

@@ -1,13 +1,22 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+const ALL = ["tests/**/*.test.ts", "tests/**/*.test.tsx"];
+// The eval e2e files each start dozens of sandboxed yolo runs and test suites, several at once (--parallel): beside
+// another file, or each other, they slowed to six times their time alone on two cores.
+const EVAL_E2E = ["tests/e2e/eval-*.test.ts"];
 
 export default defineConfig({
   test: {
-    include: ["tests/**/*.test.ts", "tests/**/*.test.tsx"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two cores: e2e files spawn real processes and test runners; keep parallelism modest.
     maxWorkers: 2,
     env: { FORCE_COLOR: "0", NO_COLOR: "1" },
     setupFiles: ["tests/setup/ink-outside-ci.ts"],
+    projects: [
+      { extends: true, test: { name: "suite", include: ALL, exclude: [...configDefaults.exclude, ...EVAL_E2E] } },
+      // Run after the rest, one file at a time: their own --parallel has both cores to itself.
+      { extends: true, test: { name: "eval-e2e", include: EVAL_E2E, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

@@ -1,32 +1,20 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { GateConfig } from "../config/schema.js";
 import { ConfigError } from "../errors.js";
 import { isTestFile, NOT_TEST_DIRS, runnerConfigFor } from "../gates/definition-patterns.js";
-import { defaultGates } from "../gates/detect.js";
-import { gitOk } from "../git/git.js";
 import { pythonMutationSites } from "./mutate-python.js";
 import { applySite, type MutationSite, mutationSites, type Ts } from "./mutation-sites.js";
-import { runSuite, type SuiteSettings } from "./suite.js";
+import { buildFromSites, type CandidateOptions, commitCandidate, type Trial } from "./site-candidates.js";
 import { TASK_VERSION, type DiscardedCandidate, type EvalTask } from "./types.js";
-import { addWorktree, removeWorktree, worktreeFiles } from "./worktree.js";
+import { worktreeFiles } from "./worktree.js";
 
-export interface MutateOptions {
-  root: string;
-  /** How many mutants to keep. */
-  count: number;
-  gates: GateConfig[] | null;
-  workDir: string;
-  suite: SuiteSettings;
-  onCandidate?(site: MutationSite, outcome: EvalTask | DiscardedCandidate): void;
-}
+/** What building mutants needs: the candidates' options, with mutation sites. */
+export type MutateOptions = CandidateOptions<MutationSite>;
 
 const SOURCE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 const PYTHON = /\.py$/;
 /** Python files that are the project's tooling, not its code: a bug injected there is no task. */
 const PYTHON_NOT_SOURCE = new Set(["conftest.py", "setup.py", "noxfile.py"]);
-/** Sites tried per mutant asked for, at most: most sites break some test, so this bounds the suite runs. */
-const TRIES_PER_MUTANT = 6;
 
 /**
  * Builds tasks by mutation (SWE-smith's idea): single bugs injected into the project's source at HEAD, found with
@@ -35,31 +23,22 @@ const TRIES_PER_MUTANT = 6;
  */
 export async function buildMutants(opts: MutateOptions): Promise<{ tasks: EvalTask[]; discarded: DiscardedCandidate[] }> {
   const ts = await loadTypeScript();
-  const head = (await gitOk(opts.root, ["rev-parse", "HEAD"])).trim();
-  const dir = join(opts.workDir, "mutate");
-  const tasks: EvalTask[] = [];
-  const discarded: DiscardedCandidate[] = [];
-  try {
-    await addWorktree(opts.root, dir, head);
-    const gates = opts.gates ?? defaultGates(dir);
-    const base = await runSuite(dir, gates, join(opts.workDir, "logs", "mutate-base"), opts.suite);
-    if (!base.ok) throw new ConfigError(`Cannot build mutants: the suite gives no per-test results at HEAD: ${base.reason}`);
-    const passing = [...base.tests].filter(([, s]) => s === "passed").map(([id]) => id);
-    const found = await allSites(ts, dir, opts.suite.env);
-    for (const s of found.skipped)
-      discarded.push({ commit: head, subject: s.file, reason: `Python's parser cannot read it, so it has no mutation sites: ${s.reason}` });
-    const sites = interleaveByKind(found.sites, head);
-    for (const site of sites.slice(0, opts.count * TRIES_PER_MUTANT)) {
-      if (tasks.length >= opts.count || opts.suite.signal?.aborted) break;
-      const outcome = await tryMutant(site, { dir, head, gates, passing, opts, n: tasks.length + discarded.length });
-      if ("reason" in outcome) discarded.push(outcome);
-      else tasks.push(outcome);
-      opts.onCandidate?.(site, outcome);
-    }
-  } finally {
-    await removeWorktree(opts.root, dir);
-  }
-  return { tasks, discarded };
+  return buildFromSites<MutationSite>(opts, {
+    noun: "mutants",
+    folder: "mutate",
+    logs: { base: "mutate-base", each: "mutant" },
+    // Sites tried per mutant asked for, at most: most sites break some test, so this bounds the suite runs.
+    triesPer: 6,
+    sites: async ({ dir, head, env, discarded }) => {
+      const found = await allSites(ts, dir, env);
+      for (const s of found.skipped)
+        discarded.push({ commit: head, subject: s.file, reason: `Python's parser cannot read it, so it has no mutation sites: ${s.reason}` });
+      return interleaveByKind(found.sites, head);
+    },
+    edit: applySite,
+    unseen: "no test fails with it (a mutant the tests do not see)",
+    keep: keepMutant,
+  });
 }
 
 /** TypeScript's compiler API, loaded at run time (only mutation and canaries need it). */
@@ -117,53 +96,23 @@ function shuffle<T>(xs: T[], random: () => number): T[] {
   return a;
 }
 
-interface TryInput {
-  dir: string;
-  head: string;
-  gates: GateConfig[];
-  passing: string[];
-  opts: MutateOptions;
-  n: number;
-}
-
-// One site: injected, the suite run, the file put back; kept (committed) when a passing test now fails.
-async function tryMutant(site: MutationSite, input: TryInput): Promise<EvalTask | DiscardedCandidate> {
-  const path = join(input.dir, site.file);
-  const original = readFileSync(path, "utf8");
-  writeFileSync(path, applySite(original, site));
-  let failing: string[] = [];
-  try {
-    const run = await runSuite(input.dir, input.gates, join(input.opts.workDir, "logs", `mutant-${input.n}`), input.opts.suite);
-    if (!run.ok) return { commit: input.head, subject: site.description, reason: `the suite gives no per-test results with it: ${run.reason}` };
-    failing = input.passing.filter((id) => run.tests.get(id) !== "passed");
-    if (!failing.length) return { commit: input.head, subject: site.description, reason: "no test fails with it (a mutant the tests do not see)" };
-    const mutant = await commitMutant(input.dir, site);
-    return {
-      v: TASK_VERSION,
-      id: `mut-${mutant.slice(0, 10)}`,
-      commit: input.head,
-      parent: mutant,
-      requirement: requirementFor(failing),
-      testFiles: [],
-      sourceFiles: [site.file],
-      gates: input.gates,
-      targets: failing.sort(),
-      guards: input.passing.filter((id) => !failing.includes(id)).sort(),
-      mutation: { kind: site.kind, description: site.description },
-    };
-  } finally {
-    await gitOk(input.dir, ["checkout", "--force", "--detach", input.head]);
-    writeFileSync(path, original);
-  }
-}
-
-async function commitMutant(dir: string, site: MutationSite): Promise<string> {
-  await gitOk(dir, ["add", "--", site.file]);
-  const who = ["-c", "user.name=yolo eval", "-c", "user.email=eval@yolo.invalid"];
-  await gitOk(dir, [...who, "commit", "-q", "-m", `eval mutant: ${site.kind}`]);
-  const sha = (await gitOk(dir, ["rev-parse", "HEAD"])).trim();
-  await gitOk(dir, ["update-ref", `refs/yolo-eval/mutants/${sha.slice(0, 10)}`, sha]);
-  return sha;
+// A mutant some passing test now fails with: committed, and the task that starts from it (its requirement names the
+// failing tests in the suite's order, its targets sorted).
+async function keepMutant(site: MutationSite, failing: string[], trial: Trial): Promise<EvalTask> {
+  const mutant = await commitCandidate(trial.dir, site.file, `eval mutant: ${site.kind}`, "mutants");
+  return {
+    v: TASK_VERSION,
+    id: `mut-${mutant.slice(0, 10)}`,
+    commit: trial.head,
+    parent: mutant,
+    requirement: requirementFor(failing),
+    testFiles: [],
+    sourceFiles: [site.file],
+    gates: trial.gates,
+    targets: [...failing].sort(),
+    guards: trial.passing.filter((id) => !failing.includes(id)).sort(),
+    mutation: { kind: site.kind, description: site.description },
+  };
 }
 
 /** What the model is told: the behaviour the failing tests describe, never the mutation. */

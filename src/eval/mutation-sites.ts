@@ -79,6 +79,6 @@ function isStringy(ts: Ts, node: TS.BinaryExpression): boolean {
 }
 
 /** `text` with one site's span replaced. */
-export function applySite(text: string, site: MutationSite): string {
+export function applySite(text: string, site: Pick<MutationSite, "start" | "end" | "replacement">): string {
   return text.slice(0, site.start) + site.replacement + text.slice(site.end);
 }

@@ -113,7 +113,10 @@ describe("yolo eval --canaries", { timeout: 600_000 }, () => {
   it("an honest model leaves every canary unresolved with no tamper; the cheater is caught on every one and never resolved", async () => {
     const mock = await startMockOpenAI(responder);
     try {
-      const r = await runEvalCli(["eval", "--tasks", taskFile, "--model", "null", "--model", "cheater", "--max-fix-attempts", "0", "--json"], mock.url);
+      const r = await runEvalCli(
+        ["eval", "--tasks", taskFile, "--model", "null", "--model", "cheater", "--parallel", "2", "--max-fix-attempts", "0", "--json"],
+        mock.url,
+      );
       expect(r.exitCode, describeResult(r)).toBe(0);
       const out = JSON.parse(r.stdout) as { models: any[]; results: any[] };
       const by = (m: string) => out.models.find((s) => s.model === m);

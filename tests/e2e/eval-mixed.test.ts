@@ -9,20 +9,19 @@ import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI, text
 import { acted, runEvalBinary } from "../helpers/eval-cli.js";
 
 // A mixed repository the test writes: a small JS library (node --test) and a small Python package (unittest) side by
-// side, with a dozen fix commits, six per language, each with its test. Tasks are built from its history and by
+// side, with four fix commits, two per language, each with its test. Tasks are built from its history and by
 // mutation of both languages (TypeScript's parser for JS, python3's ast for Python); scripted models run them through
 // the built binary; then the eval is recorded and replayed with no server at all.
 
 type Fix = { lang: "js" | "py"; name: string; broken: string; fixed: string; call: string; expected: string };
 
-/** Six functions per language, each broken at the start and fixed by its own commit with its own test. */
+/**
+ * Two functions per language, each broken at the start and fixed by its own commit with its own test. Few on purpose:
+ * every task runs twice (oracle and null) with both languages' suites, and what is checked holds per task.
+ */
 const FIXES: Fix[] = [
   ["add", "a - b", "a + b", "2, 3", "5"],
-  ["sub", "a + b", "a - b", "5, 3", "2"],
-  ["mul", "a + b", "a * b", "3, 4", "12"],
-  ["span", "b", "b - a", "2, 9", "7"],
   ["half", "a + b", "(a + b) / 2", "4, 8", "6"],
-  ["square", "a", "a * a", "7, 0", "49"],
 ].flatMap(([name, broken, fixed, call, expected]) => [
   { lang: "js" as const, name, broken, fixed, call, expected },
   { lang: "py" as const, name, broken, fixed, call, expected },
@@ -201,7 +200,7 @@ describe("yolo eval on a mixed JS and Python repository", { timeout: 900_000 }, 
     const mock = await startMockOpenAI(responder);
     let recorded: Result[] = [];
     try {
-      const args = ["eval", "--tasks", all, "--name", "mixed", "--model", "oracle", "--model", "null", "--parallel", "4", "--max-fix-attempts", "0"];
+      const args = ["eval", "--tasks", all, "--name", "mixed", "--model", "oracle", "--model", "null", "--parallel", "2", "--max-fix-attempts", "0"];
       const r = await yolo([...args, "--record", "--json"], mock.url);
       expect(r.exitCode, describeResult(r)).toBe(0);
       const out = JSON.parse(r.stdout) as { models: any[]; results: Result[] };
@@ -218,11 +217,11 @@ describe("yolo eval on a mixed JS and Python repository", { timeout: 900_000 }, 
 
     // A subset keeps the replay short: one history task and one mutant per language.
     const isPy = (t: any) => t.sourceFiles[0].endsWith(".py");
-    const mutants = tasks.slice(12);
+    const mutants = tasks.slice(FIXES.length);
     const subset = [tasks[0], tasks[1], mutants.find((t) => !isPy(t)), mutants.find(isPy)];
     const subsetFile = join(root, ".yolo/eval/subset.jsonl");
     writeFileSync(subsetFile, subset.map((t) => JSON.stringify(t)).join("\n"));
-    const replay = await yolo(["eval", "--tasks", subsetFile, "--name", "mixed", "--replay", sessions, "--parallel", "4", "--max-fix-attempts", "0", "--json"]);
+    const replay = await yolo(["eval", "--tasks", subsetFile, "--name", "mixed", "--replay", sessions, "--parallel", "2", "--max-fix-attempts", "0", "--json"]);
     expect(replay.exitCode, describeResult(replay)).toBe(0);
     const again = JSON.parse(replay.stdout) as { models: any[]; results: Result[] };
     const ids = new Set(subset.map((t) => t.id));

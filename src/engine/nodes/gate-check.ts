@@ -67,11 +67,12 @@ export async function runGateCheck(
   const root = deps.config.root;
   const own = ownFilesIn(deps.config);
   // The baseline's tests are judged apart, in a copy without the agent's test-side files (see gate-tree.ts).
-  const clean = check.record ? await cleanCopyFor(root, check.record.tree, await treeNow(root, own), check.approvedDefinition) : null;
+  const tree = check.record ? await treeNow(root, own) : null;
+  const clean = check.record ? await cleanCopyFor(root, check.record.tree, tree, check.approvedDefinition) : null;
   const plans = await planScopes(selected, deps);
   const gates: GateResult[] = [];
   try {
-    await runPlans({ node, emit, runOpts, own, clean, check, deps }, plans, selected, judge, gates);
+    await runPlans({ node, emit, runOpts, own, clean, check, deps, tree }, plans, selected, judge, gates);
   } finally {
     clean?.remove();
   }
@@ -114,6 +115,12 @@ interface RunContext {
   clean: Awaited<ReturnType<typeof cleanCopyFor>>;
   check: ChangeCheck;
   deps: EngineDeps;
+  /**
+   * The project's tree as yolo last wrote it in this check, taken again only when unknown: the next gate run's
+   * "before". Nothing of the project runs in between, and whatever else writes there in the gap (a process an
+   * agent's command left behind) makes that run's "after" differ, which blocks: reusing it never lets a change through.
+   */
+  tree: string | null;
 }
 
 // Each gate once, narrowed to what the change touches where it can be; a narrowed run that does not block is
@@ -145,7 +152,7 @@ async function runScoped(ctx: RunContext, gate: GateConfig, scope: GateScope | n
   const { node, emit, runOpts, own, clean, check, deps } = ctx;
   const root = runOpts.root;
   const said = scope ? { scope } : {};
-  const treeBefore = await treeNow(root, own);
+  const treeBefore = ctx.tree ?? (await treeNow(root, own));
   const [run] = await runGatesWithTests([gate], {
     ...runOpts,
     logSuffix,
@@ -153,6 +160,7 @@ async function runScoped(ctx: RunContext, gate: GateConfig, scope: GateScope | n
   });
   if (!run) return null;
   const treeAfter = treeBefore ? await treeNow(root, own) : null;
+  ctx.tree = treeAfter;
   const trees = treeBefore && treeAfter ? { treeBefore, treeAfter } : {};
   const normal = { ...run, result: { ...run.result, ...said, ...trees } };
   const wrote = await filesBetween(root, treeBefore, treeAfter);

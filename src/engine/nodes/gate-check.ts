@@ -7,6 +7,7 @@ import { inScopeOf, isMonorepo, planGateScope } from "../../gates/scope-plan.js"
 import { scopeSingleProject, singleNarrowable } from "../../gates/single-scope.js";
 import { writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { diffGateDefinition, resolveGateDefinition, type GateDefinition } from "../../gates/definition.js";
+import { gateChangeQuestion, gateChangeSource } from "../../gates/gate-change-source.js";
 import { gateBlocks, judgeGate } from "../../gates/judge.js";
 import { sayNotice } from "../notices.js";
 import { runGatesWithTests, type GateRun } from "../../gates/run-gates.js";
@@ -302,7 +303,7 @@ interface ChangeCheck {
 
 /**
  * Compares what defines the gates now with the baseline (or the definition a human last approved) and, when an
- * agent changed it, asks a human. The interrupt comes before anything with effects: the node re-runs from its top
+ * agent or the gate's configuration changed it, asks a human (saying which, when yolo can tell). The interrupt comes before anything with effects: the node re-runs from its top
  * when the answer arrives.
  */
 async function gateChangeCheck(node: string, state: PipelineStateType, deps: EngineDeps): Promise<ChangeCheck> {
@@ -313,13 +314,14 @@ async function gateChangeCheck(node: string, state: PipelineStateType, deps: Eng
   if (!record) return none;
   const approvedBefore = state.gateApproval ? await readRecordOnce<GateDefinition>(state.gateApproval.file) : null;
   const now = await resolveGateDefinition(deps.config.root, deps.gates, [deps.config.stateDir]);
-  const changes = diffGateDefinition(approvedBefore ?? record.definition, now);
+  const before = approvedBefore ?? record.definition;
+  const changes = diffGateDefinition(before, now);
   const everApproved = approvedBefore !== null;
   if (!changes.length) return { record, approvedDefinition: approvedBefore, changes, approved: everApproved, approval: null };
   const payload: ApprovalPayload = {
     kind: "approval",
     node,
-    prompt: `An agent changed what defines the gate (${changes.length === 1 ? changes[0] : `${changes.length} changes`}). Approve to accept the changed gate from now on, or reject to keep the original: the change then blocks until it is reverted.`,
+    prompt: gateChangeQuestion(gateChangeSource(before, now, deps.config.root), changes, approvedBefore ? "the last approval" : "the baseline"),
     reviews: null,
     artifact: `Gate changes since ${approvedBefore ? "the last approval" : "the baseline"}:\n${changes.map((c) => `- ${c}`).join("\n")}\n`,
     gateChange: changes,

@@ -1,7 +1,7 @@
 import { diffGateDefinition, type GateDefinition, packageScripts, scriptsRun } from "./definition.js";
 
 /**
- * Who changed what defines the gate: the gate's configuration (yolo.config.ts, YOLO_* or --test-cmd: a command or a
+ * Who changed what defines the gate: the gate's configuration (yolo.config.ts, the environment or a flag: a command or a
  * gate that is not the recorded one), the project's files (what an agent writes: scripts, runner configs, test
  * files, dependencies), or both.
  */
@@ -25,9 +25,9 @@ export function gateChangeSource(before: GateDefinition, now: GateDefinition, ro
 }
 
 const WHO: Record<GateChangeSource, string> = {
-  configuration: "The gate's configuration (yolo.config.ts or --test-cmd) changed",
+  configuration: "The gate's configuration (its command in yolo.config.ts or on the command line) changed",
   agent: "An agent changed",
-  both: "The gate's configuration (yolo.config.ts or --test-cmd) and an agent changed",
+  both: "The gate's configuration (its command in yolo.config.ts or on the command line) and an agent changed",
 };
 
 const UNTIL: Record<GateChangeSource, string> = {

@@ -39,7 +39,9 @@ describe("who changed what defines the gate", () => {
     expect(gateChangeSource(c.before, c.now, c.root)).toBe("configuration");
     const question = gateChangeQuestion("configuration", c.changes, "the baseline");
     expect(question).not.toMatch(/An agent/);
-    expect(question).toMatch(/^The gate's configuration \(yolo\.config\.ts or --test-cmd\) changed what defines the gate since the baseline/);
+    expect(question).toMatch(
+      /^The gate's configuration \(its command in yolo\.config\.ts or on the command line\) changed what defines the gate since the baseline/,
+    );
   });
 
   it("the configuration: a configured gate removed since the baseline", async () => {
@@ -70,7 +72,7 @@ describe("who changed what defines the gate", () => {
     expect(c.changes).toContain("test file test/a.test.js was emptied (no tests left in it)");
     expect(gateChangeSource(c.before, c.now, c.root)).toBe("both");
     expect(gateChangeQuestion("both", c.changes, "the last approval")).toMatch(
-      /^The gate's configuration \(yolo\.config\.ts or --test-cmd\) and an agent changed what defines the gate since the last approval \(3 changes\)/,
+      /^The gate's configuration \(its command in yolo\.config\.ts or on the command line\) and an agent changed what defines the gate since the last approval \(3 changes\)/,
     );
   });
 

@@ -7,7 +7,7 @@ import { inScopeOf, isMonorepo, planGateScope } from "../../gates/scope-plan.js"
 import { scopeSingleProject, singleNarrowable } from "../../gates/single-scope.js";
 import { writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { diffGateDefinition, resolveGateDefinition, type GateDefinition } from "../../gates/definition.js";
-import { gateChangeQuestion, gateChangeSource } from "../../gates/gate-change-source.js";
+import { type GateChangeSource, gateChangeQuestion, gateChangeSource } from "../../gates/gate-change-source.js";
 import { gateBlocks, judgeGate } from "../../gates/judge.js";
 import { sayNotice } from "../notices.js";
 import { runGatesWithTests, type GateRun } from "../../gates/run-gates.js";
@@ -198,7 +198,7 @@ function judgeAgainst(check: ChangeCheck, selected: GateConfig[], deps: EngineDe
       inScope,
       known: knownFor(gate ?? { name: run.result.name }, deps, flags, ruled),
     };
-    const verdict = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check.approved, opts.preExistingAllowed);
+    const verdict = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check, opts.preExistingAllowed);
     // Each target's own failure text for dev's fix prompt, beside the baseline's for it.
     const judged = withTargetOutput(verdict, run, baseLogs.get(run.result.name) ?? null);
     // A gate run that changed the project's files blocks, whatever its tests said.
@@ -274,7 +274,7 @@ function monorepo(deps: EngineDeps): boolean {
 }
 
 // Only the non-empty judgement fields go into the result, so events and checkpoints stay small.
-function withJudgement(result: GateResult, j: ReturnType<typeof judgeGate>, approved: boolean, preExistingAllowed: boolean): GateResult {
+function withJudgement(result: GateResult, j: ReturnType<typeof judgeGate>, check: ChangeCheck, preExistingAllowed: boolean): GateResult {
   const out: GateResult = { ...result, blocking: j.blocking };
   if (j.regressions.length) out.regressions = j.regressions;
   if (j.preExisting.length) out.preExisting = j.preExisting;
@@ -287,7 +287,8 @@ function withJudgement(result: GateResult, j: ReturnType<typeof judgeGate>, appr
   if (j.findings.length) out.findings = j.findings;
   if (j.gateChange.length) {
     out.gateChange = j.gateChange;
-    if (approved) out.gateChangeApproved = true;
+    if (check.source) out.gateChangeBy = check.source;
+    if (check.approved) out.gateChangeApproved = true;
   }
   return out;
 }
@@ -297,6 +298,8 @@ interface ChangeCheck {
   /** The gate definition a human approved last (null: none), whose test files keep the agent's version. */
   approvedDefinition: GateDefinition | null;
   changes: string[];
+  /** Who made `changes` (gate-change-source.ts); null when there are none. */
+  source: GateChangeSource | null;
   approved: boolean;
   approval: GateApproval | null;
 }
@@ -308,7 +311,7 @@ interface ChangeCheck {
  */
 async function gateChangeCheck(node: string, state: PipelineStateType, deps: EngineDeps): Promise<ChangeCheck> {
   const ref = state.gateBaseline;
-  const none: ChangeCheck = { record: null, approvedDefinition: null, changes: [], approved: false, approval: null };
+  const none: ChangeCheck = { record: null, approvedDefinition: null, changes: [], source: null, approved: false, approval: null };
   if (!ref?.file) return none;
   const record = await readRecordOnce<BaselineRecord>(ref.file);
   if (!record) return none;
@@ -317,11 +320,12 @@ async function gateChangeCheck(node: string, state: PipelineStateType, deps: Eng
   const before = approvedBefore ?? record.definition;
   const changes = diffGateDefinition(before, now);
   const everApproved = approvedBefore !== null;
-  if (!changes.length) return { record, approvedDefinition: approvedBefore, changes, approved: everApproved, approval: null };
+  if (!changes.length) return { record, approvedDefinition: approvedBefore, changes, source: null, approved: everApproved, approval: null };
+  const source = gateChangeSource(before, now, deps.config.root);
   const payload: ApprovalPayload = {
     kind: "approval",
     node,
-    prompt: gateChangeQuestion(gateChangeSource(before, now, deps.config.root), changes, approvedBefore ? "the last approval" : "the baseline"),
+    prompt: gateChangeQuestion(source, changes, approvedBefore ? "the last approval" : "the baseline"),
     reviews: null,
     artifact: `Gate changes since ${approvedBefore ? "the last approval" : "the baseline"}:\n${changes.map((c) => `- ${c}`).join("\n")}\n`,
     gateChange: changes,
@@ -333,11 +337,11 @@ async function gateChangeCheck(node: string, state: PipelineStateType, deps: Eng
       problem = 'a gate change can only be approved or rejected: send "approve" or {"action":"reject","reason":"…"}';
       continue;
     }
-    if (response.action === "reject") return { record, approvedDefinition: approvedBefore, changes, approved: false, approval: null };
+    if (response.action === "reject") return { record, approvedDefinition: approvedBefore, changes, source, approved: false, approval: null };
     // Beside the baseline record; state references it once the node completes.
     const file = join(dirname(ref.file), `gate-approved-${Date.now()}.json`);
     await writeRecord(file, now);
-    return { record, approvedDefinition: now, changes, approved: true, approval: { file, changes, by: node } };
+    return { record, approvedDefinition: now, changes, source, approved: true, approval: { file, changes, by: node } };
   }
 }
 

@@ -89,7 +89,8 @@ const CHANGED_BY = { configuration: "the gate's configuration", agent: "an agent
 function blockingWords(gates: PipelineStateType["lastGates"]): string {
   const refused = gates.find((g) => g.gateChange?.length && !g.gateChangeApproved);
   const change = refused?.gateChange;
-  if (change) return `changed by ${CHANGED_BY[refused?.gateChangeBy ?? "agent"]}, refused (${change[0]}${change.length > 1 ? `; ${change.length - 1} more` : ""})`;
+  if (change)
+    return `changed by ${CHANGED_BY[refused?.gateChangeBy ?? "agent"]}, refused (${change[0]}${change.length > 1 ? `; ${change.length - 1} more` : ""})`;
   const regressions = gates.flatMap((g) => g.regressions ?? []);
   if (regressions.length) return `regressed (${regressions.slice(0, 3).join("; ")}${regressions.length > 3 ? "; …" : ""})`;
   return "failing";

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "vitest";
-import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/cli.js";
+import { describeResult, parseEvents, rolesOf, runYolo, threadIdFrom } from "../helpers/cli.js";
 import { analystDone, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { mockWith, project } from "../helpers/per-test.js";
 
@@ -11,9 +11,12 @@ describe("the built binary: a gate the user's configuration changed between legs
   it("the review says the configuration changed it, not an agent; approved, the gate result says so too", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
-    // The first leg stops before any agent writes a file: the baseline ran `npm test`.
-    const first = await runYolo(["run", "--json", "--max-steps", "2", REQ], { cwd: root, baseURL: mock.url });
+    // The first leg stops after the baseline and dev's step: dev wrote src/add.js, no file that defines the gate.
+    const first = await runYolo(["run", "--json", "--max-steps", "3", REQ], { cwd: root, baseURL: mock.url });
     expect(first.exitCode, describeResult(first)).toBe(4);
+    const baseline = parseEvents(first.stdout).find((e) => e.type === "gate.result" && e.gate.baseline);
+    expect(baseline?.type === "gate.result" && baseline.gate.command, describeResult(first)).toBe("npm test");
+    expect(rolesOf(mock)).toEqual(["analyst", "pm", "dev", "dev"]);
     const thread = threadIdFrom(first.stdout);
 
     // The user configures another command for the same gate, then resumes.
@@ -26,7 +29,7 @@ describe("the built binary: a gate the user's configuration changed between legs
     expect(question).toMatch(
       /^The gate's configuration \(its command in yolo\.config\.ts or on the command line\) changed what defines the gate since the baseline/,
     );
-    expect(question).toContain('gate test: command changed from "npm test" to "node --test test/"');
+    expect(ask?.type === "interrupt" && ask.artifact).toContain('gate test: command changed from "npm test" to "node --test test/"');
     expect(question).not.toMatch(/agent/);
 
     const approved = await runYolo(["resume", thread, "--ci", "--json", "--approve"], { cwd: root, baseURL: mock.url });

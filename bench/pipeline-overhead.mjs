@@ -7,6 +7,7 @@ import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -54,11 +55,18 @@ export class HandoffModel extends BaseChatModel {
 const USAGE = { input_tokens: 100, output_tokens: 10, total_tokens: 110 };
 const handoffOf = (messages) => HANDOFFS[/You are the (\w+) agent/.exec(String(messages[0].content))[1]];
 
-function project() {
+// The bench's project; `git`: a repository with its files committed (gate checks then record the trees they judge).
+function project({ git = false } = {}) {
   const root = mkdtempSync(join(tmpdir(), "yolo-bench-"));
   mkdirSync(join(root, "src"));
   writeFileSync(join(root, "package.json"), JSON.stringify({ name: "bench", type: "module" }));
   writeFileSync(join(root, "src", "index.js"), "export {};\n");
+  if (git) {
+    const opts = { cwd: root, stdio: "ignore" };
+    execFileSync("git", ["init", "-q"], opts);
+    execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", "add", "-A"], opts);
+    execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "init"], opts);
+  }
   return root;
 }
 
@@ -131,10 +139,11 @@ function storedBytes(db) {
  * yolo's pipeline: analyst, pm, then dev/tea pairs until the fix attempts run out. supersteps = 2 + 2 (k + 1).
  * `gateMs` sums the gate commands' own durations (from their `gate.result` events): the child processes, which a
  * bare graph does not have. `rowWrites: false` turns the thread row's progress writes into no-ops, to show their share;
- * `gate: false` configures no gate at all (tea judges without one), to show the gate check's work in yolo's process.
+ * `gate: false` configures no gate at all (tea judges without one), to show the gate check's work in yolo's process;
+ * `git: true` runs in a git repository, where each gate run records the trees it judged (src/engine/nodes/gate-tree.ts).
  */
-export async function yoloRun(supersteps, { rowWrites = true, gate = true } = {}) {
-  const root = project();
+export async function yoloRun(supersteps, { rowWrites = true, gate = true, git = false } = {}) {
+  const root = project({ git });
   const maxFixAttempts = (supersteps - 2) / 2 - 1;
   const config = resolveConfig({
     root,
@@ -265,7 +274,7 @@ export async function benchPipelineOverhead(print) {
   await yoloRun(20); // warm up both paths (module loading, JIT)
   await bareRun(20);
   // Interleaved rounds, so drift on a shared machine hits every variant alike; medians per step.
-  const runs = { bare: [], bareCommands: [], yolo: [], noRows: [], noGate: [] };
+  const runs = { bare: [], bareCommands: [], yolo: [], noRows: [], noGate: [], gitYolo: [], gitNoGate: [] };
   for (let round = 0; round < ROUNDS; round++) {
     runs.bare.push(await bareRun(STEPS));
     runs.yolo.push(await yoloRun(STEPS));
@@ -273,6 +282,8 @@ export async function benchPipelineOverhead(print) {
     runs.bareCommands.push(await bareRun(STEPS, { commands: runs.yolo[round].gates - 1 }));
     runs.noRows.push(await yoloRun(STEPS, { rowWrites: false }));
     runs.noGate.push(await yoloRun(STEPS, { gate: false }));
+    runs.gitYolo.push(await yoloRun(STEPS, { git: true }));
+    runs.gitNoGate.push(await yoloRun(STEPS, { gate: false, git: true }));
   }
   const yolo20 = await yoloRun(20);
   const per = (name, field) => median(runs[name].map((r) => r[field])) / STEPS;
@@ -302,6 +313,11 @@ export async function benchPipelineOverhead(print) {
   print(line("yolo pipeline with no gate configured", noGate, per("noGate", "cpuMs")));
   print(
     `  ${"→ gate check in yolo's process".padEnd(42)}: ${(rest - noGate - (bareCommands - bare)).toFixed(2).padStart(6)} ms / superstep (the gate's work outside its commands' own time and their after-effect: definition walk, output parsing, log file, judging, events)`,
+  );
+  const gitRest = median(runs.gitYolo.map((r) => r.ms - r.gateMs)) / STEPS;
+  const gitNoGate = per("gitNoGate", "ms");
+  print(
+    `  ${"→ the same in a git repository".padEnd(42)}: ${(gitRest - gitNoGate - (bareCommands - bare)).toFixed(2).padStart(6)} ms / superstep (with the trees each gate run judged recorded: git processes); yolo without gate processes ${(gitRest / bareCommands).toFixed(2)}× the bare graph running the same commands`,
   );
   const costs = { direct: [], helper: [] };
   for (let round = 0; round < ROUNDS; round++) for (const mode of ["direct", "helper"]) costs[mode].push(await commandCost(mode));

@@ -85,6 +85,8 @@ const gateResult = z.object({
   findings: z.array(z.string()).optional(),
   /** What an agent changed in what defines the gate (script, runner config, test files, .only/.skip). */
   gateChange: z.array(z.string()).optional(),
+  /** Who made `gateChange`: the gate's configuration (its command), an agent (the project's files), or both. */
+  gateChangeBy: z.enum(["configuration", "agent", "both"]).optional(),
   /** True when a human approved `gateChange`. */
   gateChangeApproved: z.boolean().optional(),
   /** yolo's verdict with the baseline applied: true when this gate blocks the change. */

@@ -7,8 +7,10 @@ export interface LaunchRequest {
   cwd: string;
   /** The complete environment of the command; nothing else is merged in. */
   env: NodeJS.ProcessEnv;
-  /** stdout and stderr chunks in arrival order. */
+  /** stdout and stderr chunks in arrival order (stdout alone when onStderr is given). */
   onOutput: (chunk: Uint8Array | string) => void;
+  /** stderr apart from stdout (git's output is parsed); absent: stderr goes to onOutput. Honoured by the helper only. */
+  onStderr?: (chunk: Uint8Array) => void;
   /** The group leader's pid, as soon as it is known (at once when started directly, a message later through the helper). */
   onPid: (pid: number) => void;
 }

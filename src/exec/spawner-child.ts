@@ -75,7 +75,7 @@ function run(request: Extract<ToSpawner, { t: "run" }>): void {
     else child.stdin?.end("\n");
   });
   const forward = (stream: NodeJS.ReadableStream) => (data: Buffer) => {
-    send({ t: "out", id: request.id, data });
+    send(stream === child.stderr ? { t: "out", id: request.id, data, err: true } : { t: "out", id: request.id, data });
     if (unsent <= HIGH_WATER) return;
     stream.pause();
     paused.add(stream);

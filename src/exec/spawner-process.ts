@@ -81,7 +81,8 @@ export class Spawner {
         entry.request.onPid(message.pid);
         return;
       case "out":
-        entry.request.onOutput(message.data);
+        if (message.err && entry.request.onStderr) entry.request.onStderr(message.data);
+        else entry.request.onOutput(message.data);
         return;
       case "exit":
         entry.exitCode = message.code;

@@ -2,7 +2,7 @@
 // `serialization: "advanced"` (output crosses as bytes, environments keep their undefined values).
 
 /** Bumped whenever a message changes shape: a helper built from other sources is not used. */
-export const SPAWNER_PROTOCOL = 1;
+export const SPAWNER_PROTOCOL = 2;
 
 /** yolo → helper. */
 export type ToSpawner =
@@ -16,7 +16,8 @@ export type FromSpawner =
   | { t: "pid"; id: number; pid: number }
   /** Nothing was started (the file, the cwd, an argument Node refuses): yolo starts it directly for the same error. */
   | { t: "failed"; id: number; message: string }
-  | { t: "out"; id: number; data: Uint8Array }
+  /** Output in arrival order; `err` marks the command's stderr (git's callers read its stdout alone). */
+  | { t: "out"; id: number; data: Uint8Array; err?: true }
   | { t: "exit"; id: number; code: number | null }
   /** Both pipes are closed: the command's output is complete. */
   | { t: "closed"; id: number };

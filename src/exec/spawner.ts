@@ -69,6 +69,15 @@ export async function launchThroughSpawner(request: LaunchRequest): Promise<Laun
   return helper.launch(request);
 }
 
+/**
+ * Starts a command through the helper only if it is up already (a run's commands started it): never starts one, so
+ * a command that runs only git (`yolo threads`, `yolo show`) does not fork a helper for it. Null: start it directly.
+ */
+export function launchIfSpawnerUp(request: LaunchRequest): Launched | null {
+  if (mode === "direct" || !spawner?.ready || spawner.dead) return null;
+  return spawner.launch(request);
+}
+
 /** The helper's pid while it runs (tests check that commands really are its children). */
 export function spawnerPid(): number | undefined {
   return spawner && !spawner.dead ? spawner.child.pid : undefined;

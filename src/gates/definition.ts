@@ -82,6 +82,11 @@ function readPackage(root: string): { scripts: Record<string, string>; keys: Rec
   }
 }
 
+/** The scripts of the project's package.json (none when it is missing or broken). */
+export function packageScripts(root: string): Record<string, string> {
+  return readPackage(root).scripts;
+}
+
 const sha = (text: string | Buffer) => createHash("sha256").update(text).digest("hex").slice(0, 16);
 
 /** Reads the project and records what defines `gates` (see GateDefinition). */

@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { launchIfSpawnerUp } from "../exec/spawner.js";
+import { gitOnPath } from "./git-binary.js";
 
 /** What a git command did: its exit code and its whole output. */
 export interface GitResult {
@@ -8,11 +10,34 @@ export interface GitResult {
 }
 
 /**
- * Runs git with exactly `env`, stdin closed, and collects its output. node:child_process rather than execa: git
- * is all that `yolo threads` and `yolo show` run, and execa costs them more start-up time than the rest of the
- * command. A git that cannot be started answers 127 with the reason; one killed by a signal, 1.
+ * Runs git with exactly `env`, stdin closed, and collects its output: through the spawner helper when a run has it up
+ * (Node then forks that small process, not yolo's large one: the gate checks' work-tree hashes run several gits a
+ * superstep, docs/performance.md), directly otherwise. A git that cannot be started answers 127 with the reason; one
+ * killed by a signal, 1.
  */
-export function spawnGit(args: string[], cwd: string, env: Record<string, string>): Promise<GitResult> {
+export async function spawnGit(args: string[], cwd: string, env: Record<string, string>): Promise<GitResult> {
+  return (await throughHelper(args, cwd, env)) ?? spawnGitDirect(args, cwd, env);
+}
+
+// git started by the spawner helper if it is up; null when it is not, or it started nothing (then git runs directly).
+async function throughHelper(args: string[], cwd: string, env: Record<string, string>): Promise<GitResult | null> {
+  const file = gitOnPath(env.PATH);
+  if (!file) return null;
+  const out: Uint8Array[] = [];
+  const err: Uint8Array[] = [];
+  const bytes = (chunk: Uint8Array | string) => (typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  const launched = launchIfSpawnerUp({ file, args, cwd, env, onOutput: (c) => out.push(bytes(c)), onStderr: (c) => err.push(c), onPid: () => {} });
+  const end = launched ? await launched.ended : null;
+  if (!end) return null;
+  const text = (chunks: Uint8Array[]) => Buffer.concat(chunks).toString("utf8");
+  // Killed by a signal, or the helper died under it (its note then came as output): a failure, as a direct spawn's.
+  if (end.exitCode === null) return { exitCode: 1, stdout: "", stderr: text([...err, ...out]) };
+  return { exitCode: end.exitCode, stdout: text(out), stderr: text(err) };
+}
+
+// node:child_process rather than execa: git is all that `yolo threads` and `yolo show` run, and execa costs them more
+// start-up time than the rest of the command.
+function spawnGitDirect(args: string[], cwd: string, env: Record<string, string>): Promise<GitResult> {
   return new Promise((resolve) => {
     const child = spawn("git", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];

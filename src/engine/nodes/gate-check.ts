@@ -7,6 +7,7 @@ import { inScopeOf, isMonorepo, planGateScope } from "../../gates/scope-plan.js"
 import { scopeSingleProject, singleNarrowable } from "../../gates/single-scope.js";
 import { writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { diffGateDefinition, resolveGateDefinition, type GateDefinition } from "../../gates/definition.js";
+import { type GateChangeSource, gateChangeQuestion, gateChangeSource } from "../../gates/gate-change-source.js";
 import { gateBlocks, judgeGate } from "../../gates/judge.js";
 import { sayNotice } from "../notices.js";
 import { runGatesWithTests, type GateRun } from "../../gates/run-gates.js";
@@ -69,11 +70,12 @@ export async function runGateCheck(
   const root = deps.config.root;
   const own = ownFilesIn(deps.config);
   // The baseline's tests are judged apart, in a copy without the agent's test-side files (see gate-tree.ts).
-  const clean = check.record ? await cleanCopyFor(root, check.record.tree, await treeNow(root, own), check.approvedDefinition) : null;
+  const tree = check.record ? await treeNow(root, own) : null;
+  const clean = check.record ? await cleanCopyFor(root, check.record.tree, tree, check.approvedDefinition) : null;
   const plans = await planScopes(selected, deps);
   const gates: GateResult[] = [];
   try {
-    await runPlans({ node, emit, runOpts, own, clean, check, deps }, plans, selected, judge, gates);
+    await runPlans({ node, emit, runOpts, own, clean, check, deps, tree }, plans, selected, judge, gates);
   } finally {
     clean?.remove();
   }
@@ -116,6 +118,12 @@ interface RunContext {
   clean: Awaited<ReturnType<typeof cleanCopyFor>>;
   check: ChangeCheck;
   deps: EngineDeps;
+  /**
+   * The project's tree as yolo last wrote it in this check, taken again only when unknown: the next gate run's
+   * "before". Nothing of the project runs in between, and whatever else writes there in the gap (a process an
+   * agent's command left behind) makes that run's "after" differ, which blocks: reusing it never lets a change through.
+   */
+  tree: string | null;
 }
 
 // Each gate once, narrowed to what the change touches where it can be; a narrowed run that does not block is
@@ -147,7 +155,7 @@ async function runScoped(ctx: RunContext, gate: GateConfig, scope: GateScope | n
   const { node, emit, runOpts, own, clean, check, deps } = ctx;
   const root = runOpts.root;
   const said = scope ? { scope } : {};
-  const treeBefore = await treeNow(root, own);
+  const treeBefore = ctx.tree ?? (await treeNow(root, own));
   const [run] = await runGatesWithTests([gate], {
     ...runOpts,
     logSuffix,
@@ -155,6 +163,7 @@ async function runScoped(ctx: RunContext, gate: GateConfig, scope: GateScope | n
   });
   if (!run) return null;
   const treeAfter = treeBefore ? await treeNow(root, own) : null;
+  ctx.tree = treeAfter;
   const trees = treeBefore && treeAfter ? { treeBefore, treeAfter } : {};
   const normal = { ...run, result: { ...run.result, ...said, ...trees } };
   const wrote = await filesBetween(root, treeBefore, treeAfter);
@@ -191,7 +200,7 @@ function judgeAgainst(check: ChangeCheck, selected: GateConfig[], deps: EngineDe
       inScope,
       known: knownFor(gate ?? { name: run.result.name }, deps, flags, ruled),
     };
-    const verdict = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check.approved, opts.preExistingAllowed);
+    const verdict = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check, opts.preExistingAllowed);
     // Each target's own failure text for dev's fix prompt, beside the baseline's for it.
     const judged = withTargetOutput(verdict, run, baseLogs.get(run.result.name) ?? null);
     // A gate run that changed the project's files blocks, whatever its tests said.
@@ -267,7 +276,7 @@ function monorepo(deps: EngineDeps): boolean {
 }
 
 // Only the non-empty judgement fields go into the result, so events and checkpoints stay small.
-function withJudgement(result: GateResult, j: ReturnType<typeof judgeGate>, approved: boolean, preExistingAllowed: boolean): GateResult {
+function withJudgement(result: GateResult, j: ReturnType<typeof judgeGate>, check: ChangeCheck, preExistingAllowed: boolean): GateResult {
   const out: GateResult = { ...result, blocking: j.blocking };
   if (j.regressions.length) out.regressions = j.regressions;
   if (j.preExisting.length) out.preExisting = j.preExisting;
@@ -280,7 +289,8 @@ function withJudgement(result: GateResult, j: ReturnType<typeof judgeGate>, appr
   if (j.findings.length) out.findings = j.findings;
   if (j.gateChange.length) {
     out.gateChange = j.gateChange;
-    if (approved) out.gateChangeApproved = true;
+    if (check.source) out.gateChangeBy = check.source;
+    if (check.approved) out.gateChangeApproved = true;
   }
   return out;
 }
@@ -290,30 +300,34 @@ interface ChangeCheck {
   /** The gate definition a human approved last (null: none), whose test files keep the agent's version. */
   approvedDefinition: GateDefinition | null;
   changes: string[];
+  /** Who made `changes` (gate-change-source.ts); null when there are none. */
+  source: GateChangeSource | null;
   approved: boolean;
   approval: GateApproval | null;
 }
 
 /**
  * Compares what defines the gates now with the baseline (or the definition a human last approved) and, when an
- * agent changed it, asks a human. The interrupt comes before anything with effects: the node re-runs from its top
+ * agent or the gate's configuration changed it, asks a human (saying which, when yolo can tell). The interrupt comes before anything with effects: the node re-runs from its top
  * when the answer arrives.
  */
 async function gateChangeCheck(node: string, state: PipelineStateType, deps: EngineDeps): Promise<ChangeCheck> {
   const ref = state.gateBaseline;
-  const none: ChangeCheck = { record: null, approvedDefinition: null, changes: [], approved: false, approval: null };
+  const none: ChangeCheck = { record: null, approvedDefinition: null, changes: [], source: null, approved: false, approval: null };
   if (!ref?.file) return none;
   const record = await readRecordOnce<BaselineRecord>(ref.file);
   if (!record) return none;
   const approvedBefore = state.gateApproval ? await readRecordOnce<GateDefinition>(state.gateApproval.file) : null;
   const now = await resolveGateDefinition(deps.config.root, deps.gates, [deps.config.stateDir]);
-  const changes = diffGateDefinition(approvedBefore ?? record.definition, now);
+  const before = approvedBefore ?? record.definition;
+  const changes = diffGateDefinition(before, now);
   const everApproved = approvedBefore !== null;
-  if (!changes.length) return { record, approvedDefinition: approvedBefore, changes, approved: everApproved, approval: null };
+  if (!changes.length) return { record, approvedDefinition: approvedBefore, changes, source: null, approved: everApproved, approval: null };
+  const source = gateChangeSource(before, now, deps.config.root);
   const payload: ApprovalPayload = {
     kind: "approval",
     node,
-    prompt: `An agent changed what defines the gate (${changes.length === 1 ? changes[0] : `${changes.length} changes`}). Approve to accept the changed gate from now on, or reject to keep the original: the change then blocks until it is reverted.`,
+    prompt: gateChangeQuestion(source, changes, approvedBefore ? "the last approval" : "the baseline"),
     reviews: null,
     artifact: `Gate changes since ${approvedBefore ? "the last approval" : "the baseline"}:\n${changes.map((c) => `- ${c}`).join("\n")}\n`,
     gateChange: changes,
@@ -325,11 +339,11 @@ async function gateChangeCheck(node: string, state: PipelineStateType, deps: Eng
       problem = 'a gate change can only be approved or rejected: send "approve" or {"action":"reject","reason":"…"}';
       continue;
     }
-    if (response.action === "reject") return { record, approvedDefinition: approvedBefore, changes, approved: false, approval: null };
+    if (response.action === "reject") return { record, approvedDefinition: approvedBefore, changes, source, approved: false, approval: null };
     // Beside the baseline record; state references it once the node completes.
     const file = join(dirname(ref.file), `gate-approved-${Date.now()}.json`);
     await writeRecord(file, now);
-    return { record, approvedDefinition: now, changes, approved: true, approval: { file, changes, by: node } };
+    return { record, approvedDefinition: now, changes, source, approved: true, approval: { file, changes, by: node } };
   }
 }
 

@@ -86,10 +86,14 @@ function passedNotes(gates: PipelineStateType["lastGates"]): string {
   return notes.join("");
 }
 
+const CHANGED_BY = { configuration: "the gate's configuration", agent: "an agent", both: "the gate's configuration and an agent" } as const;
+
 /** What still blocks, in words: a refused gate change, regressions, or plain failures. */
 function blockingWords(gates: PipelineStateType["lastGates"]): string {
-  const change = gates.find((g) => g.gateChange?.length && !g.gateChangeApproved)?.gateChange;
-  if (change) return `changed by an agent, refused (${change[0]}${change.length > 1 ? `; ${change.length - 1} more` : ""})`;
+  const refused = gates.find((g) => g.gateChange?.length && !g.gateChangeApproved);
+  const change = refused?.gateChange;
+  if (change)
+    return `changed by ${CHANGED_BY[refused?.gateChangeBy ?? "agent"]}, refused (${change[0]}${change.length > 1 ? `; ${change.length - 1} more` : ""})`;
   const regressions = gates.flatMap((g) => g.regressions ?? []);
   if (regressions.length) return `regressed (${regressions.slice(0, 3).join("; ")}${regressions.length > 3 ? "; …" : ""})`;
   return "failing";

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { findConfigFile } from "../config/find.js";
 import { ConfigError } from "../errors.js";
-import { configModules } from "./config-modules.js";
+import { configModules } from "../config/config-modules.js";
 import { isTrusted, trustHooks, trustStoreFile } from "../hooks/trust.js";
 
 type Env = Readonly<Record<string, string | undefined>>;

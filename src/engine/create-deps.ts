@@ -14,6 +14,7 @@ import { setUpHooks } from "../hooks/setup.js";
 import { sayNotice, type NoticeWords } from "./notices.js";
 import { runFacts, type RunFacts } from "./run/facts.js";
 import { configProtection } from "./run/config-protection.js";
+import type { ConfigProtection } from "../exec/settings.js";
 
 /** The real dependencies of a run: OpenAI-compatible models, detected gates, a redacting file logger. */
 export function createEngineDeps(input: {
@@ -43,6 +44,7 @@ export function createEngineDeps(input: {
   const hookSetup = setUpHooks(config, input.env);
   const providerContext = { apiKeyEnv: config.model.apiKeyEnv, baseURL: config.model.baseURL };
   const logger = createLogger({ file: input.logFile, level: "info", secrets });
+  const protection = configProtection(config);
   return {
     config,
     agents: input.agents,
@@ -71,7 +73,7 @@ export function createEngineDeps(input: {
       envAllow: config.env.strict ? config.env.allow : null,
       sandbox,
       allowExecFiles: config.files.allowExec,
-      config: configProtection(config),
+      config: protection,
     },
     notices: [...notices, ...hookSetup.notices.map((fact) => sayNotice(fact, input.noticeWords))],
     ...(input.noticeWords ? { noticeWords: input.noticeWords } : {}),
@@ -79,19 +81,24 @@ export function createEngineDeps(input: {
     ...(hookSetup.hooks ? { hooks: hookSetup.hooks } : {}),
     ...(input.workspace ? { workspace: input.workspace } : {}),
     ...(input.changes ? { changes: input.changes } : {}),
-    mcp: mcpHub(config, input, logger, sandbox),
+    mcp: mcpHub(config, input, logger, { sandbox, config: protection }),
     // A replayed run has no endpoint; a recorded one records model calls, not this check.
     ...(input.transport?.replay ? {} : { checkEndpoint: (signal?: AbortSignal) => checkModelEndpoint(config.model, signal) }),
   };
 }
 
 /** The run's MCP servers (src/mcp): nothing starts until a run leg does, and only when servers are configured. */
-function mcpHub(config: ResolvedConfig, input: { env: NodeJS.ProcessEnv; mcpRecording?: McpRecordingSpec }, logger: EngineDeps["logger"], sandbox: Sandbox) {
+function mcpHub(
+  config: ResolvedConfig,
+  input: { env: NodeJS.ProcessEnv; mcpRecording?: McpRecordingSpec },
+  logger: EngineDeps["logger"],
+  walls: { sandbox: Sandbox; config: ConfigProtection },
+) {
   const envAllow = config.env.strict ? config.env.allow : null;
   return createMcpHub({
     config,
     // Stdio servers run under the run's sandbox, as commands do (`sandbox: "required"` covers them too).
-    connect: { root: config.root, env: input.env, secretEnvNames: [config.model.apiKeyEnv], envAllow, sandbox, config: configProtection(config) },
+    connect: { root: config.root, env: input.env, secretEnvNames: [config.model.apiKeyEnv], envAllow, ...walls },
     logger,
     recording: input.mcpRecording,
   });

@@ -61,11 +61,7 @@ export function findProtectedPaths(root: string, limits: WalkLimits = DEFAULT_WA
       const rel = dirRel ? `${dirRel}${path.sep}${entry.name}` : entry.name;
       const name = normaliseName(entry.name);
       if (entry.name === "node_modules" && entry.isDirectory()) {
-        const bin = path.join(abs, ".bin");
-        if (fs.existsSync(bin)) {
-          out.readOnly.push(bin);
-          out.execRels.add(path.relative(root, bin));
-        }
+        protectInstalled(root, rel, out, config);
         continue;
       }
       if (execSegment(parent, name) !== null || configured(rel, name)) {
@@ -241,4 +237,29 @@ export function restoreProtectedContents(root: string, kept: ProtectedContents):
     restored.push(rel.split(path.sep).join("/"));
   }
   return restored;
+}
+
+/**
+ * A node_modules folder is not walked: its `.bin` (what package scripts run) and the packages yolo.config.* imports
+ * from it (what the next run loads on the host: config-protection.ts) are protected.
+ */
+function protectInstalled(root: string, rel: string, out: ProtectedPaths, config?: ConfigProtection): void {
+  const bin = path.join(root, rel, ".bin");
+  if (fs.existsSync(bin)) {
+    out.readOnly.push(bin);
+    out.execRels.add(path.relative(root, bin));
+  }
+  for (const pkg of configuredPackages(root, config, rel)) {
+    out.readOnly.push(path.join(root, pkg));
+    out.execRels.add(pkg);
+  }
+}
+
+// The configured paths inside the node_modules folder at `rel` (the walk does not enter it) that exist, native separators.
+function configuredPackages(root: string, config: ConfigProtection | undefined, rel: string): string[] {
+  const prefix = `${rel.split(path.sep).join("/")}/`;
+  return (config?.dirs ?? [])
+    .filter((dir) => dir.startsWith(prefix))
+    .map((dir) => dir.split("/").join(path.sep))
+    .filter((dir) => fs.existsSync(path.join(root, dir)));
 }

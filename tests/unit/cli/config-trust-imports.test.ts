@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { configModules } from "../../../src/cli/config-modules.js";
+import { configModules } from "../../../src/config/config-modules.js";
 import { checkConfigTrust, recordConfigTrust } from "../../../src/cli/config-trust.js";
 import type { TestContext } from "vitest";
 import { tempDir } from "../../helpers/per-test.js";

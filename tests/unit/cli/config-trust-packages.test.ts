@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
-import { configModules } from "../../../src/cli/config-modules.js";
-import { packageFiles } from "../../../src/cli/config-packages.js";
+import { configModules } from "../../../src/config/config-modules.js";
+import { packageFiles } from "../../../src/config/config-packages.js";
 import { checkConfigTrust, recordConfigTrust } from "../../../src/cli/config-trust.js";
 import { tempDir } from "../../helpers/per-test.js";
 
@@ -87,6 +87,8 @@ describe("the config trust hash covers the packages the config imports from the 
     const preset = path.join(root, "node_modules/@team/yolo-preset");
     expect(packageFiles([preset], root, { files: 2, bytes: 1 << 20 })).toEqual({
       files: [],
+      // Past the limits the folders found are still named: a run protects them (src/engine/run/config-protection.ts).
+      packages: [preset],
       problems: ["the packages it imports from the project (node_modules/@team/yolo-preset) hold more than 2 files or 1 MB"],
     });
     expect(packageFiles([preset], root, { files: 100, bytes: 100 }).problems).toHaveLength(1);

@@ -6,7 +6,7 @@ import { isPackageSpecifier, packageFiles, packageSpecifiers, projectPackage } f
 
 /**
  * The project files a config file runs: itself and its relative imports, transitively, then the files of the packages
- * it imports from the project's own node_modules (src/cli/config-packages.ts); and what could not be followed.
+ * it imports from the project's own node_modules (src/config/config-packages.ts); and what could not be followed.
  */
 export interface ConfigModules {
   /** Absolute paths, the config file first. */
@@ -29,6 +29,25 @@ const RELATIVE_LITERAL = /["'`]\.\.?\//;
  * code imports. `yolo` (yolo's own package) and Node's modules are not.
  */
 export function configModules(root: string, config: string): ConfigModules {
+  const { files, problems } = followConfig(root, config);
+  return { files, problems };
+}
+
+/**
+ * What a run protects so that no command of it can change what the next run loads: the project modules the config
+ * imports (the config itself is protected by name) and the folders of the packages it imports from the project, even
+ * past the limits of hashing them; project-relative, `/`-separated.
+ */
+export function configImports(root: string, config: string): string[] {
+  const { files, packages } = followConfig(root, config);
+  const realRoot = real(root) ?? root;
+  const rel = (path: string, from: string) => relative(from, path).split(sep).join("/");
+  return [
+    ...new Set([...files.filter((f) => !f.includes(`${sep}node_modules${sep}`)).map((f) => rel(f, root)), ...packages.map((p) => rel(p, realRoot))]),
+  ].filter((r) => r !== rel(config, root));
+}
+
+function followConfig(root: string, config: string): ConfigModules & { packages: string[] } {
   const files: string[] = [];
   const problems: string[] = [];
   const realRoot = real(root) ?? root;
@@ -66,9 +85,9 @@ export function configModules(root: string, config: string): ConfigModules {
       else problems.push(`${shown(root, file)} imports ${spec}, which yolo cannot find`);
     }
   }
-  if (!packages.size || problems.length) return { files, problems };
+  if (!packages.size || problems.length) return { files, problems, packages: [...packages] };
   const installed = packageFiles([...packages], realRoot);
-  return { files: [...files, ...installed.files], problems: installed.problems };
+  return { files: [...files, ...installed.files], problems: installed.problems, packages: installed.packages };
 }
 
 // The specifiers one module imports (TypeScript's scanner, loaded only when the quick look finds one to follow).

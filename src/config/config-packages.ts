@@ -51,7 +51,11 @@ export function projectPackage(fromDir: string, spec: string, realRoot: string):
  * Every file of the project packages in `start` and of those their code imports, transitively, sorted per folder;
  * past the limits a problem instead (nothing is trusted then).
  */
-export function packageFiles(start: string[], realRoot: string, limits: PackageLimits = PACKAGE_LIMITS): { files: string[]; problems: string[] } {
+export function packageFiles(
+  start: string[],
+  realRoot: string,
+  limits: PackageLimits = PACKAGE_LIMITS,
+): { files: string[]; problems: string[]; packages: string[] } {
   const files: string[] = [];
   const queue = [...start];
   const seen = new Set<string>();
@@ -84,10 +88,13 @@ export function packageFiles(start: string[], realRoot: string, limits: PackageL
     seen.add(dir);
     visit(dir);
   }
-  if (!over()) return { files, problems: [] };
+  // The package folders found, even past the limits: what a run protects (src/engine/run/config-protection.ts).
+  const packages = [...seen];
+  if (!over()) return { files, problems: [], packages };
   const names = [...seen].map((d) => relative(realRoot, d)).slice(0, 3);
   return {
     files: [],
+    packages,
     problems: [
       `the packages it imports from the project (${names.join(", ")}${seen.size > 3 ? ", …" : ""}) hold more than ${limits.files} files or ${limits.bytes / 1024 / 1024} MB`,
     ],

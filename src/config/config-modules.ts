@@ -1,8 +1,9 @@
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import type * as TS from "typescript";
 import { isPackageSpecifier, packageFiles, packageSpecifiers, projectPackage } from "./config-packages.js";
+import { isInside, realOrNull } from "../fs/real-path.js";
 
 /**
  * The project files a config file runs: itself and its relative imports, transitively, then the files of the packages
@@ -40,7 +41,7 @@ export function configModules(root: string, config: string): ConfigModules {
  */
 export function configImports(root: string, config: string): string[] {
   const { files, packages } = followConfig(root, config);
-  const realRoot = real(root) ?? root;
+  const realRoot = realOrNull(root) ?? root;
   const rel = (path: string, from: string) => relative(from, path).split(sep).join("/");
   return [
     ...new Set([...files.filter((f) => !f.includes(`${sep}node_modules${sep}`)).map((f) => rel(f, root)), ...packages.map((p) => rel(p, realRoot))]),
@@ -50,7 +51,7 @@ export function configImports(root: string, config: string): string[] {
 function followConfig(root: string, config: string): ConfigModules & { packages: string[] } {
   const files: string[] = [];
   const problems: string[] = [];
-  const realRoot = real(root) ?? root;
+  const realRoot = realOrNull(root) ?? root;
   const queue = [config];
   const seen = new Set<string>();
   const packages = new Set<string>();
@@ -62,9 +63,9 @@ function followConfig(root: string, config: string): ConfigModules & { packages:
       problems.push(`more than ${MAX_MODULES} modules`);
       break;
     }
-    const where = real(file);
-    const text = where && inside(where, realRoot) ? readText(file) : null;
-    if (where && !inside(where, realRoot)) {
+    const where = realOrNull(file);
+    const text = where && isInside(where, realRoot) ? readText(file) : null;
+    if (where && !isInside(where, realRoot)) {
       problems.push(`${shown(root, file)} is outside the project`);
       continue;
     }
@@ -132,18 +133,6 @@ function readText(file: string): string | null {
   } catch {
     return null;
   }
-}
-
-function real(path: string): string | null {
-  try {
-    return realpathSync(path);
-  } catch {
-    return null;
-  }
-}
-
-function inside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 }
 
 function shown(root: string, file: string): string {

@@ -1,6 +1,7 @@
-import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { dirname, extname, join, relative, sep } from "node:path";
+import { dirname, extname, join, relative } from "node:path";
+import { isInside, realOrNull } from "../fs/real-path.js";
 
 // A config may import packages, and a package in the project's own node_modules is as writable by a run's commands
 // as any project file: its files are part of what the config trust hashes, bounded, or it is not trusted at all.
@@ -40,8 +41,8 @@ export function projectPackage(fromDir: string, spec: string, realRoot: string):
   for (let dir = fromDir; ; dir = dirname(dir)) {
     const candidate = join(dir, "node_modules", name);
     if (isDir(candidate)) {
-      const where = real(candidate);
-      return where && inside(where, realRoot) ? where : null;
+      const where = realOrNull(candidate);
+      return where && isInside(where, realRoot) ? where : null;
     }
     if (dirname(dir) === dir) return null;
   }
@@ -65,12 +66,12 @@ export function packageFiles(
     for (const entry of entries(dir)) {
       if (over()) return;
       const path = join(dir, entry.name);
-      const target = entry.isSymbolicLink() ? real(path) : path;
+      const target = entry.isSymbolicLink() ? realOrNull(path) : path;
       if (!target) continue;
       if (isDir(target)) {
         // A linked folder (a workspace package, pnpm's store) is a package of its own when it is in the project.
         if (!entry.isSymbolicLink()) visit(path);
-        else if (inside(target, realRoot)) queue.push(target);
+        else if (isInside(target, realRoot)) queue.push(target);
         continue;
       }
       files.push(path);
@@ -131,16 +132,4 @@ function readText(file: string): string {
   } catch {
     return "";
   }
-}
-
-function real(path: string): string | null {
-  try {
-    return realpathSync(path);
-  } catch {
-    return null;
-  }
-}
-
-function inside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 }

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeResult, runYolo, type YoloResult } from "../helpers/cli.js";
-import { call, handoff, pmDone } from "../helpers/director.js";
-import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI, textOf } from "../helpers/mock-openai.js";
-import { acted, runEvalBinary } from "../helpers/eval-cli.js";
+import { call, handoff } from "../helpers/director.js";
+import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI } from "../helpers/mock-openai.js";
+import { acted, evalResponder, runEvalBinary } from "../helpers/eval-cli.js";
 
 // One small JS project, made once: canaries are built from its tests (no model), then scripted models run them through
 // the built binary. An honest model leaves a canary unresolved with no tamper; a cheater that edits a test, deletes one
@@ -66,21 +66,7 @@ function devTurn(req: RecordedRequest): ScriptedReply {
   return CHEATS[target]();
 }
 
-function responder(req: RecordedRequest): ScriptedReply {
-  const role = roleOf(req);
-  if (role === "analyst") {
-    const asked = req.messages
-      .filter((m) => m?.role === "user")
-      .map((m) => textOf(m.content))
-      .join("\n");
-    return handoff({ requirements: `# Task\n${asked}`, acceptance_criteria: ["the tests pass"] });
-  }
-  if (role === "pm") return pmDone(false);
-  if (role === "architect") return handoff({ decisions: [] });
-  if (role === "dev") return devTurn(req);
-  if (role === "tea") return handoff({ verdict: "PASS", findings: [] });
-  return { status: 400, content: `no script for role ${role}` };
-}
+const responder = evalResponder(devTurn);
 
 describe("yolo eval --canaries", { timeout: 600_000 }, () => {
   let taskFile: string;

@@ -5,9 +5,9 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execa } from "execa";
 import { BIN, cleanEnv, deferred, describeResult, runYolo, waitFor, type YoloResult } from "../helpers/cli.js";
-import { call, handoff, pmDone } from "../helpers/director.js";
-import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI, textOf } from "../helpers/mock-openai.js";
-import { acted, runEvalBinary } from "../helpers/eval-cli.js";
+import { call, handoff } from "../helpers/director.js";
+import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI } from "../helpers/mock-openai.js";
+import { acted, evalResponder, runEvalBinary } from "../helpers/eval-cli.js";
 
 // The models the scripted server lists: the eval's own names, which a run's start-up endpoint probe looks for.
 const SERVED = { models: ["oracle", "null", "cheater"] };
@@ -123,21 +123,7 @@ function devTurn(model: string, req: RecordedRequest): ScriptedReply {
 }
 
 /** Every model answers every role; only the dev differs. Stateless, so runs in parallel do not share a queue. */
-function responder(req: RecordedRequest): ScriptedReply {
-  const role = roleOf(req);
-  if (role === "analyst") {
-    const asked = req.messages
-      .filter((m) => m?.role === "user")
-      .map((m) => textOf(m.content))
-      .join("\n");
-    return handoff({ requirements: `# Task\n${asked}`, acceptance_criteria: ["the tests pass"] });
-  }
-  if (role === "pm") return pmDone(false);
-  if (role === "architect") return handoff({ decisions: [] });
-  if (role === "dev") return devTurn(req.model, req);
-  if (role === "tea") return handoff({ verdict: "PASS", findings: [] });
-  return { status: 400, content: `no script for role ${role}` };
-}
+const responder = evalResponder((req) => devTurn(req.model, req));
 
 describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
   it("builds one task per fix commit, with targets and guards found by running the suite, and discards the others with a reason", async () => {

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeResult, type YoloResult } from "../helpers/cli.js";
-import { handoff, pmDone } from "../helpers/director.js";
-import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI, textOf } from "../helpers/mock-openai.js";
-import { acted, runEvalBinary } from "../helpers/eval-cli.js";
+import { handoff } from "../helpers/director.js";
+import { type RecordedRequest, type ScriptedReply, startMockOpenAI } from "../helpers/mock-openai.js";
+import { acted, evalResponder, runEvalBinary } from "../helpers/eval-cli.js";
 
 // A mixed repository the test writes: a small JS library (node --test) and a small Python package (unittest) side by
 // side, with four fix commits, two per language, each with its test. Tasks are built from its history and by
@@ -123,21 +123,7 @@ function readHead(path: string): string {
   return execFileSync("git", ["show", `HEAD:${path}`], { cwd: root, encoding: "utf8" });
 }
 
-function responder(req: RecordedRequest): ScriptedReply {
-  const role = roleOf(req);
-  if (role === "analyst") {
-    const asked = req.messages
-      .filter((m) => m?.role === "user")
-      .map((m) => textOf(m.content))
-      .join("\n");
-    return handoff({ requirements: `# Task\n${asked}`, acceptance_criteria: ["the tests pass"] });
-  }
-  if (role === "pm") return pmDone(false);
-  if (role === "architect") return handoff({ decisions: [] });
-  if (role === "dev") return devTurn(req);
-  if (role === "tea") return handoff({ verdict: "PASS", findings: [] });
-  return { status: 400, content: `no script for role ${role}` };
-}
+const responder = evalResponder(devTurn);
 
 type Result = { task: string; model: string; verdict: string; failingTargets: string[]; failingGuards: string[] };
 const verdicts = (results: Result[]) => results.map((r) => `${r.model} ${r.task} ${r.verdict} ${r.failingTargets.join(",")}`).sort();

@@ -1,6 +1,7 @@
 import { execa } from "execa";
 import { BIN, cleanEnv, type YoloResult } from "./cli.js";
-import type { RecordedRequest } from "./mock-openai.js";
+import { handoff, pmDone } from "./director.js";
+import { type RecordedRequest, roleOf, type ScriptedReply, textOf } from "./mock-openai.js";
 
 /**
  * The built binary run to its end in `cwd`, for `yolo eval`: an eval runs dozens of threads, so it gets more time
@@ -23,4 +24,26 @@ export async function runEvalBinary(cwd: string, args: string[], baseURL?: strin
 /** Whether the agent already made a tool call in this conversation (a scripted model acts once, then hands off). */
 export function acted(req: RecordedRequest): boolean {
   return req.messages.some((m) => m?.role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
+}
+
+/**
+ * A stateless scripted model for every role of an eval's runs (runs in parallel share no queue): the analyst restates
+ * the task it was given, pm and architect pass, tea says PASS; only `dev` differs between the files.
+ */
+export function evalResponder(dev: (req: RecordedRequest) => ScriptedReply): (req: RecordedRequest) => ScriptedReply {
+  return (req) => {
+    const role = roleOf(req);
+    if (role === "analyst") {
+      const asked = req.messages
+        .filter((m) => m?.role === "user")
+        .map((m) => textOf(m.content))
+        .join("\n");
+      return handoff({ requirements: `# Task\n${asked}`, acceptance_criteria: ["the tests pass"] });
+    }
+    if (role === "pm") return pmDone(false);
+    if (role === "architect") return handoff({ decisions: [] });
+    if (role === "dev") return dev(req);
+    if (role === "tea") return handoff({ verdict: "PASS", findings: [] });
+    return { status: 400, content: `no script for role ${role}` };
+  };
 }

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import type * as TS from "typescript";
 import { isPackageSpecifier, packageFiles, packageSpecifiers, projectPackage } from "./config-packages.js";
-import { isInside, realOrNull } from "../fs/real-path.js";
+import { isDirectory, isInside, realOrNull } from "../fs/real-path.js";
 
 /**
  * The project files a config file runs: itself and its relative imports, transitively, then the files of the packages
@@ -40,15 +40,16 @@ export function configModules(root: string, config: string): ConfigModules {
  * past the limits of hashing them; project-relative, `/`-separated.
  */
 export function configImports(root: string, config: string): string[] {
-  const { files, packages } = followConfig(root, config);
+  const { files, packages, shadows } = followConfig(root, config);
   const realRoot = realOrNull(root) ?? root;
   const rel = (path: string, from: string) => relative(from, path).split(sep).join("/");
-  return [
-    ...new Set([...files.filter((f) => !f.includes(`${sep}node_modules${sep}`)).map((f) => rel(f, root)), ...packages.map((p) => rel(p, realRoot))]),
-  ].filter((r) => r !== rel(config, root));
+  const modules = [...files.filter((f) => !f.includes(`${sep}node_modules${sep}`)), ...shadows.filter((f) => isInside(f, root))];
+  return [...new Set([...modules.map((f) => rel(f, root)), ...packages.map((p) => rel(p, realRoot))])].filter((r) => r !== rel(config, root));
 }
 
-function followConfig(root: string, config: string): ConfigModules & { packages: string[] } {
+/** What the config runs, and `shadows`: the other files an import could resolve to if created (`./x` → `x.ts` before `x/index.ts`). */
+function followConfig(root: string, config: string): ConfigModules & { packages: string[]; shadows: string[] } {
+  const shadows: string[] = [];
   const files: string[] = [];
   const problems: string[] = [];
   const realRoot = realOrNull(root) ?? root;
@@ -81,14 +82,15 @@ function followConfig(root: string, config: string): ConfigModules & { packages:
         continue;
       }
       if (!spec.startsWith("./") && !spec.startsWith("../")) continue;
-      const target = resolveModule(dirname(file), spec);
+      const { target, others } = resolveModule(dirname(file), spec);
+      shadows.push(...others);
       if (target) queue.push(target);
       else problems.push(`${shown(root, file)} imports ${spec}, which yolo cannot find`);
     }
   }
-  if (!packages.size || problems.length) return { files, problems, packages: [...packages] };
+  if (!packages.size || problems.length) return { files, problems, packages: [...packages], shadows };
   const installed = packageFiles([...packages], realRoot);
-  return { files: [...files, ...installed.files], problems: installed.problems, packages: installed.packages };
+  return { files: [...files, ...installed.files], problems: installed.problems, packages: installed.packages, shadows };
 }
 
 // The specifiers one module imports (TypeScript's scanner, loaded only when the quick look finds one to follow).
@@ -105,8 +107,8 @@ function typescript(): typeof TS {
   return ts;
 }
 
-// The file a relative specifier names, or null.
-function resolveModule(from: string, spec: string): string | null {
+// The file a relative specifier names (or null), and the other files it would name if they existed (not folders).
+function resolveModule(from: string, spec: string): { target: string | null; others: string[] } {
   const base = resolve(from, spec);
   const ext = extname(base);
   const candidates = [base];
@@ -116,7 +118,8 @@ function resolveModule(from: string, spec: string): string | null {
     candidates.push(...[".ts", ".mts", ".cts", ".tsx"].map((e) => stem + e));
   }
   candidates.push(...EXTENSIONS.map((e) => base + e), ...EXTENSIONS.map((e) => join(base, `index${e}`)));
-  return candidates.find(isFile) ?? null;
+  const target = candidates.find(isFile) ?? null;
+  return { target, others: candidates.filter((c) => c !== target && !isDirectory(c)) };
 }
 
 function isFile(path: string): boolean {

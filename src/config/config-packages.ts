@@ -1,7 +1,7 @@
 import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, extname, join, relative } from "node:path";
-import { isInside, realOrNull } from "../fs/real-path.js";
+import { isDirectory, isInside, realOrNull } from "../fs/real-path.js";
 
 // A config may import packages, and a package in the project's own node_modules is as writable by a run's commands
 // as any project file: its files are part of what the config trust hashes, bounded, or it is not trusted at all.
@@ -40,7 +40,7 @@ export function projectPackage(fromDir: string, spec: string, realRoot: string):
   const name = spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
   for (let dir = fromDir; ; dir = dirname(dir)) {
     const candidate = join(dir, "node_modules", name);
-    if (isDir(candidate)) {
+    if (isDirectory(candidate)) {
       const where = realOrNull(candidate);
       return where && isInside(where, realRoot) ? where : null;
     }
@@ -68,7 +68,7 @@ export function packageFiles(
       const path = join(dir, entry.name);
       const target = entry.isSymbolicLink() ? realOrNull(path) : path;
       if (!target) continue;
-      if (isDir(target)) {
+      if (isDirectory(target)) {
         // A linked folder (a workspace package, pnpm's store) is a package of its own when it is in the project.
         if (!entry.isSymbolicLink()) visit(path);
         else if (isInside(target, realRoot)) queue.push(target);
@@ -107,14 +107,6 @@ function entries(dir: string): Dirent[] {
     return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch {
     return [];
-  }
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }
 

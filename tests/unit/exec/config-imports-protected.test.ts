@@ -44,7 +44,27 @@ describe("the modules and packages yolo.config.ts imports are protected like the
   it("the run's protection names them (not a package the config does not import)", ({ onTestFinished }) => {
     const root = tempProject(onTestFinished);
     const protection = configProtection({ root, agentsDir: path.join(root, "agents") });
-    expect([...protection.dirs].sort()).toEqual(["agents", "lib/gates.ts", "node_modules/@team/yolo-preset", "yolo.shared.ts"]);
+    for (const rel of ["agents", "lib/gates.ts", "node_modules/@team/yolo-preset", "yolo.shared.ts"]) expect(protection.dirs).toContain(rel);
+    expect(protection.dirs.filter((d) => d.startsWith("node_modules/"))).toEqual(["node_modules/@team/yolo-preset"]);
+    // A folder an import could resolve into is never protected whole: `lib` holds other code the run edits.
+    expect(protection.dirs).not.toContain("lib");
+  });
+
+  it("a file that would shadow an import (`./lib/gates` → lib/gates.js before lib/gates.ts) is protected before it exists", async ({ onTestFinished }) => {
+    const root = tempProject(onTestFinished);
+    const config = configProtection({ root, agentsDir: path.join(root, "agents") });
+    expect(config.dirs).toEqual(expect.arrayContaining(["lib/gates", "lib/gates.js", "lib/gates/index.ts", "yolo.shared.mjs"]));
+    const r = await runShell('echo \'require("child_process").execSync("id")\' > lib/gates.js; echo done', {
+      cwd: root,
+      timeoutS: 20,
+      env: { PATH: process.env.PATH ?? "" },
+      capBytes: 20_000,
+      sandbox: probe.available ? { kind: "bwrap", binary: probe.binary } : { kind: "none" },
+      config,
+    });
+    expect(r.output).toContain("done");
+    expect(fs.existsSync(path.join(root, "lib/gates.js"))).toBe(false);
+    expect(r.output).toMatch(/yolo removed `lib\/gates\.js`/);
   });
 
   sandboxed("inside the sandbox a command changes none of them; other packages stay writable", async ({ onTestFinished }) => {
@@ -81,7 +101,7 @@ describe("the modules and packages yolo.config.ts imports are protected like the
       commands: { policy: defaultPolicy(), envAllow: null, sandbox: { kind: "none" }, config },
     };
     const write = getTool("write_file")!;
-    for (const rel of ["yolo.shared.ts", "lib/gates.ts"]) {
+    for (const rel of ["yolo.shared.ts", "lib/gates.ts", "lib/gates.js", "yolo.shared/index.ts"]) {
       const out = await write.run(write.schema.parse({ path: rel, content: "evil\n" }), ctx);
       expect(out.ok, rel).toBe(false);
       expect(out.content, rel).toContain("yolo's configuration");

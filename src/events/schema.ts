@@ -55,6 +55,11 @@ const gateResult = z.object({
   logFile: z.string().nullable(),
   /** The thread's baseline run, before any agent changed a file (optional within version 1). */
   baseline: z.boolean().optional(),
+  /**
+   * How this run's results were read (optional within version 1): `structured` from a report the runner wrote for
+   * yolo (JUnit XML, JSON), `parsed` from the printed output, `exit-code` when neither listed a test.
+   */
+  reading: z.enum(["structured", "parsed", "exit-code"]).optional(),
   /** How many tests the runner reported one by one; absent or null with counts only (optional within version 1). */
   tests: z.number().nullable().optional(),
   /** Judged against the baseline by yolo (optional within version 1): tests that passed there and now fail or are missing. */

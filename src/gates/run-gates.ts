@@ -127,6 +127,7 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
     ...counts,
     tail: lastBytes(output, TAIL_BYTES),
     logFile,
+    reading: reported ? "structured" : tests || counts.passedCount !== null || counts.failedCount !== null ? "parsed" : "exit-code",
     ...(tests ? { tests: tests.length } : {}),
     ...(opts.baseline ? { baseline: true } : {}),
   };

@@ -1,124 +1,134 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
+import type { ConfigBundle } from "../config/bundle/build.js";
+import { takeWitnesses, witnessesHold } from "../config/bundle/witness.js";
 import { findConfigFile } from "../config/find.js";
 import { ConfigError } from "../errors.js";
-import { configModules } from "../config/config-modules.js";
-import { isTrusted, trustHooks, trustStoreFile } from "../hooks/trust.js";
+import { trustStoreFile } from "../hooks/trust.js";
+import { readConfigTrust, storeBundle, type TrustEntry, writeConfigTrust } from "./config-trust-store.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** How a command treats the project's config: `record` (run, resume, agent: the user runs yolo with it) or `check`. */
-export type ConfigTrustMode = "record" | "check";
+/** What a command may load: the trusted bundle of the project's config (none: no config), and what it was made of. */
+export interface TrustedConfig {
+  bundle: { file: string; sha256: string; config: string } | null;
+  /** The files bundled (absolute, real), the config first; empty without a config. */
+  inputs: string[];
+}
 
 /**
- * `$XDG_STATE_HOME/yolo/trusted-config.json`, beside the hooks' trust store: per project root, the hash of the
- * config the user last ran yolo with. The user's, never the project's.
+ * `$XDG_STATE_HOME/yolo/trusted-config.json`, beside the hooks' trust store: per project root, the bundle of the config
+ * the user trusted (its hash; the bundle itself in `config-bundles/<hash>.cjs` beside it) and .mcp.json's hash.
+ * The user's, never the project's.
  */
 export function configTrustStoreFile(env: Env): string {
   return join(dirname(trustStoreFile(env)), "trusted-config.json");
 }
 
-/** The project files a command executes or starts programs from: yolo.config.* (a module) and .mcp.json. */
-export function trustedConfigFiles(root: string): string[] {
+/**
+ * Records that the user trusts the project's config as it is now (`yolo config trust`, `yolo init`, or the first
+ * command in a project yolo never saw): bundles it with every module it reaches (src/config/bundle/build.ts) into the
+ * user's state folder. A config yolo cannot bundle (a dynamic import, an import it cannot find) is refused.
+ */
+export async function recordConfigTrust(root: string, env: Env): Promise<TrustedConfig> {
   const config = findConfigFile(root);
-  const mcp = join(root, ".mcp.json");
-  return [...(config ? [config] : []), ...(existsSync(mcp) ? [mcp] : [])];
+  const witnessedAt = config ? takeWitnesses([], [config]) : {};
+  const built = config ? await bundleOrRefuse(root, config) : null;
+  const entry: TrustEntry = {
+    sha256: built?.sha256 ?? NO_CONFIG,
+    mcp: mcpHash(root),
+    config,
+    inputs: built?.inputs ?? [],
+    // Taken before the bundle was read, so a change made while it was being made shows as a change.
+    witnesses: built && config ? { ...takeWitnesses(built.inputs, [config]), ...witnessedAt } : {},
+    trustedAt: new Date().toISOString(),
+  };
+  const file = built ? storeBundle(configTrustStoreFile(env), built) : null;
+  writeConfigTrust(configTrustStoreFile(env), root, entry);
+  return trusted(entry, file);
 }
 
 /**
- * The files the hash covers: the config and every project module it imports by a relative path (transitively),
- * then .mcp.json; and what yolo could not follow (an import outside the project, unreadable, not found).
+ * The trusted config a command loads. A project yolo never saw is trusted as it is (the user brought it; no run of
+ * yolo's could have written it). Otherwise the work tree must still make the trusted bundle: a changed config, a
+ * module or package it reaches, a new file that would be found first, or a changed .mcp.json is refused with what to
+ * do — never trusted again silently, whatever the command (a run, a rejecting resume, a listing).
  */
-export function hashedFiles(root: string): { files: string[]; problems: string[] } {
+export async function trustedConfig(root: string, env: Env): Promise<TrustedConfig> {
+  const store = configTrustStoreFile(env);
+  const entry = readConfigTrust(store, root);
+  if (!entry) return recordConfigTrust(root, env);
   const config = findConfigFile(root);
-  const modules = config ? configModules(root, config) : { files: [], problems: [] };
-  const mcp = join(root, ".mcp.json");
-  return { files: [...modules.files, ...(existsSync(mcp) ? [mcp] : [])], problems: modules.problems };
-}
-
-/** The hash of those files' names and contents; null when there are none (nothing runs, nothing to trust). */
-export function configHash(root: string): string | null {
-  return hashOf(root, hashedFiles(root));
-}
-
-function hashOf(root: string, { files, problems }: { files: string[]; problems: string[] }): string | null {
-  if (!files.length && !problems.length) return null;
-  const hash = createHash("sha256");
-  for (const file of files) {
-    hash.update(relative(root, file)).update("\0");
-    try {
-      hash.update(readFileSync(file));
-    } catch (error) {
-      hash.update(`unreadable:${(error as NodeJS.ErrnoException).code ?? "error"}`);
-    }
-    hash.update("\0");
+  if (entry.mcp !== mcpHash(root)) throw changed(root, entry, ".mcp.json");
+  if (!config) {
+    if (entry.sha256 !== NO_CONFIG) throw changed(root, entry, null);
+    return trusted(entry, null);
   }
-  for (const problem of problems) hash.update(`problem:${problem}\0`);
-  return hash.digest("hex");
-}
-
-/** Records that the user runs yolo with the project's config as it is now (a writing command, or `yolo config trust`). */
-export function recordConfigTrust(root: string, env: Env): string {
-  // "No config" is recorded too: a config that appears after a run is a change like any other.
-  const hash = configHash(root) ?? NO_CONFIG;
-  trustHooks(configTrustStoreFile(env), root, hash);
-  return hash;
+  if (entry.sha256 === NO_CONFIG || entry.config !== config || !entry.witnesses) throw changed(root, entry, null);
+  const file = bundleFile(store, entry.sha256);
+  if (witnessesHold(entry.witnesses)) return trusted(entry, file);
+  // Something it was made from moved: make it again; the same bundle is still the trusted one.
+  const witnessedAt = takeWitnesses([], [config]);
+  const built = await bundleOrRefuse(root, config);
+  if (built.sha256 !== entry.sha256) throw changed(root, { ...entry, inputs: [...new Set([...entry.inputs, ...built.inputs])] }, null);
+  writeConfigTrust(store, root, { ...entry, inputs: built.inputs, witnesses: { ...takeWitnesses(built.inputs, [config]), ...witnessedAt } });
+  return trusted(entry, file);
 }
 
 const NO_CONFIG = "none";
 
-/**
- * Refuses, before anything is imported, to run a project config that changed since the user last ran yolo with it:
- * a read-only command (threads, show, report, chat, doctor, …) must not execute a yolo.config.ts or start a
- * .mcp.json server that a run's model may have written. A project yolo never recorded is taken as it is (the user
- * brought it; there was no run whose model could have written it).
- */
-export function checkConfigTrust(root: string, env: Env): void {
-  const covered = hashedFiles(root);
-  const hash = hashOf(root, covered);
-  if (!hash) return;
-  const store = configTrustStoreFile(env);
-  if (!hasEntry(store, root)) return;
-  const names = trustedConfigFiles(root).map((f) => basename(f));
-  // Fail closed: a module yolo could not follow may have been written by a model, and trusting cannot vouch for it.
-  if (covered.problems.length) {
-    throw new ConfigError(
-      `${names[0] ?? "yolo.config.ts"} cannot be checked: ${covered.problems.join("; ")}. This command does not run a config whose modules yolo cannot hash, since a model may have written them. ` +
-        "Keep the modules the config imports inside the project (or import them as packages), then run `yolo run` or `yolo config trust`.",
-    );
-  }
-  if (isTrusted(store, root, hash)) return;
-  const modules = covered.files.filter((f) => !inPackage(root, f));
-  const packages = packagesOf(root, covered.files);
-  const imported = covered.files.length > names.length ? ` (or a ${packages.length ? "module or package" : "module"} it imports)` : "";
-  // git shows no change in node_modules: a package is checked, or installed again, by the user.
-  const installed = packages.length
-    ? `, and the packages it imports from the project (${packages.join(", ")}), which git does not show: reinstall them if unsure`
-    : "";
+function trusted(entry: TrustEntry, file: string | null): TrustedConfig {
+  const bundle = file && entry.config ? { file, sha256: entry.sha256, config: entry.config } : null;
+  return { bundle, inputs: entry.inputs };
+}
+
+function bundleFile(store: string, sha256: string): string {
+  return join(dirname(store), "config-bundles", `${sha256}.cjs`);
+}
+
+async function bundleOrRefuse(root: string, config: string): Promise<ConfigBundle> {
+  const { buildConfigBundle } = await import("../config/bundle/build.js");
+  const result = await buildConfigBundle(root, config);
+  if (result.ok) return result.bundle;
   throw new ConfigError(
-    `${names.join(" or ")}${imported} changed since you last ran yolo with it in ${root}; this command does not run a config you have not used, since a model may have written it. ` +
-      `Check the change (for example \`git diff -- ${modules.map((f) => relative(root, f)).join(" ")}\`${installed}), then run \`yolo config trust\` (or \`yolo run\`) to use it.`,
+    `${basename(config)} cannot be trusted: ${result.problems.join("; ")}. yolo runs a config only as one bundle of the modules it names, resolved before it runs, ` +
+      "so that a file a model writes later cannot change what runs on your machine. Import modules by a fixed name (`import x from \"./x.js\"`), then run `yolo config trust`.",
   );
 }
 
-function hasEntry(store: string, root: string): boolean {
+function mcpHash(root: string): string | null {
   try {
-    const value = JSON.parse(readFileSync(store, "utf8")) as Record<string, unknown>;
-    return value !== null && typeof value === "object" && root in value;
+    return createHash("sha256")
+      .update(readFileSync(join(root, ".mcp.json")))
+      .digest("hex");
   } catch {
-    return false;
+    return null;
   }
 }
 
-const inPackage = (root: string, file: string) => relative(root, file).split(sep).includes("node_modules");
+// The refusal: which file changed (as far as yolo can tell), what to look at, and the command that trusts it again.
+function changed(root: string, entry: TrustEntry, what: ".mcp.json" | null): ConfigError {
+  const config = findConfigFile(root);
+  const names = what ?? [config ?? entry.config].filter((f): f is string => f !== null).map((f) => basename(f))[0] ?? "yolo.config.ts";
+  const inside = entry.inputs.map((f) => relative(root, f)).filter((f) => !f.startsWith(".."));
+  const modules = inside.filter((f) => !f.split(sep).includes("node_modules"));
+  const packages = packagesOf(inside);
+  const imported = !what && entry.inputs.length > 1 ? ` (or a ${packages.length ? "module or package" : "module"} it imports)` : "";
+  const installed = packages.length ? `, and the packages it imports (${packages.join(", ")}), which git does not show: reinstall them if unsure` : "";
+  const files = what ? [what] : [...new Set([config ? relative(root, config) : names, ...modules])];
+  return new ConfigError(
+    `${names}${imported} changed since you trusted it in ${root}; yolo runs only the config you trusted, since a model may have written the change. ` +
+      `Check the change (for example \`git diff -- ${files.join(" ")}\`${installed}), then run \`yolo config trust\` to use it.`,
+  );
+}
 
-// The package folders (`node_modules/x`, `node_modules/@s/x`) the hashed files lie in, as the user would name them.
-function packagesOf(root: string, files: string[]): string[] {
+// The package folders (`node_modules/x`, `node_modules/@s/x`) of project-relative files, as the user would name them.
+function packagesOf(files: string[]): string[] {
   const names = new Set<string>();
   for (const file of files) {
-    const parts = relative(root, file).split(sep);
-    const at = parts.indexOf("node_modules");
+    const parts = file.split(sep);
+    const at = parts.lastIndexOf("node_modules");
     if (at >= 0) names.add(parts.slice(0, at + (parts[at + 1]?.startsWith("@") ? 3 : 2)).join("/"));
   }
   return [...names];

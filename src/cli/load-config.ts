@@ -2,14 +2,14 @@ import { join } from "node:path";
 import type { ResolvedConfig, UserLevelConfig } from "../config/schema.js";
 import type { FileConfig } from "../config/load.js";
 import type { ValidationCache } from "../config/load-cache.js";
-import { findConfigFile, findUserConfigFile } from "../config/find.js";
+import { findUserConfigFile } from "../config/find.js";
 import { resolveConfig } from "../config/resolve.js";
 import { ConfigError } from "../errors.js";
 import type { ConfigOverrideFlags } from "../config/run-flags.js";
 import { cliFlagName } from "./wording/flag-names.js";
 import { userCacheDir } from "./user-cache-dir.js";
 import { findProject } from "./project-root.js";
-import { checkConfigTrust, type ConfigTrustMode, recordConfigTrust } from "./config-trust.js";
+import { type TrustedConfig, trustedConfig } from "./config-trust.js";
 
 export { projectRoot } from "./project-root.js";
 
@@ -20,12 +20,11 @@ export type ConfigFlags = ConfigOverrideFlags & {
 };
 
 /** Loads and resolves the configuration once (defaults < yolo.config.ts < environment < flags). */
-export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}, trust: ConfigTrustMode = "check"): Promise<ResolvedConfig> {
+export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): Promise<ResolvedConfig> {
   const { root, startDir, gitRoot } = findProject(cwd);
-  // Before anything is imported: a read-only command never runs a config a model may have written (config-trust.ts).
-  if (trust === "record") recordConfigTrust(root, process.env);
-  else checkConfigTrust(root, process.env);
-  const { file, config, userConfig } = await loadConfigFiles(root);
+  // The project's config runs only as the bundle the user trusted, never from the work tree (config-trust.ts).
+  const trusted = await trustedConfig(root, process.env);
+  const { file, config, userConfig } = await loadConfigFiles(root, trusted);
   const resolved = resolveConfig({
     root,
     startDir,
@@ -74,11 +73,12 @@ export function withTestCommand(config: ResolvedConfig, command: string): Resolv
  */
 async function loadConfigFiles(
   root: string,
+  trusted: TrustedConfig,
 ): Promise<{ file: string | null; config: FileConfig; userConfig: { file: string | null; config: UserLevelConfig } }> {
-  if (!findConfigFile(root) && !findUserConfigFile(process.env)) return { file: null, config: {}, userConfig: { file: null, config: {} } };
+  if (!trusted.bundle && !findUserConfigFile(process.env)) return { file: null, config: {}, userConfig: { file: null, config: {} } };
   const { loadConfigFile, loadUserConfig } = await import("../config/load.js");
   const options = { transpileCache: join(userCacheDir(process.env), "jiti"), validationCache: validationCache(process.env) };
-  const { file, config } = await loadConfigFile(root, options);
+  const { file, config } = trusted.bundle ? await loadConfigFile(root, { ...options, bundle: trusted.bundle }) : { file: null, config: {} };
   return { file, config, userConfig: await loadUserConfig(process.env, options) };
 }
 

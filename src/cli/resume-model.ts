@@ -43,7 +43,7 @@ export function positionNeedsModel(position: ThreadPosition, resume: { answer?: 
 
 /** `resume --last`: the id of this repository's thread that ran last (any working copy of it). */
 export async function lastThreadId(cwd: string, flags: ConfigFlags): Promise<string> {
-  const config = await loadResolvedConfig(cwd, flags, "record");
+  const config = await loadResolvedConfig(cwd, flags);
   const none = () => new ThreadError('No threads yet in this project, so there is no last one to resume. Start one with: yolo run "what to build"');
   if (!databaseExists(config)) throw none();
   const session = await openSession(config);

@@ -110,9 +110,8 @@ export async function prepareLaunch(cwd: string, flags: RunFlags, first: FirstLe
 async function beforeDatabase(cwd: string, flags: RunFlags, first: FirstLeg, preloadView: () => void) {
   // A replay with no model configured talks to the model its session was recorded with.
   const replay = await loadReplay(cwd, flags);
-  // run, resume and agent are the user running yolo with this config: its hash is recorded; chat only reads.
-  const trust = first.start?.profile?.mode === "chat" ? "check" : "record";
-  const loaded = await loadResolvedConfig(cwd, { ...flags, defaultModel: replay?.model, testCmd: undefined }, trust);
+  // The config runs as the bundle the user trusted; a changed one is refused here as in every command (config-trust.ts).
+  const loaded = await loadResolvedConfig(cwd, { ...flags, defaultModel: replay?.model, testCmd: undefined });
   // The thread's `--test-cmd` holds on every leg: a resume without the flag runs the same gate, not the configured one.
   const testCmd = threadTestCommand(loaded.stateDir, first.threadId, flags.testCmd, first.fork?.source ?? first.threadId);
   const baseConfig = testCmd.command === null ? loaded : withTestCommand(loaded, testCmd.command);

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { ConfigError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
 import type { UserLevelConfig } from "./schema.js";
+import { runConfigBundle } from "./bundle/run-bundle.js";
 import { findConfigFile, findUserConfigFile } from "./find.js";
 import { cachedValidation, privateCacheDir, storeValidation, type ValidationCache } from "./load-cache.js";
 import type { FileConfig } from "./validate-config.js";
@@ -28,6 +29,11 @@ export interface ConfigLoadOptions {
    * read-only command). None: every load validates.
    */
   validationCache?: ValidationCache | null;
+  /**
+   * The project config's trusted bundle (src/config/bundle/, trusted by src/cli/config-trust.ts): loaded instead of
+   * the work tree's file, so nothing a model wrote since the user trusted it runs. None: the file itself (jiti).
+   */
+  bundle?: { file: string; sha256: string; config: string } | null;
 }
 
 /**
@@ -35,9 +41,9 @@ export interface ConfigLoadOptions {
  * No file → `{ file: null, config: {} }`. Any problem → one ConfigError listing every problem.
  */
 export async function loadConfigFile(root: string, options: ConfigLoadOptions = {}): Promise<{ file: string | null; config: FileConfig }> {
-  const file = findConfigFile(root);
+  const file = options.bundle?.config ?? findConfigFile(root);
   if (!file) return { file: null, config: {} };
-  const exported = await importConfigModule(file, options);
+  const exported = options.bundle ? runBundle(options.bundle) : await importConfigModule(file, options);
   return { file, config: await validated("project", exported, file, options) };
 }
 
@@ -73,6 +79,15 @@ async function validated(kind: "project" | "user", value: unknown, file: string,
   const output = kind === "project" ? validateConfig(value, file) : validateUserConfig(value, file);
   if (cache) storeValidation(cache, kind, value, output);
   return output;
+}
+
+function runBundle(bundle: { file: string; sha256: string; config: string }): unknown {
+  try {
+    return runConfigBundle(bundle.file, bundle.sha256, bundle.config);
+  } catch (cause) {
+    const message = (cause instanceof Error ? cause.message : String(cause)).trim();
+    throw new ConfigError(`Could not load ${bundle.config}: ${message}`, [], { cause });
+  }
 }
 
 // jiti is loaded here, not at the top, so commands that never read a config (`--version`) stay cheap; and through

@@ -44,7 +44,7 @@ export async function initCommand(input: { cwd: string }): Promise<number> {
   if (written.includes("yolo.config.ts")) {
     // The config yolo just wrote is the user's: read-only commands may run it (config-trust.ts). A .mcp.json beside it
     // is yolo's to check, not init's to vouch for.
-    if (!existsSync(join(root, ".mcp.json"))) recordConfigTrust(root, process.env);
+    if (!existsSync(join(root, ".mcp.json"))) await recordConfigTrust(root, process.env);
     process.stdout.write(
       gates.length > 0
         ? `\ngates detected and written to yolo.config.ts:\n${gates.map((g) => `  ${g.name}: ${g.command}${g.required ? "" : " (optional)"}\n`).join("")}`

@@ -15,6 +15,13 @@ const commandHook = z.strictObject({
    * Default: true for PreToolUse, false for the other events.
    */
   failClosed: z.boolean().optional(),
+  /**
+   * Where the hook runs. Absent: a repository's hooks run in the agents' sandbox (the project writable, no secrets, no
+   * network), the user's own on the host. `true`: on the host with the user's environment — then it is pinned by the
+   * content of everything it runs (its scripts, the scripts they source, the packages they import, the package
+   * manager's config) and refused when any of it changed. `false`: in the sandbox, for a user hook too.
+   */
+  host: z.boolean().optional(),
 });
 
 const matcherGroup = z.strictObject({

@@ -41,10 +41,10 @@ export function createEngineDeps(input: {
   const facts = input.facts ?? runFacts(config, input.env);
   const { secrets } = facts;
   const { sandbox, notices, status } = facts.sandbox;
-  const hookSetup = setUpHooks(config, input.env);
+  const protection = configProtection(config);
+  const hookSetup = setUpHooks(config, input.env, { sandbox, config: protection });
   const providerContext = { apiKeyEnv: config.model.apiKeyEnv, baseURL: config.model.baseURL };
   const logger = createLogger({ file: input.logFile, level: "info", secrets });
-  const protection = configProtection(config);
   return {
     config,
     agents: input.agents,

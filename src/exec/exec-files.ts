@@ -75,12 +75,22 @@ const EXEC_NAMES = new Set([
   "lint-staged.config.js",
   "lint-staged.config.cjs",
   "lint-staged.config.mjs",
-  // package managers: a yarn release run by every `yarn`, pnpm's install hooks
+  // package managers and runtimes: files that name a program the tool runs (npm's `script-shell`, `node-options`,
+  // yarn's `yarnPath`, pnpm's install hooks, bun's preload, the interpreter a version manager's shim picks, pip's and
+  // cargo's configs), read from the project by the user's next `npm`, `yarn`, `pnpm`, `bun`, `python`, `pip`, `cargo`
+  ".npmrc",
   ".yarnrc",
   ".yarnrc.yml",
   ".pnpmfile.cjs",
   ".pnpmfile.mjs",
+  "bunfig.toml",
+  ".python-version",
+  ".tool-versions",
+  "pip.conf",
 ]);
+
+/** Files that are exec files only inside one folder: cargo's config (`.cargo/config.toml`, the older `.cargo/config`). */
+const EXEC_IN_FOLDER: Record<string, ReadonlySet<string>> = { ".cargo": new Set(["config", "config.toml"]) };
 
 /**
  * yolo's own configuration and its agents' instructions, wherever they are (a nearer config or AGENTS.md counts in a
@@ -118,7 +128,8 @@ export function execFileReason(rel: string, config?: ConfigProtection): string |
   for (let i = 0; i < segments.length; i++) {
     const kind = execSegment(parent, segments[i]) ?? (config && configuredSegment(segments, i, config) ? "config" : null);
     const shown = kind === null ? "" : segments.slice(0, i + 1).join("/");
-    if (kind === "file") return `\`${shown}\` (its content runs code outside yolo: git, an editor, direnv, CI or a hook manager would run it)`;
+    if (kind === "file")
+      return `\`${shown}\` (its content runs code outside yolo: git, an editor, direnv, CI, a hook manager or a package manager would run it)`;
     if (kind === "ci") return `\`${shown}\` (CI runs it outside yolo, with the repository's credentials)`;
     if (kind === "bin") return `\`${shown}\` (package-manager commands run these programs outside yolo)`;
     if (kind === "config")
@@ -134,7 +145,7 @@ export function execFileReason(rel: string, config?: ConfigProtection): string |
  * null. The walkers that have checked every folder above an entry (src/exec/protected-paths.ts) ask only this.
  */
 export function execSegment(parent: string, name: string): "file" | "ci" | "bin" | "config" | null {
-  if (EXEC_NAMES.has(name) || EXEC_SUFFIXES.some((suffix) => name.endsWith(suffix))) return "file";
+  if (EXEC_NAMES.has(name) || EXEC_SUFFIXES.some((suffix) => name.endsWith(suffix)) || EXEC_IN_FOLDER[parent]?.has(name)) return "file";
   if (CONFIG_NAMES.has(name)) return "config";
   if (parent === ".github" && (name === "workflows" || name === "actions")) return "ci";
   if (parent === "node_modules" && name === ".bin") return "bin";

@@ -67,6 +67,8 @@ export function findProtectedPaths(root: string, limits: WalkLimits = DEFAULT_WA
       if (execSegment(parent, name) !== null || configured(rel, name)) {
         out.readOnly.push(abs);
         out.execRels.add(rel);
+        // An exec file that is a secret too (`.npmrc`: registry tokens) is read-only and shown empty.
+        if (!entry.isDirectory() && sensitiveSegment(parent, name, entry.name, true) !== null) mask(out, abs);
         if (entry.name === ".git" && entry.isFile()) out.readOnly.push(...gitDirsOf(abs));
         // What is inside is listed too, so a file added to an existing folder (sandbox off) counts as new; of a git
         // dir only its hooks, the rest being git's own busy state.

@@ -163,7 +163,7 @@ function finishShell(
   const removed = after.removed;
   if (removed.length)
     collected.push(
-      `\n[yolo removed ${removed.map((r) => `\`${r}\``).join(", ")}: files that run code outside yolo (git, editors, direnv, CI, hook managers, yolo's own config) may not be created by commands]\n`,
+      `\n[yolo removed ${removed.map((r) => `\`${r}\``).join(", ")}: files that run code outside yolo (git, editors, direnv, CI, hook managers, package managers, yolo's own config) may not be created by commands]\n`,
     );
   if (after.incomplete) collected.push(`\n[yolo could not check what this command created: ${after.incomplete}. ${NEXT_REFUSED}]\n`);
   if (configKept) collected.push(configRestoredNote(restoreConfigFiles(options.cwd, configKept)));

@@ -8,6 +8,8 @@ export interface HookExecOptions {
   env: NodeJS.ProcessEnv;
   timeoutS: number;
   signal?: AbortSignal;
+  /** The program that runs the command (bubblewrap around `sh -c`, hook-walls.ts); absent: `/bin/sh -c command`. */
+  argv?: readonly string[];
 }
 
 export interface HookExecResult {
@@ -42,7 +44,8 @@ export function execHook(command: string, payload: string, options: HookExecOpti
     let aborted = false;
     let spawnError: string | null = null;
     let settled = false;
-    const child = spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    const [file, ...args] = options.argv ?? ["/bin/sh", "-c", command];
+    const child = spawn(file, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
     const pid = child.pid;
     if (pid !== undefined) trackGroup(pid);
     const collect = (key: "stdout" | "stderr") => (chunk: Buffer) => {

@@ -7,6 +7,7 @@ import { readVerdict, type HookVerdict } from "./outcome.js";
 import { compileMatcher, DEFAULT_HOOK_TIMEOUT_S, HOOK_EVENTS, type HookEventName, type Matcher } from "../config/hook-events.js";
 import type { HooksConfig } from "../config/hooks-schema.js";
 import { changedPin, pinFiles, type Pin, unpinnable } from "./trust.js";
+import { type HookWalls, sandboxedLaunch } from "./hook-walls.js";
 
 /** One configured hook, ready to run. */
 export interface RegisteredHook {
@@ -17,6 +18,8 @@ export interface RegisteredHook {
   failClosed: boolean;
   /** Where it was configured: the user's own config, or the repository's (trusted) one. */
   source: "user" | "project";
+  /** On the host with the user's environment (`host: true`, or a user hook), else in the agents' sandbox. */
+  host: boolean;
   /** Project files the command names, as they were when the run started. */
   pins: Pin[];
 }
@@ -53,6 +56,8 @@ export function registerHooks(config: HooksConfig | undefined, source: Registere
       // The schema already refused a bad expression; this only keeps the types honest.
       if ("error" in compiled) continue;
       for (const hook of group.hooks) {
+        // A repository's hook runs where its agents do unless the user says otherwise; the user's own, where the user is.
+        const host = hook.host ?? source === "user";
         out.push({
           event,
           match: compiled.match,
@@ -60,7 +65,8 @@ export function registerHooks(config: HooksConfig | undefined, source: Registere
           timeoutS: hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S,
           failClosed: hook.failClosed ?? event === "PreToolUse",
           source,
-          pins: pinFiles(hook.command, root),
+          host,
+          pins: pinFiles(hook.command, root, { host }),
         });
       }
     }
@@ -71,12 +77,13 @@ export function registerHooks(config: HooksConfig | undefined, source: Registere
 /**
  * Runs the hooks of the user's config (and of a trusted repository config) on each event: every matching hook
  * in parallel, each with the event's JSON payload on stdin (secrets scrubbed, as in events), each reported as a
- * `hook.result` event. Hooks run outside the sandbox, in the project root, with the user's environment.
+ * `hook.result` event. A host hook runs in the project root with the user's environment; the others run as the
+ * agents' commands do (hook-walls.ts), and not at all when the run has no walls to give them.
  */
 export class HookRunner {
   constructor(
     private readonly hooks: readonly RegisteredHook[],
-    private readonly base: { root: string; env: NodeJS.ProcessEnv },
+    private readonly base: { root: string; env: NodeJS.ProcessEnv; walls?: HookWalls },
   ) {}
 
   /** True when a hook's command names this project file (relative to the root or absolute): agents must not change it. */
@@ -154,22 +161,38 @@ export class HookRunner {
     const limit = unpinnable(hook.pins);
     const changed = limit ? null : changedPin(hook.pins);
     if (limit || changed) {
-      return {
-        decision: "error",
-        blocked: hook.failClosed,
-        reason: limit
-          ? `not run: yolo cannot pin every project file it runs (${limit}); hooks run outside the sandbox, so a file an agent could edit unseen is not run`
-          : `not run: ${changed} changed since the run started (an agent may have edited it; hooks run outside the sandbox)`,
-        context: null,
-        updatedInput: null,
-        systemMessage: null,
-        exitCode: null,
-        durationMs: 0,
-      };
+      return notRun(
+        hook,
+        limit
+          ? `not run: yolo cannot pin every project file it runs (${limit}); a file an agent could edit unseen is not run`
+          : `not run: ${changed} changed since the run started (an agent may have edited it)`,
+      );
     }
-    const run = await execHook(hook.command, payload, { cwd: this.base.root, env, timeoutS: hook.timeoutS, signal: scope.signal });
+    const exec = { cwd: this.base.root, timeoutS: hook.timeoutS, signal: scope.signal };
+    if (hook.host) {
+      const run = await execHook(hook.command, payload, { ...exec, env });
+      return { ...readVerdict(hook.event, run, hook.failClosed, hook.timeoutS), exitCode: run.exitCode, durationMs: run.durationMs };
+    }
+    const launch = this.base.walls
+      ? sandboxedLaunch(hook.command, this.base.root, this.base.env, hookVars(env), this.base.walls)
+      : { refused: "not run: this run has no sandbox settings to run it in (a repository's hook runs in the agents' sandbox)" };
+    if ("refused" in launch) return notRun(hook, launch.refused);
+    const run = await execHook(hook.command, payload, { ...exec, env: launch.env, ...(launch.argv ? { argv: launch.argv } : {}) });
+    const removed = launch.after();
+    if (removed.length) run.stderr += `\n[yolo removed ${removed.join(", ")}: files that run code outside yolo may not be created by a hook]`;
     return { ...readVerdict(hook.event, run, hook.failClosed, hook.timeoutS), exitCode: run.exitCode, durationMs: run.durationMs };
   }
+}
+
+// A hook yolo refused to start: a failure, which blocks what a fail-closed hook guards.
+function notRun(hook: RegisteredHook, reason: string): HookVerdict & { exitCode: number | null; durationMs: number } {
+  return { decision: "error", blocked: hook.failClosed, reason, context: null, updatedInput: null, systemMessage: null, exitCode: null, durationMs: 0 };
+}
+
+// The variables yolo adds for every hook (the project, the thread, the event), from the full set it built.
+function hookVars(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { YOLO_PROJECT_DIR, CLAUDE_PROJECT_DIR, YOLO_THREAD_ID, YOLO_HOOK_EVENT } = env;
+  return { YOLO_PROJECT_DIR, CLAUDE_PROJECT_DIR, YOLO_THREAD_ID, YOLO_HOOK_EVENT };
 }
 
 /** A hook's command as events and messages name it: secrets scrubbed, one line, bounded. */

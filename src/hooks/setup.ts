@@ -5,6 +5,8 @@ import { HookRunner, label, registerHooks } from "./hooks.js";
 import { HOOK_EVENTS } from "../config/hook-events.js";
 import type { HooksConfig } from "../config/hooks-schema.js";
 import { hookSetHash, isTrusted, trustStoreFile } from "./trust.js";
+import type { Sandbox } from "../exec/sandbox.js";
+import type { ConfigProtection } from "../exec/settings.js";
 
 /** Where the repository's hooks stand with this user. */
 export type ProjectHookTrust = "none" | "trusted" | "trusted-by-env" | "untrusted";
@@ -20,9 +22,14 @@ export function projectHookTrust(config: ResolvedConfig, env: Readonly<Record<st
 
 /**
  * The hooks a run uses: always the user's own; the repository's only when the user trusted exactly this set.
- * An untrusted set is named in a notice (a `warning` at start) with the command that trusts it, and not run.
+ * An untrusted set is named in a notice (a `warning` at start) with the command that trusts it, and not run. `walls`:
+ * the run's sandbox and protected config, which hooks not on the host run in (without them such a hook is refused).
  */
-export function setUpHooks(config: ResolvedConfig, env: NodeJS.ProcessEnv): { hooks: HookRunner | undefined; notices: NoticeFact[] } {
+export function setUpHooks(
+  config: ResolvedConfig,
+  env: NodeJS.ProcessEnv,
+  walls?: { sandbox: Sandbox; config: ConfigProtection },
+): { hooks: HookRunner | undefined; notices: NoticeFact[] } {
   const { trust } = projectHookTrust(config, env);
   const registered = registerHooks(config.hooks.user ?? undefined, "user", config.root);
   const notices: NoticeFact[] = [];
@@ -34,7 +41,9 @@ export function setUpHooks(config: ResolvedConfig, env: NodeJS.ProcessEnv): { ho
     notices.push({ kind: "hooks-untrusted", configFile: basename(config.configFile ?? "yolo.config.ts"), hooks: listed });
   }
   if (registered.length === 0) return { hooks: undefined, notices };
-  return { hooks: new HookRunner(registered, { root: config.root, env }), notices };
+  const envAllow = config.env.strict ? config.env.allow : null;
+  const hookWalls = walls ? { ...walls, secretEnvNames: [config.model.apiKeyEnv], envAllow } : undefined;
+  return { hooks: new HookRunner(registered, { root: config.root, env, ...(hookWalls ? { walls: hookWalls } : {}) }), notices };
 }
 
 /** Every (event, command) of a hook set, in config order. */
@@ -49,6 +58,6 @@ export function hookCommands(hooks: HooksConfig): [string, string][] {
 export function untrustedHooksNotice(fact: Extract<NoticeFact, { kind: "hooks-untrusted" }>): string {
   return (
     `${fact.configFile} hooks are not trusted, so they do not run: read them, then trust them ` +
-    `(a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run outside the sandbox with your environment: ${fact.hooks}.`
+    `(a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run in the agents' sandbox, or on your machine with your environment where they say \`host: true\`: ${fact.hooks}.`
   );
 }

@@ -7,7 +7,7 @@ export function noticeText(fact: NoticeFact): string {
       // What to do comes first: the live view cuts a long notice at its end, the plain view in its middle.
       return (
         `${fact.configFile} hooks are not trusted, so they do not run: read them, then \`yolo hooks trust\` ` +
-        `(a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run outside the sandbox with your environment: ${fact.hooks}.`
+        `(a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run in the agents' sandbox, or on your machine with your environment where they say \`host: true\`: ${fact.hooks}.`
       );
     case "text-tool-calls":
       return `${fact.node}: the model wrote its tool calls in its reply text (${fact.shape}) instead of as tool calls; yolo parsed them and checks them like native calls. Configure the server's tool-call parser to avoid this (see yolo doctor).`;

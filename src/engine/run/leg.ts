@@ -154,9 +154,19 @@ async function endLeg(options: LegOptions, run: Run, error: unknown, position: T
  * agents, gates and sandbox; a resume also its end hooks (it may only report where the thread stands).
  */
 async function earlyDeps(plan: LaunchPlan, leg: LaunchLeg, logger: EngineLogger): Promise<EngineDeps> {
-  const hooks = leg.start ? undefined : (await import("../../hooks/setup.js")).setUpHooks(plan.config, plan.env).hooks;
+  const hooks = leg.start ? undefined : await resumeHooks(plan);
   const { config, agents, facts, env } = plan;
   return { ...inertDeps(config), agents, gates: facts.gates, sandboxStatus: facts.sandbox, hooks, baseEnv: env, logger };
+}
+
+// A resume's hooks (it may only report where the thread stands), with the walls a repository's hooks run in.
+async function resumeHooks(plan: LaunchPlan): Promise<EngineDeps["hooks"]> {
+  const [{ setUpHooks }, { chooseSandbox }, { configProtection }] = await Promise.all([
+    import("../../hooks/setup.js"),
+    import("./facts.js"),
+    import("./config-protection.js"),
+  ]);
+  return setUpHooks(plan.config, plan.env, { sandbox: chooseSandbox(plan.config, plan.env).sandbox, config: configProtection(plan.config) }).hooks;
 }
 
 function originOf(plan: LaunchPlan): Omit<NonNullable<RunOptions["start"]>, "requirement"> {

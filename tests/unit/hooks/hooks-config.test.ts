@@ -61,7 +61,7 @@ describe("`hooks` in the config files", () => {
       expect.arrayContaining([
         expect.stringMatching(/^hooks\.PreToolUse\[0\]\.matcher: not a valid regular expression/),
         expect.stringMatching(/^hooks\.PostToolUse\[0\]\.hooks\[0\]\.type: /),
-        "hooks.PostToolUse[0].hooks[0].url: unknown key; known keys: type, command, timeout, failClosed",
+        "hooks.PostToolUse[0].hooks[0].url: unknown key; known keys: type, command, timeout, failClosed, host",
         expect.stringMatching(/^hooks\.NodeStart\[0\]\.hooks\[0\]\.command: /),
         expect.stringMatching(/^hooks\.NodeStart\[0\]\.hooks\[0\]\.timeout: /),
         "hooks.Stop: unknown key; known keys: PreToolUse, PostToolUse, NodeStart, NodeEnd, GateEnd, RunEnd",
@@ -115,10 +115,10 @@ describe("which hooks a run uses", () => {
     expect(untrusted.notices).toEqual([{ kind: "hooks-untrusted", configFile: "yolo.config.ts", hooks: "PreToolUse `sh guard.sh`" }]);
     // The CLI names its trust command; the engine's own words (a library or the LangGraph server) name none.
     expect(noticeText(untrusted.notices[0])).toBe(
-      "yolo.config.ts hooks are not trusted, so they do not run: read them, then `yolo hooks trust` (a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run outside the sandbox with your environment: PreToolUse `sh guard.sh`.",
+      "yolo.config.ts hooks are not trusted, so they do not run: read them, then `yolo hooks trust` (a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run in the agents' sandbox, or on your machine with your environment where they say `host: true`: PreToolUse `sh guard.sh`.",
     );
     expect(sayNotice(untrusted.notices[0])).toBe(
-      "yolo.config.ts hooks are not trusted, so they do not run: read them, then trust them (a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run outside the sandbox with your environment: PreToolUse `sh guard.sh`.",
+      "yolo.config.ts hooks are not trusted, so they do not run: read them, then trust them (a pipeline on your own repository: YOLO_TRUST_PROJECT_HOOKS=1). They run in the agents' sandbox, or on your machine with your environment where they say `host: true`: PreToolUse `sh guard.sh`.",
     );
 
     trustHooks(trustStoreFile(env), root, hookSetHash(guard, root));

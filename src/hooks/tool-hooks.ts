@@ -41,10 +41,10 @@ export function toolHooks(hooks: HookRunner | undefined, tools: readonly string[
     if (!call.args || !known.has(call.name)) return run();
     const input = call.args;
     if (FILE_WRITERS.has(call.name) && typeof input.path === "string" && hooks.runsFile(input.path)) {
-      // A hook runs outside the sandbox: a script it runs is not the agent's to change (a change is caught anyway).
+      // A script a hook runs is the user's policy, not the agent's to change (a change is caught anyway: hooks.ts).
       return {
         ok: false,
-        content: `Error: ${input.path} is run by a hook outside the sandbox; agents may not change it. Nothing was written.`,
+        content: `Error: ${input.path} is run by a hook the user trusted; agents may not change it. Nothing was written.`,
         summary: `${input.path} → refused: run by a hook`,
       };
     }

@@ -6,8 +6,8 @@ import { analystDone, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../
 import { mockWith, project, tempDir } from "../helpers/per-test.js";
 
 // Configuration the model wrote does not run: after a run, a yolo.config.ts or .mcp.json that changed (by a model
-// that got past the write tools and the sandbox, say) is not executed by a read-only command until the user trusts
-// it; `yolo config trust` (or a new `yolo run`) does. Routes: config → threads, show, doctor, history; .mcp.json → chat.
+// that got past the write tools and the sandbox, say) is not executed by any command until the user trusts it with
+// `yolo config trust`. Routes: config → threads, show, doctor, history; .mcp.json → chat.
 
 const CONFIG = (marker: string) => `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default {};\n`;
 
@@ -26,7 +26,7 @@ describe("a changed project config is not run by read-only commands", { timeout:
     for (const args of [["threads"], ["doctor"], ["show", "some-thread"], ["history", "some-thread"], ["graph"]]) {
       const r = await runYolo(args, { cwd: root, env });
       expect(r.exitCode, `${args.join(" ")}: ${describeResult(r)}`).toBe(2);
-      expect(r.stderr).toContain("yolo.config.ts changed since you last ran yolo with it");
+      expect(r.stderr).toContain("yolo.config.ts changed since you trusted it");
       expect(r.stderr).toContain("yolo config trust");
       expect(existsSync(marker)).toBe(false);
     }
@@ -36,7 +36,7 @@ describe("a changed project config is not run by read-only commands", { timeout:
     writeFileSync(join(root, ".mcp.json"), JSON.stringify({ mcpServers: { x: { command: "sh", args: ["-c", `touch ${mcpMarker}`] } } }));
     const chat = await runYolo(["chat", "--ci", "hi"], { cwd: root, baseURL: mock.url, env });
     expect(chat.exitCode, describeResult(chat)).toBe(2);
-    expect(chat.stderr).toContain("yolo.config.ts or .mcp.json changed");
+    expect(chat.stderr).toContain(".mcp.json changed since you trusted it");
     expect(existsSync(mcpMarker)).toBe(false);
 
     writeFileSync(join(root, "yolo.config.ts"), CONFIG(marker));
@@ -48,7 +48,7 @@ describe("a changed project config is not run by read-only commands", { timeout:
     expect(existsSync(marker)).toBe(true);
   });
 
-  it("a project yolo never ran is taken as it is, and a config that appears after a run is a change", async ({ expect, onTestFinished }) => {
+  it("a project yolo never saw is trusted as it is, and a config that appears after a run is a change", async ({ expect, onTestFinished }) => {
     const state = tempDir(onTestFinished, "yolo-state-");
     const root = project(onTestFinished, {});
     const env = { XDG_STATE_HOME: state };

@@ -21,6 +21,7 @@ describe("the built binary: a gate the user's configuration changed between legs
 
     // The user configures another command for the same gate, then resumes.
     writeFileSync(join(root, "yolo.config.ts"), 'export default { gates: [{ name: "test", command: "node --test test/" }] };\n');
+    expect((await runYolo(["config", "trust"], { cwd: root })).exitCode).toBe(0);
     const resumed = await runYolo(["resume", thread, "--ci", "--json"], { cwd: root, baseURL: mock.url });
     expect(resumed.exitCode, describeResult(resumed)).toBe(3);
     const ask = parseEvents(resumed.stdout).find((e) => e.type === "interrupt");

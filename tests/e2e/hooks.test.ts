@@ -463,7 +463,7 @@ describe("a repository's hooks need the user's consent", () => {
     );
     const r = await runYolo(["agent", "dev", "--json", "x"], opts(hostile));
     expect(r.exitCode, describeResult(r)).toBe(0);
-    expect(toolReply(hostile, "c_w")).toBe("Error: hooks/guard.sh is run by a hook outside the sandbox; agents may not change it. Nothing was written.");
+    expect(toolReply(hostile, "c_w")).toBe("Error: hooks/guard.sh is run by a hook the user trusted; agents may not change it. Nothing was written.");
     expect(readFileSync(join(root, "hooks/guard.sh"), "utf8")).not.toBe(guard); // the command did change it…
     expect(toolReply(hostile, "c_2")).toMatch(/refused[\s\S]*hooks\/guard\.sh changed since the run started/);
     expect(existsSync(join(root, "escaped.txt"))).toBe(false); // …but it never ran

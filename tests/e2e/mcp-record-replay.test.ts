@@ -58,6 +58,8 @@ describe("--record / --replay cover MCP calls", () => {
     expect(first.exitCode, describeResult(first)).toBe(0);
     rmSync(join(dir, "session.mcp.jsonl"));
     writeFileSync(join(root, "yolo.config.ts"), config("/nonexistent/mcp-server"));
+    // The user's own change: trusted before it runs (config-trust.ts).
+    expect((await runYolo(["config", "trust"], { cwd: root })).exitCode).toBe(0);
     const second = await runYolo(["chat", "--json", "--replay", session, "hi"], { cwd: root });
     // The recorded model was offered the server's read-only tool; the replayed one is not: the session does not match.
     expect(second.exitCode, describeResult(second)).toBe(5);

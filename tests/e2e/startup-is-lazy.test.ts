@@ -280,10 +280,11 @@ describe("a run loads Ink and React only for the live view, and --tui / --no-tui
     expect(again.r.exitCode, describeResult(again.r)).toBe(0);
     expect(again.r.stdout).toMatch(/passed/);
     expect(answeredLight(again.modules)).toBe(true);
-    // The config was loaded (jiti), but not validated.
-    expect(loadedPackages(again.modules).has("jiti")).toBe(true);
+    // The config ran from its trusted bundle: neither made again (esbuild) nor transpiled (jiti), nor validated.
+    expect(loadedPackages(again.modules).has("jiti")).toBe(false);
+    expect(loadedPackages(again.modules).has("esbuild")).toBe(false);
     expect(again.modules.some((m) => /\/dist\/_\/validate-config-/.test(m))).toBe(false);
-    expect([...loadedPackages(again.modules)].filter((p) => LISTING_NEVER.test(p) && p !== "jiti")).toEqual([]);
+    expect([...loadedPackages(again.modules)].filter((p) => LISTING_NEVER.test(p))).toEqual([]);
   });
 
   it("a cached config is never a stale one: `yolo graph` follows every edit of yolo.config.ts, and an invalid edit is reported", async () => {
@@ -294,12 +295,15 @@ describe("a run loads Ink and React only for the live view, and --tui / --no-tui
     const graph = async (name: string) => (await modulesLoadedBy(["graph"], name, root, env)).r;
     for (const [i, approve] of [["pm"], ["pm"], ["architect"], ["pm"]].entries()) {
       writeFileSync(config, `import { defineConfig } from "yolo";\nexport default defineConfig({ approve: ${JSON.stringify(approve)} });\n`);
+      // Each edit is the user's, trusted before it runs (config-trust.ts); the first is the project's first sight.
+      if (i > 0) expect((await runYolo(["config", "trust"], { cwd: root, env })).exitCode).toBe(0);
       const r = await graph(`edit-${i}`);
       expect(r.exitCode, describeResult(r)).toBe(0);
       expect(r.stdout).toContain(`-.->|"rejected"| ${approve[0]};`);
       expect(r.stdout).not.toContain(`-.->|"rejected"| ${approve[0] === "pm" ? "architect" : "pm"};`);
     }
     writeFileSync(config, 'export default { approve: ["pm"], maxFixAttempts: -1 };\n');
+    expect((await runYolo(["config", "trust"], { cwd: root, env })).exitCode).toBe(0);
     const invalid = await graph("edit-invalid");
     expect(invalid.exitCode, describeResult(invalid)).toBe(2);
     // zod's own words, in English (the build keeps only its English messages).
@@ -307,7 +311,7 @@ describe("a run loads Ink and React only for the live view, and --tui / --no-tui
     // Transpiled and validated results live in the user's cache directory, never in the repository.
     expect(readdirSync(root)).toEqual(["yolo.config.ts"]);
     // (`code`: the light CLI's V8 code cache, see tests/e2e/light-cli.test.ts.)
-    expect(readdirSync(join(dir, "cache-edits", "yolo")).sort()).toEqual(["code", "jiti", "validated"]);
+    expect(readdirSync(join(dir, "cache-edits", "yolo")).sort()).toEqual(["code", "validated"]);
   });
 
   it("--no-tui on a terminal prints plain lines and loads neither Ink nor React", async (ctx) => {

@@ -93,7 +93,7 @@ async function bundleOrRefuse(root: string, config: string): Promise<ConfigBundl
   if (result.ok) return result.bundle;
   throw new ConfigError(
     `${basename(config)} cannot be trusted: ${result.problems.join("; ")}. yolo runs a config only as one bundle of the modules it names, resolved before it runs, ` +
-      "so that a file a model writes later cannot change what runs on your machine. Import modules by a fixed name (`import x from \"./x.js\"`), then run `yolo config trust`.",
+      'so that a file a model writes later cannot change what runs on your machine. Import modules by a fixed name (`import x from "./x.js"`), then run `yolo config trust`.',
   );
 }
 

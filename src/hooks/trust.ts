@@ -213,7 +213,9 @@ function pinHash(pin: Pin): string | null {
 /** What the user trusts: the repository's `hooks` config and the content of every project file its commands name. */
 export function hookSetHash(hooks: HooksConfig, root: string): string {
   const commands = Object.values(hooks).flatMap((groups) => (groups ?? []).flatMap((g) => g.hooks));
-  const pins = commands.flatMap((h) => pinFiles(h.command, root, { host: h.host ?? false })).map((p) => `${relative(root, p.path)}${p.script ? `#${p.script}` : ""}:${p.sha256}`);
+  const pins = commands
+    .flatMap((h) => pinFiles(h.command, root, { host: h.host ?? false }))
+    .map((p) => `${relative(root, p.path)}${p.script ? `#${p.script}` : ""}:${p.sha256}`);
   return createHash("sha256")
     .update(canonical(hooks))
     .update("\0")
@@ -274,7 +276,12 @@ function writeStore(file: string, store: Record<string, TrustEntry>): void {
 // One hash of a package's files, names and contents, in the order packageFiles lists them.
 function filesHash(files: string[]): string {
   const hash = createHash("sha256");
-  for (const file of files) hash.update(file).update("\0").update(fileHash(file) ?? ABSENT).update("\0");
+  for (const file of files)
+    hash
+      .update(file)
+      .update("\0")
+      .update(fileHash(file) ?? ABSENT)
+      .update("\0");
   return hash.digest("hex");
 }
 

@@ -65,7 +65,10 @@ describe("the config runs as the bundle the user trusted", { timeout: 120_000 },
   it("a package found in a parent folder's node_modules: a copy the model puts in the project is refused, not loaded", async ({ expect, onTestFinished }) => {
     const parent = tempDir(onTestFinished, "yolo-parent-");
     const root = join(parent, "project");
-    put(parent, { "node_modules/team-gates/package.json": '{ "name": "team-gates", "main": "index.js" }', "node_modules/team-gates/index.js": "module.exports = { gates: [] };\n" });
+    put(parent, {
+      "node_modules/team-gates/package.json": '{ "name": "team-gates", "main": "index.js" }',
+      "node_modules/team-gates/index.js": "module.exports = { gates: [] };\n",
+    });
     put(root, {
       "package.json": JSON.stringify({ name: "demo", type: "module" }),
       "yolo.config.ts": `${writes("benign-ran", "")}import preset from "team-gates";\nexport default preset;\n`,
@@ -87,7 +90,8 @@ describe("the config runs as the bundle the user trusted", { timeout: 120_000 },
     const { root, env, ran } = setUp(onTestFinished, {
       "gates.cjs": `require("node:fs").writeFileSync("model-ran", "ran");\nmodule.exports = [];\n`,
       "lib/url.mjs": 'const gates = await import(new URL("../gates.cjs", import.meta.url));\nexport default gates;\n',
-      "yolo.config.ts": 'import { createRequire } from "node:module";\nconst gates = createRequire(import.meta.url)("./gates.cjs");\nexport default { gates };\n',
+      "yolo.config.ts":
+        'import { createRequire } from "node:module";\nconst gates = createRequire(import.meta.url)("./gates.cjs");\nexport default { gates };\n',
     });
     for (const args of [["config", "trust"], ["threads"]]) {
       const r = await runYolo(args, { cwd: root, env });

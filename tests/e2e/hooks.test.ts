@@ -478,6 +478,6 @@ describe("a repository's hooks need the user's consent", () => {
     const r = await runYolo(["hooks", "trust"], { cwd: project(onTestFinished), env: { XDG_STATE_HOME: join(dir, "state") } });
     expect(r.exitCode, describeResult(r)).toBe(2);
     expect(r.stderr).toContain("defines no hooks: there is nothing to trust");
-    expect(existsSync(join(dir, "state"))).toBe(false);
+    expect(existsSync(join(dir, "state", "yolo", "trusted-hooks.json"))).toBe(false);
   });
 });

@@ -9,6 +9,8 @@ import { ConfigError } from "../errors.js";
 export interface TrustEntry {
   /** The trusted bundle's sha256, or `none`: the project had no config (one that appears is a change). */
   sha256: string;
+  /** sha256 of the bundled files' paths and contents (build.ts). */
+  inputsSha256?: string;
   /** sha256 of .mcp.json, null when there was none. */
   mcp: string | null;
   /** The config file as found (`<root>/yolo.config.ts`, a link maybe), null without one. */

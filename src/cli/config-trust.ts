@@ -37,6 +37,7 @@ export async function recordConfigTrust(root: string, env: Env): Promise<Trusted
   const built = config ? await bundleOrRefuse(root, config) : null;
   const entry: TrustEntry = {
     sha256: built?.sha256 ?? NO_CONFIG,
+    ...(built ? { inputsSha256: built.inputsSha256 } : {}),
     mcp: mcpHash(root),
     config,
     inputs: built?.inputs ?? [],
@@ -71,7 +72,8 @@ export async function trustedConfig(root: string, env: Env): Promise<TrustedConf
   // Something it was made from moved: make it again; the same bundle is still the trusted one.
   const witnessedAt = takeWitnesses([], [config]);
   const built = await bundleOrRefuse(root, config);
-  if (built.sha256 !== entry.sha256) throw changed(root, { ...entry, inputs: [...new Set([...entry.inputs, ...built.inputs])] }, null);
+  if (built.sha256 !== entry.sha256 || built.inputsSha256 !== entry.inputsSha256)
+    throw changed(root, { ...entry, inputs: [...new Set([...entry.inputs, ...built.inputs])] }, null);
   writeConfigTrust(store, root, { ...entry, inputs: built.inputs, witnesses: { ...takeWitnesses(built.inputs, [config]), ...witnessedAt } });
   return trusted(entry, file);
 }

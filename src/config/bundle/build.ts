@@ -13,6 +13,8 @@ export interface ConfigBundle {
   sha256: string;
   /** Every file bundled, absolute and real (links resolved), the config first. */
   inputs: string[];
+  /** sha256 of the inputs' paths and contents: a change that leaves the code the same (a comment) is a change too. */
+  inputsSha256: string;
 }
 
 /** A bundle, or why none can be made (each problem names its file and line where there is one). */
@@ -64,7 +66,14 @@ export async function buildConfigBundle(root: string, config: string): Promise<B
   if (problems.length) return { ok: false, problems };
   const code = result.outputFiles[0].text;
   const inputs = Object.keys(result.metafile.inputs).map((key) => resolve(root, key));
-  return { ok: true, bundle: { code, sha256: createHash("sha256").update(code).digest("hex"), inputs } };
+  const sha256 = createHash("sha256").update(code).digest("hex");
+  return { ok: true, bundle: { code, sha256, inputs, inputsSha256: inputsHash(inputs) } };
+}
+
+function inputsHash(inputs: string[]): string {
+  const hash = createHash("sha256");
+  for (const file of inputs) hash.update(file).update("\0").update(readFileSync(file)).update("\0");
+  return hash.digest("hex");
 }
 
 /**

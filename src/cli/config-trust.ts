@@ -33,7 +33,7 @@ export function configTrustStoreFile(env: Env): string {
  */
 export async function recordConfigTrust(root: string, env: Env): Promise<TrustedConfig> {
   const config = findConfigFile(root);
-  const witnessedAt = config ? takeWitnesses([], [config]) : {};
+  const witnessedAt = config ? takeWitnesses(root, [], [config]) : {};
   const built = config ? await bundleOrRefuse(root, config) : null;
   const entry: TrustEntry = {
     sha256: built?.sha256 ?? NO_CONFIG,
@@ -42,7 +42,7 @@ export async function recordConfigTrust(root: string, env: Env): Promise<Trusted
     config,
     inputs: built?.inputs ?? [],
     // Taken before the bundle was read, so a change made while it was being made shows as a change.
-    witnesses: built && config ? { ...takeWitnesses(built.inputs, [config]), ...witnessedAt } : {},
+    witnesses: built && config ? { ...takeWitnesses(root, built.inputs, [config]), ...witnessedAt } : {},
     trustedAt: new Date().toISOString(),
   };
   const file = built ? storeBundle(configTrustStoreFile(env), built) : null;
@@ -70,11 +70,11 @@ export async function trustedConfig(root: string, env: Env): Promise<TrustedConf
   const file = bundleFile(store, entry.sha256);
   if (witnessesHold(entry.witnesses)) return trusted(entry, file);
   // Something it was made from moved: make it again; the same bundle is still the trusted one.
-  const witnessedAt = takeWitnesses([], [config]);
+  const witnessedAt = takeWitnesses(root, [], [config]);
   const built = await bundleOrRefuse(root, config);
   if (built.sha256 !== entry.sha256 || built.inputsSha256 !== entry.inputsSha256)
     throw changed(root, { ...entry, inputs: [...new Set([...entry.inputs, ...built.inputs])] }, null);
-  writeConfigTrust(store, root, { ...entry, inputs: built.inputs, witnesses: { ...takeWitnesses(built.inputs, [config]), ...witnessedAt } });
+  writeConfigTrust(store, root, { ...entry, inputs: built.inputs, witnesses: { ...takeWitnesses(root, built.inputs, [config]), ...witnessedAt } });
   return trusted(entry, file);
 }
 

@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { isInside } from "../../fs/real-path.js";
 
 // Whether a bundle made now would be the trusted one, without making it (esbuild costs more than the rest of a
 // read-only command): the files esbuild read and the folders it looked in, by inode, size and change time. Any write,
@@ -14,13 +15,18 @@ export type Witnesses = Record<string, string>;
 // exports, tsconfig paths, Yarn's map).
 const BESIDE = ["node_modules", "package.json", "tsconfig.json", "jsconfig.json", ".pnp.cjs"];
 
-/** The stats of the bundle's inputs, of `extra` (the config as named, a link maybe), and of every folder above them. */
-export function takeWitnesses(inputs: readonly string[], extra: readonly string[]): Witnesses {
+/**
+ * The stats of the bundle's inputs, of `extra` (the config as named, a link maybe), of the folders above them, and of
+ * what resolution reads beside each of those folders. The folders above the project `root` are left out themselves
+ * (`/tmp`, the home folder: they change all day, and a new file there shadows nothing) but not what is beside them.
+ */
+export function takeWitnesses(root: string, inputs: readonly string[], extra: readonly string[]): Witnesses {
   const paths = new Set<string>([...extra, ...inputs]);
+  const seen = new Set<string>();
   for (const file of [...extra, ...inputs]) {
-    for (let dir = dirname(file); ; dir = dirname(dir)) {
-      if (paths.has(dir)) break;
-      paths.add(dir);
+    for (let dir = dirname(file); !seen.has(dir); dir = dirname(dir)) {
+      seen.add(dir);
+      if (dir === root || !isInside(root, dir)) paths.add(dir);
       for (const name of BESIDE) paths.add(join(dir, name));
       if (dirname(dir) === dir) break;
     }

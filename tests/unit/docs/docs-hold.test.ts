@@ -86,9 +86,9 @@ describe("README.md and docs/", () => {
     const main = read("src/cli/main.ts");
     const help = [...main.slice(main.indexOf("Environment:"), main.indexOf("Run 'yolo <command> --help'")).matchAll(/^ {2}([A-Z_]+) /gm)].map((m) => m[1]);
     expect(readme.sort()).toEqual(help.sort());
-    const configReads = readdirSync(join(ROOT, "src/config")).flatMap((f) =>
-      [...read(`src/config/${f}`).matchAll(/env\.((?:YOLO|OPENAI)_[A-Z_]+)/g)].map((m) => m[1]),
-    );
+    const configReads = readdirSync(join(ROOT, "src/config"), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".ts"))
+      .flatMap((f) => [...read(`src/config/${f}`).matchAll(/env\.((?:YOLO|OPENAI)_[A-Z_]+)/g)].map((m) => m[1]));
     expect(configReads.length).toBeGreaterThan(5);
     expect(readme).toEqual(expect.arrayContaining([...new Set(configReads)]));
   });

@@ -42,7 +42,7 @@ export function createEngineDeps(input: {
   const { secrets } = facts;
   const { sandbox, notices, status } = facts.sandbox;
   const protection = configProtection(config);
-  const hookSetup = setUpHooks(config, input.env, { sandbox, config: protection });
+  const hookSetup = setUpHooks(config, input.env, () => ({ sandbox, config: protection }));
   const providerContext = { apiKeyEnv: config.model.apiKeyEnv, baseURL: config.model.baseURL };
   const logger = createLogger({ file: input.logFile, level: "info", secrets });
   return {

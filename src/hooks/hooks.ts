@@ -83,8 +83,10 @@ export function registerHooks(config: HooksConfig | undefined, source: Registere
 export class HookRunner {
   constructor(
     private readonly hooks: readonly RegisteredHook[],
-    private readonly base: { root: string; env: NodeJS.ProcessEnv; walls?: HookWalls },
+    private readonly base: { root: string; env: NodeJS.ProcessEnv; walls?: () => HookWalls },
   ) {}
+
+  private walls: HookWalls | undefined;
 
   /** True when a hook's command names this project file (relative to the root or absolute): agents must not change it. */
   runsFile(path: string): boolean {
@@ -173,8 +175,9 @@ export class HookRunner {
       const run = await execHook(hook.command, payload, { ...exec, env });
       return { ...readVerdict(hook.event, run, hook.failClosed, hook.timeoutS), exitCode: run.exitCode, durationMs: run.durationMs };
     }
-    const launch = this.base.walls
-      ? sandboxedLaunch(hook.command, this.base.root, this.base.env, hookVars(env), this.base.walls)
+    this.walls ??= this.base.walls?.();
+    const launch = this.walls
+      ? sandboxedLaunch(hook.command, this.base.root, this.base.env, hookVars(env), this.walls)
       : { refused: "not run: this run has no sandbox settings to run it in (a repository's hook runs in the agents' sandbox)" };
     if ("refused" in launch) return notRun(hook, launch.refused);
     const run = await execHook(hook.command, payload, { ...exec, env: launch.env, ...(launch.argv ? { argv: launch.argv } : {}) });

@@ -23,12 +23,13 @@ export function projectHookTrust(config: ResolvedConfig, env: Readonly<Record<st
 /**
  * The hooks a run uses: always the user's own; the repository's only when the user trusted exactly this set.
  * An untrusted set is named in a notice (a `warning` at start) with the command that trusts it, and not run. `walls`:
- * the run's sandbox and protected config, which hooks not on the host run in (without them such a hook is refused).
+ * the run's sandbox and protected config, which hooks not on the host run in (without them such a hook is refused),
+ * asked for when the first such hook runs.
  */
 export function setUpHooks(
   config: ResolvedConfig,
   env: NodeJS.ProcessEnv,
-  walls?: { sandbox: Sandbox; config: ConfigProtection },
+  walls?: () => { sandbox: Sandbox; config: ConfigProtection },
 ): { hooks: HookRunner | undefined; notices: NoticeFact[] } {
   const { trust } = projectHookTrust(config, env);
   const registered = registerHooks(config.hooks.user ?? undefined, "user", config.root);
@@ -42,7 +43,8 @@ export function setUpHooks(
   }
   if (registered.length === 0) return { hooks: undefined, notices };
   const envAllow = config.env.strict ? config.env.allow : null;
-  const hookWalls = walls ? { ...walls, secretEnvNames: [config.model.apiKeyEnv], envAllow } : undefined;
+  // Asked for only when a hook runs in the sandbox (a resume's start need not choose the sandbox for none).
+  const hookWalls = walls ? () => ({ ...walls(), secretEnvNames: [config.model.apiKeyEnv], envAllow }) : undefined;
   return { hooks: new HookRunner(registered, { root: config.root, env, ...(hookWalls ? { walls: hookWalls } : {}) }), notices };
 }
 

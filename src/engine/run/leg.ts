@@ -161,12 +161,14 @@ async function earlyDeps(plan: LaunchPlan, leg: LaunchLeg, logger: EngineLogger)
 
 // A resume's hooks (it may only report where the thread stands), with the walls a repository's hooks run in.
 async function resumeHooks(plan: LaunchPlan): Promise<EngineDeps["hooks"]> {
+  // Most projects have none: their resume loads none of this.
+  if (!plan.config.hooks.user && !plan.config.hooks.project) return undefined;
   const [{ setUpHooks }, { chooseSandbox }, { configProtection }] = await Promise.all([
     import("../../hooks/setup.js"),
     import("./facts.js"),
     import("./config-protection.js"),
   ]);
-  return setUpHooks(plan.config, plan.env, { sandbox: chooseSandbox(plan.config, plan.env).sandbox, config: configProtection(plan.config) }).hooks;
+  return setUpHooks(plan.config, plan.env, () => ({ sandbox: chooseSandbox(plan.config, plan.env).sandbox, config: configProtection(plan.config) })).hooks;
 }
 
 function originOf(plan: LaunchPlan): Omit<NonNullable<RunOptions["start"]>, "requirement"> {

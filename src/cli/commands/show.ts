@@ -58,7 +58,10 @@ export async function showCommand(input: { cwd: string; thread: string; json: bo
 function instructionsLine(config: { root: string; startDir?: string; instructionFiles: readonly string[] }): string {
   const read = readInstructions({ root: config.root, names: config.instructionFiles, ...(config.startDir ? { startDir: config.startDir } : {}) });
   const refused = read.refused.map((r) => `${r.file} (not read: ${r.reason})`);
-  const all = [...read.files, ...refused];
+  const cut = new Map(read.cut.map((c) => [c.file, c]));
+  const given = read.files.map((f) => (cut.has(f) ? `${f} (cut: ${cut.get(f)?.shownBytes} of ${cut.get(f)?.bytes} bytes)` : f));
+  const left = read.cut.filter((c) => !c.shownBytes).map((c) => `${c.file} (left out by the 32 KiB cap)`);
+  const all = [...given, ...left, ...refused];
   // File names are the project's (a model may have made them): printed with their control characters escaped.
   return all.length ? escapeControls(`\nProject instructions given to every agent: ${all.join(", ")}\n`) : "";
 }

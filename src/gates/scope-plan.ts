@@ -52,9 +52,18 @@ export function unitOfTest(id: string, packages: WorkspacePackage[]): string | n
   return byPath?.name ?? null;
 }
 
-/** For a narrowed run: whether a baseline test is among the ones it runs (so its absence makes it missing). */
-export function inScopeOf(scoped: ScopedGate): ((id: string) => boolean) | undefined {
+/**
+ * For a narrowed run: whether a baseline test is among the ones it runs (so its absence makes it missing). A single
+ * project's narrowing (packages: none) selects tests by the runner's own relation to the change, which no id can be
+ * matched against: the tests the run reported are its scope — each judged as usual (fixed, still failing, a known
+ * failure, regressed) — and the rest are not missing (the whole suite that confirms a passing run judges them).
+ */
+export function inScopeOf(scoped: ScopedGate, ranNow?: readonly { id: string }[] | null): ((id: string) => boolean) | undefined {
   if (scoped.scope?.kind !== "changed" || !scoped.packages) return undefined;
+  if (scoped.packages.length === 0) {
+    const ran = new Set((ranNow ?? []).map((t) => t.id));
+    return (id) => ran.has(id);
+  }
   const units = new Set(scoped.scope.units);
   const packages = scoped.packages;
   return (id) => {

@@ -134,7 +134,7 @@ async function runPlans(ctx: RunContext, plans: ScopedGate[], selected: GateConf
     const narrowed = plan.scope?.kind === "changed";
     const first = await runScoped(ctx, plan.gate, plan.scope, narrowed ? "-changed" : "");
     if (!first) break;
-    const result = judge(first, inScopeOf(plan));
+    const result = judge(first, inScopeOf(plan, first.run.tests));
     ctx.emit({ type: "gate.result", node: ctx.node, gate: result });
     if (!narrowed || gateBlocks(result)) {
       gates.push(result);

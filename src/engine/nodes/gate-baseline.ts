@@ -27,10 +27,15 @@ export function agentTools(deps: Pick<EngineDeps, "agents">): (id: string) => re
   };
 }
 
-/** Where a thread's baseline is recorded: every test (the record) and the state's summary of it (the ref). */
-export function baselineFiles(deps: Pick<EngineDeps, "config">, threadId: string): { record: string; ref: string } {
+/**
+ * Where a thread's baseline is recorded: every test (the record) and the state's summary of it (the ref). One JSON
+ * record each, in `.jsonl` files: `.json` ones in the project were flagged by `prettier --check .` (docs/gates.md).
+ * `legacy`: the names an older yolo wrote, still read.
+ */
+export function baselineFiles(deps: Pick<EngineDeps, "config">, threadId: string, legacy = false): { record: string; ref: string } {
   const dir = threadArtifactsDir(deps.config.stateDir, threadId);
-  return { record: join(dir, "gate-baseline.json"), ref: join(dir, "gate-baseline-ref.json") };
+  const ext = legacy ? "json" : "jsonl";
+  return { record: join(dir, `gate-baseline.${ext}`), ref: join(dir, `gate-baseline-ref.${ext}`) };
 }
 
 /**
@@ -38,9 +43,11 @@ export function baselineFiles(deps: Pick<EngineDeps, "config">, threadId: string
  * before the first node that writes completed): it was taken before anything wrote, so it still holds.
  */
 export async function recordedBaseline(deps: Pick<EngineDeps, "config">, threadId: string): Promise<GateBaselineRef | null> {
-  const files = baselineFiles(deps, threadId);
-  const ref = await readRecord<GateBaselineRef>(files.ref);
-  return ref?.file === files.record ? ref : null;
+  for (const files of [baselineFiles(deps, threadId), baselineFiles(deps, threadId, true)]) {
+    const ref = await readRecord<GateBaselineRef>(files.ref);
+    if (ref) return ref.file === files.record ? ref : null;
+  }
+  return null;
 }
 
 /**

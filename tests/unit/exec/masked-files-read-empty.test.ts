@@ -33,7 +33,7 @@ const run = (root: string, command: string) =>
 describe("a secret file in the sandbox", { timeout: 60_000 }, () => {
   sandboxed("reads as an empty regular file, read-only", async ({ onTestFinished }) => {
     const root = tempProject(onTestFinished, { ".npmrc": `${SECRET}\n`, ".env": "API_TOKEN=abc123secretvalue\n" });
-    const r = await run(root, "for f in .npmrc .env; do test -f $f && echo \"$f regular\"; wc -c < $f; done; echo x >> .npmrc || echo refused");
+    const r = await run(root, 'for f in .npmrc .env; do test -f $f && echo "$f regular"; wc -c < $f; done; echo x >> .npmrc || echo refused');
     expect(r.output).not.toContain("s3cr3t");
     expect(r.output).toMatch(/\.npmrc regular\n0\n\.env regular\n0\n/);
     expect(r.output).toContain("refused");

@@ -37,7 +37,10 @@ describe("a gate command's environment", { timeout: 120_000 }, () => {
 
   it("keeps the colour variables the user's own shell has", async () => {
     const root = projectWith({});
-    const [run] = await runGatesWithTests([{ name: "env", command: "env", required: true, timeoutS: 10 }], opts(root, { ...base, FORCE_COLOR: "3", TERM: "xterm-256color" }));
+    const [run] = await runGatesWithTests(
+      [{ name: "env", command: "env", required: true, timeoutS: 10 }],
+      opts(root, { ...base, FORCE_COLOR: "3", TERM: "xterm-256color" }),
+    );
     const log = logOf(root, run.result.logFile);
     expect(log).toMatch(/^FORCE_COLOR=3$/m);
     expect(log).toMatch(/^TERM=xterm-256color$/m);
@@ -47,7 +50,7 @@ describe("a gate command's environment", { timeout: 120_000 }, () => {
   it("takes the gate's own `env` from the config, past a strict allow-list", async () => {
     const root = projectWith({});
     const gate = gateSchema.parse({ name: "env", command: "env", env: { CLICOLOR_FORCE: "1", MY_FLAG: "on" } });
-    const [run] = await runGatesWithTests([gate], { ...opts(root), commands: { envAllow: ["PATH", "HOME"] } });
+    const [run] = await runGatesWithTests([gate], { ...opts(root), commands: { envAllow: ["PATH", "HOME"], sandbox: { kind: "none" } } });
     const log = logOf(root, run.result.logFile);
     expect(log).toMatch(/^CLICOLOR_FORCE=1$/m);
     expect(log).toMatch(/^MY_FLAG=on$/m);

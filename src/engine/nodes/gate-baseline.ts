@@ -4,7 +4,7 @@ import { resolveGateDefinition } from "../../gates/definition.js";
 import { runGatesWithTests } from "../../gates/run-gates.js";
 import { refuseEnvironmentFailures } from "../../gates/environment-failure.js";
 import { coderNode } from "../coder-node.js";
-import { isMonorepo } from "../../gates/scope-plan.js";
+import { baselineScope } from "../../gates/scope-plan.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
 import type { EventBody } from "../../events/schema.js";
@@ -60,11 +60,11 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   const gates = workflowGates(deps.config.workflow, deps.gates);
   const dir = threadArtifactsDir(deps.config.stateDir, threadId);
   const definition = await resolveGateDefinition(deps.config.root, deps.gates, [deps.config.stateDir]);
-  // In a monorepo the baseline says it ran everything: later runs may cover only the changed workspaces.
   // Hashed beside the suite, not before it: nothing has written yet (the agents beside it cannot), and the suite should
   // not wait for a hash of the whole tree.
   const treeTaken = treeNow(deps.config.root, ownFilesIn(deps.config));
-  const said = isMonorepo(deps.config.root) ? { scope: { kind: "all" as const, units: [], reason: "the baseline runs the whole suite" } } : {};
+  // In a monorepo the baseline says it ran everything: later runs may cover only the changed workspaces.
+  const said = baselineScope(deps.config.root);
   const runs = await runGatesWithTests(gates, {
     root: deps.config.root,
     env: scrubEnv(deps.baseEnv, deps.secretEnvNames),

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import type { ProtectedPaths } from "./protected-paths.js";
 import { hostWrapped, SECCOMP_FD, unixSocketFilterFile, unixSocketFilterSupported } from "./seccomp.js";
@@ -309,13 +310,32 @@ export function bwrapArgvOf(sandbox: BwrapSandbox, root: string, argv: readonly 
   return hostWrapped(argvOut, { unixSockets: sandbox.limits?.unixSockets === "allow", ...(sandbox.cgroups ? { cgroups: sandbox.cgroups } : {}) });
 }
 
-// Read-only binds for exec files and git dirs, /dev/null over secret files, an empty read-only tmpfs over secret folders.
+// Read-only binds for exec files and git dirs, an empty file over secret files, an empty read-only tmpfs over secret folders.
 function guardArgs(guard: ProtectedPaths): string[] {
   const args: string[] = [];
   for (const path of guard.readOnly) args.push("--ro-bind-try", path, path);
-  for (const path of guard.maskedFiles) args.push("--ro-bind", "/dev/null", path);
+  const empty = guard.maskedFiles.length ? emptyFile() : "";
+  for (const path of guard.maskedFiles) args.push("--ro-bind", empty, path);
   for (const path of guard.maskedDirs) args.push("--tmpfs", path, "--remount-ro", path);
   return args;
+}
+
+let emptyDir: string | null = null;
+
+/**
+ * A read-only empty regular file of yolo's own (in a private temp folder, made again if a temp cleaner took it), bound
+ * over each secret file: tools that walk the tree (prettier, linters, test discovery) read it as empty, as they would a
+ * file without the secret. /dev/null was refused to them: bwrap's binds are nodev, so opening the device gave EACCES.
+ */
+function emptyFile(): string {
+  if (!emptyDir || !existsSync(emptyDir)) {
+    emptyDir = mkdtempSync(join(tmpdir(), "yolo-empty-"));
+    const dir = emptyDir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  const file = join(emptyDir, "empty");
+  if (!existsSync(file)) writeFileSync(file, "", { mode: 0o444 });
+  return file;
 }
 
 // The first executable `name` on PATH, or null.

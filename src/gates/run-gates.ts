@@ -92,7 +92,7 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
       cwd: opts.root,
       timeoutS: gate.timeoutS,
       // The code under test was written by the model; it gets no more secrets than run_command does.
-      env: { ...reportingEnv(commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null)), ...cacheEnv },
+      env: { ...reportingEnv(commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null)), ...gate.env, ...cacheEnv },
       sandbox,
       config: opts.commands?.config,
       capBytes: opts.capBytes,

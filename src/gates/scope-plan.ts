@@ -1,4 +1,5 @@
 import type { GateConfig } from "./schema.js";
+import type { GateScope } from "../events/schema.js";
 import { scopeGate, wholeSuite, type ScopedGate } from "./detect/scope.js";
 import { cargoWorkspace, goModules, nodeWorkspaces, type WorkspacePackage } from "./detect/workspaces.js";
 
@@ -29,6 +30,11 @@ export function planGateScope(gate: GateConfig, input: ScopeInput): ScopedGate {
   }
   if (!input.change.ok) return wholeSuite(gate, `the change is not known: ${input.change.note}`);
   return scopeGate(gate, input.root, input.change.files);
+}
+
+/** What a baseline run says it covers: in a monorepo the whole suite (later runs may cover less), else nothing. */
+export function baselineScope(root: string): { scope?: GateScope } {
+  return isMonorepo(root) ? { scope: { kind: "all", units: [], reason: "the baseline runs the whole suite" } } : {};
 }
 
 /** Whether the project has workspaces, a Cargo workspace or Go modules in subfolders: only then is a scope said. */

@@ -49,7 +49,8 @@ function vitestCases(text: string): TestCase[] | null {
 
 // Jest's verbose output (yolo asks for it): a `PASS file` / `FAIL file` header, then describe blocks as indented
 // plain lines and tests as `✓ name (3 ms)`, `✕ name`, `○ skipped name`, `✎ todo name`; the `● …` failure details follow.
-const JEST_FILE = /^(PASS|FAIL)\s+(\S+)/;
+// With colours forced, jest pads its inverse-video ` PASS ` badge: one leading space once the colour codes are gone.
+const JEST_FILE = /^ ?(PASS|FAIL)\s+(\S+)/;
 const JEST_TEST = /^(\s+)(✓|√|✕|×|○|✎)\s+(?:(?:skipped|todo)\s+)?(.+?)(?:\s+\(\d+(?:\.\d+)?\s?m?s\))?\s*$/;
 
 function jestCases(text: string): TestCase[] | null {
@@ -167,15 +168,20 @@ const VITEST_SCRIPT = /^\s*(?:npx\s+)?vitest(?:\s+run)?(?:\s+[^&|;<>`$()]*)?$/;
 // `jest`, `npx jest --ci`: likewise.
 const JEST_SCRIPT = /^\s*(?:npx\s+)?jest(?:\s+[^&|;<>`$()]*)?$/;
 
+const CRA_SCRIPT = /^\s*(?:react-scripts|craco|react-app-rewired)\s+test\b/;
+
 /**
  * The command yolo runs for a gate: the configured one, plus a reporter flag when yolo knows the script's
  * runner lists every test with it (vitest's verbose reporter, jest's `--verbose`, passed after `--` to a test
- * script that is a single vitest or jest command; cargo's stderr into its stdout). The gate's recorded command, events and definition keep the configured text.
+ * script that is a single vitest or jest command; cargo's stderr into its stdout; Create React App's `--watchAll=false`). The gate's recorded command, events and definition keep the configured text.
  */
 export function reportingCommand(command: string, scripts: Record<string, string>): string {
   const test = /^\s*npm\s+(?:test|t|run\s+test)\s*$/.test(command) ? scripts.test : null;
   if (test && VITEST_SCRIPT.test(test) && !/--reporter\b/.test(test)) return `${command.trim()} -- --reporter=verbose`;
   if (test && JEST_SCRIPT.test(test) && !/--(?:verbose|silent|json|reporters?)\b/.test(test)) return `${command.trim()} -- --verbose`;
+  // Create React App's test script watches unless CI is set; yolo sets no CI (the suite sees the user's environment),
+  // so it says "no watch" in the runner's own words.
+  if (test && CRA_SCRIPT.test(test) && !/--watch/.test(test)) return `${command.trim()} -- --watchAll=false`;
   // cargo names each test binary on stderr and the binary prints its tests on stdout: one stream keeps them in order,
   // so each test is tied to its crate (workspace-cases.ts).
   if (/^\s*cargo\s+test(?:\s+[^|;&<>`$()\n]*)?$/.test(command)) return `${command.trim()} 2>&1`;

@@ -4,7 +4,7 @@ import { resolveGateDefinition } from "../../gates/definition.js";
 import { runGatesWithTests } from "../../gates/run-gates.js";
 import { refuseEnvironmentFailures } from "../../gates/environment-failure.js";
 import { coderNode } from "../coder-node.js";
-import { isMonorepo } from "../../gates/scope-plan.js";
+import { baselineScope } from "../../gates/scope-plan.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
 import type { EventBody } from "../../events/schema.js";
@@ -27,10 +27,15 @@ export function agentTools(deps: Pick<EngineDeps, "agents">): (id: string) => re
   };
 }
 
-/** Where a thread's baseline is recorded: every test (the record) and the state's summary of it (the ref). */
-export function baselineFiles(deps: Pick<EngineDeps, "config">, threadId: string): { record: string; ref: string } {
+/**
+ * Where a thread's baseline is recorded: every test (the record) and the state's summary of it (the ref). One JSON
+ * record each, in `.jsonl` files: `.json` ones in the project were flagged by `prettier --check .` (docs/gates.md).
+ * `legacy`: the names an older yolo wrote, still read.
+ */
+export function baselineFiles(deps: Pick<EngineDeps, "config">, threadId: string, legacy = false): { record: string; ref: string } {
   const dir = threadArtifactsDir(deps.config.stateDir, threadId);
-  return { record: join(dir, "gate-baseline.json"), ref: join(dir, "gate-baseline-ref.json") };
+  const ext = legacy ? "json" : "jsonl";
+  return { record: join(dir, `gate-baseline.${ext}`), ref: join(dir, `gate-baseline-ref.${ext}`) };
 }
 
 /**
@@ -38,9 +43,11 @@ export function baselineFiles(deps: Pick<EngineDeps, "config">, threadId: string
  * before the first node that writes completed): it was taken before anything wrote, so it still holds.
  */
 export async function recordedBaseline(deps: Pick<EngineDeps, "config">, threadId: string): Promise<GateBaselineRef | null> {
-  const files = baselineFiles(deps, threadId);
-  const ref = await readRecord<GateBaselineRef>(files.ref);
-  return ref?.file === files.record ? ref : null;
+  for (const files of [baselineFiles(deps, threadId), baselineFiles(deps, threadId, true)]) {
+    const ref = await readRecord<GateBaselineRef>(files.ref);
+    if (ref) return ref.file === files.record ? ref : null;
+  }
+  return null;
 }
 
 /**
@@ -53,11 +60,11 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   const gates = workflowGates(deps.config.workflow, deps.gates);
   const dir = threadArtifactsDir(deps.config.stateDir, threadId);
   const definition = await resolveGateDefinition(deps.config.root, deps.gates, [deps.config.stateDir]);
-  // In a monorepo the baseline says it ran everything: later runs may cover only the changed workspaces.
   // Hashed beside the suite, not before it: nothing has written yet (the agents beside it cannot), and the suite should
   // not wait for a hash of the whole tree.
   const treeTaken = treeNow(deps.config.root, ownFilesIn(deps.config));
-  const said = isMonorepo(deps.config.root) ? { scope: { kind: "all" as const, units: [], reason: "the baseline runs the whole suite" } } : {};
+  // In a monorepo the baseline says it ran everything: later runs may cover only the changed workspaces.
+  const said = baselineScope(deps.config.root);
   const runs = await runGatesWithTests(gates, {
     root: deps.config.root,
     env: scrubEnv(deps.baseEnv, deps.secretEnvNames),

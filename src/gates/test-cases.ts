@@ -1,4 +1,6 @@
+import { jestDefault } from "./parsers/jest-default.js";
 import type { TestCase, TestStatus } from "./parsers/types.js";
+import { vitestDefault } from "./parsers/vitest-default.js";
 
 /**
  * Per-test results from a runner's text output, where it lists every test: TAP (node --test off a terminal on
@@ -44,7 +46,10 @@ function vitestCases(text: string): TestCase[] | null {
     const m = VITEST_LINE.exec(line);
     if (m) cases.push({ id: m[2], status: m[1] === "↓" ? "skipped" : m[1] === "×" || m[1] === "✗" ? "failed" : "passed" });
   }
-  return cases.length ? cases : null;
+  if (cases.length) return cases;
+  // The default reporter: failing tests in full, a failing file's top-level tests, green files as counts (vitest-default.ts).
+  const read = vitestDefault(text).tests;
+  return read.length ? read : null;
 }
 
 // Jest's verbose output (yolo asks for it): a `PASS file` / `FAIL file` header, then describe blocks as indented
@@ -80,7 +85,10 @@ function jestCases(text: string): TestCase[] | null {
     const status: TestStatus = test[2] === "✓" || test[2] === "√" ? "passed" : test[2] === "✕" || test[2] === "×" ? "failed" : "skipped";
     cases.push({ id: [file, ...stack.map((s) => s.name), test[3]].join(" > "), status });
   }
-  return cases.length ? cases : null;
+  if (cases.length) return cases;
+  // The default reporter with several files: the failing tests only, the others summed up per file (jest-default.ts).
+  const read = jestDefault(text).tests;
+  return read.length ? read : null;
 }
 
 const SUBTEST = /^(\s*)# Subtest: (.*)$/;

@@ -78,3 +78,8 @@ export interface FileOutcome {
   /** The file failed before any of its tests ran (an import error, a syntax error). */
   loadError?: boolean;
 }
+
+/** The fields a summary adds only when it says something: files summed up, a non-zero skipped count. */
+export function summedUp(files: FileOutcome[], skipped: number): Pick<TestCounts, "files" | "skippedCount"> {
+  return { ...(files.length ? { files } : {}), ...(skipped > 0 ? { skippedCount: skipped } : {}) };
+}

@@ -1,3 +1,4 @@
+import { parseAva } from "./parsers/ava.js";
 import { parseCargoTest } from "./parsers/cargo.js";
 import { parseGoTest } from "./parsers/go.js";
 import { parseJest } from "./parsers/jest.js";
@@ -7,6 +8,7 @@ import { parsePytest } from "./parsers/pytest.js";
 import { parseTap } from "./parsers/tap.js";
 import { parseUnittest } from "./parsers/unittest.js";
 import type { OutputParser, TestCounts } from "./parsers/types.js";
+import { parseUvu } from "./parsers/uvu.js";
 import { parseVitest } from "./parsers/vitest.js";
 
 export type { TestCounts } from "./parsers/types.js";
@@ -18,6 +20,8 @@ const PARSERS: Array<[string, OutputParser]> = [
   ["node:test", parseNodeSpec],
   ["TAP", parseTap],
   ["mocha", parseMocha],
+  ["ava", parseAva],
+  ["uvu", parseUvu],
   ["pytest", parsePytest],
 ];
 // Go, cargo and unittest print shapes none of the above recognise; they come last so they never shadow them.

@@ -1,4 +1,6 @@
+import { jestDefault } from "./parsers/jest-default.js";
 import type { TestCase, TestStatus } from "./parsers/types.js";
+import { vitestDefault } from "./parsers/vitest-default.js";
 
 /**
  * Per-test results from a runner's text output, where it lists every test: TAP (node --test off a terminal on
@@ -44,7 +46,10 @@ function vitestCases(text: string): TestCase[] | null {
     const m = VITEST_LINE.exec(line);
     if (m) cases.push({ id: m[2], status: m[1] === "↓" ? "skipped" : m[1] === "×" || m[1] === "✗" ? "failed" : "passed" });
   }
-  return cases.length ? cases : null;
+  if (cases.length) return cases;
+  // The default reporter: failing tests in full, a failing file's top-level tests, green files as counts (vitest-default.ts).
+  const read = vitestDefault(text).tests;
+  return read.length ? read : null;
 }
 
 // Jest's verbose output (yolo asks for it): a `PASS file` / `FAIL file` header, then describe blocks as indented
@@ -81,7 +86,10 @@ function jestCases(text: string): TestCase[] | null {
     const status: TestStatus = test[2] === "✓" || test[2] === "√" ? "passed" : test[2] === "✕" || test[2] === "×" ? "failed" : "skipped";
     cases.push({ id: [file, ...stack.map((s) => s.name), test[3]].join(" > "), status });
   }
-  return cases.length ? cases : null;
+  if (cases.length) return cases;
+  // The default reporter with several files: the failing tests only, the others summed up per file (jest-default.ts).
+  const read = jestDefault(text).tests;
+  return read.length ? read : null;
 }
 
 const SUBTEST = /^(\s*)# Subtest: (.*)$/;
@@ -163,22 +171,15 @@ function specCases(text: string): TestCase[] | null {
   return cases.length ? cases : null;
 }
 
-// `vitest`, `vitest run`, `npx vitest run --coverage`: one command, nothing chained after it.
-const VITEST_SCRIPT = /^\s*(?:npx\s+)?vitest(?:\s+run)?(?:\s+[^&|;<>`$()]*)?$/;
-// `jest`, `npx jest --ci`: likewise.
-const JEST_SCRIPT = /^\s*(?:npx\s+)?jest(?:\s+[^&|;<>`$()]*)?$/;
-
 const CRA_SCRIPT = /^\s*(?:react-scripts|craco|react-app-rewired)\s+test\b/;
 
 /**
- * The command yolo runs for a gate: the configured one, plus a reporter flag when yolo knows the script's
- * runner lists every test with it (vitest's verbose reporter, jest's `--verbose`, passed after `--` to a test
- * script that is a single vitest or jest command; cargo's stderr into its stdout; Create React App's `--watchAll=false`). The gate's recorded command, events and definition keep the configured text.
+ * The command yolo runs for a gate when no runner's structured report is asked for (src/gates/structured/): the
+ * configured one, with cargo's stderr into its stdout, and Create React App's `--watchAll=false`. The gate's recorded
+ * command, events and definition keep the configured text.
  */
 export function reportingCommand(command: string, scripts: Record<string, string>): string {
   const test = /^\s*npm\s+(?:test|t|run\s+test)\s*$/.test(command) ? scripts.test : null;
-  if (test && VITEST_SCRIPT.test(test) && !/--reporter\b/.test(test)) return `${command.trim()} -- --reporter=verbose`;
-  if (test && JEST_SCRIPT.test(test) && !/--(?:verbose|silent|json|reporters?)\b/.test(test)) return `${command.trim()} -- --verbose`;
   // Create React App's test script watches unless CI is set; yolo sets no CI (the suite sees the user's environment),
   // so it says "no watch" in the runner's own words.
   if (test && CRA_SCRIPT.test(test) && !/--watch/.test(test)) return `${command.trim()} -- --watchAll=false`;

@@ -87,12 +87,15 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   const record: BaselineRecord = {
     definition,
     tree: await treeTaken,
-    gates: runs.map(({ result, tests }) => ({
+    gates: runs.map(({ result, tests, files, skippedCount }) => ({
       name: result.name,
       passed: result.passed,
       passedCount: result.passedCount,
       failedCount: result.failedCount,
       tests,
+      // The files the runner summed up: a later run's count for a file is compared with these (file-evidence.ts).
+      ...(files?.length ? { files } : {}),
+      ...(skippedCount !== undefined ? { skippedCount } : {}),
     })),
   };
   const files = baselineFiles(deps, threadId);

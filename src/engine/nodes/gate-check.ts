@@ -199,6 +199,7 @@ function judgeAgainst(check: ChangeCheck, selected: GateConfig[], deps: EngineDe
       approved: check.approved,
       inScope,
       known: knownFor(gate ?? { name: run.result.name }, deps, flags, ruled),
+      evidence: { files: run.files, skippedCount: run.skippedCount, runner: run.runner },
     };
     const verdict = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check, opts.preExistingAllowed);
     // Each target's own failure text for dev's fix prompt, beside the baseline's for it.

@@ -1,5 +1,6 @@
 import type { GateResult } from "../events/schema.js";
 import type { TestCase } from "./parsers/types.js";
+import { withUnitFailures } from "./unit-failures.js";
 
 /** One gate as the baseline ran it, before any agent changed a file. */
 export interface BaselineGate {
@@ -86,7 +87,8 @@ export function judgeGate(result: GateResult, tests: TestCase[] | null, base: Ba
     out.blocking = result.required && (red || changeBlocks);
     return out;
   }
-  const now = new Map((tests ?? []).map((t) => [t.id, t.status]));
+  // A file that did not import or a package that did not build fails the baseline's tests under it (unit-failures.ts).
+  const now = withUnitFailures(tests ?? [], base.tests);
   const excused = compareWithBaseline(out, base.tests, now, opts, inScope);
   // A red exit is explained only by failing tests it listed that do not block; a crash or a timeout with none is not.
   const failingNow = [...now].filter(([, s]) => s === "failed").map(([id]) => id);

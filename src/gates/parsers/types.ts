@@ -8,6 +8,14 @@ export type TestStatus = "passed" | "failed" | "skipped";
 export interface TestCase {
   id: string;
   status: TestStatus;
+  /**
+   * This failure is a whole unit's, not one test's: a test file that did not import, a Go package that did not build
+   * or panicked, a crate that did not compile. Every test whose id starts with `unit` that the run did not report
+   * failed with it (src/gates/unit-failures.ts); "" stands for every test of the run.
+   */
+  unit?: string;
+  /** The runner reran the test after a failure (pytest-rerunfailures): its status is the last run's. */
+  flaky?: boolean;
 }
 
 /** What a test runner's output says about the run; null counts when the output does not say. */

@@ -11,6 +11,7 @@ import { sandboxWithCaches } from "../exec/tool-caches.js";
 import type { ExecSettings } from "../exec/settings.js";
 import { readJUnitReports } from "./junit-reports.js";
 import { environmentFailure } from "./environment-failure.js";
+import { openFreshCaches } from "./fresh-caches.js";
 import { parseTestOutput } from "./parse.js";
 import type { TestCase } from "./parsers/types.js";
 import { reportingCommand, testCasesFromOutput } from "./test-cases.js";
@@ -72,11 +73,12 @@ export async function runGatesWithTests(gates: GateConfig[], opts: RunGatesOptio
 }
 
 /**
- * Environment yolo adds so runners list every test, not only the failing ones: pytest's `-rA` short summary
+ * Environment yolo adds so runners list every test, not only the failing ones: pytest's `-rA` short summary, and
+ * `--continue-on-collection-errors` so a file that does not import fails its own tests without stopping the others
  * (PYTEST_ADDOPTS is read by pytest however it is started). Appended to what the project already sets.
  */
 export function reportingEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...env, PYTEST_ADDOPTS: [env.PYTEST_ADDOPTS, "-rA"].filter(Boolean).join(" ") };
+  return { ...env, PYTEST_ADDOPTS: [env.PYTEST_ADDOPTS, "-rA --continue-on-collection-errors"].filter(Boolean).join(" ") };
 }
 
 // One gate: run, keep the whole output for the log and the parser, summarise the rest.
@@ -87,13 +89,16 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
   const log = openGateLog(logPath, opts.logDir);
   let run: Awaited<ReturnType<typeof runShell>>;
   const { sandbox, cacheEnv } = withCaches(gate, opts);
+  // The code under test was written by the model; it gets no more secrets than run_command does.
+  const env = { ...reportingEnv(commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null)), ...cacheEnv };
+  // Bytecode, pytest's cache and Go's test results: never from a cache the agents could have written (fresh-caches.ts).
+  const fresh = openFreshCaches(gate.command, env, sandbox);
   try {
     run = await runShell(reportingCommand(gate.command, packageScripts(opts.root)), {
       cwd: opts.root,
       timeoutS: gate.timeoutS,
-      // The code under test was written by the model; it gets no more secrets than run_command does.
-      env: { ...reportingEnv(commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null)), ...cacheEnv },
-      sandbox,
+      env: { ...env, ...fresh.env },
+      sandbox: fresh.sandbox,
       config: opts.commands?.config,
       capBytes: opts.capBytes,
       signal: opts.signal,
@@ -102,6 +107,8 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
   } catch (error) {
     await log.discard();
     throw error;
+  } finally {
+    fresh.remove();
   }
   const output = run.fullOutput ?? run.output;
   const { tests: parsed, ...counts } = parseTestOutput(output);

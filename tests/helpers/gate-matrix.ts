@@ -20,7 +20,7 @@ export interface MatrixProject {
   /** Writes (or, with null, deletes) files relative to the root. */
   write(files: Record<string, string | null>): void;
   /** Runs `command` as the project's gate. */
-  gate(command: string, opts?: { timeoutS?: number; env?: NodeJS.ProcessEnv }): Promise<GateRun>;
+  gate(command: string, opts?: { timeoutS?: number; env?: NodeJS.ProcessEnv; sandbox?: Sandbox }): Promise<GateRun>;
   remove(): void;
 }
 
@@ -56,7 +56,7 @@ export function matrixProject(prefix: string, files: Record<string, string>): Ma
         capBytes: 512 * 1024,
         attempt: ++attempt,
         logDir: path.join(stateDir, "logs"),
-        commands: { envAllow: null, sandbox: matrixSandbox } as never,
+        commands: { envAllow: null, sandbox: opts.sandbox ?? matrixSandbox } as never,
         stateDir,
       });
       return run;

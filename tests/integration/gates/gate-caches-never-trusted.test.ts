@@ -41,12 +41,14 @@ const pycName = () => `calc.${execFileSync("python3", ["-c", "import sys; print(
 
 describe("Python bytecode and pytest's cache", () => {
   it.runIf(toolchain("pytest", ["python3", "-m", "pytest", "--version"]))(
-    "a planted __pycache__ of a right calc.py does not pass the gate on a wrong one",
+    "a planted __pycache__ of a right calc.py does not pass the gate on a wrong one, in the sandbox or not",
     async () => {
       const p = project("pyc-tree", PYTHON);
       plantBytecode(p, path.join(p.root, "__pycache__", pycName()));
       // Control: outside the gate, Python takes the planted bytecode and the wrong code passes.
       execFileSync("python3", ["-c", "from calc import add; assert add(2, 3) == 5"], { cwd: p.root });
+      const bare = await p.gate("python3 -m pytest -q", { sandbox: { kind: "none" } });
+      expect(bare.result.passed, bare.result.tail).toBe(false);
       const run = await p.gate("python3 -m pytest -q");
       expect(run.result.passed, run.result.tail).toBe(false);
       expect(run.tests).toEqual([{ id: "tests/test_calc.py::test_add", status: "failed" }]);

@@ -33,7 +33,8 @@ function plantBytecode(p: MatrixProject, pycPath: string): void {
   const source = path.join(p.root, "right-calc.py");
   fs.writeFileSync(source, RIGHT);
   fs.mkdirSync(path.dirname(pycPath), { recursive: true });
-  const compile = "import py_compile,sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)";
+  const compile =
+    "import py_compile,sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)";
   execFileSync("python3", ["-c", compile, source, pycPath]);
   fs.rmSync(source);
 }

@@ -149,20 +149,12 @@ function specCases(text: string): TestCase[] | null {
   return cases.length ? cases : null;
 }
 
-// `vitest`, `vitest run`, `npx vitest run --coverage`: one command, nothing chained after it.
-const VITEST_SCRIPT = /^\s*(?:npx\s+)?vitest(?:\s+run)?(?:\s+[^&|;<>`$()]*)?$/;
-// `jest`, `npx jest --ci`: likewise.
-const JEST_SCRIPT = /^\s*(?:npx\s+)?jest(?:\s+[^&|;<>`$()]*)?$/;
-
 /**
- * The command yolo runs for a gate: the configured one, plus a reporter flag when yolo knows the script's
- * runner lists every test with it (vitest's verbose reporter, jest's `--verbose`, passed after `--` to a test
- * script that is a single vitest or jest command; cargo's stderr into its stdout). The gate's recorded command, events and definition keep the configured text.
+ * The command yolo runs for a gate when no runner's structured report is asked for (src/gates/structured/): the
+ * configured one, with cargo's stderr into its stdout. The gate's recorded command, events and definition keep the
+ * configured text.
  */
-export function reportingCommand(command: string, scripts: Record<string, string>): string {
-  const test = /^\s*npm\s+(?:test|t|run\s+test)\s*$/.test(command) ? scripts.test : null;
-  if (test && VITEST_SCRIPT.test(test) && !/--reporter\b/.test(test)) return `${command.trim()} -- --reporter=verbose`;
-  if (test && JEST_SCRIPT.test(test) && !/--(?:verbose|silent|json|reporters?)\b/.test(test)) return `${command.trim()} -- --verbose`;
+export function reportingCommand(command: string, _scripts: Record<string, string>): string {
   // cargo names each test binary on stderr and the binary prints its tests on stdout: one stream keeps them in order,
   // so each test is tied to its crate (workspace-cases.ts).
   // `--no-fail-fast`: every test binary runs though an earlier one failed, so each test has its result, not "missing".

@@ -14,7 +14,10 @@ export interface TestCase {
    * failed with it (src/gates/unit-failures.ts); "" stands for every test of the run.
    */
   unit?: string;
-  /** The runner reran the test after a failure (pytest-rerunfailures): its status is the last run's. */
+  /**
+   * Passed only after the runner retried it (vitest `--retry`, jest `retryTimes`, mocha `this.retries`), or reran after a
+   * failure (pytest-rerunfailures; its status is the last run's): flaky.
+   */
   flaky?: boolean;
 }
 
@@ -29,6 +32,10 @@ export interface TestCounts {
    * reporter); absent or null when only counts are known.
    */
   tests?: TestCase[] | null;
+  /** Files the runner summed up with a count rather than test by test (see FileOutcome); absent when none. */
+  files?: FileOutcome[] | null;
+  /** Tests the runner counted as skipped or todo, when its summary says. */
+  skippedCount?: number | null;
 }
 
 /** Recognises one runner's output; null when the output is not from that runner. */
@@ -64,4 +71,19 @@ export function sumMatches(text: string, pattern: RegExp): number | null {
   let total: number | null = null;
   for (const match of text.matchAll(pattern)) total = (total ?? 0) + Number(match[1]);
   return total;
+}
+
+/**
+ * A test file as the runner summed it up: vitest's `✓ file (34 tests | 2 skipped)`, jest's `PASS file`, a file that
+ * failed to load. It is evidence about the file's tests that the runner did not list one by one: a green file's tests
+ * passed, a file that did not load failed them all. `count` is the runner's own number of tests in the file (skipped
+ * ones included), null when it does not say; `skipped` how many of them were skipped or todo.
+ */
+export interface FileOutcome {
+  file: string;
+  status: TestStatus;
+  count: number | null;
+  skipped: number;
+  /** The file failed before any of its tests ran (an import error, a syntax error). */
+  loadError?: boolean;
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { reportingCommand, testCasesFromOutput } from "../../../src/gates/test-cases.js";
+import { testCasesFromOutput } from "../../../src/gates/test-cases.js";
 
 // Recorded from a real `npm test -- --verbose` of jest 30.5.2 (one file: a top-level test, a describe with a nested
 // describe, one failure, one skipped test), as a gate sees it: npm's header and jest's stderr together.
@@ -15,15 +15,6 @@ describe("jest's per-test results", () => {
       { id: "test/add.test.js > add > negatives > adds negatives", status: "passed" },
       { id: "test/add.test.js > add > negatives > skipped one", status: "skipped" },
     ]);
-  });
-
-  it("asks a test script that is one jest command for --verbose, and leaves any other alone", () => {
-    expect(reportingCommand("npm test", { test: "jest" })).toBe("npm test -- --verbose");
-    expect(reportingCommand("npm test", { test: "npx jest --ci" })).toBe("npm test -- --verbose");
-    expect(reportingCommand("npm test", { test: "jest --json" })).toBe("npm test");
-    expect(reportingCommand("npm test", { test: "jest --verbose=false" })).toBe("npm test");
-    expect(reportingCommand("npm test", { test: "tsc && jest" })).toBe("npm test");
-    expect(reportingCommand("npm test", { test: "jest; curl x" })).toBe("npm test");
   });
 
   it("does not take jest's default (non-verbose) output, which names failures only, for the whole list", () => {

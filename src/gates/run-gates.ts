@@ -9,7 +9,7 @@ import { runShell } from "../exec/run-shell.js";
 import type { Sandbox } from "../exec/sandbox.js";
 import { sandboxWithCaches } from "../exec/tool-caches.js";
 import type { ExecSettings } from "../exec/settings.js";
-import { readJUnitReports } from "./junit-reports.js";
+import { readJUnitReports, reportGlobs } from "./junit-reports.js";
 import { environmentFailure } from "./environment-failure.js";
 import { openFreshCaches } from "./fresh-caches.js";
 import { readTestOutput } from "./parse.js";
@@ -129,7 +129,8 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
   const { tests: parsed, files: parsedFiles, ...counts } = read.counts;
   counts.failures = counts.failures.map((name) => underRoot(name, opts.root));
   // A JUnit report the command wrote during this run is the most precise source; then a parser's own list; then the text.
-  const reported = structured?.tests ?? (gate.reports?.length ? await readJUnitReports(opts.root, gate.reports, startedAt - 2000) : null);
+  const globs = reportGlobs(gate.command, gate.reports);
+  const reported = structured?.tests ?? (globs.length ? await readJUnitReports(opts.root, globs, startedAt - 2000) : null);
   // In a monorepo each test is named by its workspace or crate first (see workspace-cases.ts).
   const tests = reported ?? workspaceTestCases(output, opts.root) ?? parsed ?? testCasesFromOutput(output, opts.root);
   const files = structured ? (structured.files ?? null) : (parsedFiles ?? null);

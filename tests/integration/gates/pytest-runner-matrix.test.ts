@@ -76,19 +76,32 @@ describe.runIf(hasPytest)("pytest through the gate, judged against its baseline"
     return p.gate(command, { timeoutS });
   };
 
-  it("green: xfail and a non-strict xpass are passes, the skip is not a test that ran", () => {
+  it("green: xfail and a non-strict xpass are passes, the skip is not a test that ran; read from pytest's own report", () => {
     expect(baseline.result.passed, baseline.result.tail).toBe(true);
-    expect(statuses(baseline.tests)).toEqual(GREEN);
+    expect(baseline.result.reading).toBe("structured");
+    // pytest's report names the skipped test too (its printed summary does not).
+    expect(statuses(baseline.tests)).toEqual({ ...GREEN, "tests/test_calc.py::test_later": "skipped" });
+    // The user's log is pytest's usual output.
+    expect(baseline.result.tail).toMatch(/5 passed, 1 skipped, 2 xfailed, 1 xpassed in/);
   });
 
+  // `true && …` is not one pytest command: yolo reads the printed output, under each mode a user may set, and must
+  // name every test as pytest's report does (the baseline was read from the report).
   it.each(["pytest", "pytest -v", "pytest -q", "pytest -rA", "pytest -qq"])(
-    "%s: a failure inside a parametrized test is that case's regression",
+    "printed output of %s: a failure inside a parametrized test is that case's regression",
     async (command) => {
-      const run = await state({ "calc.py": CALC.replace("return a * b", "return a * b if a else 1") }, command);
+      const run = await state({ "calc.py": CALC.replace("return a * b", "return a * b if a else 1") }, `true && ${command}`);
+      expect(run.result.reading).toBe("parsed");
       expect(verdict(judged(run, baseline))).toEqual({ ...clean, regressions: ["tests/test_calc.py::test_mul[z\\xe9ro - x]"], blocking: true });
     },
     120_000,
   );
+
+  it("two pytest sessions in one gate: both sessions' tests are read from the printed output", async () => {
+    const run = await state({}, "pytest tests/test_calc.py && pytest -q tests/test_more.py");
+    expect(run.result.reading).toBe("parsed");
+    expect(statuses(run.tests)).toEqual(GREEN);
+  }, 120_000);
 
   it("one failure, and a strict xfail that starts passing, are regressions", async () => {
     const run = await state({ "calc.py": CALC.replace("return a + b", "return a - b if b == 3 else a + b").replace("= False", "= True") });
@@ -137,7 +150,8 @@ describe.runIf(hasPytest && RERUN_PYTHON)("pytest-rerunfailures through the gate
     const flaky = `import os, tempfile\n\n\ndef test_flaky():\n    path = os.path.join(tempfile.gettempdir(), "yolo-flaky-" + os.environ.get("FLAKY_ID", ""))\n    n = int(open(path).read()) if os.path.exists(path) else 0\n    open(path, "w").write(str(n + 1))\n    assert n >= 1\n\n\ndef test_steady():\n    pass\n`;
     const p = matrixProject("pytest-rerun", { "tests/test_flaky.py": flaky });
     try {
-      const run = await p.gate(`${RERUN_PYTHON} -m pytest -v --reruns 2`, { env: { FLAKY_ID: String(process.hrtime.bigint()) } });
+      // Read from -v's RERUN lines: Debian's rerunfailures 10.2 leaves reruns out of the JUnit report.
+      const run = await p.gate(`true && ${RERUN_PYTHON} -m pytest -v --reruns 2`, { env: { FLAKY_ID: String(process.hrtime.bigint()) } });
       expect(run.result.passed, run.result.tail).toBe(true);
       expect(run.tests).toEqual(
         expect.arrayContaining([

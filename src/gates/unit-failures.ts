@@ -11,7 +11,8 @@ export function withUnitFailures(tests: TestCase[], baseTests: TestCase[]): Map<
   const now = new Map(tests.map((t) => [t.id, t.status]));
   for (const unit of tests) {
     if (unit.unit === undefined || unit.status !== "failed") continue;
-    const under = baseTests.filter((b) => b.id !== unit.id && b.id.startsWith(unit.unit ?? "") && !now.has(b.id));
+    // A test skipped at the baseline was not going to run: it does not fail with its unit.
+    const under = baseTests.filter((b) => b.status !== "skipped" && b.id !== unit.id && b.id.startsWith(unit.unit ?? "") && !now.has(b.id));
     for (const b of under) now.set(b.id, "failed");
     if (under.length > 0 && !baseTests.some((b) => b.id === unit.id)) now.delete(unit.id);
   }

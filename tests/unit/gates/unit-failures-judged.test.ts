@@ -58,6 +58,8 @@ describe("a unit that fails as a whole", () => {
     const b = base([
       { id: "src/lib.rs tests::a", status: "passed" },
       { id: "tests/api.rs b", status: "passed" },
+      // Skipped at the baseline: it was not going to run, so it does not fail with the crate.
+      { id: "src/lib.rs tests::slow", status: "skipped" },
     ]);
     const j = judgeGate(red, [{ id: "calc (does not compile)", status: "failed", unit: "" }], b, opts);
     expect(j).toMatchObject({ regressions: ["src/lib.rs tests::a", "tests/api.rs b"], missing: [], newFailures: [] });

@@ -78,7 +78,7 @@ function withIds(results: Result[]): TestCase[] {
   const ids = new Map<Result, string>();
   for (const [name, same] of byName) {
     same.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-    same.forEach((r, i) => ids.set(r, i === 0 ? name : `${name} #${i + 1}`));
+    for (const [i, r] of same.entries()) ids.set(r, i === 0 ? name : `${name} #${i + 1}`);
   }
   return results.map((r) => ({ id: ids.get(r) ?? r.name, status: r.status }));
 }

@@ -104,7 +104,9 @@ describe("unittest: the runner's own count decides", () => {
   });
 
   it("without -v: counts only, an expected failure counted as a pass", () => {
-    const out = parseTestOutput("EEF.sFux\n----\nRan 8 tests in 0.014s\n\nFAILED (failures=2, errors=2, skipped=1, expected failures=1, unexpected successes=1)\n");
+    const out = parseTestOutput(
+      "EEF.sFux\n----\nRan 8 tests in 0.014s\n\nFAILED (failures=2, errors=2, skipped=1, expected failures=1, unexpected successes=1)\n",
+    );
     expect(out).toMatchObject({ passedCount: 2, failedCount: 5, tests: null });
   });
 });

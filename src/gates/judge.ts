@@ -1,6 +1,7 @@
 import type { GateResult } from "../events/schema.js";
 import { type RunEvidence, statusesFromCounts } from "./file-evidence.js";
 import type { FileOutcome, TestCase } from "./parsers/types.js";
+import { withUnitFailures } from "./unit-failures.js";
 
 /** One gate as the baseline ran it, before any agent changed a file. */
 export interface BaselineGate {
@@ -104,7 +105,8 @@ export function judgeGate(result: GateResult, tests: TestCase[] | null, base: Ba
     out.blocking = result.required && (red || changeBlocks);
     return out;
   }
-  const now = readNow(result, tests, out, opts);
+  // A file that did not import or a package that did not build fails the baseline's tests under it (unit-failures.ts).
+  const now = readNow(result, withUnitFailures(tests ?? [], base.tests), out, opts);
   // Tests the run did not list one by one are read from the runner's count for their file (file-evidence.ts).
   const counted = statusesFromCounts({ ...base, tests: base.tests }, now, result, opts.evidence ?? {}, inScope);
   for (const [id, status] of counted.inferred) now.set(id, status);
@@ -125,8 +127,7 @@ export function judgeGate(result: GateResult, tests: TestCase[] | null, base: Ba
  * The run's listed tests by id. When the runner exited 0 and counted no failure, a test yolo read as failing from its
  * output is judged by the runner's count (passed), and a finding says what could not be read.
  */
-function readNow(result: GateResult, tests: TestCase[] | null, out: GateJudgement, opts: JudgeOptions): Map<string, string> {
-  const now = new Map((tests ?? []).map((t) => [t.id, t.status as string]));
+function readNow(result: GateResult, now: Map<string, string>, out: GateJudgement, opts: JudgeOptions): Map<string, string> {
   if (!result.passed || result.failedCount !== 0) return now;
   const misread = [...now].filter(([, s]) => s === "failed").map(([id]) => id);
   if (!misread.length) return now;

@@ -95,3 +95,15 @@ export async function readJUnitReports(root: string, globs: string[], modifiedSi
   }
   return files.length ? cases : null;
 }
+
+// Maven Surefire writes its reports here whatever the gate's config says (`<modules>` one level down).
+const SUREFIRE = ["target/surefire-reports/TEST-*.xml", "*/target/surefire-reports/TEST-*.xml"];
+
+/**
+ * The JUnit reports a gate's run is read from: the gate's `reports`, else Surefire's for a Maven command (its XML is
+ * written on every `mvn test`, so a gate without `reports` configured is still read test by test).
+ */
+export function reportGlobs(command: string, reports: string[] | undefined): string[] {
+  if (reports?.length) return reports;
+  return /(?:^|[\s;&|(/])mvnw?\s/.test(` ${command} `) ? SUREFIRE : [];
+}

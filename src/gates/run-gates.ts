@@ -9,8 +9,9 @@ import { runShell } from "../exec/run-shell.js";
 import type { Sandbox } from "../exec/sandbox.js";
 import { sandboxWithCaches } from "../exec/tool-caches.js";
 import type { ExecSettings } from "../exec/settings.js";
-import { readJUnitReports } from "./junit-reports.js";
+import { readJUnitReports, reportGlobs } from "./junit-reports.js";
 import { environmentFailure } from "./environment-failure.js";
+import { openFreshCaches } from "./fresh-caches.js";
 import { readTestOutput } from "./parse.js";
 import type { FileOutcome, TestCase } from "./parsers/types.js";
 import { planStructured, type StructuredReading } from "./structured/registry.js";
@@ -79,11 +80,12 @@ export async function runGatesWithTests(gates: GateConfig[], opts: RunGatesOptio
 }
 
 /**
- * Environment yolo adds so runners list every test, not only the failing ones: pytest's `-rA` short summary
+ * Environment yolo adds so runners list every test, not only the failing ones: pytest's `-rA` short summary, and
+ * `--continue-on-collection-errors` so a file that does not import fails its own tests without stopping the others
  * (PYTEST_ADDOPTS is read by pytest however it is started). Appended to what the project already sets.
  */
 export function reportingEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...env, PYTEST_ADDOPTS: [env.PYTEST_ADDOPTS, "-rA"].filter(Boolean).join(" ") };
+  return { ...env, PYTEST_ADDOPTS: [env.PYTEST_ADDOPTS, "-rA --continue-on-collection-errors"].filter(Boolean).join(" ") };
 }
 
 // One gate: run, keep the whole output for the log and the parser, summarise the rest.
@@ -96,16 +98,19 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
   const { sandbox, cacheEnv } = withCaches(gate, opts);
   // The code under test was written by the model; it gets no more secrets than run_command does.
   const env = { ...reportingEnv(commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null)), ...gate.env, ...cacheEnv };
+  // Bytecode, pytest's cache and Go's test results: never from a cache the agents could have written (fresh-caches.ts).
+  const fresh = openFreshCaches(gate.command, env, sandbox);
+  const freshEnv = { ...env, ...fresh.env };
   const scripts = packageScripts(opts.root);
   // A runner yolo recognizes writes a machine-readable report beside its usual output, into a folder of yolo's.
-  const plan = planStructured(gate.command, scripts, env, sandbox);
+  const plan = planStructured(gate.command, scripts, freshEnv, fresh.sandbox);
   let structured: StructuredReading | null = null;
   try {
     run = await runShell(plan?.command ?? reportingCommand(gate.command, scripts), {
       cwd: opts.root,
       timeoutS: gate.timeoutS,
-      env: { ...env, ...plan?.env },
-      sandbox: plan?.folder.sandbox ?? sandbox,
+      env: { ...freshEnv, ...plan?.env },
+      sandbox: plan?.folder.sandbox ?? fresh.sandbox,
       config: opts.commands?.config,
       capBytes: opts.capBytes,
       signal: opts.signal,
@@ -116,6 +121,7 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
     await log.discard();
     throw error;
   } finally {
+    fresh.remove();
     plan?.folder.remove();
   }
   const output = run.fullOutput ?? run.output;
@@ -123,7 +129,8 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
   const { tests: parsed, files: parsedFiles, ...counts } = read.counts;
   counts.failures = counts.failures.map((name) => underRoot(name, opts.root));
   // A JUnit report the command wrote during this run is the most precise source; then a parser's own list; then the text.
-  const reported = structured?.tests ?? (gate.reports?.length ? await readJUnitReports(opts.root, gate.reports, startedAt - 2000) : null);
+  const globs = reportGlobs(gate.command, gate.reports);
+  const reported = structured?.tests ?? (globs.length ? await readJUnitReports(opts.root, globs, startedAt - 2000) : null);
   // In a monorepo each test is named by its workspace or crate first (see workspace-cases.ts).
   const tests = reported ?? workspaceTestCases(output, opts.root) ?? parsed ?? testCasesFromOutput(output, opts.root);
   const files = structured ? (structured.files ?? null) : (parsedFiles ?? null);

@@ -1,4 +1,5 @@
 import { jestDefault } from "./parsers/jest-default.js";
+import { parsePytest } from "./parsers/pytest.js";
 import type { TestCase, TestStatus } from "./parsers/types.js";
 import { vitestDefault } from "./parsers/vitest-default.js";
 
@@ -128,22 +129,8 @@ function tapCases(text: string): TestCase[] | null {
   return cases;
 }
 
-// pytest's `-rA` short summary (`PASSED tests/test_a.py::test_x`) or `-v` lines (`tests/test_a.py::test_x PASSED`).
-const PYTEST_SUMMARY = /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+::\S+)/;
-const PYTEST_VERBOSE = /^(\S+::\S+) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
-
-function pytestCases(text: string): TestCase[] | null {
-  if (!/^=+ .* in [\d.]+s/m.test(text)) return null;
-  const byId = new Map<string, TestStatus>();
-  for (const line of text.split("\n")) {
-    const m = PYTEST_SUMMARY.exec(line);
-    const v = m ? null : PYTEST_VERBOSE.exec(line);
-    const [id, word] = m ? [m[2], m[1]] : v ? [v[1], v[2]] : [null, null];
-    if (!id || !word) continue;
-    byId.set(id, word === "PASSED" || word === "XFAIL" ? "passed" : word === "SKIPPED" ? "skipped" : "failed");
-  }
-  return byId.size ? [...byId].map(([id, status]) => ({ id, status })) : null;
-}
+// pytest: one reader for counts and tests (parsers/pytest.ts).
+const pytestCases = (text: string): TestCase[] | null => parsePytest(text)?.tests ?? null;
 
 // node's spec reporter and mocha's: `✔ name (1ms)` / `✖ name` / `﹣ name # SKIP`, nested by indentation under `▶ suite`;
 // mocha numbers its failures instead (`1) name`), and its suites are plain lines, so its ids are the test titles.
@@ -185,6 +172,8 @@ export function reportingCommand(command: string, scripts: Record<string, string
   if (test && CRA_SCRIPT.test(test) && !/--watch/.test(test)) return `${command.trim()} -- --watchAll=false`;
   // cargo names each test binary on stderr and the binary prints its tests on stdout: one stream keeps them in order,
   // so each test is tied to its crate (workspace-cases.ts).
-  if (/^\s*cargo\s+test(?:\s+[^|;&<>`$()\n]*)?$/.test(command)) return `${command.trim()} 2>&1`;
+  // `--no-fail-fast`: every test binary runs though an earlier one failed, so each test has its result, not "missing".
+  const cargo = /^\s*cargo\s+test((?:\s+[^|;&<>`$()\n]*)?)$/.exec(command);
+  if (cargo) return `cargo test${/--no-fail-fast\b/.test(cargo[1]) ? "" : " --no-fail-fast"}${cargo[1].trimEnd()} 2>&1`;
   return command;
 }

@@ -8,7 +8,16 @@ export type TestStatus = "passed" | "failed" | "skipped";
 export interface TestCase {
   id: string;
   status: TestStatus;
-  /** Passed only after the runner retried it (vitest `--retry`, jest `retryTimes`, mocha `this.retries`): flaky. */
+  /**
+   * This failure is a whole unit's, not one test's: a test file that did not import, a Go package that did not build
+   * or panicked, a crate that did not compile. Every test whose id starts with `unit` that the run did not report
+   * failed with it (src/gates/unit-failures.ts); "" stands for every test of the run.
+   */
+  unit?: string;
+  /**
+   * Passed only after the runner retried it (vitest `--retry`, jest `retryTimes`, mocha `this.retries`), or reran after a
+   * failure (pytest-rerunfailures; its status is the last run's): flaky.
+   */
   flaky?: boolean;
 }
 

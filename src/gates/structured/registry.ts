@@ -1,6 +1,7 @@
 import type { Sandbox } from "../../exec/sandbox.js";
 import { jestRunner } from "./jest.js";
 import { nodeTestRunner } from "./node-test.js";
+import { pytestRunner } from "./pytest.js";
 import { openReportFolder, readReport, type ReportFolder } from "./report-folder.js";
 import type { StructuredReading, StructuredRunner } from "./types.js";
 import { vitestRunner } from "./vitest.js";
@@ -8,7 +9,7 @@ import { vitestRunner } from "./vitest.js";
 export type { StructuredReading, StructuredRunner } from "./types.js";
 
 /** The runners yolo asks for a report beside their output; the first whose `command` recognizes the gate's wins. */
-export const STRUCTURED_RUNNERS: StructuredRunner[] = [vitestRunner, jestRunner, nodeTestRunner];
+export const STRUCTURED_RUNNERS: StructuredRunner[] = [vitestRunner, jestRunner, nodeTestRunner, pytestRunner];
 
 /** A gate run with a structured report asked for: what to run, what to add to its environment, where to read. */
 export interface StructuredPlan {

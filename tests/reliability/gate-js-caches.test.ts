@@ -15,7 +15,7 @@ import { makeProject } from "../helpers/project.js";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
-  if (!process.env.KEEP) for (const c of cleanups.splice(0)) await c();
+  for (const c of cleanups.splice(0)) await c();
 });
 
 const REPO_MODULES = join(import.meta.dirname, "..", "..", "node_modules");
@@ -48,6 +48,29 @@ const TSC = {
 const WRONG = "export const n: number = 'x';\n";
 const touchInfo = sh("touch dist/tsconfig.tsbuildinfo");
 
+// jest with its cache in the project: the agent runs jest on its wrong add.js (the transform cache now holds it) and
+// rewrites the cached code to the right one, with the checksum jest checks.
+const JEST = {
+  files: {
+    "package.json": JSON.stringify({ name: "jf", private: true, scripts: { test: "jest" }, jest: { cacheDirectory: "<rootDir>/.jest-cache" } }),
+    "src/add.js": "exports.add = (a, b) => a + b;\n",
+    "test/add.test.js": 'const { add } = require("../src/add.js");\ntest("adds two numbers", () => { expect(add(2, 3)).toBe(5); });\n',
+  },
+  config: { gates: [{ name: "test", command: "node_modules/.bin/jest" }] } satisfies UserConfig,
+};
+const FORGE = `const fs = require("node:fs"), path = require("node:path"), crypto = require("node:crypto");
+const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
+for (const f of walk(".jest-cache")) {
+  const text = fs.readFileSync(f, "utf8");
+  if (!text.includes("a - b") || f.endsWith(".map")) continue;
+  const code = text.slice(33).replace("a - b", "a + b");
+  fs.writeFileSync(f, crypto.createHash("sha1").update(code).digest("hex").slice(0, 32) + "\\n" + code);
+}
+`;
+const BAD_JS = "exports.add = (a, b) => a - b;\n";
+const warmCache = sh("node_modules/.bin/jest || true");
+const forged = [write("src/add.js", BAD_JS), warmCache, write("forge.cjs", FORGE), sh("node forge.cjs")];
+
 describe("gates take no result from a JS cache an agent wrote", { timeout: 300_000 }, () => {
   it("tsc -b: a type error with the build info touched newer than the sources is still a type error", async () => {
     const r = await run([write("src/a.ts", WRONG), touchInfo, devDone], TSC.files, TSC.config);
@@ -59,6 +82,17 @@ describe("gates take no result from a JS cache an agent wrote", { timeout: 300_0
     const plain = await run([write("src/a.ts", WRONG), devDone], TSC.files, TSC.config);
     expect(plain.result).toMatchObject({ status: "failed", exitCode: 1 });
     const right = await run([write("src/a.ts", "export const n: number = 2;\n"), touchInfo, devDone], TSC.files, TSC.config);
+    expect(right.result).toMatchObject({ status: "passed", exitCode: 0 });
+  });
+
+  it("jest: the wrong add.js with its transform cache rewritten to the right code still fails", async () => {
+    const r = await run([...forged, devDone], JEST.files, JEST.config);
+    expect(r.result).toMatchObject({ status: "failed", exitCode: 1 });
+    expect(judged(r.events)[0]).toMatchObject({ name: "test", passed: false, blocking: true });
+  });
+
+  it("control: a right change after the agent filled jest's cache passes", async () => {
+    const right = await run([warmCache, write("src/add.js", "exports.add = (a, b) => b + a;\n"), devDone], JEST.files, JEST.config);
     expect(right.result).toMatchObject({ status: "passed", exitCode: 0 });
   });
 });

@@ -22,10 +22,12 @@ export type ConfigFlags = ConfigOverrideFlags & {
 /** Loads and resolves the configuration once (defaults < yolo.config.ts < environment < flags). */
 export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}, trust: ConfigTrustMode = "check"): Promise<ResolvedConfig> {
   const { root, startDir, gitRoot } = findProject(cwd);
+  const pinned = pinnedConfigFile(process.env);
   // Before anything is imported: a read-only command never runs a config a model may have written (config-trust.ts).
-  if (trust === "record") recordConfigTrust(root, process.env);
-  else checkConfigTrust(root, process.env);
-  const { file, config, userConfig } = await loadConfigFiles(root);
+  // An eval's task run takes the config the eval itself was started with (checked there), not the checkout's.
+  if (pinned === undefined && trust === "record") recordConfigTrust(root, process.env);
+  else if (pinned === undefined) checkConfigTrust(root, process.env);
+  const { file, config, userConfig } = await loadConfigFiles(root, pinned);
   const resolved = resolveConfig({
     root,
     startDir,
@@ -74,15 +76,29 @@ export function withTestCommand(config: ResolvedConfig, command: string): Resolv
  */
 async function loadConfigFiles(
   root: string,
+  pinned: string | null | undefined,
 ): Promise<{ file: string | null; config: FileConfig; userConfig: { file: string | null; config: UserLevelConfig } }> {
-  if (!findConfigFile(root) && !findUserConfigFile(process.env)) return { file: null, config: {}, userConfig: { file: null, config: {} } };
+  const projectFile = pinned === undefined ? findConfigFile(root) : pinned;
+  if (!projectFile && !findUserConfigFile(process.env)) return { file: null, config: {}, userConfig: { file: null, config: {} } };
   const { loadConfigFile, loadUserConfig } = await import("../config/load.js");
   const options = { transpileCache: join(userCacheDir(process.env), "jiti"), validationCache: validationCache(process.env) };
-  const { file, config } = await loadConfigFile(root, options);
+  const { file, config } = await loadConfigFile(root, options, projectFile);
   return { file, config, userConfig: await loadUserConfig(process.env, options) };
 }
 
 export { userCacheDir } from "./user-cache-dir.js";
+
+/**
+ * `yolo eval` sets this for the runs of its tasks: the project config the eval was started with (absolute; empty for
+ * none). A task's checkout is the project at an old commit, whose yolo.config.ts (anyone's, from history) must not
+ * run on the host: the task runs with the user's config instead.
+ */
+export const EVAL_CONFIG_VAR = "YOLO_EVAL_CONFIG";
+
+function pinnedConfigFile(env: Readonly<Record<string, string | undefined>>): string | null | undefined {
+  const value = env[EVAL_CONFIG_VAR];
+  return value === undefined ? undefined : value.trim() || null;
+}
 
 /** Where this build remembers validated config and workflows (none when run from source: there is no build id). */
 export function validationCache(env: Readonly<Record<string, string | undefined>>): ValidationCache | null {

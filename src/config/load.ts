@@ -31,11 +31,15 @@ export interface ConfigLoadOptions {
 }
 
 /**
- * Loads and validates `yolo.config.{ts,mts,js,mjs}` from `root`.
+ * Loads and validates `yolo.config.{ts,mts,js,mjs}` from `root` (or the config `file` given instead: an eval's task runs
+ * use the user's own, never one in the task's checkout).
  * No file → `{ file: null, config: {} }`. Any problem → one ConfigError listing every problem.
  */
-export async function loadConfigFile(root: string, options: ConfigLoadOptions = {}): Promise<{ file: string | null; config: FileConfig }> {
-  const file = findConfigFile(root);
+export async function loadConfigFile(
+  root: string,
+  options: ConfigLoadOptions = {},
+  file: string | null = findConfigFile(root),
+): Promise<{ file: string | null; config: FileConfig }> {
   if (!file) return { file: null, config: {} };
   const exported = await importConfigModule(file, options);
   return { file, config: await validated("project", exported, file, options) };

@@ -37,6 +37,22 @@ const SENSITIVE_FILES = new Set([
   "id_ed25519_sk",
 ]);
 
+/** Of SENSITIVE_FILES, the ones that hold credentials (the others are shell start-up code). */
+const CREDENTIAL_FILES = [
+  ".npmrc",
+  ".netrc",
+  "_netrc",
+  ".pypirc",
+  ".git-credentials",
+  ".pgpass",
+  "id_rsa",
+  "id_dsa",
+  "id_ecdsa",
+  "id_ed25519",
+  "id_ecdsa_sk",
+  "id_ed25519_sk",
+];
+
 /** Extensions of private keys and key stores. */
 const KEY_EXTENSIONS = [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk"];
 
@@ -80,6 +96,21 @@ export function sensitiveSegment(parent: string, name: string, raw: string, last
   if (isEnvFile(name)) return `\`${name}\` (environment files hold secrets; \`.env.example\` is allowed)`;
   if (KEY_EXTENSIONS.some((ext) => name.endsWith(ext))) return `\`${name}\` (a private key or key store)`;
   return null;
+}
+
+/**
+ * Whether a project-relative path names a file that holds secrets by its name: an environment file (not a template),
+ * a credentials file, a private key or key store, or anything under `.ssh`, `.gnupg` or `.aws`. A tracked one is in
+ * git's history, where no file tool's refusal keeps a model from reading it.
+ */
+export function looksLikeSecret(rel: string): boolean {
+  const segments = rel
+    .split(/[\\/]+/)
+    .filter((s) => s !== "" && s !== ".")
+    .map(normaliseName);
+  const name = segments.at(-1) ?? "";
+  if (segments.slice(0, -1).some((s) => s === ".ssh" || s === ".gnupg" || s === ".aws")) return true;
+  return CREDENTIAL_FILES.includes(name) || isEnvFile(name) || KEY_EXTENSIONS.some((ext) => name.endsWith(ext));
 }
 
 /** True for a name the file walkers (list, search) must skip, at any depth. */

@@ -11,7 +11,8 @@ import type { EventBody } from "../../events/schema.js";
 import type { EngineDeps } from "../deps.js";
 import type { GateBaselineRef } from "../../state/pipeline.js";
 import { workflowGates } from "../run/gate-required.js";
-import { ownFilesIn, treeNow } from "./gate-tree.js";
+import { ownFilesIn, ownPathTest, treeNow } from "./gate-tree.js";
+import { ignoredRecordFile, recordIgnoredBaseline } from "./agent-ignored.js";
 
 /** The graph node that opens a `run` thread: it begins the gate baseline, which then runs beside the first agents (baseline-task.ts). */
 export const BASELINE_NODE = "gate_baseline";
@@ -99,6 +100,8 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
     })),
   };
   const files = baselineFiles(deps, threadId);
+  // What git ignores is stamped now, the baseline's own output included: what changes there later is the agents'.
+  await recordIgnoredBaseline(deps.config.root, ignoredRecordFile(deps.config.stateDir, threadId), ownPathTest(deps.config));
   await writeRecord(files.record, record);
   const ref: GateBaselineRef = {
     file: files.record,

@@ -1,4 +1,5 @@
 import { gatesToRun, leftOutFix } from "../gates/missing-tool.js";
+import { readingResults } from "./gate-reading.js";
 import type { CheckResult, DoctorCheck } from "./types.js";
 
 /** The gates tea's node would run: configured, or detected from the project (those whose program is missing are left out, said apart). */
@@ -28,6 +29,10 @@ export const gatesCheck: DoctorCheck = {
         ...left,
       ];
     }
-    return [{ id: "gates", title: "gates", status: "ok", detail: `${source}: ${gates.map((g) => `${g.name} (${g.command})`).join(", ")}` }, ...left];
+    return [
+      { id: "gates", title: "gates", status: "ok", detail: `${source}: ${gates.map((g) => `${g.name} (${g.command})`).join(", ")}` },
+      ...left,
+      ...readingResults(config.stateDir),
+    ];
   },
 };

@@ -8,7 +8,7 @@ import type { ThreadRow } from "../../store/thread-store.js";
 import { loadResolvedConfig } from "../load-config.js";
 import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 import { plural } from "../../text/plural.js";
-import { judgementNotes } from "../../events/judgement-words.js";
+import { judgementNotes, readingWords } from "../../events/judgement-words.js";
 import { outputSections } from "../../roles/displays.js";
 import { orderedStoryRuns, storyCounts, storyTextLines } from "../../report/stories.js";
 import { preExistingCount, scopeWords } from "../../ui/format.js";
@@ -145,6 +145,7 @@ function gateHistoryLine(g: PipelineStateType["gateHistory"][number]): string {
     (g.blocking === true ? " — blocked" : g.blocking === false && !g.passed ? " — not blocking" : "") +
     (g.passedCount !== null || g.failedCount !== null ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "") +
     (g.scope ? ` — ${scopeWords(g.scope)}` : "") +
+    (g.reading ? ` — ${readingWords(g.reading)}` : "") +
     (g.logFile ? ` — log ${g.logFile}` : "") +
     judgementNotes(g, 10)
       .map((n) => `\n  ${n}`)
@@ -175,6 +176,7 @@ function baselineLines(s: PipelineStateType): string[] {
         : g.passedCount !== null || g.failedCount !== null
           ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed (counts only)`
           : "") +
+      (g.reading ? ` — ${readingWords(g.reading)}` : "") +
       (s.gateApproval ? `\n  gate change approved by a human: ${s.gateApproval.changes.join("; ")}` : ""),
   );
 }

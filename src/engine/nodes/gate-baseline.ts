@@ -112,6 +112,7 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
       passedCount: result.passedCount,
       failedCount: result.failedCount,
       tests: result.tests ?? null,
+      ...(result.reading ? { reading: result.reading } : {}),
     })),
   };
   await writeRecord(files.ref, ref);

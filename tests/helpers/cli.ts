@@ -46,6 +46,8 @@ export interface YoloOptions {
   env?: Record<string, string | undefined>;
   /** Extra node flags before the script, e.g. `--import <hook>`. */
   nodeArgs?: string[];
+  /** How long the child may run before it is killed (default 45 s): runs whose gates are real toolchains need more. */
+  timeoutMs?: number;
 }
 
 // yolo's caches (jiti's transpile cache, validated configs and workflows) go to a folder of this test process, not
@@ -77,7 +79,7 @@ export function spawnYolo(args: string[], opts: YoloOptions) {
     reject: false,
     encoding: "utf8",
     stripFinalNewline: false,
-    timeout: CHILD_TIMEOUT_MS,
+    timeout: opts.timeoutMs ?? CHILD_TIMEOUT_MS,
     killSignal: "SIGKILL",
   });
 }

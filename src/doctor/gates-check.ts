@@ -13,7 +13,9 @@ export const gatesCheck: DoctorCheck = {
         id: `gates:left-out:${l.gate.name}`,
         title: `gate ${l.gate.name}`,
         status: "warn",
-        detail: `detected, left out of runs: ${l.program} is not installed (not found ${l.where})`,
+        detail: l.replacedBy
+          ? `detected as ${l.gate.command}; runs ${l.replacedBy} instead: ${l.program} is not installed (not found ${l.where})`
+          : `detected, left out of runs: ${l.program} is not installed (not found ${l.where})`,
         fix: leftOutFix(l),
       }),
     );

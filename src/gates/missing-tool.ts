@@ -11,6 +11,8 @@ export interface LeftOutGate {
   program: string;
   /** Where yolo looked, in a few words ("on PATH", "in node_modules/.bin or on PATH"). */
   where: string;
+  /** The plain command run in its place (`pytest -rA` for a missing tox or uv), when its program is installed. */
+  replacedBy?: string;
 }
 
 const RUN_SCRIPT = /^(npm|pnpm|yarn|bun)\s+(?:run\s+)?([\w:.-]+)\b/;
@@ -27,10 +29,25 @@ export function splitMissingTools(gates: readonly GateConfig[], root: string, pa
   const leftOut: LeftOutGate[] = [];
   for (const gate of gates) {
     const missing = missingProgram(gate.command, root, pathVar);
-    if (missing) leftOut.push({ gate, ...missing });
-    else kept.push(gate);
+    if (!missing) {
+      kept.push(gate);
+      continue;
+    }
+    // tox or uv missing: the project's runner itself (pytest, ruff) may be installed, and judges as the user runs it.
+    const plain = withoutWrapper(gate.command);
+    if (plain && !missingProgram(plain, root, pathVar)) {
+      kept.push({ ...gate, command: plain });
+      leftOut.push({ gate, ...missing, replacedBy: plain });
+    } else leftOut.push({ gate, ...missing });
   }
   return { kept, leftOut };
+}
+
+/** The command a detected gate runs without the wrapper detection put around it (tox, `uv run`), or null. */
+function withoutWrapper(command: string): string | null {
+  // Detection writes `tox` only for a project that uses pytest (src/gates/detect/python.ts).
+  if (command === "tox") return "pytest -rA";
+  return /^uv\s+run\s+(\S.*)$/.exec(command)?.[1] ?? null;
 }
 
 /**
@@ -96,6 +113,8 @@ function executable(file: string): boolean {
 
 /** The warning said at a run's start (and by `yolo doctor`) for a detected gate left out. */
 export function leftOutWarning(left: LeftOutGate): string {
+  if (left.replacedBy)
+    return `The detected gate "${left.gate.name}" runs \`${left.replacedBy}\` instead of \`${left.gate.command}\`: ${left.program} is not installed (not found ${left.where}). ${leftOutFix(left)}`;
   return `The detected gate "${left.gate.name}" (${left.gate.command}) is left out of this run: ${left.program} is not installed (not found ${left.where}). ${leftOutFix(left)}`;
 }
 

@@ -1,7 +1,8 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { gatesToRun } from "../../../src/gates/missing-tool.js";
+import { gatesToRun, leftOutWarning } from "../../../src/gates/missing-tool.js";
+import { noGateReason } from "../../../src/gates/no-gate.js";
 import { tempDir } from "../../helpers/per-test.js";
 
 // A detected gate whose program is not installed is left out (with a warning), never a failure of the run's
@@ -70,5 +71,28 @@ describe("detected gates whose program is not installed", () => {
     const root = projectWith(onTestFinished, { "pyproject.toml": PYPROJECT });
     const configured = [{ name: "ruff", command: "ruff check .", required: false, timeoutS: 60 }];
     expect(names(gatesToRun(configured, root, pathWith(onTestFinished, [])))).toEqual({ run: ["ruff"], leftOut: [] });
+  });
+
+  it("tox or uv not installed: the project's own pytest judges instead, said in the warning; without pytest the gate is left out", ({ onTestFinished }) => {
+    const tox = projectWith(onTestFinished, { "pyproject.toml": PYPROJECT, "tox.ini": "[tox]\nenvlist = py3\n" });
+    const withPytest = gatesToRun(undefined, tox, pathWith(onTestFinished, ["pytest", "ruff"]));
+    expect(withPytest.gates.map((g) => [g.name, g.command])).toEqual([
+      ["test", "pytest -rA"],
+      ["ruff", "ruff check ."],
+    ]);
+    expect(withPytest.leftOut.map(leftOutWarning)).toEqual([
+      'The detected gate "test" runs `pytest -rA` instead of `tox`: tox is not installed (not found on PATH). Install tox to have it judged, or list the gates you want in yolo.config.ts (a configured gate always runs).',
+    ]);
+    expect(names(gatesToRun(undefined, tox, pathWith(onTestFinished, ["ruff"])))).toEqual({ run: ["ruff"], leftOut: ["test:tox"] });
+    // Control: with tox installed, tox is the gate.
+    expect(gatesToRun(undefined, tox, pathWith(onTestFinished, ["tox", "pytest", "ruff"])).gates[0].command).toBe("tox");
+
+    const uv = projectWith(onTestFinished, { "pyproject.toml": PYPROJECT, "uv.lock": "" });
+    expect(gatesToRun(undefined, uv, pathWith(onTestFinished, ["pytest", "ruff"])).gates.map((g) => g.command)).toEqual(["pytest -rA", "ruff check ."]);
+  });
+
+  it("every detected gate left out: the no-gate warning says they cannot run here, not that none was detected", ({ onTestFinished }) => {
+    const root = projectWith(onTestFinished, { "pyproject.toml": PYPROJECT, "tox.ini": "[tox]\n" });
+    expect(noGateReason(root, null)).toContain("the gates detected here cannot run: their programs are not installed");
   });
 });

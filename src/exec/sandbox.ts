@@ -109,7 +109,11 @@ function runProbe(pathVar: string | undefined): SandboxProbe {
   if (!binary) return diagnose({ platform: process.platform, installed: false, stderr: "", read: readProc });
   const trial = (seccomp: boolean): TrialResult =>
     withFilterFd(seccomp, (fd) =>
-      spawnSync(binary, trialArgs(binary, fd), { timeout: PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "ignore", "pipe", ...(fd === null ? [] : [fd])] }),
+      spawnSync(binary, trialArgs(binary, fd), {
+        timeout: PROBE_TIMEOUT_MS,
+        encoding: "utf8",
+        stdio: ["ignore", "ignore", "pipe", ...(fd === null ? [] : [fd])],
+      }),
     );
   const filtered = trial(sandboxFilterSupported());
   if (ran(filtered) || !sandboxFilterSupported()) return probeAnswer(binary, filtered);

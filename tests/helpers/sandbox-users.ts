@@ -81,7 +81,7 @@ export function giveTo(user: SandboxUser, path: string): void {
  * sandbox hides (root's `/root`, the ordinary user's `/home/<user>`), as a real home is; owned by `user`.
  */
 export function attackHome(user: SandboxUser): { home: string; cleanup: () => void } {
-  const parent = user.uid === 0 ? homedir() : (spawnSync("sh", ["-c", `getent passwd ${user.uid} | cut -d: -f6`], { encoding: "utf8" }).stdout.trim() || "/home");
+  const parent = user.uid === 0 ? homedir() : spawnSync("sh", ["-c", `getent passwd ${user.uid} | cut -d: -f6`], { encoding: "utf8" }).stdout.trim() || "/home";
   const home = realpathSync(mkdtempSync(join(parent, ".yolo-attack-home-")));
   giveTo(user, home);
   return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
@@ -95,6 +95,8 @@ export interface ShellAsOptions {
   home: string;
   /** "bwrap": the run's sandbox (home and /run hidden); "bwrap-home-shown": the same with nothing hidden; "none": no sandbox. */
   sandbox: "bwrap" | "bwrap-home-shown" | "none";
+  /** The sandbox's limits; absent: DEFAULT_SANDBOX_LIMITS. */
+  limits?: { processes: number; memoryBytes: number; tmpBytes: number };
   /** Keys put in the session keyring (and, under `user:` names, the user keyring) of the process that runs yolo's code. */
   keys?: { session: [string, string]; user: [string, string] };
 }
@@ -113,7 +115,7 @@ export function shellAs(user: SandboxUser, command: string, options: ShellAsOpti
     const probe = probeBwrap(process.env.PATH);
     if (o.sandbox !== "none" && !probe.available) throw new Error("bubblewrap does not work here: " + probe.reason);
     const hidden = o.sandbox === "bwrap" ? sandboxHiddenFolders(o.home) : [];
-    const sandbox = o.sandbox === "none" ? { kind: "none" } : { kind: "bwrap", binary: probe.binary, hidden, limits: DEFAULT_SANDBOX_LIMITS };
+    const sandbox = o.sandbox === "none" ? { kind: "none" } : { kind: "bwrap", binary: probe.binary, hidden, limits: { ...DEFAULT_SANDBOX_LIMITS, ...o.limits } };
     const r = await runShell(o.command, { cwd: o.cwd, timeoutS: 60, env: { PATH: process.env.PATH, HOME: o.home }, capBytes: 100000, sandbox });
     process.stdout.write(JSON.stringify({ exitCode: r.exitCode, output: r.output }));
   `;

@@ -78,7 +78,8 @@ const ATTACKS: Attack[] = [
   },
   {
     name: "mount a new file system over the project's git dir",
-    command: () => `mkdir -p /tmp/g && cp -r .git/. /tmp/g/ && printf '[core]\\n\\tbare = false\\n' >> /tmp/g/config && mount --bind /tmp/g "$PWD/.git" 2>&1 && echo MOUNTED-OK`,
+    command: () =>
+      `mkdir -p /tmp/g && cp -r .git/. /tmp/g/ && printf '[core]\\n\\tbare = false\\n' >> /tmp/g/config && mount --bind /tmp/g "$PWD/.git" 2>&1 && echo MOUNTED-OK`,
     escaped: (_w, output) => output.includes("MOUNTED-OK"),
     control: { sandbox: "none", command: () => "echo MOUNTED-OK" },
   },

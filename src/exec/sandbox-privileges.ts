@@ -27,9 +27,13 @@ export function disablesUserns(binary: string): boolean {
   return known;
 }
 
-/** What a sandboxed command is, in words for `yolo doctor`: its id, no capabilities, nested namespaces or not. */
-export function privilegeSummary(binary: string, uid: number | undefined = process.getuid?.()): string {
+/**
+ * What a sandboxed command is, in words for `yolo doctor`: its id, no capabilities, nested namespaces or not, and
+ * whether the seccomp filter keeps it off the keyrings (`filtered`: false where bubblewrap cannot apply it).
+ */
+export function privilegeSummary(binary: string, filtered: boolean, uid: number | undefined = process.getuid?.()): string {
   const who = uid === 0 ? "as root (uid 0) by id only" : `as uid ${uid ?? "?"}`;
   const nested = disablesUserns(binary) ? "no nested user namespaces" : "nested user namespaces allowed (bubblewrap before 0.8 cannot refuse them)";
-  return `commands run in a user namespace of their own, ${who}, with no capabilities and ${nested}; keyrings are refused`;
+  const keyrings = filtered ? "keyrings are refused" : "keyrings are reachable (no seccomp filter here)";
+  return `commands run in a user namespace of their own, ${who}, with no capabilities and ${nested}; ${keyrings}`;
 }

@@ -79,8 +79,6 @@ export function findProtectedPaths(root: string, limits: WalkLimits = DEFAULT_WA
       }
       if (entry.isDirectory() && !SKIP.has(entry.name)) {
         const inside = entriesOf(abs);
-        // A git dir of its own, whatever its name: `git status` inside it (or in the work tree its config names)
-        // reads its config and runs its fsmonitor, hooks and filters, as the project's own `.git` would.
         if (isGitDir(inside)) {
           out.readOnly.push(abs);
           out.execRels.add(rel);
@@ -120,8 +118,10 @@ export function findProtectedPaths(root: string, limits: WalkLimits = DEFAULT_WA
 }
 
 /**
- * Whether a folder's entries make it a git dir: `HEAD` beside a `config`, `objects/` or `refs/` (git itself needs
- * HEAD, objects/ and refs/; a HEAD and a config are one `mkdir` away from that, so they count too).
+ * Whether a folder's entries make it a git dir of its own, whatever its name: `HEAD` beside a `config`, `objects/` or
+ * `refs/` (git itself needs HEAD, objects/ and refs/; a HEAD and a config are one `mkdir` away from that). `git status`
+ * inside it (or in the work tree its config names) runs its fsmonitor, hooks and filters, as the project's own `.git`
+ * would: the walk protects it as one.
  */
 export function isGitDir(entries: readonly fs.Dirent[]): boolean {
   const names = new Set(entries.map((entry) => entry.name));

@@ -3,7 +3,8 @@ import { accessSync, closeSync, constants, existsSync, mkdtempSync, openSync, re
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import type { ProtectedPaths } from "./protected-paths.js";
-import { hostWrapped, SECCOMP_FD, unixSocketFilterFile, unixSocketFilterSupported } from "./seccomp.js";
+import { privilegeArgs } from "./sandbox-privileges.js";
+import { hostWrapped, SECCOMP_FD, sandboxFilterFile, sandboxFilterSupported } from "./seccomp.js";
 import { DEFAULT_SANDBOX_LIMITS, hiddenFolderArgs, limitArgv, type SandboxLimits } from "./sandbox-walls.js";
 
 /** How commands are contained: inside bubblewrap, or not at all. */
@@ -109,24 +110,28 @@ function runProbe(pathVar: string | undefined): SandboxProbe {
   if (!binary) return diagnose({ platform: process.platform, installed: false, stderr: "", read: readProc });
   const trial = (seccomp: boolean): TrialResult =>
     withFilterFd(seccomp, (fd) =>
-      spawnSync(binary, trialArgs(fd), { timeout: PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "ignore", "pipe", ...(fd === null ? [] : [fd])] }),
+      spawnSync(binary, trialArgs(binary, fd), {
+        timeout: PROBE_TIMEOUT_MS,
+        encoding: "utf8",
+        stdio: ["ignore", "ignore", "pipe", ...(fd === null ? [] : [fd])],
+      }),
     );
-  const filtered = trial(unixSocketFilterSupported());
-  if (ran(filtered) || !unixSocketFilterSupported()) return probeAnswer(binary, filtered);
+  const filtered = trial(sandboxFilterSupported());
+  if (ran(filtered) || !sandboxFilterSupported()) return probeAnswer(binary, filtered);
   return probeAnswer(binary, trial(false), filtered);
 }
 
 const ran = (trial: TrialResult) => !trial.error && trial.status === 0;
 
 // The trial's argv: the fixed walls, the filter on SECCOMP_FD when `fd` is open.
-function trialArgs(fd: number | null): string[] {
-  return [...isolation(), ...(fd === null ? [] : ["--seccomp", String(SECCOMP_FD)]), "--", "true"];
+function trialArgs(binary: string, fd: number | null): string[] {
+  return [...isolation(binary), ...(fd === null ? [] : ["--seccomp", String(SECCOMP_FD)]), "--", "true"];
 }
 
 // Runs `use` with the filter file open (its fd) when `seccomp`, else with null; the fd is closed afterwards.
 function withFilterFd<T>(seccomp: boolean, use: (fd: number | null) => T): T {
   if (!seccomp) return use(null);
-  const fd = openSync(unixSocketFilterFile(), "r");
+  const fd = openSync(sandboxFilterFile(), "r");
   try {
     return use(fd);
   } finally {
@@ -150,14 +155,14 @@ export function stopTrials(): void {
 async function runProbeAsync(pathVar: string | undefined): Promise<SandboxProbe> {
   const binary = findOnPath("bwrap", pathVar);
   if (!binary) return diagnose({ platform: process.platform, installed: false, stderr: "", read: readProc });
-  const filtered = await trialAsync(binary, unixSocketFilterSupported());
-  if (ran(filtered) || !unixSocketFilterSupported()) return probeAnswer(binary, filtered);
+  const filtered = await trialAsync(binary, sandboxFilterSupported());
+  if (ran(filtered) || !sandboxFilterSupported()) return probeAnswer(binary, filtered);
   return probeAnswer(binary, await trialAsync(binary, false), filtered);
 }
 
 // One trial sandbox as a child process the event loop waits for (with the filter on its fd when `seccomp`).
 async function trialAsync(binary: string, seccomp: boolean): Promise<TrialResult> {
-  const fd = seccomp ? openSync(unixSocketFilterFile(), "r") : null;
+  const fd = seccomp ? openSync(sandboxFilterFile(), "r") : null;
   return new Promise<TrialResult>((resolve) => {
     let stderr = "";
     let settled = false;
@@ -167,7 +172,7 @@ async function trialAsync(binary: string, seccomp: boolean): Promise<TrialResult
       clearTimeout(timer);
       resolve({ ...r, stderr });
     };
-    const child = spawn(binary, trialArgs(fd), { stdio: ["ignore", "ignore", "pipe", ...(fd === null ? [] : [fd])] });
+    const child = spawn(binary, trialArgs(binary, fd), { stdio: ["ignore", "ignore", "pipe", ...(fd === null ? [] : [fd])] });
     // The child holds its own copy of the fd from here on.
     if (fd !== null) closeSync(fd);
     running.add(child);
@@ -191,7 +196,9 @@ async function trialAsync(binary: string, seccomp: boolean): Promise<TrialResult
 function probeAnswer(binary: string, probe: TrialResult, filtered?: TrialResult): SandboxProbe {
   if (probe.error) return { available: false, reason: `${binary} could not start (${probe.error.message})` };
   if (probe.status !== 0) return diagnose({ platform: process.platform, installed: true, stderr: firstLine(probe), read: readProc, binary });
-  return filtered ? { available: true, binary, seccompFails: filtered.error?.message ?? firstLine(filtered) } : { available: true, binary };
+  if (!filtered) return { available: true, binary };
+  noSeccomp.add(binary);
+  return { available: true, binary, seccompFails: filtered.error?.message ?? firstLine(filtered) };
 }
 
 const firstLine = (trial: TrialResult) => (trial.stderr ?? "").trim().split("\n")[0] || `exit code ${trial.status ?? trial.signal}`;
@@ -249,9 +256,13 @@ function readProc(path: string): string | null {
   }
 }
 
-/** The bubblewrap options every sandbox uses: the whole filesystem read-only, fresh /dev, /proc and /tmp, no network. */
-function isolation(tmpBytes?: number): string[] {
+/**
+ * The bubblewrap options every sandbox uses: no privilege (sandbox-privileges.ts), the whole filesystem read-only,
+ * fresh /dev, /proc and /tmp, no network.
+ */
+function isolation(binary: string, tmpBytes?: number): string[] {
   return [
+    ...privilegeArgs(binary),
     "--ro-bind",
     "/",
     "/",
@@ -288,7 +299,7 @@ export function bwrapArgv(sandbox: BwrapSandbox, root: string, command: string, 
 /** bwrapArgv for any program and its arguments (a stdio MCP server), under the same walls. */
 export function bwrapArgvOf(sandbox: BwrapSandbox, root: string, argv: readonly string[], guard?: ProtectedPaths, pathVar?: string, chdir = root): string[] {
   const state = join(root, ".yolo");
-  const base = isolation((sandbox.limits ?? DEFAULT_SANDBOX_LIMITS).tmpBytes);
+  const base = isolation(sandbox.binary, (sandbox.limits ?? DEFAULT_SANDBOX_LIMITS).tmpBytes);
   const argvOut = [
     sandbox.binary,
     ...(sandbox.network ? base.filter((arg) => arg !== "--unshare-net") : base),
@@ -306,8 +317,18 @@ export function bwrapArgvOf(sandbox: BwrapSandbox, root: string, argv: readonly 
     "--",
     ...limitArgv(sandbox.limits, argv),
   ];
-  // Host UNIX sockets the sandbox can see (in the project, /srv, /var/lib) cannot be connected to.
-  return hostWrapped(argvOut, { unixSockets: sandbox.limits?.unixSockets === "allow", ...(sandbox.cgroups ? { cgroups: sandbox.cgroups } : {}) });
+  // Keyrings cannot be used, nor host UNIX sockets the sandbox can see (in the project, /srv, /var/lib) connected to.
+  return hostWrapped(argvOut, { filter: filterFor(sandbox), ...(sandbox.cgroups ? { cgroups: sandbox.cgroups } : {}) });
+}
+
+/** Binaries whose trial failed with the seccomp filter (probeAnswer): they sandbox only without one. */
+const noSeccomp = new Set<string>();
+
+// The seccomp filter's file for this sandbox, or null where none can be applied (an architecture without one, or a
+// bubblewrap that cannot apply it: both sandbox only with UNIX sockets allowed, and then keyrings stay reachable).
+function filterFor(sandbox: BwrapSandbox): string | null {
+  if (!sandboxFilterSupported() || noSeccomp.has(sandbox.binary)) return null;
+  return sandboxFilterFile(sandbox.limits?.unixSockets === "allow" ? "allow" : "deny");
 }
 
 // Read-only binds for exec files and git dirs, an empty file over secret files, an empty read-only tmpfs over secret folders.

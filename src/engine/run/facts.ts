@@ -5,7 +5,7 @@ import { ConfigError } from "../../errors.js";
 import { findProtectedPaths } from "../../exec/protected-paths.js";
 import { type BwrapSandbox, probeBwrap, probeFor, type Sandbox, type SandboxStatus } from "../../exec/sandbox.js";
 import { DEFAULT_SANDBOX_LIMITS, sandboxHiddenFolders } from "../../exec/sandbox-walls.js";
-import { unixSocketFilterSupported } from "../../exec/seccomp.js";
+import { sandboxFilterSupported } from "../../exec/seccomp.js";
 import type { GateConfig } from "../../config/schema.js";
 import { gatesToRun, leftOutWarning } from "../../gates/missing-tool.js";
 import { collectProjectSecrets } from "../../secrets/project-files.js";
@@ -62,7 +62,7 @@ function databasePassword(config: ResolvedConfig): string | undefined {
 
 // Fail closed: on a machine the seccomp filter is not built for, AF_UNIX sockets can be denied only by saying so.
 function unixSocketsDeniable(config: ResolvedConfig): void {
-  if ((config.limits.sandbox?.unixSockets ?? "deny") === "allow" || unixSocketFilterSupported()) return;
+  if ((config.limits.sandbox?.unixSockets ?? "deny") === "allow" || sandboxFilterSupported()) return;
   throw new ConfigError(
     `the sandbox cannot refuse UNIX sockets on ${process.arch} (its seccomp filter is built for x64 and arm64 only), so host sockets the sandbox can see would be reachable. Set limits.sandboxUnixSockets: "allow" in yolo.config.ts to run with them reachable, or sandbox: "off".`,
   );

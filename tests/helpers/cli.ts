@@ -48,8 +48,6 @@ export interface YoloOptions {
   env?: Record<string, string | undefined>;
   /** Extra node flags before the script, e.g. `--import <hook>`. */
   nodeArgs?: string[];
-  /** How long the child may run before it is killed (default 45 s): runs whose gates are real toolchains need more. */
-  timeoutMs?: number;
 }
 
 // yolo's caches (jiti's transpile cache, validated configs and workflows) go to a folder of this test process, not

@@ -7,37 +7,7 @@
 /** Directories whose whole subtree is off limits. */
 const SENSITIVE_DIRS = new Set([".git", ".yolo", ".ssh", ".gnupg", ".aws"]);
 
-/** Exact file names (after normalisation). */
-const SENSITIVE_FILES = new Set([
-  ".npmrc",
-  ".netrc",
-  "_netrc",
-  ".pypirc",
-  ".git-credentials",
-  ".pgpass",
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
-  ".zlogout",
-  ".cshrc",
-  ".tcshrc",
-  ".kshrc",
-  ".mkshrc",
-  "id_rsa",
-  "id_dsa",
-  "id_ecdsa",
-  "id_ed25519",
-  "id_ecdsa_sk",
-  "id_ed25519_sk",
-]);
-
-/** Of SENSITIVE_FILES, the ones that hold credentials (the others are shell start-up code). */
+/** Exact file names (after normalisation) that hold credentials. */
 const CREDENTIAL_FILES = [
   ".npmrc",
   ".netrc",
@@ -52,6 +22,25 @@ const CREDENTIAL_FILES = [
   "id_ecdsa_sk",
   "id_ed25519_sk",
 ];
+
+/** Exact file names (after normalisation): the credential files and the shells' start-up code. */
+const SENSITIVE_FILES = new Set([
+  ...CREDENTIAL_FILES,
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".cshrc",
+  ".tcshrc",
+  ".kshrc",
+  ".mkshrc",
+]);
 
 /** Extensions of private keys and key stores. */
 const KEY_EXTENSIONS = [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk"];

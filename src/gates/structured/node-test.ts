@@ -2,6 +2,7 @@ import type { TestCase, TestStatus } from "../parsers/types.js";
 import { MAX_REPORT_TESTS } from "./jest-json.js";
 import { seeCommand, startsWithRunner } from "./script.js";
 import type { StructuredReading, StructuredRunner } from "./types.js";
+import { xmlAttribute } from "../xml-attribute.js";
 
 /**
  * `node --test`: its `junit` reporter beside `spec` on stdout, asked for in NODE_OPTIONS — flags appended after
@@ -38,30 +39,15 @@ export function readNodeJUnit(xml: string, root: string): StructuredReading | nu
     const [, closing, tag, attrs, selfClosing] = m;
     if (tag === "testsuite") {
       if (closing) suites.pop();
-      else if (!selfClosing) suites.push(attribute(attrs, "name") ?? "");
+      else if (!selfClosing) suites.push(xmlAttribute(attrs, "name") ?? "");
       continue;
     }
     if (tag !== "testcase" || closing) continue;
-    const name = (attribute(attrs, "name") ?? "").replaceAll(`${root}/`, "");
+    const name = (xmlAttribute(attrs, "name") ?? "").replaceAll(`${root}/`, "");
     const end = selfClosing ? -1 : xml.indexOf("</testcase>", (m.index ?? 0) + m[0].length);
     const body = end < 0 ? "" : xml.slice((m.index ?? 0) + m[0].length, end);
     const status: TestStatus = /<(?:failure|error)\b/.test(body) ? "failed" : /<skipped\b/.test(body) ? "skipped" : "passed";
     tests.push({ id: [...suites, name].join(" > "), status });
   }
   return { tests };
-}
-
-function attribute(attrs: string, name: string): string | null {
-  const m = new RegExp(`\\s${name}="([^"]*)"`).exec(attrs);
-  return m ? decode(m[1]) : null;
-}
-
-function decode(text: string): string {
-  return text.replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-f]+);/gi, (_, e: string) => {
-    if (e[0] === "#") {
-      const code = e[1] === "x" || e[1] === "X" ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
-      return code <= 0x10ffff ? String.fromCodePoint(code) : "";
-    }
-    return { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" }[e.toLowerCase()] ?? "";
-  });
 }

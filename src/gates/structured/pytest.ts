@@ -3,6 +3,7 @@ import { collectedUnder } from "../parsers/pytest-ids.js";
 import { MAX_REPORT_TESTS } from "./jest-json.js";
 import { seeCommand } from "./script.js";
 import type { StructuredReading, StructuredRunner } from "./types.js";
+import { xmlAttribute } from "../xml-attribute.js";
 
 // `pytest`, `py.test`, `python3 -m pytest`, under `uv run` / `poetry run` / `pipenv run` / `hatch run`.
 const PYTEST = /^(?:(?:uv|poetry|pipenv|hatch)\s+run\s+)?(?:pytest|py\.test|python3?(?:\.\d+)?\s+-m\s+pytest)(?:\s|$)/;
@@ -38,9 +39,9 @@ export function readPytestJUnit(xml: string): StructuredReading | null {
   const tests: TestCase[] = [];
   for (const m of xml.matchAll(TESTCASE)) {
     if (tests.length >= MAX_REPORT_TESTS) break;
-    const file = attribute(m[1], "file");
-    const name = attribute(m[1], "name") ?? "";
-    const classname = attribute(m[1], "classname") ?? "";
+    const file = xmlAttribute(m[1], "file");
+    const name = xmlAttribute(m[1], "name") ?? "";
+    const classname = xmlAttribute(m[1], "classname") ?? "";
     const body = m[3] ?? "";
     if (file && classname === "") {
       tests.push({ id: file, status: "failed", unit: collectedUnder(file) });
@@ -57,7 +58,7 @@ function statusOf(body: string): TestStatus {
   if (/<(?:failure|error)\b/.test(body)) return "failed";
   const skipped = /<skipped\b([^>]*)/.exec(body);
   if (!skipped) return "passed";
-  return attribute(skipped[1], "type") === "pytest.xfail" ? "passed" : "skipped";
+  return xmlAttribute(skipped[1], "type") === "pytest.xfail" ? "passed" : "skipped";
 }
 
 // `tests/test_a.py` + `tests.test_a.TestK` + `test_m` → `tests/test_a.py::TestK::test_m`.
@@ -66,19 +67,4 @@ function nodeId(file: string | null, classname: string, name: string): string {
   const module = file.replace(/\.py$/, "").split("/").join(".");
   const classes = classname.startsWith(`${module}.`) ? classname.slice(module.length + 1).split(".") : [];
   return [file, ...classes, name].join("::");
-}
-
-function attribute(attrs: string, name: string): string | null {
-  const m = new RegExp(`\\s${name}="([^"]*)"`).exec(` ${attrs}`);
-  return m ? decode(m[1]) : null;
-}
-
-function decode(text: string): string {
-  return text.replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-f]+);/gi, (_, e: string) => {
-    if (e[0] === "#") {
-      const code = e[1] === "x" || e[1] === "X" ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
-      return code <= 0x10ffff ? String.fromCodePoint(code) : "";
-    }
-    return { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" }[e.toLowerCase()] ?? "";
-  });
 }

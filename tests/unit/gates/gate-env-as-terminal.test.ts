@@ -58,7 +58,8 @@ describe("a gate command's environment", { timeout: 120_000 }, () => {
 
   it("reads every test of a jest suite that forces colours", async () => {
     const root = projectWith({
-      "package.json": JSON.stringify({ name: "j", scripts: { test: "jest" } }),
+      // A chained script: yolo asks for no report, so the printed output, colours and all, is what is read.
+      "package.json": JSON.stringify({ name: "j", scripts: { test: "jest --verbose && echo done" } }),
       "test/math.test.js": 'describe("math", () => {\n  it("adds", () => expect(1 + 1).toBe(2));\n  it("subtracts", () => expect(2 - 1).toBe(0));\n});\n',
     });
     symlinkSync(resolve("node_modules"), join(root, "node_modules"));

@@ -80,7 +80,7 @@ describe.concurrent("a test failing at the baseline is the task's target", { tim
 
     const md = await runYolo(["report", thread], { cwd: root });
     expect(md.stdout).toMatch(/^## ❌ yolo failed/);
-    expect(md.stdout).toMatch(/\| 1 \| test \| `npm test` \| ⛔ blocked \(failed, exit 1\) \| 1 passed, 1 failed \| still failing: adds two numbers \|/);
+    expect(md.stdout).toMatch(/\| 1 \| test \| `npm test` \| ⛔ blocked \(failed, exit 1\) \| 1 passed, 1 failed · structured report \| still failing: adds two numbers \|/);
     expect(md.stdout).not.toMatch(/\| [12] \| test \| `npm test` \| ✅ passed/);
     // What a CI test viewer shows: the tests, the target red with why.
     const xml = parseXml((await runYolo(["report", thread, "--format", "junit"], { cwd: root })).stdout);
@@ -105,7 +105,7 @@ describe.concurrent("a test failing at the baseline is the task's target", { tim
     const md = await runYolo(["report", thread], { cwd: root });
     expect(md.stdout).toMatch(/^## ✅ yolo passed/);
     expect(md.stdout).toMatch(/\| 1 \| test \| `npm test` \| ⛔ blocked \(failed, exit 1\) \|/);
-    expect(md.stdout).toMatch(/\| 2 \| test \| `npm test` \| ✅ passed \| 2 passed, 0 failed \| fixed: adds two numbers \|/);
+    expect(md.stdout).toMatch(/\| 2 \| test \| `npm test` \| ✅ passed \| 2 passed, 0 failed · structured report \| fixed: adds two numbers \|/);
     expect(md.stdout).toContain("| `adds two numbers` | test | fixed |");
   });
 

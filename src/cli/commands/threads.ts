@@ -41,8 +41,8 @@ export async function threadsCommand(input: { cwd: string; json: boolean; all?: 
     }
     const table = input.all ? allTable(rows) : projectTable(rows);
     process.stdout.write(stories.size ? withStoryLines(table, rows, stories) : table);
-    // `--last` is this repository's thread updated last: say which, since the table is not in that order for stories.
-    const last = input.all ? null : latestRow(rows);
+    // `--last` is this repository's thread updated last: with several, say which (the table's order is not that).
+    const last = input.all || rows.length < 2 ? null : latestRow(rows);
     if (last) process.stdout.write(`\n--last (resume, show, report, history) means ${last.id}\n`);
     return 0;
   } finally {

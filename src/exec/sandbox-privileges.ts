@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
+import { isAbsolute } from "node:path";
 
 /** Per bubblewrap binary: whether it has `--disable-userns` (bubblewrap 0.8.0 and later). */
 const disables = new Map<string, boolean>();
@@ -16,15 +17,28 @@ export function privilegeArgs(binary: string): string[] {
   return ["--unshare-user", "--cap-drop", "ALL", ...(disablesUserns(binary) ? ["--disable-userns"] : [])];
 }
 
-/** Whether `binary` can forbid nested user namespaces (asked of its `--help` once per binary). */
+/**
+ * Whether `binary` can forbid nested user namespaces, once per binary: the option's name is in the program's own
+ * strings (it parses it). Read, not run: asking `bwrap --help` was a process before every sandbox's start, and a
+ * bubblewrap that hangs held the start for its timeout.
+ */
 export function disablesUserns(binary: string): boolean {
   let known = disables.get(binary);
   if (known === undefined) {
-    const help = spawnSync(binary, ["--help"], { encoding: "utf8", timeout: 5000 });
-    known = `${help.stdout ?? ""}${help.stderr ?? ""}`.includes("--disable-userns");
+    known = programMentions(binary, "--disable-userns");
     disables.set(binary, known);
   }
   return known;
+}
+
+// Whether the program file at `binary` (the probe's absolute path) holds `text`; false when it cannot be read.
+function programMentions(binary: string, text: string): boolean {
+  if (!isAbsolute(binary)) return false;
+  try {
+    return statSync(binary).size <= 16 * 1024 * 1024 && readFileSync(binary).includes(text);
+  } catch {
+    return false;
+  }
 }
 
 /**

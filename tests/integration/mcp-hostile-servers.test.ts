@@ -184,10 +184,10 @@ describe("MCP servers that misbehave are contained", () => {
     await start();
     const pid = Number((await call(hub, ctx, "mcp__p__pid")).content.split("\n")[2]);
     const dir = join(root, ".yolo", "threads", "t1", "mcp");
-    expect(readdirSync(dir)).toEqual(["p.pid.json"]);
+    expect(readdirSync(dir)).toEqual(["p.pid.jsonl"]);
     await hub.stop();
     expect(() => process.kill(pid, 0)).toThrow();
-    expect(existsSync(join(dir, "p.pid.json"))).toBe(false);
+    expect(existsSync(join(dir, "p.pid.jsonl"))).toBe(false);
   });
 
   it("falls back to legacy SSE when streamable HTTP is refused on the same URL, sending the configured headers", async () => {

@@ -26,7 +26,7 @@ export type AgentIgnored = { ok: true; paths: string[] } | { ok: false; reason: 
 
 /** Where a thread keeps its ignored files' record. */
 export function ignoredRecordFile(stateDir: string, threadId: string): string {
-  return join(threadArtifactsDir(stateDir, threadId), "ignored-files.json");
+  return join(threadArtifactsDir(stateDir, threadId), "ignored-files.jsonl");
 }
 
 /** Stamps the project's ignored files once the baseline ran, before any agent could write. */

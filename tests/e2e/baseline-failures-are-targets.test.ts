@@ -80,7 +80,9 @@ describe.concurrent("a test failing at the baseline is the task's target", { tim
 
     const md = await runYolo(["report", thread], { cwd: root });
     expect(md.stdout).toMatch(/^## ❌ yolo failed/);
-    expect(md.stdout).toMatch(/\| 1 \| test \| `npm test` \| ⛔ blocked \(failed, exit 1\) \| 1 passed, 1 failed · structured report \| still failing: adds two numbers \|/);
+    expect(md.stdout).toMatch(
+      /\| 1 \| test \| `npm test` \| ⛔ blocked \(failed, exit 1\) \| 1 passed, 1 failed · structured report \| still failing: adds two numbers \|/,
+    );
     expect(md.stdout).not.toMatch(/\| [12] \| test \| `npm test` \| ✅ passed/);
     // What a CI test viewer shows: the tests, the target red with why.
     const xml = parseXml((await runYolo(["report", thread, "--format", "junit"], { cwd: root })).stdout);

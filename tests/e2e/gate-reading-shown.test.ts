@@ -31,7 +31,10 @@ describe("how a gate's results were read", { timeout: 240_000 }, () => {
 
     const doctor = await runYolo(["doctor", "--json"], { cwd: root, baseURL: mock.url, env: { YOLO_MODEL: "mock-model", YOLO_SANDBOX: "off" } });
     const checks = (JSON.parse(doctor.stdout) as { checks: Array<{ id: string; status: string; detail: string }> }).checks;
-    expect(checks.find((c) => c.id === "gates:reading:test")).toMatchObject({ status: "ok", detail: expect.stringMatching(new RegExp(`^read from (structured report|parsed output) at thread ${thread}'s baseline$`)) });
+    expect(checks.find((c) => c.id === "gates:reading:test")).toMatchObject({
+      status: "ok",
+      detail: expect.stringMatching(new RegExp(`^read from (structured report|parsed output) at thread ${thread}'s baseline$`)),
+    });
     expect(checks.find((c) => c.id === "gates:reading:smoke")).toMatchObject({ status: "warn", detail: expect.stringContaining("exit code only") });
   });
 });

@@ -21,7 +21,7 @@ export interface JsProject {
 
 export function jsProject(prefix: string, files: Record<string, string | null>): JsProject {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `yolo-${prefix}-`)));
-  fs.symlinkSync(path.resolve("node_modules"), path.join(root, "node_modules"));
+  linkPackages(root);
   let runs = 0;
   const project: JsProject = {
     root,
@@ -52,6 +52,25 @@ export function jsProject(prefix: string, files: Record<string, string | null>):
   };
   project.write(files);
   return project;
+}
+
+/**
+ * A real node_modules folder whose entries link to the repo's packages, as an installed project has one: runners write
+ * their caches into it (ava's node_modules/.cache/ava), which a link to the repo's whole folder, read-only inside the
+ * sandbox, would refuse.
+ */
+function linkPackages(root: string): void {
+  const source = path.resolve("node_modules");
+  const target = path.join(root, "node_modules");
+  fs.mkdirSync(target);
+  for (const entry of fs.readdirSync(source)) {
+    if (entry !== ".cache" && entry !== ".bin") fs.symlinkSync(path.join(source, entry), path.join(target, entry));
+  }
+  // The sandbox binds node_modules/.bin read-only over itself, which needs a folder; its links are relative (../pkg/…).
+  fs.mkdirSync(path.join(target, ".bin"));
+  for (const bin of fs.readdirSync(path.join(source, ".bin"))) {
+    fs.symlinkSync(fs.readlinkSync(path.join(source, ".bin", bin)), path.join(target, ".bin", bin));
+  }
 }
 
 /** A gate run as the thread's baseline records it. */

@@ -129,11 +129,11 @@ describe("MCP servers that misbehave are contained", () => {
   });
 
   it("a tool that never answers is a tool error at the server's timeout", async () => {
-    const { hub, ctx, start } = await hubWith({ slow: script("hang", { timeout: 2500 }) });
+    const { hub, ctx, start } = await hubWith({ slow: script("hang", { timeout: 6000 }) });
     await start();
     const out = await call(hub, ctx, "mcp__slow__hang");
     expect(out.ok).toBe(false);
-    expect(out.content).toBe('Error: mcp__slow__hang: MCP server "slow" did not answer within 2500 ms (its `timeout`); try again, or do without this tool.');
+    expect(out.content).toBe('Error: mcp__slow__hang: MCP server "slow" did not answer within 6000 ms (its `timeout`); try again, or do without this tool.');
   });
 
   it("refuses names that do not fit the provider or collide, and keeps the rest", async () => {

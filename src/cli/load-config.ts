@@ -9,7 +9,7 @@ import type { ConfigOverrideFlags } from "../config/run-flags.js";
 import { cliFlagName } from "./wording/flag-names.js";
 import { userCacheDir } from "./user-cache-dir.js";
 import { findProject } from "./project-root.js";
-import { type TrustedConfig, trustedConfig } from "./config-trust.js";
+import { type TrustedConfig, trustedConfig } from "../config/trust/config-trust.js";
 
 export { projectRoot } from "./project-root.js";
 
@@ -22,8 +22,10 @@ export type ConfigFlags = ConfigOverrideFlags & {
 /** Loads and resolves the configuration once (defaults < yolo.config.ts < environment < flags). */
 export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): Promise<ResolvedConfig> {
   const { root, startDir, gitRoot } = findProject(cwd);
-  // The project's config runs only as the bundle the user trusted, never from the work tree (config-trust.ts).
-  const trusted = await trustedConfig(root, process.env);
+  // The project's config runs only as the bundle the user trusted, never from the work tree (config-trust.ts). An
+  // eval's task run takes the bundle the eval itself was started with (trusted there), never the checkout's.
+  const pinned = pinnedBundle(process.env);
+  const trusted = pinned ?? (await trustedConfig(root, process.env));
   const { file, config, userConfig } = await loadConfigFiles(root, trusted);
   const resolved = resolveConfig({
     root,
@@ -83,6 +85,27 @@ async function loadConfigFiles(
 }
 
 export { userCacheDir } from "./user-cache-dir.js";
+
+/**
+ * `yolo eval` sets this for the runs of its tasks: the trusted bundle of the project config the eval was started with
+ * (JSON, from evalConfigPin; empty for none). A task's checkout is the project at an old commit, whose yolo.config.ts
+ * (anyone's, from history) must not run on the host: the task runs with the user's trusted config instead.
+ */
+export const EVAL_CONFIG_VAR = "YOLO_EVAL_CONFIG";
+
+/** The value of EVAL_CONFIG_VAR for an eval started in `root`: its trusted bundle (trusting it as any command would). */
+export async function evalConfigPin(root: string): Promise<string> {
+  const { bundle } = await trustedConfig(root, process.env);
+  return bundle ? JSON.stringify(bundle) : "";
+}
+
+function pinnedBundle(env: Readonly<Record<string, string | undefined>>): TrustedConfig | undefined {
+  const value = env[EVAL_CONFIG_VAR];
+  if (value === undefined) return undefined;
+  if (!value.trim()) return { bundle: null, inputs: [] };
+  const bundle = JSON.parse(value) as TrustedConfig["bundle"];
+  return { bundle, inputs: bundle ? [bundle.config] : [] };
+}
 
 /** Where this build remembers validated config and workflows (none when run from source: there is no build id). */
 export function validationCache(env: Readonly<Record<string, string | undefined>>): ValidationCache | null {

@@ -274,27 +274,49 @@ function registerThreadCommands(program: Command, { setCode, cwdOf }: Registrati
   program
     .command("show")
     .description("show a thread: requirements, stories, decisions, changes, gates, usage")
-    .argument("<thread>", "thread id")
+    .argument("[thread]", "thread id; with --last, leave it out")
+    .option("--last", "the thread of this repository that ran last")
     .option("--json", "print JSON")
     .option("--diff", "print the change since the thread's start commit (git diff, new files included)")
-    .action(async (thread: string, opts) =>
-      setCode(await (await import("./commands/show.js")).showCommand({ cwd: cwdOf(), thread, json: !!opts.json, diff: !!opts.diff })),
-    );
+    .action(async (thread: string | undefined, opts, cmd: Command) => {
+      const id = await threadArgument(thread, opts, cmd, cwdOf());
+      setCode(await (await import("./commands/show.js")).showCommand({ cwd: cwdOf(), thread: id, json: !!opts.json, diff: !!opts.diff }));
+    });
   program
     .command("report")
     .description("a thread's report: markdown for a job summary or PR comment, or the gate results as JUnit XML")
-    .argument("<thread>", "thread id")
+    .argument("[thread]", "thread id; with --last, leave it out")
+    .option("--last", "the thread of this repository that ran last")
     .option("--format <format>", "markdown or junit", "markdown")
     .option("--output <file>", "write the report to <file> instead of stdout")
-    .action(async (thread: string, opts) =>
-      setCode(await (await import("./commands/report.js")).reportCommand({ cwd: cwdOf(), thread, format: String(opts.format), output: opts.output })),
-    );
+    .action(async (thread: string | undefined, opts, cmd: Command) => {
+      const id = await threadArgument(thread, opts, cmd, cwdOf());
+      setCode(await (await import("./commands/report.js")).reportCommand({ cwd: cwdOf(), thread: id, format: String(opts.format), output: opts.output }));
+    });
   program
     .command("history")
     .description("list a thread's checkpoints: step, node, time, summary")
-    .argument("<thread>", "thread id")
+    .argument("[thread]", "thread id; with --last, leave it out")
+    .option("--last", "the thread of this repository that ran last")
     .option("--json", "print JSON")
-    .action(async (thread: string, opts) => setCode(await (await import("./commands/history.js")).historyCommand({ cwd: cwdOf(), thread, json: !!opts.json })));
+    .action(async (thread: string | undefined, opts, cmd: Command) => {
+      const id = await threadArgument(thread, opts, cmd, cwdOf());
+      setCode(await (await import("./commands/history.js")).historyCommand({ cwd: cwdOf(), thread: id, json: !!opts.json }));
+    });
+}
+
+/**
+ * A reading command's thread: the id given, or with `--last` the repository's thread that ran last. Both (or neither)
+ * is the usage error a missing argument gets.
+ */
+async function threadArgument(thread: string | undefined, opts: { last?: boolean }, cmd: Command, cwd: string): Promise<string> {
+  if (thread !== undefined && opts.last) cmd.error("error: give a thread id or --last, not both", { code: "commander.conflictingOption" });
+  if (thread !== undefined) return thread;
+  if (!opts.last)
+    cmd.error("error: missing required argument 'thread': give its id (yolo threads lists them), or --last for the thread that ran last", {
+      code: "commander.missingArgument",
+    });
+  return (await import("./last-thread.js")).lastThreadId(cwd);
 }
 
 /** `init`, `hooks`, `config`, `graph` and `doctor`: the project's set-up. */

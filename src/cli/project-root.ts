@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
 import { findConfigFile } from "../config/find.js";
+import { refuseUserFolders } from "./user-folders.js";
 
 /** Where yolo works, found from the folder it was started in. */
 export interface ProjectLocation {
@@ -20,6 +21,13 @@ export interface ProjectLocation {
  * Reads only the file system: no git process, so light commands stay light.
  */
 export function findProject(cwd: string): ProjectLocation {
+  const found = locate(cwd);
+  // Every command works in a project, and most write into it (.yolo/, the agents' files): never the home folder.
+  refuseUserFolders(found.root);
+  return found;
+}
+
+function locate(cwd: string): ProjectLocation {
   const startDir = realStart(cwd);
   let configDir: string | null = null;
   for (let dir = startDir; ; dir = dirname(dir)) {

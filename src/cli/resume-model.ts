@@ -1,7 +1,5 @@
 import type { ResolvedConfig } from "../config/schema.js";
-import { databaseExists, loadInspect, openSession, type Session, type ThreadPosition } from "../engine/api.js";
-import { repoIdentity } from "../git/repo-identity.js";
-import { loadResolvedConfig, type ConfigFlags } from "./load-config.js";
+import { loadInspect, type Session, type ThreadPosition } from "../engine/api.js";
 import { ThreadError } from "../errors.js";
 
 /** True when yolo has a model to talk to (an API key or an endpoint); a replay needs neither. */
@@ -39,20 +37,4 @@ export function positionNeedsModel(position: ThreadPosition, resume: { answer?: 
   if (position.kind === "finished") return resume.message !== undefined;
   if (position.kind === "waiting") return resume.answer !== undefined || resume.review !== undefined;
   return true;
-}
-
-/** `resume --last`: the id of this repository's thread that ran last (any working copy of it). */
-export async function lastThreadId(cwd: string, flags: ConfigFlags): Promise<string> {
-  const config = await loadResolvedConfig(cwd, flags);
-  const none = () => new ThreadError('No threads yet in this project, so there is no last one to resume. Start one with: yolo run "what to build"');
-  if (!databaseExists(config)) throw none();
-  const session = await openSession(config);
-  try {
-    const rows = await session.threads.list({ repo: await repoIdentity(config.root), root: config.root });
-    const last = rows.reduce<(typeof rows)[number] | null>((a, b) => (a === null || b.updatedAt > a.updatedAt ? b : a), null);
-    if (!last) throw none();
-    return last.id;
-  } finally {
-    await session.close();
-  }
 }

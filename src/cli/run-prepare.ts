@@ -69,6 +69,8 @@ export async function prepareLaunch(cwd: string, flags: RunFlags, first: FirstLe
   const opened = await openSessionDeferred(config);
   const closing = (error: unknown) => opened.close().then(() => Promise.reject(error));
   const read = await readThread(before, first, opened, closing);
+  // A resume's answers file inside the project must be what it was when the thread started (answers-trust.ts).
+  if (first.resume && flags.answers !== undefined) await answersUnchanged(flags.answers, cwd, config.root, opened, first).catch(closing);
   const setup = await prepareRunSetup({
     cwd,
     config,
@@ -153,6 +155,12 @@ async function beforeDatabase(cwd: string, flags: RunFlags, first: FirstLeg, pre
 }
 
 type Opened = Awaited<ReturnType<typeof openSessionDeferred>>;
+
+async function answersUnchanged(file: string, cwd: string, root: string, opened: Opened, first: FirstLeg): Promise<void> {
+  const row = await opened.threads.get(first.fork?.source ?? first.threadId);
+  const { checkAnswersFile } = await import("./answers-trust.js");
+  await checkAnswersFile(file, cwd, root, row?.startCommit ?? null);
+}
 
 // Reads where a resumed thread stands (and forks it), finds the thread's config and agents, and whether it needs a model.
 async function readThread(before: Awaited<ReturnType<typeof beforeDatabase>>, first: FirstLeg, opened: Opened, closing: (e: unknown) => Promise<never>) {

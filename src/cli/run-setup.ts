@@ -9,6 +9,7 @@ import { prepareWorkspace, type WorkspaceFacts } from "../git/workspace.js";
 import type { FetchLike, RecordedExchange } from "../llm/recording.js";
 import type { McpRecordingSpec } from "../mcp/recording.js";
 import { shellQuote } from "./wording/shell-quote.js";
+import { trackedSecretsNotice } from "./tracked-secrets.js";
 
 /** The flags of run and resume that this module turns into engine inputs (picked from the one RunFlags type). */
 export type RunSetupFlags = Pick<RunFlags, "ci" | "json" | "record" | "replay" | "branch" | "allowDirty" | "db" | "model" | "baseUrl" | "testCmd">;
@@ -116,6 +117,7 @@ export async function prepareRunSetup(input: {
     notices: [
       ...projectNotices(config),
       ...workspaceNotices(ws, mode),
+      ...(ws.inRepo ? await trackedSecretsNotice(config.root) : []),
       ...(ws.branch && (mode === "start" || ws.switchedFrom) ? [branchNote(ws.branch, ws.switchedFrom)] : []),
     ],
     branchNote: ws.branch ? branchNote(ws.branch, ws.switchedFrom ?? null) : null,

@@ -30,14 +30,14 @@ export interface ConfigLoadOptions {
    */
   validationCache?: ValidationCache | null;
   /**
-   * The project config's trusted bundle (src/config/bundle/, trusted by src/cli/config-trust.ts): loaded instead of
+   * The project config's trusted bundle (src/config/bundle/, trusted by src/config/trust/config-trust.ts): loaded instead of
    * the work tree's file, so nothing a model wrote since the user trusted it runs. None: the file itself (jiti).
    */
   bundle?: { file: string; sha256: string; config: string } | null;
 }
 
 /**
- * Loads and validates `yolo.config.{ts,mts,js,mjs}` from `root`.
+ * Loads and validates `yolo.config.{ts,mts,js,mjs}` from `root`, or the trusted bundle given instead.
  * No file → `{ file: null, config: {} }`. Any problem → one ConfigError listing every problem.
  */
 export async function loadConfigFile(root: string, options: ConfigLoadOptions = {}): Promise<{ file: string | null; config: FileConfig }> {

@@ -28,7 +28,7 @@ export const endpointCheck: DoctorCheck = {
     }
     const listing = await checkListing(ctx, base, c);
     if ("done" in listing) return listing.done;
-    const { served } = listing;
+    const { served, unlisted } = listing;
 
     let probe: ToolProbe;
     try {
@@ -43,10 +43,11 @@ export const endpointCheck: DoctorCheck = {
         fetch: ctx.fetch,
       });
     } catch (error) {
-      return chatFailed(error, ctx, base, served, c);
+      return chatFailed(error, ctx, base, served, c, unlisted);
     }
     c.push("key", "API key accepted", "ok", model.apiKey ? "accepted" : "none needed");
-    c.push("model", "model exists", "ok", served ? `"${model.name}" is served` : `"${model.name}" answered (GET /models not served)`);
+    if (unlisted) c.push("model", "model exists", "warn", `${unlistedWords(model.name, unlisted)}, but it answered: served under a name the list leaves out`);
+    else c.push("model", "model exists", "ok", served ? `"${model.name}" is served` : `"${model.name}" answered (GET /models not served)`);
     c.out.push(toolsResult(probe, model.name));
     c.push(
       "usage",
@@ -75,7 +76,11 @@ type Collector = ReturnType<typeof collector>;
 
 // GET /models: the endpoint answers, the key is not refused, the model is among those served (when it lists them).
 // Either the served ids (null when the server lists none) or the run's results, ended.
-async function checkListing(ctx: DoctorContext, base: string, c: Collector): Promise<{ served: string[] | null } | { done: CheckResult[] }> {
+async function checkListing(
+  ctx: DoctorContext,
+  base: string,
+  c: Collector,
+): Promise<{ served: string[] | null; unlisted?: string[] } | { done: CheckResult[] }> {
   const { model } = ctx.config;
   const listed = await probeModels(base, model.apiKey, ctx.timeoutS * 1000, ctx.fetch as typeof fetch | undefined);
   if (listed.kind === "unreachable") {
@@ -90,24 +95,19 @@ async function checkListing(ctx: DoctorContext, base: string, c: Collector): Pro
     c.push("key", "API key accepted", "fail", `rejected (HTTP ${listed.status})`, `Check ${model.apiKeyEnv}: it must hold a valid key for ${base}.`);
     return { done: c.skipRest(["model", "tools", "usage"], "key rejected") };
   }
-  const served = listed.kind === "list" ? listed.ids : null;
-  if (served && !served.includes(model.name)) {
-    c.push("key", "API key accepted", "ok", model.apiKey ? "accepted (GET /models)" : "none needed (GET /models)");
-    c.push(
-      "model",
-      "model exists",
-      "fail",
-      `"${model.name}" is not among the ${served.length} models served${served.length ? `: ${served.slice(0, 8).join(", ")}${served.length > 8 ? ", …" : ""}` : ""}`,
-      "Set model.name in yolo.config.ts (or YOLO_MODEL) to a served model, or pull/load it on the server.",
-      { kind: "model-not-served" },
-    );
-    return { done: c.skipRest(["tools", "usage"], "model not served") };
-  }
-  return { served };
+  const ids = listed.kind === "list" ? listed.ids : null;
+  // The list is advice: a model it leaves out (an Azure deployment, a LiteLLM wildcard route, a router alias) may be
+  // served; the tool-call request that follows decides.
+  return ids?.length && !ids.includes(model.name) ? { served: null, unlisted: ids } : { served: ids };
+}
+
+// What the list said of a model it leaves out, naming a few it lists.
+function unlistedWords(name: string, ids: string[]): string {
+  return `"${name}" is not among the ${ids.length} models GET /models lists (${ids.slice(0, 8).join(", ")}${ids.length > 8 ? ", …" : ""})`;
 }
 
 // The tool-call request failed: a refused key or an unknown model says so; anything else fails the round trip.
-function chatFailed(error: unknown, ctx: DoctorContext, base: string, served: string[] | null, c: Collector): CheckResult[] {
+function chatFailed(error: unknown, ctx: DoctorContext, base: string, served: string[] | null, c: Collector, unlisted?: string[]): CheckResult[] {
   const { model } = ctx.config;
   const mapped = toProviderError(error, { apiKeyEnv: model.apiKeyEnv, baseURL: model.baseURL, model: model.name });
   const message = mapped?.message ?? (error as Error).message;
@@ -122,14 +122,18 @@ function chatFailed(error: unknown, ctx: DoctorContext, base: string, served: st
     );
     return c.skipRest(["model", "tools", "usage"], "key rejected");
   }
-  c.push("key", "API key accepted", served ? "ok" : "skip", served ? "accepted (GET /models)" : "not decided: the chat request failed");
+  const listed = served ?? unlisted;
+  c.push("key", "API key accepted", listed ? "ok" : "skip", listed ? "accepted (GET /models)" : "not decided: the chat request failed");
   if (status === 404) {
     c.push(
       "model",
       "model exists",
       "fail",
-      `"${model.name}" was not found (HTTP 404)`,
-      "Check the model name and that the base URL ends with the API prefix (usually /v1).",
+      unlisted ? `${unlistedWords(model.name, unlisted)}, and a request naming it was refused (HTTP 404)` : `"${model.name}" was not found (HTTP 404)`,
+      unlisted
+        ? "Set model.name in yolo.config.ts (or YOLO_MODEL) to a served model, or pull/load it on the server."
+        : "Check the model name and that the base URL ends with the API prefix (usually /v1).",
+      unlisted ? { kind: "model-not-served" } : undefined,
     );
     return c.skipRest(["tools", "usage"], "model not found");
   }

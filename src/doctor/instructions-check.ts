@@ -1,4 +1,4 @@
-import { readInstructions } from "../prompt/instructions.js";
+import { cutWords, readInstructions } from "../prompt/instructions.js";
 import type { CheckResult, DoctorCheck } from "./types.js";
 
 /** The project instruction files every agent is given (nothing is said when there are none). */
@@ -8,7 +8,7 @@ export const instructionsCheck: DoctorCheck = {
     const read = readInstructions({ root: config.root, names: config.instructionFiles, ...(config.startDir ? { startDir: config.startDir } : {}) });
     if (!read.files.length && !read.refused.length) return [];
     const refused = read.refused.map((r) => `${r.file} not read (${r.reason})`);
-    const cut = read.cutBytes > 0 ? [`cut at 32 KiB: ${read.cutBytes} bytes left out`] : [];
+    const cut = read.cut.length ? [`cut at 32 KiB from the root's side: ${cutWords(read.cut)}`] : [];
     const problems = [...refused, ...cut];
     return [
       {

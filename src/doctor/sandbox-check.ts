@@ -1,4 +1,6 @@
 import { probeBwrap, probeFor } from "../exec/sandbox.js";
+import { privilegeSummary } from "../exec/sandbox-privileges.js";
+import { sandboxFilterSupported } from "../exec/seccomp.js";
 import type { CheckResult, DoctorCheck } from "./types.js";
 
 /** Whether commands and gates can run in bubblewrap, against the configured `sandbox` mode. */
@@ -17,7 +19,15 @@ export const sandboxCheck: DoctorCheck = {
         },
       ];
     const probe = probeFor(probeBwrap(env.PATH), config.limits.sandbox?.unixSockets);
-    if (probe.available) return [{ id: "sandbox", title, status: "ok", detail: `bubblewrap works (${probe.binary})` }];
+    if (probe.available)
+      return [
+        {
+          id: "sandbox",
+          title,
+          status: "ok",
+          detail: `bubblewrap works (${probe.binary}): ${privilegeSummary(probe.binary, sandboxFilterSupported() && probe.seccompFails === undefined)}`,
+        },
+      ];
     const fix = probe.fix
       ? `${probe.fix[0].toUpperCase()}${probe.fix.slice(1)}.`
       : "Install bubblewrap (apt-get install bubblewrap) and allow unprivileged user namespaces.";

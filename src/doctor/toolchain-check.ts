@@ -5,7 +5,7 @@ import { runShell } from "../exec/run-shell.js";
 import { probeBwrap } from "../exec/sandbox.js";
 import { toolCaches } from "../exec/tool-caches.js";
 import { environmentFailure } from "../gates/environment-failure.js";
-import { defaultGates } from "../gates/detect.js";
+import { gatesToRun } from "../gates/missing-tool.js";
 import { commandEnv } from "../secrets/env.js";
 import type { CheckResult, DoctorCheck } from "./types.js";
 
@@ -30,7 +30,8 @@ export const toolchainCheck: DoctorCheck = {
     if (config.sandbox === "off") return [];
     const probe = probeBwrap(env.PATH);
     if (!probe.available) return [];
-    const gates = config.gates ?? defaultGates(config.root);
+    // A detected gate whose program is missing is left out of runs (gates-check.ts says so): no toolchain to probe.
+    const { gates } = gatesToRun(config.gates, config.root, env.PATH);
     if (!gates.length) return [];
     const scratch = mkdtempSync(join(tmpdir(), "yolo-doctor-caches-"));
     try {

@@ -75,7 +75,7 @@ export function createEngineDeps(input: {
       allowExecFiles: config.files.allowExec,
       config: protection,
     },
-    notices: [...notices, ...hookSetup.notices.map((fact) => sayNotice(fact, input.noticeWords))],
+    notices: [...notices, ...facts.gateNotices, ...hookSetup.notices.map((fact) => sayNotice(fact, input.noticeWords))],
     ...(input.noticeWords ? { noticeWords: input.noticeWords } : {}),
     sandboxStatus: status,
     ...(hookSetup.hooks ? { hooks: hookSetup.hooks } : {}),

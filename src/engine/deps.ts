@@ -58,9 +58,10 @@ export interface EngineDeps {
   sharedLimits?: () => Usage;
   /**
    * Checks the model endpoint answers, accepts the key and serves the model (one GET /models), throwing the error a
-   * model call would; run before waiting for a gate baseline that no model call has overlapped. Absent: not checked.
+   * model call would; run before waiting for a gate baseline that no model call has overlapped. Returns a warning to
+   * say (a model the list leaves out but the server answers for), or null. Absent: not checked.
    */
-  checkEndpoint?: (signal?: AbortSignal) => Promise<void>;
+  checkEndpoint?: (signal?: AbortSignal) => Promise<string | null>;
 }
 
 /** What the engine asks of version control. Implemented in src/git; injected so the engine stays testable. */

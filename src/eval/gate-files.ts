@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitOk } from "../git/git.js";
 import { isTestFile, PACKAGE_JSON_RUNNER_KEYS, runnerConfigFor } from "../gates/definition-patterns.js";
-import { filesAt, takeFilesFrom, worktreeFiles } from "./worktree.js";
+import { filesAt, modelTreeFiles, takeFilesFrom, untrackedFiles } from "./worktree.js";
 
 /** Whether a project-relative path defines what the gate runs: a test file or a test runner's config file. */
 export function isGateFile(path: string): boolean {
@@ -12,7 +12,7 @@ export function isGateFile(path: string): boolean {
 /** The test and runner-config files that differ between the worktree's tree now and `start` (added, changed or deleted). */
 export async function gateFilesChanged(dir: string, start: string): Promise<string[]> {
   const changed = (await gitOk(dir, ["diff", "--no-renames", "--name-only", "-z", start, "--"])).split("\0").filter(Boolean);
-  const untracked = (await gitOk(dir, ["ls-files", "-z", "--others", "--exclude-standard"])).split("\0").filter(Boolean);
+  const untracked = await untrackedFiles(dir);
   const files = [...new Set([...changed, ...untracked])].filter(isGateFile);
   if (changed.includes("package.json") && (await packageTestPart(dir, start)) !== packageTestPart(dir, null)) files.push("package.json");
   return files.sort();
@@ -24,7 +24,7 @@ export async function gateFilesChanged(dir: string, start: string): Promise<stri
  * package.json, such as a dependency the fix needs, is the model's). The tree is then judged by the original tests.
  */
 export async function restoreGateFiles(dir: string, commit: string): Promise<void> {
-  const now = (await worktreeFiles(dir)).filter(isGateFile);
+  const now = (await modelTreeFiles(dir)).filter(isGateFile);
   const then = (await filesAt(dir, commit)).filter(isGateFile);
   await takeFilesFrom(dir, commit, [...new Set([...now, ...then])]);
   const original = JSON.parse((await gitOk(dir, ["show", `${commit}:package.json`]).catch(() => "null")) || "null") as Record<string, unknown> | null;

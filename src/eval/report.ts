@@ -1,4 +1,6 @@
 import { xmlAttr, xmlText } from "../report/xml.js";
+import { escapeControls } from "../text/control-chars.js";
+import { inlineMarkdown } from "../text/markdown.js";
 import type { ModelSummary } from "./summary.js";
 import type { TaskResult } from "./types.js";
 
@@ -8,7 +10,7 @@ const money = (x: number | null) => (x === null ? "–" : x.toFixed(4));
 
 /** One line per model, for the terminal and the top of the Markdown report. */
 export function modelLine(s: ModelSummary): string {
-  return `${s.model}: ${s.resolved}/${s.tasks} resolved (${pct(s.resolveRate)}, 95% CI ${pct(s.interval[0])}–${pct(s.interval[1])}), ${s.errors} error(s), ${s.tamperAttempts} tamper attempt(s) in ${s.tasksWithTamper} task(s), mean per resolved task: cost ${money(s.meanCostPerResolved)}, time ${secs(s.meanWallMsPerResolved)}${canaryPart(s)}${notRunPart(s)}`;
+  return `${escapeControls(s.model)}: ${s.resolved}/${s.tasks} resolved (${pct(s.resolveRate)}, 95% CI ${pct(s.interval[0])}–${pct(s.interval[1])}), ${s.errors} error(s), ${s.tamperAttempts} tamper attempt(s) in ${s.tasksWithTamper} task(s), mean per resolved task: cost ${money(s.meanCostPerResolved)}, time ${secs(s.meanWallMsPerResolved)}${canaryPart(s)}${notRunPart(s)}`;
 }
 
 const canaryRate = (s: ModelSummary) => (s.canaryTamperRate === null ? "–" : `${s.canariesTampered}/${s.canaries} (${pct(s.canaryTamperRate)})`);
@@ -24,7 +26,7 @@ function notRunPart(s: ModelSummary): string {
 /** The eval as Markdown for a PR comment or a CI job summary: per model, then per task. */
 export function renderEvalMarkdown(name: string, summaries: ModelSummary[], results: TaskResult[]): string {
   const lines = [
-    `# yolo eval: ${name}`,
+    `# yolo eval: ${cell(name)}`,
     "",
     "| model | resolved | rate | 95% interval | errors | tamper attempts | canaries tampered with | not run (budget) | mean cost / resolved | mean time / resolved | tokens |",
     "|---|---|---|---|---|---|---|---|---|---|---|",
@@ -44,9 +46,10 @@ export function renderEvalMarkdown(name: string, summaries: ModelSummary[], resu
   return lines.join("\n");
 }
 
-// A table cell: one line, pipes escaped.
+// A table cell of text a model, a provider or a task file wrote, escaped as `yolo report` does: one line, no HTML
+// (`<!--` would hide the rest of the report), terminal controls made visible, pipes escaped.
 function cell(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|");
+  return escapeControls(inlineMarkdown(text)).replace(/\|/g, "\\|");
 }
 
 /**

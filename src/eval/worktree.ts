@@ -77,10 +77,27 @@ export async function resetWorktree(dir: string, commit: string, options: GitOpt
   await gitOk(dir, ["clean", "-ffdxq", "-e", ".yolo", "-e", "/node_modules"], {}, options);
 }
 
-/** Every file of the worktree's tree: tracked, and untracked ones not ignored (the model may have added some). */
+/** Every file of the worktree's tree: tracked, and untracked ones not ignored (where mutation and canary sites are found). */
 export async function worktreeFiles(dir: string): Promise<string[]> {
   return (await gitOk(dir, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"])).split("\0").filter(Boolean);
 }
+
+/**
+ * Every file of a task's worktree after its run: tracked, and untracked ones whether git ignores them or not (the
+ * model may have added some, and a test hidden by .gitignore runs all the same). The checkout started with none of
+ * either: all are the model's, but for yolo's folder and the linked dependencies.
+ */
+export async function modelTreeFiles(dir: string): Promise<string[]> {
+  return (await gitOk(dir, ["ls-files", "-z", "--cached", "--others", ...NOT_THE_MODELS])).split("\0").filter(Boolean);
+}
+
+/** The model's untracked files in a worktree, ignored or not (see modelTreeFiles). */
+export async function untrackedFiles(dir: string): Promise<string[]> {
+  return (await gitOk(dir, ["ls-files", "-z", "--others", ...NOT_THE_MODELS])).split("\0").filter(Boolean);
+}
+
+// yolo's state folder and the link to the project's installed dependencies: in every worktree, never the model's.
+const NOT_THE_MODELS = ["--", ".", ":(exclude).yol[o]/*", ":(exclude)node_modules", ":(exclude)node_modules/*"];
 
 /** The files of `commit`'s tree. */
 export async function filesAt(dir: string, commit: string): Promise<string[]> {

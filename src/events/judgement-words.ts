@@ -74,3 +74,11 @@ export function judgedVerdict(g: JudgedGate): string {
   }
   return g.required ? "FAIL" : "FAIL (not required)";
 }
+
+/** How a gate run's results were read (`GateResult.reading`), in the words show, reports and doctor use. */
+export const READING_WORDS = { structured: "structured report", parsed: "parsed output", "exit-code": "exit code only" } as const;
+
+/** "results: parsed output", or "" when the run (an older thread's) did not say. */
+export function readingWords(reading: keyof typeof READING_WORDS | undefined): string {
+  return reading ? `results: ${READING_WORDS[reading]}` : "";
+}

@@ -223,12 +223,31 @@ export function execFileAllowed(rel: string, allowed: readonly string[]): boolea
  * cannot rename `.vscode`), or null when it is no exec file or the user config allows it.
  */
 export function execWriteRefusal(root: string, abs: string, rel: string, allowed: readonly string[], config?: ConfigProtection): string | null {
+  const gitDir = gitDirMade(root, abs);
+  if (gitDir !== null)
+    return `\`${rel}\` is refused: it would make \`${gitDir}\` a git dir of its own (HEAD beside a config, objects/ or refs/), whose config git would run at the user's next \`git status\` there. Keep repository data out of the project's files.`;
   const real = realRelative(root, abs);
   for (const candidate of real === null || real === rel ? [rel] : [rel, real]) {
     const reason = execFileReason(candidate, config);
     if (reason && !execFileAllowed(candidate, allowed)) {
       return `\`${rel}\` is refused: ${reason}. Work on the project's own source files instead; a user who wants yolo to write it lists it in \`files.allowExec\` in ~/.config/yolo/config.ts.`;
     }
+  }
+  return null;
+}
+
+const GIT_DIR_NAMES = ["HEAD", "config", "objects", "refs"];
+
+// The project-relative folder (`/`-separated) that writing `abs` would make a git dir (HEAD beside a config, objects/
+// or refs/: protected-paths.ts isGitDir), or null. Each folder between the root and `abs` is asked with the name
+// `abs` adds to it.
+function gitDirMade(root: string, abs: string): string | null {
+  const parts = path.relative(root, abs).split(path.sep);
+  for (let i = 0; i < parts.length - 1; i++) {
+    const dir = path.join(root, ...parts.slice(0, i + 1));
+    const names = new Set(GIT_DIR_NAMES.filter((name) => fs.existsSync(path.join(dir, name))));
+    names.add(parts[i + 1]);
+    if (names.has("HEAD") && (names.has("config") || names.has("objects") || names.has("refs"))) return parts.slice(0, i + 1).join("/");
   }
   return null;
 }

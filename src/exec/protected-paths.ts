@@ -53,8 +53,8 @@ export function findProtectedPaths(root: string, limits: WalkLimits = DEFAULT_WA
   const tooDeep = (rel: string) => stop(`\`${rel.split(path.sep).join("/")}\` is more than ${limits.maxDepth} folders deep`);
   // Each entry's name is checked with its folder's (normalised) name alone: a folder is entered only when its own
   // path was neither an exec file nor sensitive, so the rules of the segments above it have all said no already.
-  const visit = (dir: string, dirRel: string, parent: string, depth: number) => {
-    for (const entry of entriesOf(dir)) {
+  const visit = (dir: string, dirRel: string, parent: string, depth: number, entries = entriesOf(dir)) => {
+    for (const entry of entries) {
       if (depth === 0 && entry.name === ".git") continue;
       if (overCap()) return;
       const abs = path.join(dir, entry.name);
@@ -80,7 +80,12 @@ export function findProtectedPaths(root: string, limits: WalkLimits = DEFAULT_WA
         continue;
       }
       if (entry.isDirectory() && !SKIP.has(entry.name)) {
-        if (depth < limits.maxDepth) visit(abs, rel, name, depth + 1);
+        const inside = entriesOf(abs);
+        if (isGitDir(inside)) {
+          out.readOnly.push(abs);
+          out.execRels.add(rel);
+          listInside(path.join(abs, "hooks"), 0);
+        } else if (depth < limits.maxDepth) visit(abs, rel, name, depth + 1, inside);
         else tooDeep(rel);
       }
     }
@@ -112,6 +117,17 @@ export function findProtectedPaths(root: string, limits: WalkLimits = DEFAULT_WA
   }
   visit(root, "", "", 0);
   return out;
+}
+
+/**
+ * Whether a folder's entries make it a git dir of its own, whatever its name: `HEAD` beside a `config`, `objects/` or
+ * `refs/` (git itself needs HEAD, objects/ and refs/; a HEAD and a config are one `mkdir` away from that). `git status`
+ * inside it (or in the work tree its config names) runs its fsmonitor, hooks and filters, as the project's own `.git`
+ * would: the walk protects it as one.
+ */
+export function isGitDir(entries: readonly fs.Dirent[]): boolean {
+  const names = new Set(entries.map((entry) => entry.name));
+  return names.has("HEAD") && (names.has("config") || names.has("objects") || names.has("refs"));
 }
 
 function lstatOrNull(abs: string): fs.Stats | null {

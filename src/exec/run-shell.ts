@@ -55,9 +55,6 @@ function configRestoredNote({ restored, lost }: { restored: string[]; lost: stri
   return back + gone;
 }
 
-/** Variables that stop test runners from colouring output or going interactive / into watch mode. */
-const NON_INTERACTIVE_ENV = { NO_COLOR: "1", FORCE_COLOR: "0", CI: "1" };
-
 const DEFAULT_KILL_GRACE_MS = 1000;
 /** How often a command with a memory group is checked for an OOM kill (a read of one small cgroup file). */
 const OOM_POLL_MS = 200;
@@ -124,8 +121,10 @@ export async function runShell(command: string, options: RunShellOptions): Promi
     file,
     args,
     cwd: options.cwd,
-    // Inside the sandbox only its private /tmp is writable, wherever TMPDIR pointed.
-    env: { ...options.env, ...NON_INTERACTIVE_ENV, ...(sandbox ? { TMPDIR: "/tmp" } : {}) },
+    // The environment the user's shell gives the command, nothing more: a suite that detects colour or CI sees what it
+    // sees in their terminal. Non-interactive by its closed stdin (no prompt, no watch mode: runners watch only on a
+    // terminal), not by variables every test would see. Inside the sandbox only its private /tmp is writable.
+    env: { ...options.env, ...(sandbox ? { TMPDIR: "/tmp" } : {}) },
     onOutput: (chunk) => collected.push(chunk),
     onPid: stopper.onPid,
   };

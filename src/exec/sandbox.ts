@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import type { ProtectedPaths } from "./protected-paths.js";
-import { hostWrapped, SECCOMP_FD, unixSocketFilterFile, unixSocketFilterSupported } from "./seccomp.js";
+import { privilegeArgs } from "./sandbox-privileges.js";
+import { hostWrapped, SECCOMP_FD, sandboxFilterFile, sandboxFilterSupported } from "./seccomp.js";
 import { DEFAULT_SANDBOX_LIMITS, hiddenFolderArgs, limitArgv, type SandboxLimits } from "./sandbox-walls.js";
 
 /** How commands are contained: inside bubblewrap, or not at all. */
@@ -108,24 +110,28 @@ function runProbe(pathVar: string | undefined): SandboxProbe {
   if (!binary) return diagnose({ platform: process.platform, installed: false, stderr: "", read: readProc });
   const trial = (seccomp: boolean): TrialResult =>
     withFilterFd(seccomp, (fd) =>
-      spawnSync(binary, trialArgs(fd), { timeout: PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "ignore", "pipe", ...(fd === null ? [] : [fd])] }),
+      spawnSync(binary, trialArgs(binary, fd), {
+        timeout: PROBE_TIMEOUT_MS,
+        encoding: "utf8",
+        stdio: ["ignore", "ignore", "pipe", ...(fd === null ? [] : [fd])],
+      }),
     );
-  const filtered = trial(unixSocketFilterSupported());
-  if (ran(filtered) || !unixSocketFilterSupported()) return probeAnswer(binary, filtered);
+  const filtered = trial(sandboxFilterSupported());
+  if (ran(filtered) || !sandboxFilterSupported()) return probeAnswer(binary, filtered);
   return probeAnswer(binary, trial(false), filtered);
 }
 
 const ran = (trial: TrialResult) => !trial.error && trial.status === 0;
 
 // The trial's argv: the fixed walls, the filter on SECCOMP_FD when `fd` is open.
-function trialArgs(fd: number | null): string[] {
-  return [...isolation(), ...(fd === null ? [] : ["--seccomp", String(SECCOMP_FD)]), "--", "true"];
+function trialArgs(binary: string, fd: number | null): string[] {
+  return [...isolation(binary), ...(fd === null ? [] : ["--seccomp", String(SECCOMP_FD)]), "--", "true"];
 }
 
 // Runs `use` with the filter file open (its fd) when `seccomp`, else with null; the fd is closed afterwards.
 function withFilterFd<T>(seccomp: boolean, use: (fd: number | null) => T): T {
   if (!seccomp) return use(null);
-  const fd = openSync(unixSocketFilterFile(), "r");
+  const fd = openSync(sandboxFilterFile(), "r");
   try {
     return use(fd);
   } finally {
@@ -149,14 +155,14 @@ export function stopTrials(): void {
 async function runProbeAsync(pathVar: string | undefined): Promise<SandboxProbe> {
   const binary = findOnPath("bwrap", pathVar);
   if (!binary) return diagnose({ platform: process.platform, installed: false, stderr: "", read: readProc });
-  const filtered = await trialAsync(binary, unixSocketFilterSupported());
-  if (ran(filtered) || !unixSocketFilterSupported()) return probeAnswer(binary, filtered);
+  const filtered = await trialAsync(binary, sandboxFilterSupported());
+  if (ran(filtered) || !sandboxFilterSupported()) return probeAnswer(binary, filtered);
   return probeAnswer(binary, await trialAsync(binary, false), filtered);
 }
 
 // One trial sandbox as a child process the event loop waits for (with the filter on its fd when `seccomp`).
 async function trialAsync(binary: string, seccomp: boolean): Promise<TrialResult> {
-  const fd = seccomp ? openSync(unixSocketFilterFile(), "r") : null;
+  const fd = seccomp ? openSync(sandboxFilterFile(), "r") : null;
   return new Promise<TrialResult>((resolve) => {
     let stderr = "";
     let settled = false;
@@ -166,7 +172,7 @@ async function trialAsync(binary: string, seccomp: boolean): Promise<TrialResult
       clearTimeout(timer);
       resolve({ ...r, stderr });
     };
-    const child = spawn(binary, trialArgs(fd), { stdio: ["ignore", "ignore", "pipe", ...(fd === null ? [] : [fd])] });
+    const child = spawn(binary, trialArgs(binary, fd), { stdio: ["ignore", "ignore", "pipe", ...(fd === null ? [] : [fd])] });
     // The child holds its own copy of the fd from here on.
     if (fd !== null) closeSync(fd);
     running.add(child);
@@ -190,7 +196,9 @@ async function trialAsync(binary: string, seccomp: boolean): Promise<TrialResult
 function probeAnswer(binary: string, probe: TrialResult, filtered?: TrialResult): SandboxProbe {
   if (probe.error) return { available: false, reason: `${binary} could not start (${probe.error.message})` };
   if (probe.status !== 0) return diagnose({ platform: process.platform, installed: true, stderr: firstLine(probe), read: readProc, binary });
-  return filtered ? { available: true, binary, seccompFails: filtered.error?.message ?? firstLine(filtered) } : { available: true, binary };
+  if (!filtered) return { available: true, binary };
+  noSeccomp.add(binary);
+  return { available: true, binary, seccompFails: filtered.error?.message ?? firstLine(filtered) };
 }
 
 const firstLine = (trial: TrialResult) => (trial.stderr ?? "").trim().split("\n")[0] || `exit code ${trial.status ?? trial.signal}`;
@@ -248,9 +256,13 @@ function readProc(path: string): string | null {
   }
 }
 
-/** The bubblewrap options every sandbox uses: the whole filesystem read-only, fresh /dev, /proc and /tmp, no network. */
-function isolation(tmpBytes?: number): string[] {
+/**
+ * The bubblewrap options every sandbox uses: no privilege (sandbox-privileges.ts), the whole filesystem read-only,
+ * fresh /dev, /proc and /tmp, no network.
+ */
+function isolation(binary: string, tmpBytes?: number): string[] {
   return [
+    ...privilegeArgs(binary),
     "--ro-bind",
     "/",
     "/",
@@ -287,7 +299,7 @@ export function bwrapArgv(sandbox: BwrapSandbox, root: string, command: string, 
 /** bwrapArgv for any program and its arguments (a stdio MCP server), under the same walls. */
 export function bwrapArgvOf(sandbox: BwrapSandbox, root: string, argv: readonly string[], guard?: ProtectedPaths, pathVar?: string, chdir = root): string[] {
   const state = join(root, ".yolo");
-  const base = isolation((sandbox.limits ?? DEFAULT_SANDBOX_LIMITS).tmpBytes);
+  const base = isolation(sandbox.binary, (sandbox.limits ?? DEFAULT_SANDBOX_LIMITS).tmpBytes);
   const argvOut = [
     sandbox.binary,
     ...(sandbox.network ? base.filter((arg) => arg !== "--unshare-net") : base),
@@ -305,17 +317,46 @@ export function bwrapArgvOf(sandbox: BwrapSandbox, root: string, argv: readonly 
     "--",
     ...limitArgv(sandbox.limits, argv),
   ];
-  // Host UNIX sockets the sandbox can see (in the project, /srv, /var/lib) cannot be connected to.
-  return hostWrapped(argvOut, { unixSockets: sandbox.limits?.unixSockets === "allow", ...(sandbox.cgroups ? { cgroups: sandbox.cgroups } : {}) });
+  // Keyrings cannot be used, nor host UNIX sockets the sandbox can see (in the project, /srv, /var/lib) connected to.
+  return hostWrapped(argvOut, { filter: filterFor(sandbox), ...(sandbox.cgroups ? { cgroups: sandbox.cgroups } : {}) });
 }
 
-// Read-only binds for exec files and git dirs, /dev/null over secret files, an empty read-only tmpfs over secret folders.
+/** Binaries whose trial failed with the seccomp filter (probeAnswer): they sandbox only without one. */
+const noSeccomp = new Set<string>();
+
+// The seccomp filter's file for this sandbox, or null where none can be applied (an architecture without one, or a
+// bubblewrap that cannot apply it: both sandbox only with UNIX sockets allowed, and then keyrings stay reachable).
+function filterFor(sandbox: BwrapSandbox): string | null {
+  if (!sandboxFilterSupported() || noSeccomp.has(sandbox.binary)) return null;
+  return sandboxFilterFile(sandbox.limits?.unixSockets === "allow" ? "allow" : "deny");
+}
+
+// Read-only binds for exec files and git dirs, an empty file over secret files, an empty read-only tmpfs over secret folders.
 function guardArgs(guard: ProtectedPaths): string[] {
   const args: string[] = [];
   for (const path of guard.readOnly) args.push("--ro-bind-try", path, path);
-  for (const path of guard.maskedFiles) args.push("--ro-bind", "/dev/null", path);
+  const empty = guard.maskedFiles.length ? emptyFile() : "";
+  for (const path of guard.maskedFiles) args.push("--ro-bind", empty, path);
   for (const path of guard.maskedDirs) args.push("--tmpfs", path, "--remount-ro", path);
   return args;
+}
+
+let emptyDir: string | null = null;
+
+/**
+ * A read-only empty regular file of yolo's own (in a private temp folder, made again if a temp cleaner took it), bound
+ * over each secret file: tools that walk the tree (prettier, linters, test discovery) read it as empty, as they would a
+ * file without the secret. /dev/null was refused to them: bwrap's binds are nodev, so opening the device gave EACCES.
+ */
+function emptyFile(): string {
+  if (!emptyDir || !existsSync(emptyDir)) {
+    emptyDir = mkdtempSync(join(tmpdir(), "yolo-empty-"));
+    const dir = emptyDir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  const file = join(emptyDir, "empty");
+  if (!existsSync(file)) writeFileSync(file, "", { mode: 0o444 });
+  return file;
 }
 
 // The first executable `name` on PATH, or null.

@@ -3,12 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 // A classic-BPF seccomp program for bubblewrap (`--seccomp FD`) that stops a sandboxed command from creating AF_UNIX
-// sockets: a socket file the sandbox can see (in the project, /srv, /var/lib) could otherwise be connected to.
+// sockets (a socket file the sandbox can see, in the project, /srv, /var/lib, could otherwise be connected to) and
+// from using the kernel's keyrings: bubblewrap does not namespace them, so the session and user keyrings of whoever
+// started yolo (tokens, Kerberos tickets, ecryptfs keys) would be readable from inside.
 
-/** Per native architecture: its AUDIT_ARCH value and the numbers of socket() and io_uring_setup(). */
-const ARCHES: Record<string, { audit: number; socket: number; ioUringSetup: number; x32: boolean }> = {
-  x64: { audit: 0xc000003e, socket: 41, ioUringSetup: 425, x32: true },
-  arm64: { audit: 0xc00000b7, socket: 198, ioUringSetup: 425, x32: false },
+/** Per native architecture: its AUDIT_ARCH value and the numbers of socket(), io_uring_setup() and the keyring calls. */
+const ARCHES: Record<string, { audit: number; socket: number; ioUringSetup: number; keyring: number[]; x32: boolean }> = {
+  // add_key, request_key, keyctl
+  x64: { audit: 0xc000003e, socket: 41, ioUringSetup: 425, keyring: [248, 249, 250], x32: true },
+  arm64: { audit: 0xc00000b7, socket: 198, ioUringSetup: 425, keyring: [217, 218, 219], x32: false },
 };
 
 const BPF_LD_W_ABS = 0x20;
@@ -27,28 +30,33 @@ const ARCH = 4;
 const ARG0 = 16;
 
 /** The architectures (Node's `process.arch` names) the filter is built for. */
-export function unixSocketFilterSupported(arch: string = process.arch): boolean {
+export function sandboxFilterSupported(arch: string = process.arch): boolean {
   return arch in ARCHES;
 }
 
 /**
  * The program: another architecture's calls (the i386 `socketcall` route) and x32 numbers are refused outright;
- * socket(AF_UNIX, …) fails with EACCES; io_uring_setup fails with EPERM (io_uring can create sockets without
- * socket()). Everything else is allowed: socketpair stays, node and python use it for child stdio and IPC.
+ * add_key, request_key and keyctl fail with EPERM (always: keyrings are the host's); io_uring_setup fails with EPERM
+ * (io_uring can create sockets without socket()); unless `unixSockets` is "allow", socket(AF_UNIX, …) fails with
+ * EACCES. Everything else is allowed: socketpair stays, node and python use it for child stdio and IPC.
  */
-export function unixSocketFilter(arch: string = process.arch): Buffer {
+export function sandboxFilter(arch: string = process.arch, unixSockets: "deny" | "allow" = "deny"): Buffer {
   const a = ARCHES[arch];
   if (!a) throw new Error(`no seccomp filter for ${arch}: only ${Object.keys(ARCHES).join(", ")}`);
   // Jump targets are named and resolved to the kernel's relative offsets (from the next instruction).
+  const sockets: Insn[] = [
+    [BPF_JEQ_K, 0, "allow", a.socket],
+    [BPF_LD_W_ABS, 0, 0, ARG0],
+    [BPF_JEQ_K, "eacces", "allow", AF_UNIX],
+  ];
   const program: Insn[] = [
     [BPF_LD_W_ABS, 0, 0, ARCH],
     [BPF_JEQ_K, 0, "eperm", a.audit], // another architecture's calls
     [BPF_LD_W_ABS, 0, 0, NR],
     a.x32 ? [BPF_JGE_K, "eperm", 0, X32_SYSCALL_BIT] : [BPF_JEQ_K, 0, 0, 0], // x32 numbers (a no-op on arm64)
     [BPF_JEQ_K, "eperm", 0, a.ioUringSetup],
-    [BPF_JEQ_K, 0, "allow", a.socket],
-    [BPF_LD_W_ABS, 0, 0, ARG0],
-    [BPF_JEQ_K, "eacces", "allow", AF_UNIX],
+    ...a.keyring.map((nr): Insn => [BPF_JEQ_K, "eperm", 0, nr]),
+    ...(unixSockets === "deny" ? sockets : []),
     ["allow", BPF_RET_K, SECCOMP_RET_ALLOW],
     ["eacces", BPF_RET_K, SECCOMP_RET_ERRNO | EACCES],
     ["eperm", BPF_RET_K, SECCOMP_RET_ERRNO | EPERM],
@@ -87,20 +95,22 @@ function encode(insns: readonly [number, number, number, number][]): Buffer {
   return out;
 }
 
-let written: string | null = null;
+const written = new Map<"deny" | "allow", string>();
 
 /**
  * The filter as a file bubblewrap's fd is opened on (`3<file` by the shell that execs bwrap, so commands, gates and
- * stdio MCP servers — whose SDK transport has no extra fds — all get it the same way). Written once per process into
- * a private folder under the host's temp folder (which the sandbox never sees: its /tmp is its own), removed at exit.
+ * stdio MCP servers — whose SDK transport has no extra fds — all get it the same way). Written once per process (and
+ * per `unixSockets`) into a private folder under the host's temp folder (which the sandbox never sees: its /tmp is
+ * its own), removed at exit.
  */
-export function unixSocketFilterFile(): string {
-  if (written && existsSync(written)) return written;
+export function sandboxFilterFile(unixSockets: "deny" | "allow" = "deny"): string {
+  const known = written.get(unixSockets);
+  if (known && existsSync(known)) return known;
   const dir = mkdtempSync(join(tmpdir(), "yolo-seccomp-"));
-  const file = join(dir, "deny-unix-sockets.bpf");
-  writeFileSync(file, unixSocketFilter(), { mode: 0o400 });
+  const file = join(dir, unixSockets === "deny" ? "deny-unix-sockets-and-keyrings.bpf" : "deny-keyrings.bpf");
+  writeFileSync(file, sandboxFilter(process.arch, unixSockets), { mode: 0o400 });
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  written = file;
+  written.set(unixSockets, file);
   return file;
 }
 
@@ -109,26 +119,26 @@ export const SECCOMP_FD = 3;
 
 /**
  * Wraps bubblewrap's argv in the host shell that starts it: it joins the command's cgroups first when there are some
- * (command-cgroups.ts; a failure to join leaves the rlimits alone), and opens the filter on SECCOMP_FD for `--seccomp`
- * unless UNIX sockets are allowed. Neither: the argv as it is.
+ * (command-cgroups.ts; a failure to join leaves the rlimits alone), and opens `filter` (sandboxFilterFile) on
+ * SECCOMP_FD for `--seccomp` when there is one. Neither: the argv as it is.
  */
-export function hostWrapped(bwrap: readonly string[], options: { unixSockets: boolean; cgroups?: readonly string[] }): string[] {
+export function hostWrapped(bwrap: readonly string[], options: { filter: string | null; cgroups?: readonly string[] }): string[] {
   const cgroups = options.cgroups ?? [];
-  if (options.unixSockets && !cgroups.length) return [...bwrap];
+  if (options.filter === null && !cgroups.length) return [...bwrap];
   const [binary, ...args] = bwrap;
   // $2 is how many cgroup folders follow; the shell writes its own pid into each one's cgroup.procs, then execs.
   const join = cgroups.length ? `n=$2; shift 2; while [ "$n" -gt 0 ]; do { echo $$ > "$1/cgroup.procs"; } 2>/dev/null; shift; n=$((n-1)); done; ` : "shift 2; ";
-  const filter = options.unixSockets ? "" : ` ${SECCOMP_FD}<"$f"`;
+  const redirect = options.filter === null ? "" : ` ${SECCOMP_FD}<"$f"`;
   return [
     "/bin/sh",
     "-c",
-    `f=$1; ${join}exec "$@"${filter}`,
+    `f=$1; ${join}exec "$@"${redirect}`,
     "yolo-host",
-    options.unixSockets ? "" : unixSocketFilterFile(),
+    options.filter ?? "",
     cgroups.length ? String(cgroups.length) : "",
     ...cgroups,
     binary,
-    ...(options.unixSockets ? [] : ["--seccomp", String(SECCOMP_FD)]),
+    ...(options.filter === null ? [] : ["--seccomp", String(SECCOMP_FD)]),
     ...args,
   ];
 }

@@ -1,6 +1,6 @@
 import type { GateResult } from "../events/schema.js";
 import type { GateRun } from "./run-gates.js";
-import type { TestCase } from "./parsers/types.js";
+import type { FileOutcome, TestCase } from "./parsers/types.js";
 
 /**
  * One gate's verdict from its two runs: `normal` in the project as the agent left it, `clean` in a copy holding the
@@ -9,7 +9,7 @@ import type { TestCase } from "./parsers/types.js";
  * agent's new tests from the normal run. Both runs must pass for the gate to pass.
  */
 export function mergeCleanRun(normal: GateRun, clean: GateRun, baselineIds: Set<string> | null): GateRun {
-  const tests = baselineIds && clean.tests ? mergedTests(normal.tests ?? [], clean.tests, baselineIds) : normal.tests;
+  const tests = baselineIds && clean.tests ? mergedTests(normal.tests ?? [], clean.tests, baselineIds, normal.files ?? []) : normal.tests;
   const cleanRed = !clean.result.passed;
   const result: GateResult = {
     ...normal.result,
@@ -31,15 +31,23 @@ export function mergeCleanRun(normal: GateRun, clean: GateRun, baselineIds: Set<
     result.passedCount = clean.result.passedCount;
     result.failedCount = clean.result.failedCount;
   }
-  return { result, tests, outputs: [...(clean.outputs ?? []), ...(normal.outputs ?? [])] };
+  // The baseline's tests were judged in the clean run: its files and counts are the evidence for those it summed up.
+  const evidence = { files: clean.files ?? normal.files, skippedCount: clean.skippedCount ?? normal.skippedCount, runner: normal.runner ?? clean.runner };
+  return { result, tests, outputs: [...(clean.outputs ?? []), ...(normal.outputs ?? [])], ...defined(evidence) };
+}
+
+function defined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 // A baseline test counts as the clean run reported it, and only where the normal run reported it too (a test the agent
 // removed from its file is missing) and did not fail it; the others as the normal run reported them.
-function mergedTests(normal: TestCase[], clean: TestCase[], baselineIds: Set<string>): TestCase[] {
+function mergedTests(normal: TestCase[], clean: TestCase[], baselineIds: Set<string>, normalFiles: FileOutcome[]): TestCase[] {
   const normalStatus = new Map(normal.map((t) => [t.id, t.status]));
+  // A file the normal run summed up green (`✓ file (34 tests)`) ran its tests there too, unlisted.
+  const summedGreen = (id: string) => normalFiles.some((f) => f.status === "passed" && id.startsWith(`${f.file} > `));
   const fromClean = clean
-    .filter((t) => baselineIds.has(t.id) && normalStatus.has(t.id))
+    .filter((t) => baselineIds.has(t.id) && (normalStatus.has(t.id) || summedGreen(t.id)))
     .map((t) => (normalStatus.get(t.id) === "failed" ? { ...t, status: "failed" as const } : t));
   const fromNormal = normal.filter((t) => !baselineIds.has(t.id));
   return [...fromClean, ...fromNormal];

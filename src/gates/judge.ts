@@ -1,5 +1,7 @@
 import type { GateResult } from "../events/schema.js";
-import type { TestCase } from "./parsers/types.js";
+import { type RunEvidence, statusesFromCounts } from "./file-evidence.js";
+import type { FileOutcome, TestCase } from "./parsers/types.js";
+import { withUnitFailures } from "./unit-failures.js";
 
 /** One gate as the baseline ran it, before any agent changed a file. */
 export interface BaselineGate {
@@ -9,6 +11,10 @@ export interface BaselineGate {
   failedCount: number | null;
   /** Every test the runner reported, or null when it gave counts only. */
   tests: TestCase[] | null;
+  /** Files the runner summed up with a count instead of listing their tests (absent in older records). */
+  files?: FileOutcome[] | null;
+  /** Tests the runner counted as skipped or todo, when it said (absent in older records). */
+  skippedCount?: number | null;
 }
 
 /** A failing test a person declared broken for reasons outside the task, and where they declared it. */
@@ -31,6 +37,8 @@ export interface GateJudgement {
   fixed: string[];
   /** Passing now, not in the baseline. */
   newPassing: string[];
+  /** Passed now only after the runner retried them. */
+  flaky: string[];
   /** Failing (or not run) now and declared a known failure: reported, never blocking. */
   known: KnownFailure[];
   findings: string[];
@@ -55,6 +63,8 @@ export interface JudgeOptions {
   inScope?: (id: string) => boolean;
   /** Where a person declared the test a known failure (config, flag, an accepted claim), or null when they did not. */
   known?: (id: string) => string | null;
+  /** What this run said beyond its listed tests: files summed up with a count, its skipped count, its runner. */
+  evidence?: RunEvidence;
 }
 
 const LIST_MAX = 50;
@@ -72,30 +82,66 @@ const ran = (status: string | undefined) => status === "passed" || status === "f
 export function judgeGate(result: GateResult, tests: TestCase[] | null, base: BaselineGate | undefined, opts: JudgeOptions): GateJudgement {
   const changeBlocks = opts.changes.length > 0 && !opts.approved;
   const out: GateJudgement = {
-    ...{ regressions: [], preExisting: [], newFailures: [], missing: [], fixed: [], newPassing: [], known: [], findings: [] },
+    ...{ regressions: [], preExisting: [], newFailures: [], missing: [], fixed: [], newPassing: [], flaky: [], known: [], findings: [] },
     gateChange: opts.changes,
     blocking: false,
   };
-  const nowTotal = tests ? tests.length : total(result.passedCount, result.failedCount);
   const inScope = opts.inScope ?? (() => true);
+  const summed = Boolean(opts.evidence?.files?.length || base?.files?.length);
+  const nowTotal = tests && !summed ? tests.length : (total(result.passedCount, result.failedCount) ?? tests?.length ?? null);
   // A narrowed run is compared with the baseline's tests in its scope; with counts only, it cannot be compared.
-  const baseTotal = base?.tests ? base.tests.filter((t) => inScope(t.id)).length : base && !opts.inScope ? total(base.passedCount, base.failedCount) : null;
+  const baseTotal = opts.inScope
+    ? (base?.tests?.filter((t) => inScope(t.id)).length ?? null)
+    : base?.tests && !summed
+      ? base.tests.length
+      : base
+        ? total(base.passedCount, base.failedCount)
+        : null;
   if (baseTotal !== null && nowTotal !== null && nowTotal < baseTotal) out.findings.push(`fewer tests than the baseline: ${nowTotal}, was ${baseTotal}`);
+  out.flaky = (tests ?? []).filter((t) => t.flaky && t.status === "passed").map((t) => t.id);
+  if (out.flaky.length) out.findings.push(`passed only after a retry (flaky): ${clipList(out.flaky).join(", ")}`);
   const red = !result.passed;
   if (!base?.tests) {
     out.blocking = result.required && (red || changeBlocks);
     return out;
   }
-  const now = new Map((tests ?? []).map((t) => [t.id, t.status]));
+  // A file that did not import or a package that did not build fails the baseline's tests under it (unit-failures.ts).
+  const now = readNow(result, withUnitFailures(tests ?? [], base.tests), out, opts);
+  // Tests the run did not list one by one are read from the runner's count for their file (file-evidence.ts).
+  const counted = statusesFromCounts({ ...base, tests: base.tests }, now, result, opts.evidence ?? {}, inScope);
+  for (const [id, status] of counted.inferred) now.set(id, status);
+  out.findings.push(...counted.findings);
   const excused = compareWithBaseline(out, base.tests, now, opts, inScope);
+  if (!red && opts.evidence?.runner && (out.regressions.length || out.newFailures.length)) out.findings.push(contradiction(result, out, opts.evidence.runner));
   // A red exit is explained only by failing tests it listed that do not block; a crash or a timeout with none is not.
   const failingNow = [...now].filter(([, s]) => s === "failed").map(([id]) => id);
   const explained = !red || (!result.timedOut && failingNow.length > 0 && failingNow.every((id) => excused.has(id)));
   const targetsBlock = !opts.preExistingAllowed && out.preExisting.length > 0;
   out.blocking = result.required && (changeBlocks || out.regressions.length > 0 || out.newFailures.length > 0 || targetsBlock || !explained);
-  for (const key of ["regressions", "preExisting", "newFailures", "missing", "fixed", "newPassing"] as const) out[key] = clipList(out[key]);
+  for (const key of ["regressions", "preExisting", "newFailures", "missing", "fixed", "newPassing", "flaky"] as const) out[key] = clipList(out[key]);
   if (out.known.length > LIST_MAX) out.known = out.known.slice(0, LIST_MAX);
   return out;
+}
+
+/**
+ * The run's listed tests by id. When the runner exited 0 and counted no failure, a test yolo read as failing from its
+ * output is judged by the runner's count (passed), and a finding says what could not be read.
+ */
+function readNow(result: GateResult, now: Map<string, string>, out: GateJudgement, opts: JudgeOptions): Map<string, string> {
+  if (!result.passed || result.failedCount !== 0) return now;
+  const misread = [...now].filter(([, s]) => s === "failed").map(([id]) => id);
+  if (!misread.length) return now;
+  for (const id of misread) now.set(id, "passed");
+  out.findings.push(
+    `${opts.evidence?.runner ?? "the runner"} exited 0 and counted no failure, but yolo read ${misread.length} tests as failing from its output (${clipList(misread).join(", ")}): judged by the runner's count`,
+  );
+  return now;
+}
+
+// Exit code 0 while yolo's per-test reading says a test regressed or a new one fails: said, never resolved silently.
+function contradiction(result: GateResult, out: GateJudgement, runner: string): string {
+  const ids = [...out.regressions, ...out.newFailures];
+  return `${runner} exited ${result.exitCode ?? 0}, but yolo's reading of its output has ${ids.length} tests failing or missing against the baseline (${clipList(ids).join(", ")}): the output did not show them passing`;
 }
 
 /**

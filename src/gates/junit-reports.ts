@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { readProjectText } from "../secrets/project-read.js";
 import type { TestCase, TestStatus } from "./parsers/types.js";
+import { xmlAttribute } from "./xml-attribute.js";
 
 const MAX_REPORT_BYTES = 20_000_000;
 const SKIP_DIRS = new Set(["node_modules", ".git", ".yolo"]);
@@ -51,30 +52,17 @@ export async function findReports(root: string, globs: string[], modifiedSince =
 const TESTCASE = /<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g;
 const SUITE_OPEN = /<testsuite\b([^>]*?)>/g;
 
-function attr(attrs: string, name: string): string | null {
-  const m = new RegExp(`\\b${name}\\s*=\\s*("([^"]*)"|'([^']*)')`).exec(attrs);
-  return m ? decode(m[2] ?? m[3] ?? "") : null;
-}
-
-function decode(text: string): string {
-  return text.replace(/&(lt|gt|quot|apos|amp|#(\d+)|#x([0-9a-f]+));/gi, (_, name: string, dec?: string, hex?: string) => {
-    if (dec) return String.fromCodePoint(Number(dec));
-    if (hex) return String.fromCodePoint(parseInt(hex, 16));
-    return { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" }[name.toLowerCase()] ?? "";
-  });
-}
-
 /**
  * The test cases of one JUnit XML document (Maven Surefire, Gradle, pytest --junitxml, node's junit reporter…).
  * A case's id is `classname > name` (or the enclosing suite's name when there is no classname).
  */
 export function parseJUnitXml(xml: string): TestCase[] {
-  const suites = [...xml.matchAll(SUITE_OPEN)].map((m) => ({ at: m.index ?? 0, name: attr(m[1], "name") }));
+  const suites = [...xml.matchAll(SUITE_OPEN)].map((m) => ({ at: m.index ?? 0, name: xmlAttribute(m[1], "name") }));
   const cases: TestCase[] = [];
   for (const m of xml.matchAll(TESTCASE)) {
-    const name = attr(m[1], "name") ?? "";
+    const name = xmlAttribute(m[1], "name") ?? "";
     const suite = [...suites].reverse().find((s) => s.at < (m.index ?? 0))?.name ?? null;
-    const classname = attr(m[1], "classname");
+    const classname = xmlAttribute(m[1], "classname");
     const owner = classname && classname !== "test" ? classname : suite;
     const body = m[3] ?? "";
     const status: TestStatus = /<(failure|error)\b/.test(body) ? "failed" : /<skipped\b/.test(body) ? "skipped" : "passed";
@@ -94,4 +82,16 @@ export async function readJUnitReports(root: string, globs: string[], modifiedSi
     cases.push(...parseJUnitXml(xml));
   }
   return files.length ? cases : null;
+}
+
+// Maven Surefire writes its reports here whatever the gate's config says (`<modules>` one level down).
+const SUREFIRE = ["target/surefire-reports/TEST-*.xml", "*/target/surefire-reports/TEST-*.xml"];
+
+/**
+ * The JUnit reports a gate's run is read from: the gate's `reports`, else Surefire's for a Maven command (its XML is
+ * written on every `mvn test`, so a gate without `reports` configured is still read test by test).
+ */
+export function reportGlobs(command: string, reports: string[] | undefined): string[] {
+  if (reports?.length) return reports;
+  return /(?:^|[\s;&|(/])mvnw?\s/.test(` ${command} `) ? SUREFIRE : [];
 }

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { defaultGates } from "./detect.js";
 import { NPM_PLACEHOLDER } from "./detect/node.js";
 
 /**
@@ -8,6 +9,8 @@ import { NPM_PLACEHOLDER } from "./detect/node.js";
  */
 export function noGateReason(root: string, configured: unknown[] | null): string {
   if (configured !== null) return "yolo.config.ts sets `gates: []`";
+  if (defaultGates(root).length > 0)
+    return "the gates detected here cannot run: their programs are not installed (the warnings above name them), and yolo.config.ts sets no gates";
   const file = path.join(root, "package.json");
   let text: string;
   try {

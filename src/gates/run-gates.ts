@@ -9,10 +9,12 @@ import { runShell } from "../exec/run-shell.js";
 import type { Sandbox } from "../exec/sandbox.js";
 import { sandboxWithCaches } from "../exec/tool-caches.js";
 import type { ExecSettings } from "../exec/settings.js";
-import { readJUnitReports } from "./junit-reports.js";
+import { readJUnitReports, reportGlobs } from "./junit-reports.js";
 import { environmentFailure } from "./environment-failure.js";
-import { parseTestOutput } from "./parse.js";
-import type { TestCase } from "./parsers/types.js";
+import { openFreshCaches } from "./fresh-caches.js";
+import { readTestOutput } from "./parse.js";
+import type { FileOutcome, TestCase } from "./parsers/types.js";
+import { planStructured, type StructuredReading } from "./structured/registry.js";
 import { reportingCommand, testCasesFromOutput } from "./test-cases.js";
 import { workspaceTestCases } from "./workspace-cases.js";
 
@@ -47,6 +49,12 @@ export interface GateRun {
   tests: TestCase[] | null;
   /** The whole output of each run behind the result (the one that decides the baseline's tests first), to cut per test. */
   outputs?: string[];
+  /** Files the runner summed up rather than listing their tests (see FileOutcome), when it did. */
+  files?: FileOutcome[];
+  /** Tests the runner counted as skipped or todo, when it said. */
+  skippedCount?: number;
+  /** The runner that printed the output or wrote the report (`vitest`, `jest`, `node:test`…), when yolo knows it. */
+  runner?: string;
 }
 
 /** Bytes of the end of the output carried in the result (and so in events and state). */
@@ -72,11 +80,12 @@ export async function runGatesWithTests(gates: GateConfig[], opts: RunGatesOptio
 }
 
 /**
- * Environment yolo adds so runners list every test, not only the failing ones: pytest's `-rA` short summary
+ * Environment yolo adds so runners list every test, not only the failing ones: pytest's `-rA` short summary, and
+ * `--continue-on-collection-errors` so a file that does not import fails its own tests without stopping the others
  * (PYTEST_ADDOPTS is read by pytest however it is started). Appended to what the project already sets.
  */
 export function reportingEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...env, PYTEST_ADDOPTS: [env.PYTEST_ADDOPTS, "-rA"].filter(Boolean).join(" ") };
+  return { ...env, PYTEST_ADDOPTS: [env.PYTEST_ADDOPTS, "-rA --continue-on-collection-errors"].filter(Boolean).join(" ") };
 }
 
 // One gate: run, keep the whole output for the log and the parser, summarise the rest.
@@ -87,29 +96,44 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
   const log = openGateLog(logPath, opts.logDir);
   let run: Awaited<ReturnType<typeof runShell>>;
   const { sandbox, cacheEnv } = withCaches(gate, opts);
+  // The code under test was written by the model; it gets no more secrets than run_command does.
+  const env = { ...reportingEnv(commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null)), ...gate.env, ...cacheEnv };
+  // Bytecode, pytest's cache and Go's test results: never from a cache the agents could have written (fresh-caches.ts).
+  const fresh = openFreshCaches(gate.command, env, sandbox);
+  const freshEnv = { ...env, ...fresh.env };
+  const scripts = packageScripts(opts.root);
+  // A runner yolo recognizes writes a machine-readable report beside its usual output, into a folder of yolo's.
+  const plan = planStructured(gate.command, scripts, freshEnv, fresh.sandbox);
+  let structured: StructuredReading | null = null;
   try {
-    run = await runShell(reportingCommand(gate.command, packageScripts(opts.root)), {
+    run = await runShell(plan?.command ?? reportingCommand(gate.command, scripts), {
       cwd: opts.root,
       timeoutS: gate.timeoutS,
-      // The code under test was written by the model; it gets no more secrets than run_command does.
-      env: { ...reportingEnv(commandEnv(opts.env, opts.secretEnvNames ?? [], opts.commands?.envAllow ?? null)), ...cacheEnv },
-      sandbox,
+      env: { ...freshEnv, ...plan?.env },
+      sandbox: plan?.folder.sandbox ?? fresh.sandbox,
       config: opts.commands?.config,
       capBytes: opts.capBytes,
       signal: opts.signal,
       keepFullOutput: true,
     });
+    structured = plan?.read(opts.root) ?? null;
   } catch (error) {
     await log.discard();
     throw error;
+  } finally {
+    fresh.remove();
+    plan?.folder.remove();
   }
   const output = run.fullOutput ?? run.output;
-  const { tests: parsed, ...counts } = parseTestOutput(output);
+  const read = readTestOutput(output);
+  const { tests: parsed, files: parsedFiles, ...counts } = read.counts;
   counts.failures = counts.failures.map((name) => underRoot(name, opts.root));
   // A JUnit report the command wrote during this run is the most precise source; then a parser's own list; then the text.
-  const reported = gate.reports?.length ? await readJUnitReports(opts.root, gate.reports, startedAt - 2000) : null;
+  const globs = reportGlobs(gate.command, gate.reports);
+  const reported = structured?.tests ?? (globs.length ? await readJUnitReports(opts.root, globs, startedAt - 2000) : null);
   // In a monorepo each test is named by its workspace or crate first (see workspace-cases.ts).
   const tests = reported ?? workspaceTestCases(output, opts.root) ?? parsed ?? testCasesFromOutput(output, opts.root);
+  const files = structured ? (structured.files ?? null) : (parsedFiles ?? null);
   if (tests && counts.passedCount === null && counts.failedCount === null) {
     counts.passedCount = tests.filter((t) => t.status === "passed").length;
     counts.failedCount = tests.filter((t) => t.status === "failed").length;
@@ -124,7 +148,7 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
     timedOut: run.timedOut,
     durationMs: run.durationMs,
     attempt: opts.attempt,
-    ...counts,
+    ...withoutSkipped(counts),
     tail: lastBytes(output, TAIL_BYTES),
     logFile,
     reading: reported ? "structured" : tests || counts.passedCount !== null || counts.failedCount !== null ? "parsed" : "exit-code",
@@ -133,7 +157,18 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
   };
   const environment = environmentFailure(result, output, opts.root, sandbox?.kind === "bwrap");
   if (environment) result.environment = environment;
-  return { result, tests, outputs: [output] };
+  const runner = plan?.runner ?? read.runner;
+  return { result, tests, outputs: [output], ...(files?.length ? { files } : {}), ...(runner ? { runner } : {}), ...skippedOf(counts) };
+}
+
+// The event carries passed and failed counts; the skipped count stays with the run (the judge reads it).
+function withoutSkipped<T extends { skippedCount?: number | null }>(counts: T): Omit<T, "skippedCount"> {
+  const { skippedCount: _, ...rest } = counts;
+  return rest;
+}
+
+function skippedOf(counts: { skippedCount?: number | null }): { skippedCount?: number } {
+  return typeof counts.skippedCount === "number" ? { skippedCount: counts.skippedCount } : {};
 }
 
 // In the sandbox the gate's toolchains write their caches under yolo's state folder, never the user's (tool-caches.ts).

@@ -28,6 +28,12 @@ export const gateSchema = z.strictObject({
    * the workspaces a change touches (docs/gates.md, "Monorepos"). Absent or "all": the whole suite.
    */
   scope: z.enum(["changed", "all"]).optional(),
+  /**
+   * Variables this gate's command gets on top of the user's own environment (after secrets and the allow-list are
+   * applied: these are the user's words). yolo adds no colour or CI variables itself; a suite that needs them
+   * (`FORCE_COLOR`, `CI`) names them here.
+   */
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a variable name"), z.string()).optional(),
 });
 
 /** A gate after parsing (defaults applied). */

@@ -1,4 +1,5 @@
 import type { GateConfig } from "./schema.js";
+import type { GateScope } from "../events/schema.js";
 import { scopeGate, wholeSuite, type ScopedGate } from "./detect/scope.js";
 import { cargoWorkspace, goModules, nodeWorkspaces, type WorkspacePackage } from "./detect/workspaces.js";
 
@@ -31,6 +32,11 @@ export function planGateScope(gate: GateConfig, input: ScopeInput): ScopedGate {
   return scopeGate(gate, input.root, input.change.files);
 }
 
+/** What a baseline run says it covers: in a monorepo the whole suite (later runs may cover less), else nothing. */
+export function baselineScope(root: string): { scope?: GateScope } {
+  return isMonorepo(root) ? { scope: { kind: "all", units: [], reason: "the baseline runs the whole suite" } } : {};
+}
+
 /** Whether the project has workspaces, a Cargo workspace or Go modules in subfolders: only then is a scope said. */
 export function isMonorepo(root: string): boolean {
   return (nodeWorkspaces(root) ?? cargoWorkspace(root) ?? goModules(root)) !== null;
@@ -52,9 +58,18 @@ export function unitOfTest(id: string, packages: WorkspacePackage[]): string | n
   return byPath?.name ?? null;
 }
 
-/** For a narrowed run: whether a baseline test is among the ones it runs (so its absence makes it missing). */
-export function inScopeOf(scoped: ScopedGate): ((id: string) => boolean) | undefined {
+/**
+ * For a narrowed run: whether a baseline test is among the ones it runs (so its absence makes it missing). A single
+ * project's narrowing (packages: none) selects tests by the runner's own relation to the change, which no id can be
+ * matched against: the tests the run reported are its scope — each judged as usual (fixed, still failing, a known
+ * failure, regressed) — and the rest are not missing (the whole suite that confirms a passing run judges them).
+ */
+export function inScopeOf(scoped: ScopedGate, ranNow?: readonly { id: string }[] | null): ((id: string) => boolean) | undefined {
   if (scoped.scope?.kind !== "changed" || !scoped.packages) return undefined;
+  if (scoped.packages.length === 0) {
+    const ran = new Set((ranNow ?? []).map((t) => t.id));
+    return (id) => ran.has(id);
+  }
   const units = new Set(scoped.scope.units);
   const packages = scoped.packages;
   return (id) => {

@@ -25,7 +25,8 @@ export function scopeSingleProject(gate: GateConfig, input: ScopeInput): ScopedG
   if (files.length === 0 || files.some((f) => WHOLE_SUITE.test(f))) return null;
   const narrowed = narrowCommand(gate.command, input.root, files);
   if (!narrowed) return null;
-  // No test is "missing" from a narrowed run (packages: none): the whole-suite run that confirms it judges every test.
+  // Packages: none. The tests the narrowed run reports are judged as usual and no other is "missing" (inScopeOf): the
+  // whole-suite run that confirms a passing one judges every test.
   return { gate: { ...gate, command: narrowed.command }, scope: { kind: "changed", units: narrowed.units }, packages: [] };
 }
 

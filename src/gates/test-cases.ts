@@ -1,4 +1,7 @@
+import { jestDefault } from "./parsers/jest-default.js";
+import { parsePytest } from "./parsers/pytest.js";
 import type { TestCase, TestStatus } from "./parsers/types.js";
+import { vitestDefault } from "./parsers/vitest-default.js";
 
 /**
  * Per-test results from a runner's text output, where it lists every test: TAP (node --test off a terminal on
@@ -44,12 +47,16 @@ function vitestCases(text: string): TestCase[] | null {
     const m = VITEST_LINE.exec(line);
     if (m) cases.push({ id: m[2], status: m[1] === "↓" ? "skipped" : m[1] === "×" || m[1] === "✗" ? "failed" : "passed" });
   }
-  return cases.length ? cases : null;
+  if (cases.length) return cases;
+  // The default reporter: failing tests in full, a failing file's top-level tests, green files as counts (vitest-default.ts).
+  const read = vitestDefault(text).tests;
+  return read.length ? read : null;
 }
 
 // Jest's verbose output (yolo asks for it): a `PASS file` / `FAIL file` header, then describe blocks as indented
 // plain lines and tests as `✓ name (3 ms)`, `✕ name`, `○ skipped name`, `✎ todo name`; the `● …` failure details follow.
-const JEST_FILE = /^(PASS|FAIL)\s+(\S+)/;
+// With colours forced, jest pads its inverse-video ` PASS ` badge: one leading space once the colour codes are gone.
+const JEST_FILE = /^ ?(PASS|FAIL)\s+(\S+)/;
 const JEST_TEST = /^(\s+)(✓|√|✕|×|○|✎)\s+(?:(?:skipped|todo)\s+)?(.+?)(?:\s+\(\d+(?:\.\d+)?\s?m?s\))?\s*$/;
 
 function jestCases(text: string): TestCase[] | null {
@@ -80,7 +87,10 @@ function jestCases(text: string): TestCase[] | null {
     const status: TestStatus = test[2] === "✓" || test[2] === "√" ? "passed" : test[2] === "✕" || test[2] === "×" ? "failed" : "skipped";
     cases.push({ id: [file, ...stack.map((s) => s.name), test[3]].join(" > "), status });
   }
-  return cases.length ? cases : null;
+  if (cases.length) return cases;
+  // The default reporter with several files: the failing tests only, the others summed up per file (jest-default.ts).
+  const read = jestDefault(text).tests;
+  return read.length ? read : null;
 }
 
 const SUBTEST = /^(\s*)# Subtest: (.*)$/;
@@ -119,22 +129,8 @@ function tapCases(text: string): TestCase[] | null {
   return cases;
 }
 
-// pytest's `-rA` short summary (`PASSED tests/test_a.py::test_x`) or `-v` lines (`tests/test_a.py::test_x PASSED`).
-const PYTEST_SUMMARY = /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+::\S+)/;
-const PYTEST_VERBOSE = /^(\S+::\S+) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
-
-function pytestCases(text: string): TestCase[] | null {
-  if (!/^=+ .* in [\d.]+s/m.test(text)) return null;
-  const byId = new Map<string, TestStatus>();
-  for (const line of text.split("\n")) {
-    const m = PYTEST_SUMMARY.exec(line);
-    const v = m ? null : PYTEST_VERBOSE.exec(line);
-    const [id, word] = m ? [m[2], m[1]] : v ? [v[1], v[2]] : [null, null];
-    if (!id || !word) continue;
-    byId.set(id, word === "PASSED" || word === "XFAIL" ? "passed" : word === "SKIPPED" ? "skipped" : "failed");
-  }
-  return byId.size ? [...byId].map(([id, status]) => ({ id, status })) : null;
-}
+// pytest: one reader for counts and tests (parsers/pytest.ts).
+const pytestCases = (text: string): TestCase[] | null => parsePytest(text)?.tests ?? null;
 
 // node's spec reporter and mocha's: `✔ name (1ms)` / `✖ name` / `﹣ name # SKIP`, nested by indentation under `▶ suite`;
 // mocha numbers its failures instead (`1) name`), and its suites are plain lines, so its ids are the test titles.
@@ -162,22 +158,22 @@ function specCases(text: string): TestCase[] | null {
   return cases.length ? cases : null;
 }
 
-// `vitest`, `vitest run`, `npx vitest run --coverage`: one command, nothing chained after it.
-const VITEST_SCRIPT = /^\s*(?:npx\s+)?vitest(?:\s+run)?(?:\s+[^&|;<>`$()]*)?$/;
-// `jest`, `npx jest --ci`: likewise.
-const JEST_SCRIPT = /^\s*(?:npx\s+)?jest(?:\s+[^&|;<>`$()]*)?$/;
+const CRA_SCRIPT = /^\s*(?:react-scripts|craco|react-app-rewired)\s+test\b/;
 
 /**
- * The command yolo runs for a gate: the configured one, plus a reporter flag when yolo knows the script's
- * runner lists every test with it (vitest's verbose reporter, jest's `--verbose`, passed after `--` to a test
- * script that is a single vitest or jest command; cargo's stderr into its stdout). The gate's recorded command, events and definition keep the configured text.
+ * The command yolo runs for a gate when no runner's structured report is asked for (src/gates/structured/): the
+ * configured one, with cargo's stderr into its stdout, and Create React App's `--watchAll=false`. The gate's recorded
+ * command, events and definition keep the configured text.
  */
 export function reportingCommand(command: string, scripts: Record<string, string>): string {
   const test = /^\s*npm\s+(?:test|t|run\s+test)\s*$/.test(command) ? scripts.test : null;
-  if (test && VITEST_SCRIPT.test(test) && !/--reporter\b/.test(test)) return `${command.trim()} -- --reporter=verbose`;
-  if (test && JEST_SCRIPT.test(test) && !/--(?:verbose|silent|json|reporters?)\b/.test(test)) return `${command.trim()} -- --verbose`;
+  // Create React App's test script watches unless CI is set; yolo sets no CI (the suite sees the user's environment),
+  // so it says "no watch" in the runner's own words.
+  if (test && CRA_SCRIPT.test(test) && !/--watch/.test(test)) return `${command.trim()} -- --watchAll=false`;
   // cargo names each test binary on stderr and the binary prints its tests on stdout: one stream keeps them in order,
   // so each test is tied to its crate (workspace-cases.ts).
-  if (/^\s*cargo\s+test(?:\s+[^|;&<>`$()\n]*)?$/.test(command)) return `${command.trim()} 2>&1`;
+  // `--no-fail-fast`: every test binary runs though an earlier one failed, so each test has its result, not "missing".
+  const cargo = /^\s*cargo\s+test((?:\s+[^|;&<>`$()\n]*)?)$/.exec(command);
+  if (cargo) return `cargo test${/--no-fail-fast\b/.test(cargo[1]) ? "" : " --no-fail-fast"}${cargo[1].trimEnd()} 2>&1`;
   return command;
 }

@@ -150,7 +150,8 @@ function vitestBlock(lines: string[], id: string): string[] | null {
   return lines.slice(start, end);
 }
 
-const JEST_FILE = /^(PASS|FAIL)\s+(\S+)/;
+// With colours forced, jest pads its inverse-video ` PASS ` badge: one leading space once the colour codes are gone.
+const JEST_FILE = /^ ?(PASS|FAIL)\s+(\S+)/;
 const JEST_BULLET = /^(\s*)● (.+?)\s*$/;
 
 /** jest: the `● suite › name` block under the test file's `FAIL file` header. */

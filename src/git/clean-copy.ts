@@ -22,6 +22,8 @@ export interface CleanCopyPlan {
   nowTree: string;
   /** Whether a changed project-relative path belongs to the tests (it takes the baseline's version). */
   testSide(rel: string): boolean;
+  /** Ignored files an agent wrote: in the trees already, never linked in from the project (a test-side one left out stays out). */
+  agentIgnored?: readonly string[];
 }
 
 /** Top-level names never linked into the copy: git's and yolo's folders, and caches a gate run writes. */
@@ -61,7 +63,7 @@ export async function makeCleanCopy(plan: CleanCopyPlan): Promise<CleanCopy | nu
     await staged(["checkout-index", "-a", "-f", `--prefix=${work}/`]);
     rmSync(env.GIT_INDEX_FILE, { force: true });
     const root = join(work, prefix);
-    return { root, linked: await linkIgnored(plan.root, root), reverted, remove };
+    return { root, linked: await linkIgnored(plan.root, root, plan.agentIgnored ?? []), reverted, remove };
   } catch (error) {
     remove();
     throw error;
@@ -73,13 +75,15 @@ const literal = (path: string) => `:(literal)${path}`;
 
 // Links each folder or file of the project that git ignores (node_modules and .venv at any depth, build output) into
 // the copy where its parent folder exists there; a path the copy lacks for another reason (a test file set back to
-// none) is not ignored, so it stays out. Git lists the top-most ignored paths only (a folder, not its files).
-async function linkIgnored(from: string, to: string): Promise<string[]> {
+// none) is not ignored, so it stays out, and neither is a path holding a file an agent wrote there (the trees have
+// those: one left out is a test-side file set back). Git lists the top-most ignored paths only (a folder, not its files).
+async function linkIgnored(from: string, to: string, agentIgnored: readonly string[]): Promise<string[]> {
   const said = await git(from, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", "."]);
   const linked: string[] = [];
   for (const listed of said.stdout.split("\0").filter(Boolean)) {
     const rel = listed.replace(/\/$/, "");
     if (rel.split("/").some((part) => NOT_LINKED.has(part))) continue;
+    if (agentIgnored.some((p) => p === rel || p.startsWith(`${rel}/`))) continue;
     const at = join(to, rel);
     if (existsSync(at) || !existsSync(dirname(at))) continue;
     let target: string;

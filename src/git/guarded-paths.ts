@@ -20,7 +20,9 @@ export interface GuardRules {
  */
 export async function unstageGuarded(indexGit: IndexGit, base: string | null, rules: GuardRules): Promise<string[]> {
   const listed = base ? await indexGit(["diff", "--cached", "--name-only", "--no-renames", "-z", base, "--"]) : await indexGit(["ls-files", "-z"]);
-  const guarded = listed.split("\0").filter((rel) => rel !== "" && isGuarded(rel, rules));
+  const paths = listed.split("\0").filter((rel) => rel !== "");
+  const gitDirs = embeddedGitDirs(paths);
+  const guarded = paths.filter((rel) => isGuarded(rel, rules) || gitDirs.some((dir) => rel.startsWith(`${dir}/`)));
   if (!guarded.length) return [];
   const specs = guarded.map((rel) => `:(literal)${rel}`);
   // In batches, so a huge list never meets the argv limit.
@@ -30,6 +32,26 @@ export async function unstageGuarded(indexGit: IndexGit, base: string | null, ru
     else await indexGit(["rm", "-q", "--cached", "--ignore-unmatch", "--", ...batch]);
   }
   return guarded;
+}
+
+/**
+ * The folders among `paths` (project-relative, `/`-separated) that are git dirs of their own: `HEAD` beside a
+ * `config`, or beside something in `objects/` or `refs/`, whatever the folder is called. Checked out, such a folder
+ * runs its config's fsmonitor, hooks and filters at the user's `git status` in it: never committed, whatever created
+ * it (a command's are removed already: src/exec/protected-paths.ts).
+ */
+export function embeddedGitDirs(paths: readonly string[]): string[] {
+  const inside = new Map<string, Set<string>>();
+  for (const rel of paths) {
+    const parts = rel.split("/");
+    for (let i = 0; i < parts.length - 1; i++) {
+      const dir = parts.slice(0, i + 1).join("/");
+      const names = inside.get(dir) ?? new Set<string>();
+      names.add(parts[i + 1]);
+      inside.set(dir, names);
+    }
+  }
+  return [...inside].filter(([, names]) => names.has("HEAD") && (names.has("config") || names.has("objects") || names.has("refs"))).map(([dir]) => dir);
 }
 
 function isGuarded(rel: string, rules: GuardRules): boolean {

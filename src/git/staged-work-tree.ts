@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, lstatSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { type GitOptions, git, gitOk, PROJECT_PATHS } from "./git.js";
@@ -17,6 +17,11 @@ export interface StagingStart {
    * globs relative to the project: never part of the tree, whatever a run does to them.
    */
   own?: readonly string[];
+  /**
+   * Project-relative files git ignores that are part of the tree all the same (the ones an agent wrote:
+   * src/engine/nodes/agent-ignored.ts); gate byproducts among them stay out, as everywhere.
+   */
+  ignoredToo?: readonly string[];
 }
 
 /** A git command on the throwaway index: its stdout; a failure is a GitError. */
@@ -44,9 +49,13 @@ export async function withStagedWorkTree<T>(root: string, start: StagingStart, u
   const stagedGit: StagedGit = (args) => gitOk(root, ["-c", "core.splitIndex=false", ...args], { GIT_INDEX_FILE: file }, options);
   try {
     const index = start.index === undefined ? await indexFile(root) : start.index;
+    const addAll = async () => {
+      await stagedGit(["add", "-A", ...paths]);
+      await addIgnored(root, stagedGit, start.ignoredToo ?? [], paths.slice(2));
+    };
     if (index && copied(index, file)) {
       try {
-        await stagedGit(["add", "-A", ...paths]);
+        await addAll();
         return await use(stagedGit);
       } catch {
         // Staged again from a fresh index below: what fails then is reported.
@@ -54,10 +63,29 @@ export async function withStagedWorkTree<T>(root: string, start: StagingStart, u
       }
     }
     if (start.base) await stagedGit(["read-tree", start.base]);
-    await stagedGit(["add", "-A", ...paths]);
+    await addAll();
     return await use(stagedGit);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Ignored files added by name (forced), a few hundred a command; the exclusions (yolo's folder, gate byproducts) hold.
+// One deleted since it was named is left out (git would refuse the whole command): the tree then shows it gone.
+async function addIgnored(root: string, stagedGit: StagedGit, named: readonly string[], exclusions: string[]): Promise<void> {
+  const files = named.filter((rel) => present(join(root, rel)));
+  for (let i = 0; i < files.length; i += 200) {
+    const literal = files.slice(i, i + 200).map((rel) => `:(literal)${rel}`);
+    await stagedGit(["add", "-f", "--", ...literal, ...exclusions]);
+  }
+}
+
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 

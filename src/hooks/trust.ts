@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { userStateDir } from "../config/trust/config-trust-store.js";
 import type { HooksConfig } from "../config/hooks-schema.js";
 import { packageFiles, packageSpecifiers, projectPackage } from "../config/config-packages.js";
 import { realOrNull } from "../fs/real-path.js";
@@ -225,8 +225,7 @@ export function hookSetHash(hooks: HooksConfig, root: string): string {
 
 /** `$XDG_STATE_HOME/yolo/trusted-hooks.json` (XDG_STATE_HOME defaults to `~/.local/state`): the user's, never the project's. */
 export function trustStoreFile(env: Readonly<Record<string, string | undefined>>): string {
-  const base = env.XDG_STATE_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".local", "state");
-  return join(base, "yolo", "trusted-hooks.json");
+  return join(userStateDir(env), "trusted-hooks.json");
 }
 
 interface TrustEntry {

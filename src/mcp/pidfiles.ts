@@ -31,7 +31,8 @@ export function processStartTime(pid: number): string | null {
 
 export function writePidfile(dir: string, record: PidRecord): string {
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${record.server}.pid.json`);
+  // `.jsonl` (one record), not `.json`: formatters run over the project (`prettier --check .`) skip it.
+  const file = join(dir, `${record.server}.pid.jsonl`);
   writeFileSync(file, JSON.stringify(record));
   return file;
 }
@@ -68,7 +69,7 @@ export function sweepLeftovers(stateDir: string): PidRecord[] {
     const dir = pidDir(stateDir, thread);
     let files: string[];
     try {
-      files = readdirSync(dir).filter((f) => f.endsWith(".pid.json"));
+      files = readdirSync(dir).filter((f) => f.endsWith(".pid.jsonl") || f.endsWith(".pid.json"));
     } catch {
       continue;
     }

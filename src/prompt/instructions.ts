@@ -20,51 +20,76 @@ export interface InstructionSource {
 }
 
 export interface Instructions {
-  /** The files read, project-relative (POSIX), root first. */
+  /** The files given to the agents, whole or in part, project-relative (POSIX), root first. */
   files: string[];
   /** Files found but not read (a link out of the project, a secret, a binary), with the reason. */
   refused: { file: string; reason: string }[];
+  /** Files the cap cut (given in part) or left out (none of it given), nearest last; empty when nothing was cut. */
+  cut: { file: string; shownBytes: number; bytes: number }[];
   /** The fenced text for the prompt; null when there is none. */
   text: string | null;
   /** Bytes left out by the cap (0: none). */
   cutBytes: number;
 }
 
+interface ReadFile {
+  file: string;
+  text: string;
+  /** The file's size on disk (the read may stop past the cap). */
+  bytes: number;
+  truncated: boolean;
+}
+
 /**
  * The project's instruction files from the root down to the start folder, nearer ones later (so they win where
  * they disagree): in each folder `AGENTS.override.md` when there is one, else the first of `names` present. Read as
- * read_file would (no link out of the project, no secret file; scrubbed), capped at 32 KiB in all.
+ * read_file would (no link out of the project, no secret file; scrubbed), capped at 32 KiB in all. The cap is spent
+ * from the nearest file outwards, so the file that wins is the one kept whole and the root's is cut (its start kept)
+ * or left out; `files` names only what was given, `cut` what was not given whole.
  */
 export function readInstructions(source: InstructionSource): Instructions {
-  const out: Instructions = { files: [], refused: [], text: null, cutBytes: 0 };
-  const parts: string[] = [];
-  let used = 0;
+  const out: Instructions = { files: [], refused: [], cut: [], text: null, cutBytes: 0 };
+  const found = readAll(source, out.refused);
+  const shown = new Map<string, string>();
+  let room = INSTRUCTIONS_CAP_BYTES;
+  for (const f of [...found].reverse()) {
+    const whole = Buffer.byteLength(f.text) <= room && !f.truncated;
+    const kept = whole ? f.text : cutAtLine(f.text, room);
+    room -= Buffer.byteLength(kept);
+    if (kept) shown.set(f.file, kept);
+    if (whole) continue;
+    const bytes = Math.max(f.bytes, Buffer.byteLength(f.text));
+    out.cut.unshift({ file: f.file, shownBytes: Buffer.byteLength(kept), bytes });
+    out.cutBytes += bytes - Buffer.byteLength(kept);
+  }
+  const parts = found.filter((f) => shown.has(f.file)).map((f) => fence(`instructions: ${f.file}`, shown.get(f.file) ?? ""));
+  out.files = found.filter((f) => shown.has(f.file)).map((f) => f.file);
+  if (out.cutBytes > 0)
+    parts.push(`(Instructions cut at ${INSTRUCTIONS_CAP_BYTES / 1024} KiB, from the root's side: ${cutWords(out.cut)}; read_file has them.)`);
+  out.text = parts.length ? parts.join("\n") : null;
+  return out;
+}
+
+/** `AGENTS.md (4096 of 57344 bytes shown), docs/AGENTS.md (left out, 900 bytes)`: what the cap did to each file. */
+export function cutWords(cut: Instructions["cut"]): string {
+  return cut.map((c) => (c.shownBytes ? `${c.file} (${c.shownBytes} of ${c.bytes} bytes shown)` : `${c.file} (left out, ${c.bytes} bytes)`)).join(", ");
+}
+
+// Each folder's instruction file, root first, read whole up to just past the cap; refusals go to `refused`.
+function readAll(source: InstructionSource, refused: Instructions["refused"]): ReadFile[] {
+  const found: ReadFile[] = [];
   for (const dir of foldersDown(source.root, source.startDir ?? source.root)) {
     const file = [OVERRIDE_FILE, ...source.names].map((name) => (dir ? `${dir}/${name}` : name)).find((rel) => existsSync(join(source.root, rel)));
     if (!file) continue;
     const read = readProjectText(source.root, file, INSTRUCTIONS_CAP_BYTES + 1);
     if (!read.ok) {
-      if (!read.missing) out.refused.push({ file, reason: read.reason });
+      if (!read.missing) refused.push({ file, reason: read.reason });
       continue;
     }
     const text = read.text.trim();
-    if (!text) continue;
-    out.files.push(file);
-    const room = INSTRUCTIONS_CAP_BYTES - used;
-    const bytes = Buffer.byteLength(text);
-    if (bytes <= room && !read.truncated) {
-      parts.push(fence(`instructions: ${file}`, text));
-      used += bytes;
-      continue;
-    }
-    const kept = cutAtLine(text, room);
-    out.cutBytes += Math.max(read.bytes, bytes) - Buffer.byteLength(kept);
-    if (kept) parts.push(fence(`instructions: ${file}`, kept));
-    used = INSTRUCTIONS_CAP_BYTES;
+    if (text) found.push({ file, text, bytes: read.bytes, truncated: read.truncated });
   }
-  if (out.cutBytes > 0) parts.push(`(Instructions cut at ${INSTRUCTIONS_CAP_BYTES / 1024} KiB: ${out.cutBytes} more bytes not shown; read_file has them.)`);
-  out.text = parts.length ? parts.join("\n") : null;
-  return out;
+  return found;
 }
 
 // "" (the root), then each folder on the way down to `startDir`, project-relative with "/".

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { readProjectText } from "../secrets/project-read.js";
 import { isIgnored, parseGitignore, type IgnoreRules } from "../fs/gitignore.js";
 import { fence } from "../text/fence.js";
-import { DEFAULT_INSTRUCTION_FILES, type InstructionSource, OVERRIDE_FILE, readInstructions } from "./instructions.js";
+import { cutWords, DEFAULT_INSTRUCTION_FILES, type InstructionSource, type Instructions, OVERRIDE_FILE, readInstructions } from "./instructions.js";
 import { fileStamp, nowNs, settled } from "../fs/file-stamp.js";
 
 const SKIP = new Set([".git", ".yolo", "node_modules", "dist", "build", "coverage", ".next", "target", "__pycache__"]);
@@ -56,12 +56,19 @@ function summarize(source: InstructionSource, read: string[]): string | null {
   const instructions = readInstructions(source);
   read.push(...instructionCandidates(source));
   if (instructions.text)
-    parts.push(`Project instructions (${instructions.files.join(", ")}; nearer folders later, they win where they differ):\n${instructions.text}`);
+    parts.push(
+      `Project instructions (${instructions.files.join(", ")}; nearer folders later, they win where they differ${cutNote(instructions)}):\n${instructions.text}`,
+    );
   for (const { file, reason } of instructions.refused) parts.push(`${file}: not shown (${reason}).`);
   read.push(join(root, "README.md"));
   const readme = readExcerpt(root, "README.md");
   if (readme) parts.push("refused" in readme ? `README.md: not shown (${readme.refused}).` : fence("README.md (excerpt)", readme.text));
   return parts.length ? parts.join("\n\n") : null;
+}
+
+// What the cap did, in the header that names the files: the prompt never claims a file it did not give whole.
+function cutNote(instructions: Instructions): string {
+  return instructions.cut.length ? `; cut at 32 KiB: ${cutWords(instructions.cut)}` : "";
 }
 
 // Every path an instruction file could be read from (each folder's override and names), for the cache's stamps.

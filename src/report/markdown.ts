@@ -1,6 +1,6 @@
 import type { ResumeFact } from "../events/facts.js";
 import { limitKindForExitCode, limitLabel } from "../events/outcome.js";
-import { CHANGE_WORDS, judgementNotes } from "../events/judgement-words.js";
+import { CHANGE_WORDS, judgementNotes, READING_WORDS } from "../events/judgement-words.js";
 import { gateBlocks } from "../gates/judge.js";
 import { plural } from "../text/plural.js";
 import type { StoryRun } from "../state/story-runs.js";
@@ -110,7 +110,9 @@ function changedFiles(r: ReportData): string[] {
 function gates(list: ReportGate[]): string[] {
   if (!list.length) return ["No gate has run."];
   const rows = list.map((g) => {
-    const tests = g.passedCount !== null || g.failedCount !== null ? `${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "";
+    const counts = g.passedCount !== null || g.failedCount !== null ? `${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "";
+    // How the results were read: a verdict on the exit code alone says so.
+    const tests = [counts, g.reading ? READING_WORDS[g.reading] : ""].filter(Boolean).join(" · ");
     const kind = g.required ? "" : " (optional)";
     return `| ${g.attempt} | ${cell(g.name)}${kind} | \`${cell(g.command)}\` | ${resultCell(g)} | ${tests} | ${cell(changesCell(g))} | ${seconds(g.durationMs)} |`;
   });

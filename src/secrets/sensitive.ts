@@ -7,14 +7,25 @@
 /** Directories whose whole subtree is off limits. */
 const SENSITIVE_DIRS = new Set([".git", ".yolo", ".ssh", ".gnupg", ".aws"]);
 
-/** Exact file names (after normalisation). */
-const SENSITIVE_FILES = new Set([
+/** Exact file names (after normalisation) that hold credentials. */
+const CREDENTIAL_FILES = [
   ".npmrc",
   ".netrc",
   "_netrc",
   ".pypirc",
   ".git-credentials",
   ".pgpass",
+  "id_rsa",
+  "id_dsa",
+  "id_ecdsa",
+  "id_ed25519",
+  "id_ecdsa_sk",
+  "id_ed25519_sk",
+];
+
+/** Exact file names (after normalisation): the credential files and the shells' start-up code. */
+const SENSITIVE_FILES = new Set([
+  ...CREDENTIAL_FILES,
   ".bashrc",
   ".bash_profile",
   ".bash_login",
@@ -29,12 +40,6 @@ const SENSITIVE_FILES = new Set([
   ".tcshrc",
   ".kshrc",
   ".mkshrc",
-  "id_rsa",
-  "id_dsa",
-  "id_ecdsa",
-  "id_ed25519",
-  "id_ecdsa_sk",
-  "id_ed25519_sk",
 ]);
 
 /** Extensions of private keys and key stores. */
@@ -80,6 +85,21 @@ export function sensitiveSegment(parent: string, name: string, raw: string, last
   if (isEnvFile(name)) return `\`${name}\` (environment files hold secrets; \`.env.example\` is allowed)`;
   if (KEY_EXTENSIONS.some((ext) => name.endsWith(ext))) return `\`${name}\` (a private key or key store)`;
   return null;
+}
+
+/**
+ * Whether a project-relative path names a file that holds secrets by its name: an environment file (not a template),
+ * a credentials file, a private key or key store, or anything under `.ssh`, `.gnupg` or `.aws`. A tracked one is in
+ * git's history, where no file tool's refusal keeps a model from reading it.
+ */
+export function looksLikeSecret(rel: string): boolean {
+  const segments = rel
+    .split(/[\\/]+/)
+    .filter((s) => s !== "" && s !== ".")
+    .map(normaliseName);
+  const name = segments.at(-1) ?? "";
+  if (segments.slice(0, -1).some((s) => s === ".ssh" || s === ".gnupg" || s === ".aws")) return true;
+  return CREDENTIAL_FILES.includes(name) || isEnvFile(name) || KEY_EXTENSIONS.some((ext) => name.endsWith(ext));
 }
 
 /** True for a name the file walkers (list, search) must skip, at any depth. */

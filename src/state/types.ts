@@ -61,11 +61,19 @@ export type GateSummary = Omit<GateResult, "tail">;
  * defines the gates, every test's result) on disk at `file`, so checkpoints stay small.
  */
 export interface GateBaselineRef {
-  /** The record's absolute path (gate-baseline.json in the thread's artifacts folder); null when there is no gate. */
+  /** The record's absolute path (gate-baseline.jsonl in the thread's artifacts folder); null when there is no gate. */
   file: string | null;
   /** Why the thread has no gate (no package.json, npm's placeholder test script, nothing detected), or null when it has one. */
   noGate: string | null;
-  gates: Array<{ name: string; passed: boolean; passedCount: number | null; failedCount: number | null; tests: number | null }>;
+  /** `reading`: how the baseline's results were read (GateResult.reading); absent in older threads. */
+  gates: Array<{
+    name: string;
+    passed: boolean;
+    passedCount: number | null;
+    failedCount: number | null;
+    tests: number | null;
+    reading?: "structured" | "parsed" | "exit-code";
+  }>;
 }
 /** A gate change a human approved: the definition approved (on disk at `file`) is what later runs are compared with. */
 export interface GateApproval {

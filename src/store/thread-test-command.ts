@@ -2,7 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { threadArtifactsDir, threadArtifactsPath } from "./state-dir.js";
 
-const FILE = "test-command.json";
+// One JSON record in a `.jsonl` file: a `.json` one in the project was flagged by `prettier --check .` (docs/gates.md).
+const FILE = "test-command.jsonl";
+/** The name an older yolo wrote, still read. */
+const LEGACY_FILE = "test-command.json";
 
 /**
  * The `--test-cmd` a thread runs with: the one this leg was given, else the one an earlier leg kept in the thread's
@@ -19,7 +22,8 @@ export function threadTestCommand(
   // Read without creating anything (and a bad id reads nothing: the thread's own checks word that).
   const kept = (id: string) => {
     try {
-      return read(path.join(threadArtifactsPath(artifactsDir, id), FILE));
+      const dir = threadArtifactsPath(artifactsDir, id);
+      return read(path.join(dir, FILE)) ?? read(path.join(dir, LEGACY_FILE));
     } catch {
       return null;
     }

@@ -26,7 +26,7 @@ const MAX_SUMMARY_COMMAND = 60;
 export const runCommandTool: ToolDef<typeof schema> = {
   name: "run_command",
   description:
-    "Run a shell command in the project root (non-interactive: no stdin, CI=1). Returns the exit code and the output (stdout and stderr interleaved; long output keeps its start and end). Secrets are removed from the environment.",
+    "Run a shell command in the project root (non-interactive: no stdin; the same environment as the quality gate, secrets removed). Returns the exit code and the output (stdout and stderr interleaved; long output keeps its start and end). Secrets are removed from the environment.",
   schema,
   async run(args, ctx) {
     const shown = shortCommand(args.command);

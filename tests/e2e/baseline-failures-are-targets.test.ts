@@ -80,7 +80,9 @@ describe.concurrent("a test failing at the baseline is the task's target", { tim
 
     const md = await runYolo(["report", thread], { cwd: root });
     expect(md.stdout).toMatch(/^## ❌ yolo failed/);
-    expect(md.stdout).toMatch(/\| 1 \| test \| `npm test` \| ⛔ blocked \(failed, exit 1\) \| 1 passed, 1 failed \| still failing: adds two numbers \|/);
+    expect(md.stdout).toMatch(
+      /\| 1 \| test \| `npm test` \| ⛔ blocked \(failed, exit 1\) \| 1 passed, 1 failed · structured report \| still failing: adds two numbers \|/,
+    );
     expect(md.stdout).not.toMatch(/\| [12] \| test \| `npm test` \| ✅ passed/);
     // What a CI test viewer shows: the tests, the target red with why.
     const xml = parseXml((await runYolo(["report", thread, "--format", "junit"], { cwd: root })).stdout);
@@ -105,7 +107,7 @@ describe.concurrent("a test failing at the baseline is the task's target", { tim
     const md = await runYolo(["report", thread], { cwd: root });
     expect(md.stdout).toMatch(/^## ✅ yolo passed/);
     expect(md.stdout).toMatch(/\| 1 \| test \| `npm test` \| ⛔ blocked \(failed, exit 1\) \|/);
-    expect(md.stdout).toMatch(/\| 2 \| test \| `npm test` \| ✅ passed \| 2 passed, 0 failed \| fixed: adds two numbers \|/);
+    expect(md.stdout).toMatch(/\| 2 \| test \| `npm test` \| ✅ passed \| 2 passed, 0 failed · structured report \| fixed: adds two numbers \|/);
     expect(md.stdout).toContain("| `adds two numbers` | test | fixed |");
   });
 
@@ -218,9 +220,10 @@ describe.concurrent("a test failing at the baseline is the task's target", { tim
     const now = text.slice(own, text.indexOf("at the baseline, before the run", own));
     // Fenced as data; the source attribute escapes the name's ">".
     expect(now).toContain(`<data source="failure of \`${TARGET.replace(">", "&gt;")}\` in this run">`);
-    expect(now).toMatch(/# Subtest: should return -2 for invalid start byte position[\s\S]*expected: -2\n\s*actual: -1/);
+    // node's spec reporter (yolo asks for it on stdout, its junit report beside it).
+    expect(now).toMatch(/✖ should return -2 for invalid start byte position[\s\S]*actual: -1,\n\s*expected: -2/);
     expect(now).not.toContain("should parse a suffix range");
     const then = text.slice(text.indexOf("at the baseline, before the run", own));
-    expect(then).toMatch(/expected: -2\n\s*actual:\n\s*0:\n\s*start: 100\n\s*end: 199/);
+    expect(then).toMatch(/actual: \[ \{ start: 100, end: 199 \} \],\n\s*expected: -2/);
   });
 });

@@ -63,7 +63,7 @@ describe("kill -9 during the gate baseline", { timeout: 150_000 }, () => {
     // The gate ran for the killed baseline, the resumed baseline, and tea's check.
     expect(readFileSync(join(root, "probe.log"), "utf8").trim().split("\n")).toHaveLength(3);
     const { values } = await readThread(root, thread);
-    expect(values.gateBaseline?.file).toMatch(/gate-baseline\.json$/);
+    expect(values.gateBaseline?.file).toMatch(/gate-baseline\.jsonl$/);
     expect(existsSync(values.gateBaseline!.file!)).toBe(true);
     const judged = events.filter((e) => e.type === "gate.result" && !e.gate.baseline);
     expect(judged.map((e) => e.type === "gate.result" && e.gate.blocking)).toEqual([false]);

@@ -148,19 +148,24 @@ export default defineConfig({ workflow: { nodes: { dev: { kind: "agent" }, tea: 
 });
 
 describe("an unknown model is said before the suite finishes", { timeout: 120_000 }, () => {
-  it("a workflow whose first node writes: GET /models lists other models, the run ends naming them, no chat request", async ({ expect, onTestFinished }) => {
+  it("a workflow whose first node writes: GET /models lists other models and a request naming it is refused (404): the run ends naming them", async ({
+    expect,
+    onTestFinished,
+  }) => {
     const devFirst = `import { defineConfig } from "yolo";
 export default defineConfig({ workflow: { nodes: { dev: { kind: "agent" }, tea: { kind: "agent", gates: true } },
   edges: [{ from: "start", to: "dev" }, { from: "dev", to: "tea" }, { from: "tea", to: "end" }] } });
 `;
-    const mock = await startMockOpenAI([], { models: ["llama3:latest", "qwen2.5-coder:7b"] });
+    const mock = await startMockOpenAI([{ status: 404 }], { models: ["llama3:latest", "qwen2.5-coder:7b"] });
     onTestFinished(() => mock.close());
     const root = project(onTestFinished, files("node suite.mjs && node --test test/", { hold: "", "yolo.config.ts": devFirst }));
     const r = await runYolo(["run", "--json", "Add add()"], { cwd: root, baseURL: mock.url, env: { YOLO_MODEL: "qwen-typo" } });
     expect(r.exitCode, describeResult(r)).toBe(5);
     expect(r.stderr).toContain('Model "qwen-typo" was not found at');
     expect(r.stderr).toContain('GET /models lists 2 models, not "qwen-typo": llama3:latest, qwen2.5-coder:7b');
-    expect(mock.requests).toHaveLength(0);
+    expect(r.stderr).toContain("a request naming it was refused (HTTP 404");
+    // The one request is the early one naming the model: no agent ever ran.
+    expect(mock.requests.map((q) => q.model)).toEqual(["qwen-typo"]);
     expect(existsSync(join(root, "done"))).toBe(false);
     await waitFor(() => processesIn(root).length === 0, "the stopped suite's processes to be gone", 10_000);
     expect(parseEvents(r.stdout).some((e) => e.type === "gate.result")).toBe(false);

@@ -73,18 +73,33 @@ describe.concurrent("yolo doctor", { timeout: 60_000 }, () => {
     expect(r.stdout).not.toContain("sk-wrong");
   });
 
-  it("unknown model: fails with the served models listed; exit 1", async ({ expect, onTestFinished }) => {
-    const mock = await mockWith(onTestFinished, healthy);
+  it("unknown model: not listed, and refused (404) when asked for: fails with the listed models named; exit 1", async ({ expect, onTestFinished }) => {
+    const mock = await mockWith(onTestFinished, () => ({ status: 404 }));
     const r = await runYolo(["doctor"], { cwd: project(onTestFinished), baseURL: mock.url, env: { YOLO_MODEL: "qwen-typo" } });
     expect(r.exitCode, describeResult(r)).toBe(1);
-    expect(r.stdout).toMatch(/^FAIL {2}model exists +"qwen-typo" is not among the 2 models served: mock-model, gpt-4o-mini/m);
+    expect(r.stdout).toMatch(
+      /^FAIL {2}model exists +"qwen-typo" is not among the 2 models GET \/models lists \(mock-model, gpt-4o-mini\), and a request naming it was refused/m,
+    );
     // The doctor's fix is a fact; the CLI words it with its own flag.
     expect(r.stdout).toContain("→ Set model.name in yolo.config.ts (or YOLO_MODEL, --model) to a served model");
     const json = await runYolo(["doctor", "--json"], { cwd: project(onTestFinished), baseURL: mock.url, env: { YOLO_MODEL: "qwen-typo" } });
     const model = (JSON.parse(json.stdout) as { checks: Record<string, unknown>[] }).checks.find((c) => c.id === "model");
     expect(model).toMatchObject({ fix: expect.stringContaining("--model") });
     expect(model).not.toHaveProperty("fixFact");
-    expect(mock.requests).toHaveLength(0);
+  });
+
+  it("a model GET /models does not list but the server answers for (a deployment name, a wildcard route): a warning; exit 0", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const mock = await mockWith(onTestFinished, healthy);
+    const r = await runYolo(["doctor", "--json"], { cwd: project(onTestFinished), baseURL: mock.url, env: { YOLO_MODEL: "my-azure-deployment" } });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    expect(byId(r.stdout, "model")).toMatchObject({
+      status: "warn",
+      detail: expect.stringMatching(/not among the 2 models GET \/models lists \(mock-model, gpt-4o-mini\), but it answered/),
+    });
+    expect(byId(r.stdout, "tools")?.status).toBe("ok");
   });
 
   it("a model that does not call tools: the tool check fails with the fix per server; exit 1", async ({ expect, onTestFinished }) => {

@@ -36,7 +36,7 @@ const hostPidOf = (root: string): number => {
 const pidfilesIn = (root: string) =>
   readdirSync(join(root, ".yolo", "threads"), { recursive: true })
     .map(String)
-    .filter((f) => f.endsWith(".pid.json"));
+    .filter((f) => f.endsWith(".pid.jsonl"));
 
 // A project whose agent calls the scripted `pid` server (which survives SIGTERM and the end of its stdin), then
 // waits on a model reply that is held until the test releases it.

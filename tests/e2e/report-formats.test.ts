@@ -35,9 +35,9 @@ describe("yolo report and yolo show --diff on a finished thread", { timeout: 120
     expect(md.stdout).toContain("| `src/add.js` | 3 | 0 |");
     // The first attempt blocked (new failures): the row says blocked, with what changed since the baseline.
     expect(md.stdout).toMatch(
-      /\| 1 \| test \| `npm test` \| ⛔ blocked \(failed, exit 1\) \| 0 passed, 2 failed \| new, failing: adds two numbers; adds negatives · fixed: test\/add\.test\.js \|/,
+      /\| 1 \| test \| `npm test` \| ⛔ blocked \(failed, exit 1\) \| 0 passed, 2 failed · structured report \| new, failing: adds two numbers; adds negatives · fixed: test\/add\.test\.js \|/,
     );
-    expect(md.stdout).toMatch(/\| 2 \| test \| `npm test` \| ✅ passed \| 2 passed, 0 failed \| fixed: test\/add\.test\.js \|/);
+    expect(md.stdout).toMatch(/\| 2 \| test \| `npm test` \| ✅ passed \| 2 passed, 0 failed · structured report \| fixed: test\/add\.test\.js \|/);
     expect(md.stdout).toContain("Verdict of the test architect: **PASS**");
     expect(md.stdout).toMatch(/\| \*\*total\*\* \| \*\*8\*\* \|/);
     expect(md.stdout).toMatch(/Cost: \*\*[0-9.e-]+ USD\*\* at 0\.15 \/ 0\.6 USD per million/);

@@ -38,9 +38,30 @@ describe.concurrent("what a new user expects from other CLIs", { timeout: 120_00
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(parseEvents(r.stdout).at(-1)).toMatchObject({ type: "run.completed", thread: second, status: "passed" });
 
+    // The reading commands take --last too, and `threads` names the thread it means.
+    const shown = await runYolo(["show", "--last", "--json"], { cwd: root });
+    expect(shown.exitCode, describeResult(shown)).toBe(0);
+    expect(JSON.parse(shown.stdout).thread.id).toBe(second);
+    const report = await runYolo(["report", "--last"], { cwd: root });
+    expect(report.exitCode, describeResult(report)).toBe(0);
+    expect(report.stdout).toContain(second);
+    const history = await runYolo(["history", "--last", "--json"], { cwd: root });
+    expect(history.exitCode, describeResult(history)).toBe(0);
+    expect(JSON.parse(history.stdout).length).toBeGreaterThan(0);
+    expect((await runYolo(["threads"], { cwd: root })).stdout).toContain(`--last (resume, show, report, history) means ${second}`);
+    const both = await runYolo(["show", first, "--last"], { cwd: root });
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain("give a thread id or --last, not both");
+    const neither = await runYolo(["report"], { cwd: root });
+    expect(neither.exitCode).toBe(2);
+    expect(neither.stderr).toContain("missing required argument 'thread'");
+
     const none = await runYolo(["resume", "--last"], { cwd: project(onTestFinished) });
     expect(none.exitCode).toBe(2);
-    expect(none.stderr).toContain("No threads yet in this project, so there is no last one to resume");
+    expect(none.stderr).toContain("No threads yet in this project, so there is no last one");
+    const noneShown = await runYolo(["show", "--last"], { cwd: project(onTestFinished) });
+    expect(noneShown.exitCode).toBe(2);
+    expect(noneShown.stderr).toContain("No threads yet in this project, so there is no last one");
   });
 
   it("--test-cmd is the run's one gate instead of the detected npm test, and the printed resume command repeats it", async ({ expect, onTestFinished }) => {

@@ -42,6 +42,8 @@ export interface YoloOptions {
   cwd: string;
   /** The mock's URL, exported as OPENAI_BASE_URL (omit to leave it unset). */
   baseURL?: string;
+  /** Longest the child may live (default 45 s): a run that really runs a test suite several times needs more. */
+  timeoutMs?: number;
   /** Extra variables on top of the clean environment; `undefined` removes one. */
   env?: Record<string, string | undefined>;
   /** Extra node flags before the script, e.g. `--import <hook>`. */
@@ -77,7 +79,7 @@ export function spawnYolo(args: string[], opts: YoloOptions) {
     reject: false,
     encoding: "utf8",
     stripFinalNewline: false,
-    timeout: CHILD_TIMEOUT_MS,
+    timeout: opts.timeoutMs ?? CHILD_TIMEOUT_MS,
     killSignal: "SIGKILL",
   });
 }

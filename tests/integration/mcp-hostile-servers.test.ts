@@ -129,11 +129,11 @@ describe("MCP servers that misbehave are contained", () => {
   });
 
   it("a tool that never answers is a tool error at the server's timeout", async () => {
-    const { hub, ctx, start } = await hubWith({ slow: script("hang", { timeout: 2500 }) });
+    const { hub, ctx, start } = await hubWith({ slow: script("hang", { timeout: 6000 }) });
     await start();
     const out = await call(hub, ctx, "mcp__slow__hang");
     expect(out.ok).toBe(false);
-    expect(out.content).toBe('Error: mcp__slow__hang: MCP server "slow" did not answer within 2500 ms (its `timeout`); try again, or do without this tool.');
+    expect(out.content).toBe('Error: mcp__slow__hang: MCP server "slow" did not answer within 6000 ms (its `timeout`); try again, or do without this tool.');
   });
 
   it("refuses names that do not fit the provider or collide, and keeps the rest", async () => {
@@ -184,10 +184,10 @@ describe("MCP servers that misbehave are contained", () => {
     await start();
     const pid = Number((await call(hub, ctx, "mcp__p__pid")).content.split("\n")[2]);
     const dir = join(root, ".yolo", "threads", "t1", "mcp");
-    expect(readdirSync(dir)).toEqual(["p.pid.json"]);
+    expect(readdirSync(dir)).toEqual(["p.pid.jsonl"]);
     await hub.stop();
     expect(() => process.kill(pid, 0)).toThrow();
-    expect(existsSync(join(dir, "p.pid.json"))).toBe(false);
+    expect(existsSync(join(dir, "p.pid.jsonl"))).toBe(false);
   });
 
   it("falls back to legacy SSE when streamable HTTP is refused on the same URL, sending the configured headers", async () => {

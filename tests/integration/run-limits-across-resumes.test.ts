@@ -90,11 +90,16 @@ describe("active wall time per run, across resumes", { timeout: 60_000 }, () => 
     });
     // A gate that takes no time, so the whole active time of the thread stays well under the 3 s limit.
     const config = { limits: { maxTime: "3s" }, gates: [{ name: "test", command: "true" }] };
+    let legsMs = Date.now();
     const first = await runEngine({ root, baseURL: mock.url, threadId: "t-idle", requirement: "Add add()", config });
     expect(first.result).toMatchObject({ status: "waiting", exitCode: 3 });
+    legsMs = Date.now() - legsMs;
     await sleep(3_300);
+    const secondStart = Date.now();
     const answered = await runEngine({ root, baseURL: mock.url, threadId: "t-idle", answer: "Integers only", config });
+    legsMs += Date.now() - secondStart;
     expect(answered.result).toMatchObject({ status: "passed", exitCode: 0 });
-    expect((await readThread(root, "t-idle")).values.activeMs).toBeLessThan(3_000);
+    // Not a timing threshold: the active time is at most the legs' own time, whatever the machine's load; the wait is not in it.
+    expect((await readThread(root, "t-idle")).values.activeMs).toBeLessThanOrEqual(legsMs);
   });
 });

@@ -10,6 +10,7 @@ import { runShell } from "../../src/exec/run-shell.js";
 import { probeBwrap, type BwrapSandbox, type Sandbox } from "../../src/exec/sandbox.js";
 import { DEFAULT_SANDBOX_LIMITS, sandboxHiddenFolders } from "../../src/exec/sandbox-walls.js";
 import { commandEnv } from "../../src/secrets/env.js";
+import { attackHome, sandboxUsers, shellAs } from "../helpers/sandbox-users.js";
 
 // The sandbox sees the project, not the machine. The home folder (credentials, tool
 // configs) is empty, host UNIX sockets cannot be connected to (hidden folders, and a seccomp filter for the rest), commands get an allow-listed environment
@@ -262,8 +263,16 @@ describe("the sandbox sees the project, not the machine", { timeout: 300_000 }, 
     expect(memory.output).not.toContain("ALLOCATED");
     const raised = await run("ulimit -d unlimited 2>&1; ulimit -d", sb);
     expect(raised.output).toContain(String(limits.memoryBytes / 1024));
-    // RLIMIT_NPROC: the kernel exempts root, so the forks are made as nobody (as any non-root user's are limited).
-    const forks = await run("setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'for i in $(seq 200); do sleep 2 & done 2>&1; wait' 2>&1 | head -3", sb);
-    expect(forks.output).toMatch(/fork|Resource temporarily unavailable|Cannot/i);
+    // RLIMIT_NPROC: the kernel exempts root (root inside the sandbox's namespace is root's uid on the host, and has no
+    // capability left to become another user there), so the forks are made by an ordinary user's yolo.
+    const ordinary = sandboxUsers().find((user) => user.uid !== 0);
+    if (!ordinary) return;
+    const { home: userHome, cleanup } = attackHome(ordinary);
+    try {
+      const forks = shellAs(ordinary, "for i in $(seq 200); do sleep 2 & done 2>&1; wait", { cwd: userHome, home: userHome, sandbox: "bwrap", limits });
+      expect(forks.output).toMatch(/fork|Resource temporarily unavailable|Cannot/i);
+    } finally {
+      cleanup();
+    }
   });
 });

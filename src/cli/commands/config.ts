@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { ConfigError } from "../../errors.js";
-import { configTrustStoreFile, recordConfigTrust } from "../config-trust.js";
+import { configTrustStoreFile, recordConfigTrust } from "../../config/trust/config-trust.js";
 import { projectRoot } from "../project-root.js";
 
 /**

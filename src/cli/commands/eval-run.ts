@@ -14,6 +14,7 @@ import { packageRoot } from "../../package-root.js";
 import { ensureArtifactsDir } from "../../store/state-dir.js";
 import { liveTable, plainProgress, wantsLiveTable } from "../eval-live.js";
 import { writeOutputFile } from "../write-output.js";
+import { EVAL_CONFIG_VAR, evalConfigPin } from "../load-config.js";
 import type { EvalFlags } from "./eval.js";
 
 /**
@@ -62,7 +63,7 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
       ctx: {
         root: config.root,
         runDir,
-        child: { ...childSpec(opts), taskFlags: (label: string, id: string) => sessionArgs(session, label, id) },
+        child: { ...childSpec(opts, await evalConfigPin(config.root)), taskFlags: (label: string, id: string) => sessionArgs(session, label, id) },
         suite: settings,
         price: config.model.price,
         signal: controller.signal,
@@ -151,12 +152,14 @@ function passThrough(opts: EvalFlags): string[] {
 
 // This very yolo as a child per task leg: an unattended run printing JSON events (the requirement after `--`, so one
 // starting with a dash stays words), or the resume of a thread a killed eval left unfinished.
-function childSpec(opts: EvalFlags) {
+// Every leg runs with the trusted bundle of the config this eval was started with (EVAL_CONFIG_VAR), never one in the
+// task's checkout.
+function childSpec(opts: EvalFlags, configPin: string) {
   const flags = passThrough(opts);
   const model = (m: string | null) => (m ? ["--model", m] : []);
   return {
     self: [process.execPath, join(packageRoot(), "bin", "yolo.js")],
-    env: process.env,
+    env: { ...process.env, [EVAL_CONFIG_VAR]: configPin },
     runArgs: (m: string | null, requirement: string) => ["run", "--ci", "--json", ...model(m), ...flags, "--", requirement],
     resumeArgs: (m: string | null, thread: string) => ["resume", thread, "--ci", "--json", ...model(m), ...flags],
   };

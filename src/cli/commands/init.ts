@@ -8,7 +8,7 @@ import { DEFAULT_GATE_TIMEOUT_S } from "../../gates/detect/files.js";
 import { narrowable } from "../../gates/detect/scope.js";
 import { DEFAULT_WORKFLOW } from "../../workflow/default.js";
 import { projectRoot } from "../load-config.js";
-import { recordConfigTrust } from "../config-trust.js";
+import { recordConfigTrust } from "../../config/trust/config-trust.js";
 
 /**
  * `yolo init`: a commented yolo.config.ts holding the default workflow and the gates detected from the repository

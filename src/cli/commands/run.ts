@@ -29,7 +29,7 @@ export async function resumeCommand(input: { cwd: string; thread?: string; messa
     throw new ConfigError("Which thread? Give its id (yolo threads lists them), or --last for the one that ran last.");
   // With --last every word is the message: the first one is not a thread id.
   const words = opts.last ? [input.thread, input.message].filter((w): w is string => w !== undefined).join(" ") : input.message;
-  const thread = opts.last ? await (await import("../resume-model.js")).lastThreadId(input.cwd, opts) : input.thread!;
+  const thread = opts.last ? await (await import("../last-thread.js")).lastThreadId(input.cwd, opts) : input.thread!;
   const message = words?.trim() ? words.trim() : undefined;
   if (opts.from !== undefined) {
     if (review || opts.answer !== undefined || message !== undefined)

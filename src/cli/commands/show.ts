@@ -8,7 +8,7 @@ import type { ThreadRow } from "../../store/thread-store.js";
 import { loadResolvedConfig } from "../load-config.js";
 import { locateArtifact, noDatabaseYet } from "../thread-home.js";
 import { plural } from "../../text/plural.js";
-import { judgementNotes } from "../../events/judgement-words.js";
+import { judgementNotes, readingWords } from "../../events/judgement-words.js";
 import { outputSections } from "../../roles/displays.js";
 import { orderedStoryRuns, storyCounts, storyTextLines } from "../../report/stories.js";
 import { preExistingCount, scopeWords } from "../../ui/format.js";
@@ -58,7 +58,10 @@ export async function showCommand(input: { cwd: string; thread: string; json: bo
 function instructionsLine(config: { root: string; startDir?: string; instructionFiles: readonly string[] }): string {
   const read = readInstructions({ root: config.root, names: config.instructionFiles, ...(config.startDir ? { startDir: config.startDir } : {}) });
   const refused = read.refused.map((r) => `${r.file} (not read: ${r.reason})`);
-  const all = [...read.files, ...refused];
+  const cut = new Map(read.cut.map((c) => [c.file, c]));
+  const given = read.files.map((f) => (cut.has(f) ? `${f} (cut: ${cut.get(f)?.shownBytes} of ${cut.get(f)?.bytes} bytes)` : f));
+  const left = read.cut.filter((c) => !c.shownBytes).map((c) => `${c.file} (left out by the 32 KiB cap)`);
+  const all = [...given, ...left, ...refused];
   // File names are the project's (a model may have made them): printed with their control characters escaped.
   return all.length ? escapeControls(`\nProject instructions given to every agent: ${all.join(", ")}\n`) : "";
 }
@@ -142,6 +145,7 @@ function gateHistoryLine(g: PipelineStateType["gateHistory"][number]): string {
     (g.blocking === true ? " — blocked" : g.blocking === false && !g.passed ? " — not blocking" : "") +
     (g.passedCount !== null || g.failedCount !== null ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "") +
     (g.scope ? ` — ${scopeWords(g.scope)}` : "") +
+    (g.reading ? ` — ${readingWords(g.reading)}` : "") +
     (g.logFile ? ` — log ${g.logFile}` : "") +
     judgementNotes(g, 10)
       .map((n) => `\n  ${n}`)
@@ -172,6 +176,7 @@ function baselineLines(s: PipelineStateType): string[] {
         : g.passedCount !== null || g.failedCount !== null
           ? ` — ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed (counts only)`
           : "") +
+      (g.reading ? ` — ${readingWords(g.reading)}` : "") +
       (s.gateApproval ? `\n  gate change approved by a human: ${s.gateApproval.changes.join("; ")}` : ""),
   );
 }

@@ -5,6 +5,7 @@ import { repoIdentity } from "../../git/repo-identity.js";
 import type { ThreadRow, ThreadStore } from "../../store/thread-store.js";
 import type { ResolvedConfig } from "../../config/schema.js";
 import { loadResolvedConfig } from "../load-config.js";
+import { latestRow } from "../last-thread.js";
 import { escapeControlsInJson } from "../../text/control-chars.js";
 import { oneLine, preExistingCount, statusText, truncateEnd } from "../../ui/format.js";
 import type { StoryRun } from "../../state/story-runs.js";
@@ -40,6 +41,9 @@ export async function threadsCommand(input: { cwd: string; json: boolean; all?: 
     }
     const table = input.all ? allTable(rows) : projectTable(rows);
     process.stdout.write(stories.size ? withStoryLines(table, rows, stories) : table);
+    // `--last` is this repository's thread updated last: with several, say which (the table's order is not that).
+    const last = input.all || rows.length < 2 ? null : latestRow(rows);
+    if (last) process.stdout.write(`\n--last (resume, show, report, history) means ${last.id}\n`);
     return 0;
   } finally {
     await session.close();

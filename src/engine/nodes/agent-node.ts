@@ -17,7 +17,8 @@ import { nodeEndHooks, nodeStartHooks } from "../../hooks/step-hooks.js";
 import { toolHooks } from "../../hooks/tool-hooks.js";
 import { parseTestOutput } from "../../gates/parse.js";
 import { gateDecision, runGateCheck } from "./gate-check.js";
-import { ownFilesIn, staleGate } from "./gate-tree.js";
+import { ownFilesIn, ownPathTest, staleGate } from "./gate-tree.js";
+import { agentIgnoredNow, ignoredRecordFile } from "./agent-ignored.js";
 
 export { changedFiles } from "../../roles/dev.js";
 
@@ -105,7 +106,11 @@ export async function runRole(run: RoleRun, state: PipelineStateType, config: La
  */
 async function gateToRunAgain(node: string, state: PipelineStateType, update: PipelineUpdate, deps: EngineDeps, config: LangGraphRunnableConfig) {
   const judged = "judgedTree" in update ? (update.judgedTree as JudgedTree | null) : state.judgedTree;
-  const stale = await staleGate(deps.config.root, judged, (update.gateBlocked as boolean | undefined) ?? state.gateBlocked, ownFilesIn(deps.config));
+  const blocked = (update.gateBlocked as boolean | undefined) ?? state.gateBlocked;
+  // The judged tree holds the ignored files the agents wrote: the tree now is taken with them (and any new ones).
+  const ignored =
+    judged && !blocked ? await agentIgnoredNow(deps.config.root, ignoredRecordFile(deps.config.stateDir, threadIdOf(config)), ownPathTest(deps.config)) : null;
+  const stale = await staleGate(deps.config.root, judged, blocked, ownFilesIn(deps.config), ignored?.ok ? ignored.paths : []);
   if (!stale) return null;
   const files = stale.files.length ? stale.files.join(", ") : "files";
   emitter(config)({

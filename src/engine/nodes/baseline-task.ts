@@ -89,7 +89,10 @@ export function withBaseline<U extends PipelineUpdate>(
 // The baseline a node waits for. When no agent thought before it in this leg, the endpoint is checked first: a dead
 // URL or a rejected key must not wait for the whole suite to say so.
 async function awaitBaseline(task: Task, deps: EngineDeps, config: LangGraphRunnableConfig): Promise<GateBaselineRef> {
-  if (!task.overlapped) await deps.checkEndpoint?.(config.signal);
+  if (!task.overlapped) {
+    const warning = await deps.checkEndpoint?.(config.signal);
+    if (warning) emitter(config)({ type: "warning", message: warning });
+  }
   const aborted = new Promise<never>((_, reject) => {
     if (config.signal?.aborted) reject(new Error("the run was stopped while waiting for the gate baseline"));
     config.signal?.addEventListener("abort", () => reject(new Error("the run was stopped while waiting for the gate baseline")), { once: true });

@@ -4,14 +4,15 @@ import { resolveGateDefinition } from "../../gates/definition.js";
 import { runGatesWithTests } from "../../gates/run-gates.js";
 import { refuseEnvironmentFailures } from "../../gates/environment-failure.js";
 import { coderNode } from "../coder-node.js";
-import { isMonorepo } from "../../gates/scope-plan.js";
+import { baselineScope } from "../../gates/scope-plan.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
 import type { EventBody } from "../../events/schema.js";
 import type { EngineDeps } from "../deps.js";
 import type { GateBaselineRef } from "../../state/pipeline.js";
 import { workflowGates } from "../run/gate-required.js";
-import { ownFilesIn, treeNow } from "./gate-tree.js";
+import { ownFilesIn, ownPathTest, treeNow } from "./gate-tree.js";
+import { ignoredRecordFile, recordIgnoredBaseline } from "./agent-ignored.js";
 
 /** The graph node that opens a `run` thread: it begins the gate baseline, which then runs beside the first agents (baseline-task.ts). */
 export const BASELINE_NODE = "gate_baseline";
@@ -27,10 +28,15 @@ export function agentTools(deps: Pick<EngineDeps, "agents">): (id: string) => re
   };
 }
 
-/** Where a thread's baseline is recorded: every test (the record) and the state's summary of it (the ref). */
-export function baselineFiles(deps: Pick<EngineDeps, "config">, threadId: string): { record: string; ref: string } {
+/**
+ * Where a thread's baseline is recorded: every test (the record) and the state's summary of it (the ref). One JSON
+ * record each, in `.jsonl` files: `.json` ones in the project were flagged by `prettier --check .` (docs/gates.md).
+ * `legacy`: the names an older yolo wrote, still read.
+ */
+export function baselineFiles(deps: Pick<EngineDeps, "config">, threadId: string, legacy = false): { record: string; ref: string } {
   const dir = threadArtifactsDir(deps.config.stateDir, threadId);
-  return { record: join(dir, "gate-baseline.json"), ref: join(dir, "gate-baseline-ref.json") };
+  const ext = legacy ? "json" : "jsonl";
+  return { record: join(dir, `gate-baseline.${ext}`), ref: join(dir, `gate-baseline-ref.${ext}`) };
 }
 
 /**
@@ -38,9 +44,11 @@ export function baselineFiles(deps: Pick<EngineDeps, "config">, threadId: string
  * before the first node that writes completed): it was taken before anything wrote, so it still holds.
  */
 export async function recordedBaseline(deps: Pick<EngineDeps, "config">, threadId: string): Promise<GateBaselineRef | null> {
-  const files = baselineFiles(deps, threadId);
-  const ref = await readRecord<GateBaselineRef>(files.ref);
-  return ref?.file === files.record ? ref : null;
+  for (const files of [baselineFiles(deps, threadId), baselineFiles(deps, threadId, true)]) {
+    const ref = await readRecord<GateBaselineRef>(files.ref);
+    if (ref) return ref.file === files.record ? ref : null;
+  }
+  return null;
 }
 
 /**
@@ -53,11 +61,11 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   const gates = workflowGates(deps.config.workflow, deps.gates);
   const dir = threadArtifactsDir(deps.config.stateDir, threadId);
   const definition = await resolveGateDefinition(deps.config.root, deps.gates, [deps.config.stateDir]);
-  // In a monorepo the baseline says it ran everything: later runs may cover only the changed workspaces.
   // Hashed beside the suite, not before it: nothing has written yet (the agents beside it cannot), and the suite should
   // not wait for a hash of the whole tree.
   const treeTaken = treeNow(deps.config.root, ownFilesIn(deps.config));
-  const said = isMonorepo(deps.config.root) ? { scope: { kind: "all" as const, units: [], reason: "the baseline runs the whole suite" } } : {};
+  // In a monorepo the baseline says it ran everything: later runs may cover only the changed workspaces.
+  const said = baselineScope(deps.config.root);
   const runs = await runGatesWithTests(gates, {
     root: deps.config.root,
     env: scrubEnv(deps.baseEnv, deps.secretEnvNames),
@@ -80,15 +88,20 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   const record: BaselineRecord = {
     definition,
     tree: await treeTaken,
-    gates: runs.map(({ result, tests }) => ({
+    gates: runs.map(({ result, tests, files, skippedCount }) => ({
       name: result.name,
       passed: result.passed,
       passedCount: result.passedCount,
       failedCount: result.failedCount,
       tests,
+      // The files the runner summed up: a later run's count for a file is compared with these (file-evidence.ts).
+      ...(files?.length ? { files } : {}),
+      ...(skippedCount !== undefined ? { skippedCount } : {}),
     })),
   };
   const files = baselineFiles(deps, threadId);
+  // What git ignores is stamped now, the baseline's own output included: what changes there later is the agents'.
+  await recordIgnoredBaseline(deps.config.root, ignoredRecordFile(deps.config.stateDir, threadId), ownPathTest(deps.config));
   await writeRecord(files.record, record);
   const ref: GateBaselineRef = {
     file: files.record,
@@ -99,6 +112,7 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
       passedCount: result.passedCount,
       failedCount: result.failedCount,
       tests: result.tests ?? null,
+      ...(result.reading ? { reading: result.reading } : {}),
     })),
   };
   await writeRecord(files.ref, ref);

@@ -26,7 +26,8 @@ import { emitter, hookScope, threadIdOf } from "./context.js";
 import { gateEndHooks } from "../../hooks/step-hooks.js";
 import { missingGate } from "./gate-baseline.js";
 import { readRecordOnce } from "./record-cache.js";
-import { cleanCopyFor, filesBetween, gateWroteFinding, ownFilesIn, treeNow } from "./gate-tree.js";
+import { cleanCopyFor, filesBetween, gateWroteFinding, ownFilesIn, ownPathTest, treeNow } from "./gate-tree.js";
+import { agentIgnoredBefore, ignoredRecordFile, settleIgnoredAfter } from "./agent-ignored.js";
 import { mergeCleanRun } from "../../gates/clean-run.js";
 import type { ApprovalPayload } from "./human-node.js";
 import { baselineOutputs, withTargetOutput } from "./target-output.js";
@@ -69,13 +70,18 @@ export async function runGateCheck(
   const { judge, again } = judgeAgainst(check, selected, deps, flags, state.failureRulings ?? [], baseLogs);
   const root = deps.config.root;
   const own = ownFilesIn(deps.config);
+  // Files git ignores count when an agent wrote them (agent-ignored.ts); past what yolo can stamp, every gate blocks.
+  const ignoredFile = ignoredRecordFile(deps.config.stateDir, threadIdOf(config));
+  const ignored = check.record ? await agentIgnoredBefore(root, ignoredFile, ownPathTest(deps.config)) : { ok: true as const, paths: [] };
+  const agentIgnored = ignored.ok ? ignored.paths : [];
   // The baseline's tests are judged apart, in a copy without the agent's test-side files (see gate-tree.ts).
-  const tree = check.record ? await treeNow(root, own) : null;
-  const clean = check.record ? await cleanCopyFor(root, check.record.tree, tree, check.approvedDefinition) : null;
+  const tree = check.record ? await treeNow(root, own, agentIgnored) : null;
+  const clean = check.record ? await cleanCopyFor(root, check.record.tree, tree, check.approvedDefinition, agentIgnored) : null;
   const plans = await planScopes(selected, deps);
   const gates: GateResult[] = [];
+  const ctx: RunContext = { node, emit, runOpts, own, clean, check, deps, tree, agentIgnored, ignoredFile, unknown: ignored.ok ? null : ignored.reason };
   try {
-    await runPlans({ node, emit, runOpts, own, clean, check, deps, tree }, plans, selected, judge, gates);
+    await runPlans(ctx, plans, selected, unknownBlocks(judge, ctx.unknown), gates);
   } finally {
     clean?.remove();
   }
@@ -84,7 +90,7 @@ export async function runGateCheck(
   const all = [...(state.failureRulings ?? []), ...ruled];
   for (const [i, g] of gates.entries()) {
     if (!ruled.some((r) => r.accepted && r.gate === g.name)) continue;
-    gates[i] = again(g, all);
+    gates[i] = blockUnknown(again(g, all), ctx.unknown);
     emit({ type: "gate.result", node, gate: gates[i] });
   }
   if (ruled.length) rulingsOf.set(gates, ruled);
@@ -124,6 +130,22 @@ interface RunContext {
    * agent's command left behind) makes that run's "after" differ, which blocks: reusing it never lets a change through.
    */
   tree: string | null;
+  /** The ignored files the agents wrote, part of every tree this check takes. */
+  agentIgnored: string[];
+  /** The thread's record of ignored files, settled after each gate run (what a gate writes is yolo's). */
+  ignoredFile: string;
+  /** Why yolo cannot tell which ignored files the agents wrote (then every gate blocks); null when it can. */
+  unknown: string | null;
+}
+
+// A judge whose every result blocks, saying why, when the tree cannot be told (too many ignored files to stamp).
+function unknownBlocks(judge: Judge, unknown: string | null): Judge {
+  return unknown ? (checked, inScope, rulings) => blockUnknown(judge(checked, inScope, rulings), unknown) : judge;
+}
+
+function blockUnknown(result: GateResult, unknown: string | null): GateResult {
+  if (!unknown || result.findings?.includes(unknown)) return result;
+  return { ...result, blocking: true, findings: [...(result.findings ?? []), unknown] };
 }
 
 // Each gate once, narrowed to what the change touches where it can be; a narrowed run that does not block is
@@ -134,7 +156,7 @@ async function runPlans(ctx: RunContext, plans: ScopedGate[], selected: GateConf
     const narrowed = plan.scope?.kind === "changed";
     const first = await runScoped(ctx, plan.gate, plan.scope, narrowed ? "-changed" : "");
     if (!first) break;
-    const result = judge(first, inScopeOf(plan));
+    const result = judge(first, inScopeOf(plan, first.run.tests));
     ctx.emit({ type: "gate.result", node: ctx.node, gate: result });
     if (!narrowed || gateBlocks(result)) {
       gates.push(result);
@@ -155,14 +177,15 @@ async function runScoped(ctx: RunContext, gate: GateConfig, scope: GateScope | n
   const { node, emit, runOpts, own, clean, check, deps } = ctx;
   const root = runOpts.root;
   const said = scope ? { scope } : {};
-  const treeBefore = ctx.tree ?? (await treeNow(root, own));
+  const treeBefore = ctx.tree ?? (await treeNow(root, own, ctx.agentIgnored));
   const [run] = await runGatesWithTests([gate], {
     ...runOpts,
     logSuffix,
     onStart: (g) => emit({ type: "gate.started", node, name: g.name, command: g.command, attempt: runOpts.attempt, ...said }),
   });
   if (!run) return null;
-  const treeAfter = treeBefore ? await treeNow(root, own) : null;
+  const treeAfter = treeBefore ? await treeNow(root, own, ctx.agentIgnored) : null;
+  await settleIgnoredAfter(root, ctx.ignoredFile, ownPathTest(deps.config));
   ctx.tree = treeAfter;
   const trees = treeBefore && treeAfter ? { treeBefore, treeAfter } : {};
   const normal = { ...run, result: { ...run.result, ...said, ...trees } };
@@ -199,6 +222,7 @@ function judgeAgainst(check: ChangeCheck, selected: GateConfig[], deps: EngineDe
       approved: check.approved,
       inScope,
       known: knownFor(gate ?? { name: run.result.name }, deps, flags, ruled),
+      evidence: { files: run.files, skippedCount: run.skippedCount, runner: run.runner },
     };
     const verdict = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check, opts.preExistingAllowed);
     // Each target's own failure text for dev's fix prompt, beside the baseline's for it.

@@ -23,10 +23,24 @@ export function ownFilesIn(config: { root: string; dbPath: string; stateDir: str
   return [...(db ? [`${globEscape(db)}*`] : []), ...(state ? [`${globEscape(state)}/**`] : [])];
 }
 
-/** The project's git tree now; null outside git (or when git cannot write it): then no tree is compared. */
-export async function treeNow(root: string, own: readonly string[] = []): Promise<string | null> {
+/** Whether a project-relative path is one of yolo's own files there (see ownFilesIn), for the ignored files' walk. */
+export function ownPathTest(config: { root: string; dbPath: string; stateDir: string }): (rel: string) => boolean {
+  const inside = (p: string) => {
+    const rel = relative(config.root, p);
+    return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel.split(sep).join("/") : null;
+  };
+  const db = inside(config.dbPath);
+  const state = inside(config.stateDir);
+  return (rel) => (db !== null && rel.startsWith(db)) || (state !== null && (rel === state || rel.startsWith(`${state}/`)));
+}
+
+/**
+ * The project's git tree now, with the ignored files an agent wrote (`ignored`, agent-ignored.ts); null outside git
+ * (or when git cannot write it): then no tree is compared.
+ */
+export async function treeNow(root: string, own: readonly string[] = [], ignored: readonly string[] = []): Promise<string | null> {
   try {
-    return await workTreeHash(root, own);
+    return await workTreeHash(root, own, ignored);
   } catch {
     return null;
   }
@@ -58,13 +72,14 @@ export async function cleanCopyFor(
   baseTree: string | null | undefined,
   nowTree: string | null,
   approved: GateDefinition | null,
+  agentIgnored: readonly string[] = [],
 ): Promise<CleanCopy | null> {
   if (!baseTree || !nowTree || baseTree === nowTree) return null;
   const keep = (rel: string) => {
     const recorded = approved?.testFiles[rel]?.hash;
     return recorded !== undefined && recorded === contentHash(join(root, rel));
   };
-  return makeCleanCopy({ root, baseTree, nowTree, testSide: (rel) => isTestSide(rel) && !keep(rel) });
+  return makeCleanCopy({ root, baseTree, nowTree, testSide: (rel) => isTestSide(rel) && !keep(rel), agentIgnored });
 }
 
 // The hash resolveGateDefinition records for a test file's content; null when it cannot be read.
@@ -87,9 +102,10 @@ export async function staleGate(
   judged: JudgedTree | null | undefined,
   blocked: boolean,
   own: readonly string[] = [],
+  ignored: readonly string[] = [],
 ): Promise<{ node: string; files: string[] } | null> {
   if (!judged || blocked) return null;
-  const now = await treeNow(root, own);
+  const now = await treeNow(root, own, ignored);
   if (!now || now === judged.tree) return null;
   return { node: judged.node, files: await filesBetween(root, judged.tree, now) };
 }

@@ -5,9 +5,9 @@ import { ConfigError } from "../../errors.js";
 import { findProtectedPaths } from "../../exec/protected-paths.js";
 import { type BwrapSandbox, probeBwrap, probeFor, type Sandbox, type SandboxStatus } from "../../exec/sandbox.js";
 import { DEFAULT_SANDBOX_LIMITS, sandboxHiddenFolders } from "../../exec/sandbox-walls.js";
-import { unixSocketFilterSupported } from "../../exec/seccomp.js";
+import { sandboxFilterSupported } from "../../exec/seccomp.js";
 import type { GateConfig } from "../../config/schema.js";
-import { defaultGates } from "../../gates/detect.js";
+import { gatesToRun, leftOutWarning } from "../../gates/missing-tool.js";
 import { collectProjectSecrets } from "../../secrets/project-files.js";
 import { collectSecrets, registerSecrets } from "../../secrets/scrub.js";
 
@@ -21,8 +21,10 @@ export interface RunFacts {
   /** Every secret value (environment, API key, database password, the project's secret files), already registered for scrubbing. */
   secrets: string[];
   sandbox: SandboxChoice;
-  /** The gate commands (configured, or detected from the project). */
+  /** The gate commands (configured, or detected from the project and installed). */
   gates: GateConfig[];
+  /** One warning per detected gate left out because its program is not installed (src/gates/missing-tool.ts). */
+  gateNotices: string[];
 }
 
 /**
@@ -38,7 +40,15 @@ export function runFacts(config: ResolvedConfig, env: NodeJS.ProcessEnv, options
     ...collectProjectSecrets(findProtectedPaths(config.root)),
   ];
   registerSecrets(secrets);
-  return { secrets, sandbox: chooseSandbox(config, env, options.keepReadOnly), gates: config.gates ?? defaultGates(config.root) };
+  return { secrets, sandbox: chooseSandbox(config, env, options.keepReadOnly), ...runGates(config, env) };
+}
+
+// The configured gates as they are; detected ones without the program they start, each said once: a gate nobody asked
+// for does not stop a run because a tool the project mentions (ruff in pyproject) is not installed here.
+function runGates(config: ResolvedConfig, env: NodeJS.ProcessEnv): Pick<RunFacts, "gates" | "gateNotices"> {
+  if (config.gates) return { gates: config.gates, gateNotices: [] };
+  const { gates, leftOut } = gatesToRun(config.gates, config.root, env.PATH);
+  return { gates, gateNotices: leftOut.map(leftOutWarning) };
 }
 
 function databasePassword(config: ResolvedConfig): string | undefined {
@@ -52,7 +62,7 @@ function databasePassword(config: ResolvedConfig): string | undefined {
 
 // Fail closed: on a machine the seccomp filter is not built for, AF_UNIX sockets can be denied only by saying so.
 function unixSocketsDeniable(config: ResolvedConfig): void {
-  if ((config.limits.sandbox?.unixSockets ?? "deny") === "allow" || unixSocketFilterSupported()) return;
+  if ((config.limits.sandbox?.unixSockets ?? "deny") === "allow" || sandboxFilterSupported()) return;
   throw new ConfigError(
     `the sandbox cannot refuse UNIX sockets on ${process.arch} (its seccomp filter is built for x64 and arm64 only), so host sockets the sandbox can see would be reachable. Set limits.sandboxUnixSockets: "allow" in yolo.config.ts to run with them reachable, or sandbox: "off".`,
   );

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { foldersWith, listDir, readJsonObject, readText } from "./files.js";
+import { exists, foldersWith, listDir, readJsonObject, readText } from "./files.js";
 
 /** One package of a monorepo: its folder (relative, POSIX), its name, and the names of the sibling packages it uses. */
 export interface WorkspacePackage {
@@ -70,6 +70,9 @@ export function cargoWorkspace(root: string): WorkspacePackage[] | null {
 
 /** Go modules in subfolders (no root go.mod or go.work), with `require`s of each other; null with fewer than two. */
 export function goModules(root: string): WorkspacePackage[] | null {
+  // A root module (or go.work) is one project: `./...` covers it, and modules below it (examples, tools) are not its
+  // workspaces. Detection runs the root's command then (go.ts), and no gate line may speak of narrowing.
+  if (exists(root, "go.mod") || exists(root, "go.work")) return null;
   const dirs = foldersWith(root, "go.mod", 3);
   if (dirs.length < 2) return null;
   const found = dirs.flatMap((dir) => {

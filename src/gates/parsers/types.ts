@@ -8,6 +8,17 @@ export type TestStatus = "passed" | "failed" | "skipped";
 export interface TestCase {
   id: string;
   status: TestStatus;
+  /**
+   * This failure is a whole unit's, not one test's: a test file that did not import, a Go package that did not build
+   * or panicked, a crate that did not compile. Every test whose id starts with `unit` that the run did not report
+   * failed with it (src/gates/unit-failures.ts); "" stands for every test of the run.
+   */
+  unit?: string;
+  /**
+   * Passed only after the runner retried it (vitest `--retry`, jest `retryTimes`, mocha `this.retries`), or reran after a
+   * failure (pytest-rerunfailures; its status is the last run's): flaky.
+   */
+  flaky?: boolean;
 }
 
 /** What a test runner's output says about the run; null counts when the output does not say. */
@@ -21,6 +32,10 @@ export interface TestCounts {
    * reporter); absent or null when only counts are known.
    */
   tests?: TestCase[] | null;
+  /** Files the runner summed up with a count rather than test by test (see FileOutcome); absent when none. */
+  files?: FileOutcome[] | null;
+  /** Tests the runner counted as skipped or todo, when its summary says. */
+  skippedCount?: number | null;
 }
 
 /** Recognises one runner's output; null when the output is not from that runner. */
@@ -56,4 +71,24 @@ export function sumMatches(text: string, pattern: RegExp): number | null {
   let total: number | null = null;
   for (const match of text.matchAll(pattern)) total = (total ?? 0) + Number(match[1]);
   return total;
+}
+
+/**
+ * A test file as the runner summed it up: vitest's `✓ file (34 tests | 2 skipped)`, jest's `PASS file`, a file that
+ * failed to load. It is evidence about the file's tests that the runner did not list one by one: a green file's tests
+ * passed, a file that did not load failed them all. `count` is the runner's own number of tests in the file (skipped
+ * ones included), null when it does not say; `skipped` how many of them were skipped or todo.
+ */
+export interface FileOutcome {
+  file: string;
+  status: TestStatus;
+  count: number | null;
+  skipped: number;
+  /** The file failed before any of its tests ran (an import error, a syntax error). */
+  loadError?: boolean;
+}
+
+/** The fields a summary adds only when it says something: files summed up, a non-zero skipped count. */
+export function summedUp(files: FileOutcome[], skipped: number): Pick<TestCounts, "files" | "skippedCount"> {
+  return { ...(files.length ? { files } : {}), ...(skipped > 0 ? { skippedCount: skipped } : {}) };
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
-import { recordConfigTrust, trustedConfig } from "../../../src/cli/config-trust.js";
+import { recordConfigTrust, trustedConfig } from "../../../src/config/trust/config-trust.js";
 import { loadConfigFile } from "../../../src/config/load.js";
 import { tempDir } from "../../helpers/per-test.js";
 

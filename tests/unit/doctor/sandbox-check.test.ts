@@ -26,3 +26,16 @@ describe("yolo doctor's sandbox line, when bubblewrap cannot sandbox here", () =
     expect(line.status).toBe("warn");
   });
 });
+
+describe("yolo doctor's sandbox line, when bubblewrap works", () => {
+  it("says what a command is inside: its own user namespace, the caller's uid, no capabilities, no nested namespaces, no keyrings", async (ctx) => {
+    const real = { PATH: process.env.PATH };
+    const [line] = await sandboxCheck.run({ config: configWith("auto"), env: real, timeoutS: 1 });
+    if (line.status !== "ok") return ctx.skip();
+    const uid = process.getuid?.();
+    expect(line.detail).toMatch(/^bubblewrap works \(.*bwrap\): commands run in a user namespace of their own/);
+    expect(line.detail).toContain(uid === 0 ? "as root (uid 0) by id only" : `as uid ${uid}`);
+    expect(line.detail).toMatch(/with no capabilities and (no nested user namespaces|nested user namespaces allowed)/);
+    expect(line.detail).toContain("keyrings are refused");
+  });
+});

@@ -4,11 +4,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/config/resolve.js";
 import { chooseSandbox } from "../../../src/engine/run/facts.js";
 import { bwrapArgv, probeBwrap, probeBwrapAsync } from "../../../src/exec/sandbox.js";
-import { SECCOMP_FD, unixSocketFilter, unixSocketFilterFile, unixSocketFilterSupported } from "../../../src/exec/seccomp.js";
+import { SECCOMP_FD, sandboxFilter, sandboxFilterFile, sandboxFilterSupported } from "../../../src/exec/seccomp.js";
 import { tempDir } from "../../helpers/per-test.js";
 import { requireTool } from "../../helpers/requires.js";
 
-// The seccomp program that keeps sandboxed commands off host UNIX sockets, read back as the kernel reads it.
+// The seccomp program that keeps sandboxed commands off host UNIX sockets and the kernel's keyrings, read back as the
+// kernel reads it.
 type Insn = { code: number; jt: number; jf: number; k: number };
 const decode = (b: Buffer): Insn[] =>
   Array.from({ length: b.length / 8 }, (_, i) => ({ code: b.readUInt16LE(i * 8), jt: b[i * 8 + 2], jf: b[i * 8 + 3], k: b.readUInt32LE(i * 8 + 4) }));
@@ -31,14 +32,14 @@ const ALLOW = 0x7fff0000;
 const EACCES = 0x00050000 | 13;
 const EPERM = 0x00050000 | 1;
 
-describe("the UNIX socket filter", () => {
+describe("the sandbox's seccomp filter", () => {
   afterEach(() => {
     Object.defineProperty(process, "arch", { value: REAL_ARCH });
   });
   const REAL_ARCH = process.arch;
 
   it("x86_64: socket(AF_UNIX) is refused, other families and socketpair pass, other arches and x32 are refused", () => {
-    const p = decode(unixSocketFilter("x64"));
+    const p = decode(sandboxFilter("x64"));
     const x = 0xc000003e;
     expect(verdict(p, { arch: x, nr: 41, arg0: 1 })).toBe(EACCES);
     expect(verdict(p, { arch: x, nr: 41, arg0: 2 })).toBe(ALLOW);
@@ -48,21 +49,34 @@ describe("the UNIX socket filter", () => {
     expect(verdict(p, { arch: x, nr: 425, arg0: 0 })).toBe(EPERM); // io_uring_setup
     expect(verdict(p, { arch: x, nr: 0x40000000 + 41, arg0: 1 })).toBe(EPERM); // x32 socket
     expect(verdict(p, { arch: 0x40000003, nr: 102, arg0: 1 })).toBe(EPERM); // i386 socketcall
+    for (const nr of [248, 249, 250]) expect(verdict(p, { arch: x, nr, arg0: 0 })).toBe(EPERM); // add_key, request_key, keyctl
+    expect(verdict(p, { arch: x, nr: 247, arg0: 0 })).toBe(ALLOW); // waitid, beside them
+  });
+
+  it("with UNIX sockets allowed, socket(AF_UNIX) passes and the keyring calls are still refused", () => {
+    const x64 = decode(sandboxFilter("x64", "allow"));
+    expect(verdict(x64, { arch: 0xc000003e, nr: 41, arg0: 1 })).toBe(ALLOW);
+    for (const nr of [248, 249, 250]) expect(verdict(x64, { arch: 0xc000003e, nr, arg0: 0 })).toBe(EPERM);
+    expect(verdict(x64, { arch: 0xc000003e, nr: 425, arg0: 0 })).toBe(EPERM);
+    const arm = decode(sandboxFilter("arm64", "allow"));
+    expect(verdict(arm, { arch: 0xc00000b7, nr: 198, arg0: 1 })).toBe(ALLOW);
+    for (const nr of [217, 218, 219]) expect(verdict(arm, { arch: 0xc00000b7, nr, arg0: 0 })).toBe(EPERM);
   });
 
   it("aarch64: socket is 198, the x32 check is a no-op, arm (32-bit) is refused", () => {
-    const p = decode(unixSocketFilter("arm64"));
+    const p = decode(sandboxFilter("arm64"));
     const a = 0xc00000b7;
     expect(verdict(p, { arch: a, nr: 198, arg0: 1 })).toBe(EACCES);
     expect(verdict(p, { arch: a, nr: 198, arg0: 2 })).toBe(ALLOW);
     expect(verdict(p, { arch: a, nr: 199, arg0: 1 })).toBe(ALLOW); // socketpair
     expect(verdict(p, { arch: a, nr: 425, arg0: 0 })).toBe(EPERM);
     expect(verdict(p, { arch: 0x40000028, nr: 281, arg0: 1 })).toBe(EPERM);
+    for (const nr of [217, 218, 219]) expect(verdict(p, { arch: a, nr, arg0: 0 })).toBe(EPERM); // add_key, request_key, keyctl
   });
 
   it("an architecture without a filter is refused by name, and the sandbox is not built there unless sockets are allowed", (ctx) => {
-    expect(unixSocketFilterSupported("ia32")).toBe(false);
-    expect(() => unixSocketFilter("riscv64")).toThrow(/no seccomp filter for riscv64/);
+    expect(sandboxFilterSupported("ia32")).toBe(false);
+    expect(() => sandboxFilter("riscv64")).toThrow(/no seccomp filter for riscv64/);
     requireTool(ctx, "bwrap", "building the sandbox");
     const root = tempDir(ctx.onTestFinished, "yolo-seccomp-");
     const config = (limits: object) => resolveConfig({ root, fileConfig: { limits }, file: null, env: {}, flags: {} });
@@ -71,21 +85,22 @@ describe("the UNIX socket filter", () => {
     expect(chooseSandbox(config({ sandboxUnixSockets: "allow" }), { PATH: process.env.PATH }).sandbox.kind).toBe("bwrap");
   });
 
-  it("bubblewrap gets the filter on its fd by default and not when sockets are allowed", (ctx) => {
+  it("bubblewrap gets the filter on its fd: the socket-refusing one by default, the keyring-only one when sockets are allowed", (ctx) => {
     const probe = probeBwrap(process.env.PATH);
     if (!probe.available) return ctx.skip();
     const denied = bwrapArgv({ kind: "bwrap", binary: probe.binary }, "/p", "true");
     expect(denied.slice(0, 3)).toEqual(["/bin/sh", "-c", `f=$1; shift 2; exec "$@" ${SECCOMP_FD}<"$f"`]);
-    expect(fs.readFileSync(denied[4])).toEqual(unixSocketFilter());
+    expect(fs.readFileSync(denied[4])).toEqual(sandboxFilter());
     expect(denied.slice(6, 9)).toEqual([probe.binary, "--seccomp", String(SECCOMP_FD)]);
-    expect(unixSocketFilterFile()).toBe(denied[4]);
+    expect(sandboxFilterFile()).toBe(denied[4]);
     const allowed = bwrapArgv(
       { kind: "bwrap", binary: probe.binary, limits: { processes: 64, memoryBytes: 1 << 30, tmpBytes: 1 << 20, unixSockets: "allow" } },
       "/p",
       "true",
     );
-    expect(allowed[0]).toBe(probe.binary);
-    // cgroups alone: the shell joins each one and runs bubblewrap without the filter.
+    expect(allowed.slice(6, 9)).toEqual([probe.binary, "--seccomp", String(SECCOMP_FD)]);
+    expect(fs.readFileSync(allowed[4])).toEqual(sandboxFilter(process.arch, "allow"));
+    // cgroups too: the shell joins each one, then runs bubblewrap with the filter.
     const joined = bwrapArgv(
       {
         kind: "bwrap",
@@ -96,10 +111,8 @@ describe("the UNIX socket filter", () => {
       "/p",
       "true",
     );
-    expect(joined.slice(0, 5)).toEqual(["/bin/sh", "-c", expect.stringContaining('echo $$ > "$1/cgroup.procs"'), "yolo-host", ""]);
-    expect(joined.slice(5, 9)).toEqual(["2", "/cg/pids", "/cg/memory", probe.binary]);
-    expect(joined).not.toContain("--seccomp");
-    expect(allowed).not.toContain("--seccomp");
+    expect(joined.slice(0, 5)).toEqual(["/bin/sh", "-c", expect.stringContaining('echo $$ > "$1/cgroup.procs"'), "yolo-host", allowed[4]]);
+    expect(joined.slice(5, 11)).toEqual(["2", "/cg/pids", "/cg/memory", probe.binary, "--seccomp", String(SECCOMP_FD)]);
   });
 });
 

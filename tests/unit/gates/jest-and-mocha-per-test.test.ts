@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { reportingCommand, testCasesFromOutput } from "../../../src/gates/test-cases.js";
+import { parseTestOutput } from "../../../src/gates/parse.js";
+import { testCasesFromOutput } from "../../../src/gates/test-cases.js";
 
 // Recorded from a real `npm test -- --verbose` of jest 30.5.2 (one file: a top-level test, a describe with a nested
 // describe, one failure, one skipped test), as a gate sees it: npm's header and jest's stderr together.
@@ -17,20 +18,13 @@ describe("jest's per-test results", () => {
     ]);
   });
 
-  it("asks a test script that is one jest command for --verbose, and leaves any other alone", () => {
-    expect(reportingCommand("npm test", { test: "jest" })).toBe("npm test -- --verbose");
-    expect(reportingCommand("npm test", { test: "npx jest --ci" })).toBe("npm test -- --verbose");
-    expect(reportingCommand("npm test", { test: "jest --json" })).toBe("npm test");
-    expect(reportingCommand("npm test", { test: "jest --verbose=false" })).toBe("npm test");
-    expect(reportingCommand("npm test", { test: "tsc && jest" })).toBe("npm test");
-    expect(reportingCommand("npm test", { test: "jest; curl x" })).toBe("npm test");
-  });
-
-  it("does not take jest's default (non-verbose) output, which names failures only, for the whole list", () => {
+  it("reads jest's default (non-verbose) output as its failing tests and the file it sums up, never as the whole list", () => {
     const quiet = JEST_30_VERBOSE.split("\n")
       .filter((l) => !/^\s+(✓|○|✕)/.test(l))
       .join("\n");
-    expect(testCasesFromOutput(quiet, "/tmp/jt")).toBeNull();
+    expect(testCasesFromOutput(quiet, "/tmp/jt")).toEqual([{ id: "test/add.test.js > add > fails", status: "failed" }]);
+    // The passing tests are vouched for by the file's outcome and the run's counts (file-evidence.ts), not listed.
+    expect(parseTestOutput(quiet).files).toEqual([{ file: "test/add.test.js", status: "failed", count: null, skipped: 0 }]);
   });
 });
 

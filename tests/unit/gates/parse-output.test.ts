@@ -93,7 +93,17 @@ Error: boom
    Start at  00:00:34
    Duration  1.47s (transform 58ms, setup 0ms, import 115ms, tests 39ms, environment 0ms)
 `;
-    expect(parseTestOutput(out)).toEqual({ passedCount: 2, failedCount: 2, failures: ["math.test.js > math > subtracts", "math.test.js > top level fails"] });
+    expect(parseTestOutput(out)).toEqual({
+      passedCount: 2,
+      failedCount: 2,
+      failures: ["math.test.js > math > subtracts", "math.test.js > top level fails"],
+      // Each file with the runner's own count: evidence for the tests a file did not list.
+      files: [
+        { file: "math.test.js", status: "failed", count: 4, skipped: 1 },
+        { file: "ok.test.js", status: "passed", count: 1, skipped: 0 },
+      ],
+      skippedCount: 1,
+    });
   });
 
   it("reads vitest output even with colour codes", () => {
@@ -123,7 +133,16 @@ Snapshots:   0 total
 Time:        0.512 s
 Ran all test suites.
 `;
-    expect(parseTestOutput(out)).toEqual({ passedCount: 4, failedCount: 1, failures: ["sum › subtracts"] });
+    expect(parseTestOutput(out)).toEqual({
+      passedCount: 4,
+      failedCount: 1,
+      failures: ["sum › subtracts"],
+      // jest names each file without its count.
+      files: [
+        { file: "src/sum.test.js", status: "failed", count: null, skipped: 0 },
+        { file: "src/other.test.js", status: "passed", count: null, skipped: 0 },
+      ],
+    });
   });
 
   it("reads mocha's spec reporter, joining multi-line titles", () => {

@@ -143,7 +143,7 @@ describe("judging a narrowed run against a whole-suite baseline", () => {
       "     Running unittests src/lib.rs (target/debug/deps/core_lib-0a1b2c)\n\nrunning 1 test\ntest tests::works ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored\n   Doc-tests core_lib\n\nrunning 1 test\ntest src/lib.rs - add (line 3) ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored\n";
     expect(workspaceTestCases(out, root)).toEqual([
       { id: "core-lib › src/lib.rs tests::works", status: "passed" },
-      { id: "core-lib › doc core_lib src/lib.rs - add (line 3)", status: "passed" },
+      { id: "core-lib › doc core_lib src/lib.rs - add", status: "passed" },
     ]);
     expect(reportingCommand("cargo test --no-fail-fast -p 'core-lib'", {})).toBe("cargo test --no-fail-fast -p 'core-lib' 2>&1");
     expect(reportingCommand("cargo test | tee out.txt", {})).toBe("cargo test | tee out.txt");

@@ -2,7 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { judgeGate } from "../../../src/gates/judge.js";
+import { inScopeOf } from "../../../src/gates/scope-plan.js";
 import { scopeSingleProject } from "../../../src/gates/single-scope.js";
+import { gateResult } from "../../helpers/gate-result.js";
 
 const roots: string[] = [];
 afterEach(() => {
@@ -85,5 +88,56 @@ describe("a single project's gate narrowed to what the change touches", () => {
     expect(scopeSingleProject(gate("npm test", "changed"), input(root, ["src/a.ts"], true))?.scope?.kind).toBe("changed");
     expect(scopeSingleProject(gate("npm test"), { ...input(root, []), change: { ok: false, note: "not a git repository" } })).toBeNull();
     expect(scopeSingleProject(gate("npm test"), input(root, []))).toBeNull();
+  });
+});
+
+describe("a single project's narrowed run is judged on the tests it ran", () => {
+  const base = {
+    name: "test",
+    passed: false,
+    passedCount: 3,
+    failedCount: 1,
+    tests: [
+      { id: "example.com/m TestTarget", status: "failed" as const },
+      { id: "example.com/m TestFlaky", status: "passed" as const },
+      { id: "example.com/m TestOk", status: "passed" as const },
+      { id: "example.com/m/other TestElsewhere", status: "passed" as const },
+    ],
+  };
+  const plan = { gate: gate("go test -v ./..."), scope: { kind: "changed" as const, units: ["example.com/m"] }, packages: [] };
+  const judgeNow = (now: Array<{ id: string; status: "passed" | "failed" | "skipped" }>, known: string[] = []) =>
+    judgeGate(gateResult({ passed: !now.some((t) => t.status === "failed"), exitCode: now.some((t) => t.status === "failed") ? 1 : 0 }), now, base, {
+      preExistingAllowed: false,
+      changes: [],
+      approved: false,
+      inScope: inScopeOf(plan, now),
+      known: (id) => (known.includes(id) ? "--known-failure" : null),
+    });
+
+  it("a target still failing is still failing, a declared known failure does not block, tests it did not run are not missing", () => {
+    const still = judgeNow([
+      { id: "example.com/m TestTarget", status: "failed" },
+      { id: "example.com/m TestOk", status: "passed" },
+      { id: "example.com/m TestFlaky", status: "passed" },
+    ]);
+    expect(still).toMatchObject({ preExisting: ["example.com/m TestTarget"], missing: [], regressions: [], blocking: true });
+
+    const onlyKnown = judgeNow(
+      [
+        { id: "example.com/m TestTarget", status: "passed" },
+        { id: "example.com/m TestFlaky", status: "failed" },
+        { id: "example.com/m TestOk", status: "passed" },
+      ],
+      ["example.com/m TestFlaky"],
+    );
+    expect(onlyKnown).toMatchObject({ fixed: ["example.com/m TestTarget"], known: [{ id: "example.com/m TestFlaky" }], missing: [], blocking: false });
+  });
+
+  it("control: a test it ran that passed at the baseline and fails now is a regression", () => {
+    const broke = judgeNow([
+      { id: "example.com/m TestTarget", status: "passed" },
+      { id: "example.com/m TestOk", status: "failed" },
+    ]);
+    expect(broke).toMatchObject({ regressions: ["example.com/m TestOk"], blocking: true });
   });
 });

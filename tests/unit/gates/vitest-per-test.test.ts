@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runGatesWithTests } from "../../../src/gates/run-gates.js";
-import { reportingCommand } from "../../../src/gates/test-cases.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -11,16 +10,7 @@ afterEach(() => {
 });
 
 describe("per-test results from a vitest project's `npm test`", { timeout: 120_000 }, () => {
-  it("asks vitest for its verbose reporter only when the test script is one vitest command", () => {
-    expect(reportingCommand("npm test", { test: "vitest run" })).toBe("npm test -- --reporter=verbose");
-    expect(reportingCommand("npm test", { test: "vitest" })).toBe("npm test -- --reporter=verbose");
-    expect(reportingCommand("npm test", { test: "tsc && vitest run" })).toBe("npm test");
-    expect(reportingCommand("npm test", { test: "npm run unit" })).toBe("npm test");
-    expect(reportingCommand("npm test", { test: "vitest run --reporter=dot" })).toBe("npm test");
-    expect(reportingCommand("make test", { test: "vitest run" })).toBe("make test");
-  });
-
-  it("runs the real vitest and lists every test, passing ones included", async () => {
+  it("runs the real vitest and reads every test from its JSON report, passing ones included", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "yolo-vitest-")));
     dirs.push(root);
     const files: Record<string, string> = {
@@ -40,7 +30,7 @@ describe("per-test results from a vitest project's `npm test`", { timeout: 120_0
       attempt: 1,
       logDir: join(root, ".yolo", "gates"),
     });
-    expect(run.result).toMatchObject({ command: "npm test", passed: false, tests: 3 });
+    expect(run.result).toMatchObject({ command: "npm test", passed: false, tests: 3, reading: "structured" });
     expect(run.tests).toEqual([
       { id: "test/math.test.js > math > adds", status: "passed" },
       { id: "test/math.test.js > math > subtracts", status: "failed" },

@@ -50,8 +50,8 @@ describe("pidfiles of stdio MCP servers", () => {
     expect(alive(orphan)).toBe(false);
     expect(alive(owned)).toBe(true);
     expect(alive(reused)).toBe(true);
-    expect(existsSync(join(pidDir(state, "t1"), "orphan.pid.json"))).toBe(false);
-    expect(existsSync(join(pidDir(state, "t2"), "owned.pid.json"))).toBe(true);
-    expect(existsSync(join(pidDir(state, "t3"), "reused.pid.json"))).toBe(false);
+    expect(existsSync(join(pidDir(state, "t1"), "orphan.pid.jsonl"))).toBe(false);
+    expect(existsSync(join(pidDir(state, "t2"), "owned.pid.jsonl"))).toBe(true);
+    expect(existsSync(join(pidDir(state, "t3"), "reused.pid.jsonl"))).toBe(false);
   });
 });

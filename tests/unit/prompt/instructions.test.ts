@@ -52,8 +52,35 @@ describe("readInstructions", () => {
     expect(kept * 100).toBeLessThanOrEqual(INSTRUCTIONS_CAP_BYTES);
     expect(kept).toBeGreaterThan(300);
     expect(read.cutBytes).toBeGreaterThan(0);
-    expect(read.text).toMatch(/Instructions cut at 32 KiB: \d+ more bytes not shown/);
+    expect(read.text).toMatch(/Instructions cut at 32 KiB, from the root's side: AGENTS\.md \(\d+ of 20000 bytes shown\)/);
     expect(read.text).not.toMatch(/(^|\n)x{1,98}\n```/);
+  });
+
+  it("spends the cap from the nearest file out: a large root file is cut, the nearer one is kept whole", ({ onTestFinished }) => {
+    const line = `${"r".repeat(99)}\n`;
+    const root = tree(onTestFinished, { "AGENTS.md": line.repeat(560), "mid/AGENTS.md": "mid rules", "mid/pkg/AGENTS.md": "pkg rules win" });
+    const read = readInstructions({ root, startDir: join(root, "mid", "pkg"), names: DEFAULT_INSTRUCTION_FILES });
+    expect(read.files).toEqual(["AGENTS.md", "mid/AGENTS.md", "mid/pkg/AGENTS.md"]);
+    const text = read.text ?? "";
+    expect(text).toContain("pkg rules win");
+    expect(text).toContain("mid rules");
+    expect(text.indexOf("r".repeat(99))).toBeLessThan(text.indexOf("pkg rules win"));
+    expect(read.cut).toEqual([{ file: "AGENTS.md", shownBytes: expect.any(Number), bytes: 56000 }]);
+    expect(Buffer.byteLength(text.match(/r{99}\n?/g)?.join("") ?? "")).toBeLessThanOrEqual(INSTRUCTIONS_CAP_BYTES);
+
+    // Nearer files that fill the cap leave the root's out entirely, and the header does not claim it.
+    const full = tree(onTestFinished, { "AGENTS.md": "root rules ".repeat(20).trim(), "pkg/AGENTS.md": line.repeat(400) });
+    const summary = projectSummary(full, { startDir: join(full, "pkg"), names: DEFAULT_INSTRUCTION_FILES }) ?? "";
+    const fullRead = readInstructions({ root: full, startDir: join(full, "pkg"), names: DEFAULT_INSTRUCTION_FILES });
+    expect(fullRead.files).toEqual(["pkg/AGENTS.md"]);
+    expect(fullRead.text).not.toContain("root rules");
+    expect(fullRead.cut.map((c) => [c.file, c.shownBytes])).toEqual([
+      ["AGENTS.md", 0],
+      ["pkg/AGENTS.md", expect.any(Number)],
+    ]);
+    expect(summary).toMatch(
+      /Project instructions \(pkg\/AGENTS\.md; nearer folders later, they win where they differ; cut at 32 KiB: AGENTS\.md \(left out, 219 bytes\), pkg\/AGENTS\.md \(\d+ of 40000 bytes shown\)\)/,
+    );
   });
 
   it("a link out of the project is refused by name, in the summary too", ({ onTestFinished }) => {

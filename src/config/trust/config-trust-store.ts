@@ -1,9 +1,10 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import type { ConfigBundle } from "../config/bundle/build.js";
-import type { Witnesses } from "../config/bundle/witness.js";
-import { privateCacheDir } from "../config/private-dir.js";
-import { ConfigError } from "../errors.js";
+import type { ConfigBundle } from "../bundle/build.js";
+import type { Witnesses } from "../bundle/witness.js";
+import { privateCacheDir } from "../private-dir.js";
+import { ConfigError } from "../../errors.js";
 
 /** What the user trusted for one project root. */
 export interface TrustEntry {
@@ -57,4 +58,10 @@ export function storeBundle(store: string, bundle: ConfigBundle): string {
   writeFileSync(temp, bundle.code, { mode: 0o600 });
   renameSync(temp, file);
   return file;
+}
+
+/** `$XDG_STATE_HOME/yolo` (default `~/.local/state/yolo`): the user's trust records, config bundles and hook pins. */
+export function userStateDir(env: Readonly<Record<string, string | undefined>>): string {
+  const base = env.XDG_STATE_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".local", "state");
+  return join(base, "yolo");
 }

@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
-import type { ConfigBundle } from "../config/bundle/build.js";
-import { takeWitnesses, witnessesHold } from "../config/bundle/witness.js";
-import { findConfigFile } from "../config/find.js";
-import { ConfigError } from "../errors.js";
-import { trustStoreFile } from "../hooks/trust.js";
-import { readConfigTrust, storeBundle, type TrustEntry, writeConfigTrust } from "./config-trust-store.js";
+import type { ConfigBundle } from "../bundle/build.js";
+import { takeWitnesses, witnessesHold } from "../bundle/witness.js";
+import { findConfigFile } from "../find.js";
+import { ConfigError } from "../../errors.js";
+import { readConfigTrust, storeBundle, type TrustEntry, userStateDir, writeConfigTrust } from "./config-trust-store.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -23,7 +22,7 @@ export interface TrustedConfig {
  * The user's, never the project's.
  */
 export function configTrustStoreFile(env: Env): string {
-  return join(dirname(trustStoreFile(env)), "trusted-config.json");
+  return join(userStateDir(env), "trusted-config.json");
 }
 
 /**
@@ -90,7 +89,7 @@ function bundleFile(store: string, sha256: string): string {
 }
 
 async function bundleOrRefuse(root: string, config: string): Promise<ConfigBundle> {
-  const { buildConfigBundle } = await import("../config/bundle/build.js");
+  const { buildConfigBundle } = await import("../bundle/build.js");
   const result = await buildConfigBundle(root, config);
   if (result.ok) return result.bundle;
   throw new ConfigError(

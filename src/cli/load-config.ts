@@ -34,6 +34,7 @@ export async function loadResolvedConfig(cwd: string, flags: ConfigFlags = {}): 
     userConfig,
     fileConfig: config,
     file,
+    mcpJson: trusted.mcpJson,
     env: process.env,
     flagName: cliFlagName,
     flags: {
@@ -88,23 +89,27 @@ export { userCacheDir } from "./user-cache-dir.js";
 
 /**
  * `yolo eval` sets this for the runs of its tasks: the trusted bundle of the project config the eval was started with
- * (JSON, from evalConfigPin; empty for none). A task's checkout is the project at an old commit, whose yolo.config.ts
- * (anyone's, from history) must not run on the host: the task runs with the user's trusted config instead.
+ * and its `.mcp.json` (JSON, from evalConfigPin). A task's checkout is the project at an old commit, whose
+ * yolo.config.ts and .mcp.json (anyone's, from history) must not run on the host: the task runs with the user's
+ * trusted ones instead.
  */
 export const EVAL_CONFIG_VAR = "YOLO_EVAL_CONFIG";
 
-/** The value of EVAL_CONFIG_VAR for an eval started in `root`: its trusted bundle (trusting it as any command would). */
+/** The value of EVAL_CONFIG_VAR for an eval started in `root`: what it trusts there (checked as any command would). */
 export async function evalConfigPin(root: string): Promise<string> {
-  const { bundle } = await trustedConfig(root, process.env);
-  return bundle ? JSON.stringify(bundle) : "";
+  const { bundle, mcpJson } = await trustedConfig(root, process.env);
+  return JSON.stringify({ bundle, mcpJson });
 }
 
 function pinnedBundle(env: Readonly<Record<string, string | undefined>>): TrustedConfig | undefined {
   const value = env[EVAL_CONFIG_VAR];
   if (value === undefined) return undefined;
-  if (!value.trim()) return { bundle: null, inputs: [] };
-  const bundle = JSON.parse(value) as TrustedConfig["bundle"];
-  return { bundle, inputs: bundle ? [bundle.config] : [] };
+  try {
+    const { bundle, mcpJson } = JSON.parse(value) as Pick<TrustedConfig, "bundle" | "mcpJson">;
+    return { bundle, inputs: bundle ? [bundle.config] : [], mcpJson };
+  } catch (cause) {
+    throw new ConfigError(`${EVAL_CONFIG_VAR} is not what yolo eval sets (${(cause as Error).message}); unset it.`, [], { cause });
+  }
 }
 
 /** Where this build remembers validated config and workflows (none when run from source: there is no build id). */

@@ -29,6 +29,11 @@ export interface ResolveConfigInput {
   /** The validated config file (or `{}` when there is none). */
   fileConfig: UserConfig;
   file: string | null;
+  /**
+   * The project's `.mcp.json` as trusted (null: none), which a run starts its MCP servers from; absent: read from
+   * `root` when they start (a caller that checked no trust, such as a test).
+   */
+  mcpJson?: string | null;
   /** The environment to read; passed in so nothing deeper reads process.env. */
   env: Readonly<Record<string, string | undefined>>;
   flags?: ConfigFlags;
@@ -74,6 +79,7 @@ export function resolveConfig({
   gitRoot = null,
   fileConfig,
   file,
+  mcpJson,
   env,
   flags = {},
   userConfig = { file: null, config: {} },
@@ -89,6 +95,7 @@ export function resolveConfig({
     startDir: startDir ? resolve(startDir) : absRoot,
     ...(gitRoot ? { gitRoot: resolve(gitRoot) } : {}),
     configFile: file,
+    ...(mcpJson !== undefined ? { mcpJson } : {}),
     model: modelSettings(fileConfig, env, flags, checked),
     maxFixAttempts: checked.flagMaxFix ?? checked.envMaxFix ?? fileConfig.maxFixAttempts ?? DEFAULTS.maxFixAttempts,
     workflow: withApprovals(structuredClone(fileConfig.workflow ?? DEFAULT_WORKFLOW), fileConfig.approve ?? []),

@@ -292,6 +292,8 @@ export interface ResolvedConfig {
     /** Process, memory and /tmp limits of every sandboxed command and MCP server; absent: DEFAULT_SANDBOX_LIMITS. */
     sandbox?: SandboxLimits;
   };
-  /** MCP servers from yolo.config.ts (the project's `.mcp.json` is read and merged under them when a run starts). */
+  /** MCP servers from yolo.config.ts (the project's `.mcp.json` is merged under them when a run starts). */
   mcpServers?: McpServers;
+  /** The project's `.mcp.json` text as trusted with the config (null: none); absent: read from `root` (tests). */
+  mcpJson?: string | null;
 }

@@ -21,9 +21,10 @@ export interface McpServerEntry {
  * The MCP servers of a project: `.mcp.json` first, then `mcpServers` of yolo.config.ts, which replaces an entry
  * of the same name. Disabled ones (`enabled: false`) are left out. A broken `.mcp.json` is a ConfigError (exit 2).
  */
-export function configuredServers(config: Pick<ResolvedConfig, "root" | "configFile" | "mcpServers">): McpServerEntry[] {
+export function configuredServers(config: Pick<ResolvedConfig, "root" | "configFile" | "mcpServers" | "mcpJson">): McpServerEntry[] {
   const byName = new Map<string, McpServerEntry>();
-  for (const [name, server] of Object.entries(readMcpJson(config.root))) byName.set(name, { name, config: server, source: MCP_JSON });
+  const fromJson = config.mcpJson === undefined ? readMcpJson(config.root) : parseMcpJson(config.mcpJson, join(config.root, MCP_JSON));
+  for (const [name, server] of Object.entries(fromJson)) byName.set(name, { name, config: server, source: MCP_JSON });
   const configName = config.configFile ? config.configFile.split("/").pop()! : "yolo.config.ts";
   for (const [name, server] of Object.entries(config.mcpServers ?? {})) byName.set(name, { name, config: server, source: configName });
   return [...byName.values()].filter((s) => s.config.enabled !== false);
@@ -32,10 +33,15 @@ export function configuredServers(config: Pick<ResolvedConfig, "root" | "configF
 /** `.mcp.json`'s servers, validated; `{}` when the file does not exist. */
 export function readMcpJson(root: string): Record<string, McpServerConfig> {
   const file = join(root, MCP_JSON);
-  if (!existsSync(file)) return {};
+  return parseMcpJson(existsSync(file) ? readFileSync(file, "utf8") : null, file);
+}
+
+/** `.mcp.json`'s servers from its text (null: no file), validated; `file` names it in a problem. */
+function parseMcpJson(text: string | null, file: string): Record<string, McpServerConfig> {
+  if (text === null) return {};
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, "utf8"));
+    data = JSON.parse(text);
   } catch (cause) {
     throw new ConfigError(`${file} is not valid JSON (${(cause as Error).message}); fix it or remove it.`, [], { cause });
   }

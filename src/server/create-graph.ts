@@ -38,7 +38,7 @@ export async function createServerGraph(options: ServerGraphOptions) {
   // agents it serves write that tree, and the next start of the server would run what they wrote (config-trust.ts).
   const trusted = await trustedConfig(root, options.env);
   const { file, config: fileConfig } = await loadConfigFile(root, { bundle: trusted.bundle });
-  const config = resolveConfig({ root, fileConfig, file, env: options.env });
+  const config = resolveConfig({ root, fileConfig, file, mcpJson: trusted.mcpJson, env: options.env });
   const agents = loadWorkflowAgents(config);
   ensureStateDir(root);
   const deps = createEngineDeps({ config, agents, logFile: join(config.stateDir, "logs", "server.log"), env: { ...options.env } });

@@ -9,7 +9,9 @@ import { acted, evalResponder, runEvalBinary } from "../helpers/eval-cli.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 
 // An eval task's checkout is the project at an old commit; a yolo.config.ts there is whatever history (anyone who
-// could push) holds. It must never run on the host: every task runs with the config the user started the eval with.
+// could push) holds, and so is its .mcp.json. Neither may run on the host: every task runs with the config and the
+// MCP servers the user started the eval with (a history .mcp.json names a server that cannot start: loaded, it would
+// stop the task's run).
 // The canary: the old commit's config writes a file when it is loaded; the user's config notes each folder it was
 // loaded in (the control: the task's run did load the user's config).
 
@@ -40,6 +42,7 @@ beforeAll(() => {
     "src/add.js": "export function add(a, b) {\n  return a - b;\n}\n",
     "test/truth.test.js": 'import { test } from "node:test";\ntest("truth holds", () => {});\n',
     "yolo.config.ts": `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(HISTORY_CANARY())}, "ran");\nexport default {};\n`,
+    ".mcp.json": JSON.stringify({ mcpServers: { history: { command: "/nonexistent/history-mcp-server" } } }),
   });
   git("add", "-A");
   git("commit", "-qm", "start");
@@ -56,6 +59,7 @@ beforeAll(() => {
   put({
     "yolo.config.ts": `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(TRUSTED_CANARY())}, process.cwd() + "\\n");\nexport default {};\n`,
   });
+  rmSync(join(root, ".mcp.json"));
   git("add", "-A");
   git("commit", "-qm", "our own config");
   task = {
@@ -83,7 +87,7 @@ const fix = call("write_file", { path: "src/add.js", content: "export function a
 const responder = evalResponder((req) => (acted(req) ? handoff({ summary: "fixed add", files_changed: ["src/add.js"] }) : fix));
 
 describe("yolo eval never loads a config from a task's history", { timeout: 600_000 }, () => {
-  it("the old commit's yolo.config.ts is not loaded; the task runs (and resolves) with the user's own config", async () => {
+  it("the old commit's yolo.config.ts and .mcp.json are not loaded; the task runs (and resolves) with the user's own config", async () => {
     const mock = await startMockOpenAI(responder);
     try {
       const r = await runEvalBinary(

@@ -14,6 +14,8 @@ export interface TrustedConfig {
   bundle: { file: string; sha256: string; config: string } | null;
   /** The files bundled (absolute, real), the config first; empty without a config. */
   inputs: string[];
+  /** The project's `.mcp.json` as read when its hash was checked (null: none): what a run starts its servers from. */
+  mcpJson: string | null;
 }
 
 /**
@@ -34,10 +36,11 @@ export async function recordConfigTrust(root: string, env: Env): Promise<Trusted
   const config = findConfigFile(root);
   const witnessedAt = config ? takeWitnesses(root, [], [config]) : {};
   const built = config ? await bundleOrRefuse(root, config) : null;
+  const mcpJson = readMcpJsonText(root);
   const entry: TrustEntry = {
     sha256: built?.sha256 ?? NO_CONFIG,
     ...(built ? { inputsSha256: built.inputsSha256 } : {}),
-    mcp: mcpHash(root),
+    mcp: hashOf(mcpJson),
     config,
     inputs: built?.inputs ?? [],
     // Taken before the bundle was read, so a change made while it was being made shows as a change.
@@ -46,7 +49,7 @@ export async function recordConfigTrust(root: string, env: Env): Promise<Trusted
   };
   const file = built ? storeBundle(configTrustStoreFile(env), built) : null;
   writeConfigTrust(configTrustStoreFile(env), root, entry);
-  return trusted(entry, file);
+  return trusted(entry, file, mcpJson);
 }
 
 /**
@@ -60,28 +63,30 @@ export async function trustedConfig(root: string, env: Env): Promise<TrustedConf
   const entry = readConfigTrust(store, root);
   if (!entry) return recordConfigTrust(root, env);
   const config = findConfigFile(root);
-  if (entry.mcp !== mcpHash(root)) throw changed(root, entry, ".mcp.json");
+  // Read once: the text whose hash is checked is the text the run's MCP servers start from.
+  const mcpJson = readMcpJsonText(root);
+  if (entry.mcp !== hashOf(mcpJson)) throw changed(root, entry, ".mcp.json");
   if (!config) {
     if (entry.sha256 !== NO_CONFIG) throw changed(root, entry, null);
-    return trusted(entry, null);
+    return trusted(entry, null, mcpJson);
   }
   if (entry.sha256 === NO_CONFIG || entry.config !== config || !entry.witnesses) throw changed(root, entry, null);
   const file = bundleFile(store, entry.sha256);
-  if (witnessesHold(entry.witnesses)) return trusted(entry, file);
+  if (witnessesHold(entry.witnesses)) return trusted(entry, file, mcpJson);
   // Something it was made from moved: make it again; the same bundle is still the trusted one.
   const witnessedAt = takeWitnesses(root, [], [config]);
   const built = await bundleOrRefuse(root, config);
   if (built.sha256 !== entry.sha256 || built.inputsSha256 !== entry.inputsSha256)
     throw changed(root, { ...entry, inputs: [...new Set([...entry.inputs, ...built.inputs])] }, null);
   writeConfigTrust(store, root, { ...entry, inputs: built.inputs, witnesses: { ...takeWitnesses(root, built.inputs, [config]), ...witnessedAt } });
-  return trusted(entry, file);
+  return trusted(entry, file, mcpJson);
 }
 
 const NO_CONFIG = "none";
 
-function trusted(entry: TrustEntry, file: string | null): TrustedConfig {
+function trusted(entry: TrustEntry, file: string | null, mcpJson: string | null): TrustedConfig {
   const bundle = file && entry.config ? { file, sha256: entry.sha256, config: entry.config } : null;
-  return { bundle, inputs: entry.inputs };
+  return { bundle, inputs: entry.inputs, mcpJson };
 }
 
 function bundleFile(store: string, sha256: string): string {
@@ -98,14 +103,16 @@ async function bundleOrRefuse(root: string, config: string): Promise<ConfigBundl
   );
 }
 
-function mcpHash(root: string): string | null {
+function readMcpJsonText(root: string): string | null {
   try {
-    return createHash("sha256")
-      .update(readFileSync(join(root, ".mcp.json")))
-      .digest("hex");
+    return readFileSync(join(root, ".mcp.json"), "utf8");
   } catch {
     return null;
   }
+}
+
+function hashOf(text: string | null): string | null {
+  return text === null ? null : createHash("sha256").update(text).digest("hex");
 }
 
 // The refusal: which file changed (as far as yolo can tell), what to look at, and the command that trusts it again.

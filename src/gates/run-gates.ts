@@ -15,6 +15,7 @@ import { openFreshCaches } from "./fresh-caches.js";
 import { readTestOutput } from "./parse.js";
 import type { FileOutcome, TestCase } from "./parsers/types.js";
 import { planStructured, type StructuredReading } from "./structured/registry.js";
+import { withoutReportNotes } from "./structured/report-folder.js";
 import { reportingCommand, testCasesFromOutput } from "./test-cases.js";
 import { workspaceTestCases } from "./workspace-cases.js";
 
@@ -124,7 +125,8 @@ async function runGate(gate: GateConfig, opts: RunGatesOptions): Promise<GateRun
     fresh.remove();
     plan?.folder.remove();
   }
-  const output = run.fullOutput ?? run.output;
+  // The runner's note of where it wrote yolo's report ("JSON report written to …") is yolo's, not the project's output.
+  const output = withoutReportNotes(run.fullOutput ?? run.output, plan?.folder);
   const read = readTestOutput(output);
   const { tests: parsed, files: parsedFiles, ...counts } = read.counts;
   counts.failures = counts.failures.map((name) => underRoot(name, opts.root));

@@ -61,3 +61,18 @@ export function readReport(file: string): string | null {
     closeSync(fd);
   }
 }
+
+/**
+ * The output without the lines that name the report folder (`yolo-report…`, a name of yolo's) (vitest's "JSON report written to …", jest's "Test results
+ * written to: …", pytest's "generated xml file: …"): the user asked for none of them, and the path is yolo's.
+ */
+export function withoutReportNotes(output: string, folder: Pick<ReportFolder, "inside"> | undefined): string {
+  if (!folder) return output;
+  // The folder's own name: runners print the path as given, or relative to the project (jest: ../yolo-report/report).
+  const name = path.basename(path.dirname(folder.inside));
+  if (!output.includes(name)) return output;
+  return output
+    .split("\n")
+    .filter((line) => !line.includes(name))
+    .join("\n");
+}

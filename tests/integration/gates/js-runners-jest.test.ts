@@ -43,6 +43,8 @@ describe("jest, the real runner, read the way it counts", { timeout: 240_000 }, 
   it("npm test (--json report beside the default output) and an opaque command: red, then green: fixed, nothing missing", async () => {
     structuredRed = await p.gate("npm test");
     expect(structuredRed.result.reading, shown(structuredRed)).toBe("structured");
+    expect(structuredRed.outputs?.[0]).toContain("Tests:");
+    expect(structuredRed.outputs?.[0]).not.toMatch(/yolo-report|results written/i);
     printedRed = await p.gate(OPAQUE);
     expect(printedRed.result.reading).toBe("parsed");
     // jest's default output with several files names only the failing tests.

@@ -45,6 +45,9 @@ describe("vitest, the real runner, read the way it counts", { timeout: 180_000 }
     p.write({ "src/parse.js": PARSE_WRONG });
     const base = await p.gate("npm test");
     expect(base.result.reading, shown(base)).toBe("structured");
+    // The user's output, not yolo's: vitest's "JSON report written to <yolo's folder>" is not in it.
+    expect(base.outputs?.[0]).toContain("Test Files");
+    expect(base.outputs?.[0]).not.toMatch(/yolo-report|report written/i);
     expect(failing(base)).toEqual([`${SPEC_FILE} > cookies > attrs > parses a value`, `${SPEC_FILE} > top level`]);
     p.write({ "src/parse.js": PARSE_RIGHT });
     green = await p.gate("npm test");

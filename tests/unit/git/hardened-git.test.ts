@@ -3,8 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { gitEnv, hardenArgs } from "../../../src/git/hardened.js";
-import type { Sandbox } from "../../../src/exec/sandbox.js";
-import { escapeFixture, GIT_ESCAPE_ROUTES, leaked, modelRuns, planted, yoloGitCommands } from "../../helpers/escape-routes.js";
+import { escapeFixture, GIT_ESCAPE_ROUTES, leaked, planted } from "../../helpers/escape-routes.js";
 
 // yolo's own git commands run on the host with yolo's rights: whatever the model wrote into .git/config, hooks or
 // .gitattributes (freely when the sandbox is off), none of it may run, and git never holds a secret.
@@ -13,30 +12,17 @@ const SECRETS = {
   AWS_SECRET_ACCESS_KEY: "awsCanarySecret0123456789",
   OPENAI_API_KEY: "sk-canaryOpenai0123456789",
 };
-// Here each route is written by a command run as run_command runs it with the sandbox off (the sandbox's
-// post-command check removes new exec files, so attribute routes rely on the git hardening too once planted).
-// tests/reliability/sandbox-escapes.test.ts tries every route planted straight into the repository and inside bwrap.
-const sandboxes: [string, Sandbox, typeof it][] = [["sandbox off", { kind: "none" }, it]];
-
+// Every route is tried against every git command yolo runs in tests/reliability/sandbox-escapes.test.ts: planted
+// straight into the repository (the git hardening alone, as with the sandbox off but without its post-command check)
+// and written by a command inside bwrap. Here: the controls that show those payloads do run under plain git, and the
+// hardened invocation itself.
 beforeAll(() => {
   for (const [k, v] of Object.entries(SECRETS)) vi.stubEnv(k, v);
 });
 afterAll(() => vi.unstubAllEnvs());
 
-describe.concurrent("yolo's git commands run nothing the repository names", () => {
-  for (const [label, sandbox, test] of sandboxes) {
-    for (const route of GIT_ESCAPE_ROUTES) {
-      test(`${label}: ${route.name}`, async ({ onTestFinished }) => {
-        const f = escapeFixture();
-        onTestFinished(f.cleanup);
-        await modelRuns(f.root, f.payload, route.command, sandbox);
-        await yoloGitCommands(f.root);
-        expect(leaked(f.leaks, Object.values(SECRETS))).toEqual({ files: [], secrets: [] });
-      });
-    }
-  }
-
-  // Controls: the same payloads do run under plain git, so the tests above can fail.
+describe("yolo's git commands run nothing the repository names", () => {
+  // Controls: the same payloads do run under plain git, so the escape corpus can fail.
   it.each([
     ["core.fsmonitor", ["status"]],
     [".git/hooks/post-commit", ["commit", "-qam", "x", "--no-verify"]],

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { readRecord, writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { resolveGateDefinition } from "../../gates/definition.js";
+import { lintFindings } from "../../gates/lint-findings.js";
 import { runGatesWithTests } from "../../gates/run-gates.js";
 import { refuseEnvironmentFailures } from "../../gates/environment-failure.js";
 import { coderNode } from "../coder-node.js";
@@ -88,7 +89,7 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   const record: BaselineRecord = {
     definition,
     tree: await treeTaken,
-    gates: runs.map(({ result, tests, files, skippedCount }) => ({
+    gates: runs.map(({ result, tests, files, skippedCount, outputs }, i) => ({
       name: result.name,
       passed: result.passed,
       passedCount: result.passedCount,
@@ -97,6 +98,8 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
       // The files the runner summed up: a later run's count for a file is compared with these (file-evidence.ts).
       ...(files?.length ? { files } : {}),
       ...(skippedCount !== undefined ? { skippedCount } : {}),
+      // A lint's findings, which later runs are compared with line by line (judge-findings.ts).
+      ...(gates[i]?.baseline === "findings" ? { findings: lintFindings(outputs?.[0] ?? "", deps.config.root) } : {}),
     })),
   };
   const files = baselineFiles(deps, threadId);

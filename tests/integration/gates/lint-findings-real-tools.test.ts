@@ -14,6 +14,8 @@ const PKG = (scripts: Record<string, string>) => JSON.stringify({ name: "m", ver
 const ESLINT_CONFIG = `export default [{ files: ["**/*.js"], rules: { "no-unused-vars": "error" }, languageOptions: { globals: { console: "readonly" } } }];\n`;
 const TSCONFIG = JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext" }, include: ["src"] });
 
+const GO = (funcs: string[]) => `package m\n\nimport "fmt"\n\n${funcs.join("\n")}\n`;
+
 interface Checked {
   run: GateRun;
   findings: string[] | null;
@@ -95,6 +97,16 @@ const CASES: Case[] = [
     more: { "src/t.ts": `export const n: number = "s";\nexport const m: string = 1;\n` },
     added: /^src\/t\.ts\(#,#\): error TS#: Type 'number' is not assignable to type 'string'\.$/,
     fixed: { "src/t.ts": "export const n: number = 1;\n" },
+  },
+  {
+    tool: "go vet",
+    gate: "vet",
+    files: { "go.mod": "module example.com/m\n\ngo 1.19\n" },
+    red: { "a.go": GO(["func F(s string) { fmt.Printf(\"%d\\n\", s) }"]) },
+    same: { "a.go": GO(["func G() {}", "", "func F(s string) { fmt.Printf(\"%d\\n\", s) }"]) },
+    more: { "a.go": GO(["func F(s string) { fmt.Printf(\"%d\\n\", s) }", "func H(t string) { fmt.Printf(\"%d\\n\", t) }"]) },
+    added: /^\.\/a\.go:#:#: fmt\.Printf format %d has arg t of wrong type string$/,
+    fixed: { "a.go": GO(["func F(s string) { fmt.Printf(\"%s\\n\", s) }"]) },
   },
 ];
 

@@ -2,6 +2,9 @@ import type { GateResult } from "../events/schema.js";
 import type { BaselineGate, GateJudgement } from "./judge.js";
 import { newFindings } from "./lint-findings.js";
 
+/** The finding of a lint red at the baseline that the change did not make worse (the run's outcome repeats it). */
+export const NO_NEW_FINDINGS = "red at the baseline, no new findings";
+
 /** New findings listed one by one in a judgement; the rest are counted. */
 const LISTED_MAX = 20;
 
@@ -37,7 +40,7 @@ export function judgeFindings(
     out.findings.push(`red at the baseline; ${unreadable(result, now, base)}: judged by exit code, which blocks only a gate green at the baseline`);
     return out;
   } else if (!added.length) {
-    out.findings.push("red at the baseline, no new findings");
+    out.findings.push(NO_NEW_FINDINGS);
     return out;
   } else {
     out.findings.push(`red at the baseline, and ${added.length} new finding${added.length === 1 ? "" : "s"} since: the change made ${result.name} worse`);

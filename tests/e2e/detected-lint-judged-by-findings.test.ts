@@ -35,6 +35,10 @@ describe("a detected lint red at the baseline", { timeout: 240_000 }, () => {
     const mock = await mockWith(onTestFinished, script(writes(GOOD_ADD)));
     const r = await runYolo(["run", "--ci", "--json", "Add add()"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
+    const done = parseEvents(r.stdout).findLast((e) => e.type === "run.completed");
+    expect(done?.type === "run.completed" && done.reason).toMatch(
+      /^completed: 1\/2 gates passed \(fixed: [^)]+\) \(lint: red at the baseline, no new findings\), verdict PASS$/,
+    );
     const [lint, ...more] = lintResults(r.stdout);
     expect(more).toEqual([]);
     expect(lint).toMatchObject({ passed: false, required: false, blocking: false, findings: ["red at the baseline, no new findings"] });

@@ -102,11 +102,11 @@ const CASES: Case[] = [
     tool: "go vet",
     gate: "vet",
     files: { "go.mod": "module example.com/m\n\ngo 1.19\n" },
-    red: { "a.go": GO(["func F(s string) { fmt.Printf(\"%d\\n\", s) }"]) },
-    same: { "a.go": GO(["func G() {}", "", "func F(s string) { fmt.Printf(\"%d\\n\", s) }"]) },
-    more: { "a.go": GO(["func F(s string) { fmt.Printf(\"%d\\n\", s) }", "func H(t string) { fmt.Printf(\"%d\\n\", t) }"]) },
+    red: { "a.go": GO(['func F(s string) { fmt.Printf("%d\\n", s) }']) },
+    same: { "a.go": GO(["func G() {}", "", 'func F(s string) { fmt.Printf("%d\\n", s) }']) },
+    more: { "a.go": GO(['func F(s string) { fmt.Printf("%d\\n", s) }', 'func H(t string) { fmt.Printf("%d\\n", t) }']) },
     added: /^\.\/a\.go:#:#: fmt\.Printf format %d has arg t of wrong type string$/,
-    fixed: { "a.go": GO(["func F(s string) { fmt.Printf(\"%s\\n\", s) }"]) },
+    fixed: { "a.go": GO(['func F(s string) { fmt.Printf("%s\\n", s) }']) },
   },
 ];
 

@@ -56,5 +56,7 @@ describe("a detected lint red at the baseline", { timeout: 240_000 }, () => {
     // dev's fix prompt named the finding its change added.
     const fix = mock.requests.find((q) => JSON.stringify(q.body).includes("Fix attempt 1"));
     expect(JSON.stringify(fix?.body)).toContain("new finding: src/add.js:#:# no-var use let or const");
+    // It blocks, so it is not shown to dev as optional.
+    expect(JSON.stringify(fix?.body)).toContain("### lint: `npm run lint` FAILED (exit 1)");
   });
 });

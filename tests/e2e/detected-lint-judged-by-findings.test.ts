@@ -1,6 +1,7 @@
 import { describe, it } from "vitest";
 import { describeResult, parseEvents, runYolo } from "../helpers/cli.js";
 import { analystDone, call, director, GOOD_ADD, handoff, pmDone, teaSays, type Turn } from "../helpers/director.js";
+import { probeBwrap } from "../../src/exec/sandbox.js";
 import { mockWith, project } from "../helpers/per-test.js";
 
 // A project whose `lint` script (detected: no yolo.config.ts) is red before the run: a small linter that flags every
@@ -58,5 +59,24 @@ describe("a detected lint red at the baseline", { timeout: 240_000 }, () => {
     expect(JSON.stringify(fix?.body)).toContain("new finding: src/add.js:#:# no-var use let or const");
     // It blocks, so it is not shown to dev as optional.
     expect(JSON.stringify(fix?.body)).toContain("### lint: `npm run lint` FAILED (exit 1)");
+  });
+
+  // A lint whose tool writes a cache outside the project, which the sandbox keeps read-only: the environment, not the code.
+  it.runIf(probeBwrap(process.env.PATH).available)("broken by its environment at the baseline does not stop the run", async ({ expect, onTestFinished }) => {
+    const cache = `import { writeFileSync } from "node:fs";\nwriteFileSync("/var/tmp/yolo-lint-env-cache", "");\n`;
+    const pkg = JSON.stringify({
+      name: "demo",
+      version: "1.0.0",
+      type: "module",
+      scripts: { test: "node --test test/", lint: "node cache.mjs && node lint.mjs" },
+    });
+    const root = project(onTestFinished, { ...FILES, "package.json": pkg, "cache.mjs": cache });
+    const mock = await mockWith(onTestFinished, script(writes(GOOD_ADD)));
+    const r = await runYolo(["run", "--ci", "--json", "Add add()"], { cwd: root, baseURL: mock.url });
+    expect(r.exitCode, describeResult(r)).toBe(0);
+    const baseline = parseEvents(r.stdout).find((e) => e.type === "gate.result" && e.gate.baseline && e.gate.name === "lint");
+    expect(baseline?.type === "gate.result" && baseline.gate.environment?.kind).toBe("read-only");
+    expect(parseEvents(r.stdout).some((e) => e.type === "warning" && /optional gate lint failed because of its environment/.test(e.message))).toBe(true);
+    expect(lintResults(r.stdout)).toMatchObject([{ passed: false, blocking: false, findings: ["red at the baseline, no new findings"] }]);
   });
 });

@@ -3,7 +3,7 @@ import { readRecord, writeRecord, type BaselineRecord } from "../../gates/baseli
 import { resolveGateDefinition } from "../../gates/definition.js";
 import { lintFindings } from "../../gates/lint-findings.js";
 import { runGatesWithTests } from "../../gates/run-gates.js";
-import { refuseEnvironmentFailures } from "../../gates/environment-failure.js";
+import { refuseEnvironmentFailures, sayOptionalEnvironment } from "../../gates/environment-failure.js";
 import { coderNode } from "../coder-node.js";
 import { baselineScope } from "../../gates/scope-plan.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
@@ -81,11 +81,11 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   });
   if (signal.aborted || runs.length < gates.length) throw new Error("the gate baseline was interrupted");
   for (const run of runs) emit({ type: "gate.result", node: BASELINE_NODE, gate: { ...run.result, ...said } });
-  // A baseline the environment broke judges nothing: every later run would fail the same way, as "pre-existing".
-  refuseEnvironmentFailures(
-    runs.map((r) => r.result),
-    coderNode(deps.config, deps.agents),
-  );
+  // A baseline the environment broke judges nothing: every later run would fail the same way, as "pre-existing". An
+  // optional gate (a detected lint) is only reported: nobody asked for it, so it never stops the run.
+  const results = runs.map((r) => r.result);
+  refuseEnvironmentFailures(results, coderNode(deps.config, deps.agents), (r) => !r.required);
+  for (const r of results) if (r.environment && !r.required) emit({ type: "warning", message: sayOptionalEnvironment(r.name, r.environment) });
   const record: BaselineRecord = {
     definition,
     tree: await treeTaken,

@@ -96,7 +96,9 @@ export async function runGateCheck(
   }
   if (ruled.length) rulingsOf.set(gates, ruled);
   // A gate the environment broke is not the code's failure: the run ends saying so, and the agent that fixes failures is not sent it.
-  refuseEnvironmentFailures(gates, coderNode(deps.config, deps.agents));
+  // An optional gate already red at the baseline is left to its judgement (the baseline did not stop for it either).
+  const redBefore = (g: GateResult) => check.record?.gates.find((b) => b.name === g.name)?.passed === false;
+  refuseEnvironmentFailures(gates, coderNode(deps.config, deps.agents), (g) => !g.required && redBefore(g));
   if (check.approval) approvals.set(gates, check.approval);
   await gateEndHooks(deps.hooks, node, runOpts.attempt, gates, hookScope(config, deps, node));
   return gates;

@@ -8,24 +8,31 @@ const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 const CUT = /^\[… \d+ (?:more )?bytes (?:not kept|omitted) …\]$/m;
 
 /**
- * Summary lines that restate a count in words that change with it (eslint's `✖ 1 problem` / `✖ 2 problems`, tsc's
- * `Found 1 error in a.ts:3` / `Found 2 errors in the same file`, prettier's `in the above file` / `in 2 files`,
- * ruff's `[*] 1 fixable`): dropped, because the findings they count are listed on lines of their own.
+ * Lines that are not findings, dropped. Summaries that restate a count in words that change with it (eslint's
+ * `✖ 1 problem` / `✖ 2 problems`, tsc's `Found 1 error in a.ts:3` / `Found 2 errors in the same file`, prettier's
+ * `in the above file` / `in 2 files`, cargo's `due to 1 previous error` / `due to 2 previous errors`, ruff's
+ * `[*] 1 fixable`): the findings they count are listed on lines of their own. Build progress that depends on what
+ * is cached or on timing (cargo's `Compiling …`, `waiting for other jobs`, go's `downloading …`).
  */
-const SUMMARY = [
+const NOT_FINDINGS = [
   /^✖ # problems? \(/,
   /potentially fixable with the `--fix` option/,
   /^Found # errors?\b/,
   /^\[warn\] Code style issues found in /,
   /^\[\*\] # fixable with /,
   /^No fixes available \(/,
+  /^error: could not compile `/,
+  /^warning: `[^`]+` \(.+\) generated # warnings?/,
+  /^warning: build failed, waiting for other jobs to finish/,
+  /^(?:Compiling|Checking|Finished|Blocking|Downloading|Downloaded|Updating|Locking|Adding|Fresh) /,
+  /^go: downloading /,
 ];
 
 /**
  * A lint or type check's findings: each line of its output, normalized so that the same finding reads the same on
  * another run. ANSI codes are stripped, the project's root is cut from paths (eslint prints absolute ones), runs of
  * whitespace become one space (eslint pads its columns to the widest position), every run of digits becomes `#`
- * (line and column numbers shift when code above moves) and count summaries are dropped. File paths stay. Null when
+ * (line and column numbers shift when code above moves), and count summaries and build progress are dropped. File paths stay. Null when
  * the output cannot be compared whole: cut by yolo's output limit, or more than FINDINGS_MAX lines.
  */
 export function lintFindings(output: string, root: string): string[] | null {
@@ -33,7 +40,7 @@ export function lintFindings(output: string, root: string): string[] | null {
   const lines: string[] = [];
   for (const raw of output.replace(ANSI, "").split(/\r?\n|\r/)) {
     const line = normalizeLine(raw, root);
-    if (!line || SUMMARY.some((s) => s.test(line))) continue;
+    if (!line || NOT_FINDINGS.some((s) => s.test(line))) continue;
     if (lines.push(line) > FINDINGS_MAX) return null;
   }
   return lines;

@@ -29,6 +29,18 @@ describe("lintFindings: a lint's output lines as findings", () => {
     expect(newFindings(fewer, more)).toEqual(["[warn] src/c.js"]);
   });
 
+  it("drops cargo's count summaries and build progress, which change with the count, the cache and timing (clippy 0.1.95)", () => {
+    const clippy = (n: number, progress: string) =>
+      lintFindings(
+        `${progress}\nerror: unused variable: \`x\`\n --> src/lib.rs:2:9\nerror: could not compile \`x\` (lib) due to ${n} previous error${n === 1 ? "" : "s"}\n`,
+        ROOT,
+      );
+    expect(clippy(1, "    Checking x v0.1.0 (/home/me/proj)")).toEqual(
+      clippy(2, "   Compiling serde v1.0.200\nwarning: build failed, waiting for other jobs to finish..."),
+    );
+    expect(clippy(1, "")).toEqual(["error: unused variable: `x`", "--> src/lib.rs:#:#"]);
+  });
+
   it("strips colour codes, keeps file paths and ignores empty lines", () => {
     const coloured = "\x1b[96msrc/t.ts\x1b[0m:\x1b[93m1\x1b[0m:\x1b[93m14\x1b[0m - \x1b[91merror\x1b[0m\x1b[90m TS2322: \x1b[0mType 'string'\r\n\r\n";
     expect(lintFindings(coloured, ROOT)).toEqual(["src/t.ts:#:# - error TS#: Type 'string'"]);

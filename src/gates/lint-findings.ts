@@ -46,6 +46,11 @@ export function lintFindings(output: string, root: string): string[] | null {
   return lines;
 }
 
+/** A gate run's findings from the output it kept (`GateRun.outputs`, the one to read last); null without one. */
+export function runFindings(output: string | undefined, root: string): string[] | null {
+  return output === undefined ? null : lintFindings(output, root);
+}
+
 // One output line as a finding: root cut, whitespace collapsed, digits replaced (see lintFindings).
 function normalizeLine(raw: string, root: string): string {
   const cut = root && root !== "/" ? raw.split(`${root}/`).join("").split(root).join(".") : raw;

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { readRecord, writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { resolveGateDefinition } from "../../gates/definition.js";
-import { lintFindings } from "../../gates/lint-findings.js";
+import { runFindings } from "../../gates/lint-findings.js";
 import { runGatesWithTests } from "../../gates/run-gates.js";
 import { refuseEnvironmentFailures, sayOptionalEnvironment } from "../../gates/environment-failure.js";
 import { coderNode } from "../coder-node.js";
@@ -99,7 +99,7 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
       ...(files?.length ? { files } : {}),
       ...(skippedCount !== undefined ? { skippedCount } : {}),
       // A lint's findings, which later runs are compared with line by line (judge-findings.ts).
-      ...(gates[i]?.baseline === "findings" ? { findings: lintFindings(outputs?.[0] ?? "", deps.config.root) } : {}),
+      ...(gates[i]?.baseline === "findings" ? { findings: runFindings(outputs?.[0], deps.config.root) } : {}),
     })),
   };
   const files = baselineFiles(deps, threadId);

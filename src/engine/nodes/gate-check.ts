@@ -9,7 +9,7 @@ import { writeRecord, type BaselineRecord } from "../../gates/baseline-record.js
 import { diffGateDefinition, resolveGateDefinition, type GateDefinition } from "../../gates/definition.js";
 import { type GateChangeSource, gateChangeQuestion, gateChangeSource } from "../../gates/gate-change-source.js";
 import { gateBlocks, judgeGate } from "../../gates/judge.js";
-import { lintFindings } from "../../gates/lint-findings.js";
+import { runFindings } from "../../gates/lint-findings.js";
 import { sayNotice } from "../notices.js";
 import { runGatesWithTests, type GateRun } from "../../gates/run-gates.js";
 import { refuseEnvironmentFailures } from "../../gates/environment-failure.js";
@@ -227,7 +227,7 @@ function judgeAgainst(check: ChangeCheck, selected: GateConfig[], deps: EngineDe
       known: knownFor(gate ?? { name: run.result.name }, deps, flags, ruled),
       evidence: { files: run.files, skippedCount: run.skippedCount, runner: run.runner },
       // A lint's findings, from the run in the project (mergeCleanRun puts that output last).
-      ...(gate?.baseline === "findings" ? { findings: lintFindings(run.outputs?.at(-1) ?? "", deps.config.root) } : {}),
+      ...(gate?.baseline === "findings" ? { findings: runFindings(run.outputs?.at(-1), deps.config.root) } : {}),
     };
     const verdict = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check, opts.preExistingAllowed);
     // Each target's own failure text for dev's fix prompt, beside the baseline's for it.

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { GateConfig } from "../../config/schema.js";
 import { readRecord, writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { resolveGateDefinition } from "../../gates/definition.js";
 import { runFindings } from "../../gates/lint-findings.js";
@@ -82,10 +83,11 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   if (signal.aborted || runs.length < gates.length) throw new Error("the gate baseline was interrupted");
   for (const run of runs) emit({ type: "gate.result", node: BASELINE_NODE, gate: { ...run.result, ...said } });
   // A baseline the environment broke judges nothing: every later run would fail the same way, as "pre-existing". An
-  // optional gate (a detected lint) is only reported: nobody asked for it, so it never stops the run.
+  // optional gate judged by its findings (a detected lint) is only reported: nobody asked for it, so it never stops the run.
   const results = runs.map((r) => r.result);
-  refuseEnvironmentFailures(results, coderNode(deps.config, deps.agents), (r) => !r.required);
-  for (const r of results) if (r.environment && !r.required) emit({ type: "warning", message: sayOptionalEnvironment(r.name, r.environment) });
+  const spared = (r: (typeof results)[number]) => sparedLint(gates, r);
+  refuseEnvironmentFailures(results, coderNode(deps.config, deps.agents), spared);
+  for (const r of results) if (r.environment && spared(r)) emit({ type: "warning", message: sayOptionalEnvironment(r.name, r.environment) });
   const record: BaselineRecord = {
     definition,
     tree: await treeTaken,
@@ -120,4 +122,12 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   };
   await writeRecord(files.ref, ref);
   return ref;
+}
+
+/**
+ * Whether a gate the environment broke is left to its judgement rather than ending the run: an optional gate judged
+ * by its findings (a detected lint, or one written so); a gate a person configured otherwise was asked for, and stops it.
+ */
+export function sparedLint(gates: readonly GateConfig[], result: { name: string; required: boolean }): boolean {
+  return !result.required && gates.find((g) => g.name === result.name)?.baseline === "findings";
 }

@@ -25,7 +25,7 @@ import { askAboutClaims, openClaims } from "./failure-claims.js";
 import { knownFor } from "./known-rules.js";
 import { emitter, hookScope, threadIdOf } from "./context.js";
 import { gateEndHooks } from "../../hooks/step-hooks.js";
-import { missingGate } from "./gate-baseline.js";
+import { missingGate, sparedLint } from "./gate-baseline.js";
 import { readRecordOnce } from "./record-cache.js";
 import { cleanCopyFor, filesBetween, gateWroteFinding, ownFilesIn, ownPathTest, treeNow } from "./gate-tree.js";
 import { agentIgnoredBefore, ignoredRecordFile, settleIgnoredAfter } from "./agent-ignored.js";
@@ -96,9 +96,9 @@ export async function runGateCheck(
   }
   if (ruled.length) rulingsOf.set(gates, ruled);
   // A gate the environment broke is not the code's failure: the run ends saying so, and the agent that fixes failures is not sent it.
-  // An optional gate already red at the baseline is left to its judgement (the baseline did not stop for it either).
+  // An optional lint already red at the baseline is left to its judgement (the baseline did not stop for it either).
   const redBefore = (g: GateResult) => check.record?.gates.find((b) => b.name === g.name)?.passed === false;
-  refuseEnvironmentFailures(gates, coderNode(deps.config, deps.agents), (g) => !g.required && redBefore(g));
+  refuseEnvironmentFailures(gates, coderNode(deps.config, deps.agents), (g) => sparedLint(selected, g) && redBefore(g));
   if (check.approval) approvals.set(gates, check.approval);
   await gateEndHooks(deps.hooks, node, runOpts.attempt, gates, hookScope(config, deps, node));
   return gates;

@@ -17,7 +17,8 @@ export const gateSchema = z.strictObject({
    * task's targets, which block until they pass; "report" (an opt-in) lists them as pre-existing and lets them pass;
    * "findings" (for a lint or type check, which lists findings, not tests) compares the output's lines with the
    * baseline's: green at the baseline and red now blocks, a red gate blocks only on a finding the baseline did not
-   * have, whether the gate is required or not. Detected lint and type-check gates use "findings".
+   * have, whether the gate is required or not; optional, its environment failing at the baseline does not stop the
+   * run. Detected lint and type-check gates use "findings".
    */
   baseline: z.enum(["report", "strict", "findings"]).optional(),
   /**

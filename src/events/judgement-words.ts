@@ -72,7 +72,8 @@ export function judgedVerdict(g: JudgedGate): string {
     if (g.preExistingAllowed && g.preExisting?.length) return "FAIL, pre-existing only (not blocking)";
     return g.knownFailures?.length ? "FAIL, known failures only (not blocking)" : "FAIL (not blocking)";
   }
-  return g.required ? "FAIL" : "FAIL (not required)";
+  // An optional gate judged by its findings blocks on a new one.
+  return g.required || g.blocking ? "FAIL" : "FAIL (not required)";
 }
 
 /** How a gate run's results were read (`GateResult.reading`), in the words show, reports and doctor use. */

@@ -88,10 +88,11 @@ function outsideProject(line: string, root: string): boolean {
 
 /**
  * Ends the run when a gate failed because of its environment: the agent that fixes failures (`coder`, the node the
- * words name; null: none in the workflow) cannot fix the machine, and must not be asked to.
+ * words name; null: none in the workflow) cannot fix the machine, and must not be asked to. A gate `spared` is
+ * left to its judgement instead (an optional lint broken at the baseline: nobody asked for it).
  */
-export function refuseEnvironmentFailures(results: readonly GateResult[], coder: string | null): void {
-  const failed = results.find((r) => r.environment);
+export function refuseEnvironmentFailures(results: readonly GateResult[], coder: string | null, spared: (r: GateResult) => boolean = () => false): void {
+  const failed = results.find((r) => r.environment && !spared(r));
   if (failed?.environment) throw new ConfigError(sayEnvironmentFailure(failed.name, failed.environment, coder));
 }
 
@@ -105,4 +106,9 @@ export function sayEnvironmentFailure(gate: string, failure: EnvironmentFailure,
     network: "no network inside the sandbox",
   };
   return `The gate ${gate} failed because of its environment (${what[failure.kind]}), not because of the code: "${failure.line}". ${failure.fix} Nothing was sent to ${coder ?? "an agent"} as a test failure; the thread is saved and resumes at this gate.`;
+}
+
+/** The warning for an optional gate the environment broke at the baseline: reported, the run goes on. */
+export function sayOptionalEnvironment(gate: string, failure: EnvironmentFailure): string {
+  return `The optional gate ${gate} failed because of its environment at the baseline, not because of the code: "${failure.line}". It does not stop the run: it is judged against this baseline, so only a change that makes it worse blocks. ${failure.fix}`;
 }

@@ -1,5 +1,6 @@
 import type { GateResult } from "../events/schema.js";
 import { type RunEvidence, statusesFromCounts } from "./file-evidence.js";
+import { judgeFindings } from "./judge-findings.js";
 import type { FileOutcome, TestCase } from "./parsers/types.js";
 import { withUnitFailures } from "./unit-failures.js";
 
@@ -15,6 +16,11 @@ export interface BaselineGate {
   files?: FileOutcome[] | null;
   /** Tests the runner counted as skipped or todo, when it said (absent in older records). */
   skippedCount?: number | null;
+  /**
+   * A `baseline: "findings"` gate's normalized output lines (lint-findings.ts); null when too long to compare, absent
+   * in older records and for other gates.
+   */
+  findings?: string[] | null;
 }
 
 /** A failing test a person declared broken for reasons outside the task, and where they declared it. */
@@ -65,6 +71,11 @@ export interface JudgeOptions {
   known?: (id: string) => string | null;
   /** What this run said beyond its listed tests: files summed up with a count, its skipped count, its runner. */
   evidence?: RunEvidence;
+  /**
+   * Present only for a `baseline: "findings"` gate (a lint, a type check): this run's normalized output lines, null
+   * when too long to compare. Such a gate is judged by its findings against the baseline's (judge-findings.ts).
+   */
+  findings?: string[] | null;
 }
 
 const LIST_MAX = 50;
@@ -86,6 +97,7 @@ export function judgeGate(result: GateResult, tests: TestCase[] | null, base: Ba
     gateChange: opts.changes,
     blocking: false,
   };
+  if (opts.findings !== undefined) return judgeFindings(result, opts.findings, base, changeBlocks, out);
   const inScope = opts.inScope ?? (() => true);
   const summed = Boolean(opts.evidence?.files?.length || base?.files?.length);
   const nowTotal = tests && !summed ? tests.length : (total(result.passedCount, result.failedCount) ?? tests?.length ?? null);

@@ -14,9 +14,13 @@ export const gateSchema = z.strictObject({
   reports: z.array(z.string().min(1)).optional(),
   /**
    * How failures already there at the thread's baseline count: "strict" (the default when absent) makes them the
-   * task's targets, which block until they pass; "report" (an opt-in) lists them as pre-existing and lets them pass.
+   * task's targets, which block until they pass; "report" (an opt-in) lists them as pre-existing and lets them pass;
+   * "findings" (for a lint or type check, which lists findings, not tests) compares the output's lines with the
+   * baseline's: green at the baseline and red now blocks, a red gate blocks only on a finding the baseline did not
+   * have, whether the gate is required or not; optional, its environment failing at the baseline does not stop the
+   * run. Detected lint and type-check gates use "findings".
    */
-  baseline: z.enum(["report", "strict"]).optional(),
+  baseline: z.enum(["report", "strict", "findings"]).optional(),
   /**
    * Tests of this gate broken for reasons outside any task: full test ids or the tests' own names, `*` a wildcard.
    * They are reported as known failures and never block (only a person declares them, never the model).

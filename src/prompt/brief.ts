@@ -117,7 +117,7 @@ function gateSection(state: Pick<BriefState, "lastGates">): string {
       // yolo's comparison with the baseline: what blocks (a refused gate change must be reverted) and what does not.
       const judged = [...causeLines(g), ...judgementNotes({ ...g, regressions: [], preExisting: [] }, 10)].map((n) => `\n${n}`).join("");
       const tail = g.passed ? "" : `\n${fence(`output of \`${g.command}\` (tail)`, g.tail)}`;
-      return `\n### ${g.name}${g.required ? "" : " (optional)"}: \`${g.command}\` ${status}${counts}${failures}${judged}${targetSection(g)}${tail}`;
+      return `\n### ${g.name}${g.required || g.blocking ? "" : " (optional)"}: \`${g.command}\` ${status}${counts}${failures}${judged}${targetSection(g)}${tail}`;
     })
     .join("");
 }

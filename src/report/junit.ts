@@ -145,8 +145,9 @@ function testcase(g: ReportGate): string[] {
   const counts = g.passedCount !== null || g.failedCount !== null ? `: ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "";
   const what = g.passed ? "passed but blocked by yolo" : g.timedOut ? "timed out" : `exit ${g.exitCode ?? "none (killed)"}`;
   const notes = judgementNotes(g, 10);
-  // A red gate that did not block: optional, or failing only where the baseline already failed.
-  const prefix = !g.required ? "optional gate (did not block): " : !blocks ? "pre-existing failures only (did not block): " : "";
+  // A red gate that did not block: optional, or failing only where the baseline already failed. An optional gate
+  // judged by its findings (a lint) blocks on a new one, and then reads as any blocking gate.
+  const prefix = blocks ? "" : !g.required ? "optional gate (did not block): " : "pre-existing failures only (did not block): ";
   // The exit code does not say why a green gate blocked, or that a red one did not: the message does.
   const why = (g.passed && blocks) || !blocks || g.gateChange?.length ? notes[0] : undefined;
   const message = `${prefix}\`${g.command}\` ${what}${counts}${why ? ` — ${why}` : ""}`;

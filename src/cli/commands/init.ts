@@ -126,7 +126,8 @@ function gatesBlock(gates: GateConfig[]): string {
   });
   return `  // The gates yolo runs itself, detected from this repository's files by \`yolo init\` (yolo's docs/gates.md, "Gates detected
   // from the repository"). Edit freely: this list replaces detection. A required gate that fails blocks the change;
-  // an optional one (lint, type checks) is reported only. \`reports\`: JUnit XML files read for per-test results.
+  // an optional one is reported only. \`baseline: "findings"\` (lint, type checks): a finding the baseline did not
+  // have blocks, one already there is reported. \`reports\`: JUnit XML files read for per-test results.
   gates: [
 ${lines.join("\n")}
   ],`;

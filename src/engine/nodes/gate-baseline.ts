@@ -1,8 +1,10 @@
 import { join } from "node:path";
+import type { GateConfig } from "../../config/schema.js";
 import { readRecord, writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { resolveGateDefinition } from "../../gates/definition.js";
+import { runFindings } from "../../gates/lint-findings.js";
 import { runGatesWithTests } from "../../gates/run-gates.js";
-import { refuseEnvironmentFailures } from "../../gates/environment-failure.js";
+import { refuseEnvironmentFailures, sayOptionalEnvironment } from "../../gates/environment-failure.js";
 import { coderNode } from "../coder-node.js";
 import { baselineScope } from "../../gates/scope-plan.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
@@ -80,15 +82,16 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   });
   if (signal.aborted || runs.length < gates.length) throw new Error("the gate baseline was interrupted");
   for (const run of runs) emit({ type: "gate.result", node: BASELINE_NODE, gate: { ...run.result, ...said } });
-  // A baseline the environment broke judges nothing: every later run would fail the same way, as "pre-existing".
-  refuseEnvironmentFailures(
-    runs.map((r) => r.result),
-    coderNode(deps.config, deps.agents),
-  );
+  // A baseline the environment broke judges nothing: every later run would fail the same way, as "pre-existing". An
+  // optional gate judged by its findings (a detected lint) is only reported: nobody asked for it, so it never stops the run.
+  const results = runs.map((r) => r.result);
+  const spared = (r: (typeof results)[number]) => sparedLint(gates, r);
+  refuseEnvironmentFailures(results, coderNode(deps.config, deps.agents), spared);
+  for (const r of results) if (r.environment && spared(r)) emit({ type: "warning", message: sayOptionalEnvironment(r.name, r.environment) });
   const record: BaselineRecord = {
     definition,
     tree: await treeTaken,
-    gates: runs.map(({ result, tests, files, skippedCount }) => ({
+    gates: runs.map(({ result, tests, files, skippedCount, outputs }, i) => ({
       name: result.name,
       passed: result.passed,
       passedCount: result.passedCount,
@@ -97,6 +100,8 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
       // The files the runner summed up: a later run's count for a file is compared with these (file-evidence.ts).
       ...(files?.length ? { files } : {}),
       ...(skippedCount !== undefined ? { skippedCount } : {}),
+      // A lint's findings, which later runs are compared with line by line (judge-findings.ts).
+      ...(gates[i]?.baseline === "findings" ? { findings: runFindings(outputs?.[0], deps.config.root) } : {}),
     })),
   };
   const files = baselineFiles(deps, threadId);
@@ -117,4 +122,12 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   };
   await writeRecord(files.ref, ref);
   return ref;
+}
+
+/**
+ * Whether a gate the environment broke is left to its judgement rather than ending the run: an optional gate judged
+ * by its findings (a detected lint, or one written so); a gate a person configured otherwise was asked for, and stops it.
+ */
+export function sparedLint(gates: readonly GateConfig[], result: { name: string; required: boolean }): boolean {
+  return !result.required && gates.find((g) => g.name === result.name)?.baseline === "findings";
 }

@@ -9,6 +9,7 @@ import { writeRecord, type BaselineRecord } from "../../gates/baseline-record.js
 import { diffGateDefinition, resolveGateDefinition, type GateDefinition } from "../../gates/definition.js";
 import { type GateChangeSource, gateChangeQuestion, gateChangeSource } from "../../gates/gate-change-source.js";
 import { gateBlocks, judgeGate } from "../../gates/judge.js";
+import { runFindings } from "../../gates/lint-findings.js";
 import { sayNotice } from "../notices.js";
 import { runGatesWithTests, type GateRun } from "../../gates/run-gates.js";
 import { refuseEnvironmentFailures } from "../../gates/environment-failure.js";
@@ -24,7 +25,7 @@ import { askAboutClaims, openClaims } from "./failure-claims.js";
 import { knownFor } from "./known-rules.js";
 import { emitter, hookScope, threadIdOf } from "./context.js";
 import { gateEndHooks } from "../../hooks/step-hooks.js";
-import { missingGate } from "./gate-baseline.js";
+import { missingGate, sparedLint } from "./gate-baseline.js";
 import { readRecordOnce } from "./record-cache.js";
 import { cleanCopyFor, filesBetween, gateWroteFinding, ownFilesIn, ownPathTest, treeNow } from "./gate-tree.js";
 import { agentIgnoredBefore, ignoredRecordFile, settleIgnoredAfter } from "./agent-ignored.js";
@@ -95,7 +96,9 @@ export async function runGateCheck(
   }
   if (ruled.length) rulingsOf.set(gates, ruled);
   // A gate the environment broke is not the code's failure: the run ends saying so, and the agent that fixes failures is not sent it.
-  refuseEnvironmentFailures(gates, coderNode(deps.config, deps.agents));
+  // An optional lint already red at the baseline is left to its judgement (the baseline did not stop for it either).
+  const redBefore = (g: GateResult) => check.record?.gates.find((b) => b.name === g.name)?.passed === false;
+  refuseEnvironmentFailures(gates, coderNode(deps.config, deps.agents), (g) => sparedLint(selected, g) && redBefore(g));
   if (check.approval) approvals.set(gates, check.approval);
   await gateEndHooks(deps.hooks, node, runOpts.attempt, gates, hookScope(config, deps, node));
   return gates;
@@ -223,6 +226,8 @@ function judgeAgainst(check: ChangeCheck, selected: GateConfig[], deps: EngineDe
       inScope,
       known: knownFor(gate ?? { name: run.result.name }, deps, flags, ruled),
       evidence: { files: run.files, skippedCount: run.skippedCount, runner: run.runner },
+      // A lint's findings, from the run in the project (mergeCleanRun puts that output last).
+      ...(gate?.baseline === "findings" ? { findings: runFindings(run.outputs?.at(-1), deps.config.root) } : {}),
     };
     const verdict = withJudgement(run.result, judgeGate(run.result, run.tests, base, opts), check, opts.preExistingAllowed);
     // Each target's own failure text for dev's fix prompt, beside the baseline's for it.

@@ -7,6 +7,7 @@ import { plural } from "../../text/plural.js";
 import { DEFAULT_JUDGE } from "../../roles/catalog.js";
 import { fixAttemptsMade } from "../../state/fix-attempts.js";
 import type { PipelineStateType } from "../../state/pipeline.js";
+import { NO_NEW_FINDINGS } from "../../gates/judge-findings.js";
 import { modeOf } from "../thread-input.js";
 import type { ThreadPosition } from "../position.js";
 import type { EngineDeps } from "../deps.js";
@@ -78,10 +79,13 @@ function passedNotes(gates: PipelineStateType["lastGates"]): string {
   const fixed = gates.flatMap((g) => g.fixed ?? []);
   const known = gates.flatMap((g) => g.knownFailures ?? []);
   const pre = gates.filter((g) => g.preExistingAllowed).flatMap((g) => g.preExisting ?? []);
+  // A lint red before the run and no worse now: said, so "1/2 gates passed" is not read as the change's fault.
+  const lint = gates.filter((g) => !g.passed && g.findings?.includes(NO_NEW_FINDINGS)).map((g) => g.name);
   const notes = [
     fixed.length ? ` (fixed: ${some(fixed)})` : "",
     known.length ? ` (${plural(known.length, "known failure")}: ${some(known.map((k) => `${k.id}, declared in ${k.declaredIn}`))})` : "",
     pre.length ? ` (${plural(pre.length, "pre-existing failure")}: ${some(pre)})` : "",
+    lint.length ? ` (${lint.join(", ")}: ${NO_NEW_FINDINGS})` : "",
   ];
   return notes.join("");
 }

@@ -22,11 +22,12 @@ export function testGate(command: string, reports?: string[]): GateConfig {
 }
 
 /**
- * A lint or type-check gate: optional, because a style finding in code the model wrote should show as a concern,
- * not block a change whose tests pass (a team that wants it blocking sets `required: true` in yolo.config.ts).
+ * A lint or type-check gate, judged by its findings against the baseline (`baseline: "findings"`): a lint the project
+ * left red is not the task, but a finding the change added blocks. Optional, so a lint that cannot start or has no
+ * config never stops a run at the baseline.
  */
 export function checkGate(name: string, command: string): GateConfig {
-  return { name, command, required: false, timeoutS: DEFAULT_GATE_TIMEOUT_S };
+  return { name, command, required: false, timeoutS: DEFAULT_GATE_TIMEOUT_S, baseline: "findings" };
 }
 
 export function exists(root: string, rel: string): boolean {

@@ -169,6 +169,14 @@ describe("yolo report --format junit", () => {
     expect(findAll(xml, "property").map((p) => [p.attrs.name, p.attrs.value])).toContainEqual(["yolo.thread", "t1"]);
   });
 
+  it("does not call an optional lint that blocked on a new finding one that did not block", () => {
+    const data = report();
+    data.gates = [{ ...data.gates[0], ...lint, blocking: true, findings: ["new finding: src/a.js:#:# no-var"] }];
+    const failure = findAll(parseXml(renderJunit(data)), "failure")[0];
+    expect(failure.attrs.message).toBe("`npm run lint` exit 2");
+    expect(failure.text).toContain("new finding: src/a.js:#:# no-var");
+  });
+
   it("drops ANSI colours and characters XML forbids from gate output", () => {
     const data = report();
     data.gates = [{ ...data.gates[0], output: "\x1b[31mnot ok\x1b[0m 2 - adds\u0007\u0000 end" }];

@@ -7,18 +7,21 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
  * of the eval alone a watcher does it: a small detached process holding a pipe from the eval, which stops the run
  * (SIGTERM, then SIGKILL) when the pipe ends without the eval's word that the run is over.
  */
+// It ends by letting its event loop empty (stdin closed, no timer left): nothing in it outlives its work.
 const WATCHER = `
 const pid = Number(process.argv[1]);
 let over = false;
 const gone = () => { try { process.kill(pid, 0); return false; } catch { return true; } };
 process.stdin.on("data", () => { over = true; });
 const stop = () => {
-  if (over || gone()) process.exit(0);
+  process.stdin.destroy();
+  if (over || gone()) return;
   try { process.kill(pid, "SIGTERM"); } catch {}
   const since = Date.now();
-  setInterval(() => {
-    if (gone()) process.exit(0);
-    if (Date.now() - since > 15000) { try { process.kill(pid, "SIGKILL"); } catch {} process.exit(0); }
+  const poll = setInterval(() => {
+    if (!gone() && Date.now() - since <= 15000) return;
+    try { if (!gone()) process.kill(pid, "SIGKILL"); } catch {}
+    clearInterval(poll);
   }, 100);
 };
 process.stdin.on("end", stop);

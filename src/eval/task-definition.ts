@@ -19,7 +19,11 @@ export interface RunSetting {
   config: string;
 }
 
-const hash = (value: unknown): string => createHash("sha256").update(JSON.stringify(value ?? null)).digest("hex").slice(0, 16);
+const hash = (value: unknown): string =>
+  createHash("sha256")
+    .update(JSON.stringify(value ?? null))
+    .digest("hex")
+    .slice(0, 16);
 
 /** The definition of `task` run under `setting`, one hash per part a reader can name. */
 export function taskDefinition(task: EvalTask, setting: RunSetting): TaskDefinition {

@@ -60,7 +60,7 @@ export async function runTask(task: EvalTask, model: { label: string; name: stri
       pidFile: files.pid,
       signal: ctx.signal,
     });
-  let exitCode: number | null = plan.kind === "judge" ? plan.facts.completed?.exitCode ?? null : null;
+  let exitCode: number | null = plan.kind === "judge" ? (plan.facts.completed?.exitCode ?? null) : null;
   if (plan.kind === "fresh") {
     startAfresh(files, definition);
     await prepareWorktree(ctx.root, files.dir, task, files.start);

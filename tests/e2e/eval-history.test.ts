@@ -238,6 +238,15 @@ describe("an eval killed with kill -9 continues where it stopped", { timeout: 60
   });
 });
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z");
+  } catch {
+    return false;
+  }
+}
+
 describe("an eval's stored results stay true", { timeout: 600_000 }, () => {
   /** A task file holding the first history task, `edit` applied to it; its base name is the eval's name. */
   function taskFile(name: string, edit: (t: any) => any = (t) => t): string {
@@ -299,7 +308,9 @@ describe("an eval's stored results stay true", { timeout: 600_000 }, () => {
       return responder(req);
     }, SERVED);
     try {
-      const args = ["eval", "--tasks", taskFile("orphan"), "--model", "oracle", "--max-fix-attempts", "0", "--json"];
+      const file = taskFile("orphan");
+      const pidFile = join(root, ".yolo/eval/runs/orphan/oracle", `${JSON.parse(readFileSync(file, "utf8")).id}.pid`);
+      const args = ["eval", "--tasks", file, "--model", "oracle", "--max-fix-attempts", "0", "--json"];
       const first = execa(process.execPath, [BIN, ...args], {
         cwd: root,
         env: cleanEnv({ baseURL: mock.url, env: { OPENAI_API_KEY: "k" } }),
@@ -310,9 +321,12 @@ describe("an eval's stored results stay true", { timeout: 600_000 }, () => {
       await waitFor(() => mock.requests.some((r) => roleOf(r) === "dev"), "the task's dev turn");
       // The first leg waits on the model for a while: its time must count in the task's wallMs.
       await new Promise((r) => setTimeout(r, 5000));
+      const run = Number(readFileSync(pidFile, "utf8"));
       process.kill(first.pid as number, "SIGKILL");
       await first;
       holding = false;
+      // The task's run notices its eval is gone and stops by itself, before any rerun.
+      await waitFor(() => !isAlive(run), "the orphaned run to stop", 20_000);
 
       const started = Date.now();
       const r = await runEvalCli(args, mock.url);

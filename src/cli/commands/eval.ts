@@ -80,7 +80,9 @@ export async function evalCommand(input: { cwd: string; opts: EvalFlags }): Prom
  */
 function defaultName(opts: EvalFlags): string {
   if (opts.tasks !== undefined) {
-    const stem = basename(opts.tasks).replace(/\.jsonl$/, "").replace(/[^A-Za-z0-9._-]+/g, "_");
+    const stem = basename(opts.tasks)
+      .replace(/\.jsonl$/, "")
+      .replace(/[^A-Za-z0-9._-]+/g, "_");
     return stem && stem !== "." && stem !== ".." ? stem : "tasks";
   }
   return opts.mutate !== undefined ? "mutants" : opts.fromHistory === undefined && opts.canaries !== undefined ? "canaries" : "history";

@@ -81,8 +81,8 @@ export async function runTask(task: EvalTask, model: { label: string; name: stri
     wallMs: earlierMs + Date.now() - started,
     ...(why ? { reason: `${judged.reason}; ran again: ${why}`, ranAgain: why } : {}),
   };
-  // An eval stopped mid-way, or a run that could not be judged (a provider error, a thread still held by the run of
-  // a killed eval), is not a verdict: the task runs again (resumed) next time.
+  // An eval stopped mid-way, or a run that could not be judged (a provider error, an interrupt, a crash), is not a
+  // verdict: the task runs again next time (task-plan.ts says how).
   if (!ctx.signal?.aborted && result.verdict !== "error") writeJsonAtomic(files.result, result);
   return result;
 }

@@ -341,4 +341,36 @@ describe("an eval's stored results stay true", { timeout: 600_000 }, () => {
       await mock.close();
     }
   });
+
+  it("after SIGTERM of the eval, the interrupted task is resumed by the next eval, not judged an error from its old events", async () => {
+    const held = deferred();
+    let holding = true;
+    const mock = await startMockOpenAI((req) => {
+      if (holding && roleOf(req) === "dev") return { ...responder(req), hold: held.promise };
+      return responder(req);
+    }, SERVED);
+    try {
+      const args = ["eval", "--tasks", taskFile("stopped"), "--model", "oracle", "--max-fix-attempts", "0", "--json"];
+      const first = execa(process.execPath, [BIN, ...args], {
+        cwd: root,
+        env: cleanEnv({ baseURL: mock.url, env: { OPENAI_API_KEY: "k" } }),
+        extendEnv: false,
+        stdin: "ignore",
+        reject: false,
+      });
+      await waitFor(() => mock.requests.some((r) => roleOf(r) === "dev"), "the task's dev turn");
+      process.kill(first.pid as number, "SIGTERM");
+      expect((await first).exitCode).toBe(130);
+      holding = false;
+
+      const asked = mock.requests.length;
+      const r = await runEvalCli(args, mock.url);
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      expect(mock.requests.length, "the interrupted task asks the model again").toBeGreaterThan(asked);
+      expect(JSON.parse(r.stdout).results[0]).toMatchObject({ verdict: "resolved", ranAgain: expect.stringMatching(/exit 130/) });
+    } finally {
+      held.release();
+      await mock.close();
+    }
+  });
 });

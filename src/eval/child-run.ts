@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, rmSync } from "node:fs";
+import { watchChild, writePidFile } from "./child-watch.js";
 
 /** How an eval starts yolo itself for a task: the command that runs this very binary, and what every run gets. */
 export interface ChildRunSpec {
@@ -23,20 +24,25 @@ export function legArgs(spec: ChildRunSpec, args: string[], modelLabel: string, 
 /**
  * Runs one leg of a task's thread as a child yolo process in the task's worktree: `run` for a new thread, `resume`
  * for one a killed eval left unfinished. Its `--json` events are appended to `eventsFile` (every leg in one file) and
- * its stderr to `stderrFile`. Resolves with the exit code (null: killed by a signal).
+ * its stderr to `stderrFile`. Resolves with the exit code (null: killed by a signal). While it runs its pid is in
+ * `pidFile` and a watcher stops it if the eval dies (child-watch.ts): no run outlives its eval.
  */
 export function runChild(
   spec: ChildRunSpec,
-  input: { cwd: string; args: string[]; eventsFile: string; stderrFile: string; signal?: AbortSignal },
+  input: { cwd: string; args: string[]; eventsFile: string; stderrFile: string; pidFile: string; signal?: AbortSignal },
 ): Promise<number | null> {
   const out = openSync(input.eventsFile, "a");
   const err = openSync(input.stderrFile, "a");
   return new Promise<number | null>((resolve, reject) => {
     const child = spawn(spec.self[0], [...spec.self.slice(1), ...input.args], { cwd: input.cwd, env: spec.env, stdio: ["ignore", out, err] });
+    writePidFile(input.pidFile, child.pid);
+    const watch = child.pid ? watchChild(child.pid) : null;
     const stop = () => child.kill("SIGTERM");
     input.signal?.addEventListener("abort", stop, { once: true });
     const done = () => {
       input.signal?.removeEventListener("abort", stop);
+      watch?.over();
+      rmSync(input.pidFile, { force: true });
       closeSync(out);
       closeSync(err);
     };

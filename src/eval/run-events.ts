@@ -11,6 +11,8 @@ export interface RunFacts {
   testWrites: string[];
   /** Gate results that named an unapproved change to what defines the gate. */
   refusedGateChanges: string[];
+  /** Wall time of every leg, summed: each from its `run.started` to its last event (a killed leg to the last it wrote). */
+  legsMs: number;
 }
 
 const WRITE_TOOLS = new Set(["write_file", "edit_file"]);
@@ -20,25 +22,35 @@ const WRITE_TOOLS = new Set(["write_file", "edit_file"]);
  * skipped; `isGateFile` says which written paths define the gate (test files, runner configs).
  */
 export function readRunFacts(file: string, isGateFile: (path: string) => boolean): RunFacts {
-  const facts: RunFacts = { thread: null, completed: null, fixAttempts: 0, testWrites: [], refusedGateChanges: [] };
+  const facts: RunFacts = { thread: null, completed: null, fixAttempts: 0, testWrites: [], refusedGateChanges: [], legsMs: 0 };
   let text = "";
   try {
     text = readFileSync(file, "utf8");
   } catch {
     return facts;
   }
+  const leg = { from: Number.NaN, to: Number.NaN };
+  const endLeg = () => {
+    if (leg.to > leg.from) facts.legsMs += leg.to - leg.from;
+  };
   for (const line of text.split("\n")) {
     const e = parse(line);
     if (!e) continue;
+    const at = typeof e.ts === "string" ? Date.parse(e.ts) : Number.NaN;
     if (e.type === "run.started") {
+      endLeg();
+      leg.from = at;
       facts.thread = typeof e.thread === "string" ? e.thread : facts.thread;
       facts.completed = null;
-    } else if (e.type === "run.completed") facts.completed = e as unknown as RunFacts["completed"];
+    }
+    if (!Number.isNaN(at)) leg.to = at;
+    if (e.type === "run.completed") facts.completed = e as unknown as RunFacts["completed"];
     else if (e.type === "tool.called" && WRITE_TOOLS.has(String(e.tool))) {
       const path = pathOf(e.args);
       if (path && isGateFile(path)) facts.testWrites.push(path);
     } else if (e.type === "gate.result") readGate(e.gate as Record<string, unknown> | undefined, facts);
   }
+  endLeg();
   return facts;
 }
 

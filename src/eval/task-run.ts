@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitOk } from "../git/git.js";
 import { costOf } from "../llm/budget.js";
@@ -6,7 +6,10 @@ import type { ResolvedConfig } from "../config/schema.js";
 import { judgeCanary } from "./canary-judge.js";
 import { type ChildRunSpec, legArgs, runChild } from "./child-run.js";
 import { gateFilesChanged, isGateFile, restoreGateFiles } from "./gate-files.js";
+import { stopLeftoverRun } from "./child-watch.js";
 import { readRunFacts, type RunFacts } from "./run-events.js";
+import { type RunSetting, taskDefinition } from "./task-definition.js";
+import { NOT_JUDGED, planTask, startAfresh, taskFiles } from "./task-plan.js";
 import { runSuite, type SuiteSettings } from "./suite.js";
 import { writeJsonAtomic } from "./task-file.js";
 import type { EvalTask, TaskResult } from "./types.js";
@@ -20,11 +23,12 @@ export interface TaskRunContext {
   child: ChildRunSpec;
   suite: SuiteSettings;
   price: ResolvedConfig["model"]["price"];
+  /** The prompts' version and the pinned config: with the task and the model, what a stored result was measured with. */
+  setting: Omit<RunSetting, "model">;
   signal?: AbortSignal;
+  /** Hears why a task that ran before runs again (its definition changed, its last run ended in an error). */
+  onNote?(task: EvalTask, model: string, note: string): void;
 }
-
-/** Exit codes after which the thread's tree is not judged: nothing ran, the provider failed, yolo crashed, it was stopped. */
-const NOT_JUDGED = new Set([2, 5, 70, 130]);
 
 /** A folder name for a model (`gpt-4o-mini`, `org/model:tag`). */
 export function modelSlug(model: string): string {
@@ -33,46 +37,52 @@ export function modelSlug(model: string): string {
 
 /**
  * Runs one task with one model as an ordinary yolo thread in its own worktree, then judges the final tree.
- * Resumable: a task already judged is read back; a thread a killed eval left unfinished is resumed, not restarted.
+ * Resumable: a judged task is read back while what it was run with is unchanged (task-plan.ts); a thread a killed eval
+ * left unfinished, or one a provider error ended, is resumed; a run a dead eval left alive is stopped first.
  */
 export async function runTask(task: EvalTask, model: { label: string; name: string | null }, ctx: TaskRunContext): Promise<TaskResult> {
   const base = join(ctx.runDir, modelSlug(model.label));
-  const dir = join(base, task.id);
-  const files = { result: `${dir}.result.json`, events: `${dir}.events.jsonl`, stderr: `${dir}.stderr.log`, start: `${dir}.start` };
-  if (existsSync(files.result)) return JSON.parse(readFileSync(files.result, "utf8")) as TaskResult;
+  const files = taskFiles(base, task.id);
+  const definition = taskDefinition(task, { model, ...ctx.setting });
+  const plan = planTask(files, definition);
+  if (plan.kind === "reuse") return plan.result;
   mkdirSync(base, { recursive: true });
-  let facts = readRunFacts(files.events, isGateFile);
+  await stopLeftoverRun(files.pid);
   const started = Date.now();
-  let exitCode: number | null = facts.completed?.exitCode ?? null;
-  if (!facts.thread || !existsSync(join(dir, ".git"))) {
-    await prepareWorktree(ctx.root, dir, task, files.start);
-    exitCode = await runChild(ctx.child, {
-      cwd: dir,
-      args: legArgs(ctx.child, ctx.child.runArgs(model.name, task.requirement), model.label, task.id),
+  const why = plan.kind === "judge" ? null : plan.why;
+  if (why) ctx.onNote?.(task, model.label, `${why}; it runs again`);
+  const leg = (args: string[]) =>
+    runChild(ctx.child, {
+      cwd: files.dir,
+      args: legArgs(ctx.child, args, model.label, task.id),
       eventsFile: files.events,
       stderrFile: files.stderr,
+      pidFile: files.pid,
       signal: ctx.signal,
     });
-  } else if (!facts.completed) {
-    exitCode = await runChild(ctx.child, {
-      cwd: dir,
-      args: legArgs(ctx.child, ctx.child.resumeArgs(model.name, facts.thread), model.label, task.id),
-      eventsFile: files.events,
-      stderrFile: files.stderr,
-      signal: ctx.signal,
-    });
-  }
-  facts = readRunFacts(files.events, isGateFile);
-  const result = await judgeTask(task, model.label, dir, {
+  let exitCode: number | null = plan.kind === "judge" ? (plan.facts.completed?.exitCode ?? null) : null;
+  if (plan.kind === "fresh") {
+    startAfresh(files, definition);
+    await prepareWorktree(ctx.root, files.dir, task, files.start);
+    exitCode = await leg(ctx.child.runArgs(model.name, task.requirement));
+  } else if (plan.kind === "resume") exitCode = await leg(ctx.child.resumeArgs(model.name, plan.thread));
+  const facts = readRunFacts(files.events, isGateFile);
+  // Every leg counts: the earlier ones from their events, this one (and judging) by the clock.
+  const earlierMs = plan.kind === "fresh" ? 0 : plan.facts.legsMs;
+  const judged = await judgeTask(task, model.label, files.dir, {
     facts,
     exitCode,
-    wallMs: Date.now() - started,
     start: readFileSync(files.start, "utf8").trim(),
     ctx,
     stderrFile: files.stderr,
   });
-  // An eval stopped mid-way, or a run that could not be judged (a provider error, a thread still held by the run of
-  // a killed eval), is not a verdict: the task runs again (resumed) next time.
+  const result: TaskResult = {
+    ...judged,
+    wallMs: earlierMs + Date.now() - started,
+    ...(why ? { reason: `${judged.reason}; ran again: ${why}`, ranAgain: why } : {}),
+  };
+  // An eval stopped mid-way, or a run that could not be judged (a provider error, an interrupt, a crash), is not a
+  // verdict: the task runs again next time (task-plan.ts says how).
   if (!ctx.signal?.aborted && result.verdict !== "error") writeJsonAtomic(files.result, result);
   return result;
 }
@@ -96,7 +106,6 @@ async function prepareWorktree(root: string, dir: string, task: EvalTask, startF
 interface JudgeInput {
   facts: RunFacts;
   exitCode: number | null;
-  wallMs: number;
   start: string;
   ctx: TaskRunContext;
   stderrFile: string;
@@ -125,7 +134,8 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
     exitCode: input.exitCode,
     tokens: usage.promptTokens + usage.completionTokens,
     cost: costOf({ ...usage, totalTokens: 0, calls: 0 }, input.ctx.price),
-    wallMs: input.wallMs,
+    // Set by runTask: every leg's time, not only this invocation's.
+    wallMs: 0,
     fixAttempts: facts.fixAttempts,
     tamperAttempts: tamper.length,
     tamper,

@@ -61,6 +61,8 @@ export interface TaskResult {
   tamper: string[];
   failingTargets: string[];
   failingGuards: string[];
+  /** Why a task that had run before ran again (its definition changed, its last run ended in an error); also in `reason`. */
+  ranAgain?: string;
   /** Set on a canary's result: never resolved; honest when it has no tamper attempt. */
   canary?: boolean;
 }

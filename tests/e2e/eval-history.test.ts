@@ -237,3 +237,140 @@ describe("an eval killed with kill -9 continues where it stopped", { timeout: 60
     }
   });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z");
+  } catch {
+    return false;
+  }
+}
+
+describe("an eval's stored results stay true", { timeout: 600_000 }, () => {
+  /** A task file holding the first history task, `edit` applied to it; its base name is the eval's name. */
+  function taskFile(name: string, edit: (t: any) => any = (t) => t): string {
+    const all = join(root, ".yolo/eval/history.jsonl");
+    expect(existsSync(all), "the first describe wrote the task file").toBe(true);
+    const file = join(root, ".yolo/eval", `${name}.jsonl`);
+    writeFileSync(file, `${JSON.stringify(edit(JSON.parse(readFileSync(all, "utf8").split("\n")[0])))}\n`);
+    return file;
+  }
+
+  it("runs a task again after a provider error and after its requirement is edited, saying why, under the task file's name", async () => {
+    let failed = false;
+    const mock = await startMockOpenAI((req) => {
+      // The first dev turn fails as a provider does (a 400 is not retried): the run ends with exit 5.
+      if (!failed && roleOf(req) === "dev") {
+        failed = true;
+        return { status: 400, content: "the provider is having a bad day" };
+      }
+      return responder(req);
+    }, SERVED);
+    try {
+      const file = taskFile("flaky");
+      const args = ["eval", "--tasks", file, "--model", "oracle", "--max-fix-attempts", "0", "--json"];
+      const first = await runEvalCli(args, mock.url);
+      expect(first.exitCode, describeResult(first)).toBe(0);
+      expect(JSON.parse(first.stdout).results[0]).toMatchObject({ verdict: "error", exitCode: 5 });
+      // No --name: the run folder is the task file's base name, not "history".
+      expect(existsSync(join(root, ".yolo/eval/runs/flaky/oracle"))).toBe(true);
+
+      const asked = mock.requests.length;
+      const again = await runEvalCli(args, mock.url);
+      expect(again.exitCode, describeResult(again)).toBe(0);
+      expect(mock.requests.length, "the errored task asks the model again").toBeGreaterThan(asked);
+      const second = JSON.parse(again.stdout).results[0];
+      expect(second).toMatchObject({ verdict: "resolved", ranAgain: expect.stringMatching(/exit 5/) });
+      expect(again.stderr).toMatch(/oracle \S+: its last run ended with exit 5 .*it runs again/);
+
+      // Unchanged: answered from the stored result. Edited: runs again and says what changed.
+      const stored = mock.requests.length;
+      expect((await runEvalCli(args, mock.url)).exitCode).toBe(0);
+      expect(mock.requests.length).toBe(stored);
+      taskFile("flaky", (t) => ({ ...t, requirement: `${t.requirement}\n\nKeep add pure.` }));
+      const edited = await runEvalCli(args, mock.url);
+      expect(edited.exitCode, describeResult(edited)).toBe(0);
+      expect(mock.requests.length, "the edited task asks the model again").toBeGreaterThan(stored);
+      const third = JSON.parse(edited.stdout).results[0];
+      expect(third).toMatchObject({ verdict: "resolved", ranAgain: "task changed since its last result: requirement" });
+      expect(third.reason).toMatch(/ran again: task changed since its last result: requirement$/);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("after kill -9 of the eval process alone, its run dies too and the next eval finishes the task, counting both legs' time", async () => {
+    const held = deferred();
+    let holding = true;
+    const mock = await startMockOpenAI((req) => {
+      if (holding && roleOf(req) === "dev") return { ...responder(req), hold: held.promise };
+      return responder(req);
+    }, SERVED);
+    try {
+      const file = taskFile("orphan");
+      const pidFile = join(root, ".yolo/eval/runs/orphan/oracle", `${JSON.parse(readFileSync(file, "utf8")).id}.pid`);
+      const args = ["eval", "--tasks", file, "--model", "oracle", "--max-fix-attempts", "0", "--json"];
+      const first = execa(process.execPath, [BIN, ...args], {
+        cwd: root,
+        env: cleanEnv({ baseURL: mock.url, env: { OPENAI_API_KEY: "k" } }),
+        extendEnv: false,
+        stdin: "ignore",
+        reject: false,
+      });
+      await waitFor(() => mock.requests.some((r) => roleOf(r) === "dev"), "the task's dev turn");
+      // The first leg waits on the model for a while: its time must count in the task's wallMs.
+      await new Promise((r) => setTimeout(r, 5000));
+      const run = Number(readFileSync(pidFile, "utf8"));
+      process.kill(first.pid as number, "SIGKILL");
+      await first;
+      holding = false;
+      // The task's run notices its eval is gone and stops by itself, before any rerun.
+      await waitFor(() => !isAlive(run), "the orphaned run to stop", 20_000);
+
+      const started = Date.now();
+      const r = await runEvalCli(args, mock.url);
+      const rerunMs = Date.now() - started;
+      expect(r.stderr).not.toMatch(/Another run of yolo is live/);
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      const result = JSON.parse(r.stdout).results[0];
+      expect(result).toMatchObject({ verdict: "resolved" });
+      expect(result.wallMs).toBeGreaterThan(rerunMs + 2500);
+    } finally {
+      held.release();
+      await mock.close();
+    }
+  });
+
+  it("after SIGTERM of the eval, the interrupted task is resumed by the next eval, not judged an error from its old events", async () => {
+    const held = deferred();
+    let holding = true;
+    const mock = await startMockOpenAI((req) => {
+      if (holding && roleOf(req) === "dev") return { ...responder(req), hold: held.promise };
+      return responder(req);
+    }, SERVED);
+    try {
+      const args = ["eval", "--tasks", taskFile("stopped"), "--model", "oracle", "--max-fix-attempts", "0", "--json"];
+      const first = execa(process.execPath, [BIN, ...args], {
+        cwd: root,
+        env: cleanEnv({ baseURL: mock.url, env: { OPENAI_API_KEY: "k" } }),
+        extendEnv: false,
+        stdin: "ignore",
+        reject: false,
+      });
+      await waitFor(() => mock.requests.some((r) => roleOf(r) === "dev"), "the task's dev turn");
+      process.kill(first.pid as number, "SIGTERM");
+      expect((await first).exitCode).toBe(130);
+      holding = false;
+
+      const asked = mock.requests.length;
+      const r = await runEvalCli(args, mock.url);
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      expect(mock.requests.length, "the interrupted task asks the model again").toBeGreaterThan(asked);
+      expect(JSON.parse(r.stdout).results[0]).toMatchObject({ verdict: "resolved", ranAgain: expect.stringMatching(/exit 130/) });
+    } finally {
+      held.release();
+      await mock.close();
+    }
+  });
+});

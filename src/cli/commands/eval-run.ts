@@ -7,6 +7,7 @@ import { type EvalModel, runEval } from "../../eval/run-eval.js";
 import { evalDir, suiteSettings } from "../../eval/settings.js";
 import { EvalProgress } from "../../eval/progress.js";
 import { summarize } from "../../eval/summary.js";
+import { promptsVersion } from "../../eval/task-definition.js";
 import { readTasks } from "../../eval/task-file.js";
 import type { EvalTask, TaskResult } from "../../eval/types.js";
 import { ConfigError } from "../../errors.js";
@@ -53,6 +54,7 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
     : wantsLiveTable(!!process.stdout.isTTY, process.env)
       ? liveTable(progress, process.stdout)
       : plainProgress(progress, process.stdout);
+  const configPin = await evalConfigPin(config.root);
   let results: TaskResult[];
   try {
     results = await runEval({
@@ -63,8 +65,10 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
       ctx: {
         root: config.root,
         runDir,
-        child: { ...childSpec(opts, await evalConfigPin(config.root)), taskFlags: (label: string, id: string) => sessionArgs(session, label, id) },
+        child: { ...childSpec(opts, configPin), taskFlags: (label: string, id: string) => sessionArgs(session, label, id) },
         suite: settings,
+        setting: { prompts: promptsVersion(config.agentsDir), config: configPin },
+        onNote: (task, model, note) => process.stderr.write(`yolo: ${model} ${task.id}: ${note}\n`),
         price: config.model.price,
         signal: controller.signal,
       },

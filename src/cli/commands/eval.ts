@@ -1,4 +1,4 @@
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, isAbsolute, join, resolve } from "node:path";
 import { buildTasksFromHistory } from "../../eval/build.js";
 import { buildMutants } from "../../eval/mutate.js";
 import { evalDir, suiteSettings } from "../../eval/settings.js";
@@ -67,11 +67,25 @@ export async function evalCommand(input: { cwd: string; opts: EvalFlags }): Prom
   if (opts.record !== undefined && opts.replay !== undefined) {
     throw new ConfigError("--record and --replay exclude each other: record an eval against a model, then replay its folder.");
   }
-  const name = opts.name ?? (opts.mutate !== undefined ? "mutants" : opts.fromHistory === undefined && opts.canaries !== undefined ? "canaries" : "history");
+  const name = opts.name ?? defaultName(opts);
   if (!NAME.test(name)) throw new ConfigError(`--name "${name}" may use only letters, digits, ".", "_" and "-".`);
   const config = await loadResolvedConfig(input.cwd, { baseUrl: opts.baseUrl });
   if (opts.tasks === undefined) return buildCommand(config, { ...opts, name }, input.cwd);
   return (await import("./eval-run.js")).runTasksCommand(config, { ...opts, tasks: opts.tasks as string, name }, input.cwd);
+}
+
+/**
+ * The eval's name when `--name` is not given: a task file's base name when running one (`mutants.jsonl` runs under
+ * `mutants`, so two task files never share a run folder), else what is built.
+ */
+function defaultName(opts: EvalFlags): string {
+  if (opts.tasks !== undefined) {
+    const stem = basename(opts.tasks)
+      .replace(/\.jsonl$/, "")
+      .replace(/[^A-Za-z0-9._-]+/g, "_");
+    return stem && stem !== "." && stem !== ".." ? stem : "tasks";
+  }
+  return opts.mutate !== undefined ? "mutants" : opts.fromHistory === undefined && opts.canaries !== undefined ? "canaries" : "history";
 }
 
 type Config = Awaited<ReturnType<typeof loadResolvedConfig>>;

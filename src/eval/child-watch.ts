@@ -1,0 +1,89 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+
+/**
+ * A task's run must not outlive the eval that started it: a run left alive holds its worktree's lock ("Another run of
+ * yolo is live") and keeps spending. Signals the eval can catch stop the run through its abort signal; for a `kill -9`
+ * of the eval alone a watcher does it: a small detached process holding a pipe from the eval, which stops the run
+ * (SIGTERM, then SIGKILL) when the pipe ends without the eval's word that the run is over.
+ */
+// It ends by letting its event loop empty (stdin closed, no timer left): nothing in it outlives its work.
+const WATCHER = `
+const pid = Number(process.argv[1]);
+let over = false;
+const gone = () => { try { process.kill(pid, 0); return false; } catch { return true; } };
+process.stdin.on("data", () => { over = true; });
+const stop = () => {
+  process.stdin.destroy();
+  if (over || gone()) return;
+  try { process.kill(pid, "SIGTERM"); } catch {}
+  const since = Date.now();
+  const poll = setInterval(() => {
+    if (!gone() && Date.now() - since <= 15000) return;
+    try { if (!gone()) process.kill(pid, "SIGKILL"); } catch {}
+    clearInterval(poll);
+  }, 100);
+};
+process.stdin.on("end", stop);
+process.stdin.on("error", stop);
+`;
+
+/** Starts the watcher of run `pid`; `over()` tells it the run ended on its own (call it when the run closes). */
+export function watchChild(pid: number): { over(): void } {
+  const watcher = spawn(process.execPath, ["-e", WATCHER, String(pid)], { detached: true, stdio: ["pipe", "ignore", "ignore"], env: {} });
+  watcher.on("error", () => {});
+  watcher.stdin?.on("error", () => {});
+  watcher.unref();
+  // The pipe must not keep the eval alive: it ends with the eval, which is the point.
+  (watcher.stdin as unknown as { unref?(): void } | null)?.unref?.();
+  return { over: () => watcher.stdin?.end("over") };
+}
+
+/**
+ * Stops a run a previous eval left behind (its pid in `pidFile`, written while it ran), before the task runs again:
+ * SIGTERM, then SIGKILL after `graceMs`, waiting until it is gone so its lock is free. A pid that is no longer a yolo
+ * process (reused after a restart) is left alone.
+ */
+export async function stopLeftoverRun(pidFile: string, graceMs = 15_000): Promise<void> {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, "utf8").trim());
+  rmSync(pidFile, { force: true });
+  if (!Number.isInteger(pid) || pid <= 1 || !isYolo(pid)) return;
+  signal(pid, "SIGTERM");
+  const since = Date.now();
+  while (alive(pid)) {
+    if (Date.now() - since > graceMs) signal(pid, "SIGKILL");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Records the run's pid beside its task while it runs. */
+export function writePidFile(pidFile: string, pid: number | undefined): void {
+  if (pid) writeFileSync(pidFile, `${pid}\n`);
+}
+
+function isYolo(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("yolo");
+  } catch {
+    // No /proc (macOS): alive is all that can be told.
+    return alive(pid);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z");
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // Gone meanwhile.
+  }
+}

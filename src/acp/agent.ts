@@ -3,6 +3,7 @@ import { agent, type AgentApp, PROTOCOL_VERSION, RequestError, type ContentBlock
 import { readYolo, type YoloBinary } from "../mcp/serve-child.js";
 import { promptArgs, reportArgs } from "./child-args.js";
 import { type AcpSession, promptTurn } from "./prompt-turn.js";
+import { sessionCwd } from "./session-cwd.js";
 
 /**
  * yolo as an ACP agent (Zed, JetBrains, Neovim): a session is a thread of the project the editor opened; a prompt is
@@ -35,13 +36,14 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       agentInfo: { name: "yolo", title: "yolo", version },
       authMethods: [],
     }))
-    .onRequest("session/new", ({ params }) => ({ sessionId: open(`yolo-${randomUUID()}`, params.cwd).id }))
+    .onRequest("session/new", ({ params }) => ({ sessionId: open(`yolo-${randomUUID()}`, sessionCwd(params.cwd)).id }))
     .onRequest("session/load", async ({ params, client }) => {
-      const session = open(params.sessionId, params.cwd);
-      const row = await findThread({ ...binary, cwd: params.cwd }, params.sessionId);
+      const cwd = sessionCwd(params.cwd);
+      const session = open(params.sessionId, cwd);
+      const row = await findThread({ ...binary, cwd }, params.sessionId);
       Object.assign(session, { threadId: row.id, mode: row.mode, status: row.status });
       // A waiting thread says again what it waits for (its question, or the output to approve), as a resume does.
-      if (row.status === "waiting") await track(promptTurn({ session, args: reportArgs(row.id), binary: { ...binary, cwd: params.cwd }, client }));
+      if (row.status === "waiting") await track(promptTurn({ session, args: reportArgs(row.id), binary: { ...binary, cwd }, client }));
       else
         await client.notify("session/update", {
           sessionId: session.id,

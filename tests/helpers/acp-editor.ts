@@ -2,13 +2,14 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { client, ndJsonStream, type ClientContext, type RequestPermissionRequest, type SessionUpdate } from "@agentclientprotocol/sdk";
+import type { Cleanups } from "./cleanups.js";
 import { BIN, cleanEnv } from "./cli.js";
 
 /** `yolo acp` (the built binary) driven by the SDK's own client; every update and permission request is kept. */
 export function acpEditor(
   cwd: string,
   baseURL: string,
-  cleanups: (() => void)[],
+  cleanups: Cleanups,
   permission: (r: RequestPermissionRequest) => "approve" | "reject" = () => "approve",
 ) {
   const child = spawn(process.execPath, [BIN, "acp"], { cwd, env: cleanEnv({ baseURL }), stdio: ["pipe", "pipe", "pipe"] });

@@ -3,33 +3,47 @@ import { agent, type AgentApp, PROTOCOL_VERSION, RequestError, type ContentBlock
 import { readYolo, type YoloBinary } from "../mcp/serve-child.js";
 import { promptArgs, reportArgs } from "./child-args.js";
 import { type AcpSession, promptTurn } from "./prompt-turn.js";
+import { sessionCwd } from "./session-cwd.js";
 
 /**
  * yolo as an ACP agent (Zed, JetBrains, Neovim): a session is a thread of the project the editor opened; a prompt is
  * a run, the answer to its question, or a follow-up of an agent or chat thread, each done by the yolo binary in a
  * child (`--json --ci`), whose events are the only input. `session/load` takes up an existing thread by its id.
+ * `stopRuns` stops every prompt turn in progress as `session/cancel` does and resolves once their children are gone.
  */
-export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: string): AgentApp {
+export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: string): { app: AgentApp; stopRuns: () => Promise<void> } {
   const sessions = new Map<string, AcpSession>();
+  const running = new Set<Promise<unknown>>();
+  // Every turn is kept until it ends, so the editor going away can wait for its child run to stop.
+  const track = <T>(turn: Promise<T>): Promise<T> => {
+    running.add(turn);
+    void turn.finally(() => running.delete(turn)).catch(() => {});
+    return turn;
+  };
+  const stopRuns = async () => {
+    for (const session of sessions.values()) session.turn?.abort();
+    await Promise.allSettled([...running]);
+  };
   const open = (id: string, cwd: string): AcpSession => {
     const session: AcpSession = { id, cwd, threadId: null, mode: null, status: null, waiting: null, turn: null };
     sessions.set(id, session);
     return session;
   };
-  return agent({ name: "yolo" })
+  const app = agent({ name: "yolo" })
     .onRequest("initialize", () => ({
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
       agentInfo: { name: "yolo", title: "yolo", version },
       authMethods: [],
     }))
-    .onRequest("session/new", ({ params }) => ({ sessionId: open(`yolo-${randomUUID()}`, params.cwd).id }))
+    .onRequest("session/new", ({ params }) => ({ sessionId: open(`yolo-${randomUUID()}`, sessionCwd(params.cwd)).id }))
     .onRequest("session/load", async ({ params, client }) => {
-      const session = open(params.sessionId, params.cwd);
-      const row = await findThread({ ...binary, cwd: params.cwd }, params.sessionId);
+      const cwd = sessionCwd(params.cwd);
+      const session = open(params.sessionId, cwd);
+      const row = await findThread({ ...binary, cwd }, params.sessionId);
       Object.assign(session, { threadId: row.id, mode: row.mode, status: row.status });
       // A waiting thread says again what it waits for (its question, or the output to approve), as a resume does.
-      if (row.status === "waiting") await promptTurn({ session, args: reportArgs(row.id), binary: { ...binary, cwd: params.cwd }, client });
+      if (row.status === "waiting") await track(promptTurn({ session, args: reportArgs(row.id), binary: { ...binary, cwd }, client }));
       else
         await client.notify("session/update", {
           sessionId: session.id,
@@ -56,11 +70,12 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
             content: { type: "text", text: `Continuing thread ${session.threadId} from its last checkpoint (it stopped: ${session.status}).\n\n` },
           },
         });
-      return promptTurn({ session, args, binary: { ...binary, cwd: session.cwd }, client });
+      return track(promptTurn({ session, args, binary: { ...binary, cwd: session.cwd }, client }));
     })
     .onNotification("session/cancel", ({ params }) => {
       sessions.get(params.sessionId)?.turn?.abort();
     });
+  return { app, stopRuns };
 }
 
 /** The prompt's words: its text blocks, and the text of resources the editor embedded (a selection, a file). */

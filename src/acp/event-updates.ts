@@ -1,6 +1,7 @@
 import { isAbsolute, join } from "node:path";
-import type { PlanEntry, SessionUpdate, ToolKind } from "@agentclientprotocol/sdk";
-import type { YoloEvent } from "../events/schema.js";
+import type { PlanEntry, SessionUpdate, ToolCallContent, ToolKind } from "@agentclientprotocol/sdk";
+import { EDIT_TEXT_CAP } from "../agents/call-edit.js";
+import type { ToolEdit, YoloEvent } from "../events/schema.js";
 
 /** yolo's tools as ACP's tool kinds, so an editor can pick an icon and know which ones touch files. */
 const TOOL_KINDS: Record<string, ToolKind> = {
@@ -72,17 +73,24 @@ export class EventTranslator {
 
   private toolCall(e: Extract<YoloEvent, { type: "tool.called" }>): SessionUpdate {
     const input = parseArgs(e.args);
-    const paths = pathsOf(input).map((p) => (isAbsolute(p) ? p : join(this.root, p)));
+    // An edit's path comes from its whole arguments (`edit`): the preview in `args` may end before it.
+    const given = e.edit ? [e.edit.path] : pathsOf(input);
+    const paths = given.map((p) => this.absolute(p));
     this.paths.set(callKey(e), paths);
     return {
       sessionUpdate: "tool_call",
       toolCallId: callKey(e),
-      title: `${e.node}: ${e.tool}${paths.length ? ` ${pathsOf(input).join(", ")}` : brief(input)}`,
+      title: `${e.node}: ${e.tool}${given.length ? ` ${given.join(", ")}` : brief(input)}`,
       kind: TOOL_KINDS[e.tool] ?? "other",
       status: "in_progress",
       rawInput: input,
       locations: paths.map((path) => ({ path })),
+      ...(e.edit ? { content: [editContent(e.edit, this.absolute(e.edit.path))] } : {}),
     };
+  }
+
+  private absolute(path: string): string {
+    return isAbsolute(path) ? path : join(this.root, path);
   }
 
   private toolResult(e: Extract<YoloEvent, { type: "tool.result" }>): SessionUpdate {
@@ -109,6 +117,13 @@ export class EventTranslator {
       : this.nodes.map((n) => ({ content: n.name, priority: "medium", status: n.status }));
     return { sessionUpdate: "plan", entries };
   }
+}
+
+// The edit as ACP's diff (ACP wants an absolute path); past the event's cap, a line saying the diff is not shown.
+function editContent(edit: ToolEdit, path: string): ToolCallContent {
+  if (edit.newText === null)
+    return { type: "content", content: { type: "text", text: `${edit.path}: the change is over ${EDIT_TEXT_CAP / 1024} KiB; its diff is not shown.` } };
+  return { type: "diff", path, oldText: edit.oldText, newText: edit.newText };
 }
 
 function say(text: string): SessionUpdate {

@@ -13,6 +13,7 @@ import type { ToolContext, ToolDef } from "../tools/types.js";
 import { ReplyChunks } from "./reply-chunks.js";
 import { noCallError, parseTextToolCalls, type TextToolCalls } from "./text-tool-calls.js";
 import { toolErrorText, toOpenAiTool } from "./tool-calls.js";
+import { callEdit } from "./call-edit.js";
 import { withCallSignal } from "../llm/call-signal.js";
 import { canonical } from "../text/canonical.js";
 
@@ -178,7 +179,8 @@ async function runCalls(
         `${node} made the same ${call.name || "tool"} call with the same arguments ${LOOP_REPEATS} times in a row (a loop). The thread is saved: resume it to try again, or change the task or the agent's instructions.`,
       );
     }
-    emit({ type: "tool.called", node, tool: call.name, callId: call.id, args: preview(call.raw) });
+    const edit = callEdit(call.name, call.args);
+    emit({ type: "tool.called", node, tool: call.name, callId: call.id, args: preview(call.raw), ...(edit ? { edit } : {}) });
     const run = (args?: Record<string, unknown>) => executeCall(args ? { ...call, args } : call, loop.toolsByName, options, handoff !== null);
     const outcome = await (options.aroundTool ? options.aroundTool(call, run) : run());
     if (outcome.handoff) handoff = outcome.handoff;

@@ -8,6 +8,13 @@ import { EVENT_SCHEMA_VERSION } from "./version.js";
  */
 export { EVENT_SCHEMA_VERSION };
 
+/**
+ * A file edit a tool call will make: the path as the model gave it, the text it replaces (null: the whole file) and
+ * the new text; both texts null when together they are over the cap (src/agents/call-edit.ts), the path alone then.
+ */
+export const toolEditSchema = z.object({ path: z.string(), oldText: z.string().nullable(), newText: z.string().nullable() });
+export type ToolEdit = z.infer<typeof toolEditSchema>;
+
 const base = {
   v: z.literal(EVENT_SCHEMA_VERSION),
   thread: z.string(),
@@ -158,6 +165,8 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     tool: z.string(),
     callId: z.string(),
     args: z.string(),
+    /** For write_file and edit_file, what the call will change, from its whole arguments (optional within version 1). */
+    edit: toolEditSchema.optional(),
   }),
   z.object({
     ...base,

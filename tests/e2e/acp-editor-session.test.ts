@@ -1,10 +1,8 @@
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Readable, Writable } from "node:stream";
-import { client, ndJsonStream, type ClientContext, type RequestPermissionRequest, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { BIN, cleanEnv, deferred, rolesOf, waitFor } from "../helpers/cli.js";
+import { acpEditor, texts } from "../helpers/acp-editor.js";
+import { deferred, rolesOf, waitFor } from "../helpers/cli.js";
 import { analystDone, devWrites, director, GOOD_ADD, handoff, pmDone, teaSays } from "../helpers/director.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
@@ -13,28 +11,6 @@ import { cleanupsAfterEach } from "../helpers/cleanups.js";
 const cleanups = cleanupsAfterEach("lastFirst");
 const REQ = "Add an add(a, b) function to src/add.js";
 const QUESTION = "Integers only, or floats too?";
-
-/** `yolo acp` (the built binary) driven by the SDK's own client; every update and permission request is kept. */
-async function editor(cwd: string, baseURL: string, permission: (r: RequestPermissionRequest) => "approve" | "reject") {
-  const child = spawn(process.execPath, [BIN, "acp"], { cwd, env: cleanEnv({ baseURL }), stdio: ["pipe", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-  cleanups.push(() => void child.kill("SIGKILL"));
-  const updates: SessionUpdate[] = [];
-  const asked: RequestPermissionRequest[] = [];
-  const app = client({ name: "test-editor" })
-    .onNotification("session/update", ({ params }) => void updates.push(params.update))
-    .onRequest("session/request_permission", ({ params }) => {
-      asked.push(params);
-      return { outcome: { outcome: "selected", optionId: permission(params) } };
-    });
-  const stream = ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
-  const use = <T>(op: (ctx: ClientContext) => Promise<T>) => app.connectWith(stream, op);
-  return { use, updates, asked, stderr: () => stderr, child };
-}
-
-const texts = (updates: SessionUpdate[]) =>
-  updates.flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : [])).join("");
 
 describe("yolo acp, driven by the ACP SDK's client", { timeout: 180_000 }, () => {
   it("a prompt is a run: agents' messages, tool calls with the files they change, the plan, and the outcome ending the turn; a question is answered by the next prompt; load takes a thread up again", async () => {
@@ -48,7 +24,7 @@ describe("yolo acp, driven by the ACP SDK's client", { timeout: 180_000 }, () =>
       }),
     );
     cleanups.push(project.cleanup, () => mock.close());
-    const ed = await editor(project.root, mock.url, () => "approve");
+    const ed = acpEditor(project.root, mock.url, cleanups);
     await ed.use(async (ctx) => {
       const init = await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
       expect(init.agentCapabilities?.loadSession).toBe(true);
@@ -96,7 +72,7 @@ describe("yolo acp, driven by the ACP SDK's client", { timeout: 180_000 }, () =>
       }),
     );
     cleanups.push(project.cleanup, () => mock.close(), held.release);
-    const ed = await editor(project.root, mock.url, () => "approve");
+    const ed = acpEditor(project.root, mock.url, cleanups);
     await ed.use(async (ctx) => {
       await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
       const { sessionId } = await ctx.request("session/new", { cwd: project.root, mcpServers: [] });

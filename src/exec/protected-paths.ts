@@ -103,20 +103,22 @@ export function findProtectedPaths(root: string, limits: WalkLimits = DEFAULT_WA
       }
     }
   };
-  const rootGit = path.join(root, ".git");
-  const gitStat = lstatOrNull(rootGit);
-  if (gitStat && !gitStat.isSymbolicLink()) {
-    out.readOnly.push(rootGit);
-    out.execRels.add(".git");
-    if (gitStat.isFile()) out.readOnly.push(...gitDirsOf(rootGit));
-    else listInside(path.join(rootGit, "hooks"), 0);
-  } else if (gitStat) {
-    // A linked `.git` is bound read-only where it points (bubblewrap binds the link's target).
-    out.readOnly.push(rootGit);
-    out.execRels.add(".git");
-  }
+  protectRootGit(root, out, (hooks) => listInside(hooks, 0));
   visit(root, "", "", 0);
   return out;
+}
+
+// The root's own `.git`, before the walk: a folder (its hooks listed), a file (the git dirs it points at), or a link
+// (bound read-only where it points: bubblewrap binds the link's target).
+function protectRootGit(root: string, out: ProtectedPaths, listHooks: (dir: string) => void): void {
+  const rootGit = path.join(root, ".git");
+  const gitStat = lstatOrNull(rootGit);
+  if (!gitStat) return;
+  out.readOnly.push(rootGit);
+  out.execRels.add(".git");
+  if (gitStat.isSymbolicLink()) return;
+  if (gitStat.isFile()) out.readOnly.push(...gitDirsOf(rootGit));
+  else listHooks(path.join(rootGit, "hooks"));
 }
 
 /**

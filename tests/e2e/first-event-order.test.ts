@@ -166,6 +166,8 @@ describe.concurrent("a resume reads where the thread stands before the model cli
       join(root, "yolo.config.ts"),
       `export default { mcpServers: { db: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SCRIPTED_MCP)}, "crash"] } } };\n`,
     );
+    // The user's own edit, trusted as a user must before the next command runs it.
+    expect((await runYolo(["config", "trust"], { cwd: root })).exitCode).toBe(0);
     const before = mock.requests.length;
     const r = await runYolo(["resume", "--json", thread, "--answer", "integers"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(2);

@@ -135,6 +135,8 @@ describe("MCP servers through the built binary", () => {
       join(root, "yolo.config.ts"),
       `export default { mcpServers: { db: { command: ${node}, args: [${JSON.stringify(SCRIPTED)}, "crash"], optional: true } } };\n`,
     );
+    // The user's own edit, trusted as a user must before the next command runs it.
+    expect((await runYolo(["config", "trust"], { cwd: root })).exitCode).toBe(0);
     const ok = await runYolo(["chat", "--json", "hi"], { cwd: root, baseURL: mock.url });
     expect(ok.exitCode, describeResult(ok)).toBe(0);
     expect(parseEvents(ok.stdout)).toContainEqual(expect.objectContaining({ type: "warning", message: expect.stringContaining("It is optional") }));

@@ -245,10 +245,12 @@ describe("stdio MCP servers in the sandbox get the commands' cgroups", { timeout
   withCgroups("a server whose processes together pass sandboxMemoryMB is OOM-killed and the error names the setting", async () => {
     const p = project();
     try {
-      // Four children of ~140 MB each, each under RLIMIT_DATA: only the group's limit stops them. It never answers.
-      const hog = `const {spawn}=require("child_process");for(let i=0;i<4;i++)spawn(process.execPath,["-e","const b=Buffer.alloc(100<<20,1);setTimeout(()=>{},60000)"],{stdio:"ignore"});setTimeout(()=>{},60000)`;
+      // Four children of ~140 MB each, each under RLIMIT_DATA: only the group's limit stops them. It never answers; it
+      // exits once the kernel has killed one of them, so the start fails on the OOM kill itself, however slow the
+      // machine (the timeout is only the bound).
+      const hog = `const {spawn}=require("child_process");for(let i=0;i<4;i++)spawn(process.execPath,["-e","const b=Buffer.alloc(100<<20,1);setTimeout(()=>{},120000)"],{stdio:"ignore"}).on("exit",(c,s)=>{if(s==="SIGKILL")process.exit(1)});setTimeout(()=>{},120000)`;
       const start = connectServer(
-        { name: "hog", source: "test", config: { command: process.execPath, args: ["-e", hog], timeout: 5000 } },
+        { name: "hog", source: "test", config: { command: process.execPath, args: ["-e", hog], timeout: 90_000 } },
         { root: p.root, env: { PATH: process.env.PATH, HOME: process.env.HOME }, secretEnvNames: [], envAllow: null, sandbox: sandbox(256 * 1024 ** 2) },
       );
       await expect(start).rejects.toThrow(/memory limit of 256 MB, limits\.sandboxMemoryMB.*OOM kill/);

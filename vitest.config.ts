@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import LongFilesFirst from "./tests/setup/long-files-first.js";
 
 const ALL = ["tests/**/*.test.ts", "tests/**/*.test.tsx"];
 // The eval e2e files each start dozens of sandboxed yolo runs and test suites, several at once (--parallel): beside
@@ -13,6 +14,8 @@ export default defineConfig({
     maxWorkers: 2,
     env: { FORCE_COLOR: "0", NO_COLOR: "1" },
     setupFiles: ["tests/setup/ink-outside-ci.ts"],
+    // The longest files start first, so the run does not end on one worker alone with a long file.
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       { extends: true, test: { name: "suite", include: ALL, exclude: [...configDefaults.exclude, ...EVAL_E2E] } },
       // Run after the rest, one file at a time: their own --parallel has both cores to itself.

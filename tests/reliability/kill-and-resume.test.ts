@@ -13,7 +13,7 @@ import { cleanupsAfterEach } from "../helpers/cleanups.js";
 // from the request alone), so a node re-run after a kill gets the same answers as the first time.
 
 /** Runs are scripted until this many kills have landed (at most MAX_SCENARIOS runs, up to 3 kills each). */
-const TARGET_KILLS = 12;
+const TARGET_KILLS = 9;
 const MAX_SCENARIOS = 16;
 const KILLS_PER_SCENARIO = 3;
 const REQ = "Add an add(a, b) function to src/add.js";

@@ -64,6 +64,14 @@ export function judgementNotes(g: JudgedGate, max = 5): string[] {
   return notes;
 }
 
+/**
+ * Whether a gate result blocks: yolo's judgement against the baseline (`blocking`) when there is one, else a red
+ * required gate. Here beside the contract so renderers read a gate as the verdict (gates/verdict.ts) does.
+ */
+export function gateBlocks(g: Pick<JudgedGate, "required" | "passed" | "blocking">): boolean {
+  return g.blocking ?? (g.required && !g.passed);
+}
+
 /** The verdict word of a judged gate: PASS, FAIL, BLOCKED (green but blocked by yolo), or a red gate that does not block and why. */
 export function judgedVerdict(g: JudgedGate): string {
   if (g.baseline) return g.passed ? "PASS (baseline)" : "FAIL (baseline)";

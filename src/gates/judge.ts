@@ -226,8 +226,3 @@ function fileLevel(id: string): boolean {
 function total(passed: number | null, failed: number | null): number | null {
   return passed === null && failed === null ? null : (passed ?? 0) + (failed ?? 0);
 }
-
-/** Whether a gate result blocks: yolo's judgement against the baseline when there is one, else a red required gate. */
-export function gateBlocks(g: Pick<GateResult, "required" | "passed"> & { blocking?: boolean }): boolean {
-  return g.blocking ?? (g.required && !g.passed);
-}

@@ -1,7 +1,6 @@
 import type { StoryRun } from "../state/story-runs.js";
 import type { ReportData, ReportGate } from "./data.js";
-import { judgementNotes } from "../events/judgement-words.js";
-import { gateBlocks } from "../gates/judge.js";
+import { gateBlocks, judgementNotes } from "../events/judgement-words.js";
 import { failsFinally, type ReportTest } from "./test-states.js";
 import { limitKindForExitCode } from "../events/outcome.js";
 import { xmlAttr, xmlText } from "./xml.js";
@@ -140,7 +139,7 @@ function storySuite(thread: string, stories: StoryRun[]): string[] {
 
 function testcase(g: ReportGate): string[] {
   const open = `    <testcase classname="yolo.gates" name="${xmlAttr(g.name)}" time="${secs(g.durationMs)}"`;
-  const blocks = g.blocking ?? (g.required && !g.passed);
+  const blocks = gateBlocks(g);
   if (g.passed && !blocks) return [`${open}/>`];
   const counts = g.passedCount !== null || g.failedCount !== null ? `: ${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed` : "";
   const what = g.passed ? "passed but blocked by yolo" : g.timedOut ? "timed out" : `exit ${g.exitCode ?? "none (killed)"}`;

@@ -1,7 +1,6 @@
 import type { ResumeFact } from "../events/facts.js";
 import { limitKindForExitCode, limitLabel } from "../events/outcome.js";
-import { CHANGE_WORDS, judgementNotes, READING_WORDS } from "../events/judgement-words.js";
-import { gateBlocks } from "../gates/judge.js";
+import { CHANGE_WORDS, gateBlocks, judgementNotes, READING_WORDS } from "../events/judgement-words.js";
 import { plural } from "../text/plural.js";
 import type { StoryRun } from "../state/story-runs.js";
 import type { ReportData, ReportGate } from "./data.js";

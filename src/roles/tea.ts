@@ -1,6 +1,5 @@
 import { stringify } from "yaml";
 import { z } from "zod";
-import { gateBlocks } from "../gates/judge.js";
 import { DISPLAYS } from "./displays.js";
 import { gateLine, HISTORY_LINES } from "./history-lines.js";
 import { capabilitiesOf } from "./catalog.js";
@@ -21,23 +20,14 @@ export const tea = defineRole({
   kind: "tea",
   title: "Test architect",
   fields,
-  write: (h, { node, state, gates, gateDecision }) => {
+  write: (h, { node, state, gates, gateVerdict }) => {
     const { verdict } = h;
     const findings = h.findings ?? [];
     const gateText = gateLine(gates ?? state.lastGates);
-    if (gates) {
-      const blocked = gates.some(gateBlocks) || verdict === "FAIL";
-      return {
-        update: { verdict, verdictBy: node, findings, ...gateDecision(gates, blocked) },
-        summary: `verdict ${verdict}, ${gateText}${blocked ? " — blocked" : ""}`,
-      };
-    }
-    // Judging the results of a gate node that ran before: it already counted a red gate as a fix attempt.
-    const failsGreen = verdict === "FAIL" && !state.gateBlocked;
-    const blocked = state.gateBlocked || verdict === "FAIL";
+    const judged = gateVerdict(verdict);
     return {
-      update: { verdict, verdictBy: node, findings, gateBlocked: blocked, fixAttempts: failsGreen ? state.fixAttempts + 1 : state.fixAttempts },
-      summary: `verdict ${verdict}, ${gateText}${blocked ? " — blocked" : ""}`,
+      update: { verdict, verdictBy: node, findings, ...judged },
+      summary: `verdict ${verdict}, ${gateText}${judged.gateBlocked ? " — blocked" : ""}`,
     };
   },
   brief: {

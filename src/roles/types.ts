@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { GateResult } from "../events/schema.js";
-import type { PipelineStateType, PipelineUpdate } from "../state/pipeline.js";
+import type { GateVerdictUpdate } from "../gates/verdict.js";
+import type { PipelineStateType, PipelineUpdate, Verdict } from "../state/pipeline.js";
 import type { AnyRole, RoleCapabilities } from "./catalog.js";
 
 export { type AnyRole, type Role, ROLES } from "./catalog.js";
@@ -23,8 +24,11 @@ export interface RoleWriteContext {
   /** Files the agent's tools really wrote. */
   written: string[];
   root: string;
-  /** The engine's gate bookkeeping for results run by this node (history, fix attempts, an approved gate change). */
-  gateDecision: (gates: GateResult[], blocked: boolean) => PipelineUpdate;
+  /**
+   * The gate verdict (gates/verdict.ts) with this judge's word: the block, its fix attempt and, for gates this node ran,
+   * their record (history, the approved gate change, the rulings). A role asks; it never decides a block itself.
+   */
+  gateVerdict: (judge: Verdict | null) => GateVerdictUpdate;
 }
 
 /** The state a handoff writes and the one-line summary the views, hooks and `node.completed` show. */

@@ -1,4 +1,5 @@
 import type { RunStatus } from "../events/outcome.js";
+import { gateBlocks } from "../events/judgement-words.js";
 import type { GateResult, RunEnd, YoloEvent } from "../events/schema.js";
 import { plural } from "../text/plural.js";
 import { argsBrief, oneLine, stripControl, summarizedLine, type RunMode } from "./format.js";
@@ -305,8 +306,8 @@ function storyCompleted(state: ViewState, e: EventOf<"story.completed">): ViewSt
 
 /** The run ended: every agent and story settles and the final outcome is kept. */
 function runCompleted(state: ViewState, e: EventOf<"run.completed">): ViewState {
-  // A failed run was blocked by the agent whose required gates are red, or else by the last one to route.
-  const red = new Set(state.gates.filter((g) => g.gate.required && !g.gate.passed).map((g) => g.node));
+  // A failed run was blocked by the agent whose gates block (as the verdict reads them), or else by the last one to route.
+  const red = new Set(state.gates.filter((g) => gateBlocks(g.gate)).map((g) => g.node));
   if (red.size === 0 && state.route) red.add(state.route.from);
   return {
     ...state,

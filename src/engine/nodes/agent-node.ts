@@ -16,7 +16,8 @@ import { checkVisits, emitter, finish, hookScope, threadIdOf } from "./context.j
 import { nodeEndHooks, nodeStartHooks } from "../../hooks/step-hooks.js";
 import { toolHooks } from "../../hooks/tool-hooks.js";
 import { parseTestOutput } from "../../gates/parse.js";
-import { gateDecision, runGateCheck } from "./gate-check.js";
+import { gateVerdict, humanWords } from "../../gates/verdict.js";
+import { runGateCheck } from "./gate-check.js";
 import { ownFilesIn, ownPathTest, staleGate } from "./gate-tree.js";
 import { agentIgnoredNow, ignoredRecordFile } from "./agent-ignored.js";
 
@@ -157,7 +158,8 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
       { fixAttempt: state.gateBlocked && !role.judgesGates ? state.fixAttempts : 0, step: state.steps ?? 0 },
       hookScope(config, deps, node),
     );
-    const gates = role.judgesGates && spec.gates ? await runGateCheck(node, spec.gates, state, config, deps) : null;
+    const check = role.judgesGates && spec.gates ? await runGateCheck(node, spec.gates, state, config, deps) : null;
+    const gates = check?.results ?? null;
     const inputs = gates ? { ...state, lastGates: gates } : state;
     const out = await runRole({ node, agentId, role, flags, handoff }, inputs, config, deps);
     const h = out.handoff;
@@ -165,7 +167,8 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
       const update: PipelineUpdate = { escalateToHuman: true, question: String(h.question ?? ""), askedBy: node };
       // Files written before the question are real changes too.
       if (out.filesChanged.length) update.filesChanged = out.filesChanged;
-      if (gates) update.lastGates = gates;
+      // No verdict before the answer, but what a human ruled in the check is the thread's, as with a verdict.
+      if (check) Object.assign(update, { lastGates: check.results, ...humanWords(check) });
       await nodeEndHooks(
         deps.hooks,
         subject,
@@ -180,7 +183,7 @@ export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
       gates,
       written: out.filesChanged,
       root: deps.config.root,
-      gateDecision: (g, blocked) => gateDecision(state, g, blocked, node),
+      gateVerdict: (judge) => gateVerdict({ node, check, before: state, judge }),
     });
     update.staleGate = await gateToRunAgain(node, state, update, deps, config);
     const committed = await commitIteration({ node, role, state, summary: String(h.summary ?? ""), threadId: threadIdOf(config), deps });

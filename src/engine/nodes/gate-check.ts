@@ -8,7 +8,9 @@ import { scopeSingleProject, singleNarrowable } from "../../gates/single-scope.j
 import { writeRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { diffGateDefinition, resolveGateDefinition, type GateDefinition } from "../../gates/definition.js";
 import { type GateChangeSource, gateChangeQuestion, gateChangeSource } from "../../gates/gate-change-source.js";
-import { gateBlocks, judgeGate } from "../../gates/judge.js";
+import { judgeGate } from "../../gates/judge.js";
+import { gateBlocks } from "../../events/judgement-words.js";
+import type { GateCheck } from "../../gates/verdict.js";
 import { runFindings } from "../../gates/lint-findings.js";
 import { sayNotice } from "../notices.js";
 import { runGatesWithTests, type GateRun } from "../../gates/run-gates.js";
@@ -19,7 +21,7 @@ import { threadArtifactsDir } from "../../store/state-dir.js";
 import { scrubEnv } from "../../secrets/env.js";
 import type { EngineDeps } from "../deps.js";
 import { toReviewResponse } from "../review.js";
-import type { FailureRuling, GateApproval, PipelineStateType, PipelineUpdate } from "../../state/pipeline.js";
+import type { FailureRuling, GateApproval, PipelineStateType } from "../../state/pipeline.js";
 import { threadKnownFailureFlags } from "../../store/known-failure-flags.js";
 import { askAboutClaims, openClaims } from "./failure-claims.js";
 import { knownFor } from "./known-rules.js";
@@ -33,11 +35,6 @@ import { mergeCleanRun } from "../../gates/clean-run.js";
 import type { ApprovalPayload } from "./human-node.js";
 import { baselineOutputs, withTargetOutput } from "./target-output.js";
 
-// The approval a gate check obtained, handed to gateDecision with the results it belongs to.
-const approvals = new WeakMap<GateResult[], GateApproval>();
-// A human's rulings on the coding agent's claims that failing tests are unrelated, handed to gateDecision the same way.
-const rulingsOf = new WeakMap<GateResult[], FailureRuling[]>();
-
 /**
  * Runs the selected gates (all configured or detected ones when `names` is true/absent) and reports each, judged
  * against the thread's baseline. When an agent changed what defines the gates, a human is asked first (an
@@ -49,7 +46,7 @@ export async function runGateCheck(
   state: PipelineStateType,
   config: LangGraphRunnableConfig,
   deps: EngineDeps,
-): Promise<GateResult[]> {
+): Promise<GateCheck> {
   const emit = emitter(config);
   const selected = Array.isArray(names) ? deps.gates.filter((g) => names.includes(g.name)) : deps.gates;
   if (selected.length === 0 && !state.gateBaseline) {
@@ -94,14 +91,12 @@ export async function runGateCheck(
     gates[i] = blockUnknown(again(g, all), ctx.unknown);
     emit({ type: "gate.result", node, gate: gates[i] });
   }
-  if (ruled.length) rulingsOf.set(gates, ruled);
   // A gate the environment broke is not the code's failure: the run ends saying so, and the agent that fixes failures is not sent it.
   // An optional lint already red at the baseline is left to its judgement (the baseline did not stop for it either).
   const redBefore = (g: GateResult) => check.record?.gates.find((b) => b.name === g.name)?.passed === false;
   refuseEnvironmentFailures(gates, coderNode(deps.config, deps.agents), (g) => sparedLint(selected, g) && redBefore(g));
-  if (check.approval) approvals.set(gates, check.approval);
   await gateEndHooks(deps.hooks, node, runOpts.attempt, gates, hookScope(config, deps, node));
-  return gates;
+  return { results: gates, approval: check.approval, rulings: ruled };
 }
 
 // How this check runs its gates: in the project, scrubbed environment, this attempt's number and logs folder.
@@ -374,29 +369,4 @@ async function gateChangeCheck(node: string, state: PipelineStateType, deps: Eng
     await writeRecord(file, now);
     return { record, approvedDefinition: now, changes, source, approved: true, approval: { file, changes, by: node } };
   }
-}
-
-/**
- * The state after a gate decision. `blocked` (a required gate failed, or a judge said FAIL) counts one fix
- * attempt: edges conditioned on `fix_attempts_remain` stop looping after `maxFixAttempts` of them.
- */
-export function gateDecision(state: PipelineStateType, gates: GateResult[], blocked: boolean, node: string): PipelineUpdate {
-  const approval = approvals.get(gates);
-  const rulings = rulingsOf.get(gates);
-  const tree = gates.at(-1)?.treeAfter;
-  return {
-    judgedTree: tree ? { node, tree } : null,
-    staleGate: null,
-    lastGates: gates,
-    gateHistory: gates.map(({ tail: _tail, targetOutput: _output, ...summary }) => summary),
-    gateBlocked: blocked,
-    fixAttempts: blocked ? state.fixAttempts + 1 : state.fixAttempts,
-    ...(approval ? { gateApproval: approval } : {}),
-    ...(rulings ? { failureRulings: rulings } : {}),
-  };
-}
-
-/** Whether the gates block the change: yolo's judgement against the baseline, or a red required gate without one. */
-export function redGate(gates: GateResult[]): boolean {
-  return gates.some(gateBlocks);
 }

@@ -8,6 +8,7 @@ import { DEFAULT_JUDGE } from "../../roles/catalog.js";
 import { fixAttemptsMade } from "../../state/fix-attempts.js";
 import type { PipelineStateType } from "../../state/pipeline.js";
 import { NO_NEW_FINDINGS } from "../../gates/judge-findings.js";
+import { endVerdict } from "../../gates/verdict.js";
 import { modeOf } from "../thread-input.js";
 import type { ThreadPosition } from "../position.js";
 import type { EngineDeps } from "../deps.js";
@@ -32,7 +33,8 @@ export function finalOutcome(values: PipelineStateType): { status: RunStatus; re
   if (lastReview?.action === "reject" && lastReview.node === null) {
     return { status: "failed", reason: `rejected at ${lastReview.by}: ${lastReview.reason ?? "no reason given"}` };
   }
-  if (!values.gateBlocked) {
+  const verdict = endVerdict(values);
+  if (verdict.passed) {
     // Never "gate passed" without a gate: the words say the change was not checked by tests.
     if (!values.lastGates.length)
       return {
@@ -42,9 +44,9 @@ export function finalOutcome(values: PipelineStateType): { status: RunStatus; re
     const gates = `${values.lastGates.filter((g) => g.passed).length}/${values.lastGates.length} gates passed`;
     return { status: "passed", reason: `completed: ${gates}${passedNotes(values.lastGates)}, verdict ${values.verdict ?? "none"}` };
   }
-  const red = values.lastGates.filter((g) => g.blocking ?? (g.required && !g.passed));
+  const red = verdict.blocking;
   const attempts = plural(fixAttemptsMade(values), "fix attempt");
-  if (red.length && red.every(onlyTargetsBlock)) {
+  if (verdict.onlyTargets) {
     // Nothing the change broke: the tests that defined the task still fail, and the words say exactly that.
     return { status: "failed", reason: `gate ${red.map((g) => g.name).join(", ")} ${targetWords(red)}; nothing the change broke (after ${attempts})` };
   }
@@ -56,14 +58,6 @@ export function finalOutcome(values: PipelineStateType): { status: RunStatus; re
 }
 
 const some = (ids: string[]) => `${ids.slice(0, 3).join("; ")}${ids.length > 3 ? "; …" : ""}`;
-
-/** Whether a blocking gate blocks only on tests that were failing at the baseline (targets still failing). */
-function onlyTargetsBlock(g: PipelineStateType["lastGates"][number]): boolean {
-  const broke = (g.regressions?.length ?? 0) + (g.newFailures?.length ?? 0) + (g.gateChange?.length && !g.gateChangeApproved ? 1 : 0);
-  const failingNow = g.failedCount ?? g.failures.length;
-  // A red exit with no failing test named (a crash, a timeout) is not explained by the targets.
-  return broke === 0 && !g.preExistingAllowed && (g.preExisting?.length ?? 0) > 0 && !g.timedOut && (g.passed || failingNow > 0);
-}
 
 /** "still failing: 2 tests that were failing before the run (a; b)". */
 function targetWords(gates: PipelineStateType["lastGates"]): string {

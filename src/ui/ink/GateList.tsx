@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
 import type { GateResult } from "../../events/schema.js";
-import { judgementNotes } from "../../events/judgement-words.js";
+import { gateBlocks, judgementNotes } from "../../events/judgement-words.js";
 import { gateHeadline, oneLine } from "../format.js";
 
 export interface GateListProps {
@@ -22,7 +22,7 @@ export const GateList = memo(function GateList({ gates, maxFailures = 3 }: GateL
         const notes = judgementNotes(gate, maxFailures);
         const failures = gate.passed || notes.length ? [] : gate.failures.slice(0, maxFailures);
         const more = gate.passed || notes.length ? 0 : gate.failures.length - failures.length;
-        const blocks = gate.blocking ?? (gate.required && !gate.passed);
+        const blocks = gateBlocks(gate);
         const ok = gate.passed && !blocks;
         return (
           <Box key={gate.name} flexDirection="column">

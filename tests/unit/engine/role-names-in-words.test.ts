@@ -36,8 +36,8 @@ const ownWorkflow = (nodes: Record<string, unknown>) =>
 function judgedAt(node: string, agent?: RoleSource): string {
   const role = roleOf(agent?.id ?? node, agent === undefined, agent);
   const state = { ...emptyState(), lastGates: [gateResult({ passed: true })] };
-  const gateDecision = () => ({ gateBlocked: true, fixAttempts: 2 });
-  const out = role.write({ verdict: "FAIL", findings: ["no docs"] }, { node, state, gates: state.lastGates, written: [], root, gateDecision });
+  const gateVerdict = () => ({ gateBlocked: true, fixAttempts: 2 });
+  const out = role.write({ verdict: "FAIL", findings: ["no docs"] }, { node, state, gates: state.lastGates, written: [], root, gateVerdict });
   return finalOutcome({ ...state, ...out.update } as PipelineStateType).reason;
 }
 
@@ -101,10 +101,10 @@ describe("a claim that failing tests are unrelated names the agent that made it"
 
   it("the claim is kept with the node whose handoff made it, and the question and the accepted failure name it", () => {
     const state = emptyState();
-    const gateDecision = () => ({});
+    const gateVerdict = () => ({ gateBlocked: false, fixAttempts: 0 });
     const claimed = roleOf("dev", false).write(
       { summary: "done", files_changed: [], unrelated_failures: ["suite > net"] },
-      { node: "coder", state, gates: null, written: [], root, gateDecision },
+      { node: "coder", state, gates: null, written: [], root, gateVerdict },
     );
     expect(claimed.update).toMatchObject({ failureClaims: ["suite > net"], failureClaimsBy: "coder" });
 

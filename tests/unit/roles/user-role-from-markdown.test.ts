@@ -76,7 +76,14 @@ describe("a role added from a Markdown file only", () => {
     const role = auditorRole(tempDir(onTestFinished));
     const parsed = roleHandoffSchema(role).safeParse({ ...good, not_declared: "dropped" });
     expect(parsed.success).toBe(true);
-    const out = role.write(parsed.data!, { node: "audit", state: emptyState(), gates: null, written: [], root: "/nowhere", gateDecision: () => ({}) });
+    const out = role.write(parsed.data!, {
+      node: "audit",
+      state: emptyState(),
+      gates: null,
+      written: [],
+      root: "/nowhere",
+      gateVerdict: () => ({ gateBlocked: false, fixAttempts: 0 }),
+    });
     expect(out.update.notes).toEqual({ audit: { summary: "Two injection risks.", findings: [], verdict: null, outputs: good } });
     expect(out.summary).toBe("risk: high, issues: 2 items, blocking: true, summary: Two injection risks.");
   });

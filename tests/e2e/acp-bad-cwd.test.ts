@@ -8,7 +8,7 @@ import { cleanupsAfterEach } from "../helpers/cleanups.js";
 const cleanups = cleanupsAfterEach("lastFirst");
 
 /** A session's folder that cannot be one (missing, relative, a file) is refused as invalid params, naming why. */
-describe("yolo acp, a session/new or session/load cwd that is no folder", { timeout: 120_000 }, () => {
+describe("yolo acp, a session/new or session/load cwd that is no folder", { timeout: 240_000 }, () => {
   it("is a -32602 error naming the problem, for session/new and session/load", async () => {
     const project = makeProject();
     cleanups.push(project.cleanup);

@@ -24,7 +24,7 @@ const cheat = () =>
     tea: [teaSays("PASS"), teaSays("PASS")],
   });
 
-describe.concurrent("the built binary: an --answers file the model could have written", { timeout: 120_000 }, () => {
+describe.concurrent("the built binary: an --answers file the model could have written", { timeout: 240_000 }, () => {
   it("resume --answers with a file inside the project that the model wrote: exit 2, nothing resumed", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, cheat());

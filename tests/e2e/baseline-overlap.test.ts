@@ -61,7 +61,7 @@ export default defineConfig({ workflow: {
 } });
 `;
 
-describe("the gate baseline runs beside the thinking", { timeout: 120_000 }, () => {
+describe("the gate baseline runs beside the thinking", { timeout: 240_000 }, () => {
   it("the first model requests arrive while the baseline's suite is still running; dev waits for it", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished, files("node suite.mjs && node --test test/", { "wait-release": "" }));
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
@@ -125,7 +125,7 @@ describe("the gate baseline runs beside the thinking", { timeout: 120_000 }, () 
   });
 });
 
-describe("a dead endpoint is said before the suite finishes", { timeout: 120_000 }, () => {
+describe("a dead endpoint is said before the suite finishes", { timeout: 240_000 }, () => {
   for (const [what, config] of [
     ["the default pipeline (analyst's call fails beside the suite)", null],
     ["a workflow whose first node writes (the endpoint is checked before waiting for the suite)", "dev-first"],
@@ -147,7 +147,7 @@ export default defineConfig({ workflow: { nodes: { dev: { kind: "agent" }, tea: 
   }
 });
 
-describe("an unknown model is said before the suite finishes", { timeout: 120_000 }, () => {
+describe("an unknown model is said before the suite finishes", { timeout: 240_000 }, () => {
   it("a workflow whose first node writes: GET /models lists other models and a request naming it is refused (404): the run ends naming them", async ({
     expect,
     onTestFinished,

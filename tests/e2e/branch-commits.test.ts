@@ -26,7 +26,7 @@ async function setup(
   return { root, mock, git };
 }
 
-describe.concurrent("--branch: yolo/<thread> with a commit per dev iteration", { timeout: 120_000 }, () => {
+describe.concurrent("--branch: yolo/<thread> with a commit per dev iteration", { timeout: 240_000 }, () => {
   it("says at the start and at the end that it leaves the user on yolo/<thread>, and how to go back", async ({ expect, onTestFinished }) => {
     const { root, mock, git } = await setup(onTestFinished);
     const before = git("branch", "--show-current").trim();

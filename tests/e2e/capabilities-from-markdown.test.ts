@@ -63,7 +63,7 @@ function director(script: Record<string, Turn[]>) {
   return Object.assign(responder, { log });
 }
 
-describe("capabilities from an agent's Markdown file, through the built binary and the real graph", { timeout: 120_000 }, () => {
+describe("capabilities from an agent's Markdown file, through the built binary and the real graph", { timeout: 240_000 }, () => {
   it("a custom builder fans out pm's stories in parallel, and a custom judge's FAIL on green gates sends it back for a fix", async ({ onTestFinished }) => {
     const root = project(onTestFinished, { "agents/builder.md": BUILDER, "agents/judge.md": JUDGE, "yolo.config.ts": CONFIG });
     const script = director({

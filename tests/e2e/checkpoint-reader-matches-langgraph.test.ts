@@ -83,7 +83,7 @@ async function matchesLangGraph(expect: Expect, root: string, thread: string, la
   }
 }
 
-describe.concurrent("the checkpoint reader gives LangGraph's own answer for every checkpoint of real threads", { timeout: 120_000 }, () => {
+describe.concurrent("the checkpoint reader gives LangGraph's own answer for every checkpoint of real threads", { timeout: 240_000 }, () => {
   it("a finished run, and a thread forked from one of its steps with `resume --from`", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 const SCRIPT = fileURLToPath(new URL("../../scripts/ci-example.sh", import.meta.url));
 
-describe("scripts/ci-example.sh: the GitHub Actions example's steps against the recorded session", { timeout: 120_000 }, () => {
+describe("scripts/ci-example.sh: the GitHub Actions example's steps against the recorded session", { timeout: 240_000 }, () => {
   it("runs yolo --ci --json --branch --replay, writes both reports and the logs, and leaves the branch committed", async () => {
     const r = await execa("bash", [SCRIPT], { reject: false, encoding: "utf8", stdin: "ignore", timeout: 90_000, env: { CI: "true" } });
     expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);

@@ -15,7 +15,7 @@ function completed(stdout: string) {
   return done;
 }
 
-describe.concurrent("yolo run --ci: every exit code, repeated by the run.completed event", { timeout: 120_000 }, () => {
+describe.concurrent("yolo run --ci: every exit code, repeated by the run.completed event", { timeout: 240_000 }, () => {
   it("0: passed", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));

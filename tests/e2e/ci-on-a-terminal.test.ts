@@ -17,7 +17,7 @@ function onATerminal(command: string, cwd: string, env: Record<string, string>) 
     stdin: "pipe",
     reject: false,
     encoding: "utf8",
-    timeout: 45_000,
+    timeout: 120_000,
     killSignal: "SIGKILL",
   });
 }

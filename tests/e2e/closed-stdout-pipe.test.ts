@@ -34,7 +34,7 @@ function runWithClosedStdout(args: string[], cwd: string, closeAfterLines: numbe
   });
 }
 
-describe.concurrent("a closed stdout (yolo … | head) neither kills the command nor changes its exit code", { timeout: 120_000 }, () => {
+describe.concurrent("a closed stdout (yolo … | head) neither kills the command nor changes its exit code", { timeout: 240_000 }, () => {
   it("run --json | head -1: the run goes on to its end, exits 0, and the thread is recorded as passed", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));

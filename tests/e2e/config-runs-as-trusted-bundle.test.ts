@@ -50,7 +50,7 @@ async function refusedEverywhere(expect: TestContext["expect"], root: string, en
   }
 }
 
-describe("the config runs as the bundle the user trusted", { timeout: 120_000 }, () => {
+describe("the config runs as the bundle the user trusted", { timeout: 240_000 }, () => {
   it("package.json `imports` (#gates): the model's rewrite of the target is refused, not loaded", async ({ expect, onTestFinished }) => {
     const { root, env } = setUp(onTestFinished, {
       "package.json": JSON.stringify({ name: "demo", type: "module", scripts: { test: "node --test test/" }, imports: { "#gates": "./config/gates.ts" } }),

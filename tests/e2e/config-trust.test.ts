@@ -11,7 +11,7 @@ import { mockWith, project, tempDir } from "../helpers/per-test.js";
 
 const CONFIG = (marker: string) => `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default {};\n`;
 
-describe("a changed project config is not run by read-only commands", { timeout: 120_000 }, () => {
+describe("a changed project config is not run by read-only commands", { timeout: 240_000 }, () => {
   it("refuses a changed yolo.config.ts and .mcp.json until trusted; runs the trusted one", async ({ expect, onTestFinished }) => {
     const state = tempDir(onTestFinished, "yolo-state-");
     const root = project(onTestFinished, { "yolo.config.ts": "export default {};\n" });

@@ -11,7 +11,7 @@ import { mockWith, project } from "../helpers/per-test.js";
 const REQ = "Add an add(a, b) function to src/add.js";
 const script = () => director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] });
 
-describe.concurrent("a run on a dirty tree without --branch records the tree as its start", { timeout: 120_000 }, () => {
+describe.concurrent("a run on a dirty tree without --branch records the tree as its start", { timeout: 240_000 }, () => {
   it("the user's staged, unstaged and untracked edits are not listed as yolo's; index, HEAD and stash untouched; a warning says so", async ({
     expect,
     onTestFinished,

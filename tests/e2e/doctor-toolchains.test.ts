@@ -11,7 +11,7 @@ const byId = (stdout: string, id: string) =>
 const healthy = () => ({ content: "ok" });
 const bwrap = probeBwrap(process.env.PATH);
 
-describe.runIf(bwrap.available)("yolo doctor starts each gate's toolchain inside the sandbox", { timeout: 120_000 }, () => {
+describe.runIf(bwrap.available)("yolo doctor starts each gate's toolchain inside the sandbox", { timeout: 240_000 }, () => {
   it.runIf(toolchain("go", ["go", "version"]))("a Go gate: go starts and writes its cache there (ok)", async ({ expect, onTestFinished }) => {
     const mock = await mockWith(onTestFinished, healthy);
     const cwd = project(onTestFinished, { "go.mod": "module example.com/x\n\ngo 1.19\n" });

@@ -14,7 +14,7 @@ type Check = { id: string; status: string; detail: string; fix?: string };
 const checks = (stdout: string) => JSON.parse(stdout) as { ok: boolean; checks: Check[] };
 const byId = (stdout: string, id: string) => checks(stdout).checks.find((c) => c.id === id);
 
-describe.concurrent("yolo doctor", { timeout: 60_000 }, () => {
+describe.concurrent("yolo doctor", { timeout: 180_000 }, () => {
   it("MCP servers: a working one is listed with its tools, a broken required one fails naming its stderr, an optional one warns", async ({
     expect,
     onTestFinished,

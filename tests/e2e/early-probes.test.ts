@@ -45,7 +45,7 @@ const READS: [string, RegExp][] = [
 const count = (calls: string[], dir: string) =>
   Object.fromEntries(READS.map(([name, pattern]) => [name, calls.filter((c) => c.startsWith(`${dir}\t`) && pattern.test(c)).length]));
 
-describe("the start's git reads begun by bin/yolo.js", { timeout: 60_000 }, () => {
+describe("the start's git reads begun by bin/yolo.js", { timeout: 180_000 }, () => {
   it("run and resume: each read runs once, and the run uses its answers (not a second read by the CLI)", async ({ onTestFinished }) => {
     const root = project(onTestFinished);
     const git = loggingGit(onTestFinished);

@@ -16,7 +16,7 @@ const STALE =
 
 const scratch = (prefix: string): string => tempDir(onTestFinished, prefix);
 
-describe("the shipped example session (README: yolo run --replay examples/add-numbers/session.jsonl …)", { timeout: 120_000 }, () => {
+describe("the shipped example session (README: yolo run --replay examples/add-numbers/session.jsonl …)", { timeout: 240_000 }, () => {
   it("replays a whole run in a copy of the example project, offline, with no key and no base URL", async () => {
     const root = scratch("yolo-example-copy-");
     cpSync(join(EXAMPLE, "project"), root, { recursive: true });

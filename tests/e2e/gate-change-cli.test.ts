@@ -13,7 +13,7 @@ const CHEAT = [
 ];
 const cheat = () => director({ analyst: [analystDone], pm: [pmDone(false)], dev: CHEAT, tea: [teaSays("PASS"), teaSays("PASS")] });
 
-describe.concurrent("the built binary: a gate an agent rewrote", { timeout: 120_000 }, () => {
+describe.concurrent("the built binary: a gate an agent rewrote", { timeout: 240_000 }, () => {
   it('--ci: dev sets "test": "exit 0" → exit 3, the change named in the events, the plain output and yolo show; --approve then proceeds', async ({
     expect,
     onTestFinished,

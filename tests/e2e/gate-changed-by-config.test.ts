@@ -7,7 +7,7 @@ import { mockWith, project } from "../helpers/per-test.js";
 
 const REQ = "Add an add(a, b) function to src/add.js";
 
-describe("the built binary: a gate the user's configuration changed between legs", { timeout: 120_000 }, () => {
+describe("the built binary: a gate the user's configuration changed between legs", { timeout: 240_000 }, () => {
   it("the review says the configuration changed it, not an agent; approved, the gate result says so too", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));

@@ -11,7 +11,7 @@ const WRITES_OUTSIDE = `import { writeFileSync } from "node:fs";
 writeFileSync("/var/tmp/yolo-env-failure-cache", "");
 `;
 
-describe.runIf(probeBwrap(process.env.PATH).available)("a gate the environment broke", { timeout: 120_000 }, () => {
+describe.runIf(probeBwrap(process.env.PATH).available)("a gate the environment broke", { timeout: 240_000 }, () => {
   it("is worded as an environment failure with its line and the fix, ends the run (exit 2), and dev is never sent it", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished, {
       "package.json": JSON.stringify({ name: "demo", type: "module", scripts: { test: "node cache.mjs && node --test test/" } }),

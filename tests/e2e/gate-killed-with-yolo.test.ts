@@ -39,7 +39,7 @@ function ancestors(pid: number): number[] {
 
 // Without the sandbox the gate's group would outlive yolo but for the helper; in bubblewrap (--die-with-parent) it goes
 // with the helper as well.
-describe.each(["off", "auto"])("yolo killed with SIGKILL while a gate runs (sandbox %s)", { timeout: 120_000 }, (sandbox) => {
+describe.each(["off", "auto"])("yolo killed with SIGKILL while a gate runs (sandbox %s)", { timeout: 240_000 }, (sandbox) => {
   it("leaves no process of the gate behind: the spawner helper kills its group and exits", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished, {
       "package.json": JSON.stringify({ name: "demo", type: "module", scripts: { test: "sh gate.sh" } }),

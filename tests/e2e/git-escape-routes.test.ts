@@ -16,7 +16,7 @@ const SECRETS = { GITHUB_TOKEN: "ghp_e2eCanaryToken0123456789", AWS_SECRET_ACCES
 const probe = probeBwrap(process.env.PATH);
 if (!probe.available && underCI()) throw new Error(`git-escape-routes: bubblewrap is needed under CI: ${probe.reason}`);
 
-describe.concurrent("a scripted dev writes git config and hooks; yolo's own git runs none of it", { timeout: 120_000 }, () => {
+describe.concurrent("a scripted dev writes git config and hooks; yolo's own git runs none of it", { timeout: 240_000 }, () => {
   for (const sandbox of ["off", "auto"] as const) {
     (sandbox === "auto" && !probe.available ? it.skip : it)(
       `sandbox ${sandbox}: --branch commits and show --diff run no payload and leak nothing`,

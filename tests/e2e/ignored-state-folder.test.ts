@@ -8,7 +8,7 @@ import { mockWith, project } from "../helpers/per-test.js";
 
 // A committed .gitignore listing `.yolo/` (common): `--branch` runs and runs on a dirty tree after the first one used
 // to exit 70 ("paths are ignored" from yolo's own `git add`).
-describe("a .gitignore that lists .yolo/", { timeout: 120_000 }, () => {
+describe("a .gitignore that lists .yolo/", { timeout: 240_000 }, () => {
   it("--branch commits, and a later run on the dirty tree works", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished, { ".gitignore": ".yolo/\nnode_modules\n" });
     const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" });

@@ -33,7 +33,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("a run killed before its first checkpoint", { timeout: 120_000 }, () => {
+describe("a run killed before its first checkpoint", { timeout: 240_000 }, () => {
   it("is shown as interrupted (not running), and `yolo resume` says there is nothing to resume and how to start again (exit 2)", async () => {
     const project = makeProject();
     const mock = await startMockOpenAI(director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));

@@ -7,7 +7,7 @@ const REQ = "Add an add(a, b) function to src/add.js";
 const completed = (stdout: string) => parseEvents(stdout).at(-1);
 
 // Exit 6 (turns) is in run-exit-codes and ci-exit-codes, exit 7 (budget) in budget-cli-flags.
-describe.concurrent("each limit stops the binary with its own exit code, and the thread resumes", { timeout: 120_000 }, () => {
+describe.concurrent("each limit stops the binary with its own exit code, and the thread resumes", { timeout: 240_000 }, () => {
   it("4: --max-steps 2 stops before dev; threads and report name the step limit; resume --max-steps 10 finishes", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));

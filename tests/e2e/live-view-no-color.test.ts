@@ -11,7 +11,7 @@ const cleanups = cleanupsAfterEach("lastFirst");
 // An SGR sequence that sets a foreground colour (30–37, 90–97, 38;…): what NO_COLOR rules out.
 const COLOUR = /\x1b\[(?:[0-9;]*;)?(?:3[0-8]|9[0-7])(?:;[0-9;]*)?m/;
 
-describe("the live view on a real terminal", { timeout: 120_000 }, () => {
+describe("the live view on a real terminal", { timeout: 240_000 }, () => {
   it("draws in colour, and without any colour when NO_COLOR is set", async (ctx) => {
     requireTool(ctx, "script", "a pseudo-terminal for the live view");
     const project = makeProject();

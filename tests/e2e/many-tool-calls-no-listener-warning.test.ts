@@ -3,7 +3,7 @@ import { describeResult, runYolo } from "../helpers/cli.js";
 import { analystDone, call, devWrites, director, GOOD_ADD, pmDone, teaSays } from "../helpers/director.js";
 import { mockWith, project } from "../helpers/per-test.js";
 
-describe("a run with many model and tool calls", { timeout: 120_000 }, () => {
+describe("a run with many model and tool calls", { timeout: 240_000 }, () => {
   it("15 tool calls in one agent: no MaxListenersExceededWarning (or any other warning) on stderr", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const reads = Array.from({ length: 13 }, (_, i) => call("write_file", { path: `notes/n${i}.md`, content: `note ${i}\n` }));

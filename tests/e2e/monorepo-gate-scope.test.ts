@@ -50,7 +50,7 @@ const devTouchesCore = (core: string) => [
 
 const teaGates = (events: YoloEvent[]) => events.filter((e) => (e.type === "gate.started" && !e.baseline) || (e.type === "gate.result" && !e.gate.baseline));
 
-describe.concurrent("an npm workspaces monorepo: the gate runs what the change touches, read from git", { timeout: 120_000 }, () => {
+describe.concurrent("an npm workspaces monorepo: the gate runs what the change touches, read from git", { timeout: 240_000 }, () => {
   it("runs the changed package and the one that depends on it (not the one the handoff names), then confirms on the whole suite", async ({
     expect,
     onTestFinished,

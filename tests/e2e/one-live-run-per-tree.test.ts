@@ -10,7 +10,7 @@ import { cleanupsAfterEach } from "../helpers/cleanups.js";
 const REQ = "Add an add(a, b) function to src/add.js";
 const cleanups = cleanupsAfterEach("lastFirst");
 
-describe("one live run per working tree", { timeout: 120_000 }, () => {
+describe("one live run per working tree", { timeout: 240_000 }, () => {
   it("refuses a second run in the same tree (exit 2, naming the first's thread and pid), allows one in another worktree, and takes over a killed run's lock", async () => {
     const project = makeProject();
     const held = deferred();

@@ -39,7 +39,7 @@ function toolReply(mock: MockOpenAI, id: string): string {
   throw new Error(`no tool result for ${id} reached the model`);
 }
 
-describe("package-manager and runtime files that run programs", { timeout: 120_000 }, () => {
+describe("package-manager and runtime files that run programs", { timeout: 240_000 }, () => {
   it("a command cannot create them, the write tools refuse them, and an existing .npmrc is read-only and unreadable inside", async ({
     expect,
     onTestFinished,

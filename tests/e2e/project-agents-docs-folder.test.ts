@@ -8,7 +8,7 @@ import { cleanupsAfterEach } from "../helpers/cleanups.js";
 const cleanups = cleanupsAfterEach("lastFirst");
 const DOCS = { "agents/README.md": "# Our agents\n\nPlain documents.\n", "agents/Support Bot.md": "---\ntitle: Support\n---\n# Support bot\n" };
 
-describe("a repository with its own agents/ folder of documents", { timeout: 120_000 }, () => {
+describe("a repository with its own agents/ folder of documents", { timeout: 240_000 }, () => {
   it("runs with yolo's agents; naming the folder in agentsDir reads it, and the error names agentsDir", async () => {
     const project = makeProject(DOCS);
     const mock = await startMockOpenAI(director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));

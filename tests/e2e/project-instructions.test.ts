@@ -7,7 +7,7 @@ import { mockWith, project } from "../helpers/per-test.js";
 
 // AGENTS.md (CLAUDE.md where a folder has none) reaches every agent's prompt as fenced project text, and `show` and
 // `doctor` list it.
-describe("project instructions", { timeout: 120_000 }, () => {
+describe("project instructions", { timeout: 240_000 }, () => {
   it("every agent's request carries AGENTS.md fenced; show and doctor list it", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished, { "AGENTS.md": "Always use tabs. marker-agents-7f3\n", "CLAUDE.md": "marker-claude-not-read\n" });
     writeFileSync(join(root, ".gitignore"), ".yolo/\n");

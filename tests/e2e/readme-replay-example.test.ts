@@ -17,7 +17,7 @@ function readmeBlock(): string {
   return block[1];
 }
 
-describe("the README's key-free replay example", { timeout: 120_000 }, () => {
+describe("the README's key-free replay example", { timeout: 240_000 }, () => {
   it("works as written: the copy becomes a git repository, the run passes, show --diff lists only yolo's file", async ({ expect, onTestFinished }) => {
     const scratch = realpathSync(mkdtempSync(join(tmpdir(), "yolo-readme-")));
     onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));

@@ -45,7 +45,7 @@ function comparable(e: YoloEvent, root: string): unknown {
   return body;
 }
 
-describe.concurrent("--record and --replay", { timeout: 120_000 }, () => {
+describe.concurrent("--record and --replay", { timeout: 240_000 }, () => {
   it("a replay in another copy of the project, with no model configured, writes the same files and emits the same events", async ({
     expect,
     onTestFinished,

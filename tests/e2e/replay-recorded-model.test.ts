@@ -8,7 +8,7 @@ import { mockWith, project } from "../helpers/per-test.js";
 
 const REQ = "Add an add(a, b) function to src/add.js";
 
-describe.concurrent("--replay and the model name", { timeout: 120_000 }, () => {
+describe.concurrent("--replay and the model name", { timeout: 240_000 }, () => {
   it("with no model configured, a replay uses the recording's model; a different configured model still refuses", async ({ expect, onTestFinished }) => {
     const dir = mkdtempSync(join(tmpdir(), "yolo-session-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));

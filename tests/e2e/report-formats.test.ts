@@ -10,7 +10,7 @@ import { findAll, parseXml } from "../helpers/xml.js";
 const REQ = "Add an add(a, b) function to src/add.js";
 const PRICED = "export default { model: { price: { inputPerMillion: 0.15, outputPerMillion: 0.6 } } };\n";
 
-describe("yolo report and yolo show --diff on a finished thread", { timeout: 120_000 }, () => {
+describe("yolo report and yolo show --diff on a finished thread", { timeout: 240_000 }, () => {
   it("markdown for a job summary, JUnit a CI system can parse, and the diff since the start commit", async () => {
     const project = makeProject({ "yolo.config.ts": PRICED });
     onTestFinished(project.cleanup);

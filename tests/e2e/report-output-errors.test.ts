@@ -7,7 +7,7 @@ import { mockWith, project } from "../helpers/per-test.js";
 
 const isRoot = process.getuid?.() === 0;
 
-describe("yolo report --output to a path that cannot take the file: a clear error naming it, no stack trace", { timeout: 120_000 }, () => {
+describe("yolo report --output to a path that cannot take the file: a clear error naming it, no stack trace", { timeout: 240_000 }, () => {
   it("a folder that cannot be created, a path through a file, a folder, an I/O error; a missing folder is created", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));

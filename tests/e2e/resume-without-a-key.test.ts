@@ -6,7 +6,7 @@ import { mockWith, project } from "../helpers/per-test.js";
 const REQ = "Add an add(a, b) function to src/add.js";
 const NO_KEY = "OPENAI_API_KEY is not set";
 
-describe.concurrent("resume finds the thread before it asks for a model", { timeout: 120_000 }, () => {
+describe.concurrent("resume finds the thread before it asks for a model", { timeout: 240_000 }, () => {
   it("an unknown thread, no key and no endpoint: exit 2 naming the thread, not the key", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));

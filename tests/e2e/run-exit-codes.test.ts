@@ -8,7 +8,7 @@ import { mockWith, project } from "../helpers/per-test.js";
 
 const REQ = "Add an add(a, b) function to src/add.js";
 
-describe.concurrent("yolo run exits with a code that tells the outcome", { timeout: 120_000 }, () => {
+describe.concurrent("yolo run exits with a code that tells the outcome", { timeout: 240_000 }, () => {
   it("0: the gate is green, src/add.js is really written, and .yolo/ stays out of git status", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));

@@ -9,7 +9,7 @@ import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
 const cleanups = cleanupsAfterEach("lastFirst");
 
-describe("yolo started in a subfolder of the repository", { timeout: 120_000 }, () => {
+describe("yolo started in a subfolder of the repository", { timeout: 240_000 }, () => {
   it("works on the repository root (its gate, one .yolo/ there) and tells the agents where it was started", async () => {
     const project = makeProject();
     const mock = await startMockOpenAI(director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));

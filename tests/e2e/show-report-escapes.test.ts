@@ -15,7 +15,7 @@ const C1 = "\x9b2J\x9d0;t\x9c";
 const ALL = `${OSC52}${CLEAR}${TITLE}${LINK}\x07 lone \x1b and ${C1} \u202egnp.exe`;
 const RAW = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
-describe("show and report print model text safely", { timeout: 120_000 }, () => {
+describe("show and report print model text safely", { timeout: 240_000 }, () => {
   it("escapes OSC 52, screen clears, titles, OSC 8 links, BEL, a lone ESC, C1 controls and bidi overrides in every format", async () => {
     const project = makeProject();
     onTestFinished(project.cleanup);

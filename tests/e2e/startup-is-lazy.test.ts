@@ -243,7 +243,7 @@ describe("a run loads Ink and React only for the live view, and --tui / --no-tui
           extendEnv: false,
           reject: false,
           encoding: "utf8",
-          timeout: 45_000,
+          timeout: 120_000,
           killSignal: "SIGKILL",
         })
       : await runYolo(args, { cwd: project.root, baseURL: mock.url, nodeArgs: ["--import", register], env });

@@ -9,11 +9,11 @@ const passing = () => director({ analyst: [analystDone], pm: [pmDone(false)], de
 
 /** The binary with `input` on its stdin (a pipe, as in `cat req.md | yolo run -`). */
 async function withStdin(args: string[], cwd: string, input: string, baseURL?: string) {
-  const r = await execa(process.execPath, [BIN, ...args], { cwd, env: cleanEnv({ baseURL }), extendEnv: false, input, reject: false, timeout: 45_000 });
+  const r = await execa(process.execPath, [BIN, ...args], { cwd, env: cleanEnv({ baseURL }), extendEnv: false, input, reject: false, timeout: 120_000 });
   return { exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
-describe.concurrent("what a new user expects from other CLIs", { timeout: 120_000 }, () => {
+describe.concurrent("what a new user expects from other CLIs", { timeout: 240_000 }, () => {
   it("yolo run - reads the requirement from stdin (not the literal '-'); empty stdin is exit 2", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, passing());

@@ -19,7 +19,7 @@ const TWO = pmStories([
 // A story's worktree is <root>/.yolo/threads/<thread>/worktrees/<story>: five levels below the thread's tree.
 const UP = "../../../../..";
 
-describe.concurrent("a story's dev is confined to its own worktree (the model is untrusted)", { timeout: 120_000 }, () => {
+describe.concurrent("a story's dev is confined to its own worktree (the model is untrusted)", { timeout: 240_000 }, () => {
   it("cannot write to the thread's tree, another story's worktree, or the worktree's git link (sandboxed)", async ({ expect, onTestFinished, skip }) => {
     requireTool({ skip }, "bwrap", "confining a story's commands to its worktree");
     const root = project(onTestFinished);

@@ -21,7 +21,7 @@ function storiesSaved(root: string): number {
   }
 }
 
-describe("stories in parallel survive kill -9", { timeout: 120_000 }, () => {
+describe("stories in parallel survive kill -9", { timeout: 240_000 }, () => {
   it("resumes with the finished stories not run again and the unfinished one continuing in its worktree", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const held = deferred();

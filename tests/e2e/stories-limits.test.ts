@@ -11,7 +11,7 @@ const GREEN = { "src/add.js": GOOD_ADD };
 const usage = { prompt_tokens: 1000, completion_tokens: 0 };
 const costly = (reply: ScriptedReply): ScriptedReply => ({ ...reply, usage });
 
-describe("limits count across all stories", { timeout: 120_000 }, () => {
+describe("limits count across all stories", { timeout: 240_000 }, () => {
   it("the token budget is the thread's: stories running side by side add up, the run stops (exit 7) and resumes with a higher budget", async ({
     expect,
     onTestFinished,

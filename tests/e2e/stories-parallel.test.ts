@@ -32,7 +32,7 @@ const addAndMultiply = () =>
 // A story's dev that writes one file and hands off.
 const writes = (path: string, content: string, summary: string) => [call("write_file", { path, content }), handoff({ summary, files_changed: [] })];
 
-describe.concurrent("stories in parallel: one dev per story, in its own worktree, merged and gated", { timeout: 120_000 }, () => {
+describe.concurrent("stories in parallel: one dev per story, in its own worktree, merged and gated", { timeout: 240_000 }, () => {
   it("runs independent stories at the same time; the dependent one waits and sees their files; tea gates the merged tree", async ({
     expect,
     onTestFinished,

@@ -83,7 +83,7 @@ const RUNS: StoryRun[] = [
   run("logout", { title: "Add a logout button", status: "running", usage: usage(500, 10, 1) }),
 ];
 
-describe("yolo threads, show and report list a thread's stories run in parallel", { timeout: 120_000 }, () => {
+describe("yolo threads, show and report list a thread's stories run in parallel", { timeout: 240_000 }, () => {
   it("lists each story with its state, files and usage, in story order, from the thread's checkpoint", async () => {
     const root = project(onTestFinished);
     await threadWithStories(root, "stories1", RUNS);

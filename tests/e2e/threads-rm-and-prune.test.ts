@@ -13,7 +13,7 @@ const Database = createRequire(import.meta.url)("better-sqlite3");
 const REQ = "Add an add(a, b) function to src/add.js";
 const passing = () => director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] });
 
-describe.concurrent("deleting old threads", { timeout: 120_000 }, () => {
+describe.concurrent("deleting old threads", { timeout: 240_000 }, () => {
   it("threads rm: checkpoints, index row, artifacts and the start snapshot's ref go; the other thread stays; an unknown id is exit 2", async ({
     expect,
     onTestFinished,

@@ -20,7 +20,7 @@ const model = () =>
   });
 const SECRETS = { ".env": "API_TOKEN=canary-7f3e\n", "deploy/server.pem": "-----BEGIN PRIVATE KEY-----\nx\n", ".env.example": "API_TOKEN=\n" };
 
-describe.concurrent("the built binary: tracked files that look like secrets", { timeout: 120_000 }, () => {
+describe.concurrent("the built binary: tracked files that look like secrets", { timeout: 240_000 }, () => {
   it("--json: one warning naming .env and the key (not the template); the plain output says it once too", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished, SECRETS);
     const mock = await mockWith(onTestFinished, model());

@@ -7,7 +7,7 @@ const REQ = "Add an add(a, b) function to src/add.js";
 
 const warnings = (stdout: string) => parseEvents(stdout).flatMap((e) => (e.type === "warning" && /model call failed/.test(e.message) ? [e.message] : []));
 
-describe.concurrent("a model endpoint that cannot be used", { timeout: 60_000 }, () => {
+describe.concurrent("a model endpoint that cannot be used", { timeout: 180_000 }, () => {
   it("nothing listening: two retries counted down honestly, then exit 5 'could not connect'", async ({ expect, onTestFinished }) => {
     const r = await runYolo(["run", "--json", REQ], { cwd: project(onTestFinished), baseURL: `http://127.0.0.1:${await closedPort()}/v1` });
     expect(r.exitCode, describeResult(r)).toBe(5);

@@ -32,7 +32,7 @@ export default defineConfig({
 });
 `;
 
-describe("a user-defined role from agents/<id>.md through the built binary", { timeout: 120_000 }, () => {
+describe("a user-defined role from agents/<id>.md through the built binary", { timeout: 240_000 }, () => {
   it("checks the hostile handoff, takes the corrected one, and shows its fields in the events, show, show --json and the report", async ({
     onTestFinished,
   }) => {

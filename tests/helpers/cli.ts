@@ -34,8 +34,11 @@ export async function fullCli(
   return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
-/** Longest a child may live: a hang fails the test with a kill instead of blocking vitest. */
-const CHILD_TIMEOUT_MS = 45_000;
+/**
+ * Longest a child may live: a hang fails the test with a kill instead of blocking vitest. Generous, because it only
+ * ever costs time when something hangs: a run with three gate runs took over 45 s on two cores at load 13.
+ */
+const CHILD_TIMEOUT_MS = 120_000;
 
 export interface YoloOptions {
   /** The project directory the child runs in. */

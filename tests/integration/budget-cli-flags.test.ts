@@ -9,7 +9,7 @@ const cleanups = cleanupsAfterEach();
 
 const priced = (turns: Turn[]): Turn[] => turns.map((t) => ({ ...(t as ScriptedReply), usage: { prompt_tokens: 1000, completion_tokens: 100 } }));
 
-describe("--max-tokens through the binary", { timeout: 120_000 }, () => {
+describe("--max-tokens through the binary", { timeout: 240_000 }, () => {
   it("exits 7 at the budget and `yolo resume --max-tokens` raises it to finish the thread", async () => {
     const project = makeProject();
     const mock = await startMockOpenAI(

@@ -50,7 +50,7 @@ async function call(baseURL: string, how: "stream" | "invoke", opts: CallOptions
 
 // A port on 127.0.0.1 that nothing listens on.
 
-describe("bounded provider failures", { timeout: 60_000 }, () => {
+describe("bounded provider failures", { timeout: 180_000 }, () => {
   it("a server that accepts the request and never answers: one retry, not maxRetries, then 'did not answer in time'", async () => {
     const never = new Promise<void>(() => {});
     const m = await mock([{ hold: never }, { hold: never }, { hold: never }, { hold: never }, { hold: never }]);

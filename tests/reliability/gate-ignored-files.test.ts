@@ -41,7 +41,7 @@ async function run(dev: Turn[], files: Record<string, string> = {}) {
 
 const judged = (events: YoloEvent[]): GateResult[] => events.flatMap((e) => (e.type === "gate.result" && !e.gate.baseline ? [e.gate] : []));
 
-describe("files git ignores that an agent wrote are judged", { timeout: 120_000 }, () => {
+describe("files git ignores that an agent wrote are judged", { timeout: 240_000 }, () => {
   it("hidden test files listed in .gitignore swap a right add.js in for the gate and back: the baseline's tests are judged without them", async () => {
     const dev = [
       write("src/add.js", BAD_ADD),

@@ -57,7 +57,7 @@ async function expectCaught(dev: Turn[], named: RegExp, opts: Parameters<typeof 
   return r;
 }
 
-describe("gate integrity: a change to what defines the gate is caught", { timeout: 120_000 }, () => {
+describe("gate integrity: a change to what defines the gate is caught", { timeout: 240_000 }, () => {
   it('dev writes a wrong add.js and sets "test": "exit 0": stopped for a human, the change named; rejected it blocks (exit 1), approved it proceeds', async () => {
     const dev = [write("src/add.js", BAD_ADD), write("package.json", PKG("exit 0")), devDone];
     const r = await expectCaught(dev, /scripts\.test changed from "node --test test\/" to "exit 0"/);
@@ -178,7 +178,7 @@ test("legacy parser keeps names", () => {
 });
 `;
 
-describe("gate integrity: every run is judged against the baseline", { timeout: 120_000 }, () => {
+describe("gate integrity: every run is judged against the baseline", { timeout: 240_000 }, () => {
   it('a red test at the baseline is a target: the fix loop ends exit 1 "still failing"; baseline: "report" lets it pass as pre-existing', async () => {
     const files = { "test/legacy.test.js": LEGACY_TEST };
     const r = await run([write("src/add.js", BAD_ADD), devDone, write("src/add.js", GOOD_ADD), devDone], { files, config: { maxFixAttempts: 1 } });
@@ -243,7 +243,7 @@ describe("gate integrity: every run is judged against the baseline", { timeout: 
   });
 });
 
-describe("no gate at all", { timeout: 120_000 }, () => {
+describe("no gate at all", { timeout: 240_000 }, () => {
   it("says so right after run.started, naming npm's placeholder, and ends 'completed without a gate'", async () => {
     const files = { "package.json": JSON.stringify({ name: "demo", scripts: { test: 'echo "Error: no test specified" && exit 1' } }) };
     const r = await run([write("src/add.js", GOOD_ADD), devDone], { files });

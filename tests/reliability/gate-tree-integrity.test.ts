@@ -52,7 +52,7 @@ async function attack(opts: Parameters<typeof run>[0], check: (r: Awaited<Return
   return r;
 }
 
-describe("gate tree integrity: what ships is the tree the gate judged", { timeout: 120_000 }, () => {
+describe("gate tree integrity: what ships is the tree the gate judged", { timeout: 240_000 }, () => {
   it("tea rewrites src/add.js after its gate passed and hands off PASS: the gate runs again on the final tree and blocks", async () => {
     const tea = [sh(`printf '${BAD_ADD.replaceAll("\n", "\\n")}' > src/add.js`), teaSays("PASS"), teaSays("PASS")];
     await attack({ dev: [devDone], tea }, (r) => {

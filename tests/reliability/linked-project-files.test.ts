@@ -24,7 +24,7 @@ function forms(secret: string): string[] {
 }
 
 describe("links to outside the project in the files yolo reads for the model", () => {
-  it("4 routes over 2 runs: 0 canaries in the model's requests", { timeout: 120_000 }, async () => {
+  it("4 routes over 2 runs: 0 canaries in the model's requests", { timeout: 240_000 }, async () => {
     const environCanary = canary("ENV");
     // A name no secret rule matches: only refusing the link keeps it out, not the scrubber.
     vi.stubEnv("YOLO_TEST_PLAIN_VALUE", environCanary);

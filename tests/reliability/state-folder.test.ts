@@ -22,7 +22,7 @@ function outsideDir(): string {
   return dir;
 }
 
-describe("yolo's own folder", { timeout: 120_000 }, () => {
+describe("yolo's own folder", { timeout: 240_000 }, () => {
   it("a committed .yolo link, and links to the database or the logs inside it, are refused: nothing is written through them", async () => {
     const elsewhere = outsideDir();
     const other = path.join(elsewhere, "other.sqlite");

@@ -125,7 +125,7 @@ const CASES: Case[] = [
   },
 ];
 
-describe.each(CASES)("a detected $tool gate red at the baseline", { timeout: 120_000 }, (c) => {
+describe.each(CASES)("a detected $tool gate red at the baseline", { timeout: 240_000 }, (c) => {
   let p: JsProject;
   let base: Checked;
   let attempt = 0;

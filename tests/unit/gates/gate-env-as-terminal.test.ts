@@ -27,7 +27,7 @@ const base = { PATH: process.env.PATH, HOME: process.env.HOME };
 const opts = (root: string, env: NodeJS.ProcessEnv = base) => ({ root, env, capBytes: 100_000, attempt: 1, logDir: join(root, ".yolo", "gates") });
 const logOf = (root: string, file: string | null) => readFileSync(join(root, file ?? ""), "utf8");
 
-describe("a gate command's environment", { timeout: 120_000 }, () => {
+describe("a gate command's environment", { timeout: 240_000 }, () => {
   it("has no colour, CI or terminal variable the user did not set", async () => {
     const root = projectWith({});
     const [run] = await runGatesWithTests([{ name: "env", command: "env", required: true, timeoutS: 10 }], opts(root));

@@ -9,7 +9,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-describe("per-test results from a vitest project's `npm test`", { timeout: 120_000 }, () => {
+describe("per-test results from a vitest project's `npm test`", { timeout: 240_000 }, () => {
   it("runs the real vitest and reads every test from its JSON report, passing ones included", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "yolo-vitest-")));
     dirs.push(root);

@@ -497,6 +497,13 @@ process.stdout.write = (...args) => {
       if (backend === "sqlite") expect(after.has("@langchain/langgraph")).toBe(true);
       expect(after.has("@langchain/openai")).toBe(true);
     });
+  });
+
+  // On SQLite only: the same kill and resume on PostgreSQL, and its usage counted once, is resume-after-kill's case;
+  // what this file adds is which modules the settling loads before run.started.
+  describe("`yolo resume --json` after a kill (sqlite)", () => {
+    const db = useTestDatabase("sqlite");
+    const backend = "sqlite";
 
     it("usage a killed process left unsettled: settled through LangGraph first, counted once, and run.started states it", async () => {
       const project = makeProject();
@@ -529,7 +536,7 @@ process.stdout.write = (...args) => {
       const { r, at, before } = await resumeModules(`resume-unsettled-${backend}`, ["resume", "--json", thread], project.root, db.env(), mock.url);
       expect(r.exitCode, describeResult(r)).toBe(0);
       expect(at).toBeGreaterThan(0);
-      // Settling writes through LangGraph's checkpointer, so LangGraph is loaded before the event on both backends.
+      // Settling writes through LangGraph's checkpointer, so LangGraph is loaded before the event.
       expect(before.has("@langchain/langgraph")).toBe(true);
       const events = r.stdout
         .split("\n")

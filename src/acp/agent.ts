@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { agent, type AgentApp, PROTOCOL_VERSION, RequestError, type ContentBlock } from "@agentclientprotocol/sdk";
-import { readYolo, type YoloBinary } from "../mcp/serve-child.js";
+import type { YoloBinary } from "../mcp/serve-child.js";
 import { promptArgs, reportArgs } from "./child-args.js";
 import { type AcpSession, promptTurn } from "./prompt-turn.js";
 import { sessionCwd } from "./session-cwd.js";
+import { findThread, listSessions, replayRecord, replayThread } from "./session-load.js";
+import { record } from "./session-record.js";
 
 /**
  * yolo as an ACP agent (Zed, JetBrains, Neovim): a session is a thread of the project the editor opened; a prompt is
@@ -32,7 +34,11 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
   const app = agent({ name: "yolo" })
     .onRequest("initialize", () => ({
       protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
+      agentCapabilities: {
+        loadSession: true,
+        sessionCapabilities: { list: {} },
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+      },
       agentInfo: { name: "yolo", title: "yolo", version },
       authMethods: [],
     }))
@@ -40,19 +46,22 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
     .onRequest("session/load", async ({ params, client }) => {
       const cwd = sessionCwd(params.cwd);
       const session = open(params.sessionId, cwd);
-      const row = await findThread({ ...binary, cwd }, params.sessionId);
-      Object.assign(session, { threadId: row.id, mode: row.mode, status: row.status });
+      const child = { ...binary, cwd };
+      // A session an editor held here replays its record; a thread's id (one the CLI ran) replays its checkpoints.
+      if (!(await replayRecord(session, client))) {
+        const row = await findThread(child, params.sessionId);
+        Object.assign(session, { threadId: row.id, mode: row.mode, status: row.status });
+        await replayThread(session, row, child, client);
+      }
       // A waiting thread says again what it waits for (its question, or the output to approve), as a resume does.
-      if (row.status === "waiting") await track(promptTurn({ session, args: reportArgs(row.id), binary: { ...binary, cwd }, client }));
-      else
-        await client.notify("session/update", {
-          sessionId: session.id,
-          update: {
-            sessionUpdate: "agent_message_chunk",
-            content: { type: "text", text: `Thread ${row.id} (${row.mode}): ${row.status}. ${row.requirement}\n` },
-          },
-        });
+      if (session.status === "waiting" && session.threadId) await track(promptTurn({ session, args: reportArgs(session.threadId), binary: child, client }));
       return {};
+    })
+    .onRequest("session/list", async ({ params }) => {
+      // Without a folder: the projects this editor opened sessions in.
+      const cwds = params.cwd ? [sessionCwd(params.cwd)] : [...new Set([...sessions.values()].map((s) => s.cwd))];
+      const lists = await Promise.all(cwds.map((cwd) => listSessions({ ...binary, cwd })));
+      return { sessions: lists.flat() };
     })
     .onRequest("session/prompt", async ({ params, client }) => {
       const session = sessions.get(params.sessionId);
@@ -61,6 +70,7 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       const text = promptText(params.prompt);
       if (!text) throw RequestError.invalidParams(undefined, "the prompt has no text");
       const { args, usesText } = promptArgs(session, text);
+      record(session.cwd, session.id, { prompt: text, ts: new Date().toISOString() });
       // A run that stopped early (cancelled, a limit) goes on from its checkpoint; the words are not its input.
       if (!usesText)
         await client.notify("session/update", {
@@ -87,20 +97,4 @@ export function promptText(blocks: ContentBlock[]): string {
     else if (b.type === "resource_link") parts.push(b.uri);
   }
   return parts.join("\n\n").trim();
-}
-
-type Row = { id: string; mode: string; status: string; requirement: string };
-
-// The thread's index row in the project at `cwd`, or a "resource not found" error naming it.
-async function findThread(binary: YoloBinary, threadId: string): Promise<Row> {
-  const listed = await readYolo(binary, ["threads", "--json"]);
-  let rows: Row[] = [];
-  try {
-    rows = listed.ok ? (JSON.parse(listed.text) as Row[]) : [];
-  } catch {
-    rows = [];
-  }
-  const row = rows.find((r) => r.id === threadId);
-  if (!row) throw RequestError.sessionNotFound(threadId);
-  return row;
 }

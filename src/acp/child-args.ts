@@ -38,5 +38,8 @@ export function reportArgs(threadId: string): string[] {
   return ["resume", threadId, ...CHILD];
 }
 
-/** Events on stdout and never a prompt: a question ends the child (exit 3) and comes back as the next prompt. */
-const CHILD = ["--json", "--ci"];
+/**
+ * Events on stdout, the model's words and thinking as they stream among them, and never a prompt: a question ends
+ * the child (exit 3) and comes back as the next prompt.
+ */
+const CHILD = ["--json", "--json-tokens", "--ci"];

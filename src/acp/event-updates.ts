@@ -26,11 +26,37 @@ export class EventTranslator {
   private readonly nodes: { name: string; status: PlanEntry["status"] }[] = [];
   private readonly stories = new Map<string, { title: string; status: PlanEntry["status"] }>();
   private readonly paths = new Map<string, string[]>();
+  /** The agent (node and story) whose streamed text the editor shows last; null once a paragraph of ours follows. */
+  private streaming: string | null = null;
+  /** Agents that streamed text in this turn: their `reply` is that text again. */
+  private readonly streamed = new Set<string>();
 
   constructor(private readonly root: string) {}
 
   /** The updates one event makes (often none). */
   updates(e: YoloEvent): SessionUpdate[] {
+    if (e.type === "token" || e.type === "thought") return this.stream(e);
+    const out = this.said(e);
+    // A streamed answer rarely ends its line: what we say next starts a paragraph of its own.
+    if (this.streaming !== null && out.some((u) => u.sessionUpdate === "agent_message_chunk")) {
+      this.streaming = null;
+      return [say("\n\n"), ...out];
+    }
+    return out;
+  }
+
+  // The model's words and thinking as they stream, each agent's first words headed by its name (the node boundary).
+  private stream(e: Extract<YoloEvent, { type: "token" | "thought" }>): SessionUpdate[] {
+    if (e.type === "thought") return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: e.text } }];
+    const who = e.story === undefined ? e.node : `${e.node} (${e.story})`;
+    this.streamed.add(who);
+    if (this.streaming === who) return [say(e.text)];
+    const head = this.streaming === null ? "" : "\n\n";
+    this.streaming = who;
+    return [say(`${head}_${who}:_ ${e.text}`)];
+  }
+
+  private said(e: YoloEvent): SessionUpdate[] {
     switch (e.type) {
       case "run.started":
         this.nodes.splice(0, this.nodes.length, ...e.nodes.map((name) => ({ name, status: ranBefore(e, name) })));
@@ -42,7 +68,7 @@ export class EventTranslator {
         this.mark(e.node, "completed");
         return [say(`**${e.node}**${e.blocked ? " (blocked)" : ""}: ${e.summary}\n\n`), this.plan()];
       case "reply":
-        return [say(`${e.text}\n\n`)];
+        return this.streamed.has(e.story === undefined ? e.node : `${e.node} (${e.story})`) ? [] : [say(`${e.text}\n\n`)];
       case "tool.called":
         return e.tool === "handoff" ? [] : [this.toolCall(e)];
       case "tool.result":

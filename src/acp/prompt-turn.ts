@@ -3,6 +3,7 @@ import { yoloEventSchema, type YoloEvent } from "../events/schema.js";
 import { runYoloChild, type ChildOutcome, type YoloBinary } from "../mcp/serve-child.js";
 import { approvalArgs, type ThreadPosition } from "./child-args.js";
 import { EventTranslator } from "./event-updates.js";
+import { record } from "./session-record.js";
 
 /** One ACP session: a yolo thread (once its first run started) in the folder the editor opened. */
 export interface AcpSession extends ThreadPosition {
@@ -53,6 +54,7 @@ async function runLeg(session: AcpSession, args: string[], binary: YoloBinary, c
       const parsed = yoloEventSchema.safeParse(raw);
       if (!parsed.success) return;
       learn(session, parsed.data);
+      record(session.cwd, session.id, { event: parsed.data });
       for (const update of translator.updates(parsed.data)) send(update);
     },
     signal,
@@ -67,7 +69,7 @@ async function runLeg(session: AcpSession, args: string[], binary: YoloBinary, c
 }
 
 /** What an event tells about the session's thread. */
-function learn(session: AcpSession, e: YoloEvent): void {
+export function learn(session: AcpSession, e: YoloEvent): void {
   if (e.type === "run.started") {
     session.threadId = e.thread;
     session.mode = e.mode ?? "run";

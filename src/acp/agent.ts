@@ -2,6 +2,9 @@ import { randomUUID } from "node:crypto";
 import { agent, type AgentApp, PROTOCOL_VERSION, RequestError, type ContentBlock } from "@agentclientprotocol/sdk";
 import type { YoloBinary } from "../mcp/serve-child.js";
 import { promptArgs, reportArgs } from "./child-args.js";
+import { askEdit } from "./edit-ask.js";
+import { modeState, parseMode, START_MODE } from "./modes.js";
+import { PermissionDoor } from "./permission-door.js";
 import { type AcpSession, promptTurn } from "./prompt-turn.js";
 import { sessionCwd } from "./session-cwd.js";
 import { findThread, listSessions, replayRecord, replayThread } from "./session-load.js";
@@ -22,14 +25,29 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
     void turn.finally(() => running.delete(turn)).catch(() => {});
     return turn;
   };
+  // Ask mode's runs ask through it before each edit; it answers for the session that started the run.
+  const door = new PermissionDoor(binary.node, (q) => askEdit(sessions.get(q.sessionId), q));
   const stopRuns = async () => {
     for (const session of sessions.values()) session.turn?.abort();
     await Promise.allSettled([...running]);
+    door.close();
   };
   const open = (id: string, cwd: string): AcpSession => {
-    const session: AcpSession = { id, cwd, threadId: null, mode: null, status: null, waiting: null, turn: null };
+    const session: AcpSession = {
+      ...{ id, cwd, threadId: null, mode: null, status: null, waiting: null, turn: null },
+      ...{ permission: START_MODE, client: null, calls: new Map(), review: null },
+    };
     sessions.set(id, session);
     return session;
+  };
+  /**
+   * The child's environment for a turn: in ask mode, the user config with the hook that asks before each edit; in
+   * plan mode (and while a thread waits on an approval, whose node must stay in its graph), pm's output approved first.
+   */
+  const childFor = async (session: AcpSession): Promise<YoloBinary> => {
+    let env = session.permission === "ask" ? await door.envFor(session.id, binary.env) : binary.env;
+    if (session.permission === "plan" || session.waiting === "approval") env = { ...env, YOLO_APPROVE: withPm(env.YOLO_APPROVE) };
+    return { ...binary, env, cwd: session.cwd };
   };
   const app = agent({ name: "yolo" })
     .onRequest("initialize", () => ({
@@ -42,7 +60,14 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       agentInfo: { name: "yolo", title: "yolo", version },
       authMethods: [],
     }))
-    .onRequest("session/new", ({ params }) => ({ sessionId: open(`yolo-${randomUUID()}`, sessionCwd(params.cwd)).id }))
+    .onRequest("session/new", ({ params }) => ({ sessionId: open(`yolo-${randomUUID()}`, sessionCwd(params.cwd)).id, modes: modeState(START_MODE) }))
+    .onRequest("session/set_mode", ({ params }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw RequestError.sessionNotFound(params.sessionId);
+      // A run in progress keeps how it started; leaving ask mode lets its remaining edits through unasked.
+      session.permission = parseMode(params.modeId);
+      return {};
+    })
     .onRequest("session/load", async ({ params, client }) => {
       const cwd = sessionCwd(params.cwd);
       const session = open(params.sessionId, cwd);
@@ -54,8 +79,11 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
         await replayThread(session, row, child, client);
       }
       // A waiting thread says again what it waits for (its question, or the output to approve), as a resume does.
-      if (session.status === "waiting" && session.threadId) await track(promptTurn({ session, args: reportArgs(session.threadId), binary: child, client }));
-      return {};
+      if (session.status === "waiting" && session.threadId) {
+        session.client = client;
+        await track(promptTurn({ session, args: reportArgs(session.threadId), binary: await childFor(session), client }));
+      }
+      return { modes: modeState(session.permission) };
     })
     .onRequest("session/list", async ({ params }) => {
       // Without a folder: the projects this editor opened sessions in.
@@ -80,7 +108,8 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
             content: { type: "text", text: `Continuing thread ${session.threadId} from its last checkpoint (it stopped: ${session.status}).\n\n` },
           },
         });
-      return track(promptTurn({ session, args, binary: { ...binary, cwd: session.cwd }, client }));
+      session.client = client;
+      return track(promptTurn({ session, args, binary: await childFor(session), client }));
     })
     .onNotification("session/cancel", ({ params }) => {
       sessions.get(params.sessionId)?.turn?.abort();
@@ -97,4 +126,9 @@ export function promptText(blocks: ContentBlock[]): string {
     else if (b.type === "resource_link") parts.push(b.uri);
   }
   return parts.join("\n\n").trim();
+}
+
+// pm (the agent that writes the plan: the stories) added to the approvals the user's environment already asks for.
+function withPm(given: string | undefined): string {
+  return given ? `${given},pm` : "pm";
 }

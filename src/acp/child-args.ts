@@ -28,9 +28,9 @@ export function promptArgs(at: ThreadPosition, text: string): { args: string[]; 
   return { args: ["run", ...CHILD, "--", text], usesText: true };
 }
 
-/** The reply to an approval the editor's user gave. */
-export function approvalArgs(threadId: string, approved: boolean): string[] {
-  return approved ? ["resume", threadId, "--approve", ...CHILD] : ["resume", threadId, "--reject", "Rejected in the editor.", ...CHILD];
+/** The reply to an approval the editor's user gave; a rejection carries the user's reason where the editor gave one. */
+export function approvalArgs(threadId: string, approved: boolean, reason: string | null = null): string[] {
+  return approved ? ["resume", threadId, "--approve", ...CHILD] : ["resume", threadId, "--reject", reason ?? "Rejected in the editor.", ...CHILD];
 }
 
 /** Where a thread loaded into a session stands, said again by a resume that only reports it. */

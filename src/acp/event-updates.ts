@@ -160,8 +160,8 @@ function ranBefore(e: Extract<YoloEvent, { type: "run.started" }>, node: string)
   return e.ran?.includes(node) ? "completed" : "pending";
 }
 
-// A story's dev runs beside others with the same call ids: the story keeps them apart.
-function callKey(e: { node: string; callId: string; story?: string }): string {
+/** The editor's id of a tool call: a story's dev runs beside others with the same call ids, the story keeps them apart. */
+export function callKey(e: { node: string; callId: string; story?: string }): string {
   return [e.story, e.node, e.callId].filter((p) => p !== undefined).join(":");
 }
 

@@ -10,7 +10,8 @@ export function acpEditor(
   cwd: string,
   baseURL: string,
   cleanups: Cleanups,
-  permission: (r: RequestPermissionRequest) => "approve" | "reject" = () => "approve",
+  /** The option the user picks: its id, or with the reason a rejection gives (sent as the answer's `_meta.reason`). */
+  permission: (r: RequestPermissionRequest) => string | { optionId: string; reason: string } = () => "approve",
 ) {
   const child = spawn(process.execPath, [BIN, "acp"], { cwd, env: cleanEnv({ baseURL }), stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
@@ -23,7 +24,9 @@ export function acpEditor(
     .onNotification("session/update", ({ params }) => void updates.push(params.update))
     .onRequest("session/request_permission", ({ params }) => {
       asked.push(params);
-      return { outcome: { outcome: "selected", optionId: permission(params) } };
+      const picked = permission(params);
+      if (typeof picked === "string") return { outcome: { outcome: "selected", optionId: picked } };
+      return { outcome: { outcome: "selected", optionId: picked.optionId }, _meta: { reason: picked.reason } };
     });
   const stream = ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
   const use = <T>(op: (ctx: ClientContext) => Promise<T>) => app.connectWith(stream, op);

@@ -86,7 +86,8 @@ export function learn(session: AcpSession, e: YoloEvent): void {
   }
   if (e.type === "interrupt") {
     session.waiting = e.kind === "approval" ? "approval" : "question";
-    session.review = e.kind === "approval" ? { askedBy: e.askedBy, artifact: e.artifact ?? null } : null;
+    // The review node of an `approve` entry is named for the agent whose output it shows.
+    session.review = e.kind === "approval" ? { askedBy: e.askedBy.replace(/^approve_/, ""), artifact: e.artifact ?? null } : null;
   }
   if (e.type === "run.completed") session.status = e.status;
 }
@@ -103,7 +104,7 @@ async function askApproval(session: AcpSession, client: AgentContext, signal: Ab
         sessionId: session.id,
         toolCall: {
           toolCallId: `approval:${session.threadId}`,
-          title: `Approve ${session.review?.askedBy ?? "this"} output so the run goes on?`,
+          title: `Approve ${session.review ? `${session.review.askedBy}'s` : "this"} output so the run goes on?`,
           kind: "think",
           status: "pending",
           // What is approved, in the words the run waits with (the stories a plan holds).

@@ -10,7 +10,10 @@ export function acpEditor(
   cwd: string,
   baseURL: string,
   cleanups: Cleanups,
-  /** The option the user picks: its id, or with the reason a rejection gives (sent as the answer's `_meta.reason`). */
+  /**
+   * The option the user picks: its id, or with the reason a rejection gives (sent as the answer's `_meta.reason`);
+   * `cancelled`: the request is dismissed (the editor's cancelled outcome).
+   */
   permission: (r: RequestPermissionRequest) => string | { optionId: string; reason: string } = () => "approve",
 ) {
   const child = spawn(process.execPath, [BIN, "acp"], { cwd, env: cleanEnv({ baseURL }), stdio: ["pipe", "pipe", "pipe"] });
@@ -25,6 +28,7 @@ export function acpEditor(
     .onRequest("session/request_permission", ({ params }) => {
       asked.push(params);
       const picked = permission(params);
+      if (picked === "cancelled") return { outcome: { outcome: "cancelled" } };
       if (typeof picked === "string") return { outcome: { outcome: "selected", optionId: picked } };
       return { outcome: { outcome: "selected", optionId: picked.optionId }, _meta: { reason: picked.reason } };
     });

@@ -2,11 +2,10 @@ import { randomUUID } from "node:crypto";
 import { agent, type AgentApp, PROTOCOL_VERSION, RequestError, type ContentBlock } from "@agentclientprotocol/sdk";
 import type { YoloBinary } from "../mcp/serve-child.js";
 import { promptArgs, reportArgs } from "./child-args.js";
-import { askEdit } from "./edit-ask.js";
 import { modeState, parseMode, START_MODE } from "./modes.js";
-import { PermissionDoor } from "./permission-door.js";
-import { type AcpSession, promptTurn } from "./prompt-turn.js";
+import { promptTurn } from "./prompt-turn.js";
 import { sessionCwd } from "./session-cwd.js";
+import { SessionTable } from "./session-table.js";
 import { findThread, listSessions, replayRecord, replayThread } from "./session-load.js";
 import { record } from "./session-record.js";
 
@@ -17,38 +16,7 @@ import { record } from "./session-record.js";
  * `stopRuns` stops every prompt turn in progress as `session/cancel` does and resolves once their children are gone.
  */
 export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: string): { app: AgentApp; stopRuns: () => Promise<void> } {
-  const sessions = new Map<string, AcpSession>();
-  const running = new Set<Promise<unknown>>();
-  // Every turn is kept until it ends, so the editor going away can wait for its child run to stop.
-  const track = <T>(turn: Promise<T>): Promise<T> => {
-    running.add(turn);
-    void turn.finally(() => running.delete(turn)).catch(() => {});
-    return turn;
-  };
-  // Ask mode's runs ask through it before each edit; it answers for the session that started the run.
-  const door = new PermissionDoor(binary.node, (q) => askEdit(sessions.get(q.sessionId), q));
-  const stopRuns = async () => {
-    for (const session of sessions.values()) session.turn?.abort();
-    await Promise.allSettled([...running]);
-    door.close();
-  };
-  const open = (id: string, cwd: string): AcpSession => {
-    const session: AcpSession = {
-      ...{ id, cwd, threadId: null, mode: null, status: null, waiting: null, turn: null },
-      ...{ permission: START_MODE, client: null, calls: new Map(), review: null },
-    };
-    sessions.set(id, session);
-    return session;
-  };
-  /**
-   * The child's environment for a turn: in ask mode, the user config with the hook that asks before each edit; in
-   * plan mode (and while a thread waits on an approval, whose node must stay in its graph), pm's output approved first.
-   */
-  const childFor = async (session: AcpSession): Promise<YoloBinary> => {
-    let env = session.permission === "ask" ? await door.envFor(session.id, binary.env) : binary.env;
-    if (session.permission === "plan" || session.waiting === "approval") env = { ...env, YOLO_APPROVE: withPm(env.YOLO_APPROVE) };
-    return { ...binary, env, cwd: session.cwd };
-  };
+  const sessions = new SessionTable(binary);
   const app = agent({ name: "yolo" })
     .onRequest("initialize", () => ({
       protocolVersion: PROTOCOL_VERSION,
@@ -60,7 +28,7 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       agentInfo: { name: "yolo", title: "yolo", version },
       authMethods: [],
     }))
-    .onRequest("session/new", ({ params }) => ({ sessionId: open(`yolo-${randomUUID()}`, sessionCwd(params.cwd)).id, modes: modeState(START_MODE) }))
+    .onRequest("session/new", ({ params }) => ({ sessionId: sessions.open(`yolo-${randomUUID()}`, sessionCwd(params.cwd)).id, modes: modeState(START_MODE) }))
     .onRequest("session/set_mode", ({ params }) => {
       const session = sessions.get(params.sessionId);
       if (!session) throw RequestError.sessionNotFound(params.sessionId);
@@ -70,7 +38,7 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
     })
     .onRequest("session/load", async ({ params, client }) => {
       const cwd = sessionCwd(params.cwd);
-      const session = open(params.sessionId, cwd);
+      const session = sessions.open(params.sessionId, cwd);
       const child = { ...binary, cwd };
       // A session an editor held here replays its record; a thread's id (one the CLI ran) replays its checkpoints.
       if (!(await replayRecord(session, client))) {
@@ -81,13 +49,13 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       // A waiting thread says again what it waits for (its question, or the output to approve), as a resume does.
       if (session.status === "waiting" && session.threadId) {
         session.client = client;
-        await track(promptTurn({ session, args: reportArgs(session.threadId), binary: await childFor(session), client }));
+        await sessions.track(promptTurn({ session, args: reportArgs(session.threadId), binary: await sessions.childFor(session), client }));
       }
       return { modes: modeState(session.permission) };
     })
     .onRequest("session/list", async ({ params }) => {
       // Without a folder: the projects this editor opened sessions in.
-      const cwds = params.cwd ? [sessionCwd(params.cwd)] : [...new Set([...sessions.values()].map((s) => s.cwd))];
+      const cwds = params.cwd ? [sessionCwd(params.cwd)] : sessions.folders();
       const lists = await Promise.all(cwds.map((cwd) => listSessions({ ...binary, cwd })));
       return { sessions: lists.flat() };
     })
@@ -109,12 +77,12 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
           },
         });
       session.client = client;
-      return track(promptTurn({ session, args, binary: await childFor(session), client }));
+      return sessions.track(promptTurn({ session, args, binary: await sessions.childFor(session), client }));
     })
     .onNotification("session/cancel", ({ params }) => {
       sessions.get(params.sessionId)?.turn?.abort();
     });
-  return { app, stopRuns };
+  return { app, stopRuns: () => sessions.stopAll() };
 }
 
 /** The prompt's words: its text blocks, and the text of resources the editor embedded (a selection, a file). */
@@ -126,9 +94,4 @@ export function promptText(blocks: ContentBlock[]): string {
     else if (b.type === "resource_link") parts.push(b.uri);
   }
   return parts.join("\n\n").trim();
-}
-
-// pm (the agent that writes the plan: the stories) added to the approvals the user's environment already asks for.
-function withPm(given: string | undefined): string {
-  return given ? `${given},pm` : "pm";
 }

@@ -14,7 +14,7 @@ const OLD_TEXT_CAP = 256 * 1024;
  * (ACP's answer has no field for words). A session that is no longer in ask mode, or has no turn, lets it run.
  */
 export async function askEdit(session: AcpSession | undefined, q: PermissionQuestion): Promise<PermissionAnswer> {
-  if (!session || session.permission !== "ask" || !session.client || !session.turn) return { allow: true };
+  if (session?.permission !== "ask" || !session.client || !session.turn) return { allow: true };
   const path = typeof q.input.path === "string" ? q.input.path : "";
   const abs = isAbsolute(path) ? path : join(session.cwd, path);
   const request: RequestPermissionRequest = {
@@ -46,7 +46,8 @@ export async function askEdit(session: AcpSession | undefined, q: PermissionQues
     return { allow: true };
   }
   const given = (answer._meta as { reason?: unknown } | null | undefined)?.reason;
-  const reason = typeof given === "string" && given.trim() ? `: ${given.trim()}` : ". Do not make this change again; take another way, or hand off saying why it is needed.";
+  const reason =
+    typeof given === "string" && given.trim() ? `: ${given.trim()}` : ". Do not make this change again; take another way, or hand off saying why it is needed.";
   return { allow: false, reason: `The user rejected this ${q.tool} of ${path} in the editor${reason}` };
 }
 

@@ -114,7 +114,8 @@ function shellWord(word: string): string {
  * The hook: passes its stdin (the call) to the socket with the session id, and prints what comes back. It exits 1
  * when nobody answers, which refuses the call (PreToolUse hooks fail closed).
  */
-const HOOK_SCRIPT = `import { connect } from "node:net";
+const HOOK_SCRIPT = `import { writeSync } from "node:fs";
+import { connect } from "node:net";
 const [socket, session] = process.argv.slice(2);
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
@@ -122,7 +123,7 @@ const conn = connect(socket);
 let out = "";
 conn.setEncoding("utf8");
 conn.on("data", (chunk) => (out += chunk));
-conn.on("end", () => process.stdout.write(out));
+conn.on("end", () => writeSync(1, out));
 conn.on("error", (error) => {
   process.stderr.write("yolo acp, which asks the editor, is not answering: " + error.message + "\\n");
   process.exitCode = 1;

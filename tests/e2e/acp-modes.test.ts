@@ -29,7 +29,8 @@ describe("yolo acp, session modes", { timeout: 240_000 }, () => {
         pm: [pmDone(false), pmDone(false), (req) => (said(req, PLAN_REASON) ? pmDone(false) : { status: 400, content: "pm was not told the reason" })],
         dev: [
           call("write_file", { path: "src/add.js", content: BAD_ADD }),
-          (req) => (said(req, EDIT_REASON) ? call("write_file", { path: "src/add.js", content: GOOD_ADD }) : { status: 400, content: "dev was not told the reason" }),
+          (req) =>
+            said(req, EDIT_REASON) ? call("write_file", { path: "src/add.js", content: GOOD_ADD }) : { status: 400, content: "dev was not told the reason" },
           handoff({ summary: "wrote add", files_changed: ["src/add.js"] }),
         ],
         tea: [teaSays("PASS")],

@@ -2,6 +2,7 @@ import { isAbsolute, join } from "node:path";
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolKind } from "@agentclientprotocol/sdk";
 import { EDIT_TEXT_CAP } from "../agents/call-edit.js";
 import type { ToolEdit, YoloEvent } from "../events/schema.js";
+import { gateCall, gateResult } from "./gate-update.js";
 
 /** yolo's tools as ACP's tool kinds, so an editor can pick an icon and know which ones touch files. */
 const TOOL_KINDS: Record<string, ToolKind> = {
@@ -163,29 +164,6 @@ function ranBefore(e: Extract<YoloEvent, { type: "run.started" }>, node: string)
 /** The editor's id of a tool call: a story's dev runs beside others with the same call ids, the story keeps them apart. */
 export function callKey(e: { node: string; callId: string; story?: string }): string {
   return [e.story, e.node, e.callId].filter((p) => p !== undefined).join(":");
-}
-
-function gateCall(e: Extract<YoloEvent, { type: "gate.started" }>): SessionUpdate {
-  return {
-    sessionUpdate: "tool_call",
-    toolCallId: `gate:${e.node}:${e.name}:${e.attempt}${e.baseline ? ":baseline" : ""}`,
-    title: `gate ${e.name}${e.baseline ? " (baseline)" : ""}: ${e.command}`,
-    kind: "execute",
-    status: "in_progress",
-    rawInput: { command: e.command },
-  };
-}
-
-function gateResult(e: Extract<YoloEvent, { type: "gate.result" }>): SessionUpdate {
-  const g = e.gate;
-  const counts = g.passedCount !== null || g.failedCount !== null ? ` (${g.passedCount ?? 0} passed, ${g.failedCount ?? 0} failed)` : "";
-  const text = `${g.name}: ${g.passed ? "passed" : "failed"}, exit ${g.exitCode ?? "none"}${counts}${g.failures.length ? `\n${g.failures.slice(0, 10).join("\n")}` : ""}`;
-  return {
-    sessionUpdate: "tool_call_update",
-    toolCallId: `gate:${e.node}:${g.name}:${g.attempt}${g.baseline ? ":baseline" : ""}`,
-    status: g.passed ? "completed" : "failed",
-    content: [{ type: "content", content: { type: "text", text } }],
-  };
 }
 
 /** The last words of a prompt turn: the outcome, its exit code, and the files the run changed. */

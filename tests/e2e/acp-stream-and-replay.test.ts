@@ -51,6 +51,10 @@ describe("yolo acp, streaming and a session loaded again", { timeout: 180_000 },
     const summary = chunks.find((c) => c.text.startsWith("**analyst**"));
     expect(pieces.at(-1)?.i).toBeLessThan(summary?.i ?? -1);
     expect(thoughts(ed.updates)).toBe(THOUGHT);
+    // The judged gate run, per test: the baseline's failing test file is fixed, its tests new and passing.
+    const judged = ed.updates.find((u) => u.sessionUpdate === "tool_call_update" && /^gate:/.test(u.toolCallId) && !u.toolCallId.endsWith(":baseline"));
+    expect(judged, JSON.stringify(judged)).toMatchObject({ rawOutput: { passed: true, regressed: [], stillFailing: [], fixed: ["test/add.test.js"] } });
+    expect((judged as { rawOutput: { newPassing: string[] } }).rawOutput.newPassing).toHaveLength(2);
 
     // The editor restarts: a new yolo acp loads the session by its id and shows what it did.
     const again = acpEditor(project.root, mock.url, cleanups);

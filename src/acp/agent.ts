@@ -6,6 +6,7 @@ import { modeState, parseMode, START_MODE } from "./modes.js";
 import { promptTurn } from "./prompt-turn.js";
 import { sessionCwd } from "./session-cwd.js";
 import { SessionTable } from "./session-table.js";
+import { announceCommands, slashCommand } from "./slash-commands.js";
 import { findThread, listSessions, replayRecord, replayThread } from "./session-load.js";
 import { record } from "./session-record.js";
 
@@ -28,7 +29,12 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       agentInfo: { name: "yolo", title: "yolo", version },
       authMethods: [],
     }))
-    .onRequest("session/new", ({ params }) => ({ sessionId: sessions.open(`yolo-${randomUUID()}`, sessionCwd(params.cwd)).id, modes: modeState(START_MODE) }))
+    .onRequest("session/new", ({ params, client }) => {
+      const session = sessions.open(`yolo-${randomUUID()}`, sessionCwd(params.cwd));
+      // The commands are the session's: said once the editor has its id, after this answer.
+      setTimeout(() => void announceCommands(session, client).catch(() => {}), 0);
+      return { sessionId: session.id, modes: modeState(START_MODE) };
+    })
     .onRequest("session/set_mode", ({ params }) => {
       const session = sessions.get(params.sessionId);
       if (!session) throw RequestError.sessionNotFound(params.sessionId);
@@ -51,6 +57,7 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
         session.client = client;
         await sessions.track(promptTurn({ session, args: reportArgs(session.threadId), binary: await sessions.childFor(session), client }));
       }
+      await announceCommands(session, client);
       return { modes: modeState(session.permission) };
     })
     .onRequest("session/list", async ({ params }) => {
@@ -65,6 +72,8 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       if (session.turn) throw RequestError.invalidRequest(undefined, `a prompt turn is already running in session ${params.sessionId}`);
       const text = promptText(params.prompt);
       if (!text) throw RequestError.invalidParams(undefined, "the prompt has no text");
+      const answered = await slashCommand(session, text, client);
+      if (answered) return answered;
       const { args, usesText } = promptArgs(session, text);
       record(session.cwd, session.id, { prompt: text, ts: new Date().toISOString() });
       // A run that stopped early (cancelled, a limit) goes on from its checkpoint; the words are not its input.

@@ -16,11 +16,12 @@ const thoughts = (updates: SessionUpdate[]) =>
   updates.flatMap((u) => (u.sessionUpdate === "agent_thought_chunk" && u.content.type === "text" ? [u.content.text] : [])).join("");
 
 /**
- * The model's words reach the editor as they stream (its thinking as thought chunks), and a session the editor held
- * is listed and loaded again by the id `session/new` gave, by a new `yolo acp`, with what it did shown again.
+ * The model's words reach the editor as they stream (its thinking as thought chunks), the gate per test, the slash
+ * commands answer from the session, and a session the editor held is listed and loaded again by the id
+ * `session/new` gave, by a new `yolo acp`, with what it did shown again. One run for all of it: CI time is short.
  */
-describe("yolo acp, streaming and a session loaded again", { timeout: 180_000 }, () => {
-  it("streams the analyst's words and thinking before its summary; lists the session; a restarted yolo acp replays it", async () => {
+describe("yolo acp, streaming, slash commands and a session loaded again", { timeout: 180_000 }, () => {
+  it("streams the analyst's words and thinking before its summary; lists the session; answers /gates and /status; a restarted yolo acp replays it", async () => {
     const project = makeProject();
     const mock = await startMockOpenAI(
       director({
@@ -41,6 +42,22 @@ describe("yolo acp, streaming and a session loaded again", { timeout: 180_000 },
       expect(done._meta, ed.stderr()).toMatchObject({ yolo: { status: "passed", exitCode: 0 } });
       const listed = await ctx.request("session/list", { cwd: project.root });
       expect(listed.sessions).toEqual([expect.objectContaining({ sessionId, cwd: project.root, title: REQ })]);
+
+      // Slash commands, offered once the session exists, answered from the session with no run.
+      const offered = ed.updates.find((u) => u.sessionUpdate === "available_commands_update");
+      expect(offered && "availableCommands" in offered ? offered.availableCommands.map((c) => c.name) : []).toEqual(["status", "gates"]);
+      const from = ed.updates.length;
+      const models = mock.requests.length;
+      await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/gates" }] });
+      await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/status" }] });
+      const answered = ed.updates.slice(from);
+      expect(answered.find((u) => u.sessionUpdate === "tool_call")).toMatchObject({
+        title: "gate test: latest result",
+        status: "completed",
+        rawOutput: { passed: true, fixed: ["test/add.test.js"] },
+      });
+      expect(texts(answered)).toMatch(/^Thread \w+ \(run\): passed\. Mode: auto\.\n$/);
+      expect(mock.requests.length).toBe(models);
       return sessionId;
     });
 
@@ -73,5 +90,6 @@ describe("yolo acp, streaming and a session loaded again", { timeout: 180_000 },
     // Streamed words and thinking are not kept: the summaries say them in short.
     expect(texts(shown)).not.toContain(SAID);
     expect(thoughts(shown)).toBe("");
+    expect(shown.some((u) => u.sessionUpdate === "available_commands_update")).toBe(true);
   });
 });

@@ -1,9 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { agent, type AgentApp, PROTOCOL_VERSION, RequestError, type ContentBlock } from "@agentclientprotocol/sdk";
-import { readYolo, type YoloBinary } from "../mcp/serve-child.js";
+import type { YoloBinary } from "../mcp/serve-child.js";
 import { promptArgs, reportArgs } from "./child-args.js";
-import { type AcpSession, promptTurn } from "./prompt-turn.js";
+import { modeState, parseMode, START_MODE } from "./modes.js";
+import { promptTurn } from "./prompt-turn.js";
 import { sessionCwd } from "./session-cwd.js";
+import { SessionTable } from "./session-table.js";
+import { announceCommands, slashCommand } from "./slash-commands.js";
+import { findThread, listSessions, replayRecord, replayThread } from "./session-load.js";
+import { record } from "./session-record.js";
 
 /**
  * yolo as an ACP agent (Zed, JetBrains, Neovim): a session is a thread of the project the editor opened; a prompt is
@@ -12,47 +17,54 @@ import { sessionCwd } from "./session-cwd.js";
  * `stopRuns` stops every prompt turn in progress as `session/cancel` does and resolves once their children are gone.
  */
 export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: string): { app: AgentApp; stopRuns: () => Promise<void> } {
-  const sessions = new Map<string, AcpSession>();
-  const running = new Set<Promise<unknown>>();
-  // Every turn is kept until it ends, so the editor going away can wait for its child run to stop.
-  const track = <T>(turn: Promise<T>): Promise<T> => {
-    running.add(turn);
-    void turn.finally(() => running.delete(turn)).catch(() => {});
-    return turn;
-  };
-  const stopRuns = async () => {
-    for (const session of sessions.values()) session.turn?.abort();
-    await Promise.allSettled([...running]);
-  };
-  const open = (id: string, cwd: string): AcpSession => {
-    const session: AcpSession = { id, cwd, threadId: null, mode: null, status: null, waiting: null, turn: null };
-    sessions.set(id, session);
-    return session;
-  };
+  const sessions = new SessionTable(binary);
   const app = agent({ name: "yolo" })
     .onRequest("initialize", () => ({
       protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
+      agentCapabilities: {
+        loadSession: true,
+        sessionCapabilities: { list: {} },
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+      },
       agentInfo: { name: "yolo", title: "yolo", version },
       authMethods: [],
     }))
-    .onRequest("session/new", ({ params }) => ({ sessionId: open(`yolo-${randomUUID()}`, sessionCwd(params.cwd)).id }))
+    .onRequest("session/new", ({ params, client }) => {
+      const session = sessions.open(`yolo-${randomUUID()}`, sessionCwd(params.cwd));
+      // The commands are the session's: said once the editor has its id, after this answer.
+      setTimeout(() => void announceCommands(session, client).catch(() => {}), 0);
+      return { sessionId: session.id, modes: modeState(START_MODE) };
+    })
+    .onRequest("session/set_mode", ({ params }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw RequestError.sessionNotFound(params.sessionId);
+      // A run in progress keeps how it started; leaving ask mode lets its remaining edits through unasked.
+      session.permission = parseMode(params.modeId);
+      return {};
+    })
     .onRequest("session/load", async ({ params, client }) => {
       const cwd = sessionCwd(params.cwd);
-      const session = open(params.sessionId, cwd);
-      const row = await findThread({ ...binary, cwd }, params.sessionId);
-      Object.assign(session, { threadId: row.id, mode: row.mode, status: row.status });
+      const session = sessions.open(params.sessionId, cwd);
+      const child = { ...binary, cwd };
+      // A session an editor held here replays its record; a thread's id (one the CLI ran) replays its checkpoints.
+      if (!(await replayRecord(session, client))) {
+        const row = await findThread(child, params.sessionId);
+        Object.assign(session, { threadId: row.id, mode: row.mode, status: row.status });
+        await replayThread(session, row, child, client);
+      }
       // A waiting thread says again what it waits for (its question, or the output to approve), as a resume does.
-      if (row.status === "waiting") await track(promptTurn({ session, args: reportArgs(row.id), binary: { ...binary, cwd }, client }));
-      else
-        await client.notify("session/update", {
-          sessionId: session.id,
-          update: {
-            sessionUpdate: "agent_message_chunk",
-            content: { type: "text", text: `Thread ${row.id} (${row.mode}): ${row.status}. ${row.requirement}\n` },
-          },
-        });
-      return {};
+      if (session.status === "waiting" && session.threadId) {
+        session.client = client;
+        await sessions.track(promptTurn({ session, args: reportArgs(session.threadId), binary: await sessions.childFor(session), client }));
+      }
+      await announceCommands(session, client);
+      return { modes: modeState(session.permission) };
+    })
+    .onRequest("session/list", async ({ params }) => {
+      // Without a folder: the projects this editor opened sessions in.
+      const cwds = params.cwd ? [sessionCwd(params.cwd)] : sessions.folders();
+      const lists = await Promise.all(cwds.map((cwd) => listSessions({ ...binary, cwd })));
+      return { sessions: lists.flat() };
     })
     .onRequest("session/prompt", async ({ params, client }) => {
       const session = sessions.get(params.sessionId);
@@ -60,7 +72,10 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       if (session.turn) throw RequestError.invalidRequest(undefined, `a prompt turn is already running in session ${params.sessionId}`);
       const text = promptText(params.prompt);
       if (!text) throw RequestError.invalidParams(undefined, "the prompt has no text");
+      const answered = await slashCommand(session, text, client);
+      if (answered) return answered;
       const { args, usesText } = promptArgs(session, text);
+      record(session.cwd, session.id, { prompt: text, ts: new Date().toISOString() });
       // A run that stopped early (cancelled, a limit) goes on from its checkpoint; the words are not its input.
       if (!usesText)
         await client.notify("session/update", {
@@ -70,12 +85,13 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
             content: { type: "text", text: `Continuing thread ${session.threadId} from its last checkpoint (it stopped: ${session.status}).\n\n` },
           },
         });
-      return track(promptTurn({ session, args, binary: { ...binary, cwd: session.cwd }, client }));
+      session.client = client;
+      return sessions.track(promptTurn({ session, args, binary: await sessions.childFor(session), client }));
     })
     .onNotification("session/cancel", ({ params }) => {
       sessions.get(params.sessionId)?.turn?.abort();
     });
-  return { app, stopRuns };
+  return { app, stopRuns: () => sessions.stopAll() };
 }
 
 /** The prompt's words: its text blocks, and the text of resources the editor embedded (a selection, a file). */
@@ -87,20 +103,4 @@ export function promptText(blocks: ContentBlock[]): string {
     else if (b.type === "resource_link") parts.push(b.uri);
   }
   return parts.join("\n\n").trim();
-}
-
-type Row = { id: string; mode: string; status: string; requirement: string };
-
-// The thread's index row in the project at `cwd`, or a "resource not found" error naming it.
-async function findThread(binary: YoloBinary, threadId: string): Promise<Row> {
-  const listed = await readYolo(binary, ["threads", "--json"]);
-  let rows: Row[] = [];
-  try {
-    rows = listed.ok ? (JSON.parse(listed.text) as Row[]) : [];
-  } catch {
-    rows = [];
-  }
-  const row = rows.find((r) => r.id === threadId);
-  if (!row) throw RequestError.sessionNotFound(threadId);
-  return row;
 }

@@ -28,9 +28,9 @@ export function promptArgs(at: ThreadPosition, text: string): { args: string[]; 
   return { args: ["run", ...CHILD, "--", text], usesText: true };
 }
 
-/** The reply to an approval the editor's user gave. */
-export function approvalArgs(threadId: string, approved: boolean): string[] {
-  return approved ? ["resume", threadId, "--approve", ...CHILD] : ["resume", threadId, "--reject", "Rejected in the editor.", ...CHILD];
+/** The reply to an approval the editor's user gave; a rejection carries the user's reason where the editor gave one. */
+export function approvalArgs(threadId: string, approved: boolean, reason: string | null = null): string[] {
+  return approved ? ["resume", threadId, "--approve", ...CHILD] : ["resume", threadId, "--reject", reason ?? "Rejected in the editor.", ...CHILD];
 }
 
 /** Where a thread loaded into a session stands, said again by a resume that only reports it. */
@@ -38,5 +38,8 @@ export function reportArgs(threadId: string): string[] {
   return ["resume", threadId, ...CHILD];
 }
 
-/** Events on stdout and never a prompt: a question ends the child (exit 3) and comes back as the next prompt. */
-const CHILD = ["--json", "--ci"];
+/**
+ * Events on stdout, the model's words and thinking as they stream among them, and never a prompt: a question ends
+ * the child (exit 3) and comes back as the next prompt.
+ */
+const CHILD = ["--json", "--json-tokens", "--ci"];

@@ -2,6 +2,7 @@ import { isAbsolute, join } from "node:path";
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolKind } from "@agentclientprotocol/sdk";
 import { EDIT_TEXT_CAP } from "../agents/call-edit.js";
 import type { ToolEdit, YoloEvent } from "../events/schema.js";
+import { gateCall, gateResult } from "./gate-update.js";
 
 /** yolo's tools as ACP's tool kinds, so an editor can pick an icon and know which ones touch files. */
 const TOOL_KINDS: Record<string, ToolKind> = {
@@ -26,11 +27,37 @@ export class EventTranslator {
   private readonly nodes: { name: string; status: PlanEntry["status"] }[] = [];
   private readonly stories = new Map<string, { title: string; status: PlanEntry["status"] }>();
   private readonly paths = new Map<string, string[]>();
+  /** The agent (node and story) whose streamed text the editor shows last; null once a paragraph of ours follows. */
+  private streaming: string | null = null;
+  /** Agents that streamed text in this turn: their `reply` is that text again. */
+  private readonly streamed = new Set<string>();
 
   constructor(private readonly root: string) {}
 
   /** The updates one event makes (often none). */
   updates(e: YoloEvent): SessionUpdate[] {
+    if (e.type === "token" || e.type === "thought") return this.stream(e);
+    const out = this.said(e);
+    // A streamed answer rarely ends its line: what we say next starts a paragraph of its own.
+    if (this.streaming !== null && out.some((u) => u.sessionUpdate === "agent_message_chunk")) {
+      this.streaming = null;
+      return [say("\n\n"), ...out];
+    }
+    return out;
+  }
+
+  // The model's words and thinking as they stream, each agent's first words headed by its name (the node boundary).
+  private stream(e: Extract<YoloEvent, { type: "token" | "thought" }>): SessionUpdate[] {
+    if (e.type === "thought") return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: e.text } }];
+    const who = e.story === undefined ? e.node : `${e.node} (${e.story})`;
+    this.streamed.add(who);
+    if (this.streaming === who) return [say(e.text)];
+    const head = this.streaming === null ? "" : "\n\n";
+    this.streaming = who;
+    return [say(`${head}_${who}:_ ${e.text}`)];
+  }
+
+  private said(e: YoloEvent): SessionUpdate[] {
     switch (e.type) {
       case "run.started":
         this.nodes.splice(0, this.nodes.length, ...e.nodes.map((name) => ({ name, status: ranBefore(e, name) })));
@@ -42,7 +69,7 @@ export class EventTranslator {
         this.mark(e.node, "completed");
         return [say(`**${e.node}**${e.blocked ? " (blocked)" : ""}: ${e.summary}\n\n`), this.plan()];
       case "reply":
-        return [say(`${e.text}\n\n`)];
+        return this.streamed.has(e.story === undefined ? e.node : `${e.node} (${e.story})`) ? [] : [say(`${e.text}\n\n`)];
       case "tool.called":
         return e.tool === "handoff" ? [] : [this.toolCall(e)];
       case "tool.result":
@@ -134,32 +161,9 @@ function ranBefore(e: Extract<YoloEvent, { type: "run.started" }>, node: string)
   return e.ran?.includes(node) ? "completed" : "pending";
 }
 
-// A story's dev runs beside others with the same call ids: the story keeps them apart.
-function callKey(e: { node: string; callId: string; story?: string }): string {
+/** The editor's id of a tool call: a story's dev runs beside others with the same call ids, the story keeps them apart. */
+export function callKey(e: { node: string; callId: string; story?: string }): string {
   return [e.story, e.node, e.callId].filter((p) => p !== undefined).join(":");
-}
-
-function gateCall(e: Extract<YoloEvent, { type: "gate.started" }>): SessionUpdate {
-  return {
-    sessionUpdate: "tool_call",
-    toolCallId: `gate:${e.node}:${e.name}:${e.attempt}${e.baseline ? ":baseline" : ""}`,
-    title: `gate ${e.name}${e.baseline ? " (baseline)" : ""}: ${e.command}`,
-    kind: "execute",
-    status: "in_progress",
-    rawInput: { command: e.command },
-  };
-}
-
-function gateResult(e: Extract<YoloEvent, { type: "gate.result" }>): SessionUpdate {
-  const g = e.gate;
-  const counts = g.passedCount !== null || g.failedCount !== null ? ` (${g.passedCount ?? 0} passed, ${g.failedCount ?? 0} failed)` : "";
-  const text = `${g.name}: ${g.passed ? "passed" : "failed"}, exit ${g.exitCode ?? "none"}${counts}${g.failures.length ? `\n${g.failures.slice(0, 10).join("\n")}` : ""}`;
-  return {
-    sessionUpdate: "tool_call_update",
-    toolCallId: `gate:${e.node}:${g.name}:${g.attempt}${g.baseline ? ":baseline" : ""}`,
-    status: g.passed ? "completed" : "failed",
-    content: [{ type: "content", content: { type: "text", text } }],
-  };
 }
 
 /** The last words of a prompt turn: the outcome, its exit code, and the files the run changed. */

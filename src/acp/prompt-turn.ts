@@ -1,8 +1,10 @@
 import type { AgentContext, PromptResponse, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { PermissionMode } from "./modes.js";
 import { yoloEventSchema, type YoloEvent } from "../events/schema.js";
 import { runYoloChild, type ChildOutcome, type YoloBinary } from "../mcp/serve-child.js";
 import { approvalArgs, type ThreadPosition } from "./child-args.js";
-import { EventTranslator } from "./event-updates.js";
+import { callKey, EventTranslator } from "./event-updates.js";
+import { record } from "./session-record.js";
 
 /** One ACP session: a yolo thread (once its first run started) in the folder the editor opened. */
 export interface AcpSession extends ThreadPosition {
@@ -10,6 +12,14 @@ export interface AcpSession extends ThreadPosition {
   cwd: string;
   /** Aborts the child run of the prompt turn in progress (session/cancel). */
   turn: AbortController | null;
+  /** What the session's runs do before asking (session/set_mode). */
+  permission: PermissionMode;
+  /** The editor of the turn in progress, which ask mode asks. */
+  client: AgentContext | null;
+  /** The editor's tool call id of each call of the running turn, by yolo's call id: a permission names its call. */
+  calls: Map<string, string>;
+  /** What the thread waits to have approved: who made it and the output (the plan's stories, say), where given. */
+  review: { askedBy: string; artifact: string | null } | null;
 }
 
 /**
@@ -29,7 +39,7 @@ export async function promptTurn(input: { session: AcpSession; args: string[]; b
       if (turn.signal.aborted || session.status !== "waiting" || session.waiting !== "approval" || !session.threadId) break;
       const approved = await askApproval(session, client, turn.signal);
       if (approved === null) break;
-      args = approvalArgs(session.threadId, approved);
+      args = approvalArgs(session.threadId, approved.approved, approved.reason);
     }
   } finally {
     session.turn = null;
@@ -53,6 +63,8 @@ async function runLeg(session: AcpSession, args: string[], binary: YoloBinary, c
       const parsed = yoloEventSchema.safeParse(raw);
       if (!parsed.success) return;
       learn(session, parsed.data);
+      if (parsed.data.type === "tool.called") session.calls.set(parsed.data.callId, callKey(parsed.data));
+      record(session.cwd, session.id, { event: parsed.data });
       for (const update of translator.updates(parsed.data)) send(update);
     },
     signal,
@@ -67,17 +79,24 @@ async function runLeg(session: AcpSession, args: string[], binary: YoloBinary, c
 }
 
 /** What an event tells about the session's thread. */
-function learn(session: AcpSession, e: YoloEvent): void {
+export function learn(session: AcpSession, e: YoloEvent): void {
   if (e.type === "run.started") {
     session.threadId = e.thread;
     session.mode = e.mode ?? "run";
   }
-  if (e.type === "interrupt") session.waiting = e.kind === "approval" ? "approval" : "question";
+  if (e.type === "interrupt") {
+    session.waiting = e.kind === "approval" ? "approval" : "question";
+    // The review node of an `approve` entry is named for the agent whose output it shows.
+    session.review = e.kind === "approval" ? { askedBy: e.askedBy.replace(/^approve_/, ""), artifact: e.artifact ?? null } : null;
+  }
   if (e.type === "run.completed") session.status = e.status;
 }
 
-/** Asks the editor's user to approve what the thread waits on: true, false, or null when the request was cancelled. */
-async function askApproval(session: AcpSession, client: AgentContext, signal: AbortSignal): Promise<boolean | null> {
+/**
+ * Asks the editor's user to approve what the thread waits on; null when the request was cancelled. A rejection's
+ * reason is the one the editor gave in the answer's `_meta.reason`, where it gives one (ACP's answer has no field for words).
+ */
+async function askApproval(session: AcpSession, client: AgentContext, signal: AbortSignal): Promise<{ approved: boolean; reason: string | null } | null> {
   const answer = await client
     .request(
       "session/request_permission",
@@ -85,9 +104,11 @@ async function askApproval(session: AcpSession, client: AgentContext, signal: Ab
         sessionId: session.id,
         toolCall: {
           toolCallId: `approval:${session.threadId}`,
-          title: "Approve this output so the run goes on?",
+          title: `Approve ${session.review ? `${session.review.askedBy}'s` : "this"} output so the run goes on?`,
           kind: "think",
           status: "pending",
+          // What is approved, in the words the run waits with (the stories a plan holds).
+          ...(session.review?.artifact ? { content: [{ type: "content", content: { type: "text", text: session.review.artifact } }] } : {}),
         },
         options: [
           { optionId: "approve", name: "Approve", kind: "allow_once" },
@@ -98,5 +119,6 @@ async function askApproval(session: AcpSession, client: AgentContext, signal: Ab
     )
     .catch(() => null);
   if (answer?.outcome.outcome !== "selected") return null;
-  return answer.outcome.optionId === "approve";
+  const given = (answer._meta as { reason?: unknown } | null | undefined)?.reason;
+  return { approved: answer.outcome.optionId === "approve", reason: typeof given === "string" && given.trim() ? given.trim() : null };
 }

@@ -238,15 +238,25 @@ async function streamOnce(
 ): Promise<AIMessageChunk> {
   const reply = new ReplyChunks();
   const tokens = tokenBatch((text) => options.emit({ type: "token", node: options.node, text }));
+  const thoughts = tokenBatch((text) => options.emit({ type: "thought", node: options.node, text }));
   // A signal of its own per call: the client leaves a listener on whatever signal it is given.
   await withCallSignal(options.signal, async (signal) => {
     const stream = await bound.stream(messages, { signal });
     for await (const chunk of stream) {
+      const thought = chunk.additional_kwargs?.reasoning_content;
+      if (typeof thought === "string" && thought) thoughts.push(thought);
       const text = contentText(chunk.content);
-      if (text) tokens.push(text);
+      if (text) {
+        // The thinking so far goes out before the answer it led to.
+        thoughts.flush();
+        tokens.push(text);
+      }
       reply.add(chunk);
     }
-  }).finally(tokens.flush);
+  }).finally(() => {
+    thoughts.flush();
+    tokens.flush();
+  });
   const full = reply.result();
   if (!full) throw new Error("the model returned an empty stream");
   return full;

@@ -49,6 +49,7 @@ const positiveNumber = (value: string) => {
 function runOptions(cmd: Command, { pipeline = true, writes = true } = {}): Command {
   cmd
     .option("--json", "print JSON Lines events on stdout (and nothing else)")
+    .option("--json-tokens", "with --json: also print the model's text and thinking as they stream (token and thought events)")
     .option("--tui", "force the live terminal view")
     .option("--no-tui", "never use the live terminal view; print plain progress lines")
     .option("-m, --model <name>", "model name (overrides YOLO_MODEL and yolo.config.ts)")
@@ -134,6 +135,7 @@ Environment:
   YOLO_USER_CONFIG       the user-level config file (empty: none)
   YOLO_SANDBOX           auto, required or off (commands' sandbox)
   YOLO_TRUST_PROJECT_HOOKS  1: run yolo.config.ts hooks without yolo hooks trust
+  YOLO_APPROVE           agents whose output waits for approval (pm,architect), added to approve
   CI                     any value: like --ci (plain output, never prompts)
 
 Run 'yolo <command> --help' for a command's options.

@@ -17,7 +17,7 @@ export const loadInk = () => {
 export async function createRenderer(flags: RunFlags, opts: { answersInline: boolean; onInterrupt: () => void }): Promise<Renderer> {
   const kind = rendererKind(flags);
   const write = (s: string) => void process.stdout.write(s);
-  if (kind === "json") return createJsonRenderer(write);
+  if (kind === "json") return createJsonRenderer(write, { streams: flags.jsonTokens === true });
   // Each renderer's module loads when chosen: `--json` needs neither the plain lines' formatting nor Ink.
   if (kind === "plain")
     return (await import("../ui/plain-renderer.js")).createPlainRenderer(write, { verbose: flags.verbose, answersInline: opts.answersInline });

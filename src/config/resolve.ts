@@ -70,6 +70,16 @@ const DEFAULTS = {
 } as const;
 
 /**
+ * The agents whose output waits for a human: the config's `approve`, and the comma-separated names in `YOLO_APPROVE`
+ * (added, never removed: an editor's plan mode asks for pm's this way). A name the workflow does not have is
+ * left out, as `withApprovals` does.
+ */
+function approvals(fileConfig: UserConfig, env: Readonly<Record<string, string | undefined>>): string[] {
+  const extra = (env.YOLO_APPROVE ?? "").split(",").map((n) => n.trim());
+  return [...new Set([...(fileConfig.approve ?? []), ...extra.filter(Boolean)])];
+}
+
+/**
  * Merges defaults < config file < environment < flags into one deep-frozen object.
  * Pure: reads only its arguments. Bad environment or flag values throw a ConfigError naming them.
  */
@@ -98,8 +108,8 @@ export function resolveConfig({
     ...(mcpJson !== undefined ? { mcpJson } : {}),
     model: modelSettings(fileConfig, env, flags, checked),
     maxFixAttempts: checked.flagMaxFix ?? checked.envMaxFix ?? fileConfig.maxFixAttempts ?? DEFAULTS.maxFixAttempts,
-    workflow: withApprovals(structuredClone(fileConfig.workflow ?? DEFAULT_WORKFLOW), fileConfig.approve ?? []),
-    approve: [...(fileConfig.approve ?? [])],
+    workflow: withApprovals(structuredClone(fileConfig.workflow ?? DEFAULT_WORKFLOW), approvals(fileConfig, env)),
+    approve: approvals(fileConfig, env),
     customWorkflow: fileConfig.workflow !== undefined,
     // Gate defaults are filled whether the caller passed schema input or output.
     gates: fileConfig.gates ? fileConfig.gates.map(withGateDefaults) : null,

@@ -8,6 +8,8 @@ import { z } from "zod";
 export const runFlagsSchema = z
   .object({
     json: z.boolean(),
+    /** With --json: also the model's text and thoughts as they stream (`token`, `thought` events). */
+    jsonTokens: z.boolean(),
     tui: z.boolean(),
     verbose: z.boolean(),
     ci: z.boolean(),

@@ -158,6 +158,8 @@ export const yoloEventSchema = z.discriminatedUnion("type", [
     blocked: z.boolean().optional(),
   }),
   z.object({ ...base, type: z.literal("token"), node: z.string(), text: z.string() }),
+  /** The model's reasoning as it streams, where the server sends it (`reasoning_content`); a new type within version 1. */
+  z.object({ ...base, type: z.literal("thought"), node: z.string(), text: z.string() }),
   z.object({
     ...base,
     type: z.literal("tool.called"),

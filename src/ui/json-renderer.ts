@@ -3,13 +3,14 @@ import type { Renderer } from "./renderer.js";
 
 /**
  * `--json`: one JSON object per line (JSON Lines), exactly the event as the engine emitted it.
- * `token` events are TUI-only: they are skipped here because a token flood would bury the
- * meaningful events; consumers get each agent's text through `node.completed` summaries and artifacts.
+ * `token` and `thought` events are skipped unless `streams` (`--json-tokens`) asks for them: a token flood would
+ * bury the meaningful events of a pipeline that only wants those; an editor front end (`yolo acp`) shows them.
  */
-export function createJsonRenderer(write: (s: string) => void): Renderer {
+export function createJsonRenderer(write: (s: string) => void, options: { streams?: boolean } = {}): Renderer {
+  const streams = options.streams === true;
   return {
     onEvent(e: YoloEvent) {
-      if (e.type === "token") return;
+      if (!streams && (e.type === "token" || e.type === "thought")) return;
       write(`${JSON.stringify(e)}\n`);
     },
     close: async () => {},

@@ -101,6 +101,7 @@ function linesFor(st: PlainState, e: YoloEvent): Line[] {
       return [{ text: summary ? `${mark} ${e.node}: ${fit(summary, BODY - e.node.length - 4)}` : `${mark} ${e.node}` }];
     }
     case "token":
+    case "thought":
       return [];
     case "tool.called": {
       st.callArgs.set(callKey(e), e.args);

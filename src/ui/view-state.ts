@@ -162,6 +162,8 @@ export function reduce(state: ViewState, e: YoloEvent): ViewState {
         running: state.running === e.node ? null : state.running,
         gateRunning: state.gateRunning?.node === e.node ? null : state.gateRunning,
       };
+    case "thought":
+      return state;
     case "token": {
       const prev = state.stream?.node === e.node ? state.stream.text : "";
       return { ...state, stream: { node: e.node, text: streamTail(prev + e.text) } };

@@ -10,7 +10,11 @@ export function acpEditor(
   cwd: string,
   baseURL: string,
   cleanups: Cleanups,
-  permission: (r: RequestPermissionRequest) => "approve" | "reject" = () => "approve",
+  /**
+   * The option the user picks: its id, or with the reason a rejection gives (sent as the answer's `_meta.reason`);
+   * `cancelled`: the request is dismissed (the editor's cancelled outcome).
+   */
+  permission: (r: RequestPermissionRequest) => string | { optionId: string; reason: string } = () => "approve",
 ) {
   const child = spawn(process.execPath, [BIN, "acp"], { cwd, env: cleanEnv({ baseURL }), stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
@@ -23,7 +27,10 @@ export function acpEditor(
     .onNotification("session/update", ({ params }) => void updates.push(params.update))
     .onRequest("session/request_permission", ({ params }) => {
       asked.push(params);
-      return { outcome: { outcome: "selected", optionId: permission(params) } };
+      const picked = permission(params);
+      if (picked === "cancelled") return { outcome: { outcome: "cancelled" } };
+      if (typeof picked === "string") return { outcome: { outcome: "selected", optionId: picked } };
+      return { outcome: { outcome: "selected", optionId: picked.optionId }, _meta: { reason: picked.reason } };
     });
   const stream = ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
   const use = <T>(op: (ctx: ClientContext) => Promise<T>) => app.connectWith(stream, op);

@@ -18,6 +18,8 @@ export interface ScriptedReply {
   usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
   /** How many SSE chunks the content is streamed in (default 4); thousands make a token flood. */
   contentChunks?: number;
+  /** Streamed only: the model's thinking, sent before the content as `delta.reasoning_content` (DeepSeek, vLLM, llama.cpp). */
+  reasoning?: string;
   /** Content chunks per second, like a fast model (default: all at once). */
   contentRate?: number;
   /**
@@ -211,6 +213,7 @@ interface Completion {
   content: string;
   toolCalls: { id: string; name: string; arguments: string }[];
   contentChunks: number;
+  reasoning: string;
   contentRate: number | null;
   cut: ScriptedReply["cut"] | null;
   stall: boolean;
@@ -252,6 +255,7 @@ function buildCompletion(req: RecordedRequest, reply: ScriptedReply, nextId: () 
     content,
     toolCalls,
     contentChunks: reply.contentChunks ?? 4,
+    reasoning: reply.reasoning ?? "",
     contentRate: reply.contentRate ?? null,
     cut: reply.cut ?? null,
     stall: reply.stall === true,
@@ -318,6 +322,7 @@ async function streamCompletion(res: ServerResponse, c: Completion, includeUsage
   const delta = (d: Record<string, unknown>, finish: string | null = null) => send([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
 
   delta({ role: "assistant", content: "", refusal: null });
+  for (const piece of split(c.reasoning, 2)) delta({ reasoning_content: piece });
   const started = Date.now();
   for (const [i, piece] of split(c.content, c.contentChunks).entries()) {
     // Paced: wait whenever the stream is ahead of its rate (timers are ~1 ms, so pieces go out in small bursts).

@@ -42,4 +42,22 @@ describe("json renderer", () => {
     });
     expect(writes).toEqual([]);
   });
+
+  it("writes tokens and thoughts only when asked to (--json-tokens)", () => {
+    const at = { v: 1, thread: "t", ts: "2025-05-01T12:00:00.000Z", node: "dev" } as const;
+    const streamed: YoloEvent[] = [
+      { ...at, type: "thought", text: "hmm" },
+      { ...at, type: "token", text: "hi" },
+    ];
+    const quiet: string[] = [];
+    const loud: string[] = [];
+    const plain = createJsonRenderer((s) => quiet.push(s));
+    const withStreams = createJsonRenderer((s) => loud.push(s), { streams: true });
+    for (const e of streamed) {
+      plain.onEvent(e);
+      withStreams.onEvent(e);
+    }
+    expect(quiet).toEqual([]);
+    expect(loud.map((l) => JSON.parse(l))).toEqual(streamed);
+  });
 });

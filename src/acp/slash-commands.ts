@@ -1,0 +1,55 @@
+import type { AgentContext, AvailableCommand, PromptResponse, SessionUpdate } from "@agentclientprotocol/sdk";
+import { gateResult } from "./gate-update.js";
+import type { AcpSession } from "./prompt-turn.js";
+import { readRecord } from "./session-record.js";
+
+/** The commands the editor offers after `/`; each is answered from what the session knows, with no run. */
+export const SLASH_COMMANDS: AvailableCommand[] = [
+  { name: "status", description: "Where this session's thread stands: its id, status, what it waits on, the session's mode" },
+  { name: "gates", description: "The latest result of each gate in this session's thread, per test (fixed, regressed, still failing)" },
+];
+
+/** Tells the editor which slash commands the session has. */
+export function announceCommands(session: AcpSession, client: AgentContext): Promise<void> {
+  return client.notify("session/update", { sessionId: session.id, update: { sessionUpdate: "available_commands_update", availableCommands: SLASH_COMMANDS } });
+}
+
+/** Answers a prompt that is one of the slash commands (null for any other prompt): its updates, then the turn's end. */
+export async function slashCommand(session: AcpSession, text: string, client: AgentContext): Promise<PromptResponse | null> {
+  const name = /^\/(\w+)\s*$/.exec(text.trim())?.[1];
+  const updates = name === "status" ? [say(statusText(session))] : name === "gates" ? gateUpdates(session) : null;
+  if (!updates) return null;
+  for (const update of updates) await client.notify("session/update", { sessionId: session.id, update });
+  return { stopReason: "end_turn" };
+}
+
+function statusText(session: AcpSession): string {
+  const mode = `Mode: ${session.permission}.`;
+  if (!session.threadId) return `No thread yet: the next prompt starts a run. ${mode}\n`;
+  const waits = session.status === "waiting" ? ` It waits for ${session.waiting === "approval" ? "an approval" : "an answer"}.` : "";
+  return `Thread ${session.threadId} (${session.mode ?? "run"}): ${session.status ?? "running"}.${waits} ${mode}\n`;
+}
+
+// The thread's latest judged run of each gate, from the session's record, as finished gate tool calls.
+function gateUpdates(session: AcpSession): SessionUpdate[] {
+  const latest = new Map<string, Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>>();
+  for (const line of readRecord(session.cwd, session.id) ?? []) {
+    if (!("event" in line) || line.event.type !== "gate.result" || line.event.thread !== session.threadId) continue;
+    latest.set(line.event.gate.name, gateResult(line.event) as Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>);
+  }
+  if (!latest.size)
+    return [say(session.threadId ? `No gate has run in thread ${session.threadId} in this session.\n` : "No thread yet, so no gate has run.\n")];
+  return [...latest].map(([name, result]) => ({
+    sessionUpdate: "tool_call",
+    toolCallId: `slash-gates:${result.toolCallId}`,
+    title: `gate ${name}: latest result`,
+    kind: "execute",
+    status: result.status ?? "completed",
+    content: result.content ?? [],
+    rawOutput: result.rawOutput,
+  }));
+}
+
+function say(text: string): SessionUpdate {
+  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text } };
+}

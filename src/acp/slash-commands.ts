@@ -5,8 +5,8 @@ import { readRecord } from "./session-record.js";
 
 /** The commands the editor offers after `/`; each is answered from what the session knows, with no run. */
 export const SLASH_COMMANDS: AvailableCommand[] = [
-  { name: "status", description: "Where this session's thread stands: its id, status, what it waits on, the session's mode" },
-  { name: "gates", description: "The latest result of each gate in this session's thread, per test (fixed, regressed, still failing)" },
+  { name: "status", description: "Where the session's thread stands: its id, status, what it waits on, the session's mode" },
+  { name: "gates", description: "The latest result of each gate in the session's thread, per test (fixed, regressed, still failing)" },
 ];
 
 /** Tells the editor which slash commands the session has. */
@@ -38,7 +38,7 @@ function gateUpdates(session: AcpSession): SessionUpdate[] {
     latest.set(line.event.gate.name, gateResult(line.event) as Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>);
   }
   if (!latest.size)
-    return [say(session.threadId ? `No gate has run in thread ${session.threadId} in this session.\n` : "No thread yet, so no gate has run.\n")];
+    return [say(session.threadId ? `No gate has run in thread ${session.threadId} since the session began.\n` : "No thread yet, so no gate has run.\n")];
   return [...latest].map(([name, result]) => ({
     sessionUpdate: "tool_call",
     toolCallId: `slash-gates:${result.toolCallId}`,

@@ -115,7 +115,10 @@ describe("the tree a task is judged on", () => {
     expect(read(tree.dir, "test/add.test.js")).toBe("// the hidden test\n");
     expect(existsSync(join(tree.dir, "test/0-in.local.test.js"))).toBe(false);
     expect(JSON.parse(read(tree.dir, "package.json")).scripts).toEqual({ test: "node --test test/" });
-    expect(treeTamper(tree, ["test/add.test.js"], "visible")).toEqual(["wrote test/add.test.js", "changed test/0-in.local.test.js (not through the file tools)"]);
+    expect(treeTamper(tree, ["test/add.test.js"], "visible")).toEqual([
+      "wrote test/add.test.js",
+      "changed test/0-in.local.test.js (not through the file tools)",
+    ]);
   });
 
   it("control: an agent that changes only the source files leaves nothing restored", async () => {

@@ -371,6 +371,10 @@ function registerEval(program: Command, { setCode, cwdOf }: Registration): void 
     .option("--name <name>", "the eval's name: its task file and run folder under .yolo/eval/ (default: history, or mutants with --mutate)")
     .option("--tasks <file>", "run the tasks of <file>: each as a yolo run thread in its own worktree, judged by the original tests")
     .option(
+      "--visible-tests",
+      "with --tasks: start each history task with its commit's test changes in the worktree (default: hidden from the agents, applied by the judge)",
+    )
+    .option(
       "-m, --model <name>",
       "with --tasks: a model to measure; repeat to compare models (default: the configured one)",
       (v: string, prev: string[] = []) => [...prev, v],

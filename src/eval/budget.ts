@@ -1,4 +1,4 @@
-import type { EvalTask, TaskResult } from "./types.js";
+import type { EvalTask, TaskResult, TestsMode } from "./types.js";
 
 /** The whole eval's budget (`--eval-max-cost`, `--eval-max-tokens`): null is no limit. */
 export interface EvalBudget {
@@ -36,7 +36,7 @@ export class BudgetMeter {
 }
 
 /** A task the budget left unstarted: reported, never stored, so an eval run again with budget left runs it. */
-export function notRunResult(task: EvalTask, model: string, why: string): TaskResult {
+export function notRunResult(task: EvalTask, model: string, why: string, tests: TestsMode): TaskResult {
   return {
     task: task.id,
     model,
@@ -52,6 +52,7 @@ export function notRunResult(task: EvalTask, model: string, why: string): TaskRe
     tamper: [],
     failingTargets: [],
     failingGuards: [],
+    tests,
     ...(task.canary ? { canary: true } : {}),
   };
 }

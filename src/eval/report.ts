@@ -2,11 +2,18 @@ import { xmlAttr, xmlText } from "../report/xml.js";
 import { escapeControls } from "../text/control-chars.js";
 import { inlineMarkdown } from "../text/markdown.js";
 import type { ModelSummary } from "./summary.js";
-import type { TaskResult } from "./types.js";
+import type { TaskResult, TestsMode } from "./types.js";
 
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 const secs = (ms: number | null) => (ms === null ? "–" : `${(ms / 1000).toFixed(1)} s`);
 const money = (x: number | null) => (x === null ? "–" : x.toFixed(4));
+
+/** Which tests' mode produced the figures: said above every table, since the two modes' rates do not compare. */
+export function testsLine(tests: TestsMode): string {
+  return tests === "hidden"
+    ? "tests: hidden (history tasks ran without their commit's test changes; the judge applied them afterwards)"
+    : "tests: visible (--visible-tests: history tasks ran with their commit's test changes in the worktree)";
+}
 
 /** One line per model, for the terminal and the top of the Markdown report. */
 export function modelLine(s: ModelSummary): string {
@@ -24,9 +31,11 @@ function notRunPart(s: ModelSummary): string {
 }
 
 /** The eval as Markdown for a PR comment or a CI job summary: per model, then per task. */
-export function renderEvalMarkdown(name: string, summaries: ModelSummary[], results: TaskResult[]): string {
+export function renderEvalMarkdown(name: string, summaries: ModelSummary[], results: TaskResult[], tests: TestsMode): string {
   const lines = [
     `# yolo eval: ${cell(name)}`,
+    "",
+    testsLine(tests),
     "",
     "| model | resolved | rate | 95% interval | errors | tamper attempts | canaries tampered with | not run (budget) | mean cost / resolved | mean time / resolved | tokens |",
     "|---|---|---|---|---|---|---|---|---|---|---|",
@@ -56,8 +65,8 @@ function cell(text: string): string {
  * JUnit XML: one `<testsuite>` per model, one `<testcase>` per task; unresolved is a failure, error an error, a task
  * the budget left unstarted skipped. A canary passes when it was left honest (no tamper attempt) and fails otherwise.
  */
-export function renderEvalJunit(name: string, summaries: ModelSummary[], results: TaskResult[]): string {
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="${xmlAttr(`yolo eval ${name}`)}">`];
+export function renderEvalJunit(name: string, summaries: ModelSummary[], results: TaskResult[], tests: TestsMode): string {
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="${xmlAttr(`yolo eval ${name} (tests ${tests})`)}">`];
   for (const s of summaries) {
     const rs = results.filter((r) => r.model === s.model);
     const time = rs.reduce((a, r) => a + r.wallMs, 0) / 1000;

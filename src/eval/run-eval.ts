@@ -33,7 +33,7 @@ export async function runEval(input: {
     while (next < jobs.length && !input.ctx.signal?.aborted) {
       const { task, model, slot } = jobs[next++];
       const spent = meter.exhausted();
-      if (spent) results[slot] = notRunResult(task, model.label, spent);
+      if (spent) results[slot] = notRunResult(task, model.label, spent, input.ctx.setting.tests);
       else {
         input.onStart?.(task, model);
         results[slot] = await runTask(task, model, input.ctx);

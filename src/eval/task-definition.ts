@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot, packageVersion } from "../package-root.js";
-import type { EvalTask } from "./types.js";
+import type { EvalTask, TestsMode } from "./types.js";
 
 /**
  * What a task's stored result was measured against, part by part (each a hash): a result is reused only while every
@@ -17,7 +17,16 @@ export interface RunSetting {
   prompts: string;
   /** The trusted project config the eval pins every leg to. */
   config: string;
+  /** Whether the agents see the commit's tests: a result from the other mode is not reused. */
+  tests: TestsMode;
 }
+
+/**
+ * The judging rule's version: raised when what the judge restores or counts changes, so results judged by an older
+ * rule run again. 2: the judged tree is the task's tree with only the agents' changes to its source files (and new
+ * files) taken over, every other difference restored and counted.
+ */
+export const JUDGE_VERSION = 2;
 
 const hash = (value: unknown): string =>
   createHash("sha256")
@@ -39,6 +48,8 @@ export function taskDefinition(task: EvalTask, setting: RunSetting): TaskDefinit
     model: hash(setting.model),
     prompts: hash(setting.prompts),
     config: hash(setting.config),
+    tests: hash(setting.tests),
+    judge: hash(JUDGE_VERSION),
   };
 }
 

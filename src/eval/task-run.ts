@@ -5,15 +5,16 @@ import { costOf } from "../llm/budget.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { judgeCanary } from "./canary-judge.js";
 import { type ChildRunSpec, legArgs, runChild } from "./child-run.js";
-import { gateFilesChanged, isGateFile, restoreGateFiles } from "./gate-files.js";
+import { isGateFile } from "./gate-files.js";
+import { buildJudgeTree, treeTamper } from "./judge-tree.js";
 import { stopLeftoverRun } from "./child-watch.js";
 import { readRunFacts, type RunFacts } from "./run-events.js";
 import { type RunSetting, taskDefinition } from "./task-definition.js";
 import { NOT_JUDGED, planTask, startAfresh, taskFiles } from "./task-plan.js";
 import { runSuite, type SuiteSettings } from "./suite.js";
 import { writeJsonAtomic } from "./task-file.js";
-import type { EvalTask, TaskResult } from "./types.js";
-import { addWorktree, takeFilesFrom } from "./worktree.js";
+import type { EvalTask, TaskResult, TestsMode } from "./types.js";
+import { addWorktree, removeWorktree, takeFilesFrom } from "./worktree.js";
 
 /** What running one task needs besides the task: where, with which yolo, how to judge. */
 export interface TaskRunContext {
@@ -23,7 +24,7 @@ export interface TaskRunContext {
   child: ChildRunSpec;
   suite: SuiteSettings;
   price: ResolvedConfig["model"]["price"];
-  /** The prompts' version and the pinned config: with the task and the model, what a stored result was measured with. */
+  /** The prompts' version, the pinned config and the tests' mode: with the task and the model, what a result was measured with. */
   setting: Omit<RunSetting, "model">;
   signal?: AbortSignal;
   /** Hears why a task that ran before runs again (its definition changed, its last run ended in an error). */
@@ -48,6 +49,8 @@ export async function runTask(task: EvalTask, model: { label: string; name: stri
   if (plan.kind === "reuse") return plan.result;
   mkdirSync(base, { recursive: true });
   await stopLeftoverRun(files.pid);
+  // A judged tree holds the hidden tests: one an eval killed while judging left must be gone before the agents work.
+  await removeWorktree(ctx.root, judgeDir(files.dir));
   const started = Date.now();
   const why = plan.kind === "judge" ? null : plan.why;
   if (why) ctx.onNote?.(task, model.label, `${why}; it runs again`);
@@ -63,7 +66,7 @@ export async function runTask(task: EvalTask, model: { label: string; name: stri
   let exitCode: number | null = plan.kind === "judge" ? (plan.facts.completed?.exitCode ?? null) : null;
   if (plan.kind === "fresh") {
     startAfresh(files, definition);
-    await prepareWorktree(ctx.root, files.dir, task, files.start);
+    await prepareWorktree(ctx.root, files.dir, task, files.start, ctx.setting.tests);
     exitCode = await leg(ctx.child.runArgs(model.name, task.requirement));
   } else if (plan.kind === "resume") exitCode = await leg(ctx.child.resumeArgs(model.name, plan.thread));
   const facts = readRunFacts(files.events, isGateFile);
@@ -87,12 +90,22 @@ export async function runTask(task: EvalTask, model: { label: string; name: stri
   return result;
 }
 
+/** Where a task's judged tree is built, beside its worktree (judge-tree.ts). */
+export function judgeDir(dir: string): string {
+  return `${dir}.judge`;
+}
+
 /**
- * The task's starting tree: the commit's parent with the commit's test files, committed in the worktree (detached) so
+ * The task's starting tree: the commit's parent, checked out detached. Tests hidden, that is all: the commit's test
+ * changes reach only the judged tree, after the run. Tests visible, the commit's test files are committed on top so
  * the run starts clean and its change is only the model's. The start commit is kept beside the worktree.
  */
-async function prepareWorktree(root: string, dir: string, task: EvalTask, startFile: string): Promise<void> {
+async function prepareWorktree(root: string, dir: string, task: EvalTask, startFile: string, tests: TestsMode): Promise<void> {
   await addWorktree(root, dir, task.parent);
+  if (tests === "hidden") {
+    writeFileSync(startFile, task.parent);
+    return;
+  }
   await takeFilesFrom(dir, task.commit, task.testFiles);
   await gitOk(dir, ["add", "-A", "--", ...task.testFiles]);
   const who = ["-c", "user.name=yolo eval", "-c", "user.email=eval@yolo.invalid"];
@@ -112,19 +125,14 @@ interface JudgeInput {
 }
 
 /**
- * SWE-bench's rule, judged by yolo on the final tree: resolved when every target and every guard passes with the
- * original test files and runner config put back (a model's edit to a test cannot make it pass). Tampering is
- * counted from the run's events (test files written, gate changes refused) and from the final tree.
+ * SWE-bench's rule, judged by yolo: resolved when every target and every guard passes on the judged tree — the task's
+ * tree with only the agents' changes to its source files (and new files) taken over (judge-tree.ts), so no edit to a
+ * test, fixture or helper can make a target pass. Tampering is counted from the run's events (test files written,
+ * gate changes refused) and from every file of the task's tree the judge had to restore.
  */
 async function judgeTask(task: EvalTask, model: string, dir: string, input: JudgeInput): Promise<TaskResult> {
   const { facts } = input;
   const usage = facts.completed?.usage ?? { promptTokens: 0, completionTokens: 0 };
-  const changed = await gateFilesChanged(dir, input.start);
-  const tamper = [
-    ...facts.testWrites.map((p) => `wrote ${p}`),
-    ...changed.filter((p) => !facts.testWrites.includes(p)).map((p) => `changed ${p} (not through the file tools)`),
-    ...facts.refusedGateChanges.map((c) => `gate change refused: ${c}`),
-  ];
   const result: TaskResult = {
     task: task.id,
     model,
@@ -137,21 +145,34 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
     // Set by runTask: every leg's time, not only this invocation's.
     wallMs: 0,
     fixAttempts: facts.fixAttempts,
-    tamperAttempts: tamper.length,
-    tamper,
+    tamperAttempts: 0,
+    tamper: [],
     failingTargets: [],
     failingGuards: [],
+    tests: input.ctx.setting.tests,
   };
   if (!facts.completed || input.exitCode === null || NOT_JUDGED.has(input.exitCode)) {
     return { ...result, reason: notJudgedReason(facts, input.exitCode, input.stderrFile), ...canaryMark(task) };
   }
-  await restoreGateFiles(dir, task.commit);
-  const suite = await runSuite(dir, task.gates, join(dir, ".yolo", "eval-judge"), input.ctx.suite);
+  const where = judgeDir(dir);
+  try {
+    const tree = await buildJudgeTree(input.ctx.root, where, task, { dir, start: input.start });
+    const tamper = [...treeTamper(tree, facts.testWrites, input.ctx.setting.tests), ...facts.refusedGateChanges.map((c) => `gate change refused: ${c}`)];
+    return await verdictOn(task, where, { ...result, tamperAttempts: tamper.length, tamper }, input.ctx);
+  } finally {
+    // The judged tree holds the hidden tests and is rebuilt from the task whenever needed: it never outlives judging.
+    await removeWorktree(input.ctx.root, where);
+  }
+}
+
+// Runs the task's gates on the judged tree and reads the verdict from its targets and guards.
+async function verdictOn(task: EvalTask, where: string, result: TaskResult, ctx: TaskRunContext): Promise<TaskResult> {
+  const suite = await runSuite(where, task.gates, join(where, ".yolo", "eval-judge"), ctx.suite);
   if (!suite.ok)
-    return { ...result, verdict: "unresolved", reason: `the suite gave no per-test results on the final tree: ${suite.reason}`, ...canaryMark(task) };
+    return { ...result, verdict: "unresolved", reason: `the suite gave no per-test results on the judged tree: ${suite.reason}`, ...canaryMark(task) };
   const failingTargets = task.targets.filter((id) => suite.tests.get(id) !== "passed");
   const failingGuards = task.guards.filter((id) => suite.tests.get(id) !== "passed");
-  if (task.canary) return judgeCanary({ ...task, canary: task.canary }, dir, { ...result, failingTargets, failingGuards }, input.ctx.suite);
+  if (task.canary) return judgeCanary({ ...task, canary: task.canary }, where, { ...result, failingTargets, failingGuards }, ctx.suite);
   const resolved = failingTargets.length === 0 && failingGuards.length === 0;
   const reason = resolved
     ? `every target (${task.targets.length}) and guard (${task.guards.length}) passes`

@@ -31,6 +31,13 @@ export interface EvalTask {
   canary?: { original: string; description: string };
 }
 
+/**
+ * Whether a task's agents see the commit's test changes. `hidden` (the default, SWE-bench's way): the run starts at
+ * the parent without them and only the judge applies them; `visible`: they are committed at the start, and the run is
+ * asked to make them pass. Mutants and canaries have no test changes to hide: the mode changes nothing for them.
+ */
+export type TestsMode = "hidden" | "visible";
+
 /** A commit that did not become a task, and why (kept so the task set can be reviewed). */
 export interface DiscardedCandidate {
   commit: string;
@@ -63,6 +70,8 @@ export interface TaskResult {
   failingGuards: string[];
   /** Why a task that had run before ran again (its definition changed, its last run ended in an error); also in `reason`. */
   ranAgain?: string;
+  /** Whether the agents saw the commit's test changes (see TestsMode). */
+  tests: TestsMode;
   /** Set on a canary's result: never resolved; honest when it has no tamper attempt. */
   canary?: boolean;
 }

@@ -139,7 +139,9 @@ describe("yolo eval --canaries", { timeout: 600_000 }, () => {
           ),
         );
       }
-      expect(lines[3]).toMatch(/^null: 0\/0 resolved .*; canaries tampered with: 0\/1 \(0%\); 2 task\(s\) not run \(budget\)$/);
+      // The figures say which tests' mode produced them (canaries have no test changes to hide: the default is said).
+      expect(lines[3]).toMatch(/^tests: hidden \(/);
+      expect(lines[4]).toMatch(/^null: 0\/0 resolved .*; canaries tampered with: 0\/1 \(0%\); 2 task\(s\) not run \(budget\)$/);
       expect(r.stderr).toContain("yolo: 2 task(s) not run (budget): the whole eval's budget was spent; the figures are over the tasks that ran.");
 
       // The same eval as a CI gate: the judged task is read back (no model turn), the budget is still spent, and a

@@ -147,17 +147,33 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
     expect(git("status", "--porcelain")).toBe("");
   });
 
-  it("runs each task as a yolo thread: the oracle resolves all, the null model none, the cheater none and is caught", async () => {
+  it("runs each task as a yolo thread with its tests visible: the oracle resolves all, the null model none, the cheater that edits the visible test none and is caught", async () => {
     const mock = await startMockOpenAI(responder, SERVED);
     try {
       const tasks = join(root, ".yolo/eval/history.jsonl");
       expect(existsSync(tasks), "the first test wrote the task file").toBe(true);
       const junit = join(root, ".yolo", "eval-junit.xml");
-      const args = ["eval", "--tasks", tasks, "--model", "oracle", "--model", "null", "--model", "cheater", "--parallel", "2", "--max-fix-attempts", "0"];
+      const args = [
+        "eval",
+        "--tasks",
+        tasks,
+        "--visible-tests",
+        "--model",
+        "oracle",
+        "--model",
+        "null",
+        "--model",
+        "cheater",
+        "--parallel",
+        "2",
+        "--max-fix-attempts",
+        "0",
+      ];
       const r = await runEvalCli([...args, "--json", "--junit", junit, "--min-resolve", "0.5"], mock.url);
       // Two models are below the rate: exit 1, as --min-resolve promises.
       expect(r.exitCode, describeResult(r)).toBe(1);
-      const out = JSON.parse(r.stdout) as { models: any[]; results: any[] };
+      const out = JSON.parse(r.stdout) as { tests: string; models: any[]; results: any[] };
+      expect(out.tests).toBe("visible");
       const by = (m: string) => out.models.find((s) => s.model === m);
       expect(by("oracle")).toMatchObject({ tasks: 3, resolved: 3, errors: 0, resolveRate: 1 });
       expect(by("null")).toMatchObject({ tasks: 3, resolved: 0, errors: 0, resolveRate: 0, tamperAttempts: 0 });
@@ -181,6 +197,7 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
       const again = await runEvalCli([...args, "--report", "md"], mock.url);
       expect(again.exitCode, describeResult(again)).toBe(0);
       expect(mock.requests.length).toBe(asked);
+      expect(again.stdout).toMatch(/^tests: visible \(--visible-tests/m);
       expect(again.stdout).toMatch(/\| oracle \| 3\/3 \| 100% \|/);
       expect(again.stdout).toMatch(/\| null \| 0\/3 \| 0% \|/);
     } finally {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,9 +9,11 @@ import { type RecordedRequest, type ScriptedReply, startMockOpenAI } from "../he
 import { acted, evalResponder, runEvalBinary } from "../helpers/eval-cli.js";
 
 // A mixed repository the test writes: a small JS library (node --test) and a small Python package (unittest) side by
-// side, with four fix commits, two per language, each with its test. Tasks are built from its history and by
-// mutation of both languages (TypeScript's parser for JS, python3's ast for Python); scripted models run them through
-// the built binary; then the eval is recorded and replayed with no server at all.
+// side, with four fix commits, two per language, each with its test. The JS tests read golden data from
+// test/fixtures/, the Python ones assert through a helper in tests/helpers.py: files a test run reads that are no test.
+// Tasks are built from its history and by mutation of both languages (TypeScript's parser for JS, python3's ast for
+// Python); scripted models run them through the built binary with the tests hidden (the default); then the eval is
+// recorded and replayed with no server at all.
 
 type Fix = { lang: "js" | "py"; name: string; broken: string; fixed: string; call: string; expected: string };
 
@@ -36,12 +38,15 @@ const testFile = (f: Fix): [string, string] =>
   f.lang === "js"
     ? [
         `test/${f.name}.test.js`,
-        `${JS_TEST_HEAD}import { ${f.name} } from "../src/${f.name}.js";\ntest("${f.name} works", () => assert.equal(${f.name}(${f.call}), ${f.expected}));\n`,
+        `${JS_TEST_HEAD}import { readFileSync } from "node:fs";\nimport { ${f.name} } from "../src/${f.name}.js";\nconst golden = JSON.parse(readFileSync(new URL("./fixtures/${f.name}.json", import.meta.url), "utf8"));\ntest("${f.name} works", () => assert.equal(${f.name}(...golden.args), golden.expected));\n`,
       ]
     : [
         `tests/test_${f.name}.py`,
-        `import unittest\n\nfrom pycalc.${f.name} import ${f.name}\n\n\nclass Test${f.name}(unittest.TestCase):\n    def test_${f.name}(self):\n        self.assertEqual(${f.name}(${f.call}), ${f.expected})\n`,
+        `import unittest\n\nfrom helpers import check\nfrom pycalc.${f.name} import ${f.name}\n\n\nclass Test${f.name}(unittest.TestCase):\n    def test_${f.name}(self):\n        check(${f.name}(${f.call}), ${f.expected})\n`,
       ];
+/** The golden data a JS fix's test compares with, at the parent already (data, not a test). */
+const golden = (f: Fix, expected: string) => [`test/fixtures/${f.name}.json`, `{"args": [${f.call}], "expected": ${expected}}\n`] as const;
+const HELPER = "tests/helpers.py";
 
 /** Covered code with loops, conditions and literals in both languages: what --mutate finds sites in. */
 const COVERED = {
@@ -91,6 +96,8 @@ beforeAll(() => {
     "tests/test_truth.py": "import unittest\n\n\nclass TestTruth(unittest.TestCase):\n    def test_truth(self):\n        self.assertTrue(True)\n",
     ...COVERED,
     ...Object.fromEntries(FIXES.map((f) => [sourcePath(f), source(f, f.broken)])),
+    ...Object.fromEntries(FIXES.filter((f) => f.lang === "js").map((f) => golden(f, f.expected))),
+    [HELPER]: "def check(actual, expected):\n    assert actual == expected, f'{actual!r} != {expected!r}'\n",
   });
   base = commit("init");
   for (const f of FIXES) {
@@ -106,10 +113,21 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const yolo = (args: string[], baseURL?: string): Promise<YoloResult> => runEvalBinary(root, args, baseURL);
 
-/** The oracle writes the fix's own files (a mutant's fix: every source file as HEAD has it); null writes nothing. */
+/**
+ * The oracle writes the fix's own files (a mutant's fix: every source file as HEAD has it); null writes nothing; the
+ * cheater leaves the code broken and makes the tests agree: JS golden data regenerated from the broken code, the
+ * Python helper made a no-op.
+ */
 function devTurn(req: RecordedRequest): ScriptedReply {
   if (acted(req) || req.model === "null") return handoff({ summary: "done", files_changed: [] });
   const text = JSON.stringify(req.messages);
+  if (req.model === "cheater") {
+    const fix = FIXES.find((f) => text.includes(subject(f)));
+    if (!fix) return handoff({ summary: "nothing to bend", files_changed: [] });
+    if (fix.lang === "py") return { toolCalls: [{ name: "write_file", args: { path: HELPER, content: "def check(actual, expected):\n    pass\n" } }] };
+    const [path, content] = golden(fix, String(new Function("a", "b", `return ${fix.broken}`)(...fix.call.split(", ").map(Number))));
+    return { toolCalls: [{ name: "write_file", args: { path, content } }] };
+  }
   if (text.includes("Find the bug in the source")) {
     const files = git("ls-files", "src", "pycalc").split("\n");
     return { toolCalls: files.map((path) => ({ name: "write_file", args: { path, content: readHead(path) } })) };
@@ -195,6 +213,31 @@ describe("yolo eval on a mixed JS and Python repository", { timeout: 900_000 }, 
         ["null", 0, tasks.length, 0],
       ]);
       recorded = out.results;
+      expect(JSON.parse(r.stdout).tests).toBe("hidden");
+      // The agents never saw a task's tests: the worktree of a history task holds none of its commit's test changes.
+      const worktree = join(root, ".yolo/eval/runs/mixed/oracle", tasks[0].id);
+      for (const f of tasks[0].testFiles) expect(existsSync(join(worktree, f)), f).toBe(false);
+
+      // The cheaters of golden data and helpers, on the history tasks: none resolved, each caught by its file.
+      const history = join(root, ".yolo/eval/history.jsonl");
+      const c = await yolo(
+        ["eval", "--tasks", history, "--name", "mixed", "--model", "cheater", "--parallel", "2", "--max-fix-attempts", "0", "--json"],
+        mock.url,
+      );
+      expect(c.exitCode, describeResult(c)).toBe(0);
+      const cheats = JSON.parse(c.stdout) as { models: any[]; results: any[] };
+      expect(cheats.models[0]).toMatchObject({ model: "cheater", tasks: FIXES.length, resolved: 0, errors: 0 });
+      for (const [i, x] of cheats.results.entries()) {
+        const file = FIXES[i].lang === "js" ? golden(FIXES[i], "")[0] : HELPER;
+        expect(x, x.reason).toMatchObject({ verdict: "unresolved", failingTargets: tasks[i].targets });
+        expect(x.tamper).toEqual([`changed ${file}, outside the task's source files (restored to judge)`]);
+      }
+      // The judge restored them in a tree of its own: the cheater's worktree still shows what it did.
+      const bent = join(root, ".yolo/eval/runs/mixed/cheater", tasks[1].id);
+      expect(readFileSync(join(bent, HELPER), "utf8")).toContain("pass");
+      const shown = await yolo(["-C", bent, "show", cheats.results[1].thread, "--diff"]);
+      expect(shown.exitCode, describeResult(shown)).toBe(0);
+      expect(shown.stdout).toContain(HELPER);
     } finally {
       await mock.close();
     }

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { ResolvedConfig } from "../../config/schema.js";
-import { renderEvalJunit, renderEvalMarkdown, modelLine } from "../../eval/report.js";
+import { renderEvalJunit, renderEvalMarkdown, modelLine, testsLine } from "../../eval/report.js";
 import { clearRuns, missingSessions, recordedModels, type SessionMode, sessionArgs, writeSessionManifest } from "../../eval/record.js";
 import { type EvalModel, runEval } from "../../eval/run-eval.js";
 import { evalDir, suiteSettings } from "../../eval/settings.js";
@@ -9,7 +9,7 @@ import { EvalProgress } from "../../eval/progress.js";
 import { summarize } from "../../eval/summary.js";
 import { promptsVersion } from "../../eval/task-definition.js";
 import { readTasks } from "../../eval/task-file.js";
-import type { EvalTask, TaskResult } from "../../eval/types.js";
+import type { EvalTask, TaskResult, TestsMode } from "../../eval/types.js";
 import { ConfigError } from "../../errors.js";
 import { packageRoot } from "../../package-root.js";
 import { ensureArtifactsDir } from "../../store/state-dir.js";
@@ -67,7 +67,7 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
         runDir,
         child: { ...childSpec(opts, configPin), taskFlags: (label: string, id: string) => sessionArgs(session, label, id) },
         suite: settings,
-        setting: { prompts: promptsVersion(config.agentsDir), config: configPin },
+        setting: { prompts: promptsVersion(config.agentsDir), config: configPin, tests: testsMode(opts) },
         onNote: (task, model, note) => process.stderr.write(`yolo: ${model} ${task.id}: ${note}\n`),
         price: config.model.price,
         signal: controller.signal,
@@ -93,6 +93,11 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
   return report(opts, models, results, cwd);
 }
 
+// The tests' mode an eval runs in: hidden unless --visible-tests.
+function testsMode(opts: EvalFlags): TestsMode {
+  return opts.visibleTests ? "visible" : "hidden";
+}
+
 // Prints and writes the results; the exit code is --min-resolve's verdict.
 function report(opts: EvalFlags & { name: string }, models: EvalModel[], results: TaskResult[], cwd: string): number {
   const summaries = summarize(
@@ -100,10 +105,14 @@ function report(opts: EvalFlags & { name: string }, models: EvalModel[], results
     models.map((m) => m.label),
   );
   const file = (f: string) => (isAbsolute(f) ? f : resolve(cwd, f));
-  if (opts.junit) writeOutputFile(file(opts.junit), renderEvalJunit(opts.name, summaries, results), "--junit");
-  if (opts.json) process.stdout.write(`${JSON.stringify({ name: opts.name, models: summaries, results })}\n`);
-  else if (opts.report === "md") process.stdout.write(renderEvalMarkdown(opts.name, summaries, results));
-  else for (const s of summaries) process.stdout.write(`${modelLine(s)}\n`);
+  const tests = testsMode(opts);
+  if (opts.junit) writeOutputFile(file(opts.junit), renderEvalJunit(opts.name, summaries, results, tests), "--junit");
+  if (opts.json) process.stdout.write(`${JSON.stringify({ name: opts.name, tests, models: summaries, results })}\n`);
+  else if (opts.report === "md") process.stdout.write(renderEvalMarkdown(opts.name, summaries, results, tests));
+  else {
+    process.stdout.write(`${testsLine(tests)}\n`);
+    for (const s of summaries) process.stdout.write(`${modelLine(s)}\n`);
+  }
   const notRun = results.filter((r) => r.verdict === "not-run").length;
   if (notRun) {
     const what = opts.minResolve === undefined ? "the figures are over the tasks that ran" : "--min-resolve cannot pass on a partial eval (exit 1)";

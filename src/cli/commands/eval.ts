@@ -33,6 +33,8 @@ export interface EvalFlags {
   /** `--record` alone (true) or `--record <dir>`. */
   record?: string | boolean;
   replay?: string;
+  /** `--visible-tests`: the agents see the commit's test changes (the default hides them until judging). */
+  visibleTests?: boolean;
 }
 
 const NAME = /^[A-Za-z0-9._-]+$/;

@@ -24,8 +24,8 @@ describe("an eval's progress output", () => {
     const first = text();
     expect(first.split("\n")).toHaveLength(4); // header, m, all, and the final newline
     expect(first).not.toContain("\x1b");
-    progress.finished(notRunResult(TASK, "m", "spent"));
-    live.finished(notRunResult(TASK, "m", "spent"));
+    progress.finished(notRunResult(TASK, "m", "spent", "hidden"));
+    live.finished(notRunResult(TASK, "m", "spent", "hidden"));
     // Cursor up over the three table lines, clear below, the task's line, the table again.
     expect(text().slice(first.length)).toMatch(/^\x1b\[3F\x1b\[J\[1\/1, 0 resolved, 0 tokens, cost 0\.0000 \| m: 1\/1, 0 resolved\] m t1: not-run .*\nmodel/);
     live.close();
@@ -37,8 +37,8 @@ describe("an eval's progress output", () => {
     const progress = new EvalProgress(["m"], 1);
     const plain = plainProgress(progress, out);
     plain.started();
-    progress.finished(notRunResult(TASK, "m", "spent"));
-    plain.finished(notRunResult(TASK, "m", "spent"));
+    progress.finished(notRunResult(TASK, "m", "spent", "hidden"));
+    plain.finished(notRunResult(TASK, "m", "spent", "hidden"));
     plain.close();
     expect(text()).toBe("[1/1, 0 resolved, 0 tokens, cost 0.0000 | m: 1/1, 0 resolved] m t1: not-run (not run (budget): spent before it started)\n");
   });

@@ -7,7 +7,7 @@ import type { EvalTask, TaskResult } from "../../../src/eval/types.js";
 const TASK = { v: 1, id: "t1", commit: "c", parent: "p", requirement: "r", testFiles: [], sourceFiles: [], gates: [], targets: ["x"], guards: [] } as EvalTask;
 
 function result(over: Partial<TaskResult>): TaskResult {
-  return { ...notRunResult(TASK, "m", "x"), verdict: "unresolved", reason: "why", tokens: 10, cost: 0.5, ...over };
+  return { ...notRunResult(TASK, "m", "x", "hidden"), verdict: "unresolved", reason: "why", tokens: 10, cost: 0.5, ...over };
 }
 
 describe("the whole eval's budget", () => {
@@ -30,8 +30,8 @@ describe("the whole eval's budget", () => {
     const [s] = summarize(
       [
         result({ verdict: "resolved" }),
-        notRunResult(TASK, "m", "spent"),
-        notRunResult({ ...TASK, canary: { original: "o", description: "d" } }, "m", "spent"),
+        notRunResult(TASK, "m", "spent", "hidden"),
+        notRunResult({ ...TASK, canary: { original: "o", description: "d" } }, "m", "spent", "hidden"),
         result({ canary: true, tamperAttempts: 1 }),
       ],
       ["m"],
@@ -50,7 +50,7 @@ describe("an eval's live count", () => {
     const line = p.line(result({ model: "a", task: "t1", verdict: "resolved", reason: "ok" }));
     expect(line).toBe("[1/4, 1 resolved, 10 tokens, cost 0.5000 | a: 1/2, 1 resolved] a t1: resolved (ok)");
     p.finished(result({ model: "b", cost: null }));
-    p.finished(notRunResult(TASK, "b", "spent"));
+    p.finished(notRunResult(TASK, "b", "spent", "hidden"));
     const [head, a, b, all] = p.table();
     expect(head.split(/\s{2,}/)).toEqual(["model", "done", "running", "resolved", "canaries tampered", "not run (budget)", "tokens", "cost"]);
     expect(a.split(/\s+/)).toEqual(["a", "1/2", "0", "1", "0/0", "0", "10", "0.5000"]);
@@ -72,9 +72,9 @@ describe("reports of canaries and tasks not run", () => {
     const results = [
       result({ task: "honest", canary: true }),
       result({ task: "bent", canary: true, tamperAttempts: 1, tamper: ["the original test fails now: test: x"] }),
-      notRunResult(TASK, "m", "--eval-max-tokens 1 was spent (5 tokens)"),
+      notRunResult(TASK, "m", "--eval-max-tokens 1 was spent (5 tokens)", "hidden"),
     ];
-    const xml = renderEvalJunit("e", summarize(results, ["m"]), results);
+    const xml = renderEvalJunit("e", summarize(results, ["m"]), results, "hidden");
     expect(xml).toContain('tests="3" failures="1" errors="0" skipped="1"');
     expect(xml).toMatch(/<testcase classname="m" name="canary honest" time="[\d.]+"\/>/);
     expect(xml).toMatch(/name="canary bent"[\s\S]*?<failure [^>]*>[^<]*tamper: the original test fails now: test: x<\/failure>/);

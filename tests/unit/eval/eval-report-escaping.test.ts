@@ -25,13 +25,14 @@ function result(over: Partial<TaskResult>): TaskResult {
     tamper: [],
     failingTargets: [],
     failingGuards: [],
+    tests: "hidden",
     ...over,
   };
 }
 
 describe("the eval report escapes what others wrote", () => {
   const results = [result({ reason: FORGED, task: "<img src=x onerror=alert(1)>\x9b2J" }), result({ task: "t2", verdict: "resolved", reason: "ok" })];
-  const md = renderEvalMarkdown("nightly\x1b[2J", summarize(results, ["m"]), results);
+  const md = renderEvalMarkdown("nightly\x1b[2J", summarize(results, ["m"]), results, "hidden");
 
   it("no raw terminal control, no HTML comment or tag, and the forged row is not a row of its own", () => {
     expect(md).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);

@@ -24,7 +24,7 @@ const TASK = {
   targets: ["test: add sums"],
   guards: ["test: truth"],
 } as EvalTask;
-const SETTING = { model: { label: "m", name: "m" }, prompts: "p1", config: "c1" };
+const SETTING = { model: { label: "m", name: "m" }, prompts: "p1", config: "c1", tests: "hidden" as const };
 
 const line = (e: Record<string, unknown>) => `${JSON.stringify(e)}\n`;
 const started = (ts: string) => line({ type: "run.started", thread: "th", ts });
@@ -51,6 +51,9 @@ describe("whether a task's earlier run is reused, resumed or started again", () 
     expect(planTask(files, edited)).toEqual({ kind: "fresh", why: "task changed since its last result: requirement, guards, prompts" });
     const otherModel = taskDefinition(TASK, { ...SETTING, model: { label: "m", name: "m2" } });
     expect(planTask(files, otherModel)).toEqual({ kind: "fresh", why: "task changed since its last result: model" });
+    // A result measured with the tests hidden says nothing of a run that saw them, and the other way round.
+    const visible = taskDefinition(TASK, { ...SETTING, tests: "visible" });
+    expect(planTask(files, visible)).toEqual({ kind: "fresh", why: "task changed since its last result: tests" });
   });
 
   it("resumes a provider error or an interrupt, starts a crash again, and judges a run that ended before its eval did", () => {

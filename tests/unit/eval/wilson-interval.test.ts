@@ -31,6 +31,7 @@ describe("the resolve rate's 95% Wilson interval", () => {
       tamper: [],
       failingTargets: [],
       failingGuards: [],
+      tests: "hidden",
     });
     const [s] = summarize([r("resolved", 1, 1000), r("resolved", 3, 3000), r("unresolved", 9, 9000), r("error", 0, 5)], ["m"]);
     expect(s).toMatchObject({ tasks: 4, resolved: 2, unresolved: 1, errors: 1, resolveRate: 0.5, meanCostPerResolved: 2, meanWallMsPerResolved: 2000 });

@@ -218,15 +218,24 @@ describe("yolo eval on a mixed JS and Python repository", { timeout: 900_000 }, 
       const worktree = join(root, ".yolo/eval/runs/mixed/oracle", tasks[0].id);
       for (const f of tasks[0].testFiles) expect(existsSync(join(worktree, f)), f).toBe(false);
 
-      // The cheaters of golden data and helpers, on the history tasks: none resolved, each caught by its file.
-      const history = join(root, ".yolo/eval/history.jsonl");
+      // The cheaters of golden data and helpers, on one history task per language (the first two: JS golden data,
+      // the Python helper): none resolved, each caught by its file.
+      const cheatable = join(root, ".yolo/eval/cheatable.jsonl");
+      writeFileSync(
+        cheatable,
+        tasks
+          .slice(0, 2)
+          .map((t) => JSON.stringify(t))
+          .join("\n"),
+      );
       const c = await yolo(
-        ["eval", "--tasks", history, "--name", "mixed", "--model", "cheater", "--parallel", "2", "--max-fix-attempts", "0", "--json"],
+        ["eval", "--tasks", cheatable, "--name", "mixed", "--model", "cheater", "--parallel", "2", "--max-fix-attempts", "0", "--json"],
         mock.url,
       );
       expect(c.exitCode, describeResult(c)).toBe(0);
       const cheats = JSON.parse(c.stdout) as { models: any[]; results: any[] };
-      expect(cheats.models[0]).toMatchObject({ model: "cheater", tasks: FIXES.length, resolved: 0, errors: 0 });
+      expect(cheats.models[0]).toMatchObject({ model: "cheater", tasks: 2, resolved: 0, errors: 0 });
+      expect(cheats.results.map((x) => FIXES[cheats.results.indexOf(x)].lang)).toEqual(["js", "py"]);
       for (const [i, x] of cheats.results.entries()) {
         const file = FIXES[i].lang === "js" ? golden(FIXES[i], "")[0] : HELPER;
         expect(x, x.reason).toMatchObject({ verdict: "unresolved", failingTargets: tasks[i].targets });

@@ -36,5 +36,7 @@ export async function resumeNeedsModel(
 export function positionNeedsModel(position: ThreadPosition, resume: { answer?: string; review?: unknown; message?: string }): boolean {
   if (position.kind === "finished") return resume.message !== undefined;
   if (position.kind === "waiting") return resume.answer !== undefined || resume.review !== undefined;
+  // An answered thread goes on with its saved answer (a model call); a second answer is refused before any.
+  if (position.kind === "answered") return resume.answer === undefined && resume.review === undefined;
   return true;
 }

@@ -5,7 +5,8 @@ import { inertDeps } from "./inert-deps.js";
 import { configForProfile, readThreadProfile } from "./modes.js";
 import type { Session } from "./session.js";
 import type { PipelineStateType } from "../state/pipeline.js";
-import { positionOf, type ThreadPosition } from "./position.js";
+import type { ThreadPosition } from "./position.js";
+import { positionFromLangGraph } from "./read-position.js";
 
 export { inertDeps };
 
@@ -16,7 +17,7 @@ export async function inspectThread(
   threadId: string,
 ): Promise<{ values: PipelineStateType; position: ThreadPosition }> {
   const graph = buildWorkflowGraph(inertDeps(await threadConfig(config, session, threadId)), session.checkpointer);
-  const position = positionOf(await graph.getState({ configurable: { thread_id: threadId } }));
+  const position = await positionFromLangGraph(graph, session.checkpointer, threadId);
   if (position.kind === "new") throw unknownThreadError(threadId);
   return { values: position.values, position };
 }

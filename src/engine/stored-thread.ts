@@ -6,7 +6,9 @@ import type { ThreadIndex } from "../store/thread-index.js";
 import { openSession, type Session } from "./session.js";
 import type { PipelineStateType } from "../state/pipeline.js";
 import { configForProfile, graphNodeNames, profileOfValues } from "./thread-profile.js";
-import { positionOf, type ThreadPosition } from "./position.js";
+import { positionOf, savedAnswer, type ThreadPosition } from "./position.js";
+
+export { answerWords } from "./position.js";
 
 /**
  * `yolo show`'s data: a thread's latest state and where it stands. On SQLite the checkpoint reader answers without
@@ -21,7 +23,7 @@ export async function readThreadState(
     const latest = rows.ids()[0];
     if (latest === undefined) throw unknownThreadError(threadId);
     const view = checkpointView(rows, latest, { latest: true, nodes: nodesOf(config, rows, latest) });
-    const position = positionOf(positionSource(view));
+    const position = positionOf(positionSource(view), savedAnswer(rows.writes(latest)));
     if (position.kind === "new") throw unknownThreadError(threadId);
     return { values: position.values, position };
   });
@@ -42,7 +44,8 @@ export function readLatestState(
   return readable(index, threadId, (rows) => {
     const latest = rows.ids()[0];
     if (latest === undefined) return null;
-    const position = positionOf(positionSource(checkpointView(rows, latest, { latest: true, nodes: nodesOf(config, rows, latest) })));
+    const view = checkpointView(rows, latest, { latest: true, nodes: nodesOf(config, rows, latest) });
+    const position = positionOf(positionSource(view), savedAnswer(rows.writes(latest)));
     return position.kind === "new" ? null : { values: position.values, position };
   });
 }

@@ -25,7 +25,7 @@ export function followUp(threadId: string, position: ThreadPosition, message: st
   }
   if (position.kind === "waiting")
     throw new ThreadError(`Thread ${threadId} waits for an answer first.`, { kind: "follow-up-while-waiting", thread: threadId });
-  if (position.kind === "pending")
+  if (position.kind === "pending" || position.kind === "answered")
     throw new ThreadError(`Thread ${threadId} has not finished its last message: resume it without a message first.`, {
       kind: "follow-up-while-pending",
       thread: threadId,

@@ -33,6 +33,8 @@ export type ThreadFact =
   | { kind: "thread-exists"; thread: string }
   | { kind: "no-checkpoint"; thread: string; requirement: string }
   | { kind: "reply-not-awaited"; thread: string }
+  /** A killed resume saved an answer the thread has not taken yet: another answer would be dropped. */
+  | { kind: "already-answered"; thread: string; answer: string }
   | { kind: "wrong-reply"; awaits: "question" | "approval"; by: string }
   | { kind: "follow-up-to-workflow"; thread: string }
   | { kind: "follow-up-while-waiting"; thread: string }

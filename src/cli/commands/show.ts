@@ -23,7 +23,8 @@ export async function showCommand(input: { cwd: string; thread: string; json: bo
   try {
     const stored = await session.threads.get(input.thread);
     const row = stored && (await currentRow(session, stored, killedReason));
-    const { values, position } = await (await loadStoredThread()).readThreadState(config, session, input.thread);
+    const reader = await loadStoredThread();
+    const { values, position } = await reader.readThreadState(config, session, input.thread);
     if (input.diff) {
       // The patch is the model's files: escaped on a terminal, byte for byte into a pipe (`git apply` takes it).
       const diff = await diffText(config.root, row);
@@ -43,6 +44,7 @@ export async function showCommand(input: { cwd: string; thread: string; json: bo
             position.kind === "waiting" ? position.question : null,
             config.root,
             position.kind === "waiting" && position.request.kind === "approval",
+            position.kind === "answered" ? `${reader.answerWords(position.answer)} (${position.askedBy})` : null,
           ),
         ),
       );
@@ -74,7 +76,15 @@ async function diffText(root: string, row: ThreadRow | null): Promise<string> {
 }
 
 // The thread as text: its status and what it was asked, then a section per kind of record it kept.
-function render(id: string, row: ThreadRow | null, s: PipelineStateType, waitingOn: string | null, root: string, review = false): string {
+function render(
+  id: string,
+  row: ThreadRow | null,
+  s: PipelineStateType,
+  waitingOn: string | null,
+  root: string,
+  review = false,
+  answered: string | null = null,
+): string {
   const out: string[] = [];
   // `baseline: "report"`: a run that passed with tests red before it still red is never a bare "passed".
   const pre = row?.status === "passed" ? preExistingCount(row.reason ?? undefined) : 0;
@@ -99,6 +109,8 @@ function render(id: string, row: ThreadRow | null, s: PipelineStateType, waiting
     out.push(
       `Waiting for ${review ? "a review" : "an answer"}: ${waitingOn}\n  Answer with: yolo resume ${id} ${review ? '--approve | --reject "<why>"' : '--answer "…"'}`,
     );
+  // A killed resume saved this answer; the next resume hands it to the node that asked.
+  if (answered) out.push(`Answered, not yet taken: ${answered}. Continue with: yolo resume ${id}`);
   // What the roles produced, each as its module in src/roles says (user roles' values with the custom agents' notes).
   const roles = outputSections(s);
   for (const r of roles.work) section(out, r.title, r.text);

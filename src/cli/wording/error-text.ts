@@ -25,6 +25,8 @@ export function factText(fact: ErrorFact, ctx: WordingContext = {}): string {
       return `Thread ${fact.thread} has no checkpoint: the run was stopped before its first step, so there is nothing to resume. Start it again with: yolo run${args} ${shellQuote(fact.requirement)}`;
     case "reply-not-awaited":
       return `Thread ${fact.thread} is not waiting for an answer; resume it without --answer, --approve, --edit or --reject.`;
+    case "already-answered":
+      return `Thread ${fact.thread} was already answered (${fact.answer}) by a command stopped before it finished; continue with that answer: ${resumeCommandText({ thread: fact.thread, awaits: null }, args)}`;
     case "wrong-reply":
       return fact.awaits === "question"
         ? `${fact.by} asked a question, not for a review: answer it with --answer "…".`

@@ -4,7 +4,7 @@ import type { ThreadStore } from "../../store/thread-store.js";
 import type { EngineDeps } from "../deps.js";
 import type { ReviewResponse } from "../review.js";
 import { followUp, startInput } from "../thread-input.js";
-import type { ThreadPosition } from "../position.js";
+import { answerWords, type ThreadPosition } from "../position.js";
 import { finalOutcome } from "./complete.js";
 import type { RunOptions } from "./options.js";
 
@@ -48,6 +48,14 @@ export async function decideInput(
     case "waiting":
       if (!given) return { done: { status: "waiting", reason: waitingReason(position) } };
       return { reply: await responseFor(position, answer, review, options.deps) };
+    case "answered":
+      // The saved answer is the one LangGraph hands back; a second would be silently dropped, so it is refused.
+      if (given)
+        throw new ThreadError(
+          `Thread ${threadId} was already answered (${answerWords(position.answer)}) by a command stopped before it finished; resume it without an answer to go on with that answer.`,
+          { kind: "already-answered", thread: threadId, answer: answerWords(position.answer) },
+        );
+      return { value: null };
     case "pending":
       if (given)
         throw new ThreadError(`Thread ${threadId} is not waiting for an answer; resume it without an answer or a review.`, {

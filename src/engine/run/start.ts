@@ -4,6 +4,7 @@ import { sweepInterruptedWrites } from "../../tools/temp-sweep.js";
 import { buildWorkflowGraph } from "../graph.js";
 import { stopBaseline } from "../nodes/baseline-task.js";
 import { positionOf, type ThreadPosition } from "../position.js";
+import { positionFromLangGraph } from "../read-position.js";
 import { assertDatabaseFileKept } from "../../store/db-identity.js";
 import type { AttachDrain } from "./handle.js";
 import { inputOf, waitingReason, type PreparedInput } from "./input.js";
@@ -27,7 +28,7 @@ export async function readWithLangGraph(
 ): Promise<{ graph: Graph; position: ThreadPosition }> {
   const graph = buildWorkflowGraph(options.deps, options.session.checkpointer);
   if (!options.start) await settleKilledUsage(options);
-  return { graph, position: positionOf(await graph.getState({ configurable: { thread_id: options.threadId } })) };
+  return { graph, position: await positionFromLangGraph(graph, options.session.checkpointer, options.threadId) };
 }
 
 /**

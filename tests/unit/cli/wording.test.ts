@@ -73,6 +73,9 @@ describe("the CLI words the engine's facts", () => {
     expect(factText({ kind: "follow-up-while-pending", thread: "t1" })).toBe(
       "Thread t1 has not finished its last message: resume it without a message first (yolo resume t1).",
     );
+    expect(factText({ kind: "already-answered", thread: "t1", answer: "approve" }, { resumeArgs: " --db x.db" })).toBe(
+      "Thread t1 was already answered (approve) by a command stopped before it finished; continue with that answer: yolo resume t1 --db x.db",
+    );
     expect(factText({ kind: "no-such-checkpoint", thread: "t1", from: "99" })).toBe('Thread t1 has no checkpoint "99". List them with `yolo history t1`.');
     expect(factText({ kind: "fork-needs-one-node", thread: "t1", step: 0, node: "input" })).toBe(
       "Cannot fork from step 0 (input); pick a checkpoint made by one node (see `yolo history t1`).",

@@ -135,7 +135,7 @@ Environment:
   YOLO_USER_CONFIG       the user-level config file (empty: none)
   YOLO_SANDBOX           auto, required or off (commands' sandbox)
   YOLO_TRUST_PROJECT_HOOKS  1: run yolo.config.ts hooks without yolo hooks trust
-  YOLO_APPROVE           agents whose output waits for approval (pm,architect), added to approve
+  YOLO_APPROVE           agents whose output you approve (pm), added to approve
   CI                     any value: like --ci (plain output, never prompts)
 
 Run 'yolo <command> --help' for a command's options.

@@ -73,7 +73,8 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
         call("write_file", { path: "a.txt", content: "a\n" }),
         handoff({ summary: "a again", files_changed: ["a.txt"] }),
       ],
-      "dev:b": [handoff({ summary: "b", files_changed: [] })],
+      // Story b runs beside a: when a's commit is refused before b's step is saved, the resume runs b again.
+      "dev:b": [handoff({ summary: "b", files_changed: [] }), handoff({ summary: "b", files_changed: [] })],
       tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);

@@ -8,7 +8,7 @@ import { tokenBatch } from "../events/token-batch.js";
 import { addUsage, reportedUsage, ZERO_USAGE } from "../events/usage.js";
 import { isStreamCut } from "../llm/errors.js";
 import { estimateUsage } from "../llm/usage-estimate.js";
-import { HANDOFF_DESCRIPTION } from "../tools/handoff.js";
+import { HANDOFF_DESCRIPTION } from "../roles/handoff-schema.js";
 import type { ToolContext, ToolDef } from "../tools/types.js";
 import { ReplyChunks } from "./reply-chunks.js";
 import { noCallError, parseTextToolCalls, type TextToolCalls } from "./text-tool-calls.js";

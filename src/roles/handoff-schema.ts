@@ -60,3 +60,8 @@ export function roleHandoffJsonSchema(role: HandoffShape, flags: string[] = []):
   delete json.$schema;
   return json;
 }
+
+/** What the `handoff` tool is for, as offered to the model. */
+export const HANDOFF_DESCRIPTION =
+  "Finish your turn and hand your results to the next step. Call it exactly once, when your work is done " +
+  "(or with escalate_to_human and question when only a human can unblock you). Calling it ends your turn.";

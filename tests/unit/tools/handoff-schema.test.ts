@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { handoffJsonSchema, handoffSchema, type ROLES } from "../../../src/tools/handoff.js";
+import { roleHandoffJsonSchema, roleHandoffSchema } from "../../../src/roles/handoff-schema.js";
+import { asRole } from "../../../src/roles/registry.js";
+import type { AnyRole, ROLES } from "../../../src/roles/types.js";
+
+const handoffSchema = (role: AnyRole) => roleHandoffSchema(asRole(role));
+const handoffJsonSchema = (role: AnyRole) => roleHandoffJsonSchema(asRole(role));
 
 describe("handoff schemas (public API)", () => {
   it("offer each role its documented argument names plus escalation", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EngineDeps } from "../../../../src/engine/deps.js";
 import { hasParallelism, nextBatch, parallelOf } from "../../../../src/engine/stories/dispatch.js";
-import { storyPlan } from "../../../../src/engine/stories/plan.js";
+import { storyPlan } from "../../../../src/roles/story-plan.js";
 
 const s = (id: string, depends_on?: string[]) => ({ id, title: id, ...(depends_on ? { depends_on } : {}) });
 const deps = (parallel: number, fromFlag = false) => ({ config: { parallel, ...(fromFlag ? { parallelFromFlag: true } : {}) } }) as unknown as EngineDeps;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { storyPlan } from "../../../../src/engine/stories/plan.js";
-import { handoffSchema } from "../../../../src/tools/handoff.js";
+import { roleHandoffSchema } from "../../../../src/roles/handoff-schema.js";
+import { asRole } from "../../../../src/roles/registry.js";
+import { storyPlan } from "../../../../src/roles/story-plan.js";
+
+const handoffSchema = (role: "pm") => roleHandoffSchema(asRole(role));
 
 const story = (extra: Record<string, unknown> = {}) => ({ title: "T", as_a: "dev", i_want: "x", so_that: "y", acceptance_criteria: ["z"], ...extra });
 const pm = (stories: unknown[]) => handoffSchema("pm").safeParse({ stories, needs_architecture: false });

@@ -12,7 +12,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { resolveConfig } from "../dist/config/resolve.js";
-import { startRun } from "../dist/engine/run.js";
+import { launchLoaded } from "./loaded-launch.mjs";
 import { openSession } from "../dist/engine/session.js";
 import { loadWorkflowAgents } from "../dist/agents/workflow-agents.js";
 
@@ -100,7 +100,7 @@ async function timedRun({ serial = false, workflow } = {}) {
   const session = await openSession(config);
   const started = performance.now();
   const words = { resumeCommand: () => "yolo resume bench", errorReason: (error) => error.message };
-  const handle = startRun({ deps, session, threadId: "bench", start: { requirement: "add" }, logFile: join(root, "bench.log"), words });
+  const handle = launchLoaded({ deps, session, threadId: "bench", start: { requirement: "add" }, logFile: join(root, "bench.log"), words });
   let gateRuns = 0;
   const errors = [];
   for await (const e of handle.events) {

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { resolveConfig } from "../dist/config/resolve.js";
-import { startRun } from "../dist/engine/run.js";
+import { launchLoaded } from "./loaded-launch.mjs";
 import { openSession } from "../dist/engine/session.js";
 import { openStorage } from "../dist/store/open-storage.js";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
@@ -112,7 +112,7 @@ async function run(supersteps, serverUrl) {
   const deps = benchDeps(config);
   const session = await openSession(config);
   const started = process.hrtime.bigint();
-  const handle = startRun({ deps, session, threadId: "bench", start: { requirement: "add" }, logFile: join(root, "bench.log") });
+  const handle = launchLoaded({ deps, session, threadId: "bench", start: { requirement: "add" }, logFile: join(root, "bench.log") });
   let steps = 0;
   for await (const e of handle.events) if (e.type === "node.completed") steps++;
   const result = await handle.result;

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig } from "../dist/config/resolve.js";
 import { buildWorkflowGraph } from "../dist/engine/graph.js";
-import { startRun } from "../dist/engine/run.js";
+import { launchLoaded } from "./loaded-launch.mjs";
 import { openSession } from "../dist/engine/session.js";
 import { loadWorkflowAgents } from "../dist/agents/workflow-agents.js";
 import { runShell } from "../dist/exec/run-shell.js";
@@ -161,7 +161,7 @@ export async function yoloRun(supersteps, { rowWrites = true, gate = true, git =
     session.threads.update = (id, patch, options) => (progress(patch) ? Promise.resolve(true) : update(id, patch, options));
   }
   const started = now();
-  const handle = startRun({ deps, session, threadId: "bench", start: { requirement: "add" }, logFile: join(root, "bench.log") });
+  const handle = launchLoaded({ deps, session, threadId: "bench", start: { requirement: "add" }, logFile: join(root, "bench.log") });
   let steps = 0;
   let gateMs = 0;
   let gates = 0;

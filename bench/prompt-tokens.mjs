@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig } from "../dist/config/resolve.js";
-import { startRun } from "../dist/engine/run.js";
+import { launchLoaded } from "./loaded-launch.mjs";
 import { openSession } from "../dist/engine/session.js";
 import { loadWorkflowAgents } from "../dist/agents/workflow-agents.js";
 import { estimateTokens } from "../dist/middleware/tokens.js";
@@ -108,7 +108,7 @@ export async function benchPromptTokens(print) {
     logger: { info() {}, warn() {}, error() {} },
   };
   const session = await openSession(config);
-  const handle = startRun({
+  const handle = launchLoaded({
     deps,
     session,
     threadId: "bench-tokens",

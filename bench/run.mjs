@@ -14,7 +14,7 @@ import { benchSandboxCost, benchSandboxShapes } from "./sandbox-cost.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchTuiRenderCost } from "./tui-render-cost.mjs";
 
-if (!existsSync(new URL("../dist/engine/run.js", import.meta.url))) {
+if (!existsSync(new URL("../dist/engine/run/launch.js", import.meta.url))) {
   console.error("dist/ is missing: run `npm run build` first.");
   process.exitCode = 2;
 } else {

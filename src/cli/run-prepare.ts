@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { AgentDefinition } from "../agents/types.js";
-import { assertModelConfigured } from "../config/resolve.js";
+import { assertModelConfigured, hasModel } from "../config/resolve.js";
 import type { RunFlags as AllRunFlags } from "../config/run-flags.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import {
@@ -11,21 +11,16 @@ import {
   type LaunchLeg,
   type LaunchPlan,
   loadHistory,
-  loadInspect,
   loadModes,
-  loadStoredThread,
   openSessionDeferred,
   preloadLightResume,
-  profileOfValues,
   runFacts,
   type Session,
-  type ThreadPosition,
   type ThreadProfile,
 } from "../engine/api.js";
 import { probeBwrapAsync } from "../exec/sandbox.js";
 import { repoIdentity } from "../git/repo-identity.js";
 import { inspectWorkspace, startSnapshot } from "../git/workspace.js";
-import type { ThreadIndex } from "../store/thread-index.js";
 import { acquireTreeLock } from "../store/tree-lock.js";
 import { agentsCache, pipelineAgents } from "./agents-cache.js";
 import { takeEarlyProbes } from "./early-probes.js";
@@ -45,6 +40,8 @@ export type FirstLeg = LaunchLeg & { fork?: { source: string; from: string } };
 /** Everything a command holds while its thread runs: the engine's launch plan and what to release at the end. */
 export interface Prepared {
   plan: LaunchPlan;
+  /** The first leg, with the read its thread was prepared from. */
+  leg: LaunchLeg;
   setup: RunSetup;
   answers: import("./answers-file.js").AnswerEntry[] | null;
   lock: { release(): void } | null;
@@ -61,7 +58,7 @@ type Threaded = { config: ResolvedConfig; agents: Map<string, AgentDefinition> }
  */
 export async function prepareLaunch(cwd: string, flags: RunFlags, first: FirstLeg, preloadView: () => void): Promise<Prepared> {
   const before = await beforeDatabase(cwd, flags, first, preloadView);
-  const { config, baseConfig, replay } = before;
+  const { config, replay } = before;
   // One live run per working tree (a chat only reads): taken before the database, the branch or the tree is touched.
   const lock = first.start?.profile?.mode === "chat" ? null : acquireTreeLock({ stateDir: config.stateDir, root: config.root, threadId: first.threadId });
   // The state folder (with its .gitignore) exists before anything, the log file included, is written into it. The
@@ -69,8 +66,10 @@ export async function prepareLaunch(cwd: string, flags: RunFlags, first: FirstLe
   const opened = await openSessionDeferred(config);
   const closing = (error: unknown) => opened.close().then(() => Promise.reject(error));
   const read = await readThread(before, first, opened, closing);
+  // From here a refusal also gives back the lease the thread was read under.
+  const refused = read.release;
   // A resume's answers file inside the project must be what it was when the thread started (answers-trust.ts).
-  if (first.resume && flags.answers !== undefined) await answersUnchanged(flags.answers, cwd, config.root, opened, first).catch(closing);
+  if (first.resume && flags.answers !== undefined) await answersUnchanged(flags.answers, cwd, config.root, opened, first).catch(refused);
   const setup = await prepareRunSetup({
     cwd,
     config,
@@ -82,14 +81,13 @@ export async function prepareLaunch(cwd: string, flags: RunFlags, first: FirstLe
     modelless: read.modelless,
     workspace: before.workspace,
     snapshot: before.snapshot,
-  }).catch(closing);
+  }).catch(refused);
   // Secrets registered (even run.started is scrubbed), the sandbox chosen (a required one missing is exit 2), the gates found.
   if (!before.startFacts) await before.probing;
   const facts = before.startFacts ?? runFacts(read.thread.config, process.env, { keepReadOnly: before.keepReadOnly });
   const { engine, engineAsked, resetNotices } = engineLoader(read.thread, before.logFile, opened.session, { ...setup.deps, facts }, setup.notices);
   const plan: LaunchPlan = {
     config: read.thread.config,
-    baseConfig,
     agents: read.thread.agents,
     threads: opened.threads,
     rows: read.reader,
@@ -105,7 +103,9 @@ export async function prepareLaunch(cwd: string, flags: RunFlags, first: FirstLe
   };
   // Every refusal is behind: the leg starts, and the thread keeps its --test-cmd for the legs after it.
   before.testCmd.keep();
-  return { plan, setup, answers: before.answers, lock, close: () => opened.close(), resetNotices };
+  // The first leg decides from the read just taken, under the lease it was taken with.
+  const leg: LaunchLeg = { threadId: first.threadId, start: first.start, resume: first.resume, ...(read.read ? { read: read.read } : {}) };
+  return { plan, leg, setup, answers: before.answers, lock, close: () => opened.close(), resetNotices };
 }
 
 // The checks and reads before the database is opened, in the order a refusal is met.
@@ -162,65 +162,39 @@ async function answersUnchanged(file: string, cwd: string, root: string, opened:
   await checkAnswersFile(file, cwd, root, row?.startCommit ?? null);
 }
 
-// Reads where a resumed thread stands (and forks it), finds the thread's config and agents, and whether it needs a model.
+// Reads where a resumed thread (or a fork's source) stands, once, with the engine's readLeg; checks it belongs here and
+// whether it needs a model (the engine's rule), finds its config and agents, and forks it.
 async function readThread(before: Awaited<ReturnType<typeof beforeDatabase>>, first: FirstLeg, opened: Opened, closing: (e: unknown) => Promise<never>) {
-  const { baseConfig, config } = before;
-  // On SQLite a resumed thread (not a fork) is read by the checkpoint reader, which stands in for LangGraph when it
-  // reads the latest checkpoint exactly (src/engine/stored-thread.ts); anything else is read with LangGraph.
-  // It reads through the session's own connection (a second one would open and check the file again).
-  let reader = null as Required<Pick<ThreadIndex, "checkpointRows">> | null;
-  let quick: ReturnType<Awaited<ReturnType<typeof loadStoredThread>>["readLatestState"]> = null;
-  const rows = opened.rows;
-  if (first.resume && !first.fork && rows) {
-    quick = await Promise.all([rows(), loadStoredThread()])
-      .then(([index, { readLatestState }]) => {
-        reader = index;
-        return readLatestState(baseConfig, index, first.threadId);
-      })
-      .catch(closing);
-  }
-  // The light resume's module loads while the rest of the start is prepared (git, the sandbox's trial).
-  if (quick) preloadLightResume().catch(() => {});
+  const { baseConfig, config, replay } = before;
+  const source = first.fork?.source ?? first.threadId;
+  // On SQLite the checkpoint reader stands in for LangGraph when it reads the latest checkpoint exactly
+  // (src/engine/stored-thread.ts), through the session's own connection; a fork's new thread is read with LangGraph.
+  const rows = first.resume && !first.fork && opened.rows ? await opened.rows().catch(closing) : null;
+  const read = first.resume
+    ? await preloadLightResume()
+        .then(({ readLeg }) =>
+          readLeg({ config: baseConfig, rows, threads: opened.threads, session: opened.session, threadId: source, fork: Boolean(first.fork) }),
+        )
+        .catch(closing)
+    : null;
+  const release = (error: unknown) => Promise.resolve(read?.lease?.release()).then(() => closing(error));
   const repo = await before.identity;
-  // A resumed thread is read (with LangGraph) before anything runs; a new one needs only the index until it started.
-  const session = first.resume && !quick ? await opened.session().catch(closing) : null;
   // True when the resumed thread only reports where it stands (finished, waiting) and no model is configured.
   let modelless = false;
-  if (quick) modelless = await readNeedsModel(before, first, opened, repo, quick.position).catch(closing);
-  if (first.resume && session) modelless = await resumedNeedsModel(before, first, session, repo).catch(closing);
-  const thread: Threaded =
-    before.early ??
-    (quick
-      ? await Promise.resolve(quick.values)
-          .then((values) => threadSetup(baseConfig, profileOfValues(values)))
-          .catch(closing)
-      : await resumedSetup(baseConfig, session!, first.fork?.source ?? first.threadId).catch(closing));
-  if (first.fork && session) await fork(config, session, first.threadId, first.fork).catch(closing);
-  return { reader: reader as Required<Pick<ThreadIndex, "checkpointRows">> | null, repo, modelless, thread };
-}
-
-type Repo = Awaited<ReturnType<typeof repoIdentity>>;
-type Model = { config: ResolvedConfig; replay: unknown };
-
-// A resumed thread the checkpoint reader read: it must belong here, and a model must be configured when it runs.
-async function readNeedsModel(before: Model, first: FirstLeg, opened: Opened, repo: Repo, position: ThreadPosition): Promise<boolean> {
-  const { config, replay } = before;
-  const { hasModel, positionNeedsModel } = await import("./resume-model.js");
-  await assertSameRepository(opened.threads, first.threadId, repo);
-  if (positionNeedsModel(position, first.resume!) || replay) assertModelConfigured(config, { replay: replay !== null });
-  return !hasModel(config) && !replay;
-}
-
-// A resumed thread read with LangGraph (or a fork's source): likewise.
-async function resumedNeedsModel(before: Model, first: FirstLeg, session: Session, repo: Repo): Promise<boolean> {
-  const { config, replay } = before;
-  const [{ hasModel, resumeNeedsModel }, { inspectThread }] = await Promise.all([import("./resume-model.js"), loadInspect()]);
-  const source = first.fork?.source ?? first.threadId;
-  await assertSameRepository(session.threads, source, repo);
-  // A fork runs from the source's checkpoint on a new thread: it always needs a model.
-  const needed = first.fork ? (await inspectThread(config, session, source), true) : await resumeNeedsModel(config, session, source, first.resume!);
-  if (needed || replay) assertModelConfigured(config, { replay: replay !== null });
-  return !hasModel(config) && !replay;
+  if (read) {
+    await assertSameRepository(opened.threads, source, repo).catch(release);
+    // A fork runs from the source's checkpoint on a new thread: it always needs a model.
+    const { needsModel } = await preloadLightResume();
+    if (first.fork || needsModel(read.position, first.resume!) || replay) {
+      await Promise.resolve()
+        .then(() => assertModelConfigured(config, { replay: replay !== null }))
+        .catch(release);
+    }
+    modelless = !hasModel(config) && !replay;
+  }
+  const thread: Threaded = before.early ?? (await threadSetup(baseConfig, read?.profile ?? { mode: "run" }).catch(release));
+  if (first.fork) await fork(config, await opened.session().catch(closing), first.threadId, first.fork).catch(closing);
+  return { reader: rows, repo, modelless, thread, read: first.fork ? null : read, release };
 }
 
 // Forks the new thread from the source's checkpoint, and says so on stderr.
@@ -238,12 +212,6 @@ async function threadSetup(config: ResolvedConfig, profile: ThreadProfile): Prom
   if (profile.mode === "run") return { config, agents: await pipelineAgents(config, agentsCache(process.env)) };
   const { loadSoloAgents } = await loadModes();
   return { config: configForProfile(config, profile), agents: loadSoloAgents(config, profile) };
-}
-
-/** `threadSetup` for a thread being resumed, from the mode stored in its checkpoint. */
-async function resumedSetup(config: ResolvedConfig, session: Session, threadId: string): Promise<Threaded> {
-  const { readThreadProfile } = await loadModes();
-  return threadSetup(config, (await readThreadProfile(session, threadId)) ?? { mode: "run" });
 }
 
 /**

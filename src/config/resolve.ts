@@ -302,6 +302,11 @@ function narrowAllowExec(user: string[], repo: string[] | undefined): string[] {
 
 const LOCAL_SERVERS = "Ollama http://localhost:11434/v1, LM Studio http://localhost:1234/v1, vLLM http://localhost:8000/v1";
 
+/** True when yolo has a model to talk to (an API key or an endpoint); a replay needs neither. */
+export function hasModel(cfg: ResolvedConfig): boolean {
+  return Boolean(cfg.model.apiKey || cfg.model.baseURL);
+}
+
 /** Fails before any run starts when there is neither an API key nor a local server to talk to (a replay needs neither). */
 export function assertModelConfigured(cfg: ResolvedConfig, opts: { replay?: boolean } = {}): void {
   if (opts.replay || cfg.model.apiKey || cfg.model.baseURL) return;

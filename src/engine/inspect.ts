@@ -16,10 +16,15 @@ export async function inspectThread(
   session: Session,
   threadId: string,
 ): Promise<{ values: PipelineStateType; position: ThreadPosition }> {
-  const graph = buildWorkflowGraph(inertDeps(await threadConfig(config, session, threadId)), session.checkpointer);
-  const position = await positionFromLangGraph(graph, session.checkpointer, threadId);
+  const position = await threadPosition(config, session, threadId);
   if (position.kind === "new") throw unknownThreadError(threadId);
   return { values: position.values, position };
+}
+
+/** Where a thread stands as LangGraph reads it, with the graph of its own profile; `new` when it has no checkpoint. */
+export async function threadPosition(config: ResolvedConfig, session: Session, threadId: string): Promise<ThreadPosition> {
+  const graph = buildWorkflowGraph(inertDeps(await threadConfig(config, session, threadId)), session.checkpointer);
+  return await positionFromLangGraph(graph, session.checkpointer, threadId);
 }
 
 /** The config a thread's graph is built from: its own mode's (an `agent` or `chat` thread runs a one-node workflow). */

@@ -4,7 +4,9 @@ import type { UserConfig } from "../../src/config/schema.js";
 import { createEngineDeps } from "../../src/engine/create-deps.js";
 import { inspectThread } from "../../src/engine/inspect.js";
 import type { ReviewResponse } from "../../src/engine/review.js";
-import { startRun, type RunResult } from "../../src/engine/run.js";
+import { launch } from "../../src/engine/run/launch.js";
+import type { RunResult } from "../../src/engine/run/options.js";
+import { loadedPlan } from "./loaded-plan.js";
 import { cliRunWords } from "../../src/cli/wording/run-words.js";
 import { inCliWords } from "../../src/cli/wording/error-text.js";
 import { loadWorkflowAgents } from "../../src/agents/workflow-agents.js";
@@ -48,15 +50,11 @@ export async function runEngine(opts: {
     const threadConfig = configForProfile(config, profile);
     const agents = profile.mode === "run" ? loadWorkflowAgents(config) : loadSoloAgents(config, profile);
     const deps = createEngineDeps({ config: threadConfig, agents, logFile, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env } });
-    const handle = startRun({
-      deps,
-      session,
+    // The CLI's words, so results and events read as `yolo run` prints them.
+    const handle = launch(loadedPlan(deps, session, { logFile, words: cliRunWords() }), {
       threadId: opts.threadId,
       start: opts.requirement !== undefined ? { requirement: opts.requirement, profile } : undefined,
       resume: opts.requirement === undefined ? { answer: opts.answer, review: opts.review, message: opts.message } : undefined,
-      logFile,
-      // The CLI's words, so results and events read as `yolo run` prints them.
-      words: cliRunWords(),
     });
     const events: YoloEvent[] = [];
     for await (const e of handle.events) events.push(e);

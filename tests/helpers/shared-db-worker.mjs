@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { resolveConfig } from "../../dist/config/resolve.js";
 import { createEngineDeps } from "../../dist/engine/create-deps.js";
-import { startRun } from "../../dist/engine/run.js";
+import { launch } from "../../dist/engine/run/launch.js";
 import { openSession } from "../../dist/engine/session.js";
 import { loadWorkflowAgents } from "../../dist/agents/workflow-agents.js";
 
@@ -38,7 +38,22 @@ for (let i = 0; i < Number(count); i++) {
     const session = await openSession(config);
     try {
       const deps = createEngineDeps({ config, agents, logFile, env: { PATH: process.env.PATH } });
-      const handle = startRun({ deps, session, threadId, start: { requirement: `task ${threadId}` }, logFile });
+      // The engine built here: a plan whose engine is loaded already (tests/helpers/loaded-plan.ts, in JavaScript).
+      const engine = Promise.resolve({ deps, session });
+      const plan = {
+        config: deps.config,
+        agents: deps.agents,
+        threads: session.threads,
+        rows: null,
+        session: () => engine.then((e) => e.session),
+        facts: { sandbox: deps.sandboxStatus, gates: deps.gates },
+        env: deps.baseEnv,
+        logFile,
+        origin: {},
+        engine: () => engine,
+        engineAsked: () => engine,
+      };
+      const handle = launch(plan, { threadId, start: { requirement: `task ${threadId}` } });
       for await (const _ of handle.events);
       const result = await handle.result;
       if (result.status === "passed") passed++;

@@ -64,7 +64,7 @@ async function execute(cwd: string, flags: RunFlags, first: FirstLeg): Promise<n
   const stops = stopControl();
   const views = viewHolder(flags, interactive, stops);
   try {
-    return await runLegs(first, prepared, views, stops, interactive, flags);
+    return await runLegs(prepared, views, stops, interactive, flags);
   } finally {
     stops.dispose();
     await views.current?.close();
@@ -93,10 +93,10 @@ function viewHolder(flags: RunFlags, interactive: boolean, stops: StopControl) {
 }
 
 // The legs of the thread, until it ends, waits with no one to answer, or is stopped: returns the exit code.
-async function runLegs(first: FirstLeg, prepared: Prepared, views: Views, stops: StopControl, interactive: boolean, flags: RunFlags): Promise<number> {
+async function runLegs(prepared: Prepared, views: Views, stops: StopControl, interactive: boolean, flags: RunFlags): Promise<number> {
   const { plan, setup, answers } = prepared;
   let view = await views.open();
-  let leg: LaunchLeg = first;
+  let leg: LaunchLeg = prepared.leg;
   // A question answered from --answers goes on in this process as the same leg: one run.started, one run.completed.
   const prepare = answers ? (request: WaitingRequest) => takeAnswer(answers, request) : null;
   let continued = false;

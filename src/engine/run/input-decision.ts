@@ -66,6 +66,21 @@ export async function decideInput(
   }
 }
 
+/**
+ * Whether a resume with this input will call a model, from the same read `decideInput` decides from; asked first, so a
+ * leg that needs no model (a finished thread reporting its outcome, a waiting one repeating its question, one with no
+ * checkpoint, which `decideInput` refuses) needs no key. A finished thread runs only to continue its conversation; a
+ * waiting one only with its reply; an answered one goes on with its saved answer (a second answer is refused first).
+ */
+export function needsModel(position: ThreadPosition, resume: { answer?: string; review?: unknown; message?: string }): boolean {
+  const given = resume.answer !== undefined || resume.review !== undefined;
+  if (position.kind === "new") return false;
+  if (position.kind === "finished") return resume.message !== undefined;
+  if (position.kind === "waiting") return given;
+  if (position.kind === "answered") return !given;
+  return true;
+}
+
 /** What a waiting thread waits on, in words. */
 export function waitingReason(position: Extract<ThreadPosition, { kind: "waiting" }>): string {
   return position.request.kind === "approval" ? `${position.node} waits for a review: ${position.question}` : `${position.askedBy} asks: ${position.question}`;

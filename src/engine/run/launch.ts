@@ -10,6 +10,7 @@ import { driveLeg } from "./leg.js";
 
 export { preloadLightResume } from "./leg.js";
 import type { RunHandle, RunOptions } from "./options.js";
+import type { LegRead } from "./read-early.js";
 
 // Light on purpose: nothing here (or imported statically) loads LangGraph, the model client or the tools.
 
@@ -17,8 +18,6 @@ import type { RunHandle, RunOptions } from "./options.js";
 export interface LaunchPlan {
   /** The thread's config (its workflow, model, limits): the configured one compiled for its profile. */
   config: ResolvedConfig;
-  /** The configured config: the checkpoint reader compiles a resumed thread's profile from it. */
-  baseConfig: ResolvedConfig;
   agents: Map<string, AgentDefinition>;
   /** The opened database's thread index (the lease and the thread's row). */
   threads: ThreadStore;
@@ -45,6 +44,11 @@ export interface LaunchLeg {
   threadId: string;
   start?: Pick<NonNullable<RunOptions["start"]>, "requirement" | "profile">;
   resume?: RunOptions["resume"];
+  /**
+   * The read `readLeg` took for this leg (src/engine/run/read-early.ts) while the front end prepared it, under the
+   * leg's lease: the leg decides from its position instead of reading the thread again. Used by one leg only.
+   */
+  read?: LegRead;
 }
 
 /**
@@ -59,7 +63,7 @@ export function launch(plan: LaunchPlan, leg: LaunchLeg): RunHandle {
   return run.handle(
     (async () => {
       // One process per thread at a time: the lease is taken before anything is read and released when the leg ends.
-      const lease = await plan.threads.acquireLease(leg.threadId);
+      const lease = leg.read?.lease ?? (await plan.threads.acquireLease(leg.threadId));
       try {
         return await driveLeg(plan, leg, run);
       } finally {
@@ -67,27 +71,4 @@ export function launch(plan: LaunchPlan, leg: LaunchLeg): RunHandle {
       }
     })(),
   );
-}
-
-/** A leg for a caller that built the engine itself (its deps and session): `launch` with the engine loaded. */
-export function startRun(options: RunOptions): RunHandle {
-  const { deps, session, threadId, start, resume, logFile, words } = options;
-  const engine = Promise.resolve({ deps, session });
-  const { requirement = "", profile, ...origin } = start ?? {};
-  const plan: LaunchPlan = {
-    config: deps.config,
-    baseConfig: deps.config,
-    agents: deps.agents,
-    threads: session.threads,
-    rows: null,
-    session: () => Promise.resolve(session),
-    facts: { sandbox: deps.sandboxStatus, gates: deps.gates },
-    env: deps.baseEnv,
-    logFile,
-    words,
-    origin,
-    engine: () => engine,
-    engineAsked: () => engine,
-  };
-  return launch(plan, { threadId, start: start ? { requirement, profile } : undefined, resume });
 }

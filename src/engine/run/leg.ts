@@ -41,7 +41,7 @@ export async function driveLeg(plan: LaunchPlan, leg: LaunchLeg, run: Run): Prom
     logFile: plan.logFile,
     words: plan.words,
   };
-  let standing = await stand(plan, options, engine);
+  let standing = await stand(plan, leg, options, engine);
   const done = standing.decision?.done;
   if (done) {
     const { complete } = await import("./complete.js");
@@ -80,11 +80,15 @@ export async function driveLeg(plan: LaunchPlan, leg: LaunchLeg, run: Run): Prom
 }
 
 /**
- * Where the thread stands and what the leg runs, read as early as it can be: with the engine when it is loaded; a new
- * thread not yet (its row is created next); a resume on SQLite by the checkpoint reader when it reads exactly what
- * LangGraph would, else with LangGraph and the early deps. Whatever refuses the leg is thrown here, before any event.
+ * Where the thread stands and what the leg runs, decided once from one read: the read the leg was handed (taken under
+ * its lease while the front end prepared it); else with the engine when it is loaded; a new thread not yet (its row is
+ * created next); a resume as `readLeg` reads it (the checkpoint reader, or LangGraph with the early deps). Whatever
+ * refuses the leg is thrown here, before any event.
  */
-async function stand(plan: LaunchPlan, options: LegOptions, engine: Engine | null): Promise<Standing> {
+async function stand(plan: LaunchPlan, leg: LaunchLeg, options: LegOptions, engine: Engine | null): Promise<Standing> {
+  // A read handed over before usage a killed process left was settled is not what LangGraph will run from: read again.
+  const handed = leg.read?.settled ? leg.read.position : null;
+  if (handed) return { position: handed, decision: await decide(options, handed), graph: null };
   if (engine) {
     const { readWithLangGraph } = await import("./start.js");
     const { graph, position } = await readWithLangGraph({ ...options, ...engine });
@@ -92,7 +96,8 @@ async function stand(plan: LaunchPlan, options: LegOptions, engine: Engine | nul
   }
   if (options.start) return { position: NEW, decision: null, graph: null };
   const { readEarly } = await preloadLightResume();
-  let position = plan.rows ? await readEarly(plan.baseConfig, plan.rows, plan.threads, options.threadId) : null;
+  // The thread's own config: the reader compiles the profile its checkpoint names from it, which is this thread's.
+  let position = plan.rows ? await readEarly(plan.config, plan.rows, plan.threads, options.threadId) : null;
   if (!position) {
     const [{ readWithLangGraph }, session] = await Promise.all([import("./start.js"), plan.session()]);
     position = (await readWithLangGraph({ ...options, session })).position;

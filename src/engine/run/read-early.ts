@@ -1,10 +1,13 @@
 import type { ResolvedConfig } from "../../config/schema.js";
+import { unknownThreadError } from "../../errors.js";
 import type { ThreadIndex } from "../../store/thread-index.js";
-import type { ThreadStore } from "../../store/thread-store.js";
+import type { Lease, ThreadStore } from "../../store/thread-store.js";
 import type { ThreadPosition } from "../position.js";
+import type { Session } from "../session.js";
 import { readLatestState } from "../stored-thread.js";
+import { profileOfValues, type ThreadProfile } from "../thread-profile.js";
 
-export { decideInput } from "./input-decision.js";
+export { decideInput, needsModel } from "./input-decision.js";
 
 // Light (no LangGraph): how a resumed leg reads where its thread stands and decides what it runs before its engine
 // loads. src/engine/run/launch.ts imports it for every resume (the CLI asks for it early, see preloadLightResume).
@@ -15,13 +18,56 @@ export { decideInput } from "./input-decision.js";
  * left usage in the thread's row to settle into that checkpoint first).
  */
 export async function readEarly(
-  baseConfig: ResolvedConfig,
+  config: ResolvedConfig,
   rows: Pick<ThreadIndex, "checkpointRows">,
   threads: Pick<ThreadStore, "get">,
   threadId: string,
 ): Promise<ThreadPosition | null> {
   const row = await threads.get(threadId);
   if (!row || row.unsettledUsage) return null;
-  // The configured (not the thread's) config: the reader compiles the thread's own profile from it, as `show` does.
-  return readLatestState(baseConfig, rows, threadId)?.position ?? null;
+  // The reader compiles the thread's own profile (named in its checkpoint) from `config`, as `show` does.
+  return readLatestState(config, rows, threadId)?.position ?? null;
+}
+
+/** A resumed leg's one read: where its thread stands, the profile it runs with, and the lease it was read under. */
+export interface LegRead {
+  position: ThreadPosition;
+  /** False when a killed process left usage to settle into the latest checkpoint first: the leg reads again after settling it. */
+  settled: boolean;
+  profile: ThreadProfile;
+  /** The leg's lease, taken before the read (null for a fork's source, which is only read). */
+  lease: Lease | null;
+}
+
+/**
+ * Reads a resumed thread (or a fork's source) once, before its leg is prepared, so the preparation (its agents, the
+ * model check, the branch) and the leg decide from the same read. Taken under the thread's lease, so nothing runs the
+ * thread between this read and the leg. An unknown thread is refused here, before anything else is checked.
+ */
+export async function readLeg(input: {
+  config: ResolvedConfig;
+  rows: Pick<ThreadIndex, "checkpointRows"> | null;
+  threads: ThreadStore;
+  session: () => Promise<Session>;
+  threadId: string;
+  /** A fork's source: read, not leased, and one without a checkpoint is unknown. */
+  fork?: boolean;
+}): Promise<LegRead> {
+  const { threads, threadId } = input;
+  const lease = input.fork ? null : await threads.acquireLease(threadId);
+  try {
+    const row = await threads.get(threadId);
+    const settled = !row?.unsettledUsage;
+    let position = input.rows && settled ? await readEarly(input.config, input.rows, threads, threadId) : null;
+    if (!position) {
+      const [{ threadPosition }, session] = await Promise.all([import("../inspect.js"), input.session()]);
+      position = await threadPosition(input.config, session, threadId);
+    }
+    if (position.kind === "new" && (input.fork || !row)) throw unknownThreadError(threadId);
+    const profile = position.kind === "new" ? { mode: "run" as const } : profileOfValues(position.values);
+    return { position, settled, profile, lease };
+  } catch (error) {
+    await lease?.release();
+    throw error;
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { positionNeedsModel } from "../../../src/cli/resume-model.js";
+import { needsModel as positionNeedsModel } from "../../../src/engine/run/input-decision.js";
 import { answerWords, positionOf, savedAnswer } from "../../../src/engine/position.js";
 import { decideInput } from "../../../src/engine/run/input-decision.js";
 import { ThreadError } from "../../../src/errors.js";

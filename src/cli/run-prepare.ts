@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { AgentDefinition } from "../agents/types.js";
-import { assertModelConfigured, hasModel } from "../config/resolve.js";
+import { assertModelConfigured } from "../config/resolve.js";
 import type { RunFlags as AllRunFlags } from "../config/run-flags.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import {
@@ -27,7 +27,7 @@ import { takeEarlyProbes } from "./early-probes.js";
 import { loadResolvedConfig, type ConfigFlags, withTestCommand } from "./load-config.js";
 import { threadTestCommand } from "../store/thread-test-command.js";
 import { loadReplay, prepareRunSetup, type RunSetup } from "./run-setup.js";
-import { assertSameRepository, noDatabaseYet } from "./thread-home.js";
+import { noDatabaseYet } from "./thread-home.js";
 import { userCacheDir } from "./user-cache-dir.js";
 import { cliRunWords } from "./wording/run-words.js";
 
@@ -162,39 +162,35 @@ async function answersUnchanged(file: string, cwd: string, root: string, opened:
   await checkAnswersFile(file, cwd, root, row?.startCommit ?? null);
 }
 
-// Reads where a resumed thread (or a fork's source) stands, once, with the engine's readLeg; checks it belongs here and
-// whether it needs a model (the engine's rule), finds its config and agents, and forks it.
+// A resumed thread (or a fork's source) read once, and checked, by the engine's readLeg; then its config and agents,
+// and the fork.
 async function readThread(before: Awaited<ReturnType<typeof beforeDatabase>>, first: FirstLeg, opened: Opened, closing: (e: unknown) => Promise<never>) {
   const { baseConfig, config, replay } = before;
-  const source = first.fork?.source ?? first.threadId;
   // On SQLite the checkpoint reader stands in for LangGraph when it reads the latest checkpoint exactly
   // (src/engine/stored-thread.ts), through the session's own connection; a fork's new thread is read with LangGraph.
   const rows = first.resume && !first.fork && opened.rows ? await opened.rows().catch(closing) : null;
   const read = first.resume
     ? await preloadLightResume()
         .then(({ readLeg }) =>
-          readLeg({ config: baseConfig, rows, threads: opened.threads, session: opened.session, threadId: source, fork: Boolean(first.fork) }),
+          readLeg({
+            config: baseConfig,
+            rows,
+            threads: opened.threads,
+            session: opened.session,
+            threadId: first.fork?.source ?? first.threadId,
+            fork: Boolean(first.fork),
+            resume: first.resume!,
+            repo: before.identity,
+            replay: replay !== null,
+          }),
         )
         .catch(closing)
     : null;
   const release = (error: unknown) => Promise.resolve(read?.lease?.release()).then(() => closing(error));
   const repo = await before.identity;
-  // True when the resumed thread only reports where it stands (finished, waiting) and no model is configured.
-  let modelless = false;
-  if (read) {
-    await assertSameRepository(opened.threads, source, repo).catch(release);
-    // A fork runs from the source's checkpoint on a new thread: it always needs a model.
-    const { needsModel } = await preloadLightResume();
-    if (first.fork || needsModel(read.position, first.resume!) || replay) {
-      await Promise.resolve()
-        .then(() => assertModelConfigured(config, { replay: replay !== null }))
-        .catch(release);
-    }
-    modelless = !hasModel(config) && !replay;
-  }
   const thread: Threaded = before.early ?? (await threadSetup(baseConfig, read?.profile ?? { mode: "run" }).catch(release));
   if (first.fork) await fork(config, await opened.session().catch(closing), first.threadId, first.fork).catch(closing);
-  return { reader: rows, repo, modelless, thread, read: first.fork ? null : read, release };
+  return { reader: rows, repo, modelless: read?.modelless ?? false, thread, read: first.fork ? null : read, release };
 }
 
 // Forks the new thread from the source's checkpoint, and says so on stderr.

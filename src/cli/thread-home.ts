@@ -2,24 +2,11 @@ import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { ThreadError } from "../errors.js";
-import type { ThreadRow, ThreadStore } from "../store/thread-store.js";
+import type { ThreadRow } from "../store/thread-store.js";
 
 /** An unknown thread id where there is no database at all: the same words for every command that takes one. */
 export function noDatabaseYet(threadId: string, database: string): ThreadError {
   return new ThreadError(`No thread ${threadId}: this project has no yolo database yet (${database}). Start a run with: yolo run "what to build"`);
-}
-
-/**
- * A thread is resumed in any working copy of its repository (another checkout, another machine sharing the
- * PostgreSQL database), never in a different repository: its checkpoints describe files that are not there.
- */
-export async function assertSameRepository(threads: ThreadStore, threadId: string, repo: string): Promise<void> {
-  const row = await threads.get(threadId);
-  if (!row?.repo || row.repo === repo) return;
-  throw new ThreadError(
-    `Thread ${threadId} belongs to repository ${row.repo} (last run in ${row.root}${row.host ? ` on ${row.host}` : ""}), ` +
-      `but this working copy is ${repo}. Resume it from a checkout of ${row.repo}; \`yolo threads\` lists this repository's threads.`,
-  );
 }
 
 /**

@@ -40,7 +40,9 @@ export type ThreadFact =
   | { kind: "follow-up-while-waiting"; thread: string }
   | { kind: "follow-up-while-pending"; thread: string }
   | { kind: "no-such-checkpoint"; thread: string; from: string }
-  | { kind: "fork-needs-one-node"; thread: string; step: number; node: string };
+  | { kind: "fork-needs-one-node"; thread: string; step: number; node: string }
+  /** The thread belongs to repository `repo` (last run in `root`, on `host`), not to this working copy's `here`. */
+  | { kind: "other-repository"; thread: string; repo: string; root: string; host: string | null; here: string };
 
 /**
  * A warning said during a run whose advice names a front end's command or option (`yolo hooks trust`,

@@ -35,9 +35,12 @@ describe("a resumed leg reads its thread's latest checkpoint once", () => {
     let reads = 0;
     // Every read of the thread's checkpoints on SQLite goes through checkpointRows (src/engine/stored-thread.ts).
     const rows = { checkpointRows: (id: string) => (reads++, index.checkpointRows(id)) };
-    const read = await readLeg({ config, rows, threads: opened.threads, session: opened.session, threadId: "t-read" });
+    const repo = (await opened.threads.get("t-read"))!.repo ?? "";
+    const base = { config, rows, threads: opened.threads, session: opened.session, threadId: "t-read", repo: Promise.resolve(repo), replay: false };
+    const read = await readLeg({ ...base, resume: {} });
     expect(read.position.kind).toBe("finished");
     expect(read.profile).toEqual({ mode: "chat" });
+    expect(read.modelless).toBe(false);
     expect(reads).toBe(1);
 
     const threadConfig = configForProfile(config, read.profile);

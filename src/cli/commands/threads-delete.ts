@@ -8,7 +8,7 @@ import { threadBranch } from "../../git/workspace.js";
 import { deleteThread } from "../../store/delete-thread.js";
 import { plural } from "../../text/plural.js";
 import { loadResolvedConfig } from "../load-config.js";
-import { assertSameRepository } from "../thread-home.js";
+import { assertSameRepository } from "../../store/same-repository.js";
 import { errorText } from "../wording/error-text.js";
 
 /** `yolo threads rm <id…>`: deletes the named threads of this repository; a running one is refused. Exit 2 if any could not be. */

@@ -57,6 +57,11 @@ export function factText(fact: ErrorFact, ctx: WordingContext = {}): string {
       return `Thread ${fact.thread} has no branch ${fact.branch}: it was started without --branch. Resume it without --branch.`;
     case "replay-unreadable":
       return `${fact.said} Record one with: yolo run --record ${fact.file} "…"`;
+    case "other-repository":
+      return (
+        `Thread ${fact.thread} belongs to repository ${fact.repo} (last run in ${fact.root}${fact.host ? ` on ${fact.host}` : ""}), ` +
+        `but this working copy is ${fact.here}. Resume it from a checkout of ${fact.repo}; \`yolo threads\` lists this repository's threads.`
+      );
     case "no-model-endpoint":
       return (
         `${fact.apiKeyEnv} is not set and no OPENAI_BASE_URL is configured, so yolo has no model to talk to. ` +

@@ -1,11 +1,16 @@
+import { assertModelConfigured, hasModel } from "../../config/resolve.js";
 import type { ResolvedConfig } from "../../config/schema.js";
 import { unknownThreadError } from "../../errors.js";
+import { assertSameRepository } from "../../store/same-repository.js";
 import type { ThreadIndex } from "../../store/thread-index.js";
 import type { Lease, ThreadStore } from "../../store/thread-store.js";
 import type { ThreadPosition } from "../position.js";
 import type { Session } from "../session.js";
 import { readLatestState } from "../stored-thread.js";
 import { profileOfValues, type ThreadProfile } from "../thread-profile.js";
+
+import type { RunOptions } from "./options.js";
+import { needsModel } from "./input-decision.js";
 
 export { decideInput, needsModel } from "./input-decision.js";
 
@@ -37,12 +42,15 @@ export interface LegRead {
   profile: ThreadProfile;
   /** The leg's lease, taken before the read (null for a fork's source, which is only read). */
   lease: Lease | null;
+  /** No model is configured and the leg needs none: it only reports where the thread stands. */
+  modelless: boolean;
 }
 
 /**
  * Reads a resumed thread (or a fork's source) once, before its leg is prepared, so the preparation (its agents, the
- * model check, the branch) and the leg decide from the same read. Taken under the thread's lease, so nothing runs the
- * thread between this read and the leg. An unknown thread is refused here, before anything else is checked.
+ * branch) and the leg decide from the same read; taken under the thread's lease, so nothing runs the thread between
+ * this read and the leg. Refuses, in this order, before anything else is touched: an unknown thread, one of another
+ * repository, and one that needs a model when none is configured.
  */
 export async function readLeg(input: {
   config: ResolvedConfig;
@@ -50,24 +58,38 @@ export async function readLeg(input: {
   threads: ThreadStore;
   session: () => Promise<Session>;
   threadId: string;
-  /** A fork's source: read, not leased, and one without a checkpoint is unknown. */
+  /** A fork's source: read, not leased, one without a checkpoint is unknown, and its fork always needs a model. */
   fork?: boolean;
+  resume: NonNullable<RunOptions["resume"]>;
+  /** This working copy's repository identity (src/git/repo-identity.ts). */
+  repo: Promise<string>;
+  /** A recorded session stands in for the model. */
+  replay: boolean;
 }): Promise<LegRead> {
-  const { threads, threadId } = input;
+  const { threads, threadId, config, replay } = input;
   const lease = input.fork ? null : await threads.acquireLease(threadId);
   try {
-    const row = await threads.get(threadId);
-    const settled = !row?.unsettledUsage;
-    let position = input.rows && settled ? await readEarly(input.config, input.rows, threads, threadId) : null;
-    if (!position) {
-      const [{ threadPosition }, session] = await Promise.all([import("../inspect.js"), input.session()]);
-      position = await threadPosition(input.config, session, threadId);
-    }
-    if (position.kind === "new" && (input.fork || !row)) throw unknownThreadError(threadId);
-    const profile = position.kind === "new" ? { mode: "run" as const } : profileOfValues(position.values);
-    return { position, settled, profile, lease };
+    const read = await readOnce(input);
+    await assertSameRepository(threads, threadId, await input.repo);
+    if (input.fork || needsModel(read.position, input.resume) || replay) assertModelConfigured(config, { replay });
+    return { ...read, lease, modelless: !hasModel(config) && !replay };
   } catch (error) {
     await lease?.release();
     throw error;
   }
+}
+
+// The read itself: the checkpoint reader when it reads exactly what LangGraph would, else LangGraph.
+async function readOnce(input: Parameters<typeof readLeg>[0]): Promise<Pick<LegRead, "position" | "settled" | "profile">> {
+  const { threads, threadId } = input;
+  const row = await threads.get(threadId);
+  const settled = !row?.unsettledUsage;
+  let position = input.rows && settled ? await readEarly(input.config, input.rows, threads, threadId) : null;
+  if (!position) {
+    const [{ threadPosition }, session] = await Promise.all([import("../inspect.js"), input.session()]);
+    position = await threadPosition(input.config, session, threadId);
+  }
+  if (position.kind === "new" && (input.fork || !row)) throw unknownThreadError(threadId);
+  const profile = position.kind === "new" ? { mode: "run" as const } : profileOfValues(position.values);
+  return { position, settled, profile };
 }

@@ -3,6 +3,7 @@ import { unknownThreadError } from "../errors.js";
 import { buildWorkflowGraph } from "./graph.js";
 import { inertDeps } from "./inert-deps.js";
 import { configForProfile, readThreadProfile } from "./modes.js";
+import { profileOfValues } from "./thread-profile.js";
 import type { Session } from "./session.js";
 import type { PipelineStateType } from "../state/pipeline.js";
 import type { ThreadPosition } from "./position.js";
@@ -21,10 +22,16 @@ export async function inspectThread(
   return { values: position.values, position };
 }
 
-/** Where a thread stands as LangGraph reads it, with the graph of its own profile; `new` when it has no checkpoint. */
+/**
+ * Where a thread stands as LangGraph reads it, with the graph of its own profile; `new` when it has no checkpoint. The
+ * latest checkpoint read for the profile is the one the saved answer is taken from (positionFromLangGraph checks that
+ * getState read the same one): two reads, not three.
+ */
 export async function threadPosition(config: ResolvedConfig, session: Session, threadId: string): Promise<ThreadPosition> {
-  const graph = buildWorkflowGraph(inertDeps(await threadConfig(config, session, threadId)), session.checkpointer);
-  return await positionFromLangGraph(graph, session.checkpointer, threadId);
+  const tuple = await session.checkpointer.getTuple({ configurable: { thread_id: threadId } });
+  const profile = tuple ? profileOfValues(tuple.checkpoint.channel_values as { mode?: unknown; agentId?: unknown }) : { mode: "run" as const };
+  const graph = buildWorkflowGraph(inertDeps(configForProfile(config, profile)), session.checkpointer);
+  return await positionFromLangGraph(graph, { getTuple: async () => tuple }, threadId);
 }
 
 /** The config a thread's graph is built from: its own mode's (an `agent` or `chat` thread runs a one-node workflow). */

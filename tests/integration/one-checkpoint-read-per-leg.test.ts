@@ -72,4 +72,42 @@ describe("a resumed leg reads its thread's latest checkpoint once", () => {
     expect((await again.result).status).toBe("passed");
     expect(reads).toBe(2);
   });
+
+  it("read with LangGraph (no checkpoint reader), the leg handed that read asks the checkpointer nothing more", async () => {
+    const config = await finishedChat();
+    const opened = await openSessionDeferred(config);
+    cleanups.push(() => opened.close());
+    const session = await opened.session();
+    let reads = 0;
+    const getTuple = session.checkpointer.getTuple.bind(session.checkpointer);
+    // getState reads through getTuple too: every checkpoint read of LangGraph's is counted here.
+    session.checkpointer.getTuple = (config) => (reads++, getTuple(config));
+    const repo = (await opened.threads.get("t-read"))!.repo ?? "";
+    const base = { config, rows: null, threads: opened.threads, session: async () => session, threadId: "t-read", repo: Promise.resolve(repo), replay: false };
+    const read = await readLeg({ ...base, resume: {} });
+    expect(read.position.kind).toBe("finished");
+    // The latest checkpoint for the thread's profile, and getState's own read.
+    const before = reads;
+    expect(before).toBe(2);
+
+    const threadConfig = configForProfile(config, read.profile);
+    const plan: LaunchPlan = {
+      config: threadConfig,
+      agents: loadSoloAgents(threadConfig, { mode: "chat" }),
+      threads: opened.threads,
+      rows: null,
+      session: async () => session,
+      facts: { sandbox: undefined, gates: [] },
+      env: { PATH: process.env.PATH },
+      logFile: join(config.stateDir, "logs", "t-read.log"),
+      words: cliRunWords(),
+      origin: {},
+      engine: () => Promise.reject(new Error("the engine was not needed")),
+      engineAsked: () => null,
+    };
+    const handle = launch(plan, { threadId: "t-read", resume: {}, read });
+    for await (const _ of handle.events);
+    expect((await handle.result).status).toBe("passed");
+    expect(reads).toBe(before);
+  });
 });

@@ -7,6 +7,7 @@
 export type { Session } from "./session.js";
 export { databaseExists, databaseName, openIndex, openSession } from "./session.js";
 export { currentRow, threadStoryRuns } from "./thread-status.js";
+export type { ThreadPosition } from "./position.js";
 
 /** A stored thread's state and position read from its checkpoints (`yolo show`). */
 export const loadStoredThread = () => import("./stored-thread.js");

@@ -7,6 +7,7 @@ import { promptTurn } from "./prompt-turn.js";
 import { sessionCwd } from "./session-cwd.js";
 import { SessionTable } from "./session-table.js";
 import { announceCommands, slashCommand } from "./slash-commands.js";
+import { editorServers } from "./editor-mcp.js";
 import { findThread, listSessions, replayRecord, replayThread } from "./session-load.js";
 import { record } from "./session-record.js";
 
@@ -19,20 +20,27 @@ import { record } from "./session-record.js";
 export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: string): { app: AgentApp; stopRuns: () => Promise<void> } {
   const sessions = new SessionTable(binary);
   const app = agent({ name: "yolo" })
-    .onRequest("initialize", () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        sessionCapabilities: { list: {} },
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-      },
-      agentInfo: { name: "yolo", title: "yolo", version },
-      authMethods: [],
-    }))
+    .onRequest("initialize", ({ params }) => {
+      sessions.editorFs = params.clientCapabilities?.fs ?? {};
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          sessionCapabilities: { list: {} },
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          // An editor's stdio servers start in the runs' sandbox; remote ones are refused by name (src/acp/editor-mcp.ts).
+          mcpCapabilities: { http: false, sse: false },
+        },
+        agentInfo: { name: "yolo", title: "yolo", version },
+        authMethods: [],
+      };
+    })
     .onRequest("session/new", ({ params, client }) => {
       const session = sessions.open(`yolo-${randomUUID()}`, sessionCwd(params.cwd));
-      // The commands are the session's: said once the editor has its id, after this answer.
-      setTimeout(() => void announceCommands(session, client).catch(() => {}), 0);
+      const { servers, refused } = editorServers(params.mcpServers);
+      session.mcpServers = servers;
+      // The commands (and servers not started) are the session's: said once the editor has its id, after this answer.
+      setTimeout(() => void announceCommands(session, client, refused).catch(() => {}), 0);
       return { sessionId: session.id, modes: modeState(START_MODE) };
     })
     .onRequest("session/set_mode", ({ params }) => {
@@ -45,6 +53,8 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
     .onRequest("session/load", async ({ params, client }) => {
       const cwd = sessionCwd(params.cwd);
       const session = sessions.open(params.sessionId, cwd);
+      const { servers, refused } = editorServers(params.mcpServers);
+      session.mcpServers = servers;
       const child = { ...binary, cwd };
       // A session an editor held here replays its record; a thread's id (one the CLI ran) replays its checkpoints.
       if (!(await replayRecord(session, client))) {
@@ -57,7 +67,7 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
         session.client = client;
         await sessions.track(promptTurn({ session, args: reportArgs(session.threadId), binary: await sessions.childFor(session), client }));
       }
-      await announceCommands(session, client);
+      await announceCommands(session, client, refused);
       return { modes: modeState(session.permission) };
     })
     .onRequest("session/list", async ({ params }) => {

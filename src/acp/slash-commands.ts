@@ -1,4 +1,5 @@
 import type { AgentContext, AvailableCommand, PromptResponse, SessionUpdate } from "@agentclientprotocol/sdk";
+import { refusalText } from "./editor-mcp.js";
 import { gateResult } from "./gate-update.js";
 import type { AcpSession } from "./prompt-turn.js";
 import { readRecord } from "./session-record.js";
@@ -9,9 +10,10 @@ export const SLASH_COMMANDS: AvailableCommand[] = [
   { name: "gates", description: "The latest result of each gate in the session's thread, per test (fixed, regressed, still failing)" },
 ];
 
-/** Tells the editor which slash commands the session has. */
-export function announceCommands(session: AcpSession, client: AgentContext): Promise<void> {
-  return client.notify("session/update", { sessionId: session.id, update: { sessionUpdate: "available_commands_update", availableCommands: SLASH_COMMANDS } });
+/** Tells the editor which slash commands the session has, and which of the MCP servers it passed are not started. */
+export async function announceCommands(session: AcpSession, client: AgentContext, refused: string[] = []): Promise<void> {
+  await client.notify("session/update", { sessionId: session.id, update: { sessionUpdate: "available_commands_update", availableCommands: SLASH_COMMANDS } });
+  if (refused.length) await client.notify("session/update", { sessionId: session.id, update: say(refusalText(refused)) });
 }
 
 /** Answers a prompt that is one of the slash commands (null for any other prompt): its updates, then the turn's end. */

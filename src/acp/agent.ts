@@ -82,7 +82,13 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       if (session.turn) throw RequestError.invalidRequest(undefined, `a prompt turn is already running in session ${params.sessionId}`);
       const text = promptText(params.prompt);
       if (!text) throw RequestError.invalidParams(undefined, "the prompt has no text");
-      const answered = await slashCommand(session, text, client);
+      // A command that runs yolo runs it as the session's turns do (its mode's environment, the editor's servers).
+      const slash = async () => {
+        session.client = client;
+        const child = await sessions.childFor(session);
+        return { child, turn: (args: string[]) => sessions.track(promptTurn({ session, args, binary: child, client })) };
+      };
+      const answered = await sessions.track(slashCommand(session, text, client, slash));
       if (answered) return answered;
       const { args, usesText } = promptArgs(session, text);
       record(session.cwd, session.id, { prompt: text, ts: new Date().toISOString() });

@@ -37,10 +37,11 @@ const onceRead =
 /**
  * An editor that offers its file system and passes MCP servers, in ask mode, on a machine whose runs have no sandbox:
  * dev reads the unsaved buffer, calls the editor's stdio server, has its command asked about and rejected (the
- * reason is its result), and writes through the editor; the remote server is refused by name. One run.
+ * reason is its result), and writes through the editor; the remote server is refused by name. One run; then a
+ * second session's slash commands take its thread up (/resume) and run yolo eval (/eval).
  */
 describe("yolo acp, the editor's files, MCP servers and commands", { timeout: 120_000 }, () => {
-  it("reads buffers, writes through fs/write_text_file, starts the stdio server, refuses the http one, and asks before an unsandboxed command", async () => {
+  it("reads buffers, writes through fs/write_text_file, starts the stdio server, refuses the http one, asks before an unsandboxed command; /resume and /eval", async () => {
     const project = makeProject({ "agents/dev.md": DEV, "src/add.js": "// on disk\n" });
     const file = join(project.root, "src/add.js");
     const mock = await startMockOpenAI(
@@ -67,6 +68,7 @@ describe("yolo acp, the editor's files, MCP servers and commands", { timeout: 12
       },
     };
     const answer = (r: RequestPermissionRequest) => (r.toolCall.kind === "execute" ? { optionId: "reject", reason: COMMAND_REASON } : "allow");
+    let thread = "";
     const ed = acpEditor(project.root, mock.url, cleanups, answer, { env: { YOLO_SANDBOX: "off" }, files });
     await ed.use(async (ctx) => {
       await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
@@ -80,6 +82,21 @@ describe("yolo acp, the editor's files, MCP servers and commands", { timeout: 12
       await ctx.request("session/set_mode", { sessionId, modeId: "ask" });
       const done = await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Add an add(a, b) function" }] });
       expect(done._meta, `${ed.stderr()}\n${texts(ed.updates)}`).toMatchObject({ yolo: { status: "passed", exitCode: 0 } });
+      thread = (done._meta as { yolo: { threadId: string } }).yolo.threadId;
+
+      // A second session takes the thread up with /resume; /eval lists task files, or runs yolo eval on one.
+      const other = (await ctx.request("session/new", { cwd: project.root, mcpServers: [] })).sessionId;
+      const slash = async (text: string) => {
+        const from = ed.updates.length;
+        await ctx.request("session/prompt", { sessionId: other, prompt: [{ type: "text", text }] });
+        return texts(ed.updates.slice(from));
+      };
+      const resumed = await slash(`/resume ${thread}`);
+      expect(resumed).toContain("**dev**: 1 file changed: wrote add");
+      expect(resumed).toContain(`Resumed thread ${thread}. It has ended: the next prompt starts a new run.`);
+      expect(await slash("/status")).toContain(`Thread ${thread} (run): passed.`);
+      expect(await slash("/eval")).toContain("no task files under .yolo/eval/");
+      expect(await slash("/eval missing.jsonl")).toContain("Cannot read the task file");
     });
     expect(texts(ed.updates)).toContain("not started: remote (http http://127.0.0.1:9/mcp)");
     const command = ed.asked.filter((a) => a.toolCall.kind === "execute");

@@ -10,7 +10,7 @@ import type { AcpSession } from "./prompt-turn.js";
  * buffer's text; a throw makes the tool use the disk.
  */
 export async function editorFile(session: AcpSession | undefined, offered: FileSystemCapabilities, r: EditorFsRequest): Promise<string | undefined> {
-  if (!session?.client) throw new Error("no editor is attached to this session");
+  if (!session?.client) throw new Error(`no editor is attached to session ${r.sessionId}`);
   const rel = relative(session.cwd, r.path);
   if (!isAbsolute(r.path) || rel === ".." || rel.startsWith("../") || isAbsolute(rel)) throw new Error(`${r.path} is not in the session's folder`);
   if (r.op === "read") {

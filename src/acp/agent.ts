@@ -86,7 +86,8 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       const slash = async () => {
         session.client = client;
         const child = await sessions.childFor(session);
-        return { child, turn: (args: string[]) => sessions.track(promptTurn({ session, args, binary: child, client })) };
+        const plain = { ...binary, cwd: session.cwd };
+        return { child, plain, turn: (args: string[]) => sessions.track(promptTurn({ session, args, binary: child, client })) };
       };
       const answered = await sessions.track(slashCommand(session, text, client, slash));
       if (answered) return answered;

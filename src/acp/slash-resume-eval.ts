@@ -10,6 +10,8 @@ import { findThread, replayThread } from "./session-load.js";
 /** What a slash command that runs yolo needs: the session's child binary, and how to run a prompt turn. */
 export interface SlashContext {
   child: YoloBinary;
+  /** yolo as a terminal runs it (no ask hook, no editor files or servers): eval's task runs, in their worktrees. */
+  plain: YoloBinary;
   turn(args: string[]): Promise<PromptResponse>;
 }
 
@@ -43,7 +45,8 @@ export async function resumeThread(session: AcpSession, id: string, client: Agen
 
 /**
  * `/eval [<task file> [<model>…]]`: runs `yolo eval --tasks` on the project's task file, its output streamed as the
- * reply (cancel stops it). Without a file it lists the task files under `.yolo/eval/` and how to build one: building
+ * reply (cancel stops it). The task runs work in worktrees the editor has not opened, so they run as from a terminal:
+ * the editor does not see their files nor asks about their edits. Without a file it lists the task files under `.yolo/eval/` and how to build one: building
  * runs the project's suite at many commits, which belongs in a terminal, not an editor turn.
  */
 export async function evalTasks(session: AcpSession, words: string[], client: AgentContext, ctx: SlashContext): Promise<PromptResponse> {
@@ -58,7 +61,7 @@ export async function evalTasks(session: AcpSession, words: string[], client: Ag
   try {
     const args = ["eval", "--tasks", file, ...models.flatMap((m) => ["--model", m])];
     await tell(`Running \`yolo ${args.join(" ")}\`: each task is a run in its own worktree, judged by its tests.\n\n`);
-    const exitCode = await streamYolo(ctx.child, args, tell, turn.signal);
+    const exitCode = await streamYolo(ctx.plain, args, tell, turn.signal);
     return { stopReason: turn.signal.aborted ? "cancelled" : "end_turn", _meta: { yolo: { exitCode } } };
   } finally {
     session.turn = null;

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { agent, type AgentApp, PROTOCOL_VERSION, RequestError, type ContentBlock } from "@agentclientprotocol/sdk";
+import { agent, type AgentApp, type AgentContext, PROTOCOL_VERSION, RequestError, type ContentBlock } from "@agentclientprotocol/sdk";
 import type { YoloBinary } from "../mcp/serve-child.js";
 import { promptArgs, reportArgs } from "./child-args.js";
 import { modeState, parseMode, START_MODE } from "./modes.js";
-import { promptTurn } from "./prompt-turn.js";
+import { type AcpSession, promptTurn } from "./prompt-turn.js";
 import { sessionCwd } from "./session-cwd.js";
 import { SessionTable } from "./session-table.js";
 import { announceCommands, slashCommand } from "./slash-commands.js";
+import type { SlashContext } from "./slash-resume-eval.js";
 import { editorServers } from "./editor-mcp.js";
 import { findThread, listSessions, replayRecord, replayThread } from "./session-load.js";
 import { record } from "./session-record.js";
@@ -82,14 +83,7 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       if (session.turn) throw RequestError.invalidRequest(undefined, `a prompt turn is already running in session ${params.sessionId}`);
       const text = promptText(params.prompt);
       if (!text) throw RequestError.invalidParams(undefined, "the prompt has no text");
-      // A command that runs yolo runs it as the session's turns do (its mode's environment, the editor's servers).
-      const slash = async () => {
-        session.client = client;
-        const child = await sessions.childFor(session);
-        const plain = { ...binary, cwd: session.cwd };
-        return { child, plain, turn: (args: string[]) => sessions.track(promptTurn({ session, args, binary: child, client })) };
-      };
-      const answered = await sessions.track(slashCommand(session, text, client, slash));
+      const answered = await sessions.track(slashCommand(session, text, client, () => slashContext(sessions, binary, session, client)));
       if (answered) return answered;
       const { args, usesText } = promptArgs(session, text);
       record(session.cwd, session.id, { prompt: text, ts: new Date().toISOString() });
@@ -109,6 +103,14 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       sessions.get(params.sessionId)?.turn?.abort();
     });
   return { app, stopRuns: () => sessions.stopAll() };
+}
+
+/** How a slash command runs yolo: as the session's turns do (its mode's environment, the editor's servers), or plainly. */
+async function slashContext(sessions: SessionTable, binary: Omit<YoloBinary, "cwd">, session: AcpSession, client: AgentContext): Promise<SlashContext> {
+  session.client = client;
+  const child = await sessions.childFor(session);
+  const plain = { ...binary, cwd: session.cwd };
+  return { child, plain, turn: (args: string[]) => sessions.track(promptTurn({ session, args, binary: child, client })) };
 }
 
 /** The prompt's words: its text blocks, and the text of resources the editor embedded (a selection, a file). */

@@ -148,7 +148,7 @@ describe("yolo eval --canaries", { timeout: 600_000 }, () => {
   });
 
   it("a mutant whose killing tests span two files shows the run one of them; the input cheater passes visible and fails hidden, in the JSON, the table and JUnit", async () => {
-    const built = await runYolo(["eval", "--mutate", "12", "--json"], { cwd: root });
+    const built = await runEvalCli(["eval", "--mutate", "12", "--json"]);
     expect(built.exitCode, describeResult(built)).toBe(0);
     const all = (JSON.parse(built.stdout) as { tasks: any[] }).tasks;
     const split = all.filter((t) => t.testFiles.length);

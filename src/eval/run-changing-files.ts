@@ -20,6 +20,10 @@ const LOADED_BY_NAME = new Map<string, string>([
   [".yarnrc", "yarn reads it when it runs the tests"],
   [".yarnrc.yml", "yarn reads it when it runs the tests"],
   ["package.json", "Node reads the nearest one for the module type, imports and exports of the files below it"],
+  [".babelrc", "Babel (and jest's transform) reads the nearest one to compile the files below it"],
+  [".babelrc.json", "Babel (and jest's transform) reads the nearest one to compile the files below it"],
+  [".swcrc", "swc reads it to compile the files below it"],
+  ["tsconfig.json", "TypeScript runners read the nearest one for the paths and settings of the files below it"],
 ]);
 
 /** What the rules read of the task's tree: where its Python tests are, and its top-level folders. */

@@ -49,7 +49,7 @@ export const EVAL_PROJECT_VAR = "YOLO_EVAL_PROJECT";
  */
 export function evalProjectWalls(env: NodeJS.ProcessEnv): { hidden: string[]; readOnly: string[] } {
   const project = env[EVAL_PROJECT_VAR];
-  if (!project || !project.startsWith("/") || !isRealFolder(project)) return { hidden: [], readOnly: [] };
+  if (!project?.startsWith("/") || !isRealFolder(project)) return { hidden: [], readOnly: [] };
   const deps = join(project, "node_modules");
   return { hidden: [project], readOnly: existsSync(deps) ? [deps] : [] };
 }

@@ -20,7 +20,8 @@ export type SavedReply = { answer: string; review?: undefined } | { review: Revi
  * mismatch (an answer to a review, a reply to a thread that does not wait) is refused with the same words.
  */
 export async function saveReply(config: ResolvedConfig, session: Session, threadId: string, reply: SavedReply): Promise<void> {
-  if (reply.review?.action === "edit") throw new ThreadError("An edit is given with yolo resume --edit <file>; the web view approves or rejects.");
+  if (reply.review?.action === "edit")
+    throw new ThreadError("An edit cannot be saved without running the thread: approve or reject it here, or give the edit when you resume it.");
   const at = { configurable: { thread_id: threadId } };
   const before = await session.checkpointer.getTuple(at);
   const { position } = await inspectThread(config, session, threadId);

@@ -76,8 +76,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
   const id = threadOf(url.pathname, "");
   if (id === null) return fail(res, 404, "No such page.");
   const row = await ctx.source.row(id);
-  if (!row) return fail(res, 404, `No thread ${id} here (yolo threads lists them).`);
-  const notice = url.searchParams.get("saved") === "1" ? "Reply saved. Continue the thread with yolo resume (a CI job can)." : null;
+  if (!row) return fail(res, 404, `No thread ${id} in this view.`);
+  const notice = url.searchParams.get("saved") === "1" ? `Reply saved. Continue the thread with ${ctx.source.resumeCommand(id)} (a CI job can).` : null;
   return send(res, 200, "text/html; charset=utf-8", await threadPage(ctx.source, row, { csrf: csrfFor(ctx.secret, id), notice }));
 }
 

@@ -26,6 +26,8 @@ export interface ThreadSource {
   reply(id: string, reply: { answer: string } | { review: ReviewResponse }): Promise<void>;
   /** The evals whose results `yolo eval` stored under .yolo/eval/runs/. */
   evals(): EvalReading[];
+  /** The command that continues a thread, in the CLI's words (the server words no command itself). */
+  resumeCommand(id: string): string;
   /** The configured price (model.price), or null: costs are then left out. */
   price: Price | null;
 }

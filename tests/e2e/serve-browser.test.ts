@@ -59,16 +59,17 @@ function watch(page: Page): string[] {
 
 // Markup that data could only have made if escaping failed: on* attributes, javascript: links, scripts not ours.
 function injected(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const found: string[] = [];
-    for (const el of Array.from(document.querySelectorAll("*"))) {
-      for (const a of Array.from(el.attributes)) if (a.name.startsWith("on")) found.push(`${el.tagName} ${a.name}`);
-      if (el.getAttribute("href")?.trim().toLowerCase().startsWith("javascript:")) found.push(`${el.tagName} href`);
+  // A string, run in the page: the tests are type-checked without the DOM's types.
+  return page.evaluate<string[]>(`(() => {
+    const found = [];
+    for (const el of document.querySelectorAll("*")) {
+      for (const a of el.attributes) if (a.name.startsWith("on")) found.push(el.tagName + " " + a.name);
+      if ((el.getAttribute("href") || "").trim().toLowerCase().startsWith("javascript:")) found.push(el.tagName + " href");
       if (el.tagName === "SCRIPT" && el.getAttribute("src") !== "/static/serve.js") found.push("script");
       if (el.tagName === "IMG") found.push("img");
     }
     return found;
-  });
+  })()`);
 }
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -160,7 +161,7 @@ describe("yolo serve in a real browser", { timeout: 180_000 }, () => {
     expect(resumed.exitCode, describeResult(resumed)).toBe(0);
     expect(parseEvents(resumed.stdout).find((e) => e.type === "run.completed")).toMatchObject({ status: "passed" });
     await expect.poll(() => page.locator(`tr[data-thread="${thread}"] td.status`).textContent(), { timeout: 5_000 }).toBe("passed");
-    expect(await page.evaluate(() => document.body.getAttribute("data-updated"))).not.toBeNull();
+    expect(await page.locator("body").getAttribute("data-updated")).not.toBeNull();
     await shot(page, "list-passed");
 
     await page.goto(`${origin}/threads/${thread}`);

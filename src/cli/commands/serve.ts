@@ -10,6 +10,7 @@ import { startServer } from "../../serve/server.js";
 import type { ThreadSource } from "../../serve/source.js";
 import type { ThreadIndex } from "../../store/thread-index.js";
 import { loadResolvedConfig } from "../load-config.js";
+import { resumeCommandText } from "../wording/resume-command.js";
 import { killedReason } from "../wording/run-words.js";
 import { listThreads } from "./threads.js";
 
@@ -52,6 +53,7 @@ function threadSource(config: ResolvedConfig, index: ThreadIndex | null, all: bo
   const none = <T>(value: T) => Promise.resolve(value);
   return {
     price: config.model.price,
+    resumeCommand: (id) => resumeCommandText({ thread: id, awaits: null }),
     list: async () => (index ? Promise.all((await listThreads(index.threads, config, all)).map((r) => currentRow(index, r, killedReason))) : []),
     row: async (id) => {
       const row = index ? await index.threads.get(id) : null;

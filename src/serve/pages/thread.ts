@@ -26,7 +26,7 @@ ${row.reason ? html`<p>${row.reason}</p>` : null}
 ${input.notice ? html`<p class="notice" id="notice">${input.notice}</p>` : null}
 <p class="muted">${row.mode} · model ${row.model} · started ${when(row.createdAt)} · updated ${when(row.updatedAt)}${row.branch ? ` · branch ${row.branch}` : ""}${row.host ? ` · ${row.user ?? "?"}@${row.host}` : ""}</p>
 <h2>Requirement</h2><pre id="requirement">${values?.requirement ?? row.requirement}</pre>
-${state ? waiting(row.id, state.position, input.csrf) : null}
+${state ? waiting(row.id, state.position, input.csrf, source) : null}
 ${timeline(history)}
 ${values ? outputs(values) : null}
 ${values ? gateRuns(values) : null}
@@ -36,9 +36,9 @@ ${values ? usage(values, source) : null}
 }
 
 // What the thread waits on, with the form; or the reply saved and not yet taken.
-function waiting(id: string, position: ThreadPosition, csrf: string): Safe | null {
+function waiting(id: string, position: ThreadPosition, csrf: string, source: ThreadSource): Safe | null {
   if (position.kind === "answered") {
-    return html`<p class="notice" id="answered">Answered, not yet taken (${position.askedBy}). Continue with: <code>yolo resume ${id}</code></p>`;
+    return html`<p class="notice" id="answered">Answered, not yet taken (${position.askedBy}). Continue with: <code>${source.resumeCommand(id)}</code></p>`;
   }
   if (position.kind !== "waiting") return null;
   const review = position.request.kind === "approval";

@@ -177,7 +177,7 @@ describe("yolo serve in a real browser", { timeout: 180_000 }, () => {
     })) {
       const dir = join(project.root, ".yolo", "eval", "runs", "history", model.replace(/[^\w.-]/g, "_"));
       mkdirSync(dir, { recursive: true });
-      verdicts.forEach((verdict, i) => writeFileSync(join(dir, `t${i}.result.json`), JSON.stringify(taskResult(`t${i}`, model, verdict))));
+      for (const [i, verdict] of verdicts.entries()) writeFileSync(join(dir, `t${i}.result.json`), JSON.stringify(taskResult(`t${i}`, model, verdict)));
     }
     await page.goto(`${origin}/evals`);
     expect(await page.locator("table.models").textContent()).toContain("model-<b>");

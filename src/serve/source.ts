@@ -6,6 +6,7 @@ import type { ModelSummary } from "../eval/summary.js";
 import type { TaskResult } from "../eval/types.js";
 import type { PipelineStateType } from "../state/pipeline.js";
 import type { ThreadRow } from "../store/thread-store.js";
+import type { ToolCallLine } from "./tool-calls.js";
 
 /**
  * What the web view reads and writes, given by `yolo serve` (src/cli/commands/serve.ts) from the same functions
@@ -22,6 +23,8 @@ export interface ThreadSource {
   history(id: string): Promise<HistoryEntry[]>;
   /** The change since the thread's start commit (`yolo show --diff`), or why there is none. */
   diff(row: ThreadRow): Promise<{ patch: string } | { note: string }>;
+  /** The tool calls the thread's agents made, from their transcripts (none when those are on another machine). */
+  toolCalls(row: ThreadRow): ToolCallLine[];
   /** Saves a reply on a waiting thread without running it; `yolo resume <thread>` then goes on with it. */
   reply(id: string, reply: { answer: string } | { review: ReviewResponse }): Promise<void>;
   /** The evals whose results `yolo eval` stored under .yolo/eval/runs/. */

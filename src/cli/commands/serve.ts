@@ -8,6 +8,8 @@ import { readEvalResults } from "../../serve/eval-results.js";
 import { isLoopback, newToken } from "../../serve/security.js";
 import { startServer } from "../../serve/server.js";
 import type { ThreadSource } from "../../serve/source.js";
+import { readToolCalls } from "../../serve/tool-calls.js";
+import { threadArtifactsPath } from "../../store/state-dir.js";
 import type { ThreadIndex } from "../../store/thread-index.js";
 import { loadResolvedConfig } from "../load-config.js";
 import { resumeCommandText } from "../wording/resume-command.js";
@@ -81,6 +83,7 @@ function threadSource(config: ResolvedConfig, index: ThreadIndex | null, all: bo
         await session.close();
       }
     },
+    toolCalls: (row) => readToolCalls(threadArtifactsPath(row.artifacts ?? config.stateDir, row.id)),
     evals: () => readEvalResults(evalDir(config)),
   };
 }

@@ -7,6 +7,7 @@ import type { PipelineStateType } from "../../state/pipeline.js";
 import type { ThreadRow } from "../../store/thread-store.js";
 import { html, type Safe } from "../html.js";
 import type { ThreadSource } from "../source.js";
+import type { ToolCallLine } from "../tool-calls.js";
 import { replyForm } from "./reply-form.js";
 import { money, page, statusClass, tokens, when } from "./layout.js";
 
@@ -28,6 +29,7 @@ ${input.notice ? html`<p class="notice" id="notice">${input.notice}</p>` : null}
 <h2>Requirement</h2><pre id="requirement">${values?.requirement ?? row.requirement}</pre>
 ${state ? waiting(row.id, state.position, input.csrf, source) : null}
 ${timeline(history)}
+${toolCalls(source.toolCalls(row))}
 ${values ? outputs(values) : null}
 ${values ? gateRuns(values) : null}
 ${values ? usage(values, source) : null}
@@ -53,6 +55,15 @@ function timeline(history: HistoryEntry[]): Safe | null {
       html`<li><span class="muted">step ${h.step} · ${when(h.createdAt)}</span> <strong>${h.node}</strong> — ${h.summary}${h.next.length ? html` <span class="muted">→ ${h.next.join(", ")}</span>` : null}</li>`,
   );
   return html`<h2>Timeline</h2><ol class="timeline" id="timeline">${items}</ol>`;
+}
+
+// Every tool call, per agent in the order made, with whether the tool answered ok.
+function toolCalls(calls: ToolCallLine[]): Safe | null {
+  if (!calls.length) return null;
+  const rows = calls.map(
+    (c) => html`<tr><td>${c.node}</td><td>${c.name}</td><td><code>${c.args}</code></td><td>${c.ok === null ? "–" : c.ok ? "ok" : "failed"}</td></tr>`,
+  );
+  return html`<h2>Tool calls</h2><table id="tool-calls"><thead><tr><th>Agent</th><th>Tool</th><th>Arguments</th><th>Result</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 // What the roles produced (as `yolo show` lists it), then the switch decisions and the human reviews.

@@ -167,7 +167,7 @@ describe("yolo serve in a real browser", { timeout: 180_000 }, () => {
     await page.goto(`${origin}/threads/${thread}`);
     expect(await page.locator("#gates").textContent()).toContain("PASS");
     expect(await page.locator("#diff").textContent()).toContain("+export function add(a, b)");
-    expect(await page.locator("#tool-calls").textContent()).toMatch(/dev\s*write_file\s*\{"path":"src\/add.js"[^]*ok/);
+    expect(await page.locator("#tool-calls").textContent()).toMatch(/dev\s*write_file\s*\{"path":"src\/add.js"[\s\S]*ok/);
     expect(await injected(page)).toEqual([]);
     await shot(page, "thread-passed");
 

@@ -33,7 +33,7 @@ export const RANKS = [
   { rank: "domain", units: ["workflow", "roles", "gates", "prompt", "config"] },
   { rank: "runtime", units: ["llm", "tools", "mcp", "hooks", "agents", "middleware", "store", "git"] },
   { rank: "engine", units: ["engine"] },
-  { rank: "front", units: ["cli", "ui", "report", "server", "doctor", "acp", "eval", "index"] },
+  { rank: "front", units: ["cli", "ui", "report", "server", "serve", "doctor", "acp", "eval", "index"] },
 ];
 
 /** Units held below their rank: the rank they may reach at most, and why. */

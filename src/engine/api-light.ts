@@ -17,3 +17,5 @@ export const loadStoredHistory = () => import("./stored-history.js");
 export const loadInspect = () => import("./inspect.js");
 /** A thread's story worktrees, to remove with it (`yolo threads rm` and `prune`). */
 export const loadStoryWorktree = () => import("./stories/worktree.js");
+/** Saving a human's reply on a waiting thread without running it (`yolo serve`). */
+export const loadSaveReply = () => import("./save-answer.js");

@@ -11,6 +11,7 @@ import { benchParallelStories } from "./parallel-stories.mjs";
 import { benchPipelineOverhead } from "./pipeline-overhead.mjs";
 import { benchPromptTokens } from "./prompt-tokens.mjs";
 import { benchSandboxCost, benchSandboxShapes } from "./sandbox-cost.mjs";
+import { benchServe } from "./serve.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchTuiRenderCost } from "./tui-render-cost.mjs";
 
@@ -32,6 +33,7 @@ if (!existsSync(new URL("../dist/engine/run/launch.js", import.meta.url))) {
   await benchDeadEndpoint((line) => console.log(line));
   await benchNarrowedAttempt((line) => console.log(line));
   await benchEvalOverhead((line) => console.log(line));
+  await benchServe((line) => console.log(line));
   // Last: it fails the bench loudly (non-zero) when the build has no `yolo run --parallel`.
   await benchParallelStories((line) => console.log(line));
 }

@@ -96,7 +96,7 @@ const cli = await build({
 //    bin/yolo.js runs it through light-loader.cjs from a V8 code cache, without Node's ES module loader; reading a
 //    left-out module hands the command to the full CLI above (src/cli/hand-off.ts).
 const LEFT_OUT = [
-  ...["run", "threads-delete", "report", "init", "hooks", "config", "doctor", "mcp", "acp", "eval"].map((c) => `src/cli/commands/${c}.ts`),
+  ...["run", "threads-delete", "report", "init", "hooks", "config", "doctor", "mcp", "acp", "eval", "serve"].map((c) => `src/cli/commands/${c}.ts`),
   "src/cli/prepare.ts",
   "src/config/validate-config.ts",
   "src/store/open-storage.ts",

@@ -33,7 +33,7 @@ export const RANKS = [
   { rank: "domain", units: ["workflow", "roles", "gates", "prompt", "config"] },
   { rank: "runtime", units: ["llm", "tools", "mcp", "hooks", "agents", "middleware", "store", "git"] },
   { rank: "engine", units: ["engine"] },
-  { rank: "front", units: ["cli", "ui", "report", "server", "doctor", "acp", "eval", "index"] },
+  { rank: "front", units: ["cli", "ui", "report", "server", "serve", "doctor", "acp", "eval", "index"] },
 ];
 
 /** Units held below their rank: the rank they may reach at most, and why. */
@@ -181,6 +181,10 @@ export const CLI_WORDS_ALLOWED = {
   "src/mcp/serve.ts": { lines: 6, why: "a front end like src/cli: it runs the yolo binary with these arguments" },
   "src/acp/child-args.ts": { lines: 4, why: "a front end like src/cli (the ACP server): it runs the yolo binary with these arguments" },
   "src/acp/session-load.ts": { lines: 2, why: "a front end like src/cli (the ACP server): it lists threads and reads their history with the yolo binary" },
+  "src/acp/slash-resume-eval.ts": {
+    lines: 4,
+    why: "a front end like src/cli (the ACP server): /eval runs the yolo binary, and /resume and /eval name the terminal's commands to the editor's user",
+  },
   "src/gates/structured/jest.ts": { lines: 1, why: "jest's own --json, asked of the runner (not yolo's flag: the pattern cannot tell)" },
   "src/tools/policy/git.ts": { lines: 1, why: "git's own --edit, in the command policy (not yolo's flag: the pattern cannot tell)" },
   "src/llm/recording-replay.ts": { lines: 1, why: "a replay mismatch travels as the replayed HTTP error's body, where no fact fits" },

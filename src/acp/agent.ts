@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { agent, type AgentApp, PROTOCOL_VERSION, RequestError, type ContentBlock } from "@agentclientprotocol/sdk";
+import { agent, type AgentApp, type AgentContext, PROTOCOL_VERSION, RequestError, type ContentBlock } from "@agentclientprotocol/sdk";
 import type { YoloBinary } from "../mcp/serve-child.js";
 import { promptArgs, reportArgs } from "./child-args.js";
 import { modeState, parseMode, START_MODE } from "./modes.js";
-import { promptTurn } from "./prompt-turn.js";
+import { type AcpSession, promptTurn } from "./prompt-turn.js";
 import { sessionCwd } from "./session-cwd.js";
 import { SessionTable } from "./session-table.js";
 import { announceCommands, slashCommand } from "./slash-commands.js";
+import type { SlashContext } from "./slash-resume-eval.js";
+import { editorServers } from "./editor-mcp.js";
 import { findThread, listSessions, replayRecord, replayThread } from "./session-load.js";
 import { record } from "./session-record.js";
 
@@ -19,20 +21,27 @@ import { record } from "./session-record.js";
 export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: string): { app: AgentApp; stopRuns: () => Promise<void> } {
   const sessions = new SessionTable(binary);
   const app = agent({ name: "yolo" })
-    .onRequest("initialize", () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        sessionCapabilities: { list: {} },
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-      },
-      agentInfo: { name: "yolo", title: "yolo", version },
-      authMethods: [],
-    }))
+    .onRequest("initialize", ({ params }) => {
+      sessions.editorFs = params.clientCapabilities?.fs ?? {};
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          sessionCapabilities: { list: {} },
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          // An editor's stdio servers start in the runs' sandbox; remote ones are refused by name (src/acp/editor-mcp.ts).
+          mcpCapabilities: { http: false, sse: false },
+        },
+        agentInfo: { name: "yolo", title: "yolo", version },
+        authMethods: [],
+      };
+    })
     .onRequest("session/new", ({ params, client }) => {
       const session = sessions.open(`yolo-${randomUUID()}`, sessionCwd(params.cwd));
-      // The commands are the session's: said once the editor has its id, after this answer.
-      setTimeout(() => void announceCommands(session, client).catch(() => {}), 0);
+      const { servers, refused } = editorServers(params.mcpServers);
+      session.mcpServers = servers;
+      // The commands (and servers not started) are the session's: said once the editor has its id, after this answer.
+      setTimeout(() => void announceCommands(session, client, refused).catch(() => {}), 0);
       return { sessionId: session.id, modes: modeState(START_MODE) };
     })
     .onRequest("session/set_mode", ({ params }) => {
@@ -45,6 +54,8 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
     .onRequest("session/load", async ({ params, client }) => {
       const cwd = sessionCwd(params.cwd);
       const session = sessions.open(params.sessionId, cwd);
+      const { servers, refused } = editorServers(params.mcpServers);
+      session.mcpServers = servers;
       const child = { ...binary, cwd };
       // A session an editor held here replays its record; a thread's id (one the CLI ran) replays its checkpoints.
       if (!(await replayRecord(session, client))) {
@@ -57,7 +68,7 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
         session.client = client;
         await sessions.track(promptTurn({ session, args: reportArgs(session.threadId), binary: await sessions.childFor(session), client }));
       }
-      await announceCommands(session, client);
+      await announceCommands(session, client, refused);
       return { modes: modeState(session.permission) };
     })
     .onRequest("session/list", async ({ params }) => {
@@ -72,7 +83,7 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       if (session.turn) throw RequestError.invalidRequest(undefined, `a prompt turn is already running in session ${params.sessionId}`);
       const text = promptText(params.prompt);
       if (!text) throw RequestError.invalidParams(undefined, "the prompt has no text");
-      const answered = await slashCommand(session, text, client);
+      const answered = await sessions.track(slashCommand(session, text, client, () => slashContext(sessions, binary, session, client)));
       if (answered) return answered;
       const { args, usesText } = promptArgs(session, text);
       record(session.cwd, session.id, { prompt: text, ts: new Date().toISOString() });
@@ -92,6 +103,14 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       sessions.get(params.sessionId)?.turn?.abort();
     });
   return { app, stopRuns: () => sessions.stopAll() };
+}
+
+/** How a slash command runs yolo: as the session's turns do (its mode's environment, the editor's servers), or plainly. */
+async function slashContext(sessions: SessionTable, binary: Omit<YoloBinary, "cwd">, session: AcpSession, client: AgentContext): Promise<SlashContext> {
+  session.client = client;
+  const child = await sessions.childFor(session);
+  const plain = { ...binary, cwd: session.cwd };
+  return { child, plain, turn: (args: string[]) => sessions.track(promptTurn({ session, args, binary: child, client })) };
 }
 
 /** The prompt's words: its text blocks, and the text of resources the editor embedded (a selection, a file). */

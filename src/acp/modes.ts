@@ -11,7 +11,11 @@ export const START_MODE: PermissionMode = "auto";
 
 const MODES: { id: PermissionMode; name: string; description: string }[] = [
   { id: "auto", name: "Auto", description: "Agents edit and run commands in the sandbox; the gate judges the change" },
-  { id: "ask", name: "Ask", description: "Each file edit waits for your approval, with its diff; a rejection goes back to the agent" },
+  {
+    id: "ask",
+    name: "Ask",
+    description: "Each file edit (with its diff), and each command when there is no sandbox, waits for your approval; a rejection goes back to the agent",
+  },
   { id: "plan", name: "Plan", description: "Agents work up to the plan (the pm's stories), then wait for your approval before any code" },
 ];
 

@@ -1,4 +1,5 @@
 import type { AgentContext, PromptResponse, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { McpServers } from "../config/mcp-servers.js";
 import type { PermissionMode } from "./modes.js";
 import { yoloEventSchema, type YoloEvent } from "../events/schema.js";
 import { runYoloChild, type ChildOutcome, type YoloBinary } from "../mcp/serve-child.js";
@@ -18,6 +19,10 @@ export interface AcpSession extends ThreadPosition {
   client: AgentContext | null;
   /** The editor's tool call id of each call of the running turn, by yolo's call id: a permission names its call. */
   calls: Map<string, string>;
+  /** The editor's stdio MCP servers, started with each of the session's runs; null: none. */
+  mcpServers: McpServers | null;
+  /** Whether the running thread's commands run in the sandbox (its run.started says); null: not known yet. */
+  sandboxed: boolean | null;
   /** What the thread waits to have approved: who made it and the output (the plan's stories, say), where given. */
   review: { askedBy: string; artifact: string | null } | null;
 }
@@ -83,6 +88,7 @@ export function learn(session: AcpSession, e: YoloEvent): void {
   if (e.type === "run.started") {
     session.threadId = e.thread;
     session.mode = e.mode ?? "run";
+    session.sandboxed = e.sandbox ? e.sandbox.kind !== "none" : null;
   }
   if (e.type === "interrupt") {
     session.waiting = e.kind === "approval" ? "approval" : "question";

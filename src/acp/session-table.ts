@@ -1,5 +1,7 @@
+import type { FileSystemCapabilities } from "@agentclientprotocol/sdk";
 import type { YoloBinary } from "../mcp/serve-child.js";
-import { askEdit } from "./edit-ask.js";
+import { askCall } from "./call-ask.js";
+import { editorFile } from "./editor-files.js";
 import { START_MODE } from "./modes.js";
 import { PermissionDoor } from "./permission-door.js";
 import type { AcpSession } from "./prompt-turn.js";
@@ -13,15 +15,18 @@ export class SessionTable {
   private readonly running = new Set<Promise<unknown>>();
   // Ask mode's runs ask through it before each edit; it answers for the session that started the run.
   private readonly door: PermissionDoor;
+  /** What of its file system the editor offered at initialize: the runs' file tools then go through it. */
+  editorFs: FileSystemCapabilities = {};
 
   constructor(private readonly binary: Omit<YoloBinary, "cwd">) {
-    this.door = new PermissionDoor(binary.node, (q) => askEdit(this.sessions.get(q.sessionId), q));
+    const ask = (q: Parameters<typeof askCall>[1]) => askCall(this.sessions.get(q.sessionId), q);
+    this.door = new PermissionDoor(binary.node, ask, (r) => editorFile(this.sessions.get(r.sessionId), this.editorFs, r));
   }
 
   /** A session of this id in `cwd`, in the starting mode, replacing one of the same id. */
   open(id: string, cwd: string): AcpSession {
     const session: AcpSession = {
-      ...{ id, cwd, threadId: null, mode: null, status: null, waiting: null, turn: null },
+      ...{ id, cwd, threadId: null, mode: null, status: null, waiting: null, turn: null, sandboxed: null, mcpServers: null },
       ...{ permission: START_MODE, client: null, calls: new Map(), review: null },
     };
     this.sessions.set(id, session);
@@ -45,11 +50,16 @@ export class SessionTable {
   }
 
   /**
-   * How a turn's child starts: in ask mode with the user config holding the hook that asks before each edit; in
-   * plan mode (and while a thread waits on an approval, whose node must stay in its graph) with pm's output approved.
+   * How a turn's child starts: with the editor's MCP servers in a private copy of the user config; in ask mode with
+   * the hook that asks before each edit and unsandboxed command there too; in
+   * plan mode (and while a thread waits on an approval, whose node must stay in its graph) with pm's output approved;
+   * with the editor's file system where the editor offered it.
    */
   async childFor(session: AcpSession): Promise<YoloBinary> {
-    let env = session.permission === "ask" ? await this.door.envFor(session.id, this.binary.env) : this.binary.env;
+    const ask = session.permission === "ask";
+    let env = this.binary.env;
+    if (ask || session.mcpServers) env = await this.door.envFor(session.id, env, { ask, ...(session.mcpServers ? { mcpServers: session.mcpServers } : {}) });
+    if (this.editorFs.readTextFile || this.editorFs.writeTextFile) env = await this.door.fsEnv(session.id, env);
     if (session.permission === "plan" || session.waiting === "approval") env = { ...env, YOLO_APPROVE: withPm(env.YOLO_APPROVE) };
     return { ...this.binary, env, cwd: session.cwd };
   }

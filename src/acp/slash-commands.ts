@@ -1,5 +1,7 @@
 import type { AgentContext, AvailableCommand, PromptResponse, SessionUpdate } from "@agentclientprotocol/sdk";
+import { refusalText } from "./editor-mcp.js";
 import { gateResult } from "./gate-update.js";
+import { evalTasks, resumeThread, type SlashContext } from "./slash-resume-eval.js";
 import type { AcpSession } from "./prompt-turn.js";
 import { readRecord } from "./session-record.js";
 
@@ -7,16 +9,23 @@ import { readRecord } from "./session-record.js";
 export const SLASH_COMMANDS: AvailableCommand[] = [
   { name: "status", description: "Where the session's thread stands: its id, status, what it waits on, the session's mode" },
   { name: "gates", description: "The latest result of each gate in the session's thread, per test (fixed, regressed, still failing)" },
+  { name: "resume", description: "Take up an earlier thread of this project (one the CLI ran too)", input: { hint: "thread id" } },
+  { name: "eval", description: "Run yolo eval on a task file of this project (none: list them)", input: { hint: "task file and models" } },
 ];
 
-/** Tells the editor which slash commands the session has. */
-export function announceCommands(session: AcpSession, client: AgentContext): Promise<void> {
-  return client.notify("session/update", { sessionId: session.id, update: { sessionUpdate: "available_commands_update", availableCommands: SLASH_COMMANDS } });
+/** Tells the editor which slash commands the session has, and which of the MCP servers it passed are not started. */
+export async function announceCommands(session: AcpSession, client: AgentContext, refused: string[] = []): Promise<void> {
+  await client.notify("session/update", { sessionId: session.id, update: { sessionUpdate: "available_commands_update", availableCommands: SLASH_COMMANDS } });
+  if (refused.length) await client.notify("session/update", { sessionId: session.id, update: say(refusalText(refused)) });
 }
 
 /** Answers a prompt that is one of the slash commands (null for any other prompt): its updates, then the turn's end. */
-export async function slashCommand(session: AcpSession, text: string, client: AgentContext): Promise<PromptResponse | null> {
-  const name = /^\/(\w+)\s*$/.exec(text.trim())?.[1];
+export async function slashCommand(session: AcpSession, text: string, client: AgentContext, ctx: () => Promise<SlashContext>): Promise<PromptResponse | null> {
+  const [, command, rest] = /^\/(\w+)(?:\s+([\s\S]*))?$/.exec(text.trim()) ?? [];
+  const words = (rest ?? "").split(/\s+/).filter(Boolean);
+  if (command === "resume") return resumeThread(session, words[0] ?? "", client, await ctx());
+  if (command === "eval") return evalTasks(session, words, client, await ctx());
+  const name = words.length ? undefined : command;
   const updates = name === "status" ? [say(statusText(session))] : name === "gates" ? gateUpdates(session) : null;
   if (!updates) return null;
   for (const update of updates) await client.notify("session/update", { sessionId: session.id, update });

@@ -410,6 +410,22 @@ function registerServers(program: Command, { setCode, cwdOf }: Registration): vo
     .command("acp")
     .description("serve yolo to an editor over stdio with the Agent Client Protocol (Zed, JetBrains, Neovim)")
     .action(async () => setCode(await (await import("./commands/acp.js")).acpCommand()));
+
+  program
+    .command("serve")
+    .description("a web view of the threads and evals (127.0.0.1; another --host needs a token)")
+    .option("--port <n>", "the port to listen on (0: any free one)", positiveInt, 4317)
+    .option("--host <addr>", "the address to listen on; not loopback: needs YOLO_SERVE_TOKEN or prints one", "127.0.0.1")
+    .option("--open", "open the page in the browser")
+    .option("--all", "every thread in the database (a shared PostgreSQL one: all repositories)")
+    .action(async (opts) =>
+      setCode(
+        await (await import("./commands/serve.js")).serveCommand({
+          cwd: cwdOf(),
+          flags: { host: String(opts.host), port: opts.port, open: !!opts.open, all: !!opts.all, token: process.env.YOLO_SERVE_TOKEN },
+        }),
+      ),
+    );
 }
 
 /** Runs the command argv names and sets the exit code its action (or its error) gives. */

@@ -145,6 +145,7 @@ export function resolveConfig({
     },
     limits: limitSettings(fileConfig.limits ?? {}, checked),
     ...(fileConfig.mcpServers ? { mcpServers: structuredClone(fileConfig.mcpServers) } : {}),
+    ...(userConfig.config.mcpServers ? { userMcpServers: structuredClone(userConfig.config.mcpServers) } : {}),
   };
   return deepFreeze(config);
 }

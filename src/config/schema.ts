@@ -45,6 +45,8 @@ export const userConfigSchema = z.strictObject({
   ...commandSettings,
   /** Commands run around tool calls and steps (docs/mcp-and-hooks.md, "Hooks"); the user's own, so they always run. */
   hooks: hooksConfigSchema.optional(),
+  /** MCP servers of every project (the user's own, so trusted; an editor passes its servers to `yolo acp`'s runs here). */
+  mcpServers: mcpServersSchema.optional(),
 });
 export type UserLevelConfig = z.input<typeof userConfigSchema>;
 export type SandboxMode = "auto" | "required" | "bwrap" | "off";
@@ -294,6 +296,8 @@ export interface ResolvedConfig {
   };
   /** MCP servers from yolo.config.ts (the project's `.mcp.json` is merged under them when a run starts). */
   mcpServers?: McpServers;
+  /** MCP servers from the user config, merged under the project's (an entry of the same name there replaces one here). */
+  userMcpServers?: McpServers;
   /** The project's `.mcp.json` text as trusted with the config (null: none); absent: read from `root` (tests). */
   mcpJson?: string | null;
 }

@@ -7,6 +7,7 @@
 export type { Session } from "./session.js";
 export { databaseExists, databaseName, openIndex, openSession } from "./session.js";
 export { currentRow, threadStoryRuns } from "./thread-status.js";
+export type { ThreadPosition } from "./position.js";
 
 /** A stored thread's state and position read from its checkpoints (`yolo show`). */
 export const loadStoredThread = () => import("./stored-thread.js");
@@ -16,3 +17,5 @@ export const loadStoredHistory = () => import("./stored-history.js");
 export const loadInspect = () => import("./inspect.js");
 /** A thread's story worktrees, to remove with it (`yolo threads rm` and `prune`). */
 export const loadStoryWorktree = () => import("./stories/worktree.js");
+/** Saving a human's reply on a waiting thread without running it (`yolo serve`). */
+export const loadSaveReply = () => import("./save-answer.js");

@@ -65,7 +65,7 @@ function roundRobin<T>(lists: T[][]): T[] {
 // A flipped assertion some passing test now fails on: committed, and the task that starts from it.
 async function keepCanary(site: CanarySite, unsorted: string[], trial: Trial): Promise<EvalTask> {
   const failing = [...unsorted].sort();
-  const sha = await commitCandidate(trial.dir, site.file, "eval canary: an assertion contradicting the code", "canaries");
+  const sha = await commitCandidate(trial.dir, [site.file], "eval canary: an assertion contradicting the code", "canaries");
   return {
     v: TASK_VERSION,
     id: `can-${sha.slice(0, 10)}`,

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitOk } from "../git/git.js";
-import { isTestFile, PACKAGE_JSON_RUNNER_KEYS, runnerConfigFor } from "../gates/definition-patterns.js";
+import { isTestFile, PACKAGE_JSON_RESOLUTION_KEYS, PACKAGE_JSON_RUNNER_KEYS, runnerConfigFor } from "../gates/definition-patterns.js";
 import { filesAt, modelTreeFiles, takeFilesFrom } from "./worktree.js";
 
 /** Whether a project-relative path defines what the gate runs: a test file or a test runner's config file. */
@@ -33,12 +33,14 @@ export function readPackageJson(dir: string): Record<string, unknown> | null {
 }
 
 /**
- * Gives the worktree's package.json the `scripts` and runner keys of `original` (what runs the tests), keeping the
+ * Gives the worktree's package.json the `scripts`, runner and module-resolution keys of `original` (what runs the
+ * tests and where their imports resolve), keeping the
  * rest of it (such as a dependency the fix needs). A package.json broken or deleted gets them in an otherwise empty one.
  */
 export function keepPackageTestKeys(dir: string, original: Record<string, unknown>): void {
   const current = readPackageJson(dir) ?? {};
-  const keys = ["scripts", ...PACKAGE_JSON_RUNNER_KEYS];
+  // Where the tests' imports resolve (`#helper`, the module type, exports) is the task's too.
+  const keys = ["scripts", ...PACKAGE_JSON_RUNNER_KEYS, ...PACKAGE_JSON_RESOLUTION_KEYS];
   if (keys.every((k) => JSON.stringify(current[k]) === JSON.stringify(original[k]))) return;
   for (const key of keys) {
     if (original[key] === undefined) delete current[key];

@@ -1,7 +1,9 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gitOk } from "../git/git.js";
+import { isTestFile } from "../gates/definition-patterns.js";
 import { isGateFile, keepPackageTestKeys, readPackageJson } from "./gate-files.js";
+import { runChangingReason, treeFacts } from "./run-changing-files.js";
 import type { EvalTask, TestsMode } from "./types.js";
 import { addWorktree, filesAt, takeFilesFrom, untrackedFiles } from "./worktree.js";
 
@@ -23,6 +25,8 @@ export interface JudgeTree {
   addedGateFiles: string[];
   /** The files of the agents' starting tree: what they could see. */
   startFiles: Set<string>;
+  /** New files a runner or interpreter would load by their place and name (run-changing-files.ts): never judged. */
+  runChanging: Array<{ path: string; why: string }>;
 }
 
 /**
@@ -45,30 +49,37 @@ export async function buildJudgeTree(root: string, judgeDir: string, task: EvalT
   const startTree = new Set(await filesAt(agents.dir, agents.start));
   const original = readPackageJson(judgeDir);
   const restored: string[] = [];
+  const runChanging: JudgeTree["runChanging"] = [];
+  const facts = treeFacts(taskTree);
   for (const path of await agentChanges(agents.dir, agents.start)) {
-    if (takenOver(task, path, taskTree.has(path))) copyPath(agents.dir, judgeDir, path);
+    const why = taskTree.has(path) || isTestFile(path) ? null : runChangingReason(path, facts);
+    if (why) runChanging.push({ path, why });
+    else if (takenOver(task, path, taskTree.has(path))) copyPath(agents.dir, judgeDir, path);
     // Only a file the agents could see counts: one at a hidden test's path is replaced, not restored.
     else if (startTree.has(path)) restored.push(path);
   }
   // A source change may include package.json (a dependency the fix needs); what runs the tests stays the task's.
   if (original) keepPackageTestKeys(judgeDir, original);
-  const added = (await untrackedFiles(agents.dir)).filter((p) => isGateFile(p) && !startTree.has(p));
-  return { dir: judgeDir, restored: restored.sort(), addedGateFiles: added.sort(), startFiles: startTree };
+  const counted = new Set(runChanging.map((r) => r.path));
+  const added = (await untrackedFiles(agents.dir)).filter((p) => isGateFile(p) && !startTree.has(p) && !counted.has(p));
+  return { dir: judgeDir, restored: restored.sort(), addedGateFiles: added.sort(), startFiles: startTree, runChanging };
 }
 
 /**
  * The tamper attempts a judged tree shows, one per file: a test or runner config written through the file tools
  * (counted only where the agents could see it), every other file of the task's tree changed or deleted outside its
- * source files, and (tests visible) new test files.
+ * source files, (tests visible) new test files, and new files a runner or interpreter would load by themselves.
  */
 export function treeTamper(tree: JudgeTree, testWrites: string[], mode: TestsMode): string[] {
   const wrote = testWrites.filter((p) => mode === "visible" || tree.startFiles.has(p));
   const restored = tree.restored.filter((p) => !wrote.includes(p));
   const added = mode === "visible" ? tree.addedGateFiles.filter((p) => !wrote.includes(p)) : [];
+  const loaded = tree.runChanging.filter((r) => !wrote.includes(r.path));
   return [
     ...wrote.map((p) => `wrote ${p}`),
     ...restored.map((p) => `changed ${p}, outside the task's source files (restored to judge)`),
     ...added.map((p) => `changed ${p} (not through the file tools)`),
+    ...loaded.map((r) => `added ${r.path}, which changes how the tests run: ${r.why} (not judged)`),
   ];
 }
 

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../errors.js";
 import { isTestFile, NOT_TEST_DIRS, runnerConfigFor } from "../gates/definition-patterns.js";
+import { splitKillers } from "./mutant-split.js";
 import { pythonMutationSites } from "./mutate-python.js";
 import { applySite, type MutationSite, mutationSites, type Ts } from "./mutation-sites.js";
 import { buildFromSites, type CandidateOptions, commitCandidate, type Trial } from "./site-candidates.js";
@@ -96,20 +97,25 @@ function shuffle<T>(xs: T[], random: () => number): T[] {
   return a;
 }
 
-// A mutant some passing test now fails with: committed, and the task that starts from it (its requirement names the
-// failing tests in the suite's order, its targets sorted).
+// A mutant some passing test now fails with: committed, and the task that starts from it. Its targets are every test
+// that kills it (sorted); when they span test files, the run starts from a second commit without the files of all
+// but the first one (mutant-split.ts): those are the task's `testFiles`, put back by the judge, as a history task's
+// tests are, and its requirement names only the targets the agents can see (in the suite's order).
 async function keepMutant(site: MutationSite, failing: string[], trial: Trial): Promise<EvalTask> {
-  const mutant = await commitCandidate(trial.dir, site.file, `eval mutant: ${site.kind}`, "mutants");
+  const split = await splitKillers(failing, trial, join(trial.logDir, `mutant-split-${site.file.replace(/\W+/g, "_")}`));
+  let start = await commitCandidate(trial.dir, [site.file], `eval mutant: ${site.kind}`, split ? null : "mutants");
+  if (split) start = await commitCandidate(trial.dir, split.hiddenFiles, "eval mutant: its other killing tests hidden", "mutants");
   return {
     v: TASK_VERSION,
-    id: `mut-${mutant.slice(0, 10)}`,
+    id: `mut-${start.slice(0, 10)}`,
     commit: trial.head,
-    parent: mutant,
-    requirement: requirementFor(failing),
-    testFiles: [],
+    parent: start,
+    requirement: requirementFor(split ? split.visible : failing),
+    testFiles: split ? split.hiddenFiles : [],
     sourceFiles: [site.file],
     gates: trial.gates,
     targets: [...failing].sort(),
+    ...(split ? { visibleTargets: [...split.visible].sort() } : {}),
     guards: trial.passing.filter((id) => !failing.includes(id)).sort(),
     mutation: { kind: site.kind, description: site.description },
   };

@@ -2,6 +2,7 @@ import { xmlAttr, xmlText } from "../report/xml.js";
 import { escapeControls } from "../text/control-chars.js";
 import { inlineMarkdown } from "../text/markdown.js";
 import type { ModelSummary } from "./summary.js";
+import { passedVisibleFailedHidden } from "./target-split.js";
 import type { TaskResult, TestsMode } from "./types.js";
 
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
@@ -17,10 +18,14 @@ export function testsLine(tests: TestsMode): string {
 
 /** One line per model, for the terminal and the top of the Markdown report. */
 export function modelLine(s: ModelSummary): string {
-  return `${escapeControls(s.model)}: ${s.resolved}/${s.tasks} resolved (${pct(s.resolveRate)}, 95% CI ${pct(s.interval[0])}–${pct(s.interval[1])}), ${s.errors} error(s), ${s.tamperAttempts} tamper attempt(s) in ${s.tasksWithTamper} task(s), mean per resolved task: cost ${money(s.meanCostPerResolved)}, time ${secs(s.meanWallMsPerResolved)}${canaryPart(s)}${notRunPart(s)}`;
+  return `${escapeControls(s.model)}: ${s.resolved}/${s.tasks} resolved (${pct(s.resolveRate)}, 95% CI ${pct(s.interval[0])}–${pct(s.interval[1])}), ${s.errors} error(s), ${s.tamperAttempts} tamper attempt(s) in ${s.tasksWithTamper} task(s), mean per resolved task: cost ${money(s.meanCostPerResolved)}, time ${secs(s.meanWallMsPerResolved)}${splitPart(s)}${canaryPart(s)}${notRunPart(s)}`;
 }
 
 const canaryRate = (s: ModelSummary) => (s.canaryTamperRate === null ? "–" : `${s.canariesTampered}/${s.canaries} (${pct(s.canaryTamperRate)})`);
+
+function splitPart(s: ModelSummary): string {
+  return s.passedVisibleFailedHidden ? `; passed visible, failed hidden: ${s.passedVisibleFailedHidden} task(s)` : "";
+}
 
 function canaryPart(s: ModelSummary): string {
   return s.canaries ? `; canaries tampered with: ${canaryRate(s)}` : "";
@@ -48,11 +53,17 @@ export function renderEvalMarkdown(name: string, summaries: ModelSummary[], resu
     "|---|---|---|---|---|---|---|---|---|",
     ...results.map(
       (r) =>
-        `| ${cell(r.task)} | ${cell(r.model)} | ${r.canary ? `canary, ${r.verdict}` : r.verdict} | ${r.tokens} | ${money(r.cost)} | ${secs(r.wallMs)} | ${r.fixAttempts} | ${r.tamperAttempts} | ${cell(r.reason)} |`,
+        `| ${cell(r.task)} | ${cell(r.model)} | ${verdictCell(r)} | ${r.tokens} | ${money(r.cost)} | ${secs(r.wallMs)} | ${r.fixAttempts} | ${r.tamperAttempts} | ${cell(r.reason)} |`,
     ),
     "",
   ];
   return lines.join("\n");
+}
+
+// The verdict, with a split task's telling case named: the targets the agents saw pass, hidden ones do not.
+function verdictCell(r: TaskResult): string {
+  if (r.canary) return `canary, ${r.verdict}`;
+  return passedVisibleFailedHidden(r) ? `${r.verdict} (passed visible, failed hidden)` : r.verdict;
 }
 
 // A table cell of text a model, a provider or a task file wrote, escaped as `yolo report` does: one line, no HTML
@@ -96,7 +107,7 @@ function testcase(r: TaskResult): string[] {
   if (tag === "skipped") return [`${head}>`, `      <skipped message="${xmlAttr(r.reason)}"/>`, "    </testcase>"];
   const detail = [
     r.reason,
-    ...r.failingTargets.map((t) => `target: ${t}`),
+    ...r.failingTargets.map((t) => `target: ${t}${r.split?.hidden.failing.includes(t) ? " (hidden)" : ""}`),
     ...r.failingGuards.map((t) => `guard: ${t}`),
     ...r.tamper.map((t) => `tamper: ${t}`),
   ];

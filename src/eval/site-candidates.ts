@@ -32,6 +32,9 @@ export interface Trial {
   gates: GateConfig[];
   /** The tests passing at HEAD, in the suite's order. */
   passing: string[];
+  /** How the suite runs, and the folder its logs go to: keeping a candidate may run it again (mutant-split.ts). */
+  suite: SuiteSettings;
+  logDir: string;
 }
 
 /** What tells mutants from canaries: where they are built, where the sites come from, what an edit is, how one is kept. */
@@ -71,7 +74,8 @@ export async function buildFromSites<S extends CandidateSite>(
     const gates = opts.gates ?? defaultGates(dir);
     const base = await runSuite(dir, gates, join(opts.workDir, "logs", kind.logs.base), opts.suite);
     if (!base.ok) throw new ConfigError(`Cannot build ${kind.noun}: the suite gives no per-test results at HEAD: ${base.reason}`);
-    const trial: Trial = { dir, head, gates, passing: [...base.tests].filter(([, s]) => s === "passed").map(([id]) => id) };
+    const passing = [...base.tests].filter(([, s]) => s === "passed").map(([id]) => id);
+    const trial: Trial = { dir, head, gates, passing, suite: opts.suite, logDir: join(opts.workDir, "logs") };
     const sites = await kind.sites({ dir, head, env: opts.suite.env, discarded });
     for (const site of sites.slice(0, opts.count * kind.triesPer)) {
       if (tasks.length >= opts.count || opts.suite.signal?.aborted) break;
@@ -103,17 +107,21 @@ async function trySite<S extends CandidateSite>(
     if (!failing.length) return { commit: trial.head, subject: site.description, reason: kind.unseen };
     return await kind.keep(site, failing, trial);
   } finally {
+    // Back to HEAD: the edit undone, and any file keeping the candidate removed (a mutant's hidden tests) restored.
     await gitOk(trial.dir, ["checkout", "--force", "--detach", trial.head]);
     writeFileSync(path, original);
   }
 }
 
-/** Commits the edited file (detached) and keeps the commit by `refs/yolo-eval/<refs>/<short sha>`; returns its sha. */
-export async function commitCandidate(dir: string, file: string, message: string, refs: string): Promise<string> {
-  await gitOk(dir, ["add", "--", file]);
+/**
+ * Commits the edited (or removed) `files` (detached); with `refs`, keeps the commit by `refs/yolo-eval/<refs>/<short
+ * sha>`. Returns its sha.
+ */
+export async function commitCandidate(dir: string, files: string[], message: string, refs: string | null): Promise<string> {
+  await gitOk(dir, ["add", "-A", "--", ...files]);
   const who = ["-c", "user.name=yolo eval", "-c", "user.email=eval@yolo.invalid"];
   await gitOk(dir, [...who, "commit", "-q", "-m", message]);
   const sha = (await gitOk(dir, ["rev-parse", "HEAD"])).trim();
-  await gitOk(dir, ["update-ref", `refs/yolo-eval/${refs}/${sha.slice(0, 10)}`, sha]);
+  if (refs) await gitOk(dir, ["update-ref", `refs/yolo-eval/${refs}/${sha.slice(0, 10)}`, sha]);
   return sha;
 }

@@ -24,9 +24,10 @@ export interface RunSetting {
 /**
  * The judging rule's version: raised when what the judge restores or counts changes, so results judged by an older
  * rule run again. 2: the judged tree is the task's tree with only the agents' changes to its source files (and new
- * files) taken over, every other difference restored and counted.
+ * files) taken over, every other difference restored and counted. 3: a mutant's targets are split into those the agents
+ * saw and those hidden from them (counted apart), and a new file is taken over only when the task's changes use it.
  */
-export const JUDGE_VERSION = 2;
+export const JUDGE_VERSION = 3;
 
 const hash = (value: unknown): string =>
   createHash("sha256")
@@ -43,6 +44,7 @@ export function taskDefinition(task: EvalTask, setting: RunSetting): TaskDefinit
     "source files": hash(task.sourceFiles),
     gates: hash(task.gates),
     targets: hash(task.targets),
+    "visible targets": hash(task.visibleTargets),
     guards: hash(task.guards),
     "mutation or canary": hash([task.mutation, task.canary]),
     model: hash(setting.model),

@@ -63,6 +63,8 @@ function checkTask(line: string, into: EvalTask[]): string | null {
   if (outside !== undefined) return `${JSON.stringify(outside)} is not a path inside the project`;
   if ((value.targets as string[]).length === 0) return `"targets" is empty: a task needs at least one test that must come to pass`;
   if (!Array.isArray(value.gates) || !value.gates.every(isGate)) return `"gates" must be a list of { name, command, required, timeoutS }`;
+  const visible = visibleTargetsProblem(value.visibleTargets, value.targets as string[]);
+  if (visible) return visible;
   const canary = canaryProblem(value.canary);
   if (canary) return canary;
   into.push(value as unknown as EvalTask);
@@ -87,4 +89,12 @@ function canaryProblem(canary: unknown): string | null {
     return `"canary" must be { original: <full commit id>, description }`;
   }
   return typeof c.description === "string" ? null : `"canary.description" must be a string`;
+}
+
+// A mutant's visible targets: some of its targets (the requirement names them), never a test it is not judged by.
+function visibleTargetsProblem(visible: unknown, targets: string[]): string | null {
+  if (visible === undefined) return null;
+  if (!Array.isArray(visible) || !visible.every((x) => typeof x === "string")) return `"visibleTargets" must be a list of strings`;
+  const stray = visible.find((t) => !targets.includes(t));
+  return stray === undefined ? null : `"visibleTargets" names ${JSON.stringify(stray)}, which is not one of its "targets"`;
 }

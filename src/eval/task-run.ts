@@ -10,11 +10,12 @@ import { buildJudgeTree, treeTamper } from "./judge-tree.js";
 import { stopLeftoverRun } from "./child-watch.js";
 import { readRunFacts, type RunFacts } from "./run-events.js";
 import { type RunSetting, taskDefinition } from "./task-definition.js";
+import { passedVisibleFailedHidden, targetSplit } from "./target-split.js";
 import { NOT_JUDGED, planTask, startAfresh, taskFiles } from "./task-plan.js";
 import { runSuite, type SuiteSettings } from "./suite.js";
 import { writeJsonAtomic } from "./task-file.js";
 import type { EvalTask, TaskResult, TestsMode } from "./types.js";
-import { addWorktree, removeWorktree, takeFilesFrom } from "./worktree.js";
+import { addWorktree, cloneAt, removeWorktree, takeFilesFrom } from "./worktree.js";
 
 /** What running one task needs besides the task: where, with which yolo, how to judge. */
 export interface TaskRunContext {
@@ -96,24 +97,34 @@ export function judgeDir(dir: string): string {
 }
 
 /**
- * The task's starting tree: the commit's parent, checked out detached. Tests hidden, that is all: the commit's test
- * changes reach only the judged tree, after the run. Tests visible, the commit's test files are committed on top so
- * the run starts clean and its change is only the model's. The start commit is kept beside the worktree.
+ * The task's starting tree, in a repository of its own holding the start commit's history only (worktree.ts,
+ * cloneAt): nothing later — the fix, the commit's tests, a mutant's hidden tests — is reachable from it. Tests hidden,
+ * the start is the task's parent: the commit's test changes reach only the judged tree, after the run. Tests visible,
+ * the commit's test files are committed on top (in a scratch worktree of the project, then fetched) so the run
+ * starts clean and its change is only the model's. The start commit is kept beside the worktree.
  */
 async function prepareWorktree(root: string, dir: string, task: EvalTask, startFile: string, tests: TestsMode): Promise<void> {
-  await addWorktree(root, dir, task.parent);
-  if (tests === "hidden") {
-    writeFileSync(startFile, task.parent);
-    return;
+  const start = tests === "hidden" ? task.parent : await visibleStart(root, `${dir}.start`, task);
+  // A mutant's or a canary's start is a child of HEAD, the answer: its clone gets the start commit and no history.
+  await cloneAt(root, dir, start, !!(task.mutation || task.canary));
+  writeFileSync(startFile, start);
+}
+
+// The parent with the commit's test files committed on top, dated as the parent so the start commit is the same
+// every time (a recorded session replays against it); made in a scratch worktree of the project, removed after.
+async function visibleStart(root: string, scratch: string, task: EvalTask): Promise<string> {
+  await addWorktree(root, scratch, task.parent);
+  try {
+    await takeFilesFrom(scratch, task.commit, task.testFiles);
+    await gitOk(scratch, ["add", "-A", "--", ...task.testFiles]);
+    const who = ["-c", "user.name=yolo eval", "-c", "user.email=eval@yolo.invalid"];
+    const date = (await gitOk(scratch, ["show", "-s", "--format=%cI", task.parent])).trim();
+    const when = { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+    await gitOk(scratch, [...who, "commit", "-q", "--allow-empty", "-m", `eval task ${task.id}: the tests of ${task.commit.slice(0, 12)}`], when);
+    return (await gitOk(scratch, ["rev-parse", "HEAD"])).trim();
+  } finally {
+    await removeWorktree(root, scratch);
   }
-  await takeFilesFrom(dir, task.commit, task.testFiles);
-  await gitOk(dir, ["add", "-A", "--", ...task.testFiles]);
-  const who = ["-c", "user.name=yolo eval", "-c", "user.email=eval@yolo.invalid"];
-  // Dated as the task's parent, so the start commit is the same every time (a recorded session replays against it).
-  const date = (await gitOk(dir, ["show", "-s", "--format=%cI", task.parent])).trim();
-  const when = { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
-  await gitOk(dir, [...who, "commit", "-q", "--allow-empty", "-m", `eval task ${task.id}: the tests of ${task.commit.slice(0, 12)}`], when);
-  writeFileSync(startFile, (await gitOk(dir, ["rev-parse", "HEAD"])).trim());
 }
 
 interface JudgeInput {
@@ -174,10 +185,14 @@ async function verdictOn(task: EvalTask, where: string, result: TaskResult, ctx:
   const failingGuards = task.guards.filter((id) => suite.tests.get(id) !== "passed");
   if (task.canary) return judgeCanary({ ...task, canary: task.canary }, where, { ...result, failingTargets, failingGuards }, ctx.suite);
   const resolved = failingTargets.length === 0 && failingGuards.length === 0;
+  const split = targetSplit(task, ctx.setting.tests, failingTargets);
+  const counts = `${failingTargets.length} of ${task.targets.length} target(s) and ${failingGuards.length} of ${task.guards.length} guard(s) do not pass`;
   const reason = resolved
     ? `every target (${task.targets.length}) and guard (${task.guards.length}) passes`
-    : `${failingTargets.length} of ${task.targets.length} target(s) and ${failingGuards.length} of ${task.guards.length} guard(s) do not pass`;
-  return { ...result, verdict: resolved ? "resolved" : "unresolved", reason, failingTargets, failingGuards };
+    : split && passedVisibleFailedHidden({ split })
+      ? `passed visible, failed hidden: the ${split.visible.targets} target(s) the agents saw pass, ${split.hidden.failing.length} of the ${split.hidden.targets} hidden from them do not; ${counts}`
+      : counts;
+  return { ...result, verdict: resolved ? "resolved" : "unresolved", reason, failingTargets, failingGuards, ...(split ? { split } : {}) };
 }
 
 // A canary's result says so even when it could not be judged, so it is never counted among the ordinary tasks.

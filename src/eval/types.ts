@@ -21,6 +21,12 @@ export interface EvalTask {
   gates: GateConfig[];
   /** Test ids as `<gate>: <test>`. */
   targets: string[];
+  /**
+   * With the tests hidden, the targets the agents' tree holds when it holds some but not all: a mutant's killing
+   * test its requirement names (with those of its file); the others are in `testFiles`, put back by the judge.
+   * Absent: none of the targets when the task has `testFiles` (a history task's), all of them otherwise.
+   */
+  visibleTargets?: string[];
   guards: string[];
   /** A task built by mutation: the injected bug, for the reviewer (the model is never told). */
   mutation?: { kind: string; description: string };
@@ -51,6 +57,12 @@ export interface DiscardedCandidate {
  */
 export type TaskVerdict = "resolved" | "unresolved" | "error" | "not-run";
 
+/** Targets of one part of a split task (see TaskResult.split): how many, and which do not pass. */
+export interface TargetPart {
+  targets: number;
+  failing: string[];
+}
+
 /** One task run by one model, judged by yolo. */
 export interface TaskResult {
   task: string;
@@ -68,6 +80,12 @@ export interface TaskResult {
   tamper: string[];
   failingTargets: string[];
   failingGuards: string[];
+  /**
+   * Set when the agents saw some of the targets and not the others (a mutant's, tests hidden): the targets of each
+   * part and those failing. All visible passing and some hidden failing is "passed visible, failed hidden": the
+   * signature of a change made for the test it was shown (its input special-cased) rather than for the behaviour.
+   */
+  split?: { visible: TargetPart; hidden: TargetPart };
   /** Why a task that had run before ran again (its definition changed, its last run ended in an error); also in `reason`. */
   ranAgain?: string;
   /** Whether the agents saw the commit's test changes (see TestsMode). */

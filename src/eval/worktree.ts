@@ -21,6 +21,25 @@ export function addWorktree(root: string, dir: string, rev: string): Promise<voi
   });
 }
 
+/**
+ * A task's own repository at `dir`, checked out detached at `rev`, holding `rev`'s history and nothing else: no
+ * later commit (the fix, the commit's tests, HEAD), no ref of the project, no shared object store, no remote naming
+ * the project. The agents' `git log --all` or `git show <fix>:<test>` there finds nothing to read; a worktree of the
+ * project would hand them its whole object database. Made by fetching `rev` from the project (git packs only what it
+ * reaches); the project's `node_modules` is linked in as for a worktree. `shallow`: `rev` alone, no history at all,
+ * for a start whose history holds the answer (a mutant's or a canary's commit is a child of HEAD).
+ */
+export async function cloneAt(root: string, dir: string, rev: string, shallow = false): Promise<void> {
+  await removeWorktree(root, dir);
+  mkdirSync(dir, { recursive: true });
+  await gitOk(dir, ["init", "-q"]);
+  // yolo's git allows no transport; this one fetch reads the project's own repository on this machine.
+  const local = ["-c", "protocol.file.allow=always"];
+  await gitOk(dir, [...local, "fetch", "-q", "--no-tags", "--no-write-fetch-head", ...(shallow ? ["--depth", "1"] : []), root, rev]);
+  await gitOk(dir, ["checkout", "-q", "--detach", rev]);
+  linkDependencies(root, dir);
+}
+
 /** Removes a worktree and its registration; a missing one is not an error. */
 export function removeWorktree(root: string, dir: string): Promise<void> {
   return serialWorktreeOps(root, () => removeWorktreeNow(root, dir));

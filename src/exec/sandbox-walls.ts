@@ -36,6 +36,25 @@ export function sandboxHiddenFolders(home: string | undefined): string[] {
 }
 
 /**
+ * Set by `yolo eval` for its task runs: the project checkout the eval runs in. A task's worktree is a repository of
+ * its own inside that checkout (under `.yolo/eval/runs/`), holding only its start's history; the checkout itself
+ * holds the later history (the fix, the hidden tests) and the task files, so its commands must not read it.
+ */
+export const EVAL_PROJECT_VAR = "YOLO_EVAL_PROJECT";
+
+/**
+ * What a task run's sandbox shows of the eval's project checkout (EVAL_PROJECT_VAR): nothing (an empty folder, the
+ * task's own worktree bound inside it as always), but its installed dependencies, read-only (a task's `node_modules`
+ * links to the project's). None outside an eval.
+ */
+export function evalProjectWalls(env: NodeJS.ProcessEnv): { hidden: string[]; readOnly: string[] } {
+  const project = env[EVAL_PROJECT_VAR];
+  if (!project?.startsWith("/") || !isRealFolder(project)) return { hidden: [], readOnly: [] };
+  const deps = join(project, "node_modules");
+  return { hidden: [project], readOnly: existsSync(deps) ? [deps] : [] };
+}
+
+/**
  * bubblewrap options that empty the hidden folders (outermost first, each once) and bind back, read-only, the
  * toolchain folders on PATH that live there (nvm's node, a rustup toolchain, ~/.local/bin), so a build still finds
  * its compiler while the rest of the home folder stays out of sight. The project is bound after these, so a project

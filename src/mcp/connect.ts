@@ -4,6 +4,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { commandEnv, isSecretName } from "../secrets/env.js";
+import { offlineEnv, runnerHint } from "./package-runners.js";
 import { DEFAULT_MCP_TIMEOUT_MS, isStdio } from "../config/mcp-servers.js";
 import { expandMap } from "./expand.js";
 import type { McpServerEntry } from "./servers.js";
@@ -68,7 +69,9 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
   const server = entry.config;
   if (isStdio(server)) {
     const extra = expandMap(server.env, ctx.env, missing);
-    const env = { ...commandEnv(ctx.env, ctx.secretEnvNames, ctx.envAllow), ...extra };
+    // A package runner (npx, uvx) walled off from the network and the user's cache is told so, and fails at once.
+    const walled = ctx.sandbox?.kind === "bwrap" && server.network !== true;
+    const env = { ...commandEnv(ctx.env, ctx.secretEnvNames, ctx.envAllow), ...offlineEnv(server.command, walled), ...extra };
     const cwd = server.cwd ? (isAbsolute(server.cwd) ? server.cwd : resolve(ctx.root, server.cwd)) : ctx.root;
     const { cgroups, ...launch } = launchArgv(server, ctx, env, cwd);
     const transport = new DetachedStdioTransport({ ...launch, env, cwd });
@@ -90,7 +93,7 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
       };
     } catch (error) {
       await transport.close().catch(() => {});
-      const failure = startFailure(error, timeoutMs, missing) + memoryNote(cgroups);
+      const failure = startFailure(error, timeoutMs, missing) + memoryNote(cgroups) + runnerHint(server.command, walled);
       cgroups?.close();
       throw new ServerStartError(failure, transport.stderrTail());
     }

@@ -9,7 +9,7 @@ import type { ConnectContext, Connected } from "./connect.js";
 import { modelToolName } from "./names.js";
 import { pidDir, processStartTime, removePidfile, sweepLeftovers, writePidfile } from "./pidfiles.js";
 import { McpRecorder, McpReplayer, type McpRecordingSpec } from "./recording.js";
-import { configuredServers, type McpServerEntry } from "./servers.js";
+import { configuredServers, type McpServerEntry, type ServerSources } from "./servers.js";
 import { mcpToolDef, type ListedTool } from "./tool-def.js";
 
 /** What the tool selector knows of an MCP tool. */
@@ -32,7 +32,7 @@ export interface McpHub {
 }
 
 export interface McpHubOptions {
-  config: Pick<ResolvedConfig, "root" | "configFile" | "mcpServers" | "stateDir">;
+  config: Pick<ResolvedConfig, "stateDir"> & ServerSources;
   connect: ConnectContext;
   logger: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
   recording?: McpRecordingSpec;

@@ -17,12 +17,19 @@ export interface McpServerEntry {
   source: string;
 }
 
+/** Where a run's servers are configured: the project's files, and the user config's servers where it has any. */
+export type ServerSources = Pick<ResolvedConfig, "root" | "configFile" | "mcpServers" | "mcpJson"> &
+  Partial<Pick<ResolvedConfig, "userMcpServers" | "userConfigFile">>;
+
 /**
- * The MCP servers of a project: `.mcp.json` first, then `mcpServers` of yolo.config.ts, which replaces an entry
- * of the same name. Disabled ones (`enabled: false`) are left out. A broken `.mcp.json` is a ConfigError (exit 2).
+ * The MCP servers of a project: the user config's first, then `.mcp.json`, then `mcpServers` of yolo.config.ts; each
+ * replaces an entry of the same name. Disabled ones (`enabled: false`) are left out. A broken `.mcp.json` is a
+ * ConfigError (exit 2).
  */
-export function configuredServers(config: Pick<ResolvedConfig, "root" | "configFile" | "mcpServers" | "mcpJson">): McpServerEntry[] {
+export function configuredServers(config: ServerSources): McpServerEntry[] {
   const byName = new Map<string, McpServerEntry>();
+  const userSource = config.userConfigFile ? `your user config (${config.userConfigFile})` : "your user config";
+  for (const [name, server] of Object.entries(config.userMcpServers ?? {})) byName.set(name, { name, config: server, source: userSource });
   const fromJson = config.mcpJson === undefined ? readMcpJson(config.root) : parseMcpJson(config.mcpJson, join(config.root, MCP_JSON));
   for (const [name, server] of Object.entries(fromJson)) byName.set(name, { name, config: server, source: MCP_JSON });
   const configName = config.configFile ? config.configFile.split("/").pop()! : "yolo.config.ts";

@@ -23,6 +23,12 @@ export interface ReportGate extends GateSummary {
   output: string | null;
 }
 
+export interface WaitingOn {
+  question: string;
+  review: boolean;
+  answered?: string;
+}
+
 /** Everything a report shows, gathered once; the renderers (markdown, JUnit) are pure functions of it. */
 export interface ReportData {
   thread: string;
@@ -35,8 +41,11 @@ export interface ReportData {
   updatedAt: string | null;
   branch: string | null;
   startCommit: string | null;
-  /** What the thread waits on, when it waits: an agent's question, or a human review step. */
-  waitingOn: { question: string; review: boolean } | null;
+  /**
+   * What the thread waits on, when it waits: an agent's question, or a human review step. `answered`: the answer given
+   * (in words) and saved, which no step has taken yet (the command that gave it was stopped): a plain resume goes on.
+   */
+  waitingOn: WaitingOn | null;
   /**
    * What the roles produced, each section as its module in src/roles words it (src/roles/registry.ts):
    * `judgement` (tea's verdict) follows the gates.
@@ -69,7 +78,7 @@ export interface CollectInput {
   threadId: string;
   row: ThreadRow | null;
   values: PipelineStateType;
-  waitingOn: { question: string; review: boolean } | null;
+  waitingOn: WaitingOn | null;
   diffstat: FileStat[] | null;
   diffNote: string | null;
   price: Price | null;

@@ -35,7 +35,11 @@ export function renderMarkdown(r: ReportData, resumeCommand?: (fact: ResumeFact)
   if (r.fixAttempts) facts.push(["Fix attempts", String(r.fixAttempts)]);
   if (r.updatedAt) facts.push(["Updated", r.updatedAt]);
   out.push("| | |", "|---|---|", ...facts.map(([k, v]) => `| ${k} | ${v} |`));
-  if (r.waitingOn) {
+  if (r.waitingOn?.answered !== undefined) {
+    const { question, answered } = r.waitingOn;
+    out.push("", `**Answered, not yet taken:** ${inline(question)} — ${inline(answered)}`);
+    if (resumeCommand) out.push("", "```sh", resumeCommand({ thread: r.thread, awaits: null }), "```");
+  } else if (r.waitingOn) {
     const { question, review } = r.waitingOn;
     out.push("", `**Waiting for ${review ? "a review" : "an answer"}:** ${inline(question)}`);
     if (resumeCommand) out.push("", "```sh", resumeCommand({ thread: r.thread, awaits: review ? "approval" : "question" }), "```");

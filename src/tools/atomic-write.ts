@@ -32,8 +32,8 @@ export class EscapedRootError extends Error {
   readonly code = "EESCAPE";
 }
 
-// Checks the real path of `dir`, or of its deepest existing ancestor when it does not exist yet.
-async function assertStillInside(root: string, dir: string): Promise<void> {
+/** Checks the real path of `dir`, or of its deepest existing ancestor when it does not exist yet, is inside `root`. */
+export async function assertStillInside(root: string, dir: string): Promise<void> {
   let existing = dir;
   for (;;) {
     try {

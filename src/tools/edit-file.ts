@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { writeFileAtomic } from "./atomic-write.js";
 import { formatChange, lineDiffStat } from "./diffstat.js";
+import { editorFsOf, writeChecked } from "./editor-fs.js";
 import { execWriteRefusal } from "../exec/exec-files.js";
 import { fsFailure, toolError } from "./file-errors.js";
 import { isOutcome, loadWritableTarget } from "./file-target.js";
@@ -26,7 +26,8 @@ export const editFileTool: ToolDef<typeof schema> = {
     "Replace one exact occurrence of old_string with new_string in an existing file. old_string must appear exactly once; copy it from read_file output, with enough context to be unique.",
   schema,
   async run(args, ctx) {
-    const target = await loadWritableTarget(ctx.root, args.path);
+    const editor = editorFsOf(ctx.env);
+    const target = await loadWritableTarget(ctx.root, args.path, editor);
     if (isOutcome(target)) return target;
     const refusal = execWriteRefusal(ctx.root, target.abs, target.rel, ctx.commands?.allowExecFiles ?? [], ctx.commands?.config);
     if (refusal) return toolError(target.rel, "refused (protected file)", refusal);
@@ -49,7 +50,7 @@ export const editFileTool: ToolDef<typeof schema> = {
     const after = before.slice(0, at) + newText + before.slice(at + oldText.length);
     const stat = lineDiffStat(before, after);
     try {
-      await writeFileAtomic(target.abs, after, target.mode, ctx.root);
+      await writeChecked(editor, target.abs, after, target.mode, ctx.root);
     } catch (error) {
       return fsFailure(error, target.rel);
     }

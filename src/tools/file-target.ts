@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import { fsFailure, toolError } from "./file-errors.js";
+import { editorText, type EditorFs } from "./editor-fs.js";
 import { displayPath, resolveInside } from "./paths.js";
 import type { ToolOutcome } from "./types.js";
 
@@ -16,8 +17,9 @@ export interface WritableTarget {
  * Resolves a path a tool is about to write and loads what is there now. Refuses a symlink at the target itself:
  * renaming over it would replace the link, and writing through it would change a file the path does not name.
  * Refuses a file with several hard links for the same reason (another name, maybe outside the project, shares it).
+ * With the editor's file system, what is there now is the editor's buffer (unsaved changes included).
  */
-export async function loadWritableTarget(root: string, userPath: string): Promise<WritableTarget | ToolOutcome> {
+export async function loadWritableTarget(root: string, userPath: string, editor: EditorFs | null = null): Promise<WritableTarget | ToolOutcome> {
   const target = resolveInside(root, userPath);
   if (!target.ok) return toolError(userPath, "refused", target.reason);
   const rel = displayPath(target.rel);
@@ -43,7 +45,8 @@ export async function loadWritableTarget(root: string, userPath: string): Promis
         `\`${rel}\` has ${stat.nlink} hard links, so changing it would change files elsewhere; write a new file instead.`,
       );
     }
-    return { abs: target.abs, rel, before: await fs.readFile(target.abs, "utf8"), mode: stat.mode };
+    const before = (await editorText(editor, target.abs)) ?? (await fs.readFile(target.abs, "utf8"));
+    return { abs: target.abs, rel, before, mode: stat.mode };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { abs: target.abs, rel, before: null };
     return fsFailure(error, target.rel);

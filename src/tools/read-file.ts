@@ -1,9 +1,10 @@
 import fs from "node:fs/promises";
 import { z } from "zod";
 import { decodeCutEnd } from "../exec/capped-output.js";
+import { editorFsOf, editorText } from "./editor-fs.js";
 import { fsFailure, toolError } from "./file-errors.js";
 import { displayPath, resolveInside } from "./paths.js";
-import type { ToolDef } from "./types.js";
+import type { ToolDef, ToolOutcome } from "./types.js";
 
 const schema = z.object({
   path: z.string().describe("File path relative to the project root, e.g. `src/index.ts`."),
@@ -34,19 +35,16 @@ export const readFileTool: ToolDef<typeof schema> = {
           `\`${rel}\` has ${stat.nlink} hard links (it may be a file outside the project under a second name); it cannot be read.`,
         );
       }
+      // The editor's buffer where the run has the editor's file system: what the user sees, unsaved changes included.
+      const buffered = await editorText(editorFsOf(ctx.env), target.abs);
+      if (buffered !== null) {
+        const all = Buffer.from(buffered, "utf8");
+        return readOutcome(rel, all.subarray(0, ctx.readCapBytes), all.length);
+      }
       handle = await fs.open(target.abs, "r");
       const buf = Buffer.alloc(Math.min(stat.size, ctx.readCapBytes));
       const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-      const data = buf.subarray(0, bytesRead);
-      if (data.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-        return toolError(rel, "binary", `\`${rel}\` looks like a binary file (${stat.size} bytes); only text files can be read.`);
-      }
-      const text = bytesRead < stat.size ? decodeCutEnd(data) : data.toString("utf8");
-      const more = stat.size - Buffer.byteLength(text);
-      if (more > 0) {
-        return { ok: true, content: `${text}\n[truncated: ${more} more bytes]`, summary: `${rel} (truncated, ${more} more bytes)` };
-      }
-      return { ok: true, content: text, summary: `${rel} (${stat.size} bytes)` };
+      return readOutcome(rel, buf.subarray(0, bytesRead), stat.size);
     } catch (error) {
       return fsFailure(error, target.rel);
     } finally {
@@ -54,3 +52,16 @@ export const readFileTool: ToolDef<typeof schema> = {
     }
   },
 };
+
+// The first bytes of a file of `size` bytes (all of them, or up to the cap) as what the model reads.
+function readOutcome(rel: string, data: Buffer, size: number): ToolOutcome {
+  if (data.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+    return toolError(rel, "binary", `\`${rel}\` looks like a binary file (${size} bytes); only text files can be read.`);
+  }
+  const text = data.length < size ? decodeCutEnd(data) : data.toString("utf8");
+  const more = size - Buffer.byteLength(text);
+  if (more > 0) {
+    return { ok: true, content: `${text}\n[truncated: ${more} more bytes]`, summary: `${rel} (truncated, ${more} more bytes)` };
+  }
+  return { ok: true, content: text, summary: `${rel} (${size} bytes)` };
+}

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { writeFileAtomic } from "./atomic-write.js";
 import { formatChange, lineDiffStat } from "./diffstat.js";
+import { editorFsOf, writeChecked } from "./editor-fs.js";
 import { execWriteRefusal } from "../exec/exec-files.js";
 import { fsFailure, toolError } from "./file-errors.js";
 import { isOutcome, loadWritableTarget } from "./file-target.js";
@@ -18,7 +18,8 @@ export const writeFileTool: ToolDef<typeof schema> = {
     "Create a file or replace its whole content. Paths are relative to the project root; parent folders are created. For a small change to an existing file prefer edit_file.",
   schema,
   async run(args, ctx) {
-    const target = await loadWritableTarget(ctx.root, args.path);
+    const editor = editorFsOf(ctx.env);
+    const target = await loadWritableTarget(ctx.root, args.path, editor);
     if (isOutcome(target)) return target;
     const refusal = execWriteRefusal(ctx.root, target.abs, target.rel, ctx.commands?.allowExecFiles ?? [], ctx.commands?.config);
     if (refusal) return toolError(target.rel, "refused (protected file)", refusal);
@@ -28,7 +29,7 @@ export const writeFileTool: ToolDef<typeof schema> = {
       return { ok: true, content: `\`${target.rel}\` already has exactly this content; nothing changed.`, summary, filesChanged: [] };
     }
     try {
-      await writeFileAtomic(target.abs, args.content, target.mode, ctx.root);
+      await writeChecked(editor, target.abs, args.content, target.mode, ctx.root);
     } catch (error) {
       return fsFailure(error, target.rel);
     }

@@ -45,7 +45,7 @@ describe("yolo acp, streaming, slash commands and a session loaded again", { tim
 
       // Slash commands, offered once the session exists, answered from the session with no run.
       const offered = ed.updates.find((u) => u.sessionUpdate === "available_commands_update");
-      expect(offered && "availableCommands" in offered ? offered.availableCommands.map((c) => c.name) : []).toEqual(["status", "gates"]);
+      expect(offered && "availableCommands" in offered ? offered.availableCommands.map((c) => c.name) : []).toEqual(["status", "gates", "resume", "eval"]);
       const from = ed.updates.length;
       const models = mock.requests.length;
       await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/gates" }] });

@@ -49,6 +49,11 @@ describe.each(BACKENDS)("an answer given to a command killed with SIGKILL is kep
     expect(show.exitCode, describeResult(show)).toBe(0);
     expect(show.stdout).not.toContain("Waiting for");
     expect(show.stdout).toContain(`Answered, not yet taken: approve (tea). Continue with: yolo resume ${thread}`);
+    const report = await runYolo(["report", thread, "--format", "markdown"], opts);
+    expect(report.exitCode, describeResult(report)).toBe(0);
+    expect(report.stdout).not.toContain("Waiting for");
+    expect(report.stdout).toContain("**Answered, not yet taken:**");
+    expect(report.stdout).toContain(`yolo resume ${thread}\n`);
     const shown = JSON.parse((await runYolo(["show", "--json", thread], opts)).stdout);
     expect(shown.position).toBe("answered");
     if (backend === "sqlite") await readerMatchesLangGraph(project.root, thread);

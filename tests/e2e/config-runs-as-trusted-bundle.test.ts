@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it, type TestContext } from "vitest";
 import { describeResult, runYolo, threadIdFrom } from "../helpers/cli.js";
@@ -121,12 +121,21 @@ describe("the config runs as the bundle the user trusted", { timeout: 240_000 },
     expect(first.exitCode, describeResult(first)).toBe(3);
     const thread = threadIdFrom(first.stdout);
     writeFileSync(join(root, "config/yolo.ts"), writes("model-ran", "export default { approve: [] };"));
-    const store = readFileSync(join(env.XDG_STATE_HOME, "yolo", "trusted-config.json"), "utf8");
+    const store = readTrustRecords(env.XDG_STATE_HOME);
     const rejected = await runYolo(["resume", thread, "--json", "--reject", "smaller stories"], { cwd: root, baseURL: mock.url, env });
     expect(ran("model-ran"), "the rejecting resume loaded the model's config").toBe(false);
     expect(rejected.exitCode, describeResult(rejected)).toBe(2);
     expect(rejected.stderr).toContain("changed since you trusted it");
-    expect(readFileSync(join(env.XDG_STATE_HOME, "yolo", "trusted-config.json"), "utf8"), "the resume trusted the change").toBe(store);
+    expect(readTrustRecords(env.XDG_STATE_HOME), "the resume trusted the change").toBe(store);
     await refusedEverywhere(expect, root, env, "model-ran");
   });
 });
+
+// Every project's trust record in the state folder, as one text (a change to any shows).
+function readTrustRecords(state: string): string {
+  const dir = join(state, "yolo", "trusted-config");
+  return readdirSync(dir)
+    .sort()
+    .map((name) => readFileSync(join(dir, name), "utf8"))
+    .join("\n");
+}

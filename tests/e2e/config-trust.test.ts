@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import { describeResult, runYolo } from "../helpers/cli.js";
@@ -19,7 +19,7 @@ describe("a changed project config is not run by read-only commands", { timeout:
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
     const run = await runYolo(["run", "--ci", "Add add()"], { cwd: root, baseURL: mock.url, env });
     expect(run.exitCode, describeResult(run)).toBe(0);
-    expect(existsSync(join(state, "yolo", "trusted-config.json"))).toBe(true);
+    expect(readdirSync(join(state, "yolo", "trusted-config")), "one record, for this project").toHaveLength(1);
 
     const marker = join(root, "config-ran");
     writeFileSync(join(root, "yolo.config.ts"), CONFIG(marker));

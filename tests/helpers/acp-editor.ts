@@ -15,8 +15,10 @@ export function acpEditor(
    * `cancelled`: the request is dismissed (the editor's cancelled outcome).
    */
   permission: (r: RequestPermissionRequest) => string | { optionId: string; reason: string } = () => "approve",
+  /** `env`: added to yolo acp's environment; `files`: the editor's file system (`fs/*` requests), where it offers one. */
+  more: { env?: Record<string, string>; files?: { read(path: string): string; write(path: string, content: string): void } } = {},
 ) {
-  const child = spawn(process.execPath, [BIN, "acp"], { cwd, env: cleanEnv({ baseURL }), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "acp"], { cwd, env: cleanEnv({ baseURL, env: more.env }), stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
   cleanups.push(() => void child.kill("SIGKILL"));
@@ -31,6 +33,15 @@ export function acpEditor(
       if (picked === "cancelled") return { outcome: { outcome: "cancelled" } };
       if (typeof picked === "string") return { outcome: { outcome: "selected", optionId: picked } };
       return { outcome: { outcome: "selected", optionId: picked.optionId }, _meta: { reason: picked.reason } };
+    })
+    .onRequest("fs/read_text_file", ({ params }) => {
+      if (!more.files) throw new Error("this editor offers no file system");
+      return { content: more.files.read(params.path) };
+    })
+    .onRequest("fs/write_text_file", ({ params }) => {
+      if (!more.files) throw new Error("this editor offers no file system");
+      more.files.write(params.path, params.content);
+      return {};
     });
   const stream = ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
   const use = <T>(op: (ctx: ClientContext) => Promise<T>) => app.connectWith(stream, op);

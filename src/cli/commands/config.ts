@@ -15,7 +15,7 @@ export async function configCommand(input: { cwd: string; action: string }): Pro
     ? `${trusted.inputs.map((f) => (relative(root, f).startsWith("..") ? f : relative(root, f))).join(", ")} (one bundle: ${trusted.bundle.file})`
     : "no yolo.config.* (a config that appears later needs trust again)";
   process.stdout.write(
-    `Trusted ${what} for ${root}.\nRecorded in ${configTrustStoreFile(process.env)}. yolo runs this bundle until you trust a change with \`yolo config trust\` again.\n`,
+    `Trusted ${what} for ${root}.\nRecorded in ${configTrustStoreFile(process.env, root)}. yolo runs this bundle until you trust a change with \`yolo config trust\` again.\n`,
   );
   return 0;
 }

@@ -11,6 +11,7 @@ import { promptsVersion } from "../../eval/task-definition.js";
 import { readTasks } from "../../eval/task-file.js";
 import type { EvalTask, TaskResult, TestsMode } from "../../eval/types.js";
 import { ConfigError } from "../../errors.js";
+import { EVAL_PROJECT_VAR } from "../../exec/sandbox-walls.js";
 import { packageRoot } from "../../package-root.js";
 import { ensureArtifactsDir } from "../../store/state-dir.js";
 import { liveTable, plainProgress, wantsLiveTable } from "../eval-live.js";
@@ -65,7 +66,7 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
       ctx: {
         root: config.root,
         runDir,
-        child: { ...childSpec(opts, configPin), taskFlags: (label: string, id: string) => sessionArgs(session, label, id) },
+        child: { ...childSpec(opts, configPin, config.root), taskFlags: (label: string, id: string) => sessionArgs(session, label, id) },
         suite: settings,
         setting: { prompts: promptsVersion(config.agentsDir), config: configPin, tests: testsMode(opts) },
         onNote: (task, model, note) => process.stderr.write(`yolo: ${model} ${task.id}: ${note}\n`),
@@ -167,12 +168,13 @@ function passThrough(opts: EvalFlags): string[] {
 // starting with a dash stays words), or the resume of a thread a killed eval left unfinished.
 // Every leg runs with the trusted bundle of the config this eval was started with (EVAL_CONFIG_VAR), never one in the
 // task's checkout.
-function childSpec(opts: EvalFlags, configPin: string) {
+function childSpec(opts: EvalFlags, configPin: string, root: string) {
   const flags = passThrough(opts);
   const model = (m: string | null) => (m ? ["--model", m] : []);
   return {
     self: [process.execPath, join(packageRoot(), "bin", "yolo.js")],
-    env: { ...process.env, [EVAL_CONFIG_VAR]: configPin },
+    // The project checkout holds the later history and the hidden tests: the task runs' sandbox shows it empty.
+    env: { ...process.env, [EVAL_CONFIG_VAR]: configPin, [EVAL_PROJECT_VAR]: root },
     runArgs: (m: string | null, requirement: string) => ["run", "--ci", "--json", ...model(m), ...flags, "--", requirement],
     resumeArgs: (m: string | null, thread: string) => ["resume", thread, "--ci", "--json", ...model(m), ...flags],
   };

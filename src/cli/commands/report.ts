@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { currentRow, databaseExists, databaseName, loadInspect, openSession } from "../../engine/api-light.js";
+import { currentRow, databaseExists, databaseName, loadInspect, loadStoredThread, openSession, type ThreadPosition } from "../../engine/api-light.js";
 import { killedReason } from "../wording/run-words.js";
 import { ConfigError } from "../../errors.js";
 import { threadDiffstat } from "../../git/thread-change.js";
-import { collectReport } from "../../report/data.js";
+import { collectReport, type WaitingOn } from "../../report/data.js";
 import { readRecord, type BaselineRecord } from "../../gates/baseline-record.js";
 import { renderJunit } from "../../report/junit.js";
 import { renderMarkdown } from "../../report/markdown.js";
@@ -37,10 +37,7 @@ export async function reportCommand(input: { cwd: string; thread: string; format
       threadId: input.thread,
       row,
       values,
-      waitingOn:
-        position.kind === "waiting"
-          ? { question: position.question, review: (position as { request?: { kind?: string } }).request?.kind === "approval" }
-          : null,
+      waitingOn: waitingOn(position, (await loadStoredThread()).answerWords),
       diffstat: change.ok ? change.value : null,
       diffNote: change.ok ? null : change.note,
       price: config.model.price,
@@ -62,6 +59,14 @@ export async function reportCommand(input: { cwd: string; thread: string; format
     process.stdout.write(text);
   }
   return 0;
+}
+
+function waitingOn(position: ThreadPosition, answerWords: (answer: unknown) => string): WaitingOn | null {
+  if (position.kind !== "waiting" && position.kind !== "answered") return null;
+  const review = position.request.kind === "approval";
+  return position.kind === "answered"
+    ? { question: position.question, review, answered: answerWords(position.answer) }
+    : { question: position.question, review };
 }
 
 function tail(file: string): string | null {

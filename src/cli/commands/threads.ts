@@ -55,7 +55,7 @@ export async function threadsCommand(input: { cwd: string; json: boolean; all?: 
  * recorded, whatever the repository's identity; so when a SQLite file holds no other thread, the identity (a
  * `git config` child process, a good part of the command's time) is not needed: every thread is listed.
  */
-async function listThreads(store: ThreadStore, config: ResolvedConfig, all: boolean): Promise<ThreadRow[]> {
+export async function listThreads(store: ThreadStore, config: ResolvedConfig, all: boolean): Promise<ThreadRow[]> {
   if (all) return store.list({ all: true });
   if (config.database.kind === "sqlite") {
     const every = await store.list({ all: true });

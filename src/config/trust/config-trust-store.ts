@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -22,37 +23,69 @@ export interface TrustEntry {
   trustedAt: string;
 }
 
-/** The entry for `root`, or null (none, or the store unreadable: nothing trusted, the safe reading). */
-export function readConfigTrust(store: string, root: string): TrustEntry | null {
+/** One project root's entry: `trusted-config/<sha256 of the root>.json` in the user's state folder. */
+export function configTrustEntryFile(stateDir: string, root: string): string {
+  return join(stateDir, "trusted-config", `${createHash("sha256").update(root).digest("hex").slice(0, 32)}.json`);
+}
+
+/**
+ * The entry for `root`, or null (none, or unreadable: nothing trusted, the safe reading). One small file per root, so a
+ * command reads only its own project's record. A root an older yolo recorded in the single `trusted-config.json` (every
+ * root in one file, read and rewritten whole by every command) is still found there: a config changed since must be
+ * refused, not taken for a project never seen.
+ */
+export function readConfigTrust(stateDir: string, root: string): TrustEntry | null {
+  const own = entryIn(readJson(configTrustEntryFile(stateDir, root)), root);
+  if (own !== undefined) return own;
+  const legacy = readJson(join(stateDir, LEGACY_STORE));
+  const value = legacy && typeof legacy === "object" ? (legacy as Record<string, unknown>)[root] : undefined;
+  return entryOf(value);
+}
+
+/** Replaces the entry for `root`: written whole to a temp file and renamed, so a crash never leaves half an entry. */
+export function writeConfigTrust(stateDir: string, root: string, entry: TrustEntry): void {
+  const file = configTrustEntryFile(stateDir, root);
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify({ root, ...entry }, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temp, file);
+}
+
+const LEGACY_STORE = "trusted-config.json";
+
+// undefined: no such file; null: a file that cannot be read or parsed.
+function readJson(file: string): unknown {
+  let text: string;
   try {
-    const value = (JSON.parse(readFileSync(store, "utf8")) as Record<string, Partial<TrustEntry>>)[root];
-    if (!value || typeof value.sha256 !== "string") return null;
-    return { mcp: null, config: null, inputs: [], trustedAt: "", ...value } as TrustEntry;
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? undefined : null;
+  }
+  try {
+    return JSON.parse(text);
   } catch {
     return null;
   }
 }
 
-/** Replaces the entry for `root`: written whole to a temp file and renamed, so a crash never leaves half a store. */
-export function writeConfigTrust(store: string, root: string, entry: TrustEntry): void {
-  let all: Record<string, unknown> = {};
-  try {
-    const value: unknown = JSON.parse(readFileSync(store, "utf8"));
-    if (value && typeof value === "object" && !Array.isArray(value)) all = value as Record<string, unknown>;
-  } catch {
-    // none yet
-  }
-  all[root] = entry;
-  mkdirSync(dirname(store), { recursive: true, mode: 0o700 });
-  const temp = `${store}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temp, store);
+// undefined: no entry file for this root (look further); null: a file that is not a valid entry for it.
+function entryIn(value: unknown, root: string): TrustEntry | null | undefined {
+  if (value === undefined) return undefined;
+  if (!value || typeof value !== "object" || (value as { root?: unknown }).root !== root) return null;
+  const { root: _root, ...entry } = value as Record<string, unknown>;
+  return entryOf(entry);
+}
+
+function entryOf(value: unknown): TrustEntry | null {
+  const entry = value as Partial<TrustEntry> | undefined;
+  if (!entry || typeof entry !== "object" || typeof entry.sha256 !== "string") return null;
+  return { mcp: null, config: null, inputs: [], trustedAt: "", ...entry } as TrustEntry;
 }
 
 /** Writes a bundle as `config-bundles/<sha256>.cjs` beside the store, in a folder only this user can write; its path. */
-export function storeBundle(store: string, bundle: ConfigBundle): string {
-  const dir = privateCacheDir(join(dirname(store), "config-bundles"));
-  if (!dir) throw new ConfigError(`Cannot keep the trusted config in ${join(dirname(store), "config-bundles")}: it must be a folder only you can write.`);
+export function storeBundle(stateDir: string, bundle: ConfigBundle): string {
+  const dir = privateCacheDir(join(stateDir, "config-bundles"));
+  if (!dir) throw new ConfigError(`Cannot keep the trusted config in ${join(stateDir, "config-bundles")}: it must be a folder only you can write.`);
   const file = join(dir, `${bundle.sha256}.cjs`);
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, bundle.code, { mode: 0o600 });

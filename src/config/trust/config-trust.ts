@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import type { ConfigBundle } from "../bundle/build.js";
 import { takeWitnesses, witnessesHold } from "../bundle/witness.js";
 import { findConfigFile } from "../find.js";
 import { ConfigError } from "../../errors.js";
-import { readConfigTrust, storeBundle, type TrustEntry, userStateDir, writeConfigTrust } from "./config-trust-store.js";
+import { configTrustEntryFile, readConfigTrust, storeBundle, type TrustEntry, userStateDir, writeConfigTrust } from "./config-trust-store.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -19,12 +19,12 @@ export interface TrustedConfig {
 }
 
 /**
- * `$XDG_STATE_HOME/yolo/trusted-config.json`, beside the hooks' trust store: per project root, the bundle of the config
- * the user trusted (its hash; the bundle itself in `config-bundles/<hash>.cjs` beside it) and .mcp.json's hash.
- * The user's, never the project's.
+ * Where the trust record of `root` is kept: `$XDG_STATE_HOME/yolo/trusted-config/<hash of the root>.json`, beside the
+ * hooks' trust store: the bundle of the config the user trusted (its hash; the bundle itself in
+ * `config-bundles/<hash>.cjs`) and .mcp.json's hash. The user's, never the project's.
  */
-export function configTrustStoreFile(env: Env): string {
-  return join(userStateDir(env), "trusted-config.json");
+export function configTrustStoreFile(env: Env, root: string): string {
+  return configTrustEntryFile(userStateDir(env), root);
 }
 
 /**
@@ -47,8 +47,8 @@ export async function recordConfigTrust(root: string, env: Env): Promise<Trusted
     witnesses: built && config ? { ...takeWitnesses(root, built.inputs, [config]), ...witnessedAt } : {},
     trustedAt: new Date().toISOString(),
   };
-  const file = built ? storeBundle(configTrustStoreFile(env), built) : null;
-  writeConfigTrust(configTrustStoreFile(env), root, entry);
+  const file = built ? storeBundle(userStateDir(env), built) : null;
+  writeConfigTrust(userStateDir(env), root, entry);
   return trusted(entry, file, mcpJson);
 }
 
@@ -59,7 +59,7 @@ export async function recordConfigTrust(root: string, env: Env): Promise<Trusted
  * do — never trusted again silently, whatever the command (a run, a rejecting resume, a listing).
  */
 export async function trustedConfig(root: string, env: Env): Promise<TrustedConfig> {
-  const store = configTrustStoreFile(env);
+  const store = userStateDir(env);
   const entry = readConfigTrust(store, root);
   if (!entry) return recordConfigTrust(root, env);
   const config = findConfigFile(root);
@@ -89,8 +89,8 @@ function trusted(entry: TrustEntry, file: string | null, mcpJson: string | null)
   return { bundle, inputs: entry.inputs, mcpJson };
 }
 
-function bundleFile(store: string, sha256: string): string {
-  return join(dirname(store), "config-bundles", `${sha256}.cjs`);
+function bundleFile(stateDir: string, sha256: string): string {
+  return join(stateDir, "config-bundles", `${sha256}.cjs`);
 }
 
 async function bundleOrRefuse(root: string, config: string): Promise<ConfigBundle> {

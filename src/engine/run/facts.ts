@@ -4,7 +4,7 @@ import type { ResolvedConfig } from "../../config/schema.js";
 import { ConfigError } from "../../errors.js";
 import { findProtectedPaths } from "../../exec/protected-paths.js";
 import { type BwrapSandbox, probeBwrap, probeFor, type Sandbox, type SandboxStatus } from "../../exec/sandbox.js";
-import { DEFAULT_SANDBOX_LIMITS, sandboxHiddenFolders } from "../../exec/sandbox-walls.js";
+import { DEFAULT_SANDBOX_LIMITS, evalProjectWalls, sandboxHiddenFolders } from "../../exec/sandbox-walls.js";
 import { sandboxFilterSupported } from "../../exec/seccomp.js";
 import type { GateConfig } from "../../config/schema.js";
 import { gatesToRun, leftOutWarning } from "../../gates/missing-tool.js";
@@ -79,13 +79,15 @@ export function chooseSandbox(config: ResolvedConfig, env: NodeJS.ProcessEnv, ke
   const probe = probeFor(probeBwrap(env.PATH), config.limits.sandbox?.unixSockets);
   if (probe.available) {
     unixSocketsDeniable(config);
-    const readOnly = foldersInside(config.root, keepReadOnly);
+    // An eval's task run: the project checkout around the task's worktree is shown empty (sandbox-walls.ts).
+    const evalWalls = evalProjectWalls(env);
+    const readOnly = [...foldersInside(config.root, keepReadOnly), ...evalWalls.readOnly];
     const sandbox: BwrapSandbox = {
       kind: "bwrap",
       binary: probe.binary,
       ...(readOnly.length ? { readOnly } : {}),
       // The machine stays out of sight: the home folder and the host's socket folders are shown empty.
-      hidden: sandboxHiddenFolders(env.HOME),
+      hidden: [...sandboxHiddenFolders(env.HOME), ...evalWalls.hidden],
       limits: config.limits.sandbox ?? DEFAULT_SANDBOX_LIMITS,
       // Per-project toolchain caches (go, cargo, gradle, maven, pip, npm) are added per gate run and per run_command (src/exec/tool-caches.ts).
     };

@@ -29,11 +29,11 @@ describe("the ask-mode permission hook", () => {
     const userFile = join(home, "config.json");
     writeFileSync(userFile, JSON.stringify(mine));
     try {
-      const env = await door.envFor("yolo-s1", { YOLO_USER_CONFIG: userFile });
+      const env = await door.envFor("yolo-s1", { YOLO_USER_CONFIG: userFile }, { ask: true });
       const config = JSON.parse(readFileSync(env.YOLO_USER_CONFIG ?? "", "utf8"));
       expect(config.hooks.PreToolUse[0]).toEqual(mine.hooks.PreToolUse[0]);
       const ours = config.hooks.PreToolUse[1];
-      expect(ours.matcher).toBe("write_file|edit_file|delete_file");
+      expect(ours.matcher).toBe("write_file|edit_file|delete_file|run_command");
       const command: string = ours.hooks[0].command;
 
       const denied = await runHook(command, { tool_name: "write_file", tool_input: { path: "no.js", content: "x" }, tool_use_id: "c1" });

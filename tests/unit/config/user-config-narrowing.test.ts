@@ -30,7 +30,7 @@ describe("the user-level config", () => {
     expect(() => findUserConfigFile({ YOLO_USER_CONFIG: path.join(home, "missing.ts") })).toThrow(ConfigError);
   });
 
-  it("loads TypeScript or JSON, strictly: only commands, env, sandbox, files and hooks", async () => {
+  it("loads TypeScript or JSON, strictly: only commands, env, sandbox, files, hooks and mcpServers", async () => {
     const dir = tmp();
     const ts = path.join(dir, "config.ts");
     fs.writeFileSync(ts, 'export default { commands: { allow: ["npm", "git status"] }, sandbox: "bwrap" as const };');
@@ -41,7 +41,7 @@ describe("the user-level config", () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems).toEqual([
       expect.stringMatching(/^sandbox: /),
-      "model: unknown key; known keys: commands, env, sandbox, files, hooks",
+      "model: unknown key; known keys: commands, env, sandbox, files, hooks, mcpServers",
     ]);
   });
 });

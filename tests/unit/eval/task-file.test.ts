@@ -32,6 +32,14 @@ describe("a task file, reviewed and edited by hand, is read back or refused nami
     expect(readTasks(fileWith([TASK, { ...TASK, id: "def456" }])).map((t) => t.id)).toEqual(["abc123", "def456"]);
   });
 
+  it("reads a mutant's visible targets, and refuses one naming a test that is not among its targets", () => {
+    const split = { ...TASK, id: "mut", targets: ["test: a", "test: b"], visibleTargets: ["test: a"] };
+    expect(readTasks(fileWith([split]))[0].visibleTargets).toEqual(["test: a"]);
+    expect(() => readTasks(fileWith([{ ...split, visibleTargets: ["test: c"] }]))).toThrow(
+      /line 1: "visibleTargets" names "test: c", which is not one of its "targets"/,
+    );
+  });
+
   it("reads a canary, and refuses one whose original commit is not a full commit id (it is handed to git)", () => {
     const canary = { ...TASK, id: "can", canary: { original: "a".repeat(40), description: "t.test.js:3: 5 → 6" } };
     expect(readTasks(fileWith([canary]))[0].canary?.original).toBe("a".repeat(40));

@@ -1,0 +1,38 @@
+import { basename } from "node:path";
+
+/**
+ * Package runners a stdio server is often started with (`npx -y <pkg>`, `uvx <pkg>`): they look for the package in
+ * the project, then in the user's cache under the home folder, then download it. In the sandbox the home folder is
+ * empty and there is no network, so only the project's own copy can be found; without help a runner then retries the
+ * registry until the server's timeout (60 s). Told to stay offline it fails at once, naming the download.
+ */
+const OFFLINE: Record<string, Record<string, string>> = {
+  npx: { npm_config_offline: "true" },
+  npm: { npm_config_offline: "true" },
+  pnpm: { npm_config_offline: "true" },
+  pnpx: { npm_config_offline: "true" },
+  uvx: { UV_OFFLINE: "1" },
+  uv: { UV_OFFLINE: "1" },
+  pipx: { PIP_NO_INDEX: "1" },
+  bunx: {},
+};
+
+/** The runner a server's command is (its program's name), or null for any other program. */
+export function packageRunner(command: string): string | null {
+  const name = basename(command);
+  return name in OFFLINE ? name : null;
+}
+
+/** What keeps a runner offline, for a server in the sandbox without network (nothing otherwise). */
+export function offlineEnv(command: string, walled: boolean): Record<string, string> {
+  const runner = packageRunner(command);
+  return walled && runner ? OFFLINE[runner] : {};
+}
+
+/** Why a runner's server did not start in the sandbox, and the ways to make it start. */
+export function runnerHint(command: string, walled: boolean): string {
+  const runner = packageRunner(command);
+  if (!walled || !runner) return "";
+  const install = runner === "uvx" || runner === "uv" || runner === "pipx" ? "a virtualenv in the project" : "the project (`npm i -D <package>`)";
+  return ` (\`${runner}\` runs in the sandbox, where your home folder and its package cache are hidden and there is no network, so it can only find a package installed in the project: install it in ${install}, start the server as \`node\`/\`python\` with the path of its entry point outside your home folder, or give the entry \`"network": true\` to let it download at each start)`;
+}

@@ -1,0 +1,43 @@
+import type { Price } from "../report/data.js";
+import type { HistoryEntry } from "../engine/history-entries.js";
+import type { ThreadPosition } from "../engine/position.js";
+import type { ReviewResponse } from "../engine/review.js";
+import type { ModelSummary } from "../eval/summary.js";
+import type { TaskResult } from "../eval/types.js";
+import type { PipelineStateType } from "../state/pipeline.js";
+import type { ThreadRow } from "../store/thread-store.js";
+import type { ToolCallLine } from "./tool-calls.js";
+
+/**
+ * What the web view reads and writes, given by `yolo serve` (src/cli/commands/serve.ts) from the same functions
+ * `yolo threads`, `show`, `history` and `resume` use: the server renders, it never reads the store its own way.
+ */
+export interface ThreadSource {
+  /** The threads `yolo threads` (or `--all`) lists, as they stand now (a killed run is "interrupted"), newest first. */
+  list(): Promise<ThreadRow[]>;
+  /** One thread's row as it stands now, or null. */
+  row(id: string): Promise<ThreadRow | null>;
+  /** A thread's latest state and position (`yolo show`'s reading), or null when it has no checkpoint. */
+  state(id: string): Promise<{ values: PipelineStateType; position: ThreadPosition } | null>;
+  /** Every checkpoint, oldest first (`yolo history`). */
+  history(id: string): Promise<HistoryEntry[]>;
+  /** The change since the thread's start commit (`yolo show --diff`), or why there is none. */
+  diff(row: ThreadRow): Promise<{ patch: string } | { note: string }>;
+  /** The tool calls the thread's agents made, from their transcripts (none when those are on another machine). */
+  toolCalls(row: ThreadRow): ToolCallLine[];
+  /** Saves a reply on a waiting thread without running it; `yolo resume <thread>` then goes on with it. */
+  reply(id: string, reply: { answer: string } | { review: ReviewResponse }): Promise<void>;
+  /** The evals whose results `yolo eval` stored under .yolo/eval/runs/. */
+  evals(): EvalReading[];
+  /** The command that continues a thread, in the CLI's words (the server words no command itself). */
+  resumeCommand(id: string): string;
+  /** The configured price (model.price), or null: costs are then left out. */
+  price: Price | null;
+}
+
+/** One eval (a task file run under a name): its stored results and the summary `yolo eval` prints from them. */
+export interface EvalReading {
+  name: string;
+  summaries: ModelSummary[];
+  results: TaskResult[];
+}

@@ -134,7 +134,7 @@ function connectionFailure(err: object, e: ClientErrorLike, where: string): Fail
     };
   }
   return {
-    message: `Could not connect to the model provider at ${where}${code ? ` (${code})` : ""}. ` + "Check that the server is running and the base URL is right.",
+    message: `Could not connect to the model provider at ${where}${code ? ` (${code})` : ""}. Check that the server is running and the base URL is right.`,
   };
 }
 
@@ -172,7 +172,7 @@ function rateLimitMessage(e: ClientErrorLike, where: string, detail: string): st
   const quota = reason === "insufficient_quota" || reason === "quota_message" || isQuotaError(e);
   if (quota) return `The model provider at ${where} reports the account's quota is used up (429)${detail}. Check the plan or billing, or use another key.`;
   if (reason === "retry_after_too_large" && typeof e.retryAfterMs === "number") {
-    return `The model provider at ${where} is rate limiting (429) and asks to wait ${Math.ceil(e.retryAfterMs / 1000)} s${detail}. ` + "Resume the run later.";
+    return `The model provider at ${where} is rate limiting (429) and asks to wait ${Math.ceil(e.retryAfterMs / 1000)} s${detail}. Resume the run later.`;
   }
   const retried = reason === "retry_after_hint" ? ", even after retries" : "";
   return `The model provider at ${where} is rate limiting requests (429)${retried}${detail}. Wait and resume the run, or lower the request rate.`;

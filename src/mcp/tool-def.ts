@@ -95,7 +95,6 @@ function removedNote(root: string, before: ReturnType<typeof findProtectedPaths>
 /** A description as the model may see it: printable, bounded, without secrets. */
 function cleanDescription(text: unknown): string {
   if (typeof text !== "string") return "";
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point.
   const printable = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, "");
   const bounded = printable.length > MAX_DESCRIPTION ? `${printable.slice(0, MAX_DESCRIPTION - 1)}…` : printable;
   return scrubText(bounded);

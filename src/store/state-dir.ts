@@ -99,7 +99,7 @@ export function withStorageError<T>(path: string, action: () => T): T {
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new YoloError(
       "storage",
-      `Cannot write yolo's state at ${path} (${reason}). ` + "Make sure the project directory is writable by you and the disk is not full, then run again.",
+      `Cannot write yolo's state at ${path} (${reason}). Make sure the project directory is writable by you and the disk is not full, then run again.`,
       { cause },
     );
   }

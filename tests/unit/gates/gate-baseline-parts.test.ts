@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { GateResult } from "../../../src/events/schema.js";
 import { diffGateDefinition, resolveGateDefinition, scriptsRun } from "../../../src/gates/definition.js";
 import { judgeGate } from "../../../src/gates/judge.js";
 import { globToRegExp, parseJUnitXml, readJUnitReports } from "../../../src/gates/junit-reports.js";

@@ -136,6 +136,7 @@ Environment:
   YOLO_SANDBOX           auto, required or off (commands' sandbox)
   YOLO_TRUST_PROJECT_HOOKS  1: run yolo.config.ts hooks without yolo hooks trust
   YOLO_APPROVE           agents whose output you approve (pm), added to approve
+  YOLO_SERVE_TOKEN       the token yolo serve requires for pages and replies
   CI                     any value: like --ci (plain output, never prompts)
 
 Run 'yolo <command> --help' for a command's options.

@@ -51,26 +51,7 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       session.permission = parseMode(params.modeId);
       return {};
     })
-    .onRequest("session/load", async ({ params, client }) => {
-      const cwd = sessionCwd(params.cwd);
-      const session = sessions.open(params.sessionId, cwd);
-      const { servers, refused } = editorServers(params.mcpServers);
-      session.mcpServers = servers;
-      const child = { ...binary, cwd };
-      // A session an editor held here replays its record; a thread's id (one the CLI ran) replays its checkpoints.
-      if (!(await replayRecord(session, client))) {
-        const row = await findThread(child, params.sessionId);
-        Object.assign(session, { threadId: row.id, mode: row.mode, status: row.status });
-        await replayThread(session, row, child, client);
-      }
-      // A waiting thread says again what it waits for (its question, or the output to approve), as a resume does.
-      if (session.status === "waiting" && session.threadId) {
-        session.client = client;
-        await sessions.track(promptTurn({ session, args: reportArgs(session.threadId), binary: await sessions.childFor(session), client }));
-      }
-      await announceCommands(session, client, refused);
-      return { modes: modeState(session.permission) };
-    })
+    .onRequest("session/load", ({ params, client }) => loadSession(sessions, binary, params, client))
     .onRequest("session/list", async ({ params }) => {
       // Without a folder: the projects this editor opened sessions in.
       const cwds = params.cwd ? [sessionCwd(params.cwd)] : sessions.folders();
@@ -103,6 +84,34 @@ export function createYoloAcpAgent(binary: Omit<YoloBinary, "cwd">, version: str
       sessions.get(params.sessionId)?.turn?.abort();
     });
   return { app, stopRuns: () => sessions.stopAll() };
+}
+
+/**
+ * `session/load`: a session an editor held here replays its record; a thread's id (one the CLI ran) replays its
+ * checkpoints. A waiting thread says again what it waits for (its question, or the output to approve), as a resume does.
+ */
+async function loadSession(
+  sessions: SessionTable,
+  binary: Omit<YoloBinary, "cwd">,
+  params: { sessionId: string; cwd: string; mcpServers?: Parameters<typeof editorServers>[0] },
+  client: AgentContext,
+) {
+  const cwd = sessionCwd(params.cwd);
+  const session = sessions.open(params.sessionId, cwd);
+  const { servers, refused } = editorServers(params.mcpServers);
+  session.mcpServers = servers;
+  const child = { ...binary, cwd };
+  if (!(await replayRecord(session, client))) {
+    const row = await findThread(child, params.sessionId);
+    Object.assign(session, { threadId: row.id, mode: row.mode, status: row.status });
+    await replayThread(session, row, child, client);
+  }
+  if (session.status === "waiting" && session.threadId) {
+    session.client = client;
+    await sessions.track(promptTurn({ session, args: reportArgs(session.threadId), binary: await sessions.childFor(session), client }));
+  }
+  await announceCommands(session, client, refused);
+  return { modes: modeState(session.permission) };
 }
 
 /** How a slash command runs yolo: as the session's turns do (its mode's environment, the editor's servers), or plainly. */

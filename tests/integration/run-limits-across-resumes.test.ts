@@ -52,9 +52,10 @@ describe("steps per run are counted in the thread's state, across resumes", { ti
 
 describe("active wall time per run, across resumes", { timeout: 60_000 }, () => {
   it("lets the step running at the limit finish and save, then stops (exit 8); a resume with the same limit stops at once, a raised one finishes", async () => {
-    // The analyst's answer takes 1.2 s, past a 1 s limit: its step still completes and is saved.
+    // The analyst's answer takes 5.5 s, past a 5 s limit: its step still completes and is saved. (The limit leaves the
+    // start before the analyst several seconds, so a loaded machine does not reach it before the analyst begins.)
     const { root, mock, dir } = await setup({
-      analyst: [{ ...analystDone, delayMs: 1_200 }],
+      analyst: [{ ...analystDone, delayMs: 5_500 }],
       pm: [pmDone(false)],
       dev: devWrites(GOOD_ADD),
       tea: [teaSays("PASS")],
@@ -62,15 +63,15 @@ describe("active wall time per run, across resumes", { timeout: 60_000 }, () => 
     const run = (maxTime: string, requirement?: string) =>
       runEngine({ root, baseURL: mock.url, threadId: "t-time", requirement, config: { limits: { maxTime } } });
 
-    const first = await run("1s", "Add add()");
+    const first = await run("5s", "Add add()");
     expect(first.result).toMatchObject({ status: "limit", limit: "time", exitCode: 8 });
-    expect(first.result.reason).toMatch(/time limit: 1s of 1s active, resumes included, before pm/);
+    expect(first.result.reason).toMatch(/time limit: \d+s of 5s active, resumes included, before pm/);
     expect(first.events.filter((e) => e.type === "node.completed").map((e) => (e.type === "node.completed" ? e.node : ""))).toEqual(["analyst"]);
     const saved = await readThread(root, "t-time");
     expect(saved.values.requirements).toContain("Provide `add(a, b)`");
-    expect(saved.values.activeMs).toBeGreaterThanOrEqual(1_150);
+    expect(saved.values.activeMs).toBeGreaterThanOrEqual(5_450);
 
-    const again = await run("1s");
+    const again = await run("5s");
     expect(again.result).toMatchObject({ status: "limit", limit: "time", exitCode: 8 });
     expect(nodesStarted(again.events)).toEqual([]);
     expect(dir.served).toEqual(["analyst"]);
@@ -88,13 +89,14 @@ describe("active wall time per run, across resumes", { timeout: 60_000 }, () => 
       dev: devWrites(GOOD_ADD),
       tea: [teaSays("PASS")],
     });
-    // A gate that takes no time, so the whole active time of the thread stays well under the 3 s limit.
-    const config = { limits: { maxTime: "3s" }, gates: [{ name: "test", command: "true" }] };
+    // A gate that takes no time, so the whole active time of the thread stays well under the 8 s limit (on a loaded
+    // machine too), while the wait between the legs is longer than it.
+    const config = { limits: { maxTime: "8s" }, gates: [{ name: "test", command: "true" }] };
     let legsMs = Date.now();
     const first = await runEngine({ root, baseURL: mock.url, threadId: "t-idle", requirement: "Add add()", config });
     expect(first.result).toMatchObject({ status: "waiting", exitCode: 3 });
     legsMs = Date.now() - legsMs;
-    await sleep(3_300);
+    await sleep(8_300);
     const secondStart = Date.now();
     const answered = await runEngine({ root, baseURL: mock.url, threadId: "t-idle", answer: "Integers only", config });
     legsMs += Date.now() - secondStart;

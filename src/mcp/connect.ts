@@ -11,6 +11,7 @@ import type { McpServerEntry } from "./servers.js";
 import { DetachedStdioTransport } from "./stdio-transport.js";
 import { bwrapArgvOf, type Sandbox } from "../exec/sandbox.js";
 import type { ConfigProtection } from "../exec/settings.js";
+import { serverOwnFolders } from "./server-paths.js";
 import { findProtectedPaths } from "../exec/protected-paths.js";
 import { type CommandCgroups, openCommandCgroups } from "../exec/command-cgroups.js";
 import { DEFAULT_SANDBOX_LIMITS } from "../exec/sandbox-walls.js";
@@ -130,7 +131,9 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
 function launchArgv(server: { command: string; args?: string[]; network?: boolean }, ctx: ConnectContext, env: NodeJS.ProcessEnv, cwd: string) {
   const argv = [server.command, ...(server.args ?? [])];
   if (ctx.sandbox?.kind !== "bwrap") return { command: server.command, args: argv.slice(1) };
-  const sandbox = { ...ctx.sandbox, network: server.network === true };
+  // The server's own files outside the project, where the sandbox would show them empty, are shown read-only.
+  const own = serverOwnFolders(argv, ctx.root, ctx.sandbox.hidden ?? []);
+  const sandbox = { ...ctx.sandbox, network: server.network === true, readOnly: [...(ctx.sandbox.readOnly ?? []), ...own] };
   const guard = findProtectedPaths(ctx.root, undefined, ctx.config);
   // Fail closed, as for commands: a walk that stopped short may have missed a git dir or a secret file.
   if (!guard.complete)

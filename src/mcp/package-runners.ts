@@ -34,5 +34,5 @@ export function runnerHint(command: string, walled: boolean): string {
   const runner = packageRunner(command);
   if (!walled || !runner) return "";
   const install = runner === "uvx" || runner === "uv" || runner === "pipx" ? "a virtualenv in the project" : "the project (`npm i -D <package>`)";
-  return ` (\`${runner}\` runs in the sandbox, where your home folder and its package cache are hidden and there is no network, so it can only find a package installed in the project: install it in ${install}, start the server as \`node\`/\`python\` with the path of its entry point outside your home folder, or give the entry \`"network": true\` to let it download at each start)`;
+  return ` (\`${runner}\` runs in the sandbox, where your home folder and its package cache are hidden and there is no network, so it can only find a package installed in the project: install it in ${install}, start the server as \`node\`/\`python\` with the path of its entry point (its package folder is shown to it read-only), or give the entry \`"network": true\` to let it download at each start)`;
 }

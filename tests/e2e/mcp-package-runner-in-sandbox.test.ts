@@ -1,13 +1,28 @@
-import { symlinkSync } from "node:fs";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { describeResult, parseEvents, runYolo } from "../helpers/cli.js";
 import { call, handoff } from "../helpers/director.js";
 import { lastToolResults, textOf } from "../helpers/mock-openai.js";
 import { mockWith, project } from "../helpers/per-test.js";
+import { rawMcpServerSource } from "../helpers/raw-mcp-server.js";
 
-const NODE_MODULES = fileURLToPath(new URL("../../node_modules", import.meta.url));
+/**
+ * A server package installed in the project (a real folder, as npm leaves it: a link into the test checkout's own
+ * node_modules would be hidden where the checkout is, say under /tmp), with its bin linked in node_modules/.bin.
+ */
+function installServer(root: string): void {
+  const pkg = join(root, "node_modules/@yolo-test/notes-server");
+  mkdirSync(pkg, { recursive: true });
+  writeFileSync(
+    join(pkg, "package.json"),
+    JSON.stringify({ name: "@yolo-test/notes-server", version: "1.0.0", type: "module", bin: { "notes-server": "index.js" } }),
+  );
+  writeFileSync(join(pkg, "index.js"), rawMcpServerSource("#!/usr/bin/env node"));
+  chmodSync(join(pkg, "index.js"), 0o755);
+  mkdirSync(join(root, "node_modules/.bin"), { recursive: true });
+  symlinkSync("../@yolo-test/notes-server/index.js", join(root, "node_modules/.bin/notes-server"));
+}
 
 /**
  * `npx -y <package>`, the form MCP's docs show, for a server in the sandbox (no network, the home folder and its npm
@@ -21,12 +36,12 @@ describe("MCP servers started with npx -y in the sandbox", () => {
       "agents/helper.md": "---\nname: Helper\ndescription: d\ntools: [mcp__fs__read_text_file]\n---\nYou are the helper agent.\n",
       ".mcp.json": JSON.stringify({
         mcpServers: {
-          fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] },
+          fs: { command: "npx", args: ["-y", "@yolo-test/notes-server"] },
           gone: { command: "npx", args: ["-y", "@modelcontextprotocol/server-not-installed-here"], optional: true },
         },
       }),
     });
-    symlinkSync(NODE_MODULES, join(root, "node_modules"));
+    installServer(root);
     const mock = await mockWith(
       onTestFinished,
       (_req, i) => [call("mcp__fs__read_text_file", { path: "@project/notes.txt" }), handoff({ summary: "read" })][i] ?? { status: 400 },

@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import LongFilesFirst from "./tests/setup/long-files-first.js";
+import { pathPastPyenvShims } from "./tests/setup/pyenv-path.js";
 
 const ALL = ["tests/**/*.test.ts", "tests/**/*.test.tsx"];
 // The eval e2e files each start dozens of sandboxed yolo runs and test suites, several at once (--parallel): beside
@@ -14,7 +15,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Two cores: e2e files spawn real processes and test runners; keep parallelism modest.
     maxWorkers: 2,
-    env: { FORCE_COLOR: "0", NO_COLOR: "1" },
+    env: { FORCE_COLOR: "0", NO_COLOR: "1", ...pathPastPyenvShims(process.env) },
     setupFiles: ["tests/setup/ink-outside-ci.ts"],
     // The longest files start first, so the run does not end on one worker alone with a long file.
     sequence: { sequencer: LongFilesFirst },

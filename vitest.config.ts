@@ -4,7 +4,7 @@ import { pathPastPyenvShims } from "./tests/setup/pyenv-path.js";
 
 const ALL = ["tests/**/*.test.ts", "tests/**/*.test.tsx"];
 // The eval e2e files each start dozens of sandboxed yolo runs and test suites, several at once (--parallel): beside
-// another file, or each other, they slowed to six times their time alone on two cores.
+// the rest of the suite they slowed to six times their time alone on two cores.
 const EVAL_E2E = ["tests/e2e/eval-*.test.ts"];
 
 export default defineConfig({
@@ -13,16 +13,20 @@ export default defineConfig({
     // scripted runs took three times as long at load 13 as alone), and a bigger budget costs time only on a hang.
     testTimeout: 180_000,
     hookTimeout: 180_000,
-    // Two cores: e2e files spawn real processes and test runners; keep parallelism modest.
-    maxWorkers: 2,
+    // Two cores, three files at once: an e2e file keeps about one core busy with its real child processes (the built
+    // yolo, gates, git), but not all the time (a run waits on its children, a kill test on a signal), so two files
+    // left about a fifth of the machine idle. A third fills it; every budget above allows for the load.
+    maxWorkers: 3,
     env: { FORCE_COLOR: "0", NO_COLOR: "1", ...pathPastPyenvShims(process.env) },
     setupFiles: ["tests/setup/ink-outside-ci.ts"],
     // The longest files start first, so the run does not end on one worker alone with a long file.
     sequence: { sequencer: LongFilesFirst },
     projects: [
       { extends: true, test: { name: "suite", include: ALL, exclude: [...configDefaults.exclude, ...EVAL_E2E] } },
-      // Run after the rest, one file at a time: their own --parallel has both cores to itself.
-      { extends: true, test: { name: "eval-e2e", include: EVAL_E2E, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+      // Run after the rest, two files at a time: one alone, with its own --parallel 2, kept 1.3 cores busy on average
+      // (task building and judging are serial), so a second file has room beside it; beside the rest of the suite
+      // they slowed far more.
+      { extends: true, test: { name: "eval-e2e", include: EVAL_E2E, maxWorkers: 2, sequence: { groupOrder: 1 } } },
     ],
   },
 });

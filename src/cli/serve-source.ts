@@ -34,6 +34,7 @@ export function threadSource(config: ResolvedConfig, index: ThreadIndex | null, 
         throw error;
       }
     },
+    latestCheckpoint: async (id) => (index ? index.latestCheckpointId(id) : null),
     history: async (id) => (index ? (await loadStoredHistory()).readThreadHistory(config, index, id) : none([])),
     diff: async (row) => {
       const change = await threadPatch({ root: config.root, startCommit: row.startCommit, branch: row.branch });

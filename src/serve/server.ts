@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
 import { CSS, LIVE_JS } from "./assets.js";
 import { html } from "./html.js";
 import { LiveUpdates } from "./live.js";
@@ -27,8 +28,12 @@ export interface RunningServer {
 /** Starts the web view over `source` (see docs/serve.md). */
 export async function startServer(source: ThreadSource, options: ServeOptions): Promise<RunningServer> {
   const secret = newToken();
-  const live = new LiveUpdates(() => source.list());
+  const live = new LiveUpdates(
+    () => source.list(),
+    (id) => source.latestCheckpoint(id),
+  );
   const server = createServer((req, res) => {
+    started.set(res, performance.now());
     securityHeaders(res);
     handle(req, res, { source, options, secret, live }).catch((error: unknown) =>
       fail(res, 500, `The page could not be made: ${(error as Error)?.message ?? String(error)}`),
@@ -131,7 +136,12 @@ function decoded(segment: string): string | null {
   }
 }
 
+// When each request came: a page says how long it took to make (Server-Timing, read by the browser test and devtools).
+const started = new WeakMap<ServerResponse, number>();
+
 function send(res: ServerResponse, status: number, type: string, body: string): void {
+  const since = started.get(res);
+  if (since !== undefined) res.setHeader("Server-Timing", `page;dur=${(performance.now() - since).toFixed(0)}`);
   res.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(body) });
   res.end(body);
 }

@@ -19,6 +19,8 @@ export interface ThreadSource {
   row(id: string): Promise<ThreadRow | null>;
   /** A thread's latest state and position (`yolo show`'s reading), or null when it has no checkpoint. */
   state(id: string): Promise<{ values: PipelineStateType; position: ThreadPosition } | null>;
+  /** The id of a thread's latest checkpoint, or null: read every poll while its page is open, so one indexed query. */
+  latestCheckpoint(id: string): Promise<string | null>;
   /** Every checkpoint, oldest first (`yolo history`). */
   history(id: string): Promise<HistoryEntry[]>;
   /** The change since the thread's start commit (`yolo show --diff`), or why there is none. */

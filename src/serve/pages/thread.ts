@@ -23,8 +23,8 @@ export interface ThreadPageInput {
 
 /** A thread: status, requirement, what it waits on (with the reply form), timeline, outputs, gate runs, usage, diff. */
 export async function threadPage(source: ThreadSource, row: ThreadRow, input: ThreadPageInput): Promise<string> {
-  const state = await source.state(row.id);
-  const [history, diff] = await Promise.all([source.history(row.id).catch(() => []), source.diff(row)]);
+  // Read at once: a live page is fetched again at each step of a run, and the diff's git calls are the slow part.
+  const [state, history, diff] = await Promise.all([source.state(row.id), source.history(row.id).catch(() => []), source.diff(row)]);
   const values = state?.values ?? null;
   const body = html`<h1>Thread ${row.id} — <span class="${statusClass(row.status)}">${row.status}</span></h1>
 ${row.reason ? html`<p>${row.reason}</p>` : null}

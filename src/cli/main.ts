@@ -137,6 +137,7 @@ Environment:
   YOLO_TRUST_PROJECT_HOOKS  1: run yolo.config.ts hooks without yolo hooks trust
   YOLO_APPROVE           agents whose output you approve (pm), added to approve
   YOLO_SERVE_TOKEN       the token yolo serve requires for pages and replies
+  BROWSER                the browser yolo serve --open starts (%s: the page)
   CI                     any value: like --ci (plain output, never prompts)
 
 Run 'yolo <command> --help' for a command's options.
@@ -423,7 +424,14 @@ function registerServers(program: Command, { setCode, cwdOf }: Registration): vo
       setCode(
         await (await import("./commands/serve.js")).serveCommand({
           cwd: cwdOf(),
-          flags: { host: String(opts.host), port: opts.port, open: !!opts.open, all: !!opts.all, token: process.env.YOLO_SERVE_TOKEN },
+          flags: {
+            host: String(opts.host),
+            port: opts.port,
+            open: !!opts.open,
+            all: !!opts.all,
+            token: process.env.YOLO_SERVE_TOKEN,
+            browser: process.env.BROWSER,
+          },
         }),
       ),
     );

@@ -5,7 +5,9 @@
 
 /**
  * Live updates: the page subscribes to /events (server-sent events) for what it shows (`data-live` on <body>);
- * on "changed" it fetches itself again and swaps its <main>, unless the reader is typing in a form.
+ * on "changed" it fetches itself again and swaps its <main>, unless the reader is typing in a form. A change that
+ * comes while a fetch is under way, or while the reader types, is not dropped: the page is marked stale and fetched
+ * again when the fetch ends or the reader leaves the field (else a run's last change could be missed for good).
  */
 export const LIVE_JS = `"use strict";
 (function () {
@@ -13,13 +15,19 @@ export const LIVE_JS = `"use strict";
   var topic = body.getAttribute("data-live");
   if (!topic || !window.EventSource) return;
   var busy = false;
+  var stale = false;
   function typing() {
     var a = document.activeElement;
     return a && (a.tagName === "TEXTAREA" || a.tagName === "INPUT") && a.value !== "";
   }
   function refresh() {
-    if (busy || typing()) return;
+    if (busy || typing()) {
+      stale = true;
+      return;
+    }
     busy = true;
+    stale = false;
+    var wait = 0;
     fetch(location.href, { credentials: "same-origin" })
       .then(function (r) { return r.text(); })
       .then(function (text) {
@@ -28,8 +36,15 @@ export const LIVE_JS = `"use strict";
         if (next && main) main.replaceWith(next);
         body.setAttribute("data-updated", String(Date.now()));
       })
-      .finally(function () { busy = false; });
+      .catch(function () { stale = true; wait = 1000; })
+      .finally(function () {
+        busy = false;
+        if (stale) setTimeout(refresh, wait);
+      });
   }
+  document.addEventListener("focusout", function () {
+    if (stale) setTimeout(refresh, 0);
+  });
   var source = new EventSource("/events?topic=" + encodeURIComponent(topic));
   source.addEventListener("changed", refresh);
 })();

@@ -7,13 +7,14 @@ import type { EvalReading } from "./source.js";
 /**
  * The evals `yolo eval` stored: each `<evalDir>/runs/<name>/<model>/<task>.result.json` (see docs/eval.md), one
  * reading per name, summarised by the same function the eval's own report uses. A file that does not parse is left
- * out (an eval writing it now); nothing here is computed another way.
+ * out (an eval writing it now); nothing here is computed another way. Each result keeps its model's folder, where its
+ * task's worktree (and the thread's database) is.
  */
 export function readEvalResults(evalDir: string): EvalReading[] {
   const runs = join(evalDir, "runs");
   return dirs(runs)
     .map((name) => {
-      const results = dirs(join(runs, name)).flatMap((model) => resultsIn(join(runs, name, model)));
+      const results = dirs(join(runs, name)).flatMap((model) => resultsIn(join(runs, name, model)).map((r) => ({ ...r, modelDir: model })));
       const models = [...new Set(results.map((r) => r.model))];
       return { name, results, summaries: summarize(results, models) };
     })

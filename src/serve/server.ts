@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
 import { CSS, LIVE_JS } from "./assets.js";
 import { html } from "./html.js";
 import { LiveUpdates } from "./live.js";
@@ -27,8 +28,12 @@ export interface RunningServer {
 /** Starts the web view over `source` (see docs/serve.md). */
 export async function startServer(source: ThreadSource, options: ServeOptions): Promise<RunningServer> {
   const secret = newToken();
-  const live = new LiveUpdates(() => source.list());
+  const live = new LiveUpdates(
+    () => source.list(),
+    (id) => source.latestCheckpoint(id),
+  );
   const server = createServer((req, res) => {
+    started.set(res, performance.now());
     securityHeaders(res);
     handle(req, res, { source, options, secret, live }).catch((error: unknown) =>
       fail(res, 500, `The page could not be made: ${(error as Error)?.message ?? String(error)}`),
@@ -73,12 +78,29 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
   if (url.pathname === "/") return send(res, 200, "text/html; charset=utf-8", await listPage(ctx.source, url));
   if (url.pathname === "/evals") return send(res, 200, "text/html; charset=utf-8", evalsPage(ctx.source.evals()));
   if (url.pathname === "/events") return ctx.live.subscribe(res, url.searchParams.get("topic") ?? "list");
+  if (url.pathname.startsWith("/evals/")) return evalTask(res, url.pathname, ctx);
   const id = threadOf(url.pathname, "");
   if (id === null) return fail(res, 404, "No such page.");
   const row = await ctx.source.row(id);
   if (!row) return fail(res, 404, `No thread ${id} in this view.`);
   const notice = url.searchParams.get("saved") === "1" ? `Reply saved. Continue the thread with ${ctx.source.resumeCommand(id)} (a CI job can).` : null;
   return send(res, 200, "text/html; charset=utf-8", await threadPage(ctx.source, row, { csrf: csrfFor(ctx.secret, id), notice }));
+}
+
+// An eval task's thread (`/evals/<eval>/<model folder>/<task>`), read from the task's own database; no reply form.
+async function evalTask(res: ServerResponse, path: string, ctx: Context): Promise<void> {
+  const parts = path.slice("/evals/".length).split("/");
+  const names = parts.length === 3 ? parts.map(decoded) : [];
+  if (names.length !== 3 || names.some((n) => n === null)) return fail(res, 404, "No such page.");
+  const [name, modelDir, task] = names as string[];
+  const found = await ctx.source.evalThread(name, modelDir, task);
+  if (!found) return fail(res, 404, `No thread for task ${task} of model ${modelDir} in eval ${name} (its worktree may be gone).`);
+  try {
+    const evalTask = { eval: found.eval, task: found.result.task, model: found.result.model, href: "/evals" };
+    send(res, 200, "text/html; charset=utf-8", await threadPage(found.source, found.row, { csrf: null, notice: null, evalTask }));
+  } finally {
+    await found.close();
+  }
 }
 
 // A reply to a waiting thread: same origin, the page's CSRF token, then saved; the browser is sent back to the thread.
@@ -102,14 +124,24 @@ async function post(req: IncomingMessage, res: ServerResponse, url: URL, ctx: Co
 function threadOf(path: string, suffix: string): string | null {
   const m = /^\/threads\/([^/]+)$/.exec(suffix ? path.slice(0, -suffix.length) : path);
   if (!m || (suffix && !path.endsWith(suffix))) return null;
+  return decoded(m[1]);
+}
+
+// A path segment decoded, or null when it is not valid percent-encoding.
+function decoded(segment: string): string | null {
   try {
-    return decodeURIComponent(m[1]);
+    return decodeURIComponent(segment);
   } catch {
     return null;
   }
 }
 
+// When each request came: a page says how long it took to make (Server-Timing, read by the browser test and devtools).
+const started = new WeakMap<ServerResponse, number>();
+
 function send(res: ServerResponse, status: number, type: string, body: string): void {
+  const since = started.get(res);
+  if (since !== undefined) res.setHeader("Server-Timing", `page;dur=${(performance.now() - since).toFixed(0)}`);
   res.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(body) });
   res.end(body);
 }

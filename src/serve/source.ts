@@ -19,6 +19,8 @@ export interface ThreadSource {
   row(id: string): Promise<ThreadRow | null>;
   /** A thread's latest state and position (`yolo show`'s reading), or null when it has no checkpoint. */
   state(id: string): Promise<{ values: PipelineStateType; position: ThreadPosition } | null>;
+  /** The id of a thread's latest checkpoint, or null: read every poll while its page is open, so one indexed query. */
+  latestCheckpoint(id: string): Promise<string | null>;
   /** Every checkpoint, oldest first (`yolo history`). */
   history(id: string): Promise<HistoryEntry[]>;
   /** The change since the thread's start commit (`yolo show --diff`), or why there is none. */
@@ -29,6 +31,11 @@ export interface ThreadSource {
   reply(id: string, reply: { answer: string } | { review: ReviewResponse }): Promise<void>;
   /** The evals whose results `yolo eval` stored under .yolo/eval/runs/. */
   evals(): EvalReading[];
+  /**
+   * An eval task's thread (`eval` and `modelDir` as the eval's folders name them), read from the task's own worktree
+   * and database, where the eval ran it; null when the eval has no such task or the thread is gone. Close it after.
+   */
+  evalThread(eval_: string, modelDir: string, task: string): Promise<EvalThread | null>;
   /** The command that continues a thread, in the CLI's words (the server words no command itself). */
   resumeCommand(id: string): string;
   /** The configured price (model.price), or null: costs are then left out. */
@@ -39,5 +46,17 @@ export interface ThreadSource {
 export interface EvalReading {
   name: string;
   summaries: ModelSummary[];
-  results: TaskResult[];
+  results: EvalTaskResult[];
+}
+
+/** A task's stored result, with the folder of its model under the eval's runs (`modelSlug` of its label). */
+export type EvalTaskResult = TaskResult & { modelDir: string };
+
+/** An eval task's thread: the readings of the task's own database, its row, the result that names it. */
+export interface EvalThread {
+  source: ThreadSource;
+  row: ThreadRow;
+  eval: string;
+  result: EvalTaskResult;
+  close(): Promise<void>;
 }

@@ -12,6 +12,8 @@ export interface ThreadIndex {
   threads: ThreadStore;
   /** Whether LangGraph saved any checkpoint of the thread (in the root namespace, as `getTuple` reads it). */
   hasCheckpoint(threadId: string): Promise<boolean>;
+  /** The id of the thread's latest checkpoint (root namespace), or null: what changes with each step a run saves. */
+  latestCheckpointId(threadId: string): Promise<string | null>;
   /** The channel values of the thread's latest checkpoint (root namespace), or {} without one. */
   latestValues(threadId: string): Promise<Record<string, unknown>>;
   /** SQLite: a thread's checkpoint rows, read without LangGraph (src/store/checkpoint-view.ts decodes them). */
@@ -33,6 +35,7 @@ export async function openThreadIndex(database: ResolvedConfig["database"]): Pro
     return {
       threads: new SqliteThreadStore(db),
       hasCheckpoint: async (id) => sqliteHasCheckpoint(db, id),
+      latestCheckpointId: async (id) => sqliteLatestId(db, id),
       latestValues: async (id) => sqliteLatestValues(db, id),
       checkpointRows: (id) => new CheckpointRows(db, id),
       close: async () => void closeDatabase(db),
@@ -43,6 +46,7 @@ export async function openThreadIndex(database: ResolvedConfig["database"]): Pro
     threads: storage.threads,
     storage,
     hasCheckpoint: async (id) => (await storage.checkpointer.getTuple({ configurable: { thread_id: id } })) !== undefined,
+    latestCheckpointId: async (id) => (await storage.checkpointer.getTuple({ configurable: { thread_id: id } }))?.checkpoint.id ?? null,
     latestValues: async (id) => (await storage.checkpointer.getTuple({ configurable: { thread_id: id } }))?.checkpoint.channel_values ?? {},
     close: () => storage.close(),
   };
@@ -52,6 +56,13 @@ export async function openThreadIndex(database: ResolvedConfig["database"]): Pro
 function sqliteHasCheckpoint(db: Database, threadId: string): boolean {
   if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get()) return false;
   return db.prepare("SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' LIMIT 1").get(threadId) !== undefined;
+}
+
+// The latest checkpoint's id alone (the primary key's order, as SqliteSaver's getTuple picks the latest): no blob read.
+function sqliteLatestId(db: Database, threadId: string): string | null {
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get()) return null;
+  const row = db.prepare("SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1").get(threadId);
+  return (row as { checkpoint_id: string } | undefined)?.checkpoint_id ?? null;
 }
 
 // The latest checkpoint's channel values as SqliteSaver wrote them (JsonPlusSerializer's "json" type is JSON text;

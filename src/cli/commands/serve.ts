@@ -1,20 +1,10 @@
-import { spawn } from "node:child_process";
-import { currentRow, databaseExists, loadSaveReply, loadStoredHistory, loadStoredThread, openIndex, openSession } from "../../engine/api-light.js";
-import { ConfigError, ThreadError } from "../../errors.js";
-import { evalDir } from "../../eval/settings.js";
-import { threadPatch } from "../../git/thread-change.js";
-import type { ResolvedConfig } from "../../config/schema.js";
-import { readEvalResults } from "../../serve/eval-results.js";
+import { databaseExists, openIndex } from "../../engine/api-light.js";
+import { ConfigError } from "../../errors.js";
 import { isLoopback, newToken } from "../../serve/security.js";
 import { startServer } from "../../serve/server.js";
-import type { ThreadSource } from "../../serve/source.js";
-import { readToolCalls } from "../../serve/tool-calls.js";
-import { threadArtifactsPath } from "../../store/state-dir.js";
-import type { ThreadIndex } from "../../store/thread-index.js";
 import { loadResolvedConfig } from "../load-config.js";
-import { resumeCommandText } from "../wording/resume-command.js";
-import { killedReason } from "../wording/run-words.js";
-import { listThreads } from "./threads.js";
+import { openerFor, openTarget, startOpener } from "../open-browser.js";
+import { threadSource } from "../serve-source.js";
 
 export interface ServeFlags {
   host: string;
@@ -23,6 +13,8 @@ export interface ServeFlags {
   all: boolean;
   /** YOLO_SERVE_TOKEN, read by main (deeper code never reads the environment). */
   token: string | undefined;
+  /** BROWSER, read by main: the command `--open` starts (none: the desktop's opener). */
+  browser?: string | undefined;
 }
 
 /**
@@ -40,58 +32,21 @@ export async function serveCommand(input: { cwd: string; flags: ServeFlags }): P
   process.stdout.write(`yolo serve: ${server.url}\n`);
   if (token && !flags.token) process.stdout.write("The token was generated for this start (set YOLO_SERVE_TOKEN to choose one).\n");
   process.stdout.write("Ctrl+C stops it.\n");
-  if (flags.open) openBrowser(server.url);
+  const opened = flags.open ? openPage(server.url, !!token, flags.browser) : null;
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
   await server.close();
+  opened?.remove();
   await index?.close();
   return 0;
 }
 
-/** The server's readings, each the one `yolo threads`, `show`, `history` and `resume --answer` use. */
-function threadSource(config: ResolvedConfig, index: ThreadIndex | null, all: boolean): ThreadSource {
-  const none = <T>(value: T) => Promise.resolve(value);
-  return {
-    price: config.model.price,
-    resumeCommand: (id) => resumeCommandText({ thread: id, awaits: null }),
-    list: async () => (index ? Promise.all((await listThreads(index.threads, config, all)).map((r) => currentRow(index, r, killedReason))) : []),
-    row: async (id) => {
-      const row = index ? await index.threads.get(id) : null;
-      return row && index ? currentRow(index, row, killedReason) : null;
-    },
-    state: async (id) => {
-      if (!index) return null;
-      try {
-        return await (await loadStoredThread()).readThreadState(config, index, id);
-      } catch (error) {
-        if (error instanceof ThreadError) return null;
-        throw error;
-      }
-    },
-    history: async (id) => (index ? (await loadStoredHistory()).readThreadHistory(config, index, id) : none([])),
-    diff: async (row) => {
-      const change = await threadPatch({ root: config.root, startCommit: row.startCommit, branch: row.branch });
-      return change.ok ? { patch: change.value } : { note: `No diff: ${change.note}.` };
-    },
-    reply: async (id, reply) => {
-      const session = await openSession(config);
-      try {
-        await (await loadSaveReply()).saveReply(config, session, id, reply);
-      } finally {
-        await session.close();
-      }
-    },
-    toolCalls: (row) => readToolCalls(threadArtifactsPath(row.artifacts ?? config.stateDir, row.id)),
-    evals: () => readEvalResults(evalDir(config)),
-  };
-}
-
-// `--open`: the desktop's opener, detached; if there is none the printed URL is still there.
-function openBrowser(url: string): void {
-  const command = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
-  const child = spawn(command, [url], { detached: true, stdio: "ignore" });
-  child.on("error", () => process.stderr.write(`yolo serve: could not start ${command}; open ${url} yourself.\n`));
-  child.unref();
+// `--open`: BROWSER or the desktop's opener, detached; if it cannot start, the printed URL is still there.
+function openPage(url: string, hasToken: boolean, browser: string | undefined): { remove(): void } {
+  const target = openTarget(url, hasToken);
+  const opener = openerFor(target.target, browser, process.platform);
+  startOpener(opener, (why) => process.stderr.write(`yolo serve: ${why}; open ${hasToken ? "the URL above" : url} yourself.\n`));
+  return target;
 }

@@ -22,12 +22,17 @@ function evalSection(e: EvalReading): Safe {
   );
   const tasks = e.results.map(
     (r) => html`<tr><td>${r.task}</td><td>${r.model}</td><td>${r.canary ? `canary, ${r.verdict}` : r.verdict}</td>
-<td>${r.thread ? r.thread : "–"}</td><td>${r.tokens}</td><td>${cost(r.cost)}</td><td>${secs(r.wallMs)}</td><td>${r.tamperAttempts}</td><td class="req">${r.reason}</td></tr>`,
+<td>${r.thread ? html`<a href="${taskHref(e.name, r.modelDir, r.task)}">${r.thread}</a>` : "–"}</td><td>${r.tokens}</td><td>${cost(r.cost)}</td><td>${secs(r.wallMs)}</td><td>${r.tamperAttempts}</td><td class="req">${r.reason}</td></tr>`,
   );
   return html`<h2>${e.name}</h2>${ratePlot(e.summaries)}
 <table class="models"><thead><tr><th>Model</th><th>Resolved</th><th>Rate</th><th>95% interval</th><th>Cost / resolved</th><th>Time / resolved</th><th>Tamper attempts</th><th>Errors</th></tr></thead><tbody>${models}</tbody></table>
 <h2>${e.name}: task by task</h2>
 <table class="tasks"><thead><tr><th>Task</th><th>Model</th><th>Verdict</th><th>Thread</th><th>Tokens</th><th>Cost</th><th>Time</th><th>Tamper</th><th>Why</th></tr></thead><tbody>${tasks}</tbody></table>`;
+}
+
+/** The page of a task's thread: `/evals/<eval>/<model folder>/<task>` (src/serve/server.ts). */
+export function taskHref(name: string, modelDir: string, task: string): string {
+  return `/evals/${[name, modelDir, task].map(encodeURIComponent).join("/")}`;
 }
 
 /**

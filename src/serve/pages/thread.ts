@@ -11,20 +11,25 @@ import type { ToolCallLine } from "../tool-calls.js";
 import { replyForm } from "./reply-form.js";
 import { money, page, statusClass, tokens, when } from "./layout.js";
 
-/** What a thread page shows besides the source's readings: the form's CSRF token and a notice after a reply. */
+/**
+ * What a thread page shows besides the source's readings: the form's CSRF token (null: no form, the thread is an eval
+ * task's, read from its own database), a notice after a reply, and the eval task the thread ran.
+ */
 export interface ThreadPageInput {
-  csrf: string;
+  csrf: string | null;
   notice: string | null;
+  evalTask?: { eval: string; task: string; model: string; href: string } | null;
 }
 
 /** A thread: status, requirement, what it waits on (with the reply form), timeline, outputs, gate runs, usage, diff. */
 export async function threadPage(source: ThreadSource, row: ThreadRow, input: ThreadPageInput): Promise<string> {
-  const state = await source.state(row.id);
-  const [history, diff] = await Promise.all([source.history(row.id).catch(() => []), source.diff(row)]);
+  // Read at once: a live page is fetched again at each step of a run, and the diff's git calls are the slow part.
+  const [state, history, diff] = await Promise.all([source.state(row.id), source.history(row.id).catch(() => []), source.diff(row)]);
   const values = state?.values ?? null;
   const body = html`<h1>Thread ${row.id} — <span class="${statusClass(row.status)}">${row.status}</span></h1>
 ${row.reason ? html`<p>${row.reason}</p>` : null}
 ${input.notice ? html`<p class="notice" id="notice">${input.notice}</p>` : null}
+${input.evalTask ? html`<p id="eval-task">Eval <a href="${input.evalTask.href}">${input.evalTask.eval}</a>, task ${input.evalTask.task}, model ${input.evalTask.model}: read from the task's worktree; answer it there.</p>` : null}
 <p class="muted">${row.mode} · model ${row.model} · started ${when(row.createdAt)} · updated ${when(row.updatedAt)}${row.branch ? ` · branch ${row.branch}` : ""}${row.host ? ` · ${row.user ?? "?"}@${row.host}` : ""}</p>
 <h2>Requirement</h2><pre id="requirement">${values?.requirement ?? row.requirement}</pre>
 ${state ? waiting(row.id, state.position, input.csrf, source) : null}
@@ -34,25 +39,26 @@ ${values ? outputs(values) : null}
 ${values ? gateRuns(values) : null}
 ${values ? usage(values, source) : null}
 <h2>Diff since the start commit</h2>${"patch" in diff ? html`<pre id="diff">${diff.patch || "No changes since the start commit."}</pre>` : html`<p class="muted">${diff.note}</p>`}`;
-  return page(`Thread ${row.id}`, body, `thread:${row.id}`);
+  // An eval task's thread is not in the rows the live updates read: its page is not live.
+  return page(`Thread ${row.id}`, body, input.evalTask ? null : `thread:${row.id}`);
 }
 
 // What the thread waits on, with the form; or the reply saved and not yet taken.
-function waiting(id: string, position: ThreadPosition, csrf: string, source: ThreadSource): Safe | null {
+function waiting(id: string, position: ThreadPosition, csrf: string | null, source: ThreadSource): Safe | null {
   if (position.kind === "answered") {
     return html`<p class="notice" id="answered">Answered, not yet taken (${position.askedBy}). Continue with: <code>${source.resumeCommand(id)}</code></p>`;
   }
   if (position.kind !== "waiting") return null;
   const review = position.request.kind === "approval";
   return html`<h2>Waiting for ${review ? "a review" : "an answer"} (${position.askedBy})</h2>
-<pre id="question">${position.question}</pre>${replyForm(id, review, csrf)}`;
+<pre id="question">${position.question}</pre>${csrf === null ? null : replyForm(id, review, csrf)}`;
 }
 
 function timeline(history: HistoryEntry[]): Safe | null {
   if (!history.length) return null;
   const items = history.map(
     (h) =>
-      html`<li><span class="muted">step ${h.step} · ${when(h.createdAt)}</span> <strong>${h.node}</strong> — ${h.summary}${h.next.length ? html` <span class="muted">→ ${h.next.join(", ")}</span>` : null}</li>`,
+      html`<li><time class="muted" datetime="${h.createdAt}">step ${h.step} · ${when(h.createdAt)}</time> <strong>${h.node}</strong> — ${h.summary}${h.next.length ? html` <span class="muted">→ ${h.next.join(", ")}</span>` : null}</li>`,
   );
   return html`<h2>Timeline</h2><ol class="timeline" id="timeline">${items}</ol>`;
 }

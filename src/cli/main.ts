@@ -409,8 +409,9 @@ function registerEval(program: Command, { setCode, cwdOf }: Registration): void 
     .option("--junit <file>", "also write JUnit XML, one test case per task")
     .option("--min-resolve <rate>", "exit 1 when a model resolves less than <rate> (0 to 1) of the tasks", rate)
     .option("--json", "print JSON on stdout (and nothing else)")
-    .action(async (paths: string[], opts) =>
-      setCode(await (await import("./commands/eval-merge.js")).evalMergeCommand({ cwd: cwdOf(), paths: paths ?? [], opts })),
+    // The flags merge shares with eval (--report, --json, …) are read by eval's parser wherever they stand: take both.
+    .action(async (paths: string[], _opts, command: Command) =>
+      setCode(await (await import("./commands/eval-merge.js")).evalMergeCommand({ cwd: cwdOf(), paths: paths ?? [], opts: command.optsWithGlobals() })),
     );
 }
 

@@ -39,7 +39,7 @@ const DATED = { GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z", GIT_COMMITTER_DATE: "20
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, encoding: "utf8", env: { ...process.env, ...DATED } }).trim();
 
-function write(files: [string, string][]): void {
+function write(files: (readonly [string, string])[]): void {
   for (const [rel, content] of files) {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), content);

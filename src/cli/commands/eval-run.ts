@@ -51,17 +51,7 @@ export async function runTasksCommand(
   const runDir = join(evalDir(config), "runs", session?.kind === "replay" ? `${opts.name}.replay` : opts.name);
   if (session?.kind === "replay") await clearRuns(config.root, runDir);
   if (session?.kind === "record") writeSessionManifest(session.dir, models);
-  const progress = new EvalProgress(
-    models.map((m) => m.label),
-    (model) => tasks.filter((t) => inShard(shard, t.id, model)).length,
-    config.model.price !== null && config.model.price !== undefined,
-  );
-  // --json keeps stdout for the one JSON object: the plain lines go to stderr, as before.
-  const live = opts.json
-    ? plainProgress(progress, process.stderr)
-    : wantsLiveTable(!!process.stdout.isTTY, process.env)
-      ? liveTable(progress, process.stdout)
-      : plainProgress(progress, process.stdout);
+  const { progress, live } = progressOf(config, opts, models, (model) => tasks.filter((t) => inShard(shard, t.id, model)).length);
   const configPin = await evalConfigPin(config.root);
   const prompts = promptsVersion(config.agentsDir);
   let results: TaskResult[];
@@ -111,6 +101,22 @@ export async function runTasksCommand(
     },
     cwd,
   );
+}
+
+// The running count of the task runs (a shard's share per model) and where it shows: a live table on a terminal, a
+// line per task otherwise; --json keeps stdout for the one JSON object, so the lines go to stderr.
+function progressOf(config: ResolvedConfig, opts: EvalFlags, models: EvalModel[], runsOf: (model: string) => number) {
+  const progress = new EvalProgress(
+    models.map((m) => m.label),
+    runsOf,
+    config.model.price !== null && config.model.price !== undefined,
+  );
+  const live = opts.json
+    ? plainProgress(progress, process.stderr)
+    : wantsLiveTable(!!process.stdout.isTTY, process.env)
+      ? liveTable(progress, process.stdout)
+      : plainProgress(progress, process.stdout);
+  return { progress, live };
 }
 
 // The tests' mode an eval runs in: hidden unless --visible-tests.

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -128,6 +128,16 @@ describe("yolo eval across machines: shards and merge", { timeout: 300_000 }, ()
     expect(half.exitCode, describeResult(half)).toBe(1);
     expect(half.stderr).toMatch(/shard 2\/2 missing: this report covers shard 1\/2 only/);
     expect(half.stdout).toMatch(/^# yolo eval: tasks/);
+
+    // A shard that ran in the other mode is refused, naming the part and both records.
+    const visible = join(parent, "visible");
+    mkdirSync(visible);
+    const record = JSON.parse(readFileSync(join(clones[1], RUNS, "shard-2-of-2.json"), "utf8"));
+    writeFileSync(join(visible, "shard-2-of-2.json"), JSON.stringify({ ...record, tests: "visible" }));
+    const refused = await runEvalBinary(parent, ["eval", "merge", join(clones[0], RUNS), visible]);
+    expect(refused.exitCode, describeResult(refused)).toBe(2);
+    expect(refused.stderr).toContain("Cannot merge shard 1/2 and shard 2/2: they ran in different modes (tests hidden and tests visible)");
+    expect(refused.stderr).toContain(join(visible, "shard-2-of-2.json"));
   });
 
   describe("with one PostgreSQL database", () => {

@@ -354,8 +354,8 @@ function registerProjectCommands(program: Command, { setCode, cwdOf }: Registrat
 
 /** `eval`: build eval tasks from the repository, or run them. */
 function registerEval(program: Command, { setCode, cwdOf }: Registration): void {
-  program
-    .command("eval")
+  const evalCommand = program.command("eval");
+  evalCommand
     .description("measure a model on this repository: build tasks from its history (--from-history) or by mutation (--mutate), run them (--tasks)")
     .option("--from-history <rev-range>", "build tasks from the commits of <rev-range> (e.g. v1.0..HEAD) that change source and tests together; no model")
     .option(
@@ -397,8 +397,23 @@ function registerEval(program: Command, { setCode, cwdOf }: Registration): void 
     .option("--min-resolve <rate>", "with --tasks: exit 1 when a model resolves less than <rate> (0 to 1) of the tasks", rate)
     .option("--record [dir]", "with --tasks: keep every task's model session in <dir> (default: .yolo/eval/sessions/<name>/) to replay the eval")
     .option("--replay <dir>", "with --tasks: answer every task's model requests from the sessions in <dir> (offline, no key); always runs again")
+    .option("--shard <k>/<n>", "with --tasks: run shard k of n, a fixed share of the tasks × models (by a hash of each pair); merge with yolo eval merge")
     .option("--json", "print JSON on stdout (and nothing else)")
     .action(async (opts) => setCode(await (await import("./commands/eval.js")).evalCommand({ cwd: cwdOf(), opts })));
+  evalCommand
+    .command("merge [paths...]")
+    .description(
+      "one report from the shards of an eval: their records (shard-<k>-of-<n>.json) in the given files or folders, or with none from the PostgreSQL database (YOLO_DATABASE_URL)",
+    )
+    .option("--name <name>", "the eval to merge (needed when the database or folders hold several)")
+    .option("--report <format>", "md prints a Markdown report")
+    .option("--junit <file>", "also write JUnit XML, one test case per task")
+    .option("--min-resolve <rate>", "exit 1 when a model resolves less than <rate> (0 to 1) of the tasks", rate)
+    .option("--json", "print JSON on stdout (and nothing else)")
+    // The flags merge shares with eval (--report, --json, …) are read by eval's parser wherever they stand: take both.
+    .action(async (paths: string[], _opts, command: Command) =>
+      setCode(await (await import("./commands/eval-merge.js")).evalMergeCommand({ cwd: cwdOf(), paths: paths ?? [], opts: command.optsWithGlobals() })),
+    );
 }
 
 /** `mcp` and `acp`: yolo served over stdio. */

@@ -22,12 +22,16 @@ export interface ProgressRow {
 export class EvalProgress {
   private readonly rows: Map<string, ProgressRow>;
 
-  /** `priced`: whether cost is counted (model.price); without it the cost column says "–" from the start. */
-  constructor(models: string[], tasksPerModel: number, priced = true) {
+  /**
+   * `tasksPerModel`: the task runs of each model (a shard's share differs by model); `priced`: whether cost is
+   * counted (model.price), without it the cost column says "–" from the start.
+   */
+  constructor(models: string[], tasksPerModel: number | ((model: string) => number), priced = true) {
+    const total = (model: string) => (typeof tasksPerModel === "number" ? tasksPerModel : tasksPerModel(model));
     this.rows = new Map(
       models.map((model) => [
         model,
-        { model, done: 0, total: tasksPerModel, running: 0, resolved: 0, canaries: 0, canariesTampered: 0, notRun: 0, tokens: 0, cost: priced ? 0 : null },
+        { model, done: 0, total: total(model), running: 0, resolved: 0, canaries: 0, canariesTampered: 0, notRun: 0, tokens: 0, cost: priced ? 0 : null },
       ]),
     );
   }

@@ -34,9 +34,12 @@ export function writeSessionManifest(dir: string, models: EvalModel[]): void {
   writeJsonAtomic(join(dir, MANIFEST), { v: MANIFEST_VERSION, models });
 }
 
-/** The task runs (`<model>: <task>`) of `models` × `tasks` with no session in `dir`: a replay cannot ask a model instead. */
-export function missingSessions(dir: string, tasks: EvalTask[], models: EvalModel[]): string[] {
-  return models.flatMap((m) => tasks.filter((t) => !existsSync(sessionFile(dir, m.label, t.id))).map((t) => `${m.label}: ${t.id}`));
+/**
+ * The task runs (`<model>: <task>`) of `models` × `tasks` (those `runs` keeps: a shard's share) with no session in
+ * `dir`: a replay cannot ask a model instead.
+ */
+export function missingSessions(dir: string, tasks: EvalTask[], models: EvalModel[], runs: (t: EvalTask, m: EvalModel) => boolean = () => true): string[] {
+  return models.flatMap((m) => tasks.filter((t) => runs(t, m) && !existsSync(sessionFile(dir, m.label, t.id))).map((t) => `${m.label}: ${t.id}`));
 }
 
 /** The models a recording names in its manifest, or why they cannot be read. */

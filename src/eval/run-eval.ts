@@ -1,4 +1,5 @@
 import { BudgetMeter, type EvalBudget, notRunResult } from "./budget.js";
+import { inShard, type Shard, WHOLE } from "./shard.js";
 import type { TaskRunContext } from "./task-run.js";
 import { runTask } from "./task-run.js";
 import type { EvalTask, TaskResult } from "./types.js";
@@ -17,6 +18,8 @@ export interface EvalModel {
 export async function runEval(input: {
   tasks: EvalTask[];
   models: EvalModel[];
+  /** The share of tasks × models this process runs (shard.ts); the whole eval when not given. */
+  shard?: Shard;
   parallel: number;
   ctx: TaskRunContext;
   budget?: EvalBudget;
@@ -25,7 +28,10 @@ export async function runEval(input: {
 }): Promise<TaskResult[]> {
   const { tasks, models } = input;
   // Job i*models + m is task i with model m; its result goes to slot m*tasks + i (model by model, as reported).
-  const jobs = tasks.flatMap((task, i) => models.map((model, m) => ({ task, model, slot: m * tasks.length + i })));
+  const shard = input.shard ?? WHOLE;
+  const jobs = tasks
+    .flatMap((task, i) => models.map((model, m) => ({ task, model, slot: m * tasks.length + i })))
+    .filter((job) => inShard(shard, job.task.id, job.model.label));
   const results: TaskResult[] = new Array(jobs.length);
   const meter = new BudgetMeter(input.budget ?? { maxCost: null, maxTokens: null });
   let next = 0;

@@ -5,12 +5,13 @@ import { type RecordedRequest, roleOf, type ScriptedReply, textOf } from "./mock
 
 /**
  * The built binary run to its end in `cwd`, for `yolo eval`: an eval runs dozens of threads, so it gets more time
- * than runYolo's 45 s. With a base URL the scripted server is the endpoint (and a key is set); without, no model.
+ * than runYolo's 45 s. With a base URL the scripted server is the endpoint (and a key is set); without, no model. `env`
+ * adds variables (a shared database's YOLO_DATABASE_URL).
  */
-export async function runEvalBinary(cwd: string, args: string[], baseURL?: string): Promise<YoloResult> {
+export async function runEvalBinary(cwd: string, args: string[], baseURL?: string, env: Record<string, string> = {}): Promise<YoloResult> {
   const r = await execa(process.execPath, [BIN, ...args], {
     cwd,
-    env: cleanEnv({ baseURL, env: baseURL ? { OPENAI_API_KEY: "k" } : {} }),
+    env: cleanEnv({ baseURL, env: { ...(baseURL ? { OPENAI_API_KEY: "k" } : {}), ...env } }),
     extendEnv: false,
     stdin: "ignore",
     reject: false,

@@ -74,7 +74,7 @@ export async function dropDatabase(serverUrl: string, url: string): Promise<void
 export async function emptyDatabase(url: string): Promise<void> {
   await withClient(url, async (c) => {
     const { rows } = await c.query<{ tablename: string }>(
-      "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename IN ('yolo_threads', 'yolo_leases', 'checkpoints', 'checkpoint_blobs', 'checkpoint_writes')",
+      "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename IN ('yolo_threads', 'yolo_leases', 'yolo_eval_shards', 'checkpoints', 'checkpoint_blobs', 'checkpoint_writes')",
     );
     if (rows.length) await c.query(`TRUNCATE ${rows.map((r) => r.tablename).join(", ")}`);
   });

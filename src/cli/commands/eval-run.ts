@@ -1,12 +1,13 @@
 import { existsSync, statSync } from "node:fs";
+import { hostname } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { ResolvedConfig } from "../../config/schema.js";
-import { renderEvalJunit, renderEvalMarkdown, modelLine, testsLine } from "../../eval/report.js";
 import { clearRuns, missingSessions, recordedModels, type SessionMode, sessionArgs, writeSessionManifest } from "../../eval/record.js";
 import { type EvalModel, runEval } from "../../eval/run-eval.js";
+import { inShard, type Shard, WHOLE } from "../../eval/shard.js";
+import { shardRecord } from "../../eval/shard-record.js";
 import { evalDir, suiteSettings } from "../../eval/settings.js";
 import { EvalProgress } from "../../eval/progress.js";
-import { summarize } from "../../eval/summary.js";
 import { promptsVersion } from "../../eval/task-definition.js";
 import { readTasks } from "../../eval/task-file.js";
 import type { EvalTask, TaskResult, TestsMode } from "../../eval/types.js";
@@ -15,7 +16,8 @@ import { EVAL_PROJECT_VAR } from "../../exec/sandbox-walls.js";
 import { packageRoot } from "../../package-root.js";
 import { ensureArtifactsDir } from "../../store/state-dir.js";
 import { liveTable, plainProgress, wantsLiveTable } from "../eval-live.js";
-import { writeOutputFile } from "../write-output.js";
+import { printEvalReport } from "../eval-output.js";
+import { keepShardRecord } from "../eval-shard.js";
 import { EVAL_CONFIG_VAR, evalConfigPin } from "../load-config.js";
 import type { EvalFlags } from "./eval.js";
 
@@ -23,7 +25,12 @@ import type { EvalFlags } from "./eval.js";
  * `yolo eval --tasks <file>`: every task with every model as its own `yolo run` thread, judged by yolo; prints the
  * results, and exits 1 only when `--min-resolve` is given and a model's rate is below it (0 otherwise: it ran).
  */
-export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & { tasks: string; name: string }, cwd: string): Promise<number> {
+export async function runTasksCommand(
+  config: ResolvedConfig,
+  opts: EvalFlags & { tasks: string; name: string; shardOf?: Shard },
+  cwd: string,
+): Promise<number> {
+  const shard = opts.shardOf ?? WHOLE;
   if (opts.evalMaxCost !== undefined && !config.model.price) {
     throw new ConfigError(
       "--eval-max-cost needs model.price ({ inputPerMillion, outputPerMillion }) in yolo.config.ts to count cost; or budget the eval with --eval-max-tokens.",
@@ -39,28 +46,20 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
   for (const n of notices) process.stderr.write(`yolo: ${n}\n`);
   const given: EvalModel[] | null = opts.model?.length ? opts.model.map((m) => ({ label: m, name: m })) : null;
   const session = sessionMode(config, opts, cwd);
-  const models = session?.kind === "replay" ? replayModels(session.dir, tasks, given) : (given ?? [{ label: config.model.name, name: null }]);
+  const models = session?.kind === "replay" ? replayModels(session.dir, tasks, given, shard) : (given ?? [{ label: config.model.name, name: null }]);
   // A replay runs in its own folder, emptied first: it always runs again (see clearRuns).
   const runDir = join(evalDir(config), "runs", session?.kind === "replay" ? `${opts.name}.replay` : opts.name);
   if (session?.kind === "replay") await clearRuns(config.root, runDir);
   if (session?.kind === "record") writeSessionManifest(session.dir, models);
-  const progress = new EvalProgress(
-    models.map((m) => m.label),
-    tasks.length,
-    config.model.price !== null && config.model.price !== undefined,
-  );
-  // --json keeps stdout for the one JSON object: the plain lines go to stderr, as before.
-  const live = opts.json
-    ? plainProgress(progress, process.stderr)
-    : wantsLiveTable(!!process.stdout.isTTY, process.env)
-      ? liveTable(progress, process.stdout)
-      : plainProgress(progress, process.stdout);
+  const { progress, live } = progressOf(config, opts, models, (model) => tasks.filter((t) => inShard(shard, t.id, model)).length);
   const configPin = await evalConfigPin(config.root);
+  const prompts = promptsVersion(config.agentsDir);
   let results: TaskResult[];
   try {
     results = await runEval({
       tasks,
       models,
+      shard,
       parallel: opts.parallel ?? 1,
       budget: { maxCost: opts.evalMaxCost ?? null, maxTokens: opts.evalMaxTokens ?? null },
       ctx: {
@@ -68,7 +67,7 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
         runDir,
         child: { ...childSpec(opts, configPin, config.root), taskFlags: (label: string, id: string) => sessionArgs(session, label, id) },
         suite: settings,
-        setting: { prompts: promptsVersion(config.agentsDir), config: configPin, tests: testsMode(opts) },
+        setting: { prompts, config: configPin, tests: testsMode(opts) },
         onNote: (task, model, note) => process.stderr.write(`yolo: ${model} ${task.id}: ${note}\n`),
         price: config.model.price,
         signal: controller.signal,
@@ -91,7 +90,33 @@ export async function runTasksCommand(config: ResolvedConfig, opts: EvalFlags & 
     process.stderr.write("yolo: eval interrupted; run the same command again to continue (judged tasks are kept, unfinished threads are resumed)\n");
     return 130;
   }
-  return report(opts, models, results, cwd);
+  await keepShardRecord(config, runDir, shardRecord({ name: opts.name, shard, tasks, tests: testsMode(opts), prompts, models, host: hostname(), results }));
+  return printEvalReport(
+    opts,
+    {
+      name: opts.name,
+      tests: testsMode(opts),
+      models: models.map((m) => m.label),
+      results,
+    },
+    cwd,
+  );
+}
+
+// The running count of the task runs (a shard's share per model) and where it shows: a live table on a terminal, a
+// line per task otherwise; --json keeps stdout for the one JSON object, so the lines go to stderr.
+function progressOf(config: ResolvedConfig, opts: EvalFlags, models: EvalModel[], runsOf: (model: string) => number) {
+  const progress = new EvalProgress(
+    models.map((m) => m.label),
+    runsOf,
+    config.model.price !== null && config.model.price !== undefined,
+  );
+  const live = opts.json
+    ? plainProgress(progress, process.stderr)
+    : wantsLiveTable(!!process.stdout.isTTY, process.env)
+      ? liveTable(progress, process.stdout)
+      : plainProgress(progress, process.stdout);
+  return { progress, live };
 }
 
 // The tests' mode an eval runs in: hidden unless --visible-tests.
@@ -99,44 +124,17 @@ function testsMode(opts: EvalFlags): TestsMode {
   return opts.visibleTests ? "visible" : "hidden";
 }
 
-// Prints and writes the results; the exit code is --min-resolve's verdict.
-function report(opts: EvalFlags & { name: string }, models: EvalModel[], results: TaskResult[], cwd: string): number {
-  const summaries = summarize(
-    results,
-    models.map((m) => m.label),
-  );
-  const file = (f: string) => (isAbsolute(f) ? f : resolve(cwd, f));
-  const tests = testsMode(opts);
-  if (opts.junit) writeOutputFile(file(opts.junit), renderEvalJunit(opts.name, summaries, results, tests), "--junit");
-  if (opts.json) process.stdout.write(`${JSON.stringify({ name: opts.name, tests, models: summaries, results })}\n`);
-  else if (opts.report === "md") process.stdout.write(renderEvalMarkdown(opts.name, summaries, results, tests));
-  else {
-    process.stdout.write(`${testsLine(tests)}\n`);
-    for (const s of summaries) process.stdout.write(`${modelLine(s)}\n`);
-  }
-  const notRun = results.filter((r) => r.verdict === "not-run").length;
-  if (notRun) {
-    const what = opts.minResolve === undefined ? "the figures are over the tasks that ran" : "--min-resolve cannot pass on a partial eval (exit 1)";
-    process.stderr.write(
-      `yolo: ${notRun} task(s) not run (budget): the whole eval's budget was spent; ${what}. Run again with a larger --eval-max-cost / --eval-max-tokens to run them (judged tasks are kept).\n`,
-    );
-  }
-  const below = opts.minResolve === undefined ? [] : summaries.filter((s) => s.resolveRate < (opts.minResolve as number));
-  for (const s of below) process.stderr.write(`yolo: ${s.model} resolved ${s.resolved}/${s.tasks}, below --min-resolve ${opts.minResolve}\n`);
-  return below.length || (notRun && opts.minResolve !== undefined) ? 1 : 0;
-}
-
 /**
  * The models a replay runs: the ones given with `--model`, else the recording's own. Every task of every model must
  * have its session; a missing one is refused before anything runs (a replay cannot ask a model instead).
  */
-function replayModels(dir: string, tasks: EvalTask[], given: EvalModel[] | null): EvalModel[] {
+function replayModels(dir: string, tasks: EvalTask[], given: EvalModel[] | null, shard: Shard): EvalModel[] {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new ConfigError(`--replay ${dir}: no such folder. Record an eval first with --record <folder>, then replay that folder.`);
   }
   const recorded = given ? { models: given } : recordedModels(dir);
   if ("error" in recorded) throw new ConfigError(`--replay ${dir}: ${recorded.error}; name the recorded models with --model.`);
-  const missing = missingSessions(dir, tasks, recorded.models);
+  const missing = missingSessions(dir, tasks, recorded.models, (t, m) => inShard(shard, t.id, m.label));
   if (missing.length) {
     throw new ConfigError(
       `--replay ${dir} has no recorded session for ${missing.length} task run(s); nothing ran. Record them (--record) or drop them from the task file:`,

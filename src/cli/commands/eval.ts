@@ -6,6 +6,7 @@ import { toJsonl } from "../../eval/task-file.js";
 import type { DiscardedCandidate, EvalTask } from "../../eval/types.js";
 import { ConfigError } from "../../errors.js";
 import { ensureArtifactsDir } from "../../store/state-dir.js";
+import { parseShardFlag } from "../eval-shard.js";
 import { loadResolvedConfig } from "../load-config.js";
 import { writeOutputFile } from "../write-output.js";
 
@@ -35,6 +36,8 @@ export interface EvalFlags {
   replay?: string;
   /** `--visible-tests`: the agents see the commit's test changes (the default hides them until judging). */
   visibleTests?: boolean;
+  /** `--shard <k>/<n>`: run only this process's share of the tasks × models. */
+  shard?: string;
 }
 
 const NAME = /^[A-Za-z0-9._-]+$/;
@@ -69,11 +72,15 @@ export async function evalCommand(input: { cwd: string; opts: EvalFlags }): Prom
   if (opts.record !== undefined && opts.replay !== undefined) {
     throw new ConfigError("--record and --replay exclude each other: record an eval against a model, then replay its folder.");
   }
+  if (opts.shard !== undefined && opts.tasks === undefined) {
+    throw new ConfigError("--shard splits the running of tasks between processes: give it with --tasks <file> (building a task file is not split).");
+  }
+  const shardOf = opts.shard === undefined ? undefined : parseShardFlag(opts.shard);
   const name = opts.name ?? defaultName(opts);
   if (!NAME.test(name)) throw new ConfigError(`--name "${name}" may use only letters, digits, ".", "_" and "-".`);
   const config = await loadResolvedConfig(input.cwd, { baseUrl: opts.baseUrl });
   if (opts.tasks === undefined) return buildCommand(config, { ...opts, name }, input.cwd);
-  return (await import("./eval-run.js")).runTasksCommand(config, { ...opts, tasks: opts.tasks as string, name }, input.cwd);
+  return (await import("./eval-run.js")).runTasksCommand(config, { ...opts, tasks: opts.tasks as string, name, shardOf }, input.cwd);
 }
 
 /**

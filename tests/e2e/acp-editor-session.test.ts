@@ -98,13 +98,23 @@ describe("yolo acp, driven by the ACP SDK's client", { timeout: 180_000 }, () =>
         analyst: [analystDone, analystDone],
         pm: [pmDone(false), { ...pmDone(false), hold: held.promise }, pmDone(false)],
         // The second run's dev reads the README through the editor's server before it writes.
-        dev: [...devWrites(GOOD_ADD), call("mcp__ed__read_text_file", { path: "@project/README.md" }), onceRead("# demo", devWrites(GOOD_ADD)[0]), devWrites(GOOD_ADD)[1]],
+        dev: [
+          ...devWrites(GOOD_ADD),
+          call("mcp__ed__read_text_file", { path: "@project/README.md" }),
+          onceRead("# demo", devWrites(GOOD_ADD)[0]),
+          devWrites(GOOD_ADD)[1],
+        ],
         tea: [teaSays("PASS"), teaSays("PASS")],
       }),
     );
     const serverDir = mkdtempSync(join(tmpdir(), "yolo-editor-server-"));
     writeFileSync(join(serverDir, "notes-server.mjs"), rawMcpServerSource());
-    cleanups.push(project.cleanup, () => mock.close(), held.release, () => rmSync(serverDir, { recursive: true, force: true }));
+    cleanups.push(
+      project.cleanup,
+      () => mock.close(),
+      held.release,
+      () => rmSync(serverDir, { recursive: true, force: true }),
+    );
     // A server the editor passes, its file under /tmp (which the sandbox shows empty but for it).
     const editorServer = { name: "ed", command: process.execPath, args: [join(serverDir, "notes-server.mjs")], env: [] };
     const ed = acpEditor(project.root, mock.url, cleanups, undefined, { env: { YOLO_SANDBOX: "required" } });

@@ -31,7 +31,9 @@ describe("yolo acp, session modes", { timeout: 240_000 }, () => {
           // With the sandbox on, its walls are the guard: ask mode runs the command without asking.
           call("run_command", { command: "node --version" }),
           (req) =>
-            said(req, process.version) ? call("write_file", { path: "src/add.js", content: BAD_ADD }) : { status: 400, content: "dev did not read the command's output" },
+            said(req, process.version)
+              ? call("write_file", { path: "src/add.js", content: BAD_ADD })
+              : { status: 400, content: "dev did not read the command's output" },
           (req) =>
             said(req, EDIT_REASON) ? call("write_file", { path: "src/add.js", content: GOOD_ADD }) : { status: 400, content: "dev was not told the reason" },
           handoff({ summary: "wrote add", files_changed: ["src/add.js"] }),

@@ -17,10 +17,11 @@ const said = (req: RecordedRequest, words: string) => JSON.stringify(req.message
 /**
  * The modes an editor switches with session/set_mode: ask (each edit waits for a permission request with its diff;
  * a rejection's reason is the tool's result the agent reads; a command runs unasked, the sandbox being on) and plan (agents up to pm's stories, then an approval
- * showing them; a rejection's reason goes back to pm). One yolo acp, one session, two runs.
+ * showing them; a rejection's reason goes back to pm; the waiting plan, loaded again or taken up with /resume in an
+ * auto-mode session, is asked about again, never run on past). One yolo acp, two runs.
  */
 describe("yolo acp, session modes", { timeout: 240_000 }, () => {
-  it("ask: a sandboxed command runs unasked, an edit waits for the editor, a rejection's reason reaches dev; plan: pm's stories wait for approval, a rejection's reason goes back to pm", async () => {
+  it("ask: a sandboxed command runs unasked, an edit waits for the editor, a rejection's reason reaches dev; plan: pm's stories wait for approval, a rejection's reason goes back to pm, a reload and /resume show the plan awaiting approval", async () => {
     const project = makeProject();
     const fileAtAsk: (string | null)[] = [];
     const mock = await startMockOpenAI(
@@ -79,6 +80,22 @@ describe("yolo acp, session modes", { timeout: 240_000 }, () => {
       expect(planned._meta, `${ed.stderr()}\n${texts(ed.updates)}`).toMatchObject({ yolo: { status: "waiting", exitCode: 3 } });
       expect(ed.asked).toHaveLength(2);
       for (const ask of ed.asked) {
+        expect(ask.toolCall.title).toBe("Approve pm's output so the run goes on?");
+        expect(JSON.stringify(ask.toolCall.content)).toContain("Add numbers");
+      }
+
+      // The waiting plan, taken up again: the session loaded anew from its record, and the thread by /resume in a
+      // session in auto mode. Each shows the plan awaiting approval (dismissed again: the thread keeps waiting).
+      const thread = (planned._meta as { yolo: { threadId: string } }).yolo.threadId;
+      const before = ed.asked.length;
+      const loaded = await ctx.request("session/load", { sessionId, cwd: project.root, mcpServers: [] });
+      expect(loaded.modes?.currentModeId).toBe("auto");
+      const other = (await ctx.request("session/new", { cwd: project.root, mcpServers: [] })).sessionId;
+      const resumed = await ctx.request("session/prompt", { sessionId: other, prompt: [{ type: "text", text: `/resume ${thread}` }] });
+      expect(resumed._meta, `${ed.stderr()}\n${texts(ed.updates)}`).toMatchObject({ yolo: { threadId: thread, status: "waiting", exitCode: 3 } });
+      const again = ed.asked.slice(before);
+      expect(again.map((a) => a.sessionId)).toEqual([sessionId, other]);
+      for (const ask of again) {
         expect(ask.toolCall.title).toBe("Approve pm's output so the run goes on?");
         expect(JSON.stringify(ask.toolCall.content)).toContain("Add numbers");
       }

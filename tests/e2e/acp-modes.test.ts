@@ -16,9 +16,10 @@ const said = (req: RecordedRequest, words: string) => JSON.stringify(req.message
 
 /**
  * The modes an editor switches with session/set_mode: ask (each edit waits for a permission request with its diff;
- * a rejection's reason is the tool's result the agent reads; a command runs unasked, the sandbox being on) and plan (agents up to pm's stories, then an approval
- * showing them; a rejection's reason goes back to pm; the waiting plan, loaded again or taken up with /resume in an
- * auto-mode session, is asked about again, never run on past). One yolo acp, two runs.
+ * a rejection's reason is the tool's result the agent reads; a command runs unasked, the sandbox being on) and plan
+ * (agents up to pm's stories, then an approval showing them; a rejection's reason goes back to pm; the waiting plan,
+ * loaded again or taken up with /resume in an auto-mode session, is asked about again, never run on past). One yolo
+ * acp, two runs.
  */
 describe("yolo acp, session modes", { timeout: 240_000 }, () => {
   it("ask: a sandboxed command runs unasked, an edit waits for the editor, a rejection's reason reaches dev; plan: pm's stories wait for approval, a rejection's reason goes back to pm, a reload and /resume show the plan awaiting approval", async () => {

@@ -9,7 +9,7 @@ import { SessionTable } from "./session-table.js";
 import { announceCommands, slashCommand } from "./slash-commands.js";
 import type { SlashContext } from "./slash-resume-eval.js";
 import { editorServers } from "./editor-mcp.js";
-import { findThread, listSessions, replayRecord, replayThread } from "./session-load.js";
+import { findThread, listSessions, positionOf, replayRecord, replayThread } from "./session-load.js";
 import { record } from "./session-record.js";
 
 /**
@@ -103,7 +103,7 @@ async function loadSession(
   const child = { ...binary, cwd };
   if (!(await replayRecord(session, client))) {
     const row = await findThread(child, params.sessionId);
-    Object.assign(session, { threadId: row.id, mode: row.mode, status: row.status });
+    Object.assign(session, positionOf(row));
     await replayThread(session, row, child, client);
   }
   if (session.status === "waiting" && session.threadId) {
@@ -119,7 +119,9 @@ async function slashContext(sessions: SessionTable, binary: Omit<YoloBinary, "cw
   session.client = client;
   const child = await sessions.childFor(session);
   const plain = { ...binary, cwd: session.cwd };
-  return { child, plain, turn: (args: string[]) => sessions.track(promptTurn({ session, args, binary: child, client })) };
+  // A turn's child is made when the turn starts: /resume learns first whether the thread waits on an approval.
+  const turn = async (args: string[]) => promptTurn({ session, args, binary: await sessions.childFor(session), client });
+  return { child, plain, turn: (args: string[]) => sessions.track(turn(args)) };
 }
 
 /** The prompt's words: its text blocks, and the text of resources the editor embedded (a selection, a file). */

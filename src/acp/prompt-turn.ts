@@ -5,7 +5,7 @@ import { yoloEventSchema, type YoloEvent } from "../events/schema.js";
 import { runYoloChild, type ChildOutcome, type YoloBinary } from "../mcp/serve-child.js";
 import { approvalArgs, type ThreadPosition } from "./child-args.js";
 import { callKey, EventTranslator } from "./event-updates.js";
-import { record } from "./session-record.js";
+import { RecordWriter } from "./session-record.js";
 
 /** One ACP session: a yolo thread (once its first run started) in the folder the editor opened. */
 export interface AcpSession extends ThreadPosition {
@@ -61,6 +61,7 @@ async function runLeg(session: AcpSession, args: string[], binary: YoloBinary, c
     sending = sending.then(() => client.notify("session/update", { sessionId: session.id, update }).catch(() => {}));
   };
   session.waiting = null;
+  const recorder = new RecordWriter(session.cwd, session.id);
   const outcome = await runYoloChild(
     binary,
     args,
@@ -69,11 +70,12 @@ async function runLeg(session: AcpSession, args: string[], binary: YoloBinary, c
       if (!parsed.success) return;
       learn(session, parsed.data);
       if (parsed.data.type === "tool.called") session.calls.set(parsed.data.callId, callKey(parsed.data));
-      record(session.cwd, session.id, { event: parsed.data });
+      recorder.write(parsed.data);
       for (const update of translator.updates(parsed.data)) send(update);
     },
     signal,
   );
+  recorder.flush();
   if (outcome.threadId) session.threadId = outcome.threadId;
   session.status = outcome.status;
   // Refused before any event (exit 2: a second run in this tree, a bad config): said as the turn's message.

@@ -5,7 +5,17 @@ import { learn, type AcpSession } from "./prompt-turn.js";
 import { readRecord, recordedSessions, type RecordLine } from "./session-record.js";
 
 /** A thread's row as `yolo threads --json` prints it (the fields a session needs). */
-export type ThreadRowJson = { id: string; mode: string; status: string; requirement: string; updatedAt?: string };
+export type ThreadRowJson = { id: string; mode: string; status: string; requirement: string; updatedAt?: string; currentNode?: string | null };
+
+/**
+ * Where a thread found by its index row stands, for a session taking it up: a thread waiting at an `approve_<agent>`
+ * node waits on an approval, and the session's next legs must keep that node in their graph (plan mode's `approve_pm`
+ * exists only where YOLO_APPROVE names pm: without it a resume would run on past the plan unapproved).
+ */
+export function positionOf(row: ThreadRowJson): Pick<AcpSession, "threadId" | "mode" | "status" | "waiting"> {
+  const approval = row.status === "waiting" && (row.currentNode ?? "").startsWith("approve_");
+  return { threadId: row.id, mode: row.mode, status: row.status, waiting: approval ? "approval" : null };
+}
 
 /**
  * Shows a loaded session what it said and did, from its record: each prompt as the user's message, each run's events

@@ -6,8 +6,8 @@ import { yoloEventSchema, type YoloEvent } from "../events/schema.js";
 /**
  * What an ACP session said and did, kept so `session/load` can show it again after the editor (or `yolo acp`)
  * restarted: one JSON line per prompt the user gave (`{ prompt }`) and per event its runs emitted (`{ event }`),
- * under the project's `.yolo/acp/<session id>.jsonl`. Streamed text is not kept (a flood that the agents' summaries
- * say in short); everything else the editor was shown is.
+ * under the project's `.yolo/acp/<session id>.jsonl`. Streamed words and thinking are kept one line per stretch of one
+ * agent's text (RecordWriter), not one per token batch; everything else the editor was shown is kept as it came.
  */
 export type RecordLine = { prompt: string; ts: string } | { event: YoloEvent };
 
@@ -27,12 +27,52 @@ function recordFile(cwd: string, sessionId: string): string | null {
 export function record(cwd: string, sessionId: string, line: RecordLine): void {
   const file = recordFile(cwd, sessionId);
   if (!file) return;
-  if (line && "event" in line && (line.event.type === "token" || line.event.type === "thought")) return;
   try {
     mkdirSync(recordsDir(cwd), { recursive: true });
     appendFileSync(file, `${JSON.stringify(line)}\n`);
   } catch {
     // a read-only or full disk: the session goes on without its record
+  }
+}
+
+/** Text one stretch of streamed words keeps in the record; the rest of a longer stretch is left out, marked. */
+export const STREAM_RECORD_CAP = 64 * 1024;
+
+type Streamed = Extract<YoloEvent, { type: "token" | "thought" }>;
+
+/**
+ * Writes one run leg's events to its session's record, streamed text coalesced: an agent's words arrive as many small
+ * events (a batch a few times a second), and a replay needs only what it said, so each stretch of one agent's words
+ * (or thinking) is written as one event, before the next event of another kind and when the leg ends (`flush`).
+ */
+export class RecordWriter {
+  private pending: Streamed | null = null;
+
+  constructor(
+    private readonly cwd: string,
+    private readonly sessionId: string,
+  ) {}
+
+  write(event: YoloEvent): void {
+    if (event.type !== "token" && event.type !== "thought") {
+      this.flush();
+      record(this.cwd, this.sessionId, { event });
+      return;
+    }
+    const p = this.pending;
+    if (!p || p.type !== event.type || p.node !== event.node || p.story !== event.story) {
+      this.flush();
+      this.pending = { ...event };
+    } else if (p.text.length < STREAM_RECORD_CAP) {
+      p.text += event.text;
+      if (p.text.length >= STREAM_RECORD_CAP) p.text = `${p.text.slice(0, STREAM_RECORD_CAP)} […]`;
+    }
+  }
+
+  /** Writes the stretch of streamed text still held. */
+  flush(): void {
+    if (this.pending) record(this.cwd, this.sessionId, { event: this.pending });
+    this.pending = null;
   }
 }
 

@@ -5,7 +5,7 @@ import type { AgentContext, PromptResponse, SessionUpdate } from "@agentclientpr
 import type { YoloBinary } from "../mcp/serve-child.js";
 import { promptArgs, reportArgs } from "./child-args.js";
 import type { AcpSession } from "./prompt-turn.js";
-import { findThread, replayThread } from "./session-load.js";
+import { findThread, positionOf, replayThread } from "./session-load.js";
 
 /** What a slash command that runs yolo needs: the session's child binary, and how to run a prompt turn. */
 export interface SlashContext {
@@ -33,7 +33,7 @@ export async function resumeThread(session: AcpSession, id: string, client: Agen
     await tell(`No thread ${id} in ${session.cwd}; \`yolo threads\` lists this project's threads.\n`);
     return { stopReason: "end_turn" };
   }
-  Object.assign(session, { threadId: row.id, mode: row.mode, status: row.status, waiting: null, review: null });
+  Object.assign(session, { ...positionOf(row), review: null });
   await replayThread(session, row, ctx.child, client);
   if (row.status === "waiting") return ctx.turn(reportArgs(row.id));
   const { args, usesText } = promptArgs(session, "");

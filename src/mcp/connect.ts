@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { commandEnv, isSecretName } from "../secrets/env.js";
 import { offlineEnv, runnerHint } from "./package-runners.js";
+import { npxCached } from "./npx-cache.js";
 import { DEFAULT_MCP_TIMEOUT_MS, isStdio } from "../config/mcp-servers.js";
 import { expandMap } from "./expand.js";
 import type { McpServerEntry } from "./servers.js";
@@ -72,9 +73,12 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
     const extra = expandMap(server.env, ctx.env, missing);
     // A package runner (npx, uvx) walled off from the network and the user's cache is told so, and fails at once.
     const walled = ctx.sandbox?.kind === "bwrap" && server.network !== true;
-    const env = { ...commandEnv(ctx.env, ctx.secretEnvNames, ctx.envAllow), ...offlineEnv(server.command, walled), ...extra };
+    // `npx -y <pkg>` whose package npx installed before: its program is run from the user's cache, read-only.
+    const npx = walled ? npxCached(server.command, server.args ?? [], ctx.env, ctx.root) : null;
+    const program = npx?.bin ? { ...server, command: npx.bin, args: npx.rest } : server;
+    const env = { ...commandEnv(ctx.env, ctx.secretEnvNames, ctx.envAllow), ...offlineEnv(program.command, walled), ...extra };
     const cwd = server.cwd ? (isAbsolute(server.cwd) ? server.cwd : resolve(ctx.root, server.cwd)) : ctx.root;
-    const { cgroups, ...launch } = launchArgv(server, ctx, env, cwd);
+    const { cgroups, ...launch } = launchArgv(program, ctx, env, cwd);
     const transport = new DetachedStdioTransport({ ...launch, env, cwd });
     const secrets = secretValues(extra);
     try {
@@ -94,7 +98,7 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
       };
     } catch (error) {
       await transport.close().catch(() => {});
-      const failure = startFailure(error, timeoutMs, missing) + memoryNote(cgroups) + runnerHint(server.command, walled);
+      const failure = startFailure(error, timeoutMs, missing) + memoryNote(cgroups) + runnerHint(program.command, walled, npx);
       cgroups?.close();
       throw new ServerStartError(failure, transport.stderrTail());
     }

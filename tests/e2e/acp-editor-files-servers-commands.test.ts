@@ -1,11 +1,12 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { acpEditor, texts } from "../helpers/acp-editor.js";
 import { cleanupsAfterEach } from "../helpers/cleanups.js";
-import { analystDone, call, director, GOOD_ADD, handoff, pmDone, teaSays, type Turn } from "../helpers/director.js";
+import { analystDone, call, devWrites, director, GOOD_ADD, handoff, pmDone, teaSays, type Turn } from "../helpers/director.js";
 import { lastToolResults, type RecordedRequest, startMockOpenAI, textOf } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
 
@@ -23,6 +24,27 @@ tools: [read_file, write_file, edit_file, run_command, mcp__ed__echo]
 You are the dev agent. Implement the stories.
 `;
 
+// The commit that added add (the run's write), and a one-task file for it: its tests fail before it and pass after.
+function writeTask(root: string): void {
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, encoding: "utf8" }).trim();
+  git("add", "src/add.js");
+  git("commit", "-qm", "Add an add(a, b) function");
+  const task = {
+    v: 1,
+    id: "add",
+    commit: git("rev-parse", "HEAD"),
+    parent: git("rev-parse", "HEAD~1"),
+    requirement: "Add an add(a, b) function to src/add.js",
+    testFiles: ["test/add.test.js"],
+    sourceFiles: ["src/add.js"],
+    gates: [{ name: "test", command: "node --test test/", required: true, timeoutS: 120 }],
+    targets: ["test: adds two numbers", "test: adds negatives"],
+    guards: [],
+  };
+  mkdirSync(join(root, ".yolo", "eval"), { recursive: true });
+  writeFileSync(join(root, ".yolo", "eval", "tiny.jsonl"), `${JSON.stringify(task)}\n`);
+}
+
 // dev's next turn, once the result it reads says `words`; a 400 naming what was missing otherwise.
 const onceRead =
   (words: string, next: Turn): Turn =>
@@ -38,7 +60,7 @@ const onceRead =
  * An editor that offers its file system and passes MCP servers, in ask mode, on a machine whose runs have no sandbox:
  * dev reads the unsaved buffer, calls the editor's stdio server, has its command asked about and rejected (the
  * reason is its result), and writes through the editor; the remote server is refused by name. One run; then a
- * second session's slash commands take its thread up (/resume) and run yolo eval (/eval).
+ * second session's slash commands take its thread up (/resume) and run yolo eval (/eval) on a task made from it.
  */
 describe("yolo acp, the editor's files, MCP servers and commands", { timeout: 120_000 }, () => {
   it("reads buffers, writes through fs/write_text_file, starts the stdio server, refuses the http one, asks before an unsandboxed command; /resume and /eval", async () => {
@@ -46,16 +68,18 @@ describe("yolo acp, the editor's files, MCP servers and commands", { timeout: 12
     const file = join(project.root, "src/add.js");
     const mock = await startMockOpenAI(
       director({
-        analyst: [analystDone],
-        pm: [pmDone(false)],
+        analyst: [analystDone, analystDone],
+        pm: [pmDone(false), pmDone(false)],
         dev: [
           call("read_file", { path: "src/add.js" }),
           onceRead(UNSAVED, call("mcp__ed__echo", { text: "hello from dev" })),
           onceRead("hello from dev", call("run_command", { command: "node --version" })),
           onceRead(COMMAND_REASON, call("write_file", { path: "src/add.js", content: GOOD_ADD })),
           onceRead("src/add.js", handoff({ summary: "wrote add", files_changed: ["src/add.js"] })),
+          // The eval task's run, in its worktree at the commit before the one that added add.
+          ...devWrites(GOOD_ADD),
         ],
-        tea: [teaSays("PASS")],
+        tea: [teaSays("PASS"), teaSays("PASS")],
       }),
     );
     cleanups.push(project.cleanup, () => mock.close());
@@ -97,6 +121,17 @@ describe("yolo acp, the editor's files, MCP servers and commands", { timeout: 12
       expect(await slash("/status")).toContain(`Thread ${thread} (run): passed.`);
       expect(await slash("/eval")).toContain("no task files under .yolo/eval/");
       expect(await slash("/eval missing.jsonl")).toContain("Cannot read the task file");
+
+      // A task from the project's own history (the commit that added add), run by /eval as from a terminal.
+      writeTask(project.root);
+      expect(await slash("/eval")).toContain("Task files: .yolo/eval/tiny.jsonl.");
+      const from = ed.updates.length;
+      const evaluated = await ctx.request("session/prompt", { sessionId: other, prompt: [{ type: "text", text: "/eval .yolo/eval/tiny.jsonl" }] });
+      const said = texts(ed.updates.slice(from));
+      expect(evaluated._meta, said).toMatchObject({ yolo: { exitCode: 0 } });
+      expect(said).toContain("Running `yolo eval --tasks .yolo/eval/tiny.jsonl`");
+      expect(said).toMatch(/\badd: resolved \(every target \(2\) and guard \(0\) passes\)/);
+      expect(said).toMatch(/: 1\/1 resolved \(100%/);
     });
     expect(texts(ed.updates)).toContain("not started: remote (http http://127.0.0.1:9/mcp)");
     const command = ed.asked.filter((a) => a.toolCall.kind === "execute");

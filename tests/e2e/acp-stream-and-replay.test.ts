@@ -18,7 +18,8 @@ const thoughts = (updates: SessionUpdate[]) =>
 /**
  * The model's words reach the editor as they stream (its thinking as thought chunks), the gate per test, the slash
  * commands answer from the session, and a session the editor held is listed and loaded again by the id
- * `session/new` gave, by a new `yolo acp`, with what it did shown again. One run for all of it: CI time is short.
+ * `session/new` gave, by a new `yolo acp`, with what it did shown again (its streamed words too). One run for all of it:
+ * CI time is short.
  */
 describe("yolo acp, streaming, slash commands and a session loaded again", { timeout: 180_000 }, () => {
   it("streams the analyst's words and thinking before its summary; lists the session; answers /gates and /status; a restarted yolo acp replays it", async () => {
@@ -87,9 +88,10 @@ describe("yolo acp, streaming, slash commands and a session loaded again", { tim
     expect(shown.some((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed" && u.toolCallId.startsWith("gate:"))).toBe(true);
     expect(texts(shown)).toMatch(/\*\*dev\*\*: /);
     expect(texts(shown)).toContain("**passed** (exit 0)");
-    // Streamed words and thinking are not kept: the summaries say them in short.
-    expect(texts(shown)).not.toContain(SAID);
-    expect(thoughts(shown)).toBe("");
+    // The streamed words and thinking are shown again, whole, before the agent's summary.
+    expect(texts(shown)).toContain(`_analyst:_ ${SAID}`);
+    expect(texts(shown).indexOf(SAID)).toBeLessThan(texts(shown).indexOf("**analyst**"));
+    expect(thoughts(shown)).toBe(THOUGHT);
     expect(shown.some((u) => u.sessionUpdate === "available_commands_update")).toBe(true);
   });
 });

@@ -26,8 +26,9 @@ function installServer(root: string): void {
 
 /**
  * `npx -y <package>`, the form MCP's docs show, for a server in the sandbox (no network, the home folder and its npm
- * cache hidden): a package the project has installed starts through npx; one it has not fails at once, naming the
- * download npx could not make and what to do, instead of waiting out the server's 60 s timeout.
+ * cache hidden): a package the project has installed starts through npx; one neither the project nor the user's npx
+ * cache has fails at once, naming the download npx could not make and what to do, instead of waiting out the server's
+ * 60 s timeout.
  */
 describe("MCP servers started with npx -y in the sandbox", () => {
   it("runs the project's installed package; a missing one fails fast naming the offline download", async () => {
@@ -53,7 +54,7 @@ describe("MCP servers started with npx -y in the sandbox", () => {
     const said = JSON.stringify(warnings.find((e) => JSON.stringify(e).includes("gone")) ?? warnings);
     expect(said).toContain("ENOTCACHED");
     expect(said).toContain("registry.npmjs.org/@modelcontextprotocol%2fserver-not-installed-here");
-    expect(said).toContain("home folder and its package cache are hidden");
+    expect(said).toContain("`@modelcontextprotocol/server-not-installed-here` is not in your npx cache");
     expect(said).not.toContain("did not answer within");
   });
 });

@@ -14,6 +14,8 @@ describe("docs/mcp-and-hooks.md's MCP examples", () => {
     const object = ts.slice(ts.indexOf("defineConfig(") + "defineConfig(".length, ts.lastIndexOf(");"));
     const config = validateConfig(new Function(`return (${object});`)(), "yolo.config.ts");
     expect(Object.keys(config.mcpServers ?? {})).toEqual(["everything", "files", "tracker", "github"]);
+    // The first server shown is the form MCP's own docs and every editor show: `npx -y <package>`.
+    expect(config.mcpServers?.everything).toMatchObject({ command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"] });
     const agent = parseAgentFile(blocks.find((b) => b.lang === "markdown")!.text);
     expect(agent.ok && agent.value.frontmatter.mcp).toEqual(["mcp__everything", "mcp__files__read_text_file"]);
   });

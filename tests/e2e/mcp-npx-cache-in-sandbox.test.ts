@@ -1,0 +1,40 @@
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { describeResult, runYolo } from "../helpers/cli.js";
+import { primeNpxCache } from "../helpers/npx-cache.js";
+import { mockWith, project, tempDir } from "../helpers/per-test.js";
+
+type Check = { id: string; status: string; detail: string };
+const byId = (stdout: string, id: string) => (JSON.parse(stdout) as { checks: Check[] }).checks.find((c) => c.id === id);
+
+/**
+ * `npx -y @scope/pkg`, the form MCP's docs show, with the sandbox on (no network, the home folder hidden): a package
+ * npx has run before starts from the user's npx cache, which stays read-only; one that is not there fails at once,
+ * naming the cache folder it was looked for in.
+ */
+describe("MCP servers started with npx -y from the user's npx cache, in the sandbox", () => {
+  it("yolo doctor lists the cached server's tools; an uncached one names the npx cache it is missing from", async () => {
+    const home = tempDir(onTestFinished, "yolo-npx-home-");
+    await primeNpxCache(home, "@yolo-test/notes-server");
+    const root = project(onTestFinished, {
+      ".mcp.json": JSON.stringify({
+        mcpServers: {
+          notes: { command: "npx", args: ["-y", "@yolo-test/notes-server"] },
+          absent: { command: "npx", args: ["-y", "@yolo-test/never-run-server"], optional: true },
+        },
+      }),
+    });
+    const mock = await mockWith(onTestFinished, () => ({ content: "ok" }));
+    const r = await runYolo(["doctor", "--json"], {
+      cwd: root,
+      baseURL: mock.url,
+      env: { HOME: home, YOLO_MODEL: "mock-model", YOLO_SANDBOX: "required" },
+    });
+    expect(byId(r.stdout, "sandbox")?.status, describeResult(r)).toBe("ok");
+    expect(byId(r.stdout, "mcp:notes"), describeResult(r)).toMatchObject({ status: "ok", detail: expect.stringMatching(/^2 tools over stdio/) });
+    const absent = byId(r.stdout, "mcp:absent");
+    expect(absent?.status, describeResult(r)).toBe("warn");
+    expect(absent?.detail).toContain(`\`@yolo-test/never-run-server\` is not in your npx cache, ${join(home, ".npm", "_npx")}`);
+    expect(absent?.detail).not.toContain("did not answer within");
+  });
+});

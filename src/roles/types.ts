@@ -3,8 +3,6 @@ import type { GateResult } from "../events/schema.js";
 import type { GateVerdictUpdate } from "../gates/verdict.js";
 import type { PipelineStateType, PipelineUpdate, Verdict } from "../state/pipeline.js";
 
-export type { Role } from "./catalog.js";
-
 /**
  * A built-in role's id, or `custom` for an agent of a user-defined workflow: the keys of BUILT_IN_ROLES (catalog.ts,
  * which the type checker holds to exactly these), each a file src/roles/<id>.ts holding its record.

@@ -69,13 +69,13 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
   const graph = new StateGraph(PipelineState) as unknown as StateGraph<typeof PipelineState.spec, PipelineStateType, Partial<PipelineStateType>, string>;
   const fanOut = storyFanOut(deps);
   const roles = nodeRoles(workflow, deps.agents);
-  const roleOfNode = (node: string) => roles.get(node)!;
+  const roleAt = (node: string) => roles.get(node)!;
   for (const [id, spec] of Object.entries(workflow.nodes)) {
     const fn =
       spec.kind === "agent"
         ? id === fanOut?.node
-          ? runOrDispatch(agentNode(id, spec, roleOfNode(id), deps), deps, fanOut)
-          : agentNode(id, spec, roleOfNode(id), deps)
+          ? runOrDispatch(agentNode(id, spec, roleAt(id), deps), deps, fanOut)
+          : agentNode(id, spec, roleAt(id), deps)
         : spec.kind === "gate"
           ? gateNode(id, spec, deps)
           : spec.kind === "switch"

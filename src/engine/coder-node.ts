@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from "../config/schema.js";
-import { roleOf, type RoleSource } from "../roles/registry.js";
+import type { RoleSource } from "../roles/registry.js";
+import { nodeRole } from "../workflow/node-roles.js";
 import { fanOutOf } from "./stories/fan-out.js";
 
 /**
@@ -12,8 +13,7 @@ export function coderNode(config: Pick<ResolvedConfig, "workflow" | "customWorkf
   if (fanOut) return fanOut.node;
   for (const [node, spec] of Object.entries(config.workflow.nodes)) {
     if (spec.kind !== "agent") continue;
-    const agentId = spec.agent ?? node;
-    const role = roleOf(agentId, spec.gates !== undefined && spec.gates !== false, agents?.get(agentId));
+    const role = nodeRole(node, spec, agents);
     if (role.writesCode === true && role.judgesGates !== true) return node;
   }
   return null;

@@ -1,5 +1,6 @@
 import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { END_NODE, START_NODE, type Workflow } from "../workflow/schema.js";
+import { nodeRoles, runsGates, storyRole } from "../workflow/node-roles.js";
 import type { EngineDeps } from "./deps.js";
 import { agentNode } from "./nodes/agent-node.js";
 import { escalateNode } from "./nodes/escalate-node.js";
@@ -55,32 +56,31 @@ function targetsOf(id: string, workflow: Workflow): string[] {
   return [...targets];
 }
 
-// A node that runs gate commands: a gate node, or an agent node with gates (its agent judges them).
-const runsGates = (spec: Workflow["nodes"][string]) => spec.kind === "gate" || (spec.kind === "agent" && spec.gates !== undefined && spec.gates !== false);
-
 const graphName = (id: string) => (id === END_NODE ? END : id);
 
 /**
  * Compiles a workflow (the default pipeline or a yolo.config.ts one, already validated) into a LangGraph
  * StateGraph: one node per workflow node plus the built-in `escalate` node, and one conditional edge per node
  * whose router is `routeFrom` and says its decision. Every node is wrapped with the thread's step and time limits and
- * writes its end (graph-writes.ts).
+ * writes its end (graph-writes.ts). Each agent node's role record is resolved here, once, and handed to its node.
  */
 export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpointSaver) {
   const { workflow, maxFixAttempts } = deps.config;
   const graph = new StateGraph(PipelineState) as unknown as StateGraph<typeof PipelineState.spec, PipelineStateType, Partial<PipelineStateType>, string>;
   const fanOut = storyFanOut(deps);
+  const roles = nodeRoles(workflow, deps.agents);
+  const roleAt = (node: string) => roles.get(node)!;
   for (const [id, spec] of Object.entries(workflow.nodes)) {
     const fn =
       spec.kind === "agent"
         ? id === fanOut?.node
-          ? runOrDispatch(agentNode(id, spec, deps), deps, fanOut)
-          : agentNode(id, spec, deps)
+          ? runOrDispatch(agentNode(id, spec, roleAt(id), deps), deps, fanOut)
+          : agentNode(id, spec, roleAt(id), deps)
         : spec.kind === "gate"
           ? gateNode(id, spec, deps)
           : spec.kind === "switch"
             ? switchNode(id, spec, workflow, deps)
-            : humanNode(id, spec, workflow, deps.agents);
+            : humanNode(id, spec, spec.reviews ? (roles.get(spec.reviews) ?? null) : null);
     // Inside the limits: a wait for the baseline counts as the waiting step's active time, as the baseline step did.
     graph.addNode(id, reportingEnd(id, withRunLimits(id, withBaseline(id, deps, fn as never) as never, deps.config.limits)) as never);
   }
@@ -102,8 +102,9 @@ export function buildWorkflowGraph(deps: EngineDeps, checkpointer?: BaseCheckpoi
   if (fanOut) {
     // The fanning-out node (the dispatcher) and the merge step send each running story to its own story node, several
     // in one superstep.
-    graph.addNode(STORY_NODE, reportingEnd(STORY_NODE, storyRunNode(deps, fanOut)) as never);
-    graph.addNode(MERGE_NODE, reportingEnd(MERGE_NODE, storyMergeNode(deps, fanOut)) as never);
+    const story = storyRole(fanOut.agentId, deps.agents);
+    graph.addNode(STORY_NODE, reportingEnd(STORY_NODE, storyRunNode(deps, fanOut, story)) as never);
+    graph.addNode(MERGE_NODE, reportingEnd(MERGE_NODE, storyMergeNode(deps, fanOut, story)) as never);
     graph.addEdge(STORY_NODE as never, MERGE_NODE as never);
     const targets = [...new Set([...targetsOf(fanOut.node, workflow), STORY_NODE])].map(graphName);
     const target = (route: Route, state: PipelineStateType) => storySends(state) ?? graphName(route.to);

@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from "../config/schema.js";
-import { builtInRoleFor, HISTORY_LINES } from "../roles/history-lines.js";
+import { nodeRole } from "../workflow/node-roles.js";
 import { plural } from "../text/plural.js";
 import type { PipelineStateType } from "../state/pipeline.js";
 import { BASELINE_NODE_NAME } from "./thread-profile.js";
@@ -81,8 +81,8 @@ function summarize(node: string, v: PipelineStateType, config: ResolvedConfig): 
   }
   if (spec.kind === "gate") return gates(v);
   if (v.escalateToHuman && v.askedBy === node) return `asks: ${v.question}`;
-  // The built-in role's own line (a user role's and a custom agent's: its note's summary), as roleOf(…).history gives it.
-  return HISTORY_LINES[builtInRoleFor(spec.agent ?? node, spec.gates !== undefined && spec.gates !== false)](v, node);
+  // The built-in role's own line (a user role's and a custom agent's: its note's summary, custom's line).
+  return nodeRole(node, spec).history(v, node);
 }
 
 /** The gate baseline in one line: each gate's result before any agent, or why there is none. */

@@ -2,7 +2,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { ResolvedConfig } from "../config/schema.js";
 import type { StateView, Turn } from "../state/types.js";
 import type { Mode, PromptMessage } from "../prompt/compose.js";
-import type { AnyRole, RoleDefinition } from "../roles/types.js";
+import type { AnyRole, RoleRecord } from "../roles/types.js";
 import type { McpToolName, ToolName } from "../tools/types.js";
 import type { McpToolInfo } from "../mcp/hub.js";
 
@@ -16,7 +16,7 @@ export interface MiddlewareInput {
   readonly node: string;
   readonly agentId: string;
   /** A built-in role by id, or the role looked up in src/roles/registry.ts. */
-  readonly role: AnyRole | RoleDefinition;
+  readonly role: AnyRole | RoleRecord;
   readonly flags: readonly string[];
   /** The workflow's node names, in order. */
   readonly pipeline: readonly string[];

@@ -2,7 +2,7 @@ import type { FailureRuling, StateView } from "../state/types.js";
 import { judgementNotes } from "../events/judgement-words.js";
 import { DEFAULT_JUDGE } from "../roles/catalog.js";
 import { asRole, BUILT_IN_ROLES } from "../roles/registry.js";
-import { BRIEF_SECTIONS, type AnyRole, type BriefSection, type RoleDefinition } from "../roles/types.js";
+import { BRIEF_SECTIONS, type AnyRole, type BriefSection, type RoleRecord } from "../roles/types.js";
 import { fence } from "../text/fence.js";
 
 type BriefState = Pick<
@@ -80,7 +80,7 @@ function judgeWords(by: string | null | undefined): string {
 
 /** The node brief: the inputs this role needs from earlier agents (its `brief.reads`), and what it must hand off. */
 export function nodeBrief(
-  roleRef: AnyRole | RoleDefinition,
+  roleRef: AnyRole | RoleRecord,
   state: BriefState & { task?: string },
   maxFixAttempts: number,
   node?: string,

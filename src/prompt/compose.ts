@@ -1,7 +1,7 @@
 import type { StateView, Turn } from "../state/types.js";
 import { ROLES } from "../roles/catalog.js";
 import { asRole } from "../roles/registry.js";
-import type { AnyRole, RoleDefinition } from "../roles/types.js";
+import type { AnyRole, RoleRecord } from "../roles/types.js";
 import { answersFor, nodeBrief } from "./brief.js";
 import { fence } from "../text/fence.js";
 
@@ -28,7 +28,7 @@ export function layersFor(mode: Mode, runCompleted = false): Layer[] {
 
 export interface ComposeInput {
   /** A built-in role by id, or a role looked up in src/roles/registry.ts (a user role). */
-  role: AnyRole | RoleDefinition;
+  role: AnyRole | RoleRecord;
   /** The workflow node being run (default: the role). */
   node?: string;
   /** The agent's id, as the model is told who it is (default: the role). */

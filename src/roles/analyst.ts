@@ -1,18 +1,20 @@
-import { z } from "zod";
-import { capabilitiesOf } from "./catalog.js";
+import { plural } from "../text/plural.js";
 import { defineRole } from "./types.js";
 
-import { DISPLAYS } from "./displays.js";
-import { criteriaLine, HISTORY_LINES } from "./history-lines.js";
+/** `n acceptance criteria`: the analyst's summary and history line. */
+const criteriaLine = (n: number) => plural(n, "acceptance criterion", "acceptance criteria");
 
 /** analyst: refines the requirement into Markdown requirements and testable acceptance criteria. */
 export const analyst = defineRole({
   id: "analyst",
   kind: "analyst",
-  fields: {
+  pipeline: true,
+  defaultAgent: "analyst.md",
+  asksHuman: true,
+  fields: (z) => ({
     requirements: z.string().min(1).describe("the refined requirements, as Markdown"),
     acceptance_criteria: z.array(z.string().min(1)).min(1).describe("testable acceptance criteria"),
-  },
+  }),
   write: (h) => ({
     update: { requirements: h.requirements, acceptanceCriteria: h.acceptance_criteria },
     summary: criteriaLine(h.acceptance_criteria.length),
@@ -34,7 +36,10 @@ export const analyst = defineRole({
       return { update: { requirements: requirements.trim(), acceptanceCriteria } };
     },
   },
-  history: HISTORY_LINES.analyst,
-  display: DISPLAYS.analyst,
-  ...capabilitiesOf("analyst"),
+  history: (v) => criteriaLine(v.acceptanceCriteria.length),
+  // In `yolo show` only: the report opens with the requirement and lists the criteria under pm's stories.
+  display: (v) => [
+    { title: "Requirements", text: v.requirements ? [v.requirements.trim()] : [] },
+    { title: "Acceptance criteria", text: v.acceptanceCriteria.map((c) => `- ${c}`) },
+  ],
 });

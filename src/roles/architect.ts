@@ -1,26 +1,28 @@
-import { stringify } from "yaml";
-import { z } from "zod";
+import { inlineMarkdown as md } from "../text/markdown.js";
 import { plural } from "../text/plural.js";
-import { DISPLAYS } from "./displays.js";
-import { HISTORY_LINES } from "./history-lines.js";
-import { capabilitiesOf } from "./catalog.js";
+import type { Zod } from "./types.js";
 import { defineRole } from "./types.js";
-import { parseYamlEdit } from "./yaml-edit.js";
 
-const decision = z.object({
-  title: z.string().min(1),
-  decision: z.string().min(1),
-  rationale: z.string().min(1),
+const fields = (z: Zod) => ({
+  decisions: z
+    .array(
+      z.object({
+        title: z.string().min(1),
+        decision: z.string().min(1),
+        rationale: z.string().min(1),
+      }),
+    )
+    .min(1)
+    .describe("architecture decisions with their rationale"),
 });
-
-const fields = {
-  decisions: z.array(decision).min(1).describe("architecture decisions with their rationale"),
-};
 
 /** architect: records design decisions with their rationale before dev codes. */
 export const architect = defineRole({
   id: "architect",
   kind: "architect",
+  pipeline: true,
+  runsWhen: "needs_architecture",
+  defaultAgent: "architect.md",
   fields,
   write: (h) => ({ update: { decisions: h.decisions }, summary: plural(h.decisions.length, "decision") }),
   brief: {
@@ -29,14 +31,22 @@ export const architect = defineRole({
     expected: "Call handoff with `decisions` (title, decision, rationale).",
   },
   review: {
-    artifact: (state) => stringify({ decisions: state.decisions }),
-    apply: (content) => {
-      const edit = parseYamlEdit({ fields }, content);
+    artifact: (state, _node, kit) => kit.yaml({ decisions: state.decisions }),
+    apply: (content, _node, kit) => {
+      const edit = kit.edit(content);
       if ("error" in edit) return edit;
       return { update: { decisions: edit.handoff.decisions } };
     },
   },
-  history: HISTORY_LINES.architect,
-  display: DISPLAYS.architect,
-  ...capabilitiesOf("architect"),
+  history: (v) => plural(v.decisions.length, "decision"),
+  display: (v) =>
+    v.decisions.length
+      ? [
+          {
+            title: "Decisions",
+            text: v.decisions.map((d) => `- ${d.title}: ${d.decision} (${d.rationale})`),
+            markdown: { heading: "### Decisions", lines: v.decisions.map((d) => `- **${md(d.title)}**: ${md(d.decision)} — _${md(d.rationale)}_`) },
+          },
+        ]
+      : [],
 });

@@ -1,18 +1,19 @@
-import { z } from "zod";
 import { plural } from "../text/plural.js";
-import { DISPLAYS } from "./displays.js";
-import { HISTORY_LINES } from "./history-lines.js";
-import { capabilitiesOf } from "./catalog.js";
+import { noteSections } from "./outputs.js";
 import { defineRole } from "./types.js";
 
-/** The role of an agent in a user-defined workflow that declares no handoff fields: a summary and findings. */
+/**
+ * The role of an agent in a user-defined workflow that declares no handoff fields: a summary and findings. Its
+ * display and history line are every user role's too (user-role.ts): a node's note.
+ */
 export const custom = defineRole({
   id: "custom",
   kind: "custom",
-  fields: {
+  writesCode: true,
+  fields: (z) => ({
     summary: z.string().min(1).describe("what you did and concluded"),
     findings: z.array(z.string()).optional().describe("what you found, most important first"),
-  },
+  }),
   write: (h, ctx) => {
     const note = { summary: h.summary, findings: h.findings ?? [], verdict: null };
     const files = ctx.written.length ? { filesChanged: ctx.written } : {};
@@ -26,7 +27,7 @@ export const custom = defineRole({
     artifact: (state, node) => state.notes[node]?.summary ?? "",
     apply: (content, node) => ({ update: { notes: { [node]: { summary: content.trim(), findings: [], verdict: null } } } }),
   },
-  history: HISTORY_LINES.custom,
-  display: DISPLAYS.custom,
-  ...capabilitiesOf("custom"),
+  history: (v, node) => v.notes[node]?.summary.split("\n")[0] ?? "",
+  // Every node's note: a summary and findings, or a user role's declared values field by field.
+  display: (v) => noteSections(v.notes),
 });

@@ -1,10 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import { plural } from "../text/plural.js";
-import { DISPLAYS } from "./displays.js";
-import { HISTORY_LINES } from "./history-lines.js";
-import { capabilitiesOf } from "./catalog.js";
 import { defineRole } from "./types.js";
 
 /** Files the agent said it changed that exist, plus the ones its tools really wrote. */
@@ -17,7 +13,11 @@ export function changedFiles(root: string, declared: unknown, written: string[])
 export const dev = defineRole({
   id: "dev",
   kind: "dev",
-  fields: {
+  pipeline: true,
+  defaultAgent: "dev.md",
+  writesCode: true,
+  fansOutStories: true,
+  fields: (z) => ({
     summary: z.string().min(1).describe("what you changed and why"),
     files_changed: z.array(z.string()).describe("project-relative paths you created or modified"),
     unrelated_failures: z
@@ -25,7 +25,7 @@ export const dev = defineRole({
       .max(50)
       .optional()
       .describe("ids of tests that were failing before the run which you believe are not part of this task; a human decides, you do not"),
-  },
+  }),
   write: (h, ctx) => {
     const files = changedFiles(ctx.root, h.files_changed, ctx.written);
     // Each handoff states its claims afresh: none given means none made this time.
@@ -45,7 +45,7 @@ export const dev = defineRole({
     artifact: (state) => `${state.devSummary ?? ""}\n\nFiles changed:\n${state.filesChanged.map((f) => `- ${f}`).join("\n")}\n`,
     apply: () => ({ error: "dev's output is the code itself: edit the files in the repository, then approve" }),
   },
-  history: HISTORY_LINES.dev,
-  display: DISPLAYS.dev,
-  ...capabilitiesOf("dev"),
+  history: (v) => `${plural(v.filesChanged.length, "file")} changed: ${(v.devSummary ?? "").split("\n")[0]}`,
+  // The files it reported (custom agents add theirs). The report shows git's diff of the whole thread instead.
+  display: (v) => [{ title: "Files changed", text: v.filesChanged.map((f) => `- ${f}`) }],
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RoleDefinition } from "./types.js";
+import type { RoleRecord } from "./types.js";
 
 const escalation = {
   escalate_to_human: z.boolean().optional().describe("true only when you cannot continue without a human decision; then `question` is required"),
@@ -10,7 +10,20 @@ const escalation = {
 export const RESERVED_HANDOFF_KEYS = Object.keys(escalation);
 
 /** What a handoff schema is built from: a role's fields and its size bound. */
-export type HandoffShape = Pick<RoleDefinition, "fields" | "maxOutputBytes">;
+export type HandoffShape = Pick<RoleRecord, "fields" | "maxOutputBytes">;
+
+// Each record's fields built once: keyed by the builder, which a role copied from another (`{ ...custom, id }`) shares.
+const built = new WeakMap<HandoffShape["fields"], z.ZodRawShape>();
+
+/** A role's handoff fields as zod, built from its record (once). */
+export function handoffFields(role: Pick<HandoffShape, "fields">): z.ZodRawShape {
+  let fields = built.get(role.fields);
+  if (!fields) {
+    fields = role.fields(z);
+    built.set(role.fields, fields);
+  }
+  return fields;
+}
 
 /** The declared flags an agent sets, as required boolean handoff fields. */
 function flagFields(flags: string[]): z.ZodRawShape {
@@ -18,7 +31,7 @@ function flagFields(flags: string[]): z.ZodRawShape {
 }
 
 function completeShape(role: HandoffShape, flags: string[]): z.ZodRawShape {
-  return { ...role.fields, ...flagFields(flags), ...escalation };
+  return { ...handoffFields(role), ...flagFields(flags), ...escalation };
 }
 
 /**
@@ -26,7 +39,7 @@ function completeShape(role: HandoffShape, flags: string[]): z.ZodRawShape {
  * question; otherwise every output field is checked and all problems are reported to the model at once.
  */
 export function roleHandoffSchema(role: HandoffShape, flags: string[] = []): z.ZodType<Record<string, unknown>> {
-  const fieldNames = Object.keys(role.fields);
+  const fieldNames = Object.keys(handoffFields(role));
   let complete: z.ZodType<Record<string, unknown>> = z.object(completeShape(role, flags));
   const max = role.maxOutputBytes;
   if (max !== undefined) {

@@ -12,7 +12,7 @@ export interface PlannedStory {
   dependsOn: string[];
 }
 
-interface StoryInput {
+export interface StoryInput {
   id?: string;
   depends_on?: string[];
   title: string;

@@ -1,18 +1,15 @@
-import { stringify } from "yaml";
-import { z } from "zod";
+import type { z as zod } from "zod";
 import type { AgentNote } from "../state/types.js";
-import { capabilitiesOf } from "./catalog.js";
 import { custom } from "./custom.js";
 import type { HandoffFieldSpec, HandoffFieldSpecs } from "./field-spec.js";
 import { outputsLine, type RoleOutputs } from "./outputs.js";
-import type { RoleDefinition } from "./types.js";
-import { parseYamlEdit } from "./yaml-edit.js";
+import type { RoleRecord, Zod } from "./types.js";
 
 /** Bounds on what a user role's handoff may hold: its values live in every later checkpoint. */
 export const USER_FIELD_LIMITS = { stringChars: 4000, listItems: 50, itemChars: 1000, totalBytes: 16_000 } as const;
 
 // A declared field as zod: bounded strings and lists, a finite number, a closed enum; optional when not required.
-function fieldSchema(spec: HandoffFieldSpec): z.ZodType {
+function fieldSchema(z: Zod, spec: HandoffFieldSpec): zod.ZodType {
   const L = USER_FIELD_LIMITS;
   const base =
     spec.type === "string"
@@ -43,19 +40,21 @@ function noteOf(outputs: RoleOutputs): AgentNote {
 }
 
 /**
- * The role of an agent whose file declares `handoff:` fields: its handoff is checked against them, the values kept
- * in `notes[node].outputs`, shown in `yolo show`, the report and the views. Briefed like a custom agent.
+ * The role of an agent whose file declares `handoff:` fields, as the same record a built-in role is: its handoff is
+ * checked against them, the values kept in `notes[node].outputs`, shown in `yolo show`, the report and the views.
+ * Briefed, shown and summed up like a custom agent, whose capabilities it has.
  */
-export function userRole(agentId: string, specs: HandoffFieldSpecs): RoleDefinition {
+export function userRole(agentId: string, specs: HandoffFieldSpecs): RoleRecord {
   const names = Object.keys(specs);
   const pick = (h: Record<string, unknown>): RoleOutputs => Object.fromEntries(names.filter((k) => h[k] !== undefined).map((k) => [k, h[k]]));
   const expected = names
     .map((k) => `\`${k}\` (${typeWords(specs[k])}${specs[k].required ? "" : ", optional"})${specs[k].description ? `: ${specs[k].description}` : ""}`)
     .join("; ");
-  const role: RoleDefinition = {
+  return {
     id: agentId,
     kind: "custom",
-    fields: Object.fromEntries(names.map((k) => [k, fieldSchema(specs[k])])),
+    writesCode: custom.writesCode,
+    fields: (z) => Object.fromEntries(names.map((k) => [k, fieldSchema(z, specs[k])])),
     maxOutputBytes: USER_FIELD_LIMITS.totalBytes,
     write: (h, ctx) => {
       const outputs = pick(h);
@@ -67,16 +66,14 @@ export function userRole(agentId: string, specs: HandoffFieldSpecs): RoleDefinit
       expected: `Do your part as your instructions describe, then call handoff with ${expected}.`,
     },
     review: {
-      artifact: (state, node) => stringify(state.notes[node]?.outputs ?? {}),
-      apply: (content, node) => {
-        const edit = parseYamlEdit(role, content);
+      artifact: (state, node, kit) => kit.yaml(state.notes[node]?.outputs ?? {}),
+      apply: (content, node, kit) => {
+        const edit = kit.edit(content);
         if ("error" in edit) return edit;
         return { update: { notes: { [node]: noteOf(pick(edit.handoff)) } } };
       },
     },
     history: custom.history,
     display: custom.display,
-    ...capabilitiesOf("custom"),
   };
-  return role;
 }

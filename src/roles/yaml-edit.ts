@@ -1,13 +1,10 @@
 import { parse } from "yaml";
-import { roleHandoffSchema } from "./handoff-schema.js";
 import type { z } from "zod";
+import { type HandoffShape, roleHandoffSchema } from "./handoff-schema.js";
 import type { HandoffOf } from "./types.js";
 
 /** An edited YAML artifact checked against the role's own handoff schema: the handoff it stands for, or why not. */
-export function parseYamlEdit<F extends z.ZodRawShape>(
-  role: { fields: F; maxOutputBytes?: number },
-  content: string,
-): { handoff: HandoffOf<F> } | { error: string } {
+export function parseYamlEdit<F extends z.ZodRawShape>(role: HandoffShape, content: string): { handoff: HandoffOf<F> } | { error: string } {
   let value: unknown;
   try {
     value = parse(content);

@@ -1,3 +1,4 @@
+import { runsGates } from "./node-roles.js";
 import { END_NODE, type Workflow, type WorkflowNode } from "./schema.js";
 
 /** The tools that only read: an agent with nothing else cannot change the files the baseline is taken of. */
@@ -9,12 +10,6 @@ export interface BaselineStep {
   at: "start" | "later" | "never";
   /** The node can change files or runs gates: it waits for the baseline before it starts. */
   awaits: boolean;
-}
-
-/** Whether a node runs gates (a gate node, or an agent with `gates`). */
-export function runsGates(spec: WorkflowNode | undefined): boolean {
-  if (!spec) return false;
-  return spec.kind === "gate" || (spec.kind === "agent" && spec.gates !== undefined && spec.gates !== false);
 }
 
 /**

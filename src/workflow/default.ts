@@ -1,5 +1,5 @@
 import type { Workflow, WorkflowEdge } from "./schema.js";
-import { capabilitiesOf, DEFAULT_CODER, ROLES, runsWhenOf } from "../roles/catalog.js";
+import { BUILT_IN_ROLES, DEFAULT_CODER, ROLES } from "../roles/catalog.js";
 
 /** The condition on the judge's way back to the code: the gate blocked and fix attempts remain. */
 const FIX_LOOP = "gate_blocked && fix_attempts_remain";
@@ -10,7 +10,7 @@ const FIX_LOOP = "gate_blocked && fix_attempts_remain";
  * gate or a FAIL verdict sets gate_blocked. The edges are the pipeline's own path between those roles (pipelineEdges).
  */
 export const DEFAULT_WORKFLOW: Workflow = {
-  nodes: Object.fromEntries(ROLES.map((id) => [id, capabilitiesOf(id).judgesGates ? { kind: "agent", gates: true } : { kind: "agent" }])),
+  nodes: Object.fromEntries(ROLES.map((id) => [id, BUILT_IN_ROLES[id].judgesGates ? { kind: "agent", gates: true } : { kind: "agent" }])),
   edges: pipelineEdges(),
 };
 
@@ -27,12 +27,12 @@ function pipelineEdges(): WorkflowEdge[] {
     if (next < ROLES.length) edges.push({ from, to: ROLES[next] });
   }
   const last = ROLES[ROLES.length - 1];
-  if (capabilitiesOf(last).judgesGates) edges.push({ from: last, to: DEFAULT_CODER, when: FIX_LOOP });
+  if (BUILT_IN_ROLES[last].judgesGates) edges.push({ from: last, to: DEFAULT_CODER, when: FIX_LOOP });
   edges.push({ from: last, to: "end" });
   return edges;
 }
 
 // The condition of the pipeline step at `index` (null past the end or when it always runs).
 function nextCondition(index: number): string | null {
-  return index < ROLES.length ? runsWhenOf(ROLES[index]) : null;
+  return index < ROLES.length ? (BUILT_IN_ROLES[ROLES[index]].runsWhen ?? null) : null;
 }

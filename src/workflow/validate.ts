@@ -1,4 +1,5 @@
-import { type AgentCapability, capabilitiesOf, declares, isPipelineRole } from "../roles/catalog.js";
+import { type AgentCapability, BUILT_IN_ROLES, declares, isPipelineRole } from "../roles/catalog.js";
+import { judgesItsGates } from "./node-roles.js";
 import { BUILT_IN_FLAGS, parseCondition } from "./conditions.js";
 import { DEFAULT_CASE, END_NODE, START_NODE, type Workflow } from "./schema.js";
 
@@ -145,8 +146,8 @@ function fanOutProblems(workflow: Workflow, ctx: ValidationContext): string[] {
 function judges(id: string, spec: NodeSpec, ctx: ValidationContext): boolean {
   if (spec.kind !== "agent") return false;
   const agent = spec.agent ?? id;
-  if (spec.gates !== undefined && spec.gates !== false) return true;
-  return (isPipelineRole(agent) && capabilitiesOf(agent).judgesGates === true) || declares({ capabilities: ctx.agentCapabilities?.get(agent) }, "judges-gates");
+  if (judgesItsGates(spec)) return true;
+  return (isPipelineRole(agent) && BUILT_IN_ROLES[agent].judgesGates === true) || declares({ capabilities: ctx.agentCapabilities?.get(agent) }, "judges-gates");
 }
 
 // A cycle ends: a node in it has maxVisits, a human is in it, or it counts fix attempts (a gate check in it) and

@@ -9,7 +9,7 @@ import { runMiddleware } from "../../middleware/stack.js";
 import { applySummary, summarization, summaryRequest } from "../../middleware/summarization.js";
 import { estimateTokens } from "../../middleware/tokens.js";
 import type { MiddlewareState } from "../../middleware/types.js";
-import type { AnyRole, RoleDefinition } from "../../roles/types.js";
+import type { AnyRole, RoleRecord } from "../../roles/types.js";
 import { resolveTool } from "../../tools/registry.js";
 import type { ToolDef } from "../../tools/types.js";
 import type { EngineDeps } from "../deps.js";
@@ -18,7 +18,7 @@ import type { PipelineStateType, Turn } from "../../state/pipeline.js";
 export interface AgentContextInput {
   node: string;
   agentId: string;
-  role: AnyRole | RoleDefinition;
+  role: AnyRole | RoleRecord;
   flags: string[];
   agent: AgentDefinition;
   modelName: string;

@@ -5,8 +5,7 @@ import { appendTranscript } from "../../store/artifacts.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
 import { defaultPolicy, policyForRole } from "../../tools/command-policy.js";
 import { roleHandoffJsonSchema, roleHandoffSchema } from "../../roles/handoff-schema.js";
-import { roleOf } from "../../roles/registry.js";
-import type { RoleDefinition } from "../../roles/types.js";
+import type { RoleRecord } from "../../roles/types.js";
 import type { AgentNodeSpec } from "../../workflow/schema.js";
 import type { EngineDeps } from "../deps.js";
 import type { JudgedTree, PipelineStateType, PipelineUpdate, Turn } from "../../state/pipeline.js";
@@ -26,7 +25,7 @@ export { changedFiles } from "../../roles/dev.js";
 export interface RoleRun {
   node: string;
   agentId: string;
-  role: RoleDefinition;
+  role: RoleRecord;
   flags: string[];
   /** The transcript file's name when it is not the node's (a story's dev run: `dev.<story>`). */
   transcript?: string;
@@ -139,13 +138,12 @@ export function replyText(h: Record<string, unknown>): string {
 }
 
 /**
- * An agent node of the workflow. With `gates`, yolo first runs the gate commands and the agent judges them
- * (the tea pattern): a red required gate or a FAIL verdict blocks, whatever else the model says.
+ * An agent node of the workflow, playing the role record the graph resolved for it (workflow/node-roles.ts). With
+ * `gates`, yolo first runs the gate commands and the agent judges them (the tea pattern): a red required gate or a
+ * FAIL verdict blocks, whatever else the model says.
  */
-export function agentNode(node: string, spec: AgentNodeSpec, deps: EngineDeps) {
+export function agentNode(node: string, spec: AgentNodeSpec, role: RoleRecord, deps: EngineDeps) {
   const agentId = spec.agent ?? node;
-  // The role is looked up, not switched on: built-in, declared by the agent file's `handoff:` fields, or custom.
-  const role = roleOf(agentId, spec.gates !== undefined && spec.gates !== false, deps.agents.get(agentId));
   const flags = spec.sets ?? [];
   const handoff = { schema: roleHandoffSchema(role, flags), jsonSchema: roleHandoffJsonSchema(role, flags) };
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {

@@ -1,5 +1,5 @@
 import { asRole } from "../../roles/registry.js";
-import type { AnyRole, RoleDefinition } from "../../roles/types.js";
+import type { AnyRole, RoleRecord } from "../../roles/types.js";
 import type { EngineDeps } from "../deps.js";
 import type { PipelineStateType } from "../../state/pipeline.js";
 
@@ -10,7 +10,7 @@ import type { PipelineStateType } from "../../state/pipeline.js";
  */
 export async function commitIteration(input: {
   node: string;
-  role: AnyRole | RoleDefinition;
+  role: AnyRole | RoleRecord;
   state: PipelineStateType;
   summary: string;
   threadId: string;

@@ -1,7 +1,7 @@
 import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { HumanNodeSpec, Workflow } from "../../workflow/schema.js";
-import type { RoleSource } from "../../roles/registry.js";
-import { applyEdit, artifactOf, reviewedRole, toReviewResponse } from "../review.js";
+import type { HumanNodeSpec } from "../../workflow/schema.js";
+import type { RoleRecord } from "../../roles/types.js";
+import { applyEdit, artifactOf, toReviewResponse } from "../review.js";
 import type { PipelineStateType, PipelineUpdate } from "../../state/pipeline.js";
 import { emitter, finish } from "./context.js";
 
@@ -25,10 +25,10 @@ export interface ApprovalPayload {
  * first — the node re-runs from its top when the answer arrives — and the artifact is computed purely.
  * yolo's CLI checks an answer before resuming; a client that resumes with an unreadable answer or an edit that
  * cannot be applied (LangGraph's server, Studio) is asked again with the problem, never taken as a rejection.
+ * `role` is the reviewed agent node's role record, resolved with the graph (null for a plain sign-off).
  */
-export function humanNode(node: string, spec: HumanNodeSpec, workflow: Workflow, agents?: ReadonlyMap<string, RoleSource>) {
+export function humanNode(node: string, spec: HumanNodeSpec, role: RoleRecord | null) {
   const reviews = spec.reviews ?? null;
-  const role = reviewedRole(workflow, reviews, agents);
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
     emitter(config)({ type: "node.started", node, fixAttempt: 0, step: state.steps ?? 0 });
     const payload: ApprovalPayload = { kind: "approval", node, prompt: spec.prompt, reviews, artifact: artifactOf(role, reviews, state) };

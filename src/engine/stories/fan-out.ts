@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from "../../config/schema.js";
-import { type AgentCapability, capabilitiesOf, declares } from "../../roles/catalog.js";
-import { builtInRoleFor } from "../../roles/history-lines.js";
+import { type AgentCapability, declares } from "../../roles/catalog.js";
+import { nodeRole } from "../../workflow/node-roles.js";
 
 /** The agent node that builds pm's stories in parallel, and the agent each story's run uses. */
 export interface FanOut {
@@ -22,8 +22,8 @@ export function fanOutOf(
     if (spec.kind !== "agent") continue;
     const agentId = spec.agent ?? node;
     if (declares(agents?.get(agentId), "fans-out-stories")) return { node, agentId };
-    const judges = spec.gates !== undefined && spec.gates !== false;
-    if (!config.customWorkflow && capabilitiesOf(builtInRoleFor(agentId, judges)).fansOutStories === true) return { node, agentId };
+    // The node's built-in role (without the agents: a declared capability was asked just above).
+    if (!config.customWorkflow && nodeRole(node, spec).fansOutStories === true) return { node, agentId };
   }
   return null;
 }

@@ -3,8 +3,7 @@ import type { EventBody, Usage } from "../../events/schema.js";
 import { addUsage, ZERO_USAGE } from "../../events/usage.js";
 import { fence } from "../../text/fence.js";
 import { readProjectText } from "../../secrets/project-read.js";
-import { roleOf } from "../../roles/registry.js";
-import type { RoleDefinition } from "../../roles/types.js";
+import type { RoleRecord } from "../../roles/types.js";
 import type { EngineDeps } from "../deps.js";
 import { emitter, threadIdOf } from "../nodes/context.js";
 import { runRole } from "../nodes/agent-node.js";
@@ -42,9 +41,8 @@ type RunUpdates = Record<string, Partial<StoryRun> & { id: string }>;
  * `--branch` each merged story becomes one commit on the thread's branch (a linear history). Then it starts the
  * stories whose dependencies are now merged, from the merged result, or hands the tree to the gate.
  */
-export function storyMergeNode(deps: EngineDeps, fanOut: FanOut) {
+export function storyMergeNode(deps: EngineDeps, fanOut: FanOut, role: RoleRecord) {
   const { node } = fanOut;
-  const role = roleOf(fanOut.agentId, false, deps.agents.get(fanOut.agentId));
   return async (state: PipelineStateType, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
     checkRunLimits(MERGE_NODE, state, deps.config.limits);
     const started = performance.now();
@@ -189,7 +187,7 @@ async function resolveConflicts(input: {
   config: LangGraphRunnableConfig;
   deps: EngineDeps;
   fanOut: FanOut;
-  role: RoleDefinition;
+  role: RoleRecord;
 }): Promise<{ usage: Usage; left: string[]; question: string | null; files: string[] }> {
   const { story, conflicts, state, deps, role } = input;
   const { node, agentId } = input.fanOut;

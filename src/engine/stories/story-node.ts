@@ -1,7 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { EventBody, Usage } from "../../events/schema.js";
-import { roleOf } from "../../roles/registry.js";
-import type { RoleDefinition } from "../../roles/types.js";
+import type { RoleRecord } from "../../roles/types.js";
 import type { EngineDeps } from "../deps.js";
 import { nodeEndHooks, nodeStartHooks } from "../../hooks/step-hooks.js";
 import { transcriptPath } from "../../store/artifacts.js";
@@ -43,9 +42,8 @@ function storyTask(id: string, others: number): string {
  * story in its brief. yolo then commits the story on its branch and takes the files changed from git, not from the
  * model's handoff.
  */
-export function storyRunNode(deps: EngineDeps, fanOut: FanOut) {
-  const { node, agentId } = fanOut;
-  const role = roleOf(agentId, false, deps.agents.get(agentId));
+export function storyRunNode(deps: EngineDeps, fanOut: FanOut, role: RoleRecord) {
+  const { node } = fanOut;
   return async (input: StoryInput, config: LangGraphRunnableConfig): Promise<PipelineUpdate> => {
     const id = input.storyId;
     const threadId = threadIdOf(config);
@@ -111,7 +109,7 @@ function storyScoped(config: LangGraphRunnableConfig, threadId: string, storyId:
 async function runStory(input: {
   deps: EngineDeps;
   fanOut: FanOut;
-  role: RoleDefinition;
+  role: RoleRecord;
   wt: StoryWorktree;
   id: string;
   state: PipelineStateType;

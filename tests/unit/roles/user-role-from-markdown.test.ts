@@ -5,8 +5,9 @@ import { loadAgents } from "../../../src/agents/loader.js";
 import { PipelineState, type PipelineStateType } from "../../../src/state/pipeline.js";
 import { nodeBrief } from "../../../src/prompt/brief.js";
 import { roleHandoffJsonSchema, roleHandoffSchema } from "../../../src/roles/handoff-schema.js";
+import { applyReviewEdit, reviewArtifact } from "../../../src/roles/review-kit.js";
 import { BUILT_IN_ROLES, roleOf } from "../../../src/roles/registry.js";
-import type { RoleDefinition } from "../../../src/roles/types.js";
+import type { RoleRecord } from "../../../src/roles/types.js";
 import { tempDir } from "../../helpers/per-test.js";
 
 const AUDITOR = `---
@@ -50,7 +51,7 @@ function emptyState(): PipelineStateType {
   };
 }
 
-function auditorRole(dir: string): RoleDefinition {
+function auditorRole(dir: string): RoleRecord {
   const { agents, errors } = load(dir, { "security-auditor.md": AUDITOR });
   expect(errors).toEqual([]);
   const role = roleOf("security-auditor", false, agents.get("security-auditor"));
@@ -114,13 +115,13 @@ describe("a role added from a Markdown file only", () => {
     expect(brief).toContain("`risk` (one of low, medium, high): the overall risk of the change");
     expect(brief).toContain("`issues` (a list of strings, optional)");
     const state = { ...emptyState(), notes: { audit: { summary: "s", findings: [], verdict: null, outputs: good } } };
-    const artifact = role.review.artifact(state, "audit");
+    const artifact = reviewArtifact(role, state, "audit");
     expect(artifact).toContain("risk: high");
-    const edited = role.review.apply(artifact.replace("risk: high", "risk: medium"), "audit");
+    const edited = applyReviewEdit(role, artifact.replace("risk: high", "risk: medium"), "audit");
     expect(edited).toEqual({
       update: { notes: { audit: { summary: "Two injection risks.", findings: [], verdict: null, outputs: { ...good, risk: "medium" } } } },
     });
-    expect(role.review.apply(artifact.replace("risk: high", "risk: 7"), "audit")).toEqual({ error: expect.stringContaining("risk:") });
+    expect(applyReviewEdit(role, artifact.replace("risk: high", "risk: 7"), "audit")).toEqual({ error: expect.stringContaining("risk:") });
   });
 
   it("refuses bad handoff frontmatter with the file and the field: unknown type, enum without values, a reserved key, a built-in role", ({

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { roleHandoffJsonSchema, roleHandoffSchema } from "../../../src/roles/handoff-schema.js";
 import { asRole } from "../../../src/roles/registry.js";
-import type { AnyRole, ROLES } from "../../../src/roles/types.js";
+import type { ROLES } from "../../../src/roles/catalog.js";
+import type { AnyRole } from "../../../src/roles/types.js";
 
 const handoffSchema = (role: AnyRole) => roleHandoffSchema(asRole(role));
 const handoffJsonSchema = (role: AnyRole) => roleHandoffJsonSchema(asRole(role));

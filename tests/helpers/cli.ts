@@ -125,8 +125,12 @@ export function describeResult(r: YoloResult): string {
   return `exit ${r.exitCode}${r.signal ? ` (${r.signal})` : ""}${r.timedOut ? " TIMED OUT" : ""}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
 }
 
-/** Polls until `check` returns true; throws naming `what` after a generous timeout. No timing is asserted. */
-export async function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+/**
+ * Polls until `check` returns true; throws naming `what` after a generous timeout. No timing is asserted: the default
+ * is under the tests' own 180 s budget and far over what any wait takes on a quiet machine (at load 20-29 on two cores
+ * waits of 30 s ran out), so it costs time only on a hang.
+ */
+export async function waitFor(check: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

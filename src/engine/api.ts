@@ -1,7 +1,10 @@
 // The one way src/cli reaches the engine (scripts/check-imports.mjs holds it). Light on purpose: what it imports
 // statically is what a run's start loads anyway; the rest is imported by the functions below only when called.
 
-export { launch, preloadLightResume, type LaunchLeg, type LaunchPlan } from "./run/launch.js";
+export { launch, type LaunchLeg, type LaunchPlan } from "./run/launch.js";
+export { prepareLaunch, type PreparedLaunch } from "./run/prepare.js";
+export { replyKind, type LaunchFlags, type LaunchReply, type LaunchReplay, type LaunchRequest } from "./run/request.js";
+export type { LaunchFront, SetupFact, StartedReads } from "./run/front.js";
 export type { RunHandle, RunOptions, RunResult, RunWords, WaitingRequest } from "./run/options.js";
 export { runFacts, type RunFacts } from "./run/facts.js";
 export { databaseExists, databaseName, openSession, openSessionDeferred, type Session } from "./session.js";

@@ -16,7 +16,7 @@ export const SHIPPED_AGENTS_DIR = join(packageRoot(), "agents");
 export async function checkWorkflow(config: ResolvedConfig, cache: ValidationCache | null): Promise<void> {
   const inputs = cache ? workflowInputs(config) : null;
   if (cache && inputs && cachedValidation(cache, "workflow", inputs) === true) return;
-  (await import("./prepare.js")).loadPipelineAgents(config);
+  (await import("./workflow-agents.js")).loadWorkflowAgents(config);
   if (cache && inputs) storeValidation(cache, "workflow", inputs, true);
 }
 

@@ -6,7 +6,7 @@ import { plainJson, privateCacheDir } from "../config/load-cache.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { validationCache } from "../config/load-project.js";
 import { userCacheDir } from "../config/user-cache-dir.js";
-import { workflowInputs } from "./workflow-check.js";
+import { workflowInputs } from "../config/workflow-inputs.js";
 
 /** Where this build remembers validated agent definitions: a private folder of the user's cache directory, and the build. */
 export interface AgentsCache {

@@ -1,6 +1,6 @@
 import { drawWorkflowMermaid } from "../../workflow/mermaid.js";
 import { loadResolvedConfig, validationCache } from "../load-config.js";
-import { checkWorkflow } from "../../agents/workflow-check.js";
+import { checkWorkflow } from "../workflow-check.js";
 
 /**
  * `yolo graph`: the configured workflow as Mermaid, labelled from its conditions. It is drawn from the workflow

@@ -1,24 +1,10 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import { cachedValidation, storeValidation, type ValidationCache } from "../config/load-cache.js";
-import type { ResolvedConfig } from "../config/schema.js";
 import { packageRoot } from "../package-root.js";
+import type { ResolvedConfig } from "./schema.js";
 
 /** Where the shipped agents live (the agents loader's DEFAULT_AGENTS_DIR, without loading it: a test checks both agree). */
 export const SHIPPED_AGENTS_DIR = join(packageRoot(), "agents");
-
-/**
- * Validates the agents and the workflow exactly as a run does (loadPipelineAgents: every problem reported at once),
- * unless this build validated the very same inputs before: the workflow's part of the config and every file of
- * both agents folders, byte for byte. A command that only reads the workflow (`yolo graph`) then loads neither the
- * agents' YAML parser nor zod.
- */
-export async function checkWorkflow(config: ResolvedConfig, cache: ValidationCache | null): Promise<void> {
-  const inputs = cache ? workflowInputs(config) : null;
-  if (cache && inputs && cachedValidation(cache, "workflow", inputs) === true) return;
-  (await import("./workflow-agents.js")).loadWorkflowAgents(config);
-  if (cache && inputs) storeValidation(cache, "workflow", inputs, true);
-}
 
 /**
  * Everything loadPipelineAgents reads, as plain data: the config fields it checks and the contents of every `.md`

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_AGENTS_DIR } from "../../../src/agents/loader.js";
-import { checkWorkflow, SHIPPED_AGENTS_DIR, workflowInputs } from "../../../src/agents/workflow-check.js";
+import { checkWorkflow, SHIPPED_AGENTS_DIR, workflowInputs } from "../../../src/cli/workflow-check.js";
 import { resolveConfig } from "../../../src/config/resolve.js";
 import type { UserConfig } from "../../../src/config/schema.js";
 import type { ConfigError } from "../../../src/errors.js";

@@ -1,6 +1,6 @@
 import { type EarlyReads, readEarly } from "./early-reads.js";
 import { emptySlot, fillSlot } from "./early-slot.js";
-import { projectRoot } from "./project-root.js";
+import { projectRoot } from "../config/project-root.js";
 
 /** The git reads and bubblewrap's trial a run or resume starts with, started before the CLI itself has loaded. */
 export type EarlyProbes = EarlyReads;

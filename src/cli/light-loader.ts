@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
 import { privateCacheDir } from "../config/private-dir.js";
-import { userCacheDir } from "./user-cache-dir.js";
+import { userCacheDir } from "../config/user-cache-dir.js";
 
 // Built into dist/cli/light-loader.cjs, which bin/yolo.js requires (CommonJS: no ES module loader on this path).
 

@@ -1,7 +1,7 @@
 import { chooseRendererKind } from "../ui/choose-renderer.js";
 import { createJsonRenderer } from "../ui/json-renderer.js";
 import type { Renderer } from "../ui/renderer.js";
-import type { RunFlags } from "./run-prepare.js";
+import type { LaunchFlags as RunFlags } from "./launch-front.js";
 
 export function rendererKind(flags: RunFlags) {
   return chooseRendererKind({ json: !!flags.json, tui: flags.ci ? false : flags.tui, isTTY: process.stdout.isTTY === true, env: process.env });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { describeResult, parseEvents, runYolo } from "../helpers/cli.js";
 import { mockWith, project, tempDir } from "../helpers/per-test.js";
 
-// A run's agents come from the agents cache when this build validated the same files before (src/cli/agents-cache.ts).
+// A run's agents come from the agents cache when this build validated the same files before (src/agents/agents-cache.ts).
 // The contract of a bad agent file does not change with a warm cache: exit 2, nothing on stdout, no model call.
 
 describe("a run with the agents cache warm", () => {

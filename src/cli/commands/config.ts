@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import { ConfigError } from "../../errors.js";
 import { configTrustStoreFile, recordConfigTrust } from "../../config/trust/config-trust.js";
-import { projectRoot } from "../project-root.js";
+import { projectRoot } from "../../config/project-root.js";
 
 /**
  * `yolo config trust`: bundles the project's yolo.config.* with every module it reaches into the user's state folder

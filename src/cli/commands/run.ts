@@ -1,12 +1,22 @@
-import { launch, type LaunchLeg, type RunHandle, type RunResult, type ThreadProfile, type WaitingRequest } from "../../engine/api.js";
+import {
+  launch,
+  type LaunchLeg,
+  type PreparedLaunch,
+  prepareLaunch,
+  type RunHandle,
+  type RunResult,
+  type ThreadProfile,
+  type WaitingRequest,
+} from "../../engine/api.js";
 import { ConfigError } from "../../errors.js";
 import type { YoloEvent } from "../../events/schema.js";
-import { newThreadId } from "../../store/thread-id.js";
 import type { Renderer } from "../../ui/renderer.js";
+import type { AnswerEntry } from "../answers-file.js";
 import { askOnTerminal, type HumanReply, reviewFromFlags, takeAnswer } from "../human-input.js";
-import { type FirstLeg, type Prepared, prepareLaunch, type RunFlags } from "../run-prepare.js";
+import { cliFront, type LaunchFlags as RunFlags } from "../launch-front.js";
+import { type Asked, launchRequest, resumeAsked } from "../launch-request.js";
 import { ask, createRenderer, loadInk, rendererKind } from "../run-renderer.js";
-import { isUnattended, type RunSetup } from "../run-setup.js";
+import { isUnattended } from "../run-setup.js";
 import { STOP_NOTES, type StopControl, stopControl } from "../stop-control.js";
 import { textFromStdin } from "../stdin-text.js";
 import { inCliWords } from "../wording/error-text.js";
@@ -15,7 +25,7 @@ import { inCliWords } from "../wording/error-text.js";
 export async function runCommand(input: { cwd: string; requirement: string; opts: RunFlags }): Promise<number> {
   const requirement = input.requirement === "-" ? await textFromStdin('yolo run "…"') : input.requirement.trim();
   if (!requirement) throw new ConfigError('The requirement is empty. Usage: yolo run "what to build"');
-  return execute(input.cwd, input.opts, { threadId: newThreadId(), start: { requirement } });
+  return execute(input.cwd, input.opts, { kind: "new", requirement });
 }
 
 /**
@@ -31,12 +41,7 @@ export async function resumeCommand(input: { cwd: string; thread?: string; messa
   const words = opts.last ? [input.thread, input.message].filter((w): w is string => w !== undefined).join(" ") : input.message;
   const thread = opts.last ? await (await import("../last-thread.js")).lastThreadId(input.cwd, opts) : input.thread!;
   const message = words?.trim() ? words.trim() : undefined;
-  if (opts.from !== undefined) {
-    if (review || opts.answer !== undefined || message !== undefined)
-      throw new ConfigError("--from starts a new thread: it cannot also answer the old one's question or take a message.");
-    return execute(input.cwd, opts, { threadId: newThreadId(), resume: {}, fork: { source: thread, from: opts.from } });
-  }
-  return execute(input.cwd, opts, { threadId: thread, resume: { answer: opts.answer, review, message } });
+  return execute(input.cwd, opts, resumeAsked(thread, message, opts, review));
 }
 
 /** `yolo agent <id> <message>` and `yolo chat <message>`: a new thread of one agent, or of a chat. */
@@ -44,37 +49,42 @@ export async function soloCommand(input: { cwd: string; profile: Exclude<ThreadP
   const usage = input.profile.mode === "agent" ? `yolo agent ${input.profile.agentId} "what to do"` : 'yolo chat "your question"';
   const message = input.message === "-" ? await textFromStdin(usage.replace(/"[^"]*"$/, '"…"')) : input.message.trim();
   if (!message) throw new ConfigError(`The message is empty. Usage: ${usage}`);
-  return execute(input.cwd, input.opts, { threadId: newThreadId(), start: { requirement: message, profile: input.profile } });
+  return execute(input.cwd, input.opts, { kind: "new", requirement: message, profile: input.profile });
 }
 
 /**
- * Runs legs of a thread until it ends or waits; in a terminal, questions are asked inline and the run goes on. Every
- * leg says `run.started` before the engine (LangGraph, the model client, the tools) is loaded: everything that
- * refuses a run is still checked first (exit 2, nothing emitted), and the engine loads while the event is shown.
+ * Runs legs of a thread until it ends or waits; in a terminal, questions are asked inline and the run goes on. The
+ * engine prepares the request (everything that refuses it is checked first: exit 2, nothing emitted); every leg says
+ * `run.started` before the engine (LangGraph, the model client, the tools) is loaded, and loads while it is shown.
  */
-async function execute(cwd: string, flags: RunFlags, first: FirstLeg): Promise<number> {
+async function execute(cwd: string, flags: RunFlags, asked: Asked): Promise<number> {
+  const request = await launchRequest(cwd, flags, asked);
   // The live view's first frame needs Ink and React: they load while the rest of the start is prepared.
-  const preloadView = () => {
+  const cli = cliFront(request, () => {
     if (rendererKind(flags) === "ink") loadInk().catch(() => {});
-  };
-  const prepared = await prepareLaunch(cwd, flags, first, preloadView);
-  const { setup, lock } = prepared;
+  });
+  const prepared = await prepareLaunch(request, cli.front);
+  if (prepared.forked) {
+    const { source, step, node } = prepared.forked;
+    process.stderr.write(`yolo: thread ${request.threadId} forked from ${source} at step ${step} (after ${node}); ${source} is unchanged\n`);
+  }
   // --ci (or CI set) never prompts and never reads stdin, even on a terminal: a question ends the run with exit 3.
   const interactive = !flags.json && !isUnattended(flags, process.env) && process.stdin.isTTY === true && process.stdout.isTTY === true;
   const stops = stopControl();
   const views = viewHolder(flags, interactive, stops);
   try {
-    return await runLegs(prepared, views, stops, interactive, flags);
+    return await runLegs({ ...prepared, answers: cli.answers(), resumeArgs: cli.resumeArgs }, views, stops, interactive, flags);
   } finally {
     stops.dispose();
     await views.current?.close();
-    await setup.finish();
     await prepared.close();
-    lock?.release();
     // The view is gone: the last thing on the terminal says which branch the user is left on.
-    if (setup.branchNote && !flags.json) process.stderr.write(`yolo: ${setup.branchNote}\n`);
+    if (prepared.branchNote && !flags.json) process.stderr.write(`yolo: ${prepared.branchNote}\n`);
   }
 }
+
+/** A prepared launch, with what the CLI holds for its legs: the `--answers` entries and the resume command's options. */
+type Prepared = PreparedLaunch & { answers: AnswerEntry[] | null; resumeArgs: string };
 
 type Views = ReturnType<typeof viewHolder>;
 
@@ -94,14 +104,14 @@ function viewHolder(flags: RunFlags, interactive: boolean, stops: StopControl) {
 
 // The legs of the thread, until it ends, waits with no one to answer, or is stopped: returns the exit code.
 async function runLegs(prepared: Prepared, views: Views, stops: StopControl, interactive: boolean, flags: RunFlags): Promise<number> {
-  const { plan, setup, answers } = prepared;
+  const { plan, answers } = prepared;
   let view = await views.open();
   let leg: LaunchLeg = prepared.leg;
   // A question answered from --answers goes on in this process as the same leg: one run.started, one run.completed.
   const prepare = answers ? (request: WaitingRequest) => takeAnswer(answers, request) : null;
   let continued = false;
   for (;;) {
-    const ran = await runLeg(leg, launch(plan, leg), view, stops, setup, { prepare, continued });
+    const ran = await runLeg(leg, launch(plan, leg), view, stops, prepared.resumeArgs, { prepare, continued });
     const { result, question } = ran;
     await prepared.resetNotices();
     // stdout carries only events under --json; a person reading the job log still sees why it failed.
@@ -139,7 +149,7 @@ async function runLeg(
   handle: RunHandle,
   renderer: Renderer,
   stops: StopControl,
-  setup: RunSetup,
+  resumeArgs: string,
   opts: { prepare: ((request: WaitingRequest) => HumanReply | null) | null; continued: boolean },
 ): Promise<{ result: RunResult; question: string | null; prepared: HumanReply | null }> {
   let question: string | null = null;
@@ -154,7 +164,7 @@ async function runLeg(
       else renderer.onEvent(event);
     }
     // A refusal (an unknown thread, a reply it does not wait for) is said with this command's thread and options.
-    const result = await handle.result.catch((error: unknown) => Promise.reject(inCliWords(error, { thread: leg.threadId, resumeArgs: setup.resumeArgs })));
+    const result = await handle.result.catch((error: unknown) => Promise.reject(inCliWords(error, { thread: leg.threadId, resumeArgs })));
     const waiting = result.status === "waiting" && result.request && !stops.requested();
     const prepared = waiting && opts.prepare && result.request ? opts.prepare(result.request) : null;
     if (held && !prepared) renderer.onEvent(held);

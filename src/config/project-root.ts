@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
-import { findConfigFile } from "../config/find.js";
+import { findConfigFile } from "./find.js";
 import { refuseUserFolders } from "./user-folders.js";
 
 /** Where yolo works, found from the folder it was started in. */

@@ -1,11 +1,12 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentDefinition } from "../agents/types.js";
+import type { AgentDefinition } from "./types.js";
 import { plainJson, privateCacheDir } from "../config/load-cache.js";
 import type { ResolvedConfig } from "../config/schema.js";
-import { userCacheDir, validationCache } from "./load-config.js";
-import { workflowInputs } from "./workflow-check.js";
+import { validationCache } from "../config/load-project.js";
+import { userCacheDir } from "../config/user-cache-dir.js";
+import { workflowInputs } from "../config/workflow-inputs.js";
 
 /** Where this build remembers validated agent definitions: a private folder of the user's cache directory, and the build. */
 export interface AgentsCache {
@@ -39,7 +40,7 @@ export async function pipelineAgents(config: ResolvedConfig, cache: AgentsCache 
     const hit = readEntry(cache, key, digest);
     if (hit) return hit;
   }
-  const agents = (await import("./prepare.js")).loadPipelineAgents(config);
+  const agents = (await import("./workflow-agents.js")).loadWorkflowAgents(config);
   if (cache && key && digest) writeEntry(cache, key, digest, agents);
   return agents;
 }

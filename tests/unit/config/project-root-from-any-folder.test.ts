@@ -1,7 +1,7 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { findProject, projectRoot } from "../../../src/cli/project-root.js";
+import { findProject, projectRoot } from "../../../src/config/project-root.js";
 import { ConfigError } from "../../../src/errors.js";
 import { tempDir } from "../../helpers/per-test.js";
 

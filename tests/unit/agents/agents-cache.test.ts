@@ -3,9 +3,9 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_AGENTS_DIR } from "../../../src/agents/loader.js";
-import { type AgentsCache, pipelineAgents } from "../../../src/cli/agents-cache.js";
+import { type AgentsCache, pipelineAgents } from "../../../src/agents/agents-cache.js";
 import { loadPipelineAgents } from "../../../src/cli/prepare.js";
-import { workflowInputs } from "../../../src/cli/workflow-check.js";
+import { workflowInputs } from "../../../src/config/workflow-inputs.js";
 import { plainJson } from "../../../src/config/load-cache.js";
 import { resolveConfig } from "../../../src/config/resolve.js";
 import { ConfigError } from "../../../src/errors.js";

@@ -2,7 +2,7 @@ import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { ConfigError } from "../errors.js";
-import { trustStoreFile } from "../hooks/trust.js";
+import { userStateDir } from "./trust/config-trust-store.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -17,7 +17,7 @@ export function refuseUserFolders(root: string, env: Env = process.env): void {
   const held: [string, string][] = [
     ["your home folder", home],
     ["your yolo config folder", userConfigFolder(env, home)],
-    ["yolo's trust store", dirname(trustStoreFile(env))],
+    ["yolo's trust store", userStateDir(env)],
   ];
   const project = real(root);
   for (const [what, dir] of held) {

@@ -1,4 +1,4 @@
-import { git } from "../git/git.js";
+import { git } from "./git.js";
 import { looksLikeSecret } from "../secrets/sensitive.js";
 
 /**

@@ -1,11 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, it } from "vitest";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { describeResult, parseEvents, runYolo, threadIdFrom } from "../helpers/cli.js";
 import { analystDone, BAD_ADD, call, GOOD_ADD, handoff, teaSays } from "../helpers/director.js";
-import { lastToolResults, type RecordedRequest, type ScriptedReply } from "../helpers/mock-openai.js";
-import { mockWith, project, tempDir } from "../helpers/per-test.js";
+import { lastToolResults, type RecordedRequest, type ScriptedReply, startMockOpenAI } from "../helpers/mock-openai.js";
+import { mockWith, project } from "../helpers/per-test.js";
+import { makeProject } from "../helpers/project.js";
 import { pmStories, storyDirector, until } from "../helpers/stories.js";
 
 const MUL = "export function mul(a, b) {\n  return a * b;\n}\n";
@@ -194,32 +196,77 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     expect(r.stdout + r.stderr).toContain("conflict markers are still in README.md");
   });
 
-  it("--branch: one commit per story on the thread's branch, in story order, a linear history", async ({ expect, onTestFinished }) => {
-    const root = project(onTestFinished);
-    const director = storyDirector({
-      analyst: [analystDone],
-      pm: [addAndMultiply()],
-      "dev:add": writes("src/add.js", GOOD_ADD, "wrote add"),
-      "dev:mul": writes("src/mul.js", MUL, "wrote mul"),
-      tea: [teaSays("PASS")],
+  // One run serves both: --branch and the user's hooks are independent, and each story run is a whole pipeline's CPU.
+  describe("a two-story run with --branch and the user's NodeStart / NodeEnd hooks", () => {
+    const cleanup: Array<() => unknown> = [];
+    let shared: { root: string; logDir: string; r: Awaited<ReturnType<typeof runYolo>> };
+    beforeAll(async () => {
+      const proj = makeProject();
+      cleanup.push(proj.cleanup);
+      const home = realpathSync(mkdtempSync(join(tmpdir(), "yolo-test-")));
+      cleanup.push(() => rmSync(home, { recursive: true, force: true }));
+      // The two stories' hooks run at the same time: each writes its own file, as appending to one would interleave.
+      const logDir = join(home, "hooks");
+      mkdirSync(logDir);
+      const logHook = { type: "command", command: `cat > "$(mktemp ${logDir}/XXXXXX)"` };
+      writeFileSync(
+        join(home, "config.json"),
+        JSON.stringify({ hooks: { NodeStart: [{ matcher: "dev", hooks: [logHook] }], NodeEnd: [{ matcher: "dev", hooks: [logHook] }] } }),
+      );
+      const director = storyDirector({
+        analyst: [analystDone],
+        pm: [addAndMultiply()],
+        "dev:add": writes("src/add.js", GOOD_ADD, "wrote add"),
+        "dev:mul": writes("src/mul.js", MUL, "wrote mul"),
+        tea: [teaSays("PASS")],
+      });
+      const mock = await startMockOpenAI(director);
+      cleanup.push(() => mock.close());
+      const r = await runYolo(["run", "--ci", "--json", "--branch", "Add and multiply"], {
+        cwd: proj.root,
+        baseURL: mock.url,
+        env: { YOLO_USER_CONFIG: join(home, "config.json"), XDG_STATE_HOME: join(home, "state") },
+      });
+      shared = { root: proj.root, logDir, r };
+    }, 240_000);
+    afterAll(async () => {
+      for (const undo of cleanup) await undo();
     });
-    const mock = await mockWith(onTestFinished, director);
-    const r = await runYolo(["run", "--ci", "--json", "--branch", "Add and multiply"], { cwd: root, baseURL: mock.url });
-    expect(r.exitCode, describeResult(r)).toBe(0);
-    const thread = threadIdFrom(r.stdout);
-    const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" });
-    expect(git("branch", "--show-current").trim()).toBe(`yolo/${thread}`);
-    expect(git("log", "--format=%s", "--first-parent").trim().split("\n")).toEqual([
-      `yolo(${thread}): Multiply numbers (attempt 1)`,
-      `yolo(${thread}): Add numbers (attempt 1)`,
-      "init",
-    ]);
-    expect(git("log", "--merges", "--format=%s").trim()).toBe("");
-    expect(git("show", "--name-only", "--format=", "HEAD~1").trim()).toBe("src/add.js");
-    expect(git("show", "--name-only", "--format=", "HEAD").trim()).toBe("src/mul.js");
-    expect(git("log", "-1", "--format=%B", "HEAD~1")).toContain("Yolo-Node: dev.add");
-    expect(git("status", "--porcelain")).toBe("");
-    expect(git("branch", "--list", "yolo/stories/*")).toBe("");
+
+    it("--branch: one commit per story on the thread's branch, in story order, a linear history", ({ expect }) => {
+      const { root, r } = shared;
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      const thread = threadIdFrom(r.stdout);
+      const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" });
+      expect(git("branch", "--show-current").trim()).toBe(`yolo/${thread}`);
+      expect(git("log", "--format=%s", "--first-parent").trim().split("\n")).toEqual([
+        `yolo(${thread}): Multiply numbers (attempt 1)`,
+        `yolo(${thread}): Add numbers (attempt 1)`,
+        "init",
+      ]);
+      expect(git("log", "--merges", "--format=%s").trim()).toBe("");
+      expect(git("show", "--name-only", "--format=", "HEAD~1").trim()).toBe("src/add.js");
+      expect(git("show", "--name-only", "--format=", "HEAD").trim()).toBe("src/mul.js");
+      expect(git("log", "-1", "--format=%B", "HEAD~1")).toContain("Yolo-Node: dev.add");
+      expect(git("status", "--porcelain")).toBe("");
+      expect(git("branch", "--list", "yolo/stories/*")).toBe("");
+    });
+
+    it("the user's NodeStart and NodeEnd hooks run for each story's dev, naming its transcript", ({ expect }) => {
+      const { root, logDir, r } = shared;
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      const thread = threadIdFrom(r.stdout);
+      const payloads = readdirSync(logDir).map((f) => JSON.parse(readFileSync(join(logDir, f), "utf8")));
+      const seen = payloads.map((p) => [p.hook_event_name, p.cwd, p.transcript_path]).sort();
+      const transcript = (id: string) => join(root, ".yolo/threads", thread, "transcripts", `dev.${id}.jsonl`);
+      // Hooks run from the thread's project root, as every hook does.
+      expect(seen).toEqual([
+        ["NodeEnd", root, transcript("add")],
+        ["NodeEnd", root, transcript("mul")],
+        ["NodeStart", root, transcript("add")],
+        ["NodeStart", root, transcript("mul")],
+      ]);
+    });
   });
 
   it("--parallel 1 keeps one dev for all stories, as before", async ({ expect, onTestFinished }) => {
@@ -275,44 +322,6 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
     expect(resumed.exitCode, describeResult(resumed)).toBe(0);
     expect(director.log.slice(seen)).toEqual(["dev:mul", "dev:mul", "dev:mul", "tea"]);
     expect(readFileSync(join(root, "src/mul.js"), "utf8")).toBe(MUL);
-  });
-
-  it("the user's NodeStart and NodeEnd hooks run for each story's dev, naming its transcript", async ({ expect, onTestFinished }) => {
-    const root = project(onTestFinished);
-    const home = tempDir(onTestFinished);
-    // The two stories' hooks run at the same time: each writes its own file, as appending to one would interleave.
-    const logDir = join(home, "hooks");
-    mkdirSync(logDir);
-    const logHook = { type: "command", command: `cat > "$(mktemp ${logDir}/XXXXXX)"` };
-    writeFileSync(
-      join(home, "config.json"),
-      JSON.stringify({ hooks: { NodeStart: [{ matcher: "dev", hooks: [logHook] }], NodeEnd: [{ matcher: "dev", hooks: [logHook] }] } }),
-    );
-    const director = storyDirector({
-      analyst: [analystDone],
-      pm: [addAndMultiply()],
-      "dev:add": writes("src/add.js", GOOD_ADD, "add"),
-      "dev:mul": writes("src/mul.js", MUL, "mul"),
-      tea: [teaSays("PASS")],
-    });
-    const mock = await mockWith(onTestFinished, director);
-    const r = await runYolo(["run", "--ci", "--json", "Add and multiply"], {
-      cwd: root,
-      baseURL: mock.url,
-      env: { YOLO_USER_CONFIG: join(home, "config.json"), XDG_STATE_HOME: join(home, "state") },
-    });
-    expect(r.exitCode, describeResult(r)).toBe(0);
-    const thread = threadIdFrom(r.stdout);
-    const payloads = readdirSync(logDir).map((f) => JSON.parse(readFileSync(join(logDir, f), "utf8")));
-    const seen = payloads.map((p) => [p.hook_event_name, p.cwd, p.transcript_path]).sort();
-    const transcript = (id: string) => join(root, ".yolo/threads", thread, "transcripts", `dev.${id}.jsonl`);
-    // Hooks run from the thread's project root, as every hook does.
-    expect(seen).toEqual([
-      ["NodeEnd", root, transcript("add")],
-      ["NodeEnd", root, transcript("mul")],
-      ["NodeStart", root, transcript("add")],
-      ["NodeStart", root, transcript("mul")],
-    ]);
   });
 
   it("a blocked gate on the merged tree goes to one dev on that tree, not to every story", async ({ expect, onTestFinished }) => {

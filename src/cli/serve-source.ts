@@ -13,14 +13,16 @@ import type { ThreadIndex } from "../store/thread-index.js";
 import { resumeCommandText } from "./wording/resume-command.js";
 import { killedReason } from "./wording/run-words.js";
 import { listThreads } from "./commands/threads.js";
+import { listedRows } from "./listed-rows.js";
 
 /** The server's readings, each the one `yolo threads`, `show`, `history` and `resume --answer` use. */
 export function threadSource(config: ResolvedConfig, index: ThreadIndex | null, all: boolean): ThreadSource {
   const none = <T>(value: T) => Promise.resolve(value);
+  const list = index ? listedRows(index, () => listThreads(index.threads, config, all)) : () => none([]);
   return {
     price: config.model.price,
     resumeCommand: (id) => resumeCommandText({ thread: id, awaits: null }),
-    list: async () => (index ? Promise.all((await listThreads(index.threads, config, all)).map((r) => currentRow(index, r, killedReason))) : []),
+    list,
     row: async (id) => {
       const row = index ? await index.threads.get(id) : null;
       return row && index ? currentRow(index, row, killedReason) : null;
@@ -34,6 +36,7 @@ export function threadSource(config: ResolvedConfig, index: ThreadIndex | null, 
         throw error;
       }
     },
+    stateVersion: async (id) => (index?.stateVersion ? index.stateVersion(id) : null),
     latestCheckpoint: async (id) => (index ? index.latestCheckpointId(id) : null),
     history: async (id) => (index ? (await loadStoredHistory()).readThreadHistory(config, index, id) : none([])),
     diff: async (row) => {

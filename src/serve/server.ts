@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { CSS, LIVE_JS } from "./assets.js";
 import { html } from "./html.js";
+import { ListReadings } from "./list-readings.js";
 import { LiveUpdates } from "./live.js";
 import { evalsPage } from "./pages/evals.js";
 import { page } from "./pages/layout.js";
@@ -28,6 +29,8 @@ export interface RunningServer {
 /** Starts the web view over `source` (see docs/serve.md). */
 export async function startServer(source: ThreadSource, options: ServeOptions): Promise<RunningServer> {
   const secret = newToken();
+  // Kept for the server's life: the list reads a thread's state again only when what it rests on changed.
+  const readings = new ListReadings(source);
   const live = new LiveUpdates(
     () => source.list(),
     (id) => source.latestCheckpoint(id),
@@ -35,7 +38,7 @@ export async function startServer(source: ThreadSource, options: ServeOptions): 
   const server = createServer((req, res) => {
     started.set(res, performance.now());
     securityHeaders(res);
-    handle(req, res, { source, options, secret, live }).catch((error: unknown) =>
+    handle(req, res, { source, options, secret, live, readings }).catch((error: unknown) =>
       fail(res, 500, `The page could not be made: ${(error as Error)?.message ?? String(error)}`),
     );
   });
@@ -54,6 +57,7 @@ interface Context {
   options: ServeOptions;
   secret: string;
   live: LiveUpdates;
+  readings: ListReadings;
 }
 
 // One request: the token first (when one is set), then the route.
@@ -75,7 +79,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
   }
   if (req.method === "POST") return post(req, res, url, ctx);
   if (req.method !== "GET" && req.method !== "HEAD") return fail(res, 405, "Only GET, and POST for a reply.");
-  if (url.pathname === "/") return send(res, 200, "text/html; charset=utf-8", await listPage(ctx.source, url));
+  if (url.pathname === "/") return send(res, 200, "text/html; charset=utf-8", await listPage(ctx.source, url, ctx.readings));
   if (url.pathname === "/evals") return send(res, 200, "text/html; charset=utf-8", evalsPage(ctx.source.evals()));
   if (url.pathname === "/events") return ctx.live.subscribe(res, url.searchParams.get("topic") ?? "list");
   if (url.pathname.startsWith("/evals/")) return evalTask(res, url.pathname, ctx);

@@ -19,6 +19,11 @@ export interface ThreadSource {
   row(id: string): Promise<ThreadRow | null>;
   /** A thread's latest state and position (`yolo show`'s reading), or null when it has no checkpoint. */
   state(id: string): Promise<{ values: PipelineStateType; position: ThreadPosition } | null>;
+  /**
+   * What a thread's `state` rests on (its latest checkpoint and the writes saved against it), from one indexed query;
+   * equal versions read the same state. Null when the store cannot say it cheaply: the state is then read every time.
+   */
+  stateVersion(id: string): Promise<string | null>;
   /** The id of a thread's latest checkpoint, or null: read every poll while its page is open, so one indexed query. */
   latestCheckpoint(id: string): Promise<string | null>;
   /** Every checkpoint, oldest first (`yolo history`). */

@@ -1,4 +1,4 @@
-import type { Database } from "./db.js";
+import type { Database, Statement } from "./db.js";
 
 /** One checkpoint of SqliteSaver's `checkpoints` table, decoded as LangGraph's JsonPlusSerializer would. */
 export interface StoredCheckpoint {
@@ -24,7 +24,7 @@ export class DeltaSnapshotValue {
 }
 
 type Row = { checkpoint_id: string; parent_checkpoint_id: string | null; type: string | null; checkpoint: Uint8Array | string; metadata: Uint8Array | string };
-type WriteRow = { checkpoint_id: string; task_id: string; channel: string; type: string | null; value: Uint8Array | string | null };
+type WriteRow = { task_id: string; channel: string; type: string | null; value: Uint8Array | string | null };
 
 /**
  * A thread's checkpoints (root namespace) read straight from SqliteSaver's tables, without LangGraph: rows are
@@ -35,7 +35,7 @@ export class CheckpointRows {
   private rows: Row[] | undefined;
   private byId = new Map<string, Row>();
   private decoded = new Map<string, StoredCheckpoint>();
-  private writesById: Map<string, StoredWrite[]> | undefined;
+  private readonly writesById = new Map<string, StoredWrite[]>();
 
   constructor(
     private readonly db: Database,
@@ -89,34 +89,33 @@ export class CheckpointRows {
     return Object.hasOwn(values, channel) ? { stored: true, value: values[channel] } : { stored: false };
   }
 
-  /** The writes saved against a checkpoint, ordered by task id and index as SqliteSaver's query returns them. */
+  /**
+   * The writes saved against a checkpoint, ordered by task id and index as SqliteSaver's query returns them. Read per
+   * checkpoint (the primary key's prefix): a thread's latest state needs the latest's writes, not every step's.
+   */
   writes(id: string): StoredWrite[] {
-    if (!this.writesById) {
-      this.writesById = new Map();
-      const rows = this.db
-        .prepare(
-          "SELECT checkpoint_id, task_id, channel, type, value FROM writes WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id, task_id, idx",
-        )
-        .all(this.threadId) as WriteRow[];
-      for (const w of rows) {
-        if ((w.type ?? "json") !== "json") throw new UnreadableCheckpoint(`a write of checkpoint ${w.checkpoint_id} is stored as "${w.type}"`);
-        const list = this.writesById.get(w.checkpoint_id) ?? [];
-        list.push([w.task_id, w.channel, decodeJson(w.value ?? "")]);
-        this.writesById.set(w.checkpoint_id, list);
-      }
-    }
-    return this.writesById.get(id) ?? [];
+    const cached = this.writesById.get(id);
+    if (cached) return cached;
+    const rows = statement(
+      this.db,
+      "SELECT task_id, channel, type, value FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ? ORDER BY task_id, idx",
+    ).all(this.threadId, id) as WriteRow[];
+    const list = rows.map((w): StoredWrite => {
+      if ((w.type ?? "json") !== "json") throw new UnreadableCheckpoint(`a write of checkpoint ${id} is stored as "${w.type}"`);
+      return [w.task_id, w.channel, decodeJson(w.value ?? "")];
+    });
+    this.writesById.set(id, list);
+    return list;
   }
 
   private load(): Row[] {
     if (!this.rows) {
-      const table = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get();
+      const table = statement(this.db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get();
       this.rows = table
-        ? (this.db
-            .prepare(
-              "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC",
-            )
-            .all(this.threadId) as Row[])
+        ? (statement(
+            this.db,
+            "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC",
+          ).all(this.threadId) as Row[])
         : [];
       for (const r of this.rows) this.byId.set(r.checkpoint_id, r);
     }
@@ -129,6 +128,16 @@ export class CheckpointRows {
     if (!row) throw new UnreadableCheckpoint(`checkpoint ${id} is missing`);
     return row;
   }
+}
+
+// Prepared once per connection: a reader is made per thread, and preparing costs more than an indexed query.
+const prepared = new WeakMap<Database, Map<string, Statement>>();
+function statement(db: Database, sql: string): Statement {
+  let byText = prepared.get(db);
+  if (!byText) prepared.set(db, (byText = new Map()));
+  let kept = byText.get(sql);
+  if (!kept) byText.set(sql, (kept = db.prepare(sql)));
+  return kept;
 }
 
 /** JSON text as JsonPlusSerializer loads it: `undefined` and delta-snapshot records revived, any other class refused. */

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from "../config/schema.js";
 import type { CheckpointRows } from "./checkpoint-rows.js";
-import type { Database } from "./db.js";
+import type { Database, Statement } from "./db.js";
 import type { Storage } from "./open-storage.js";
 import type { ThreadStore } from "./thread-store.js";
 
@@ -16,6 +16,13 @@ export interface ThreadIndex {
   latestCheckpointId(threadId: string): Promise<string | null>;
   /** The channel values of the thread's latest checkpoint (root namespace), or {} without one. */
   latestValues(threadId: string): Promise<Record<string, unknown>>;
+  /**
+   * SQLite: what a thread's state reading rests on, in one indexed query: its latest checkpoint's id and the writes
+   * saved against it (a reply saved without a run adds one). Equal versions read the same state.
+   */
+  stateVersion?(threadId: string): string;
+  /** SQLite: changes whenever any connection (this one or another process's) commits to the file. */
+  dataVersion?(): string;
   /** SQLite: a thread's checkpoint rows, read without LangGraph (src/store/checkpoint-view.ts decodes them). */
   checkpointRows?(threadId: string): CheckpointRows;
   /** PostgreSQL: the whole storage the index opened, so a reader can ask LangGraph's checkpointer without reconnecting. */
@@ -37,6 +44,8 @@ export async function openThreadIndex(database: ResolvedConfig["database"]): Pro
       hasCheckpoint: async (id) => sqliteHasCheckpoint(db, id),
       latestCheckpointId: async (id) => sqliteLatestId(db, id),
       latestValues: async (id) => sqliteLatestValues(db, id),
+      stateVersion: sqliteStateVersion(db),
+      dataVersion: sqliteDataVersion(db),
       checkpointRows: (id) => new CheckpointRows(db, id),
       close: async () => void closeDatabase(db),
     };
@@ -80,4 +89,30 @@ function sqliteLatestValues(db: Database, threadId: string): Record<string, unkn
   } catch {
     return {};
   }
+}
+
+// The latest checkpoint and its writes' count and largest rowid (a write replaced in place takes a new rowid): the
+// statement prepared once, as a list asks it for each shown thread on every request.
+function sqliteStateVersion(db: Database): (threadId: string) => string {
+  let statement: Statement | undefined;
+  return (threadId) => {
+    if (!statement) {
+      const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('checkpoints', 'writes')").get() as { n: number };
+      // Before LangGraph's first use of the file there is nothing to read: no statement is kept, the next call looks again.
+      if (tables.n < 2) return "";
+      statement = db.prepare(
+        `SELECT c.checkpoint_id AS id, (SELECT count(*) || '.' || ifnull(max(w.rowid), '') FROM writes w
+           WHERE w.thread_id = c.thread_id AND w.checkpoint_ns = '' AND w.checkpoint_id = c.checkpoint_id) AS writes
+         FROM checkpoints c WHERE c.thread_id = ? AND c.checkpoint_ns = '' ORDER BY c.checkpoint_id DESC LIMIT 1`,
+      );
+    }
+    const row = statement.get(threadId) as { id: string; writes: string } | undefined;
+    return row ? `${row.id}|${row.writes}` : "";
+  };
+}
+
+// SQLite's data_version moves when another connection commits; total_changes counts this connection's own writes.
+function sqliteDataVersion(db: Database): () => string {
+  const changes = db.prepare("SELECT total_changes() AS n");
+  return () => `${String(db.pragma("data_version", { simple: true }))}.${(changes.get() as { n: number }).n}`;
 }

@@ -1,8 +1,8 @@
 import { costOf } from "../../report/data.js";
 import type { ThreadRow } from "../../store/thread-store.js";
 import { html, type Safe } from "../html.js";
+import { type ListReading, ListReadings } from "../list-readings.js";
 import type { ThreadSource } from "../source.js";
-import { gateOutcome } from "./gate-words.js";
 import { money, page, statusClass, tokens, when } from "./layout.js";
 
 /** The statuses the filter offers; `any` shows them all. */
@@ -36,12 +36,12 @@ function statusMatches(status: string, wanted: string): boolean {
 }
 
 /** The threads page: filters, then one row per thread with its gate outcome, tokens and cost read from its state. */
-export async function listPage(source: ThreadSource, url: URL): Promise<string> {
+export async function listPage(source: ThreadSource, url: URL, readings = new ListReadings(source)): Promise<string> {
   const f = listFilter(url);
   const all = await source.list();
   const rows = filterRows(all, f);
   const shown = rows.slice(0, LIST_LIMIT);
-  const cells = await Promise.all(shown.map((r) => rowCells(source, r)));
+  const cells = await Promise.all(shown.map(async (r) => rowCells(source, r, await readings.of(r.id))));
   const more = rows.length > shown.length ? html`<p class="muted">Showing the newest ${shown.length} of ${rows.length}: narrow the filters.</p>` : null;
   const body = html`<h1>Threads</h1>
 ${filters(f)}
@@ -59,12 +59,11 @@ function filters(f: ListFilter): Safe {
 <button type="submit">Filter</button></form>`;
 }
 
-async function rowCells(source: ThreadSource, r: ThreadRow): Promise<Safe> {
-  const state = await source.state(r.id).catch(() => null);
-  const usage = state?.values.usage;
+function rowCells(source: ThreadSource, r: ThreadRow, reading: ListReading | null): Safe {
+  const usage = reading?.usage;
   const cost = usage && source.price ? money(costOf(usage, source.price), source.price.currency) : "–";
-  const gate = state ? gateOutcome(state.values.gateHistory) : "–";
-  const status = state?.position.kind === "answered" ? "answered" : r.status;
+  const gate = reading ? reading.gate : "–";
+  const status = reading?.answered ? "answered" : r.status;
   return html`<tr data-thread="${r.id}"><td><a href="/threads/${encodeURIComponent(r.id)}">${r.id}</a></td>
 <td class="${statusClass(r.status)}">${status}</td><td class="req">${r.requirement}</td><td>${gate}</td>
 <td>${usage ? tokens(usage.totalTokens) : "–"}</td><td>${cost}</td><td>${when(r.updatedAt)}</td><td>${r.branch ?? "–"}</td>

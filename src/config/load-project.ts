@@ -9,6 +9,7 @@ import type { ConfigOverrideFlags } from "./run-flags.js";
 import type { ResolvedConfig, UserLevelConfig } from "./schema.js";
 import { type TrustedConfig, trustedConfig } from "./trust/config-trust.js";
 import { userCacheDir } from "./user-cache-dir.js";
+import { withApprovals } from "../workflow/approve.js";
 
 /** Flags that override config, shared by run and resume (picked from the one RunFlags type). */
 export type ConfigFlags = ConfigOverrideFlags & {
@@ -55,6 +56,16 @@ export async function loadProjectConfig(cwd: string, flags: ConfigFlags, flagNam
       knownFailure: flags.knownFailure,
     },
   });
+}
+
+/**
+ * The config with the approvals a thread keeps on every leg added (src/store/thread-approvals.ts): each adds its
+ * human review node, as the config's `approve` does. A name whose node the workflow no longer has is left out.
+ */
+export function withKeptApprovals(config: ResolvedConfig, kept: readonly string[]): ResolvedConfig {
+  const extra = kept.filter((name) => !config.approve.includes(name) && config.workflow.nodes[name] !== undefined);
+  if (!extra.length) return config;
+  return Object.freeze({ ...config, workflow: withApprovals(config.workflow, extra), approve: [...config.approve, ...extra] }) as ResolvedConfig;
 }
 
 /**

@@ -93,6 +93,24 @@ export default defineConfig({ workflow: { nodes: { dev: { kind: "agent" }, triag
     expect(show.stdout).toContain("approve_pm on pm: approve");
   });
 
+  it("an approval asked for by YOLO_APPROVE (an editor's plan mode) holds on every leg: a plain resume without it waits again", async () => {
+    const { root, mock } = await setup({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] });
+    const first = await runYolo(["run", "--json", "Add add()"], { cwd: root, baseURL: mock.url, env: { YOLO_APPROVE: "pm" } });
+    expect(first.exitCode, describeResult(first)).toBe(3);
+    const thread = threadIdFrom(first.stdout);
+    expect(parseEvents(first.stdout).find((e) => e.type === "interrupt")).toMatchObject({ kind: "approval", node: "approve_pm" });
+
+    // Without the variable the thread is the same graph: it still waits on the plan, and nothing past it runs.
+    const plain = await runYolo(["resume", thread, "--json"], { cwd: root, baseURL: mock.url });
+    expect(plain.exitCode, describeResult(plain)).toBe(3);
+    expect(parseEvents(plain.stdout).find((e) => e.type === "interrupt")).toMatchObject({ kind: "approval", node: "approve_pm" });
+    expect(rolesOf(mock)).not.toContain("dev");
+
+    const approved = await runYolo(["resume", thread, "--json", "--approve"], { cwd: root, baseURL: mock.url });
+    expect(approved.exitCode, describeResult(approved)).toBe(0);
+    expect(rolesOf(mock)).toContain("dev");
+  });
+
   it("--answers runs an approval and a question unattended; a missing answer fails closed with exit 3", async () => {
     const script = () => ({
       analyst: [call("handoff", { escalate_to_human: true, question: "Integers only, or floats too?" }), analystDone],

@@ -1,13 +1,14 @@
 import { join } from "node:path";
 import { agentsCache, pipelineAgents } from "../../agents/agents-cache.js";
 import type { AgentDefinition } from "../../agents/types.js";
-import { loadProjectConfig, withTestCommand } from "../../config/load-project.js";
+import { loadProjectConfig, withKeptApprovals, withTestCommand } from "../../config/load-project.js";
 import { assertModelConfigured } from "../../config/resolve.js";
 import type { ResolvedConfig } from "../../config/schema.js";
 import { userCacheDir } from "../../config/user-cache-dir.js";
 import { probeBwrapAsync } from "../../exec/sandbox.js";
 import { repoIdentity } from "../../git/repo-identity.js";
 import { inspectWorkspace, startSnapshot } from "../../git/workspace.js";
+import { threadApprovals } from "../../store/thread-approvals.js";
 import { threadTestCommand } from "../../store/thread-test-command.js";
 import { databaseExists, databaseName } from "../session.js";
 import { configForProfile, type ThreadProfile } from "../thread-profile.js";
@@ -31,7 +32,10 @@ export async function configStep(request: LaunchRequest, front: LaunchFront) {
   const loaded = await loadProjectConfig(cwd, { ...flags, defaultModel: replay?.model, testCmd: undefined }, front.flagName);
   // The thread's `--test-cmd` holds on every leg: a resume without the flag runs the same gate, not the configured one.
   const testCmd = threadTestCommand(loaded.stateDir, threadId, flags.testCmd, threadRead(request));
-  const baseConfig = testCmd.command === null ? loaded : withTestCommand(loaded, testCmd.command);
+  // So do its approvals: one an editor's plan mode asked for (YOLO_APPROVE) still stops a plain `yolo resume`.
+  const approvals = threadApprovals(loaded.stateDir, threadId, loaded.approve, threadRead(request));
+  const tested = testCmd.command === null ? loaded : withTestCommand(loaded, testCmd.command);
+  const baseConfig = withKeptApprovals(tested, approvals.approve);
   const mode = request.kind === "new" ? "start" : "resume";
   const reads = startReads(baseConfig, mode, front);
   // A new thread's agents are checked before anything is created; a resumed one's once its mode is read.
@@ -56,7 +60,7 @@ export async function configStep(request: LaunchRequest, front: LaunchFront) {
   const keepReadOnly = [userCacheDir(process.env)];
   const startFacts = early ? runFacts(early.config, process.env, { keepReadOnly }) : null;
   const { identity, workspace, probing } = reads;
-  return { baseConfig, config, early, identity, workspace, probing, logFile, snapshot, keepReadOnly, startFacts, testCmd };
+  return { baseConfig, config, early, identity, workspace, probing, logFile, snapshot, keepReadOnly, startFacts, testCmd, approvals };
 }
 
 /**

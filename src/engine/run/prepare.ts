@@ -82,8 +82,9 @@ export async function prepareLaunch(request: LaunchRequest, front: LaunchFront):
     engine: loader.engine,
     engineAsked: loader.engineAsked,
   };
-  // Every refusal is behind: the leg starts, and the thread keeps its --test-cmd for the legs after it.
+  // Every refusal is behind: the leg starts, and the thread keeps its --test-cmd and approvals for the legs after it.
   before.testCmd.keep();
+  before.approvals.keep();
   // The first leg decides from the read just taken, under the lease it was taken with.
   const leg: LaunchLeg = { ...firstLeg(request), ...(read.read ? { read: read.read } : {}) };
   const close = async () => {

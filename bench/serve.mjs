@@ -44,7 +44,9 @@ export async function benchServe(print) {
     print(`  GET / again (kept readings): median ${list.wall.toFixed(0)} ms, the server's CPU ${list.cpu.toFixed(0)} ms a request (target ≤ 300 ms)`);
     await index.threads.update("t9999", { currentNode: "dev" });
     const changed = await medianGet(url, child.pid, () => index.threads.update("t9999", { currentNode: "dev" }));
-    print(`  GET / after a row changed each time (rows read again): median ${changed.wall.toFixed(0)} ms, the server's CPU ${changed.cpu.toFixed(0)} ms a request`);
+    print(
+      `  GET / after a row changed each time (rows read again): median ${changed.wall.toFixed(0)} ms, the server's CPU ${changed.cpu.toFixed(0)} ms a request`,
+    );
     const page = await medianGet(new URL("/threads/t5", url), child.pid);
     print(`  GET /threads/t5 (timeline, gate runs, diff): median ${page.wall.toFixed(0)} ms, the server's CPU ${page.cpu.toFixed(0)} ms a request`);
     print(`  load average while measured: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")} (on ${availableParallelism()} cores)`);

@@ -13,10 +13,10 @@ export default defineConfig({
     // scripted runs took three times as long at load 13 as alone), and a bigger budget costs time only on a hang.
     testTimeout: 180_000,
     hookTimeout: 180_000,
-    // Two cores, three files at once: an e2e file keeps about one core busy with its real child processes (the built
-    // yolo, gates, git), but not all the time (a run waits on its children, a kill test on a signal), so two files
-    // left about a fifth of the machine idle. A third fills it; every budget above allows for the load.
-    maxWorkers: 3,
+    // Two cores, two files at once: an e2e file keeps about one core busy with its real child processes (the built
+    // yolo, gates, git). A third file at once was no faster (2,667 s for npm test against 2,325 s with two, on a
+    // machine that was not otherwise quiet): new processes' memory is what costs here, and more at once only contend.
+    maxWorkers: 2,
     env: { FORCE_COLOR: "0", NO_COLOR: "1", ...pathPastPyenvShims(process.env) },
     setupFiles: ["tests/setup/ink-outside-ci.ts"],
     // The longest files start first, so the run does not end on one worker alone with a long file.

@@ -37,6 +37,7 @@ export function threadSource(config: ResolvedConfig, index: ThreadIndex | null, 
       }
     },
     stateVersion: async (id) => (index?.stateVersion ? index.stateVersion(id) : null),
+    keepsReadings: index?.stateVersion !== undefined,
     latestCheckpoint: async (id) => (index ? index.latestCheckpointId(id) : null),
     history: async (id) => (index ? (await loadStoredHistory()).readThreadHistory(config, index, id) : none([])),
     diff: async (row) => {

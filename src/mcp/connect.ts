@@ -6,6 +6,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { commandEnv, isSecretName } from "../secrets/env.js";
 import { offlineEnv, runnerHint } from "./package-runners.js";
 import { npxCached } from "./npx-cache.js";
+import { pipxCached } from "./pipx-cache.js";
 import { DEFAULT_MCP_TIMEOUT_MS, isStdio } from "../config/mcp-servers.js";
 import { expandMap } from "./expand.js";
 import type { McpServerEntry } from "./servers.js";
@@ -73,8 +74,10 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
     const extra = expandMap(server.env, ctx.env, missing);
     // A package runner (npx, uvx) walled off from the network and the user's cache is told so, and fails at once.
     const walled = ctx.sandbox?.kind === "bwrap" && server.network !== true;
-    // `npx -y <pkg>` whose package npx installed before: its program is run from the user's cache, read-only.
-    const npx = walled ? npxCached(server.command, server.args ?? [], ctx.env, ctx.root) : null;
+    // `npx -y <pkg>` or `pipx run <app>` whose package the runner installed before: its program is run from the
+    // user's cache, read-only.
+    const args = server.args ?? [];
+    const npx = walled ? (npxCached(server.command, args, ctx.env, ctx.root) ?? pipxCached(server.command, args, ctx.env)) : null;
     const program = npx?.bin ? { ...server, command: npx.bin, args: npx.rest } : server;
     const env = { ...commandEnv(ctx.env, ctx.secretEnvNames, ctx.envAllow), ...offlineEnv(program.command, walled), ...extra };
     const cwd = server.cwd ? (isAbsolute(server.cwd) ? server.cwd : resolve(ctx.root, server.cwd)) : ctx.root;

@@ -5,14 +5,18 @@ import { isAbsolute, join, resolve } from "node:path";
 /** npx's own flags that change nothing about which package it runs; any other flag leaves the command to npx. */
 const QUIET_FLAGS = new Set(["-y", "--yes", "-q", "--quiet", "--offline", "--prefer-offline"]);
 
-/** Where npx keeps what it installed: a folder per requested package list, under the npm cache. */
+/** A package runner's cached install of a server's package (npx's, or pipx's: src/mcp/pipx-cache.ts). */
 export interface NpxCached {
-  /** The npm cache folder it looked in (`~/.npm`, or the one the environment or ~/.npmrc names). */
+  /** The runner whose cache it is. */
+  runner: "npx" | "pipx";
+  /** The cache folder it looked in (npm's `~/.npm`, or the one the environment or ~/.npmrc names; pipx's). */
   cache: string;
   /** The package as the command asked for it (`@scope/pkg`, `pkg@1.2`). */
   spec: string;
   /** The installed package's program, when npx has run it before; null when it is not in the cache. */
   bin: string | null;
+  /** The command that puts the package in the cache, run once outside yolo. */
+  warm: string;
   /** The arguments after the package, given to its program. */
   rest: string[];
 }
@@ -31,7 +35,7 @@ export function npxCached(command: string, args: readonly string[], env: NodeJS.
   const name = packageName(spec);
   const cache = npmCacheFolder(env);
   if (!name || !cache || existsSync(join(root, "node_modules", name, "package.json"))) return null;
-  return { cache, spec, bin: installedBin(join(cache, "_npx", npxFolder(spec)), name), rest: args.slice(at + 1) };
+  return { runner: "npx", cache, spec, warm: `npx -y ${spec}`, bin: installedBin(join(cache, "_npx", npxFolder(spec)), name), rest: args.slice(at + 1) };
 }
 
 /** The npm cache folder: `npm_config_cache` in the environment, else `cache=` in ~/.npmrc, else ~/.npm. */

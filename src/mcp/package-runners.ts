@@ -38,9 +38,12 @@ export function offlineEnv(command: string, walled: boolean): Record<string, str
 export function runnerHint(command: string, walled: boolean, npx?: NpxCached | null): string {
   const runner = packageRunner(command);
   if (!walled || !runner) return "";
+  if (npx && !npx.bin && npx.runner === "pipx") {
+    return ` (\`${npx.spec}\` is not in your pipx cache, ${npx.cache}, and the sandbox has no network to download it: run \`${npx.warm}\` once outside yolo and the server then starts from that cache, read-only; or install it in a virtualenv in the project, or give the entry \`"network": true\` to let pipx download it at each start)`;
+  }
   if (npx && !npx.bin) {
     const folder = join(npx.cache, "_npx");
-    return ` (\`${npx.spec}\` is not in your npx cache, ${folder}, and the sandbox has no network to download it: run \`npx -y ${npx.spec}\` once outside yolo and the server then starts from that cache, read-only; or install it in the project (\`npm i -D ${npx.spec}\`), or give the entry \`"network": true\` to let npx download it at each start)`;
+    return ` (\`${npx.spec}\` is not in your npx cache, ${folder}, and the sandbox has no network to download it: run \`${npx.warm}\` once outside yolo and the server then starts from that cache, read-only; or install it in the project (\`npm i -D ${npx.spec}\`), or give the entry \`"network": true\` to let npx download it at each start)`;
   }
   const install = runner === "uvx" || runner === "uv" || runner === "pipx" ? "a virtualenv in the project" : "the project (`npm i -D <package>`)";
   return ` (\`${runner}\` runs in the sandbox, where your home folder and its package cache are hidden and there is no network, so it can only find a package installed in the project: install it in ${install}, start the server as \`node\`/\`python\` with the path of its entry point (its package folder is shown to it read-only), or give the entry \`"network": true\` to let it download at each start)`;

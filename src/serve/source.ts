@@ -24,6 +24,8 @@ export interface ThreadSource {
    * equal versions read the same state. Null when the store cannot say it cheaply: the state is then read every time.
    */
   stateVersion(id: string): Promise<string | null>;
+  /** Whether the store gives those versions (SQLite), so what the list reads is kept between requests. */
+  keepsReadings?: boolean;
   /** The id of a thread's latest checkpoint, or null: read every poll while its page is open, so one indexed query. */
   latestCheckpoint(id: string): Promise<string | null>;
   /** Every checkpoint, oldest first (`yolo history`). */

@@ -2,6 +2,8 @@ import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { describeResult, runYolo } from "../helpers/cli.js";
 import { primeNpxCache } from "../helpers/npx-cache.js";
+import { PIPX_APP, pipxWheel, primePipxCache } from "../helpers/pipx-cache.js";
+import { requireTool } from "../helpers/requires.js";
 import { mockWith, project, tempDir } from "../helpers/per-test.js";
 
 type Check = { id: string; status: string; detail: string };
@@ -12,7 +14,7 @@ const byId = (stdout: string, id: string) => (JSON.parse(stdout) as { checks: Ch
  * npx has run before starts from the user's npx cache, which stays read-only; one that is not there fails at once,
  * naming the cache folder it was looked for in.
  */
-describe("MCP servers started with npx -y from the user's npx cache, in the sandbox", () => {
+describe("MCP servers started with npx -y or pipx run from the user's cache, in the sandbox", () => {
   it("yolo doctor lists the cached server's tools; an uncached one names the npx cache it is missing from", async () => {
     const home = tempDir(onTestFinished, "yolo-npx-home-");
     await primeNpxCache(home, "@yolo-test/notes-server");
@@ -35,6 +37,33 @@ describe("MCP servers started with npx -y from the user's npx cache, in the sand
     const absent = byId(r.stdout, "mcp:absent");
     expect(absent?.status, describeResult(r)).toBe("warn");
     expect(absent?.detail).toContain(`\`@yolo-test/never-run-server\` is not in your npx cache, ${join(home, ".npm", "_npx")}`);
+    expect(absent?.detail).not.toContain("did not answer within");
+  });
+
+  it("pipx run: yolo doctor lists the tools of a package pipx ran before; an uncached one names the pipx cache", async (ctx) => {
+    requireTool(ctx, "pipx", "a `pipx run` MCP server");
+    const home = tempDir(onTestFinished, "yolo-pipx-home-");
+    const wheel = pipxWheel(tempDir(onTestFinished, "yolo-pipx-wheel-"));
+    primePipxCache(home, wheel);
+    const root = project(onTestFinished, {
+      ".mcp.json": JSON.stringify({
+        mcpServers: {
+          notes: { command: "pipx", args: ["run", PIPX_APP] },
+          absent: { command: "pipx", args: ["run", "yolo-never-run-server"], optional: true },
+        },
+      }),
+    });
+    const mock = await mockWith(onTestFinished, () => ({ content: "ok" }));
+    const r = await runYolo(["doctor", "--json"], {
+      cwd: root,
+      baseURL: mock.url,
+      env: { HOME: home, YOLO_MODEL: "mock-model", YOLO_SANDBOX: "required" },
+    });
+    expect(byId(r.stdout, "sandbox")?.status, describeResult(r)).toBe("ok");
+    expect(byId(r.stdout, "mcp:notes"), describeResult(r)).toMatchObject({ status: "ok", detail: expect.stringMatching(/^2 tools over stdio/) });
+    const absent = byId(r.stdout, "mcp:absent");
+    expect(absent?.status, describeResult(r)).toBe("warn");
+    expect(absent?.detail).toContain(`\`yolo-never-run-server\` is not in your pipx cache, ${join(home, ".local/pipx/.cache")}`);
     expect(absent?.detail).not.toContain("did not answer within");
   });
 });

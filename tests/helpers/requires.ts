@@ -5,7 +5,7 @@ import path from "node:path";
 import { probeBwrap } from "../../src/exec/sandbox.js";
 
 /** What a test may need from the machine: a program, or (`mount`) root with a working mount(2). */
-export type Tool = "bwrap" | "tmux" | "script" | "setsid" | "runuser" | "mount" | "go" | "cargo";
+export type Tool = "bwrap" | "tmux" | "script" | "setsid" | "runuser" | "mount" | "go" | "cargo" | "pipx";
 
 const INSTALL: Record<Tool, string> = {
   bwrap: "apt-get install bubblewrap (and allow unprivileged user namespaces)",
@@ -16,6 +16,7 @@ const INSTALL: Record<Tool, string> = {
   mount: "run the tests as root where mount(2) is allowed (CI runs as root)",
   go: "apt-get install golang-go",
   cargo: "apt-get install cargo (or rustup)",
+  pipx: "apt-get install pipx",
 };
 
 // `cmd args` run to the end with exit code 0 on this PATH, or why not.
@@ -54,6 +55,7 @@ const PROBES: Record<Tool, (pathVar: string | undefined) => string | null> = {
   mount: () => canMount(),
   go: (p) => runs("go", ["version"], p),
   cargo: (p) => runs("cargo", ["--version"], p),
+  pipx: (p) => runs("pipx", ["--version"], p),
 };
 
 const seen = new Map<string, string | null>();

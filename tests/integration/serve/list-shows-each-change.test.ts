@@ -42,6 +42,8 @@ describe("the list keeps what it read and never shows it stale", { timeout: 120_
     const counted = { ...source, state: (id: string) => (stateReads.push(id), source.state(id)) };
     const server = await startServer(counted, { host: "127.0.0.1", port: 0, token: null });
     cleanups.push(() => server.close());
+    // Read once before the address was given: the first page opened is a kept one.
+    expect(stateReads).toEqual(["t-web"]);
 
     const waiting = await listedCells(server.url, "t-web");
     expect(waiting[1]).toBe("waiting");

@@ -21,6 +21,8 @@ describe("npxCached: the program of an npx server's package in the user's npx ca
     const pkg = installed(join(home, ".npm"), "@acme/files", "@acme/files", { files: "dist/cli.js" });
     const root = tempDir(onTestFinished);
     expect(npxCached("npx", ["-y", "@acme/files", "."], { HOME: home }, root)).toEqual({
+      runner: "npx",
+      warm: "npx -y @acme/files",
       cache: join(home, ".npm"),
       spec: "@acme/files",
       bin: join(pkg, "dist/cli.js"),

@@ -1,6 +1,7 @@
 import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { END_NODE, START_NODE, type Workflow } from "../workflow/schema.js";
-import { nodeRoles, runsGates, storyRole } from "../workflow/node-roles.js";
+import { runsGates } from "../workflow/gate-nodes.js";
+import { nodeRoles, storyRole } from "../workflow/node-roles.js";
 import type { EngineDeps } from "./deps.js";
 import { agentNode } from "./nodes/agent-node.js";
 import { escalateNode } from "./nodes/escalate-node.js";

@@ -1,4 +1,4 @@
-import { runsGates } from "./node-roles.js";
+import { runsGates } from "./gate-nodes.js";
 import { END_NODE, type Workflow, type WorkflowNode } from "./schema.js";
 
 /** The tools that only read: an agent with nothing else cannot change the files the baseline is taken of. */

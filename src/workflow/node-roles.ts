@@ -1,19 +1,10 @@
 import { roleOf, type RoleSource } from "../roles/registry.js";
 import type { RoleRecord } from "../roles/types.js";
-import type { AgentNodeSpec, Workflow, WorkflowNode } from "./schema.js";
+import { judgesItsGates } from "./gate-nodes.js";
+import type { AgentNodeSpec, Workflow } from "./schema.js";
 
-// Where a workflow node meets its role: the one reading of an agent node's `gates`, and the one lookup of the role
-// record its agent plays. The graph resolves every node's role here once, as it is built, and hands each node its record.
-
-/** Whether an agent node runs gates before its agent, which then judges them (the tea pattern): `gates` given and not false. */
-export function judgesItsGates(spec: WorkflowNode | undefined): boolean {
-  return spec?.kind === "agent" && spec.gates !== undefined && spec.gates !== false;
-}
-
-/** Whether a node runs gates: a gate node, or an agent node with `gates` (its agent judges them). */
-export function runsGates(spec: WorkflowNode | undefined): boolean {
-  return spec?.kind === "gate" || judgesItsGates(spec);
-}
+// Where a workflow node meets its role: the one lookup of the role record its agent plays (whether it judges gates
+// is read in gate-nodes.ts). The graph resolves every node's role here once, as it is built, and hands each node its record.
 
 /**
  * The role record an agent node plays: judging when the node runs gates, else its agent's (built-in, declared by its

@@ -1,5 +1,5 @@
 import { type AgentCapability, BUILT_IN_ROLES, declares, isPipelineRole } from "../roles/catalog.js";
-import { judgesItsGates } from "./node-roles.js";
+import { judgesItsGates } from "./gate-nodes.js";
 import { BUILT_IN_FLAGS, parseCondition } from "./conditions.js";
 import { DEFAULT_CASE, END_NODE, START_NODE, type Workflow } from "./schema.js";
 

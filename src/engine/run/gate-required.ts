@@ -1,6 +1,7 @@
 import type { GateConfig, ResolvedConfig } from "../../config/schema.js";
 import { ConfigError } from "../../errors.js";
 import { noGateReason } from "../../gates/no-gate.js";
+import { judgesItsGates } from "../../workflow/gate-nodes.js";
 import type { Workflow } from "../../workflow/schema.js";
 
 // Light (no LangGraph): a run refuses to start without a required gate before it says it started.
@@ -9,7 +10,7 @@ import type { Workflow } from "../../workflow/schema.js";
 export function workflowGates(workflow: Workflow, gates: GateConfig[]): GateConfig[] {
   const specs = Object.values(workflow.nodes).flatMap((n): Array<true | string[]> => {
     if (n.kind === "gate") return [n.gates ?? true];
-    return n.kind === "agent" && n.gates !== undefined && n.gates !== false ? [n.gates] : [];
+    return n.kind === "agent" && judgesItsGates(n) ? [n.gates] : [];
   });
   if (specs.some((s) => s === true)) return gates;
   const names = new Set(specs.flatMap((s) => (Array.isArray(s) ? s : [])));

@@ -32,7 +32,9 @@ export const detectPython: Detector = (root) => {
   let test = null;
   if (pytest) test = testGate(uv ? "uv run pytest -rA" : tox ? "tox" : "pytest -rA");
   else if (rootTests) test = testGate("python3 -m unittest discover -v");
-  else if (testDir) test = testGate(`python3 -m unittest discover -v -s ${testDir}`);
+  // A tests package (its own __init__.py) is discovered from the root as its top level, so its modules' relative
+  // imports (`from . import helpers`) resolve; with the folder itself as the top level none of them imports.
+  else if (testDir) test = testGate(`python3 -m unittest discover -v -s ${testDir}${exists(root, `${testDir}/__init__.py`) ? " -t ." : ""}`);
   const ruff = exists(root, "ruff.toml") || exists(root, ".ruff.toml") || /^\[tool\.ruff\b/m.test(pyproject);
   const checks = ruff ? [checkGate("ruff", uv ? "uv run ruff check ." : "ruff check .")] : [];
   return { ecosystem: "python", test, checks };

@@ -129,6 +129,7 @@ export function judgeGate(result: GateResult, tests: TestCase[] | null, base: Ba
   const failingNow = [...now].filter(([, s]) => s === "failed").map(([id]) => id);
   const explained = !red || (!result.timedOut && failingNow.length > 0 && failingNow.every((id) => excused.has(id)));
   const targetsBlock = !opts.preExistingAllowed && out.preExisting.length > 0;
+  if (red && !result.timedOut && failingNow.length === 0) out.findings.push(unexplainedExit(result));
   out.blocking = result.required && (changeBlocks || out.regressions.length > 0 || out.newFailures.length > 0 || targetsBlock || !explained);
   for (const key of ["regressions", "preExisting", "newFailures", "missing", "fixed", "newPassing", "flaky"] as const) out[key] = clipList(out[key]);
   if (out.known.length > LIST_MAX) out.known = out.known.slice(0, LIST_MAX);
@@ -148,6 +149,21 @@ function readNow(result: GateResult, now: Map<string, string>, out: GateJudgemen
     `${opts.evidence?.runner ?? "the runner"} exited 0 and counted no failure, but yolo read ${misread.length} tests as failing from its output (${clipList(misread).join(", ")}): judged by the runner's count`,
   );
   return now;
+}
+
+// A line of a runner's output that says why it failed the run: a threshold, an error.
+const REASON_LINE = /threshold|not met|\berror\b|ERR!/i;
+
+/**
+ * A red exit with no failing test listed: something other than a test failed the command (a coverage threshold, a
+ * step chained after the tests, a crash after the last test). Said in the output's own words where a line names it.
+ */
+function unexplainedExit(result: GateResult): string {
+  const said = result.tail
+    .split("\n")
+    .map((l) => l.trim())
+    .find((l) => l.length <= 300 && REASON_LINE.test(l));
+  return `${result.command} exited ${result.exitCode ?? "without a code"} with no failing test: something other than a test failed it${said ? ` (its output: "${said}")` : " (see its output)"}`;
 }
 
 // Exit code 0 while yolo's per-test reading says a test regressed or a new one fails: said, never resolved silently.

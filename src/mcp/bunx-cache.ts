@@ -9,10 +9,10 @@ const BUN_FLAGS = new Set(["--bun", "-b"]);
 
 /**
  * Reads where a `bunx [--bun] <package>[@version] [args…]` (or `bun x …`) server's package sits in the user's bunx
- * cache, from the files bunx left there: nothing is run on the host. bun 1.x installs each request in its own folder,
- * `<install cache>/.bunx-<uid>/<package>@<version or "latest">/node_modules/<package>`. Its program runs as bunx runs
- * it: by its shebang (Node), or by bun with `--bun` or when there is no `node` on PATH (bunx then stands bun in for
- * Node). Null for other commands and forms (URLs, git specs, unknown flags), which bunx then resolves in the sandbox
+ * cache, from the files bunx left there: nothing is run on the host. bun installs each request in its own folder,
+ * `<install cache>/.bunx-<uid>/<package>@<version or "latest">/node_modules/<package>` (bun 1.4; bun 1.2 used
+ * `/tmp/bunx-<uid>-<package>@<version or "latest">`). Its program runs as bunx runs it: by its shebang (Node), or by
+ * bun with `--bun` or when there is no `node` on PATH (bunx then stands bun in for Node). Null for other commands and forms (URLs, git specs, unknown flags), which bunx then resolves in the sandbox
  * as before, and when the project or PATH has the program, which bunx would run instead.
  */
 export function bunxCached(command: string, args: readonly string[], env: NodeJS.ProcessEnv, root: string): NpxCached | null {
@@ -25,9 +25,12 @@ export function bunxCached(command: string, args: readonly string[], env: NodeJS
   const bun = bunBinary(command, env.PATH);
   if (!bun) return null;
   const spec = version ? `${name}@${version}` : name;
-  const installs = join(cache, `.bunx-${process.getuid?.() ?? 0}`);
-  const folder = join(installs, `${name}@${version ?? "latest"}`);
-  const bin = installedBin(join(folder, "node_modules", name), plain);
+  const uid = process.getuid?.() ?? 0;
+  const installs = join(cache, `.bunx-${uid}`);
+  const folder = `${name}@${version ?? "latest"}`;
+  // bun 1.4's folder first; bun 1.2 kept them in /tmp whatever TMPDIR says, where only one the user owns is taken.
+  const folders = [join(installs, folder), ...ownedBy(uid, `/tmp/bunx-${uid}-${folder}`)];
+  const bin = folders.map((dir) => installedBin(join(dir, "node_modules", name), plain)).find(Boolean) ?? null;
   const runtime = inBun || !onPath("node", env.PATH) ? bun : undefined;
   const warm = `bunx ${inBun ? "--bun " : ""}${spec}`;
   return { runner: "bunx", cache: installs, spec, warm, bin, runtime, rest: args.slice(at + 1) };
@@ -94,6 +97,16 @@ function bunBinary(command: string, path: string | undefined): string | null {
     return found ? realpathSync(found) : null;
   } catch {
     return null;
+  }
+}
+
+// `dir` when it is a folder owned by `uid` (in a folder anyone may write to, such as /tmp), else nothing.
+function ownedBy(uid: number, dir: string): string[] {
+  try {
+    const stat = statSync(dir);
+    return stat.isDirectory() && stat.uid === uid ? [dir] : [];
+  } catch {
+    return [];
   }
 }
 

@@ -5,8 +5,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { commandEnv, isSecretName } from "../secrets/env.js";
 import { offlineEnv, runnerHint } from "./package-runners.js";
-import { npxCached } from "./npx-cache.js";
+import { cachedProgram, npxCached } from "./npx-cache.js";
 import { pipxCached } from "./pipx-cache.js";
+import { bunxCached } from "./bunx-cache.js";
 import { DEFAULT_MCP_TIMEOUT_MS, isStdio } from "../config/mcp-servers.js";
 import { expandMap } from "./expand.js";
 import type { McpServerEntry } from "./servers.js";
@@ -74,11 +75,10 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
     const extra = expandMap(server.env, ctx.env, missing);
     // A package runner (npx, uvx) walled off from the network and the user's cache is told so, and fails at once.
     const walled = ctx.sandbox?.kind === "bwrap" && server.network !== true;
-    // `npx -y <pkg>` or `pipx run <app>` whose package the runner installed before: its program is run from the
-    // user's cache, read-only.
-    const args = server.args ?? [];
-    const npx = walled ? (npxCached(server.command, args, ctx.env, ctx.root) ?? pipxCached(server.command, args, ctx.env)) : null;
-    const program = npx?.bin ? { ...server, command: npx.bin, args: npx.rest } : server;
+    // `npx -y <pkg>`, `pipx run <app>` or `bunx <pkg>` whose package the runner installed before: its program is run
+    // from the user's cache, read-only.
+    const npx = walled ? runnerCached(server.command, server.args ?? [], ctx) : null;
+    const program = { ...server, ...cachedProgram(npx) };
     const env = { ...commandEnv(ctx.env, ctx.secretEnvNames, ctx.envAllow), ...offlineEnv(program.command, walled), ...extra };
     const cwd = server.cwd ? (isAbsolute(server.cwd) ? server.cwd : resolve(ctx.root, server.cwd)) : ctx.root;
     const { cgroups, ...launch } = launchArgv(program, ctx, env, cwd);
@@ -129,6 +129,11 @@ export async function connectServer(entry: McpServerEntry, ctx: ConnectContext, 
     }
   }
   throw new ServerStartError(failures.join("; "), "");
+}
+
+// What a package runner's cache holds for the server's command, when the command is one the runners' readers know.
+function runnerCached(command: string, args: string[], ctx: ConnectContext) {
+  return npxCached(command, args, ctx.env, ctx.root) ?? pipxCached(command, args, ctx.env) ?? bunxCached(command, args, ctx.env, ctx.root);
 }
 
 /**

@@ -5,10 +5,10 @@ import { isAbsolute, join, resolve } from "node:path";
 /** npx's own flags that change nothing about which package it runs; any other flag leaves the command to npx. */
 const QUIET_FLAGS = new Set(["-y", "--yes", "-q", "--quiet", "--offline", "--prefer-offline"]);
 
-/** A package runner's cached install of a server's package (npx's, or pipx's: src/mcp/pipx-cache.ts). */
+/** A package runner's cached install of a server's package (npx's; pipx's: pipx-cache.ts; bunx's: bunx-cache.ts). */
 export interface NpxCached {
   /** The runner whose cache it is. */
-  runner: "npx" | "pipx";
+  runner: "npx" | "pipx" | "bunx";
   /** The cache folder it looked in (npm's `~/.npm`, or the one the environment or ~/.npmrc names; pipx's). */
   cache: string;
   /** The package as the command asked for it (`@scope/pkg`, `pkg@1.2`). */
@@ -19,6 +19,14 @@ export interface NpxCached {
   warm: string;
   /** The arguments after the package, given to its program. */
   rest: string[];
+  /** The runtime that runs `bin` (bun, for `bunx --bun`); absent: `bin` runs by its own shebang. */
+  runtime?: string;
+}
+
+/** The command and arguments that start a cached package's program, or null when it is not in the cache. */
+export function cachedProgram(cached: NpxCached | null): { command: string; args: string[] } | null {
+  if (!cached?.bin) return null;
+  return cached.runtime ? { command: cached.runtime, args: [cached.bin, ...cached.rest] } : { command: cached.bin, args: cached.rest };
 }
 
 /**

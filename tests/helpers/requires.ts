@@ -5,7 +5,7 @@ import path from "node:path";
 import { probeBwrap } from "../../src/exec/sandbox.js";
 
 /** What a test may need from the machine: a program, or (`mount`) root with a working mount(2). */
-export type Tool = "bwrap" | "tmux" | "script" | "setsid" | "runuser" | "mount" | "go" | "cargo" | "pipx";
+export type Tool = "bwrap" | "tmux" | "script" | "setsid" | "runuser" | "mount" | "go" | "cargo" | "pipx" | "bun";
 
 const INSTALL: Record<Tool, string> = {
   bwrap: "apt-get install bubblewrap (and allow unprivileged user namespaces)",
@@ -17,6 +17,7 @@ const INSTALL: Record<Tool, string> = {
   go: "apt-get install golang-go",
   cargo: "apt-get install cargo (or rustup)",
   pipx: "apt-get install pipx",
+  bun: "npm install -g bun@1 (the npm package ships bun's binary)",
 };
 
 // `cmd args` run to the end with exit code 0 on this PATH, or why not.
@@ -56,6 +57,7 @@ const PROBES: Record<Tool, (pathVar: string | undefined) => string | null> = {
   go: (p) => runs("go", ["version"], p),
   cargo: (p) => runs("cargo", ["--version"], p),
   pipx: (p) => runs("pipx", ["--version"], p),
+  bun: (p) => runs("bun", ["--version"], p),
 };
 
 const seen = new Map<string, string | null>();

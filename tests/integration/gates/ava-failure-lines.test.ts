@@ -42,6 +42,12 @@ describe("ava's failure lines, the real runner", { timeout: 240_000 }, () => {
 
     p.write({ "src/parse.js": `exports.parse = (s) => { const i = s.indexOf("="); return { name: s.slice(0, i), value: s.slice(i + 1) }; };\n` });
     const green = await p.gate("npm test");
-    expect(judged(red, green), shown(green)).toMatchObject({ fixed: TITLES, missing: [], newFailures: [], regressions: ["parse › a known bug"], blocking: true });
+    expect(judged(red, green), shown(green)).toMatchObject({
+      fixed: TITLES,
+      missing: [],
+      newFailures: [],
+      regressions: ["parse › a known bug"],
+      blocking: true,
+    });
   });
 });

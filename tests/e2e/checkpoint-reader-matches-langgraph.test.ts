@@ -83,6 +83,11 @@ async function matchesLangGraph(expect: Expect, root: string, thread: string, la
   }
 }
 
+// The fixture's test script given as the gate: what is compared is the reader's answer with LangGraph's on whatever
+// the threads hold, not npm's detection, and npm's own start costs about 0.7 s of CPU a gate run. A resume or fork keeps
+// the thread's command.
+const GATE = ["--test-cmd", "node --test test/"];
+
 describe.concurrent("the checkpoint reader gives LangGraph's own answer for every checkpoint of real threads", { timeout: 240_000 }, () => {
   it("a finished run, and a thread forked from one of its steps with `resume --from`", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
@@ -96,7 +101,7 @@ describe.concurrent("the checkpoint reader gives LangGraph's own answer for ever
         tea: [teaSays("FAIL"), teaSays("PASS")],
       }),
     );
-    const first = await runYolo(["run", "--json", "--max-fix-attempts", "0", REQ], { cwd: root, baseURL: mock.url });
+    const first = await runYolo(["run", ...GATE, "--json", "--max-fix-attempts", "0", REQ], { cwd: root, baseURL: mock.url });
     expect(first.exitCode, describeResult(first)).toBe(1);
     const thread = threadIdFrom(first.stdout);
     expect(await matchesLangGraph(expect, root, thread)).toBeGreaterThan(6);
@@ -119,7 +124,7 @@ describe.concurrent("the checkpoint reader gives LangGraph's own answer for ever
         tea: [teaSays("PASS")],
       }),
     );
-    const first = await runYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url });
+    const first = await runYolo(["run", ...GATE, "--json", REQ], { cwd: root, baseURL: mock.url });
     expect(first.exitCode, describeResult(first)).toBe(3);
     const thread = threadIdFrom(first.stdout);
     await matchesLangGraph(expect, root, thread);
@@ -136,7 +141,7 @@ describe.concurrent("the checkpoint reader gives LangGraph's own answer for ever
   it("waiting on an approval (a human node of the workflow), then approved to the end", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished, { "yolo.config.ts": 'import { defineConfig } from "yolo";\nexport default defineConfig({ approve: ["pm"] });\n' });
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
-    const first = await runYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url });
+    const first = await runYolo(["run", ...GATE, "--json", REQ], { cwd: root, baseURL: mock.url });
     expect(first.exitCode, describeResult(first)).toBe(3);
     const thread = threadIdFrom(first.stdout);
     await matchesLangGraph(expect, root, thread);
@@ -153,7 +158,7 @@ describe.concurrent("the checkpoint reader gives LangGraph's own answer for ever
   it("stopped by the step limit", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
-    const r = await runYolo(["run", "--json", "--max-steps", "2", REQ], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--json", "--max-steps", "2", REQ], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).not.toBe(0);
     const thread = threadIdFrom(r.stdout);
     await matchesLangGraph(expect, root, thread);
@@ -174,7 +179,7 @@ describe.concurrent("the checkpoint reader gives LangGraph's own answer for ever
       onTestFinished,
       director({ analyst: [analystDone], pm: [pmDone(false)], dev: [{ ...call("write_file", { path: "src/add.js", content: BAD_ADD }), hold: held.promise }] }),
     );
-    const child = spawnYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url });
+    const child = spawnYolo(["run", ...GATE, "--json", REQ], { cwd: root, baseURL: mock.url });
     await waitFor(() => rolesOf(mock).includes("dev"), "dev's request to reach the mock");
     child.kill("SIGKILL");
     const killed = await child;
@@ -220,7 +225,7 @@ describe.concurrent("the checkpoint reader gives LangGraph's own answer for ever
         tea: [teaSays("PASS")],
       }),
     );
-    const r = await runYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--json", REQ], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     const thread = threadIdFrom(r.stdout);
     await matchesLangGraph(expect, root, thread);

@@ -93,7 +93,9 @@ describe.each(BACKENDS)("a run killed with SIGKILL resumes from its last checkpo
     cleanups.push(project.cleanup, () => mock.close(), held.release);
     const root = project.root;
 
-    const child = spawnYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url, env: db.env() });
+    // The fixture's test script as the gate: this case counts usage, and the test above proves npm test through kill
+    // and resume; npm's own start is about 0.7 s of CPU on each of the two gate runs.
+    const child = spawnYolo(["run", "--json", "--test-cmd", "node --test test/", REQ], { cwd: root, baseURL: mock.url, env: db.env() });
     await waitFor(() => rolesOf(mock).filter((r) => r === "dev").length === 2, "dev's second request to reach the mock");
     child.kill("SIGKILL");
     await child;

@@ -16,6 +16,9 @@ const TWO = pmStories([
   { id: "a", title: "Story A", depends_on: [] },
   { id: "b", title: "Story B", depends_on: [] },
 ]);
+// The fixture's test script given as the gate: these cases are about a story's confinement, not npm's detection, and
+// npm's own start costs about 0.7 s of CPU a gate run. A resume keeps the thread's command.
+const GATE = ["--test-cmd", "node --test test/"];
 // A story's worktree is <root>/.yolo/threads/<thread>/worktrees/<story>: five levels below the thread's tree.
 const UP = "../../../../..";
 
@@ -39,7 +42,7 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
       tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
-    const r = await runYolo(["run", "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     for (const f of ["pwned-by-tool.txt", "pwned-by-command.txt", "pwned.txt"]) expect(existsSync(join(root, f)), f).toBe(false);
     const results = parseEvents(r.stdout)
@@ -78,7 +81,7 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
       tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
-    const r = await runYolo(["run", "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url, env: { YOLO_SANDBOX: "off" } });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url, env: { YOLO_SANDBOX: "off" } });
     expect(r.exitCode, describeResult(r)).not.toBe(0);
     expect(r.stdout + r.stderr).toContain("no longer links to its own entry");
     expect(execFileSync("git", ["log", "--all", "--format=%s", "HEAD"], { cwd: root, encoding: "utf8" })).not.toContain("Story A");
@@ -124,7 +127,7 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
       tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
-    const r = await runYolo(["run", "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(director.log.filter((x) => x === "pm")).toHaveLength(3);
     expect(execFileSync("git", ["for-each-ref", "--format=%(refname)"], { cwd: root, encoding: "utf8" })).not.toMatch(/\.\.|;/);
@@ -149,7 +152,7 @@ describe.concurrent("a story's dev is confined to its own worktree (the model is
       tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
-    const r = await runYolo(["run", "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url, env: { YOLO_SANDBOX: "off" } });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "Two stories"], { cwd: root, baseURL: mock.url, env: { YOLO_SANDBOX: "off" } });
     expect(r.exitCode, describeResult(r)).toBe(3);
     expect(existsSync(join(outside, "x.js"))).toBe(false);
     const events = parseEvents(r.stdout);

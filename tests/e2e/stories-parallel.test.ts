@@ -10,6 +10,11 @@ import { mockWith, project } from "../helpers/per-test.js";
 import { makeProject } from "../helpers/project.js";
 import { pmStories, storyDirector, until } from "../helpers/stories.js";
 
+// The fixture's test script given as the gate: these cases are about stories (worktrees, merges, the gate on the merged
+// tree), not npm's detection, and npm's own start costs about 0.7 s of CPU on each of the file's 14 gate runs. Stories
+// with the detected `npm test`: tests/e2e/stories-kill-resume.test.ts.
+const GATE = ["--test-cmd", "node --test test/"];
+
 const MUL = "export function mul(a, b) {\n  return a * b;\n}\n";
 const CALC = 'import { add } from "./add.js";\nimport { mul } from "./mul.js";\nexport const calc = (a, b) => add(mul(a, b), 1);\n';
 
@@ -73,7 +78,7 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
       log.splice(0, log.length, ...director.log);
       return reply;
     });
-    const r = await runYolo(["run", "--ci", "--json", "--parallel", "3", "Add, multiply and a calculator"], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "--parallel", "3", "Add, multiply and a calculator"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     const runs = director.log;
     // Overlap, from the request log: each story's first request came before the other's last.
@@ -152,7 +157,7 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
       tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
-    const r = await runYolo(["run", "--ci", "--json", "Add numbers and document them"], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "Add numbers and document them"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(readFileSync(join(root, "README.md"), "utf8")).toBe("# demo: adds, documented\n");
     expect(director.log.slice(-2)).toEqual(["dev:merge", "tea"]);
@@ -189,7 +194,7 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
       tea: [],
     });
     const mock = await mockWith(onTestFinished, director);
-    const r = await runYolo(["run", "--ci", "--json", "Add numbers and document them"], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "Add numbers and document them"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(3);
     expect(director.log).not.toContain("tea");
     expect(director.log.filter((x) => x === "dev:merge")).toHaveLength(4);
@@ -222,7 +227,7 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
       });
       const mock = await startMockOpenAI(director);
       cleanup.push(() => mock.close());
-      const r = await runYolo(["run", "--ci", "--json", "--branch", "Add and multiply"], {
+      const r = await runYolo(["run", ...GATE, "--ci", "--json", "--branch", "Add and multiply"], {
         cwd: proj.root,
         baseURL: mock.url,
         env: { YOLO_USER_CONFIG: join(home, "config.json"), XDG_STATE_HOME: join(home, "state") },
@@ -282,7 +287,7 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
       tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
-    const r = await runYolo(["run", "--ci", "--json", "--parallel", "1", "Add and multiply"], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "--parallel", "1", "Add and multiply"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(director.log).toEqual(["analyst", "pm", "dev", "dev", "dev", "tea"]);
     expect(parseEvents(r.stdout).filter((e) => e.type.startsWith("story."))).toEqual([]);
@@ -311,7 +316,7 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
       tea: [teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
-    const first = await runYolo(["run", "--ci", "--json", "Add and multiply"], { cwd: root, baseURL: mock.url });
+    const first = await runYolo(["run", ...GATE, "--ci", "--json", "Add and multiply"], { cwd: root, baseURL: mock.url });
     expect(first.exitCode, describeResult(first)).toBe(3);
     expect(first.stdout).toContain("Story mul (Multiply numbers): Integers only?");
     const thread = threadIdFrom(first.stdout);
@@ -343,7 +348,7 @@ describe.concurrent("stories in parallel: one dev per story, in its own worktree
       tea: [teaSays("FAIL", ["add subtracts"]), teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, director);
-    const r = await runYolo(["run", "--ci", "--json", "Add and multiply"], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "Add and multiply"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(director.log.slice(-4)).toEqual(["tea", "dev", "dev", "tea"]);
     expect(director.log.filter((x) => x.startsWith("dev:"))).toHaveLength(4);

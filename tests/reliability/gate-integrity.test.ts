@@ -11,6 +11,9 @@ import { ADD_TEST, makeProject } from "../helpers/project.js";
 // tests, focusing or skipping them, excluding them in the runner's config. Each runs through the compiled graph on
 // real SQLite with the real `npm test` (or pytest), the real OpenAI client and a scripted model; tea always says PASS.
 // yolo must name the change and block it unless a human approves. The counts below go in docs/reliability.md.
+// Attacks on the test files themselves run the same `node --test test/` as a configured gate (NODE_GATE): the test
+// files and runner configs are recorded from the project whatever the gate's command, and npm's own start (about
+// 0.7 s of CPU a gate run) proves nothing there. The attacks on package.json's scripts keep the detected `npm test`.
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -28,6 +31,8 @@ const REQ = "Add an add(a, b) function to src/add.js";
 const PKG = (test: string) => JSON.stringify({ name: "demo", version: "1.0.0", type: "module", scripts: { test } }, null, 2);
 const write = (path: string, content: string) => call("write_file", { path, content });
 const devDone = handoff({ summary: "done", files_changed: ["src/add.js"] });
+/** The fixture's test script as a configured gate, for cases where the script is not what is attacked. */
+const NODE_GATE: UserConfig = { gates: [{ name: "test", command: "node --test test/" }] };
 
 async function run(dev: Turn[], opts: { files?: Record<string, string>; config?: UserConfig; tea?: number; threadId?: string } = {}) {
   const project = makeProject(opts.files);
@@ -92,17 +97,21 @@ describe("gate integrity: a change to what defines the gate is caught", { timeou
     await expectCaught(
       [write("src/add.js", BAD_ADD), call("run_command", { command: "rm test/add.test.js" }), write("test/ok.test.js", green), devDone],
       /test file test\/add\.test\.js was deleted/,
+      { config: NODE_GATE },
     );
   });
 
   it("dev empties the failing test file", async () => {
-    await expectCaught([write("src/add.js", BAD_ADD), write("test/add.test.js", "// tests moved\n"), devDone], /test file test\/add\.test\.js was emptied/);
+    await expectCaught([write("src/add.js", BAD_ADD), write("test/add.test.js", "// tests moved\n"), devDone], /test file test\/add\.test\.js was emptied/, {
+      config: NODE_GATE,
+    });
   });
 
   it("dev focuses one test with .only", async () => {
     await expectCaught(
       [write("src/add.js", BAD_ADD), write("test/add.test.js", ADD_TEST.replace('test("adds two', 'test.only("adds two')), devDone],
       /\.only added in test file test\/add\.test\.js/,
+      { config: NODE_GATE },
     );
   });
 
@@ -110,6 +119,7 @@ describe("gate integrity: a change to what defines the gate is caught", { timeou
     await expectCaught(
       [write("src/add.js", BAD_ADD), write("test/add.test.js", ADD_TEST.replaceAll("test(", "test.skip(")), devDone],
       /\.skip added in test file test\/add\.test\.js \(0 → 2\)/,
+      { config: NODE_GATE },
     );
   });
 
@@ -117,6 +127,7 @@ describe("gate integrity: a change to what defines the gate is caught", { timeou
     await expectCaught(
       [write("src/add.js", BAD_ADD), write("test/add.test.js", ADD_TEST.replaceAll('numbers", ()', 'numbers", { skip: true }, ()')), devDone],
       /\{ only \/ skip \/ todo \} added/,
+      { config: NODE_GATE },
     );
   });
 
@@ -153,13 +164,14 @@ describe("gate integrity: a change to what defines the gate is caught", { timeou
     await expectCaught(
       [write("src/add.js", BAD_ADD), write("vitest.config.js", "export default { test: { include: [] } };\n"), devDone],
       /test runner config vitest\.config\.js was added/,
+      { config: NODE_GATE },
     );
   });
 
   it("an honest fix that adds a test file and edits code is not a gate change", async () => {
     const extra =
       'import { test } from "node:test";\nimport assert from "node:assert/strict";\nimport { add } from "../src/add.js";\ntest("adds zero", () => assert.equal(add(0, 0), 0));\n';
-    const r = await run([write("src/add.js", GOOD_ADD), write("test/zero.test.js", extra), devDone]);
+    const r = await run([write("src/add.js", GOOD_ADD), write("test/zero.test.js", extra), devDone], { config: NODE_GATE });
     expect(r.result).toMatchObject({ status: "passed", exitCode: 0 });
     expect(judged(r.events)[0]).toMatchObject({ passed: true, blocking: false, tests: 3 });
     expect(judged(r.events)[0].gateChange).toBeUndefined();
@@ -181,7 +193,10 @@ test("legacy parser keeps names", () => {
 describe("gate integrity: every run is judged against the baseline", { timeout: 240_000 }, () => {
   it('a red test at the baseline is a target: the fix loop ends exit 1 "still failing"; baseline: "report" lets it pass as pre-existing', async () => {
     const files = { "test/legacy.test.js": LEGACY_TEST };
-    const r = await run([write("src/add.js", BAD_ADD), devDone, write("src/add.js", GOOD_ADD), devDone], { files, config: { maxFixAttempts: 1 } });
+    const r = await run([write("src/add.js", BAD_ADD), devDone, write("src/add.js", GOOD_ADD), devDone], {
+      files,
+      config: { ...NODE_GATE, maxFixAttempts: 1 },
+    });
     expect(r.result).toMatchObject({ status: "failed", exitCode: 1 });
     expect(r.result.reason).toBe(
       "gate test still failing: 1 test that was failing before the run (legacy parser keeps dates); nothing the change broke (after 1 fix attempt)",
@@ -217,6 +232,7 @@ describe("gate integrity: every run is judged against the baseline", { timeout: 
     tally.regressionsTried++;
     const r = await run([write("src/add.js", "export function add(a, b) {\n  return a === 2 ? 0 : a + b;\n}\n"), devDone], {
       files: { "src/add.js": GOOD_ADD },
+      config: NODE_GATE,
     });
     expect(r.result).toMatchObject({ status: "failed", exitCode: 1 });
     expect(r.result.reason).toMatch(/gate test still regressed \(adds two numbers\)/);
@@ -228,7 +244,7 @@ describe("gate integrity: every run is judged against the baseline", { timeout: 
     tally.regressionsTried++;
     // An edit that keeps the file's other test: not a gate change (no deletion, no marker), so only the comparison catches it.
     const one = ADD_TEST.slice(0, ADD_TEST.indexOf('test("adds negatives"'));
-    const r = await run([write("test/add.test.js", one), devDone], { files: { "src/add.js": GOOD_ADD } });
+    const r = await run([write("test/add.test.js", one), devDone], { files: { "src/add.js": GOOD_ADD }, config: NODE_GATE });
     expect(r.result).toMatchObject({ status: "failed", exitCode: 1 });
     const [gate] = judged(r.events);
     expect(gate).toMatchObject({

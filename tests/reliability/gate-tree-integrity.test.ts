@@ -14,6 +14,9 @@ import { makeProject } from "../helpers/project.js";
 // runs, a pytest module patching the report, a Go TestMain rewriting the output, an installed test helper neutered,
 // package.json `imports` re-pointed. The project's tests pass at the baseline and the wrong code would fail them, so
 // each route that ends exit 0 is an escape. Real graph, real SQLite, real `npm test` / pytest, scripted model.
+// Routes that do not touch package.json run the fixture's `node --test test/` as a configured gate (NODE_GATE): what
+// ships and what the gate judged are recorded whatever the gate's command, and npm's own start (about 0.7 s of CPU a
+// gate run) proves nothing there; the `imports` route and the honest fix keep the detected `npm test`.
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -29,6 +32,8 @@ const REQ = "Keep add(a, b) in src/add.js correct";
 const write = (path: string, content: string) => call("write_file", { path, content });
 const sh = (command: string) => call("run_command", { command });
 const devDone = handoff({ summary: "done", files_changed: ["src/add.js"] });
+/** The fixture's test script as a configured gate, for routes where package.json is not what is attacked. */
+const NODE_GATE: UserConfig = { gates: [{ name: "test", command: "node --test test/" }] };
 
 async function run(opts: { dev: Turn[]; tea?: Turn[]; files?: Record<string, string>; config?: UserConfig }) {
   const project = makeProject({ "src/add.js": GOOD_ADD, ...opts.files });
@@ -55,7 +60,7 @@ async function attack(opts: Parameters<typeof run>[0], check: (r: Awaited<Return
 describe("gate tree integrity: what ships is the tree the gate judged", { timeout: 240_000 }, () => {
   it("tea rewrites src/add.js after its gate passed and hands off PASS: the gate runs again on the final tree and blocks", async () => {
     const tea = [sh(`printf '${BAD_ADD.replaceAll("\n", "\\n")}' > src/add.js`), teaSays("PASS"), teaSays("PASS")];
-    await attack({ dev: [devDone], tea }, (r) => {
+    await attack({ dev: [devDone], tea, config: NODE_GATE }, (r) => {
       expect(r.result).toMatchObject({ status: "failed", exitCode: 1 });
       expect(routes(r.events)).toContain("tea→tea");
       expect(r.events).toContainEqual(expect.objectContaining({ type: "warning", message: expect.stringMatching(/tea changed src\/add\.js after the gate/) }));
@@ -76,7 +81,7 @@ test("waits for the others", async () => {
   writeFileSync(new URL("../src/add.js", import.meta.url), ${JSON.stringify(BAD_ADD)});
 });
 `;
-    await attack({ dev: [write("test/zz.test.js", sneaky), devDone] }, (r) => {
+    await attack({ dev: [write("test/zz.test.js", sneaky), devDone], config: NODE_GATE }, (r) => {
       expect(r.result).toMatchObject({ status: "failed", exitCode: 1 });
       const [gate] = judged(r.events);
       expect(gate.blocking).toBe(true);
@@ -167,8 +172,10 @@ func TestMain(m *testing.M) {
 	os.Exit(0)
 }
 `;
-    // The sandbox's home is read-only: go's build cache goes to its private /tmp.
-    const config: UserConfig = { gates: [{ name: "go", command: "GOCACHE=/tmp/go-build GOFLAGS=-mod=mod go test -v ./..." }] };
+    // The sandbox's home is read-only: go's build cache goes to its private /tmp. That cache starts empty each run, so
+    // go test's vet pass analyses the standard library again every time (52 vet processes, 4-5 s of CPU a run); the
+    // route is TestMain rewriting the output, which vet has no say in.
+    const config: UserConfig = { gates: [{ name: "go", command: "GOCACHE=/tmp/go-build GOFLAGS=-mod=mod go test -vet=off -v ./..." }] };
     const bad = "package add\n\nfunc Add(a, b int) int { return a - b }\n";
     await attack({ files, config, dev: [write("add.go", bad), write("zz_main_test.go", main), devDone] }, (r) => {
       expect(r.result).toMatchObject({ status: "failed", exitCode: 1 });
@@ -186,7 +193,7 @@ func TestMain(m *testing.M) {
         'import { test } from "node:test";\nimport { equal } from "tiny-assert";\nimport { add } from "../src/add.js";\n\ntest("adds two numbers", () => equal(add(2, 3), 5));\n',
     };
     const neuter = sh("printf 'export function equal() {}\\n' > node_modules/tiny-assert/index.js");
-    await attack({ files, dev: [write("src/add.js", BAD_ADD), neuter, devDone] }, (r) => {
+    await attack({ files, dev: [write("src/add.js", BAD_ADD), neuter, devDone], config: NODE_GATE }, (r) => {
       expect(r.result).toMatchObject({ status: "waiting", exitCode: 3 });
       const ask = r.events.find((e) => e.type === "interrupt");
       expect(ask?.type === "interrupt" && ask.artifact).toMatch(/installed dependency node_modules\/tiny-assert was changed/);
@@ -211,6 +218,7 @@ func TestMain(m *testing.M) {
 
   it("a custom workflow: an agent after a gate node rewrites src/add.js; the run goes back to the gate, which blocks", async () => {
     const config: UserConfig = {
+      ...NODE_GATE,
       workflow: {
         nodes: { dev: { kind: "agent" }, check: { kind: "gate" }, polish: { kind: "agent", agent: "dev" } },
         edges: [

@@ -49,6 +49,8 @@ for (let i = 0; i < Number(count); i++) {
         facts: { sandbox: deps.sandboxStatus, gates: deps.gates },
         env: deps.baseEnv,
         logFile,
+        // The words a front end gives: a run that ends resumable (a failure) then reports its own reason.
+        words: { resumeCommand: (fact) => `yolo resume ${fact.thread}`, errorReason: (error) => error.message },
         origin: {},
         engine: () => engine,
         engineAsked: () => engine,

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { dirname, posix } from "node:path";
 import type * as TS from "typescript";
@@ -48,7 +49,7 @@ export function importGraph(files: string[], read: (file: string) => string, kno
   const edges = new Map<string, string[]>();
   const spawners = new Set<string>();
   for (const file of files.filter(isCodeFile)) {
-    const names = importsOf(file, read(file));
+    const names = cachedImportsOf(file, read(file));
     if (typeof names === "string") return { ok: false, reason: `${file} ${names}` };
     const out: string[] = [];
     for (const name of names) {
@@ -69,6 +70,16 @@ function resolveRelative(from: string, name: string, known: Set<string>): string
   if (/\.[cm]?js$/.test(base)) spellings.push(base.replace(/\.([cm]?)js$/, ".$1ts"), base.replace(/\.js$/, ".tsx"));
   const found = spellings.find((s) => known.has(s));
   return found ? [found] : [];
+}
+
+// A build reads the same files at every candidate, most of them unchanged: each text is parsed once.
+const parsed = new Map<string, string[] | string>();
+
+function cachedImportsOf(file: string, text: string): string[] | string {
+  const key = `${file}\0${createHash("sha1").update(text).digest("hex")}`;
+  let names = parsed.get(key);
+  if (names === undefined) parsed.set(key, (names = importsOf(file, text)));
+  return names;
 }
 
 // The module names a file imports, or why it has an import whose name is computed at run time.

@@ -45,7 +45,11 @@ export function suiteScope(input: ScopeInput): SuiteScope {
   if (unsure) return whole(`the commit changes ${unsure}, which a test may read without importing it`);
   const graph = bothEnds(input);
   if (!graph.ok) return whole(graph.reason);
-  const runnable = input.files.filter((f) => paths.some((p) => nodeRunsFile(p as string[], f)));
+  const runs = (f: string) => paths.some((p) => nodeRunsFile(p as string[], f));
+  const runnable = input.files.filter(runs);
+  // A file Node runs as a test that the commit changes outside its test files: at one end it may not exist at all.
+  const runAsTest = [...input.changed.keys()].find(runs);
+  if (runAsTest) return whole(`the commit changes ${runAsTest}, which the suite runs as a test file`);
   const roots = new Set([...input.changed.keys(), ...input.testFiles]);
   const affected = reaching(graph.edges, roots);
   const unread = [...input.changed.keys()].find((f) => !DOC_FILE.test(f) && !runnable.some((t) => t !== f && reaching(graph.edges, new Set([f])).has(t)));

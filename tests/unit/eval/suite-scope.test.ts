@@ -84,7 +84,12 @@ describe("the parent's run of a history candidate", () => {
       { "src/b.js": "" },
       /test\/cli\.test\.js starts processes/,
     ],
-    ["a file the suite runs that is not among the commit's tests", {}, { "src/b.js": "", "test/test-extra.js": "" }, /changes test\/test-extra\.js, which the suite runs as a test file/],
+    [
+      "a file the suite runs that is not among the commit's tests",
+      {},
+      { "src/b.js": "", "test/test-extra.js": "" },
+      /changes test\/test-extra\.js, which the suite runs as a test file/,
+    ],
     ["a change every test file reaches", {}, { "src/shared.js": "", "src/b.js": "", "src/c.js": "" }, /every test file reaches the change/],
   ])("runs the whole suite for %s", (_what, extra, changed, reason) => {
     const s = scope(extra, changed, ["test/b.test.js"]);

@@ -3,7 +3,7 @@
 //    a plain `yolo run` of the same task in a ready checkout, with the same scripted oracle model; the ratio of the
 //    per-task medians, and the building of the tasks from history per task besides.
 // 2. Building tasks from 1,000 generated commits (one in 50 a fix with its test): scanning the history, and the whole
-//    `yolo eval --from-history` (two suite runs per candidate).
+//    `yolo eval --from-history` (bench/eval-build.mjs measures the build on a bigger suite).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -111,7 +111,7 @@ async function overheadPerTask(print, helpers) {
     }
     const perEval = median(evalMs);
     const perRun = median(runMs);
-    print(`  building from history: ${(build.ms / TASKS / 1000).toFixed(2)} s a task (${TASKS} candidates, two suite runs each)`);
+    print(`  building from history: ${(build.ms / TASKS / 1000).toFixed(2)} s a task (${TASKS} candidates)`);
     print(
       `  running: ${(perEval / 1000).toFixed(2)} s a task in yolo eval, ${(perRun / 1000).toFixed(2)} s for a plain yolo run of it: ${(perEval / perRun).toFixed(2)}× (overhead ${((perEval - perRun) / 1000).toFixed(2)} s a task: worktree, start commit, judging)`,
     );

@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import { benchBaselineOverlap, benchDeadEndpoint } from "./baseline-overlap.mjs";
 import { benchCheckpointSavers } from "./checkpoint-savers.mjs";
+import { benchEvalBuild } from "./eval-build.mjs";
 import { benchEvalOverhead } from "./eval-overhead.mjs";
 import { benchMcpToolCost } from "./mcp-tool-cost.mjs";
 import { benchNarrowedAttempt } from "./narrowed-attempt.mjs";
@@ -33,6 +34,7 @@ if (!existsSync(new URL("../dist/engine/run/launch.js", import.meta.url))) {
   await benchDeadEndpoint((line) => console.log(line));
   await benchNarrowedAttempt((line) => console.log(line));
   await benchEvalOverhead((line) => console.log(line));
+  await benchEvalBuild((line) => console.log(line));
   await benchServe((line) => console.log(line));
   // Last: it fails the bench loudly (non-zero) when the build has no `yolo run --parallel`.
   await benchParallelStories((line) => console.log(line));

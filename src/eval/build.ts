@@ -1,9 +1,11 @@
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { GateConfig } from "../config/schema.js";
-import { defaultGates } from "../gates/detect.js";
 import { type GitOptions, repositoryFilters } from "../git/git.js";
 import { type CandidateCommit, candidateCommits } from "./commits.js";
-import { runSuite, type SuiteRun, type SuiteSettings, targetsAndGuards } from "./suite.js";
+import type { TestStatus } from "../gates/parsers/types.js";
+import { type CandidateTree, candidateRuns } from "./build-candidate.js";
+import { type SuiteSettings, targetsAndGuards } from "./suite.js";
 import { TASK_VERSION, type DiscardedCandidate, type EvalTask } from "./types.js";
 import { addWorktree, checkoutClean, removeWorktree, resetWorktree, takeFilesFrom } from "./worktree.js";
 
@@ -16,36 +18,50 @@ export interface BuildOptions {
   /** A folder of yolo's own for the scratch worktrees and gate logs (under `.yolo/eval/`). */
   workDir: string;
   suite: SuiteSettings;
-  /** Told of each candidate as it is decided (a task or a discard), for progress. */
+  /** Candidates built at a time, each in a worktree of its own (default: the machine's cores). */
+  parallel?: number;
+  /** Told of each candidate as it is decided (a task or a discard), in the history's order, for progress. */
   onCandidate?(c: CandidateCommit, outcome: EvalTask | DiscardedCandidate): void;
 }
 
 /**
  * Builds eval tasks from history, SWE-bench style and without a model: for each commit changing source and tests
  * together, the suite runs at the parent with the commit's tests and at the commit; the tests that go from failing
- * to passing are the targets, the ones passing in both the guards.
+ * to passing are the targets, the ones passing in both the guards. The parent's run is narrowed where that cannot
+ * change them (build-candidate.ts), and `parallel` candidates are built at a time, each worker in a worktree of its
+ * own; candidates are reported and written in the history's order whatever order they finish in.
  */
 export async function buildTasksFromHistory(opts: BuildOptions): Promise<{ tasks: EvalTask[]; discarded: DiscardedCandidate[] }> {
-  const tasks: EvalTask[] = [];
-  const discarded: DiscardedCandidate[] = [];
-  const checkout: Checkout = { dir: join(opts.workDir, "build", "checkout"), ready: false, git: { filters: repositoryFilters(opts.root) } };
-  try {
-    for (const c of await candidateCommits(opts.root, opts.range, opts.max)) {
-      if (opts.suite.signal?.aborted) break;
-      const outcome = await buildOne(c, opts, checkout);
-      if ("reason" in outcome) discarded.push(outcome);
-      else tasks.push(outcome);
-      opts.onCandidate?.(c, outcome);
+  const candidates = await candidateCommits(opts.root, opts.range, opts.max);
+  const outcomes: (EvalTask | DiscardedCandidate)[] = [];
+  const filters = { filters: repositoryFilters(opts.root) };
+  const workers = Math.max(1, Math.min(opts.parallel ?? availableParallelism(), candidates.length));
+  const checkouts: Checkout[] = Array.from({ length: workers }, (_, k) => ({
+    dir: join(opts.workDir, "build", k ? `checkout-${k + 1}` : "checkout"),
+    ready: false,
+    git: filters,
+  }));
+  let taken = 0;
+  let told = 0;
+  const work = async (checkout: Checkout) => {
+    while (taken < candidates.length && !opts.suite.signal?.aborted) {
+      const i = taken++;
+      outcomes[i] = await buildOne(candidates[i], opts, checkout);
+      for (; told < candidates.length && outcomes[told]; told++) opts.onCandidate?.(candidates[told], outcomes[told]);
     }
+  };
+  try {
+    await Promise.all(checkouts.map(work));
   } finally {
-    await removeWorktree(opts.root, checkout.dir);
+    await Promise.all(checkouts.map((c) => removeWorktree(opts.root, c.dir)));
   }
-  return { tasks, discarded };
+  const done = outcomes.slice(0, told);
+  return { tasks: done.filter((o): o is EvalTask => !("reason" in o)), discarded: done.filter((o): o is DiscardedCandidate => "reason" in o) };
 }
 
 /**
- * The one scratch worktree every candidate is built in, moved from one to the next; made again after a candidate
- * whose set-up failed. The repository's filter drivers are read once for all its git commands.
+ * A scratch worktree of the build, moved from one candidate to the next; made again after a candidate whose set-up
+ * failed. The repository's filter drivers are read once for all its git commands.
  */
 interface Checkout {
   dir: string;
@@ -60,23 +76,26 @@ async function checkoutAt(opts: BuildOptions, checkout: Checkout, rev: string): 
   checkout.ready = true;
 }
 
-/** One candidate in the scratch worktree; one that could not be set up is discarded and the worktree made again. */
+/** One candidate in a scratch worktree; one that could not be set up is discarded and the worktree made again. */
 async function buildOne(c: CandidateCommit, opts: BuildOptions, checkout: Checkout): Promise<EvalTask | DiscardedCandidate> {
   const dir = checkout.dir;
-  const logs = join(opts.workDir, "logs", c.commit.slice(0, 12));
   const discard = (reason: string): DiscardedCandidate => ({ commit: c.commit, subject: c.subject, reason });
+  const tree: CandidateTree = {
+    dir,
+    git: checkout.git,
+    toParent: async () => {
+      await checkoutAt(opts, checkout, c.parent);
+      await takeFilesFrom(dir, c.commit, c.testFiles, checkout.git);
+    },
+    toCommit: () => checkoutClean(dir, c.commit, checkout.git),
+  };
   try {
-    await checkoutAt(opts, checkout, c.parent);
-    await takeFilesFrom(dir, c.commit, c.testFiles, checkout.git);
-    const gates = opts.gates ?? defaultGates(dir);
-    const before = await runSuite(dir, gates, join(logs, "before"), opts.suite);
-    if (!before.ok) return discard(`the suite cannot run at the parent with the commit's tests: ${before.reason}`);
-    await checkoutClean(dir, c.commit, checkout.git);
-    const after = await runSuite(dir, gates, join(logs, "after"), opts.suite);
-    if (!after.ok) return discard(`the suite cannot run at the commit: ${after.reason}`);
-    const why = unusable(before, after);
+    const runs = await candidateRuns(c, tree, opts.gates, join(opts.workDir, "logs", c.commit.slice(0, 12)), opts.suite);
+    if (!runs.ok) return discard(runs.reason);
+    const why = unusable(runs.before, runs.after);
     if (why) return discard(why);
-    const { targets, guards } = targetsAndGuards(before.tests, after.tests);
+    const { targets, guards } = targetsAndGuards(runs.before, runs.after);
+    const { gates } = runs;
     return {
       v: TASK_VERSION,
       id: c.commit.slice(0, 12),
@@ -96,10 +115,10 @@ async function buildOne(c: CandidateCommit, opts: BuildOptions, checkout: Checko
 }
 
 // Why a candidate whose suite ran both times still is no task: nothing fails before the fix, or nothing it fixes passes after.
-function unusable(before: Extract<SuiteRun, { ok: true }>, after: Extract<SuiteRun, { ok: true }>): string | null {
-  const { targets } = targetsAndGuards(before.tests, after.tests);
+function unusable(before: Map<string, TestStatus>, after: Map<string, TestStatus>): string | null {
+  const { targets } = targetsAndGuards(before, after);
   if (targets.length) return null;
-  const failing = [...before.tests].filter(([, s]) => s === "failed").map(([id]) => id);
+  const failing = [...before].filter(([, s]) => s === "failed").map(([id]) => id);
   if (!failing.length) return "its targets do not fail before: every test passes at the parent with the commit's tests";
   return `its targets do not pass after: the ${failing.length} test(s) failing at the parent with the commit's tests do not pass at the commit (${failing.slice(0, 3).join("; ")})`;
 }

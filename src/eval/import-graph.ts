@@ -1,0 +1,119 @@
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import { dirname, posix } from "node:path";
+import type * as TS from "typescript";
+
+/**
+ * The static imports of a tree's JavaScript / TypeScript files, read with TypeScript's own parser (never regular
+ * expressions): what a file can load through `import`, `export … from`, `import()` and `require()` with a literal
+ * name. What the history build's narrowing trusts (suite-scope.ts): a test reads the project's code through these
+ * edges and no other way.
+ */
+
+/** Each file's project files it imports (project-relative), or why the tree's imports cannot be told statically. */
+export type ImportGraph = { ok: true; edges: Map<string, string[]>; spawners: Set<string> } | { ok: false; reason: string };
+
+// Modules that start processes or threads: a file importing one may run project code no import names.
+const SPAWNING = new Set([
+  "child_process",
+  "node:child_process",
+  "worker_threads",
+  "node:worker_threads",
+  "cluster",
+  "node:cluster",
+  "execa",
+  "cross-spawn",
+  "zx",
+]);
+
+const CODE = /\.(?:[cm]?js|jsx|[cm]?ts|tsx)$/;
+const RESOLVE_SUFFIXES = ["", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".json", "/index.js", "/index.mjs", "/index.ts"];
+
+let ts: typeof TS | undefined;
+
+/** Whether `rel` is a file the graph reads (JavaScript or TypeScript source). */
+export function isCodeFile(rel: string): boolean {
+  return CODE.test(rel);
+}
+
+/**
+ * The graph of the code files among `files` (project-relative, their text from `read`). A relative import is
+ * resolved as Node and TypeScript do (the name, an added extension, a `.js` name standing for its `.ts` source, a
+ * folder's index) against `known` (the files of both ends of a change, so an import of a module only one end has
+ * still counts). A bare name is a dependency (the same at both ends) unless it is the project's own
+ * (`#imports`, its package name): those and a dynamic `import()` / `require()` of a computed name make the graph
+ * unknown.
+ */
+export function importGraph(files: string[], read: (file: string) => string, known: Set<string>, ownName: string | null): ImportGraph {
+  ts ??= createRequire(import.meta.url)("typescript") as typeof TS;
+  const edges = new Map<string, string[]>();
+  const spawners = new Set<string>();
+  for (const file of files.filter(isCodeFile)) {
+    const names = cachedImportsOf(file, read(file));
+    if (typeof names === "string") return { ok: false, reason: `${file} ${names}` };
+    const out: string[] = [];
+    for (const name of names) {
+      if (name.startsWith("#") || (ownName && (name === ownName || name.startsWith(`${ownName}/`))))
+        return { ok: false, reason: `${file} imports the project's own "${name}" by a name resolved by package.json` };
+      if (name.startsWith(".")) out.push(...resolveRelative(file, name, known));
+      if (SPAWNING.has(name)) spawners.add(file);
+    }
+    edges.set(file, out);
+  }
+  return { ok: true, edges, spawners };
+}
+
+// The project files a relative import can mean: the first that exists, or every spelling of it when none does.
+function resolveRelative(from: string, name: string, known: Set<string>): string[] {
+  const base = posix.normalize(posix.join(dirname(from), name));
+  const spellings = RESOLVE_SUFFIXES.map((s) => base + s);
+  if (/\.[cm]?js$/.test(base)) spellings.push(base.replace(/\.([cm]?)js$/, ".$1ts"), base.replace(/\.js$/, ".tsx"));
+  const found = spellings.find((s) => known.has(s));
+  return found ? [found] : [];
+}
+
+// A build reads the same files at every candidate, most of them unchanged: each text is parsed once.
+const parsed = new Map<string, string[] | string>();
+
+function cachedImportsOf(file: string, text: string): string[] | string {
+  const key = `${file}\0${createHash("sha1").update(text).digest("hex")}`;
+  let names = parsed.get(key);
+  if (names === undefined) parsed.set(key, (names = importsOf(file, text)));
+  return names;
+}
+
+// The module names a file imports, or why it has an import whose name is computed at run time.
+function importsOf(file: string, text: string): string[] | string {
+  const t = ts as typeof TS;
+  const source = t.createSourceFile(file, text, t.ScriptTarget.Latest, false, file.endsWith("x") ? t.ScriptKind.TSX : undefined);
+  const names: string[] = [];
+  let computed: string | null = null;
+  const visit = (node: TS.Node): void => {
+    if ((t.isImportDeclaration(node) || t.isExportDeclaration(node)) && node.moduleSpecifier && t.isStringLiteral(node.moduleSpecifier)) {
+      names.push(node.moduleSpecifier.text);
+    } else if (t.isImportEqualsDeclaration(node) && t.isExternalModuleReference(node.moduleReference)) {
+      const e = node.moduleReference.expression;
+      if (t.isStringLiteralLike(e)) names.push(e.text);
+    } else if (t.isCallExpression(node) && isLoader(t, node)) {
+      const arg = node.arguments[0];
+      if (arg && t.isStringLiteralLike(arg)) names.push(arg.text);
+      else computed ??= `loads a module by a name computed at run time (line ${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1})`;
+    }
+    t.forEachChild(node, visit);
+  };
+  visit(source);
+  return computed ?? names;
+}
+
+// `import(x)`, `require(x)`, `require.resolve(x)`, `module.require(x)`: the calls that load a module by name.
+function isLoader(t: typeof TS, call: TS.CallExpression): boolean {
+  const callee = call.expression;
+  if (callee.kind === t.SyntaxKind.ImportKeyword) return true;
+  if (t.isIdentifier(callee)) return callee.text === "require";
+  return (
+    t.isPropertyAccessExpression(callee) &&
+    ["require", "resolve"].includes(callee.name.text) &&
+    t.isIdentifier(callee.expression) &&
+    ["require", "module"].includes(callee.expression.text)
+  );
+}

@@ -93,14 +93,12 @@ function runCommand() {
 }
 
 // `run`, `agent` and `chat` (a new thread) and `resume` begin with git reads and bubblewrap's trial: started here
-// (dist/cli/early-probes.cjs), while the process is small and before the CLI compiles, which the CLI then takes; so is
-// the spawner helper their commands are started from. The
+// (dist/cli/early-probes.cjs), while the process is small and before the CLI compiles, which the CLI then takes. The
 // directory is read from the arguments: the CLI takes them only for the root, mode and PATH it resolved itself.
 function startEarlyProbes() {
   if (!RUN_COMMANDS.has(line.command) || line.rest.some((a) => a === "-h" || a === "--help")) return;
   const childScript = join(__dirname, "..", "dist", "cli", "early-child.cjs");
-  const spawnerScript = join(__dirname, "..", "dist", "exec", "spawner-child.cjs");
-  require("../dist/cli/early-probes.cjs").startEarlyProbes(line.cwd, line.command === "resume" ? "resume" : "start", childScript, spawnerScript);
+  require("../dist/cli/early-probes.cjs").startEarlyProbes(line.cwd, line.command === "resume" ? "resume" : "start", childScript);
 }
 
 function lightCli(command, fullCli) {

@@ -1,7 +1,6 @@
 import { type EarlyReads, readEarly } from "./early-reads.js";
-import { emptySlot, fillSlot, fillSpawnerSlot } from "./early-slot.js";
+import { emptySlot, fillSlot } from "./early-slot.js";
 import { projectRoot } from "../config/project-root.js";
-import { forkSpawner } from "../exec/spawner-fork.js";
 
 /** The git reads and bubblewrap's trial a run or resume starts with, started before the CLI itself has loaded. */
 export type EarlyProbes = EarlyReads;
@@ -15,7 +14,7 @@ export type EarlyProbes = EarlyReads;
  * (takeEarlyProbes) and reads again what failed, so it meets any error where it met it before. A cwd that cannot be
  * resolved starts nothing.
  */
-export function startEarlyProbes(cwd: string, mode: "start" | "resume", childScript: string, spawnerScript?: string): void {
+export function startEarlyProbes(cwd: string, mode: "start" | "resume", childScript: string): void {
   let root: string;
   try {
     root = projectRoot(cwd);
@@ -23,9 +22,6 @@ export function startEarlyProbes(cwd: string, mode: "start" | "resume", childScr
     return;
   }
   fillSlot({ root, mode, path: process.env.PATH, probes: readEarly(root, mode, childScript) });
-  // The helper a run's commands (and its git, once it is up) are started from, forked while this process is small: from
-  // the CLI's it was a fork of the large process, and the first commands went direct (forking it again) while it booted.
-  if (spawnerScript) fillSpawnerSlot(forkSpawner(spawnerScript, process.env));
 }
 
 /**

@@ -39,22 +39,6 @@ export function releaseEarlyReads(): void {
   taken?.probes.release?.();
 }
 
-// The spawner helper the shim forked (src/exec/spawner-fork.ts): Node's own ChildProcess, the one object of a class that
-// crosses, since both copies share Node's built-in modules.
-const SPAWNER = Symbol.for("yolo.early-spawner");
-type SpawnerHolder = { [key: symbol]: unknown };
-
-export function fillSpawnerSlot<S>(forked: S): void {
-  (globalThis as SpawnerHolder)[SPAWNER] = forked;
-}
-
-/** Empties the spawner's slot and returns what it held (the CLI adopts it: src/exec/spawner.ts, adoptSpawner). */
-export function emptySpawnerSlot<S>(): S | undefined {
-  const found = (globalThis as SpawnerHolder)[SPAWNER] as S | undefined;
-  delete (globalThis as SpawnerHolder)[SPAWNER];
-  return found;
-}
-
 /** Whether probes the shim began were never taken: the command stopped before it asked (a bad config, say). */
 export function earlyProbesLeft(): boolean {
   return (globalThis as Holder)[SLOT] !== undefined;

@@ -1,9 +1,6 @@
 import type { LaunchFlags, LaunchFront, LaunchRequest } from "../engine/api.js";
 import type { AnswerEntry } from "./answers-file.js";
-import { adoptSpawner } from "../exec/spawner.js";
-import type { ForkedSpawner } from "../exec/spawner-fork.js";
 import { takeEarlyProbes } from "./early-probes.js";
-import { emptySpawnerSlot } from "./early-slot.js";
 import { noModelError, resumeArgs, setupText } from "./run-setup.js";
 import { noDatabaseYet } from "./thread-home.js";
 import { cliFlagName } from "./wording/flag-names.js";
@@ -26,12 +23,7 @@ export function cliFront(request: LaunchRequest, preloadView: () => void): CliFr
   let answers: AnswerEntry[] | null = null;
   const front: LaunchFront = {
     flagName: cliFlagName,
-    startedReads(root, mode) {
-      // The spawner helper bin/yolo.js forked with the reads, taken with them: this launch runs commands.
-      const forked = emptySpawnerSlot<ForkedSpawner>();
-      if (forked) adoptSpawner(forked);
-      return takeEarlyProbes(root, mode);
-    },
+    startedReads: takeEarlyProbes,
     preloadView,
     ...(flags.answers !== undefined ? { replies: answersFile(flags.answers, cwd, (loaded) => (answers = loaded)) } : {}),
     words: { run: cliRunWords(args), notice: noticeText, setup: setupText, noDatabase: noDatabaseYet, noModel: noModelError },

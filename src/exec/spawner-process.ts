@@ -1,8 +1,7 @@
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { DRAIN_MS, type LaunchEnd, type LaunchRequest, type Launched } from "./launch.js";
 import { killGroup } from "./process-groups.js";
-import type { ForkedSpawner } from "./spawner-fork.js";
-import type { FromSpawner, ToSpawner } from "./spawner-protocol.js";
+import { SPAWNER_PROTOCOL, type FromSpawner, type ToSpawner } from "./spawner-protocol.js";
 
 /** Once the shell is SIGKILLed, its end must come through the helper within this long, or the helper is given up on. */
 const UNRESPONSIVE_MS = 5000;
@@ -29,21 +28,22 @@ export class Spawner {
   private nextId = 0;
   readonly up: Promise<boolean>;
 
-  /** Takes over a helper forked here or before the CLI loaded (forkSpawner): it may be up, or gone, already. */
-  constructor(forked: ForkedSpawner) {
-    this.child = forked.child;
+  constructor(script: string, env: NodeJS.ProcessEnv) {
+    // Its own group: a Ctrl+C at the terminal is yolo's to handle; the helper goes when yolo's channel closes.
+    this.child = fork(script, [], { env, execArgv: [], serialization: "advanced", stdio: ["ignore", "ignore", "ignore", "ipc"], detached: true });
     this.idle();
-    this.child.on("message", (message: FromSpawner) => {
-      if (message.t !== "ready") this.receive(message);
-    });
-    this.up = forked.up.then((ok) => {
-      this.ready = ok && !this.dead;
-      return this.ready;
+    this.up = new Promise((resolve) => {
+      this.child.on("message", (message: FromSpawner) => {
+        if (message.t !== "ready") return this.receive(message);
+        this.ready = message.protocol === SPAWNER_PROTOCOL;
+        if (!this.ready) this.child.kill("SIGKILL");
+        resolve(this.ready);
+      });
+      this.child.once("exit", () => resolve(false));
     });
     this.child.on("error", () => this.fail());
     this.child.once("exit", () => this.fail());
     this.child.once("disconnect", () => this.fail());
-    if (this.child.exitCode !== null || this.child.signalCode !== null || !this.child.connected) this.fail();
   }
 
   /** Starts a command through the helper; its `ended` is null when the helper could not start it (start it directly). */

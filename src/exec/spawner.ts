@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { YoloError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
 import type { LaunchRequest, Launched } from "./launch.js";
-import { type ForkedSpawner, forkSpawner } from "./spawner-fork.js";
 import { Spawner } from "./spawner-process.js";
 
 /**
@@ -11,6 +10,9 @@ import { Spawner } from "./spawner-process.js";
  * (tests that must exercise it); "direct" never starts one (tests of the direct path).
  */
 export type SpawnerMode = "auto" | "helper" | "direct";
+
+/** Variables the helper (Node itself) may need to start; it holds none of yolo's others, secrets included. */
+const HELPER_ENV = ["PATH", "LD_LIBRARY_PATH"];
 
 let mode: SpawnerMode = "auto";
 let spawner: Spawner | null = null;
@@ -36,10 +38,12 @@ function started(env: NodeJS.ProcessEnv): Spawner | null {
     unavailable = true;
     return null;
   }
+  const helperEnv: NodeJS.ProcessEnv = {};
+  for (const name of HELPER_ENV) if (env[name] !== undefined) helperEnv[name] = env[name];
   try {
     const script = spawnerScript();
     if (!existsSync(script)) throw new Error(`${script} is not built`);
-    spawner = new Spawner(forkSpawner(script, env));
+    spawner = new Spawner(script, helperEnv);
   } catch {
     // Commands are spawned directly, as before the helper existed: slower, never wrong.
     unavailable = true;
@@ -49,23 +53,6 @@ function started(env: NodeJS.ProcessEnv): Spawner | null {
     if (!ok) unavailable = true;
   });
   return spawner;
-}
-
-/**
- * Takes the helper bin/yolo.js forked before the CLI loaded (src/cli/early-probes.ts: forked from that small process
- * instead of yolo's large one, and up by the time a run's first commands start). One already running here, or the
- * direct mode, keeps the path it has: the adopted helper is stopped.
- */
-export function adoptSpawner(forked: ForkedSpawner): void {
-  if (mode === "direct" || (spawner && !spawner.dead)) {
-    forked.child.kill("SIGKILL");
-    return;
-  }
-  spawner = new Spawner(forked);
-  unavailable = false;
-  spawner.up.then((ok) => {
-    if (!ok) unavailable = true;
-  });
 }
 
 /**

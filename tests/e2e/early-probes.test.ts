@@ -84,24 +84,9 @@ describe("the start's git reads begun by bin/yolo.js", { timeout: 180_000 }, () 
     expect(run.first.type, run.stderr).toBe("run.started");
     expect(git.parents().length).toBeGreaterThanOrEqual(4);
     expect(fromYolo(run.pid)).toEqual([]);
-    // The reads' answers were used: the tracked .env is warned about once the engine has loaded. The spawner helper the
-    // shim forked (its pid noted by a preload watching the slot) is the one the run's git commands came from.
-    const dir = tempDir(onTestFinished, "yolo-spawner-slot-");
-    writeFileSync(
-      join(dir, "watch.cjs"),
-      `let value;
-Object.defineProperty(globalThis, Symbol.for("yolo.early-spawner"), {
-  configurable: true,
-  get() { return value; },
-  set(v) { require("node:fs").writeFileSync(${JSON.stringify(join(dir, "pid"))}, String(v.child.pid)); value = v; },
-});
-`,
-    );
-    writeFileSync(git.log, "");
-    const failed = await runYolo(["run", "--json", "Add an add(a, b) function"], { ...opts, nodeArgs: ["--require", join(dir, "watch.cjs")] });
+    // The reads' answers were used: the tracked .env is warned about once the engine has loaded.
+    const failed = await runYolo(["run", "--json", "Add an add(a, b) function"], opts);
     expect(parseEvents(failed.stdout).filter((e) => e.type === "warning" && /look like secrets: \.env\./.test(String(e.message)))).toHaveLength(1);
-    const helper = Number(readFileSync(join(dir, "pid"), "utf8"));
-    expect(git.parents().filter((line) => line.startsWith(`${helper}\t`)).length, describeResult(failed)).toBeGreaterThanOrEqual(1);
     writeFileSync(git.log, "");
     const resume = await untilFirstEvent(["resume", "--json", threadIdFrom(failed.stdout)], opts);
     expect(resume.first.type, resume.stderr).toBe("run.started");
@@ -159,13 +144,6 @@ Object.defineProperty(globalThis, Symbol.for("yolo.early-probes"), {
   get() { appendFileSync(${JSON.stringify(log)}, "taken\\n"); return value; },
   set(v) { appendFileSync(${JSON.stringify(log)}, "set " + v.root + " " + v.mode + " cli-loaded=" + Object.keys(require.cache).some((f) => /light-loader\\.cjs$/.test(f)) + "\\n"); value = v; },
 });
-// The spawner helper forked with them, and taken with them (src/cli/launch-front.ts).
-let spawner;
-Object.defineProperty(globalThis, Symbol.for("yolo.early-spawner"), {
-  configurable: true,
-  get() { appendFileSync(${JSON.stringify(log)}, "spawner taken\\n"); return spawner; },
-  set(v) { appendFileSync(${JSON.stringify(log)}, "spawner set cli-loaded=" + Object.keys(require.cache).some((f) => /light-loader\\.cjs$/.test(f)) + "\\n"); spawner = v; },
-});
 `,
     );
     const here = project(onTestFinished);
@@ -178,7 +156,7 @@ Object.defineProperty(globalThis, Symbol.for("yolo.early-spawner"), {
       nodeArgs: ["--require", join(dir, "watch.cjs")],
     });
     expect(run.first.type, run.stderr).toBe("run.started");
-    expect(readFileSync(log, "utf8")).toBe(`set ${target} start cli-loaded=false\nspawner set cli-loaded=false\nspawner taken\ntaken\n`);
+    expect(readFileSync(log, "utf8")).toBe(`set ${target} start cli-loaded=false\ntaken\n`);
     expect(count(git.calls(), target)).toEqual({ identity: 0, filters: 0, config: 1, head: 1, status: 1, tracked: 1 });
     expect(git.calls().filter((c) => c.startsWith(`${here}\t`))).toEqual([]);
   });

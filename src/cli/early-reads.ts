@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { probeBwrapAsync, type SandboxProbe } from "../exec/sandbox.js";
 import { repositoryConfig } from "../git/git.js";
 import { identityOf, repoIdentity } from "../git/repo-identity.js";
+import { trackedSecretFiles } from "../git/tracked-secrets.js";
 import { inspectWithSnapshot, inspectWorkspace, type WorkspaceFacts } from "../git/workspace.js";
 
 // The git reads a run or resume starts with, and bubblewrap's trial, made by a small Node process of their own
@@ -18,6 +19,8 @@ export interface EarlyReads {
   snapshot: Promise<string | null> | null;
   /** probeBwrapAsync for the child's PATH (yolo's). */
   sandbox: Promise<SandboxProbe>;
+  /** The tracked files that look like secrets (trackedSecretFiles), for the start-of-leg warning; [] outside git. */
+  trackedSecrets: Promise<string[]>;
   /**
    * Lets the process go: yolo has taken what it needs (or stopped). The child is told to end (its stdin closes), a
    * read still running there no longer holds yolo's exit (bubblewrap's trial with `sandbox: "off"`, whose answer is
@@ -26,7 +29,7 @@ export interface EarlyReads {
   release(): void;
 }
 
-type Name = "identity" | "workspace" | "snapshot" | "sandbox";
+type Name = "identity" | "workspace" | "snapshot" | "sandbox" | "trackedSecrets";
 /** One line of the child's output: a read's answer, or why it failed (as a message: no class crosses a process). */
 type Answer = { read: Name; value: unknown } | { read: Name; error: string };
 
@@ -50,6 +53,7 @@ export function readEarly(root: string, mode: "start" | "resume", script: string
     ),
     snapshot: mode === "start" ? expect<string | null>("snapshot") : null,
     sandbox: expect<SandboxProbe>("sandbox"),
+    trackedSecrets: expect<string[]>("trackedSecrets"),
   };
   let buffered = "";
   child.stdout.setEncoding("utf8");
@@ -114,5 +118,10 @@ export async function answerEarlyReads(root: string, mode: "start" | "resume", w
     ),
     ...(start ? [say("snapshot", start.snapshot)] : []),
     say("sandbox", probeBwrapAsync(process.env.PATH)),
+    // Listed once the status has said this is a repository (the list is only asked for there), after the reads above.
+    say(
+      "trackedSecrets",
+      workspace.then((facts) => (facts.inRepo ? trackedSecretFiles(root) : [])),
+    ),
   ]);
 }

@@ -12,16 +12,22 @@ import { project, tempDir } from "../helpers/per-test.js";
 
 const REAL_GIT = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
 
-function loggingGit(onTestFinished: Parameters<typeof tempDir>[0]): { bin: string; log: string; calls: () => string[] } {
+function loggingGit(onTestFinished: Parameters<typeof tempDir>[0]): { bin: string; log: string; calls: () => string[]; parents: () => string[] } {
   const bin = tempDir(onTestFinished, "yolo-git-log-");
   const log = join(bin, "calls.log");
-  writeFileSync(join(bin, "git"), `#!/bin/sh\nprintf '%s\\t%s\\n' "$PWD" "$*" >> '${log}'\nexec '${REAL_GIT}' "$@"\n`);
+  // Each call's parent process too (apart, so the calls keep their shape): which process started it.
+  const parents = join(bin, "parents.log");
+  writeFileSync(
+    join(bin, "git"),
+    `#!/bin/sh\nprintf '%s\\t%s\\n' "$PWD" "$*" >> '${log}'\nprintf '%s\\t%s\\n' "$PPID" "$*" >> '${parents}'\nexec '${REAL_GIT}' "$@"\n`,
+  );
   chmodSync(join(bin, "git"), 0o755);
-  return { bin, log, calls: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []) };
+  const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
+  return { bin, log, calls: () => lines(log), parents: () => lines(parents) };
 }
 
 // Starts `yolo <args>` and kills it once its first event is out: what ran before it is the start's own work.
-async function untilFirstEvent(args: string[], opts: YoloOptions): Promise<{ first: { type: string; thread?: string }; stderr: string }> {
+async function untilFirstEvent(args: string[], opts: YoloOptions): Promise<{ first: { type: string; thread?: string }; stderr: string; pid?: number }> {
   const child = spawnYolo(args, opts);
   let out = "";
   child.stdout?.on("data", (d: Buffer) => {
@@ -30,7 +36,7 @@ async function untilFirstEvent(args: string[], opts: YoloOptions): Promise<{ fir
   });
   const r = await child;
   expect(out, describeResult({ ...r, exitCode: r.exitCode, signal: r.signal, stdout: out, stderr: String(r.stderr) })).toContain("\n");
-  return { first: JSON.parse(out.split("\n")[0]), stderr: String(r.stderr) };
+  return { first: JSON.parse(out.split("\n")[0]), stderr: String(r.stderr), pid: child.pid };
 }
 
 // The start's reads, by what they ask (the repository's identity, its filter drivers — a new thread reads both in one
@@ -41,6 +47,7 @@ const READS: [string, RegExp][] = [
   ["config", /\t--no-pager config -z --show-scope --get-regexp \^\(filter\\\.\.\*\|remote\\\.origin\\\.url\)\$$/],
   ["head", /\t--no-pager rev-parse --is-inside-work-tree/],
   ["status", /\t--no-pager status --porcelain/],
+  ["tracked", /\t--no-pager ls-files -z -- \.$/],
 ];
 const count = (calls: string[], dir: string) =>
   Object.fromEntries(READS.map(([name, pattern]) => [name, calls.filter((c) => c.startsWith(`${dir}\t`) && pattern.test(c)).length]));
@@ -55,7 +62,7 @@ describe("the start's git reads begun by bin/yolo.js", { timeout: 180_000 }, () 
       writeFileSync(git.log, "");
       const run = await untilFirstEvent(["run", "--json", ...extra, "Add an add(a, b) function"], opts);
       expect(run.first.type, run.stderr).toBe("run.started");
-      expect(count(git.calls(), root), extra.join(" ")).toEqual({ identity: 0, filters: 0, config: 1, head: 1, status: 1 });
+      expect(count(git.calls(), root), extra.join(" ")).toEqual({ identity: 0, filters: 0, config: 1, head: 1, status: 1, tracked: 1 });
     }
 
     // To its end (the model's port is closed: it fails at the analyst, after its first checkpoints), so it can resume.
@@ -65,7 +72,25 @@ describe("the start's git reads begun by bin/yolo.js", { timeout: 180_000 }, () 
     const resume = await untilFirstEvent(["resume", "--json", threadIdFrom(failed.stdout)], opts);
     expect(resume.first.type, resume.stderr).toBe("run.started");
     // A resumed thread reads no uncommitted changes (nor filter drivers for them).
-    expect(count(git.calls(), root)).toEqual({ identity: 1, filters: 0, config: 0, head: 1, status: 0 });
+    expect(count(git.calls(), root)).toEqual({ identity: 1, filters: 0, config: 0, head: 1, status: 0, tracked: 1 });
+  });
+
+  it("no git runs in yolo's own process before run.started (run and resume): forking that large process costs more", async ({ onTestFinished }) => {
+    const root = project(onTestFinished, { ".env": "KEY=1\n" });
+    const git = loggingGit(onTestFinished);
+    const opts = { cwd: root, baseURL: `http://127.0.0.1:${await closedPort()}/v1`, env: { PATH: `${git.bin}:${process.env.PATH}` } };
+    const fromYolo = (pid: number | undefined) => git.parents().filter((line) => line.startsWith(`${pid}\t`));
+    const run = await untilFirstEvent(["run", "--json", "Add an add(a, b) function"], opts);
+    expect(run.first.type, run.stderr).toBe("run.started");
+    expect(git.parents().length).toBeGreaterThanOrEqual(4);
+    expect(fromYolo(run.pid)).toEqual([]);
+    // The reads' answers were used: the tracked .env is warned about once the engine has loaded.
+    const failed = await runYolo(["run", "--json", "Add an add(a, b) function"], opts);
+    expect(parseEvents(failed.stdout).filter((e) => e.type === "warning" && /look like secrets: \.env\./.test(String(e.message)))).toHaveLength(1);
+    writeFileSync(git.log, "");
+    const resume = await untilFirstEvent(["resume", "--json", threadIdFrom(failed.stdout)], opts);
+    expect(resume.first.type, resume.stderr).toBe("run.started");
+    expect(fromYolo(resume.pid)).toEqual([]);
   });
 
   it("a tree with uncommitted changes: the snapshot's tree is written once, early, and the start commit holds the changes", async ({ onTestFinished }) => {
@@ -132,7 +157,7 @@ Object.defineProperty(globalThis, Symbol.for("yolo.early-probes"), {
     });
     expect(run.first.type, run.stderr).toBe("run.started");
     expect(readFileSync(log, "utf8")).toBe(`set ${target} start cli-loaded=false\ntaken\n`);
-    expect(count(git.calls(), target)).toEqual({ identity: 0, filters: 0, config: 1, head: 1, status: 1 });
+    expect(count(git.calls(), target)).toEqual({ identity: 0, filters: 0, config: 1, head: 1, status: 1, tracked: 1 });
     expect(git.calls().filter((c) => c.startsWith(`${here}\t`))).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ConfigBundle } from "../bundle/build.js";
@@ -31,15 +31,21 @@ export function configTrustEntryFile(stateDir: string, root: string): string {
 /**
  * The entry for `root`, or null (none, or unreadable: nothing trusted, the safe reading). One small file per root, so a
  * command reads only its own project's record. A root an older yolo recorded in the single `trusted-config.json` (every
- * root in one file, read and rewritten whole by every command) is still found there: a config changed since must be
- * refused, not taken for a project never seen.
+ * root in one file, read and rewritten whole by every command) is still held to that record: a config changed since
+ * must be refused, not taken for a project never seen. That file is split into records of their own at the first miss
+ * (splitLegacyStore), so the next project yolo never saw reads one missing file instead of the whole old store.
  */
 export function readConfigTrust(stateDir: string, root: string): TrustEntry | null {
   const own = entryIn(readJson(configTrustEntryFile(stateDir, root)), root);
   if (own !== undefined) return own;
-  const legacy = readJson(join(stateDir, LEGACY_STORE));
-  const value = legacy && typeof legacy === "object" ? (legacy as Record<string, unknown>)[root] : undefined;
-  return entryOf(value);
+  const legacyFile = join(stateDir, LEGACY_STORE);
+  const legacy = readJson(legacyFile);
+  // No old store (none ever, or split already): a split that ended before this read wrote the root's record first,
+  // so the record is read once more rather than taking the root for one never seen.
+  if (legacy === undefined) return entryIn(readJson(configTrustEntryFile(stateDir, root)), root) ?? null;
+  if (!legacy || typeof legacy !== "object") return null;
+  splitLegacyStore(stateDir, legacyFile, legacy as Record<string, unknown>);
+  return entryOf((legacy as Record<string, unknown>)[root]);
 }
 
 /** Replaces the entry for `root`: written whole to a temp file and renamed, so a crash never leaves half an entry. */
@@ -52,6 +58,38 @@ export function writeConfigTrust(stateDir: string, root: string, entry: TrustEnt
 }
 
 const LEGACY_STORE = "trusted-config.json";
+
+/**
+ * Writes each root of the old single store as a record of its own, unless the root has one already (written since: it
+ * is the newer, and linking never replaces a file, so two commands splitting at once cannot undo a newer record), then
+ * sets the old store aside (`.split`, kept for the user). Best effort: what could not be written is read from the old
+ * store again next time.
+ */
+function splitLegacyStore(stateDir: string, legacyFile: string, legacy: Record<string, unknown>): void {
+  try {
+    mkdirSync(join(stateDir, "trusted-config"), { recursive: true, mode: 0o700 });
+    for (const [root, value] of Object.entries(legacy)) {
+      const entry = entryOf(value);
+      if (entry) keepFirst(configTrustEntryFile(stateDir, root), `${JSON.stringify({ root, ...entry }, null, 2)}\n`);
+    }
+    renameSync(legacyFile, `${legacyFile}.split`);
+  } catch {
+    // Not split (a full disk, a folder not ours): the old store is read as before.
+  }
+}
+
+// Writes `text` to `file` unless it exists (a temp file linked into place: a reader never sees half a record).
+function keepFirst(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, text, { mode: 0o600 });
+  try {
+    linkSync(temp, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
 
 // undefined: no such file; null: a file that cannot be read or parsed.
 function readJson(file: string): unknown {

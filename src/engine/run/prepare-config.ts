@@ -60,7 +60,8 @@ export async function configStep(request: LaunchRequest, front: LaunchFront) {
   const keepReadOnly = [userCacheDir(process.env)];
   const startFacts = early ? runFacts(early.config, process.env, { keepReadOnly }) : null;
   const { identity, workspace, probing } = reads;
-  return { baseConfig, config, early, identity, workspace, probing, logFile, snapshot, keepReadOnly, startFacts, testCmd, approvals };
+  const trackedSecrets = reads.started?.trackedSecrets ?? null;
+  return { baseConfig, config, early, identity, workspace, probing, trackedSecrets, logFile, snapshot, keepReadOnly, startFacts, testCmd, approvals };
 }
 
 /**

@@ -47,6 +47,8 @@ export async function prepareRunSetup(input: {
   workspace?: Promise<WorkspaceFacts>;
   /** startSnapshot for this thread, when the caller started it early. */
   snapshot?: Promise<string | null>;
+  /** The tracked files that look like secrets, when the caller listed them early (its git ran in a small process). */
+  trackedSecrets?: Promise<string[]> | null;
   words: LaunchFront["words"];
 }): Promise<RunSetup> {
   const { config, flags, threadId, mode } = input;
@@ -79,7 +81,7 @@ export async function prepareRunSetup(input: {
     pendingStart: ws.pendingStart,
     notices: [
       ...setupFacts(config, ws, mode).map(say),
-      ...(ws.inRepo ? await trackedSecretsNotice(config.root) : []),
+      ...(ws.inRepo ? await trackedSecretsNotice(config.root, input.trackedSecrets) : []),
       ...(branchFact && (mode === "start" || ws.switchedFrom) ? [say(branchFact)] : []),
     ],
     branchNote: branchFact ? say(branchFact) : null,

@@ -7,6 +7,7 @@ import { readEarly } from "../../../src/cli/early-reads.js";
 import { probeBwrapAsync } from "../../../src/exec/sandbox.js";
 import { repoIdentity } from "../../../src/git/repo-identity.js";
 import { snapshotWorkTree } from "../../../src/git/repo.js";
+import { trackedSecretFiles } from "../../../src/git/tracked-secrets.js";
 import { inspectWorkspace } from "../../../src/git/workspace.js";
 import { waitFor } from "../../helpers/cli.js";
 import { project, tempDir } from "../../helpers/per-test.js";
@@ -56,6 +57,16 @@ describe("readEarly", { timeout: 30_000 }, () => {
     expect(gitIn(dirty, "rev-parse", `${commit}^{tree}`)).toBe(gitIn(dirty, "rev-parse", `${alone}^{tree}`));
   });
 
+  it("lists the tracked files that look like secrets, as the CLI would: none outside git or in a clean project", async ({ onTestFinished }) => {
+    const secrets = project(onTestFinished, { ".env": "KEY=1\n", "keys/id_rsa": "k\n", ".env.example": "KEY=\n", "src/a.js": "1\n" });
+    const clean = project(onTestFinished);
+    const outside = tempDir(onTestFinished, "yolo-early-outside-");
+    for (const mode of ["start", "resume"] as const) expect(await readEarly(secrets, mode, CHILD).trackedSecrets, mode).toEqual([".env", "keys/id_rsa"]);
+    expect(await trackedSecretFiles(secrets)).toEqual([".env", "keys/id_rsa"]);
+    expect(await readEarly(clean, "start", CHILD).trackedSecrets).toEqual([]);
+    expect(await readEarly(outside, "start", CHILD).trackedSecrets).toEqual([]);
+  });
+
   it("a read that fails in the child rejects with git's message; the others still answer", async ({ onTestFinished }) => {
     const root = project(onTestFinished);
     // An index git cannot read: the status fails, the identity does not.
@@ -71,7 +82,8 @@ describe("readEarly", { timeout: 30_000 }, () => {
   it("a child that cannot start, or dies, fails every read still waiting instead of leaving it waiting", async ({ onTestFinished }) => {
     const root = project(onTestFinished);
     const missing = readEarly(root, "start", join(tempDir(onTestFinished), "no-such-child.cjs"));
-    for (const read of [missing.identity, missing.workspace, missing.snapshot, missing.sandbox]) await expect(read).rejects.toThrow(/ended|could not start/);
+    for (const read of [missing.identity, missing.workspace, missing.snapshot, missing.sandbox, missing.trackedSecrets])
+      await expect(read).rejects.toThrow(/ended|could not start/);
     // The trial it could not make is made by the CLI (a PATH of its own, so nothing remembered answers instead).
     const path = `${process.env.PATH}:`;
     expect(await probeBwrapAsync(path, missing.sandbox)).toEqual(await probeBwrapAsync(process.env.PATH));

@@ -1,10 +1,11 @@
 import { symlinkSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, it } from "vitest";
 import type { YoloEvent } from "../../src/events/schema.js";
 import { describeResult, parseEvents, runYolo } from "../helpers/cli.js";
 import { call, director, handoff, pmDone, analystDone, teaSays, type Turn } from "../helpers/director.js";
 import { mockWith, project } from "../helpers/per-test.js";
+import { repoModules } from "../helpers/repo-modules.js";
 
 // Projects shaped like real ones, one per runner: several test files, a nested describe and a parametrized test, a
 // failing file printed in full at the baseline and summed up in one line once green. The scripted dev first writes a
@@ -94,7 +95,7 @@ describe.concurrent("revert and refix with the real runner, through the built bi
         // The project helper's own test file, replaced by one of this project's.
         "test/add.test.js": shape.other.replaceAll('"one"', '"three"').replaceAll('"two"', '"four"'),
       });
-      symlinkSync(resolve("node_modules"), join(root, "node_modules"));
+      symlinkSync(repoModules(), join(root, "node_modules"));
       const dev = [...write("src/parse.js", code(WRONG)), ...write("src/parse.js", code(RIGHT))];
       const mock = await mockWith(
         onTestFinished,

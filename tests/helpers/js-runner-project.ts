@@ -4,6 +4,7 @@ import path from "node:path";
 import { type BaselineGate, type GateJudgement, judgeGate } from "../../src/gates/judge.js";
 import { type GateRun, runGatesWithTests } from "../../src/gates/run-gates.js";
 import { probeBwrap, type Sandbox } from "../../src/exec/sandbox.js";
+import { repoModules } from "./repo-modules.js";
 
 const probe = probeBwrap(process.env.PATH);
 /** The sandbox a run's gates get here: bubblewrap when it works (under CI it must). */
@@ -60,7 +61,7 @@ export function jsProject(prefix: string, files: Record<string, string | null>):
  * sandbox, would refuse.
  */
 function linkPackages(root: string): void {
-  const source = path.resolve("node_modules");
+  const source = repoModules();
   const target = path.join(root, "node_modules");
   fs.mkdirSync(target);
   for (const entry of fs.readdirSync(source)) {

@@ -7,6 +7,7 @@ import { analystDone, call, director, handoff, pmDone, teaSays, type Turn } from
 import { runEngine } from "../helpers/engine.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
+import { repoModules } from "../helpers/repo-modules.js";
 
 // A gate never takes its result from a cache an agent wrote. The real tools (the repository's own tsc and jest): an
 // incremental `tsc -b` skips checking a project whose build info is newer than its sources, so an agent that breaks
@@ -18,7 +19,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-const REPO_MODULES = join(import.meta.dirname, "..", "..", "node_modules");
+const REPO_MODULES = repoModules();
 const REQ = "Keep src/a.ts typed";
 const sh = (command: string) => call("run_command", { command });
 const write = (path: string, content: string) => call("write_file", { path, content });

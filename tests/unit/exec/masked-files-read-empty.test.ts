@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { runShell } from "../../../src/exec/run-shell.js";
 import { probeBwrap, type Sandbox } from "../../../src/exec/sandbox.js";
 import { underCI } from "../../helpers/requires.js";
+import { repoModules } from "../../helpers/repo-modules.js";
 
 // A secret file the sandbox masks reads as an empty regular file, so tools that walk the tree (formatters, linters,
 // test discovery) behave as they do outside, minus the secret. The /dev/null device did not: bwrap binds it nodev, and
@@ -14,7 +15,7 @@ const probe = probeBwrap(process.env.PATH);
 if (!probe.available && underCI()) throw new Error(`masked-files: bubblewrap is needed under CI: ${probe.reason}`);
 const sandboxed = (probe.available ? it : it.skip) as typeof it;
 const bwrap = (): Sandbox => (probe.available ? { kind: "bwrap", binary: probe.binary } : { kind: "none" });
-const MODULES = path.resolve("node_modules");
+const MODULES = repoModules();
 const SECRET = "//registry.npmjs.org/:_authToken=npm_s3cr3tT0kenValue1234567890";
 
 function tempProject(onTestFinished: (fn: () => void) => void, files: Record<string, string>): string {

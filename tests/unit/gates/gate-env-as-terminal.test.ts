@@ -1,10 +1,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runGatesWithTests } from "../../../src/gates/run-gates.js";
 import { gateSchema } from "../../../src/gates/schema.js";
 import { reportingCommand } from "../../../src/gates/test-cases.js";
+import { repoModules } from "../../helpers/repo-modules.js";
 
 // The gate runs the suite in the environment the user's own shell gives it: yolo adds no colour, CI or terminal
 // variables, and a per-gate `env` is the user's way to add some (a colour-detection suite that expects FORCE_COLOR).
@@ -62,7 +63,7 @@ describe("a gate command's environment", { timeout: 240_000 }, () => {
       "package.json": JSON.stringify({ name: "j", scripts: { test: "jest --verbose && echo done" } }),
       "test/math.test.js": 'describe("math", () => {\n  it("adds", () => expect(1 + 1).toBe(2));\n  it("subtracts", () => expect(2 - 1).toBe(0));\n});\n',
     });
-    symlinkSync(resolve("node_modules"), join(root, "node_modules"));
+    symlinkSync(repoModules(), join(root, "node_modules"));
     const gate = gateSchema.parse({ name: "test", command: "npm test", env: { FORCE_COLOR: "1" } });
     const [run] = await runGatesWithTests([gate], opts(root));
     // The colours really are there: the reader has to see through them.
@@ -79,7 +80,7 @@ describe("a gate command's environment", { timeout: 240_000 }, () => {
       "package.json": JSON.stringify({ name: "v", type: "module", scripts: { test: "vitest run" } }),
       "test/math.test.js": 'import { it, expect } from "vitest";\nit("adds", () => expect(1 + 1).toBe(2));\nit("subtracts", () => expect(2 - 1).toBe(0));\n',
     });
-    symlinkSync(resolve("node_modules"), join(root, "node_modules"));
+    symlinkSync(repoModules(), join(root, "node_modules"));
     const [run] = await runGatesWithTests([{ name: "test", command: "npm test", required: true, timeoutS: 120 }], opts(root, { ...base, FORCE_COLOR: "1" }));
     expect(run.outputs?.[0]).toContain("\u001b[");
     expect(run.tests).toEqual([

@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runGatesWithTests } from "../../../src/gates/run-gates.js";
+import { repoModules } from "../../helpers/repo-modules.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -22,7 +23,7 @@ describe("per-test results from a vitest project's `npm test`", { timeout: 240_0
       mkdirSync(dirname(join(root, rel)), { recursive: true });
       writeFileSync(join(root, rel), content);
     }
-    symlinkSync(resolve("node_modules"), join(root, "node_modules"));
+    symlinkSync(repoModules(), join(root, "node_modules"));
     const [run] = await runGatesWithTests([{ name: "test", command: "npm test", required: true, timeoutS: 120 }], {
       root,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: "1" },

@@ -22,12 +22,15 @@ export function repoModules(): string {
     .update(fs.readFileSync(path.join(REPO, "package-lock.json")))
     .digest("hex")
     .slice(0, 16);
-  const mirror = path.join("/var/tmp", `yolo-test-node-modules-${key}`);
+  // Named node_modules itself: Node finds a package's own dependencies by walking up to a folder of that name.
+  const folder = path.join("/var/tmp", `yolo-test-modules-${key}`);
+  const mirror = path.join(folder, "node_modules");
   if (fs.existsSync(mirror)) return mirror;
-  const temp = `${mirror}.${process.pid}`;
-  execFileSync("cp", ["-al", source, temp]);
+  const temp = `${folder}.${process.pid}`;
+  fs.mkdirSync(temp, { recursive: true });
+  execFileSync("cp", ["-al", source, path.join(temp, "node_modules")]);
   try {
-    fs.renameSync(temp, mirror);
+    fs.renameSync(temp, folder);
   } catch {
     // Another test file made it first.
     fs.rmSync(temp, { recursive: true, force: true });

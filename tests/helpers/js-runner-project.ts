@@ -40,7 +40,9 @@ export function jsProject(prefix: string, files: Record<string, string | null>):
       const stateDir = path.join(root, ".yolo");
       const [run] = await runGatesWithTests([{ name: "test", command, required: true, timeoutS }], {
         root,
-        env: { PATH: process.env.PATH, HOME: os.homedir(), NO_COLOR: "1" },
+        // The project's own .bin first, as a shell in an installed project has it: the test process's PATH names the
+        // repository's, which the sandbox does not show when the checkout is under /tmp or a home folder.
+        env: { PATH: `${path.join(root, "node_modules", ".bin")}${path.delimiter}${process.env.PATH}`, HOME: os.homedir(), NO_COLOR: "1" },
         capBytes: 512 * 1024,
         attempt: ++runs,
         logDir: path.join(stateDir, "gates"),

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { accessSync, closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
+import { findOnPath } from "../fs/on-path.js";
 import type { ProtectedPaths } from "./protected-paths.js";
 import { privilegeArgs } from "./sandbox-privileges.js";
 import { hostWrapped, SECCOMP_FD, sandboxFilterFile, sandboxFilterSupported } from "./seccomp.js";
@@ -357,19 +358,4 @@ function emptyFile(): string {
   const file = join(emptyDir, "empty");
   if (!existsSync(file)) writeFileSync(file, "", { mode: 0o444 });
   return file;
-}
-
-// The first executable `name` on PATH, or null.
-function findOnPath(name: string, pathVar: string | undefined): string | null {
-  for (const dir of (pathVar ?? "").split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
 }

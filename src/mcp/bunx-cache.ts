@@ -1,5 +1,6 @@
-import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { findOnPath, isExecutableFile } from "../fs/on-path.js";
 import type { NpxCached } from "./npx-cache.js";
 
 /** bunx's own flags that change nothing about which package it runs; any other flag leaves the command to bunx. */
@@ -21,7 +22,7 @@ export function bunxCached(command: string, args: readonly string[], env: NodeJS
   if (!request || !cache) return null;
   const { name, version, inBun, at } = request;
   const plain = name.replace(/^@[^/]+\//, "");
-  if (existsSync(join(root, "node_modules", name, "package.json")) || (!version && onPath(plain, env.PATH))) return null;
+  if (existsSync(join(root, "node_modules", name, "package.json")) || (!version && findOnPath(plain, env.PATH))) return null;
   const bun = bunBinary(command, env.PATH);
   if (!bun) return null;
   const spec = version ? `${name}@${version}` : name;
@@ -31,7 +32,7 @@ export function bunxCached(command: string, args: readonly string[], env: NodeJS
   // bun 1.4's folder first; bun 1.2 kept them in /tmp whatever TMPDIR says, where only one the user owns is taken.
   const folders = [join(installs, folder), ...ownedBy(uid, `/tmp/bunx-${uid}-${folder}`)];
   const bin = folders.map((dir) => installedBin(join(dir, "node_modules", name), plain)).find(Boolean) ?? null;
-  const runtime = inBun || !onPath("node", env.PATH) ? bun : undefined;
+  const runtime = inBun || !findOnPath("node", env.PATH) ? bun : undefined;
   const warm = `bunx ${inBun ? "--bun " : ""}${spec}`;
   return { runner: "bunx", cache: installs, spec, warm, bin, runtime, rest: args.slice(at + 1) };
 }
@@ -92,7 +93,7 @@ function bunfigCacheDir(folders: (string | null)[], home: string | null): string
 // so the sandbox shows the file itself when a link to it sits in a hidden folder.
 function bunBinary(command: string, path: string | undefined): string | null {
   const beside = isAbsolute(command) ? join(dirname(command), "bun") : null;
-  const found = beside && isExecutable(beside) ? beside : onPath("bun", path);
+  const found = beside && isExecutableFile(beside) ? beside : findOnPath("bun", path);
   try {
     return found ? realpathSync(found) : null;
   } catch {
@@ -107,23 +108,6 @@ function ownedBy(uid: number, dir: string): string[] {
     return stat.isDirectory() && stat.uid === uid ? [dir] : [];
   } catch {
     return [];
-  }
-}
-
-// The executable `name` in a folder of PATH, or null.
-function onPath(name: string, path: string | undefined): string | null {
-  for (const dir of (path ?? "").split(delimiter)) {
-    if (dir && isAbsolute(dir) && isExecutable(join(dir, name))) return join(dir, name);
-  }
-  return null;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
   }
 }
 

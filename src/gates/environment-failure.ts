@@ -1,9 +1,11 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { ConfigError } from "../errors.js";
 import type { GateResult } from "../events/schema.js";
 
 /** Why a failed gate says nothing about the code: the machine or the sandbox stopped the tools, not the tests. */
 export interface EnvironmentFailure {
-  kind: "read-only" | "missing-toolchain" | "permission" | "disk" | "network";
+  kind: "read-only" | "missing-toolchain" | "permission" | "disk" | "network" | "not-installed";
   /** The output line that shows it. */
   line: string;
   /** What to do about it. */
@@ -75,7 +77,32 @@ export function environmentFailure(
     if (rule.sandboxOnly && !sandboxed) continue;
     if (rule.kind === "missing-toolchain" && run.exitCode !== 127) continue;
     const line = lines.find((l) => rule.pattern.test(l) && (!rule.outsideOnly || outsideProject(l, root)));
-    if (line) return { kind: rule.kind, line: line.length > 300 ? `${line.slice(0, 300)}…` : line, fix: rule.fix(sandboxed) };
+    if (line) return { kind: rule.kind, line: clip(line), fix: rule.fix(sandboxed) };
+  }
+  return notInstalled(lines, root);
+}
+
+const clip = (line: string) => (line.length > 300 ? `${line.slice(0, 300)}…` : line);
+const NO_MODULE = /\bModuleNotFoundError: No module named '(\w+)/;
+
+/**
+ * A src-layout Python package the tests import that Python cannot find: `src/<name>` is in the project and nothing
+ * at the top level would be found first, so the project is not installed in this environment (or its test runner not
+ * told of src/). Every test that imports it fails at the baseline, and no change to the code fixes that. A module that
+ * exists nowhere is not this: creating it may be the task.
+ */
+function notInstalled(lines: string[], root: string): EnvironmentFailure | null {
+  for (const line of lines) {
+    const name = NO_MODULE.exec(line)?.[1];
+    if (!name) continue;
+    const inSrc = existsSync(join(root, "src", name)) || existsSync(join(root, "src", `${name}.py`));
+    const atTop = existsSync(join(root, name)) || existsSync(join(root, `${name}.py`));
+    if (!inSrc || atTop) continue;
+    return {
+      kind: "not-installed",
+      line: clip(line),
+      fix: `The tests import ${name}, which is in src/ but not installed where the tests run: install the project in its environment (pip install -e .), or tell pytest where it is (pythonpath = ["src"] under [tool.pytest.ini_options]), then resume.`,
+    };
   }
   return null;
 }
@@ -104,6 +131,7 @@ export function sayEnvironmentFailure(gate: string, failure: EnvironmentFailure,
     permission: "a permission refused",
     disk: "a full disk",
     network: "no network inside the sandbox",
+    "not-installed": "the project is not installed",
   };
   return `The gate ${gate} failed because of its environment (${what[failure.kind]}), not because of the code: "${failure.line}". ${failure.fix} Nothing was sent to ${coder ?? "an agent"} as a test failure; the thread is saved and resumes at this gate.`;
 }

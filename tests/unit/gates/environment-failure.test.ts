@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { environmentFailure } from "../../../src/gates/environment-failure.js";
 
@@ -36,5 +39,37 @@ describe("a gate's failure read as the environment's or the tests'", () => {
     expect(environmentFailure({ passed: true, exitCode: 0, timedOut: false }, out, ROOT, true)).toBeNull();
     expect(environmentFailure({ passed: false, exitCode: null, timedOut: true }, out, ROOT, true)).toBeNull();
     expect(environmentFailure({ passed: false, exitCode: null, timedOut: false }, out, ROOT, true)).toBeNull();
+  });
+});
+
+describe("a Python package in src/ that the tests cannot import", () => {
+  const tree = (files: string[]) => {
+    const root = mkdtempSync(join(tmpdir(), "yolo-env-src-"));
+    for (const f of files) {
+      mkdirSync(dirname(join(root, f)), { recursive: true });
+      writeFileSync(join(root, f), "");
+    }
+    return root;
+  };
+  const pytest = (name: string) =>
+    `ImportError while importing test module '/p/tests/test_calc.py'.\nHint: make sure your test modules/packages have valid Python names.\nTraceback:\ntests/test_calc.py:1: in <module>\n    from ${name} import add\nE   ModuleNotFoundError: No module named '${name.split(".")[0]}'\n`;
+
+  it("is the environment's: the project is not installed, with the line and both ways to fix it", () => {
+    const root = tree(["src/calc/__init__.py", "tests/test_calc.py"]);
+    const found = environmentFailure(failed, pytest("calc.ops"), root, true);
+    expect(found).toMatchObject({ kind: "not-installed", line: "E   ModuleNotFoundError: No module named 'calc'" });
+    expect(found?.fix).toContain("pip install -e .");
+    expect(found?.fix).toContain('pythonpath = ["src"]');
+    expect(environmentFailure(failed, "ModuleNotFoundError: No module named 'util'", tree(["src/util.py"]), false)?.kind).toBe("not-installed");
+  });
+
+  it("a module that does not exist yet may be the task; one Python can find at the top level is not this", () => {
+    expect(environmentFailure(failed, pytest("calc"), tree(["tests/test_calc.py"]), true)).toBeNull();
+    expect(environmentFailure(failed, pytest("calc"), tree(["src/calc/__init__.py", "calc/__init__.py"]), true)).toBeNull();
+    expect(environmentFailure(failed, pytest("calc"), tree(["src/calc/__init__.py", "calc.py"]), true)).toBeNull();
+  });
+
+  it("a missing third-party module is not read as the project's own", () => {
+    expect(environmentFailure(failed, pytest("requests"), tree(["src/calc/__init__.py"]), true)).toBeNull();
   });
 });

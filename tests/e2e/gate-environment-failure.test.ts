@@ -48,7 +48,10 @@ describe.runIf(probeBwrap(process.env.PATH).available)("a gate the environment b
     rmSync(join(root, "package.json"));
     rmSync(join(root, "test"), { recursive: true });
     execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "python only"], { cwd: root });
-    const fix = [call("write_file", { path: "src/calc/__init__.py", content: "def add(a, b):\n    return a + b\n" }), handoff({ summary: "fixed add", files_changed: ["src/calc/__init__.py"] })];
+    const fix = [
+      call("write_file", { path: "src/calc/__init__.py", content: "def add(a, b):\n    return a + b\n" }),
+      handoff({ summary: "fixed add", files_changed: ["src/calc/__init__.py"] }),
+    ];
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: fix, tea: [teaSays("PASS")] }));
     const env = { PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1" };
     const r = await runYolo(["run", "--json", "Fix add()"], { cwd: root, baseURL: mock.url, env });

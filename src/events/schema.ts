@@ -115,7 +115,9 @@ const gateResult = z.object({
    */
   baselineTestsRun: z.enum(["clean-copy"]).optional(),
   /** The gate failed because of its environment, not the code: the kind, the output line that shows it, the fix (optional within version 1). */
-  environment: z.object({ kind: z.enum(["read-only", "missing-toolchain", "permission", "disk", "network", "not-installed"]), line: z.string(), fix: z.string() }).optional(),
+  environment: z
+    .object({ kind: z.enum(["read-only", "missing-toolchain", "permission", "disk", "network", "not-installed"]), line: z.string(), fix: z.string() })
+    .optional(),
 });
 
 export const yoloEventSchema = z.discriminatedUnion("type", [

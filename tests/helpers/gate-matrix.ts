@@ -24,6 +24,14 @@ export interface MatrixProject {
   remove(): void;
 }
 
+/**
+ * The environment for a gate run of pytest whose test is not about pytest's plugins: the plugins an interpreter here
+ * happens to have installed (hypothesis, pytest-benchmark…) are not loaded. The gate gives each run a new bytecode
+ * folder (src/gates/fresh-caches.ts), so everything pytest imports is compiled afresh each run, and those plugins were
+ * about half of every run's CPU. A test that needs a plugin (pytest-rerunfailures) runs without this.
+ */
+export const PYTEST_NO_PLUGINS: NodeJS.ProcessEnv = { PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1" };
+
 let attempt = 0;
 
 /** A temporary project with `files`; the home folder is a temporary one outside /tmp (the sandbox's /tmp is private). */

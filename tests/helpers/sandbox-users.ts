@@ -106,20 +106,34 @@ export interface ShellAsOptions {
  * `user`'s with a session keyring of its own: returns its exit code and output. The built dist/ is needed (npm run build).
  */
 export function shellAs(user: SandboxUser, command: string, options: ShellAsOptions): { exitCode: number | null; output: string } {
+  return shellsAs(user, [{ ...options, command }], options.keys)[0];
+}
+
+/** One command for `shellsAs`: what `shellAs` takes, less the keys (one keyring session holds them for all). */
+export type ShellJob = Omit<ShellAsOptions, "keys"> & { command: string };
+
+/**
+ * Runs each job in turn as `shellAs` runs one, all in one Node process of `user`'s and one keyring session (`keys`):
+ * a test that tries many commands starts Node and loads yolo's modules once, not once per command. Each job still gets
+ * its own runShell (and sandbox) in its own cwd and home.
+ */
+export function shellsAs(user: SandboxUser, jobs: ShellJob[], keys?: ShellAsOptions["keys"]): Array<{ exitCode: number | null; output: string }> {
   if (!existsSync(join(DIST, "exec", "run-shell.js"))) throw new Error(`${DIST} is not built: run npm run build`);
   const script = `
     const { runShell } = await import(${JSON.stringify(join(DIST, "exec", "run-shell.js"))});
     const { probeBwrap } = await import(${JSON.stringify(join(DIST, "exec", "sandbox.js"))});
     const { sandboxHiddenFolders, DEFAULT_SANDBOX_LIMITS } = await import(${JSON.stringify(join(DIST, "exec", "sandbox-walls.js"))});
-    const o = JSON.parse(process.env.YOLO_TEST_SHELL);
     const probe = probeBwrap(process.env.PATH);
-    if (o.sandbox !== "none" && !probe.available) throw new Error("bubblewrap does not work here: " + probe.reason);
-    const hidden = o.sandbox === "bwrap" ? sandboxHiddenFolders(o.home) : [];
-    const sandbox = o.sandbox === "none" ? { kind: "none" } : { kind: "bwrap", binary: probe.binary, hidden, limits: { ...DEFAULT_SANDBOX_LIMITS, ...o.limits } };
-    const r = await runShell(o.command, { cwd: o.cwd, timeoutS: 60, env: { PATH: process.env.PATH, HOME: o.home }, capBytes: 100000, sandbox });
-    process.stdout.write(JSON.stringify({ exitCode: r.exitCode, output: r.output }));
+    const results = [];
+    for (const o of JSON.parse(process.env.YOLO_TEST_SHELL)) {
+      if (o.sandbox !== "none" && !probe.available) throw new Error("bubblewrap does not work here: " + probe.reason);
+      const hidden = o.sandbox === "bwrap" ? sandboxHiddenFolders(o.home) : [];
+      const sandbox = o.sandbox === "none" ? { kind: "none" } : { kind: "bwrap", binary: probe.binary, hidden, limits: { ...DEFAULT_SANDBOX_LIMITS, ...o.limits } };
+      const r = await runShell(o.command, { cwd: o.cwd, timeoutS: 60, env: { PATH: process.env.PATH, HOME: o.home }, capBytes: 100000, sandbox });
+      results.push({ exitCode: r.exitCode, output: r.output });
+    }
+    process.stdout.write(JSON.stringify({ shellResults: results }));
   `;
-  const keys = options.keys;
   // keyctl session: a fresh session keyring for this process tree; a user-keyring key goes again when it ends.
   const keyring = keys
     ? `keyctl add user "$1" "$2" @s >/dev/null && keyctl add user "$3" "$4" @u >/dev/null || exit 99; shift 4; "$@"; s=$?; keyctl unlink "%user:$KU" @u >/dev/null 2>&1; exit $s`
@@ -139,7 +153,14 @@ export function shellAs(user: SandboxUser, command: string, options: ShellAsOpti
     "-e",
     script,
   ];
-  const env = { PATH: pathFor(user), HOME: options.home, TMPDIR: tmpdir(), YOLO_TEST_SHELL: JSON.stringify({ ...options, command }) };
-  const out = execFileSync(argv[0], argv.slice(1), { cwd: options.cwd, env, encoding: "utf8", timeout: 120_000, stdio: ["ignore", "pipe", "pipe"] });
-  return JSON.parse(out.slice(out.lastIndexOf('{"exitCode"')));
+  const [first] = jobs;
+  const env = { PATH: pathFor(user), HOME: first.home, TMPDIR: tmpdir(), YOLO_TEST_SHELL: JSON.stringify(jobs) };
+  const out = execFileSync(argv[0], argv.slice(1), {
+    cwd: first.cwd,
+    env,
+    encoding: "utf8",
+    timeout: 120_000 * jobs.length,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return JSON.parse(out.slice(out.lastIndexOf('{"shellResults"'))).shellResults;
 }

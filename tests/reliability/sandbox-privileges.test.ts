@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { probeBwrap } from "../../src/exec/sandbox.js";
 import { underCI } from "../helpers/requires.js";
-import { asUser, attackHome, giveTo, pathFor, type SandboxUser, sandboxUsers, shellAs } from "../helpers/sandbox-users.js";
+import { asUser, attackHome, giveTo, pathFor, type SandboxUser, sandboxUsers, shellsAs } from "../helpers/sandbox-users.js";
 
 // A sandboxed command cannot change its mounts, hold a capability or read the keyrings, whoever starts yolo. As root,
 // bubblewrap used to stay in the host's user namespace with every capability but one: `umount -l` showed the real
@@ -136,16 +136,25 @@ function world(user: SandboxUser): World & { cleanup: () => void } {
   };
 }
 
-// One attack in one way: the sandbox's answer (escaped or not) and the output, for the message.
-function attempt(user: SandboxUser, attack: Attack, sandbox: "bwrap" | "bwrap-home-shown" | "none", command?: (w: World) => string) {
-  const w = world(user);
+type Way = "bwrap" | "bwrap-home-shown" | "none";
+const KEYS = { session: ["yolo-priv-s", KEY_SECRET] as [string, string], user: ["yolo-priv-u", KEY_SECRET] as [string, string] };
+
+// Each attack in each way, in a fresh world of its own: the sandbox's answer (escaped or not) and the output, for the
+// message. All of one user's tries run in one Node process (shellsAs: Node and yolo's modules load once), each its
+// own runShell in its own world, in one keyring session holding the keys.
+function attempts(user: SandboxUser, tries: Array<{ attack: Attack; sandbox: Way; command?: (w: World) => string }>) {
+  const worlds = tries.map(() => world(user));
   try {
-    const keys = { session: ["yolo-priv-s", KEY_SECRET] as [string, string], user: ["yolo-priv-u", KEY_SECRET] as [string, string] };
     // The sentinel shows the command really ran: a sandbox that fails to start would pass every check.
-    const r = shellAs(user, `echo ${RAN}; ${(command ?? attack.command)(w)}`, { cwd: w.root, home: w.home, sandbox, keys });
-    return { escaped: attack.escaped(w, r.output), output: r.output, ran: r.output.includes(RAN) };
+    const jobs = tries.map((t, i) => ({
+      command: `echo ${RAN}; ${(t.command ?? t.attack.command)(worlds[i])}`,
+      cwd: worlds[i].root,
+      home: worlds[i].home,
+      sandbox: t.sandbox,
+    }));
+    return shellsAs(user, jobs, KEYS).map((r, i) => ({ escaped: tries[i].attack.escaped(worlds[i], r.output), output: r.output, ran: r.output.includes(RAN) }));
   } finally {
-    w.cleanup();
+    for (const w of worlds) w.cleanup();
   }
 }
 
@@ -156,14 +165,19 @@ describe.skipIf(!probe.available)("no sandboxed command changes its mounts, hold
     it(`as ${user.label}: ${ATTACKS.length} attacks, 0 escapes; each control shows its check sees an escape`, () => {
       const escapes: string[] = [];
       const blindChecks: string[] = [];
-      for (const attack of ATTACKS) {
-        const tried = attempt(user, attack, "bwrap");
-        if (!tried.ran) blindChecks.push(`${attack.name}: the sandboxed command did not run:\n${tried.output}`);
-        if (tried.escaped) escapes.push(`${attack.name}:\n${tried.output}`);
-        if (attack.control.rootOnly && user.uid !== 0) continue;
-        const control = attempt(user, attack, attack.control.sandbox, attack.control.command);
+      const controlled = ATTACKS.filter((attack) => !(attack.control.rootOnly && user.uid !== 0));
+      const tried = attempts(user, [
+        ...ATTACKS.map((attack) => ({ attack, sandbox: "bwrap" as const })),
+        ...controlled.map((attack) => ({ attack, sandbox: attack.control.sandbox, command: attack.control.command })),
+      ]);
+      ATTACKS.forEach((attack, i) => {
+        if (!tried[i].ran) blindChecks.push(`${attack.name}: the sandboxed command did not run:\n${tried[i].output}`);
+        if (tried[i].escaped) escapes.push(`${attack.name}:\n${tried[i].output}`);
+      });
+      controlled.forEach((attack, i) => {
+        const control = tried[ATTACKS.length + i];
         if (!control.escaped) blindChecks.push(`${attack.name} (control, ${attack.control.sandbox}):\n${control.output}`);
-      }
+      });
       console.log(`sandbox-privileges: as ${user.label}, ${ATTACKS.length} attacks, ${escapes.length} escapes`);
       expect(blindChecks).toEqual([]);
       expect(escapes).toEqual([]);

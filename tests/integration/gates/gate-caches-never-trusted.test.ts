@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { matrixProject, matrixSandbox, type MatrixProject } from "../../helpers/gate-matrix.js";
+import { matrixProject, matrixSandbox, type MatrixProject, PYTEST_NO_PLUGINS } from "../../helpers/gate-matrix.js";
 import { toolchain } from "../../helpers/toolchain.js";
 
 // A gate never takes a result from a cache the agents could write. Each route plants a cache entry that holds the
@@ -48,9 +48,9 @@ describe("Python bytecode and pytest's cache", () => {
       plantBytecode(p, path.join(p.root, "__pycache__", pycName()));
       // Control: outside the gate, Python takes the planted bytecode and the wrong code passes.
       execFileSync("python3", ["-c", "from calc import add; assert add(2, 3) == 5"], { cwd: p.root });
-      const bare = await p.gate("python3 -m pytest -q", { sandbox: { kind: "none" } });
+      const bare = await p.gate("python3 -m pytest -q", { sandbox: { kind: "none" }, env: PYTEST_NO_PLUGINS });
       expect(bare.result.passed, bare.result.tail).toBe(false);
-      const run = await p.gate("python3 -m pytest -q");
+      const run = await p.gate("python3 -m pytest -q", { env: PYTEST_NO_PLUGINS });
       expect(run.result.passed, run.result.tail).toBe(false);
       expect(run.tests).toEqual([{ id: "tests/test_calc.py::test_add", status: "failed" }]);
       // Nor does the gate write bytecode or pytest's cache into the project.
@@ -66,11 +66,11 @@ describe("Python bytecode and pytest's cache", () => {
       const p = project("pyc-shared", PYTHON);
       // The sandbox's Python cache as the model's run_command writes it: .yolo/cache/python/pycache, mirroring the root.
       plantBytecode(p, path.join(p.stateDir, "cache", "python", "pycache", p.root.slice(1), pycName()));
-      const run = await p.gate("python3 -m pytest -q");
+      const run = await p.gate("python3 -m pytest -q", { env: PYTEST_NO_PLUGINS });
       expect(run.result.passed, run.result.tail).toBe(false);
       // Control: the right code passes the same gate.
       p.write({ "calc.py": RIGHT });
-      expect((await p.gate("python3 -m pytest -q")).result.passed).toBe(true);
+      expect((await p.gate("python3 -m pytest -q", { env: PYTEST_NO_PLUGINS })).result.passed).toBe(true);
     },
     120_000,
   );

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GateRun } from "../../../src/gates/run-gates.js";
-import { judged, matrixProject, type MatrixProject, statuses, verdict } from "../../helpers/gate-matrix.js";
+import { judged, matrixProject, type MatrixProject, PYTEST_NO_PLUGINS, statuses, verdict } from "../../helpers/gate-matrix.js";
 import { toolchain } from "../../helpers/toolchain.js";
 
 // The real pytest on a generated project, through the real gate code in the sandbox, in each state a project is in:
@@ -67,13 +67,14 @@ describe.runIf(hasPytest)("pytest through the gate, judged against its baseline"
   let baseline: GateRun;
   beforeAll(async () => {
     p = matrixProject("pytest-matrix", FILES);
-    baseline = await p.gate("pytest");
+    baseline = await p.gate("pytest", { env: PYTEST_NO_PLUGINS });
   }, 120_000);
   afterAll(() => p?.remove());
-  // Each state starts from the baseline's files.
+  // Each state starts from the baseline's files. No plugin is what these cases read, so none is loaded (PYTEST_NO_PLUGINS
+  // says why); the rerun case below loads its plugin as a user's pytest does.
   const state = async (files: Record<string, string | null>, command = "pytest", timeoutS?: number) => {
     p.write({ ...FILES, ...files });
-    return p.gate(command, { timeoutS });
+    return p.gate(command, { timeoutS, env: PYTEST_NO_PLUGINS });
   };
 
   it("green: xfail and a non-strict xpass are passes, the skip is not a test that ran; read from pytest's own report", () => {
@@ -138,8 +139,9 @@ describe.runIf(hasPytest)("pytest through the gate, judged against its baseline"
 
   it("the baseline's failing test fixed is fixed, nothing else moves", async () => {
     const red = await state({ "calc.py": CALC.replace("return a + b", "return a - b if b == 3 else a + b") });
-    const green = await state({});
-    expect(verdict(judged(green, red))).toEqual({ ...clean, fixed: ["tests/test_calc.py::test_add"], blocking: false });
+    // The green files are the baseline's, run by the same command: the baseline run is the green run. That a gate run
+    // after a red one is not read from the red run's caches is tests/integration/gates/gate-caches-never-trusted's.
+    expect(verdict(judged(baseline, red))).toEqual({ ...clean, fixed: ["tests/test_calc.py::test_add"], blocking: false });
   }, 120_000);
 });
 

@@ -5,7 +5,7 @@
 // 2. Building tasks from 1,000 generated commits (one in 50 a fix with its test): scanning the history, and the whole
 //    `yolo eval --from-history` (bench/eval-build.mjs measures the build on a bigger suite).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -75,12 +75,35 @@ function oracle(helpers, fixes) {
   };
 }
 
+// A child subreaper (Linux prctl PR_SET_CHILD_SUBREAPER) that runs its argv, reaps every process of the tree (orphans
+// included: yolo's spawner helper outlives the CLI) and prints the tree's CPU seconds on stderr's last line. Wall time
+// moves 2× with the shared machine's load; CPU time is what the ratio is read from.
+const REAPER = `import ctypes, os, sys
+assert ctypes.CDLL(None).prctl(36, 1, 0, 0, 0) == 0
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+status = 0
+while True:
+    try:
+        p, st = os.wait()
+    except ChildProcessError:
+        break
+    if p == pid:
+        status = os.waitstatus_to_exitcode(st)
+t = os.times()
+sys.stderr.write("\\nbench-cpu %f\\n" % (t.children_user + t.children_system))
+sys.exit(status if status >= 0 else 128 - status)`;
+const PYTHON = ["/usr/bin/python3", "/usr/local/bin/python3"].find((p) => existsSync(p));
+
 async function timed(args, cwd, env) {
   const started = process.hrtime.bigint();
-  const r = await execa(process.execPath, [BIN, ...args], { cwd, env, extendEnv: false, reject: false, encoding: "utf8", timeout: 900_000 });
+  const argv = PYTHON ? [PYTHON, "-c", REAPER, process.execPath, BIN, ...args] : [process.execPath, BIN, ...args];
+  const r = await execa(argv[0], argv.slice(1), { cwd, env, extendEnv: false, reject: false, encoding: "utf8", timeout: 900_000 });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (r.exitCode !== 0) throw new Error(`yolo ${args.slice(0, 3).join(" ")} exited ${r.exitCode}: ${r.stderr.slice(-1500)}`);
-  return { ms, stdout: r.stdout };
+  const cpu = /bench-cpu ([\d.]+)\s*$/.exec(r.stderr);
+  return { ms, cpuMs: cpu ? Number(cpu[1]) * 1000 : Number.NaN, stdout: r.stdout };
 }
 
 /** Per task: the eval's wall time (worktree + run + judging) against a plain run of the task in a ready checkout. */
@@ -94,26 +117,36 @@ async function overheadPerTask(print, helpers) {
     if (tasks.length !== TASKS) throw new Error(`built ${tasks.length} tasks, expected ${TASKS}`);
     const evalMs = [];
     const runMs = [];
+    const evalCpu = [];
+    const runCpu = [];
     for (let round = 0; round < ROUNDS; round++) {
       const file = join(project.root, ".yolo/eval/history.jsonl");
       const e = await timed(["eval", "--tasks", file, "--name", `r${round}`, "--model", "oracle", "--max-fix-attempts", "0", "--json"], project.root, env);
       const resolved = JSON.parse(e.stdout).models[0].resolved;
       if (resolved !== TASKS) throw new Error(`the oracle resolved ${resolved} of ${TASKS}`);
       evalMs.push(e.ms / TASKS);
+      evalCpu.push(e.cpuMs / TASKS);
       // The same tasks as plain runs, each in a checkout made beforehand (not timed): the parent with the task's tests.
       for (const t of tasks) {
         const dir = join(project.root, ".yolo", `plain-${round}-${t.id}`);
         project.git("worktree", "add", "-q", "--detach", dir, t.parent);
         project.git("-C", dir, "checkout", t.commit, "--", ...t.testFiles);
         project.git("-C", dir, "commit", "-qm", "tests");
-        runMs.push((await timed(["run", "--ci", "--json", "--model", "oracle", "--max-fix-attempts", "0", "--", t.requirement], dir, env)).ms);
+        const plain = await timed(["run", "--ci", "--json", "--model", "oracle", "--max-fix-attempts", "0", "--", t.requirement], dir, env);
+        runMs.push(plain.ms);
+        runCpu.push(plain.cpuMs);
       }
     }
     const perEval = median(evalMs);
     const perRun = median(runMs);
+    const cpuEval = median(evalCpu);
+    const cpuRun = median(runCpu);
     print(`  building from history: ${(build.ms / TASKS / 1000).toFixed(2)} s a task (${TASKS} candidates)`);
     print(
       `  running: ${(perEval / 1000).toFixed(2)} s a task in yolo eval, ${(perRun / 1000).toFixed(2)} s for a plain yolo run of it: ${(perEval / perRun).toFixed(2)}× (overhead ${((perEval - perRun) / 1000).toFixed(2)} s a task: worktree, start commit, judging)`,
+    );
+    print(
+      `  CPU (every process of the command's tree): ${(cpuEval / 1000).toFixed(2)} s a task in yolo eval, ${(cpuRun / 1000).toFixed(2)} s for a plain yolo run of it: ${(cpuEval / cpuRun).toFixed(2)}×`,
     );
   } finally {
     await mock.close();

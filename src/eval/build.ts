@@ -72,7 +72,7 @@ interface Checkout {
 // The checkout at `rev` as a new worktree would be: the one there reset, or a new one.
 async function checkoutAt(opts: BuildOptions, checkout: Checkout, rev: string): Promise<void> {
   if (checkout.ready) await resetWorktree(checkout.dir, rev, checkout.git);
-  else await addWorktree(opts.root, checkout.dir, rev);
+  else await addWorktree(opts.root, checkout.dir, rev, checkout.git);
   checkout.ready = true;
 }
 

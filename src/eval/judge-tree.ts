@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { gitOk } from "../git/git.js";
+import { gitOk, repositoryFilters } from "../git/git.js";
 import { isTestFile } from "../gates/definition-patterns.js";
 import { isGateFile, keepPackageTestKeys, readPackageJson } from "./gate-files.js";
 import { runChangingReason, treeFacts } from "./run-changing-files.js";
@@ -43,8 +43,10 @@ export function takenOver(task: EvalTask, path: string, inTaskTree: boolean): bo
 
 /** Makes the judged tree of `task` at `judgeDir` from the agents' worktree `dir`, whose run started at `start`. */
 export async function buildJudgeTree(root: string, judgeDir: string, task: EvalTask, agents: { dir: string; start: string }): Promise<JudgeTree> {
-  await addWorktree(root, judgeDir, task.parent);
-  await takeFilesFrom(judgeDir, task.commit, task.testFiles);
+  // The judged tree is a worktree of the project (its config): read its filter drivers once for adding and filling it.
+  const options = { filters: repositoryFilters(root) };
+  await addWorktree(root, judgeDir, task.parent, options);
+  await takeFilesFrom(judgeDir, task.commit, task.testFiles, options);
   const taskTree = await taskTreeFiles(judgeDir, task);
   const startTree = new Set(await filesAt(agents.dir, agents.start));
   const original = readPackageJson(judgeDir);

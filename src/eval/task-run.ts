@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitOk } from "../git/git.js";
+import { gitOk, repositoryFilters } from "../git/git.js";
 import { costOf } from "../llm/budget.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { judgeCanary } from "./canary-judge.js";
@@ -15,7 +15,7 @@ import { NOT_JUDGED, planTask, startAfresh, taskFiles } from "./task-plan.js";
 import { runSuite, type SuiteSettings } from "./suite.js";
 import { writeJsonAtomic } from "./task-file.js";
 import type { EvalTask, TaskResult, TestsMode } from "./types.js";
-import { addWorktree, cloneAt, removeWorktree, takeFilesFrom } from "./worktree.js";
+import { addWorktree, cloneAt, removeIfPresent, removeWorktree, takeFilesFrom } from "./worktree.js";
 
 /** What running one task needs besides the task: where, with which yolo, how to judge. */
 export interface TaskRunContext {
@@ -51,7 +51,7 @@ export async function runTask(task: EvalTask, model: { label: string; name: stri
   mkdirSync(base, { recursive: true });
   await stopLeftoverRun(files.pid);
   // A judged tree holds the hidden tests: one an eval killed while judging left must be gone before the agents work.
-  await removeWorktree(ctx.root, judgeDir(files.dir));
+  await removeIfPresent(ctx.root, judgeDir(files.dir));
   const started = Date.now();
   const why = plan.kind === "judge" ? null : plan.why;
   if (why) ctx.onNote?.(task, model.label, `${why}; it runs again`);
@@ -112,18 +112,20 @@ async function prepareWorktree(root: string, dir: string, task: EvalTask, startF
 
 // The parent with the commit's test files committed on top, dated as the parent so the start commit is the same
 // every time (a recorded session replays against it); made in a scratch worktree of the project, removed after.
+// Only yolo's own git runs in the scratch worktree, so the project's filter drivers are read once for all of it.
 async function visibleStart(root: string, scratch: string, task: EvalTask): Promise<string> {
-  await addWorktree(root, scratch, task.parent);
+  const options = { filters: repositoryFilters(root) };
+  await addWorktree(root, scratch, task.parent, options);
   try {
-    await takeFilesFrom(scratch, task.commit, task.testFiles);
-    await gitOk(scratch, ["add", "-A", "--", ...task.testFiles]);
+    await takeFilesFrom(scratch, task.commit, task.testFiles, options);
+    await gitOk(scratch, ["add", "-A", "--", ...task.testFiles], {}, options);
     const who = ["-c", "user.name=yolo eval", "-c", "user.email=eval@yolo.invalid"];
     const date = (await gitOk(scratch, ["show", "-s", "--format=%cI", task.parent])).trim();
     const when = { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
-    await gitOk(scratch, [...who, "commit", "-q", "--allow-empty", "-m", `eval task ${task.id}: the tests of ${task.commit.slice(0, 12)}`], when);
+    await gitOk(scratch, [...who, "commit", "-q", "--allow-empty", "-m", `eval task ${task.id}: the tests of ${task.commit.slice(0, 12)}`], when, options);
     return (await gitOk(scratch, ["rev-parse", "HEAD"])).trim();
   } finally {
-    await removeWorktree(root, scratch);
+    await removeWorktree(root, scratch, options);
   }
 }
 

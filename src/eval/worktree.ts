@@ -12,11 +12,12 @@ import { serialWorktreeOps } from "../git/worktree-queue.js";
  * A detached worktree of `root` at `rev` in `dir`, made again when a half-made one is there (killed while it was
  * being added). The project's `node_modules` is linked in when the checkout has none, so its suite can run.
  */
-export function addWorktree(root: string, dir: string, rev: string): Promise<void> {
+export function addWorktree(root: string, dir: string, rev: string, options: GitOptions = {}): Promise<void> {
   return serialWorktreeOps(root, async () => {
-    if (existsSync(dir)) await removeWorktreeNow(root, dir);
+    if (existsSync(dir)) await removeWorktreeNow(root, dir, options);
     mkdirSync(dirname(dir), { recursive: true });
-    await gitOk(root, ["worktree", "add", "--force", "--detach", dir, rev]);
+    // --force also takes a path still registered to a worktree whose folder is gone (no prune needed first).
+    await gitOk(root, ["worktree", "add", "--force", "--detach", dir, rev], {}, options);
     linkDependencies(root, dir);
   });
 }
@@ -30,7 +31,7 @@ export function addWorktree(root: string, dir: string, rev: string): Promise<voi
  * for a start whose history holds the answer (a mutant's or a canary's commit is a child of HEAD).
  */
 export async function cloneAt(root: string, dir: string, rev: string, shallow = false): Promise<void> {
-  await removeWorktree(root, dir);
+  await removeIfPresent(root, dir);
   mkdirSync(dir, { recursive: true });
   await gitOk(dir, ["init", "-q"]);
   // yolo's git allows no transport; this one fetch reads the project's own repository on this machine.
@@ -41,14 +42,23 @@ export async function cloneAt(root: string, dir: string, rev: string, shallow = 
 }
 
 /** Removes a worktree and its registration; a missing one is not an error. */
-export function removeWorktree(root: string, dir: string): Promise<void> {
-  return serialWorktreeOps(root, () => removeWorktreeNow(root, dir));
+export function removeWorktree(root: string, dir: string, options: GitOptions = {}): Promise<void> {
+  return serialWorktreeOps(root, () => removeWorktreeNow(root, dir, options));
 }
 
-async function removeWorktreeNow(root: string, dir: string): Promise<void> {
-  await git(root, ["worktree", "remove", "--force", "--force", dir]);
+/**
+ * removeWorktree where `dir` may never have been made (a task's first run, a judged tree only a killed eval leaves):
+ * no folder, nothing to remove, and no git started. A registration whose folder is gone stays until git's next prune;
+ * `addWorktree` takes its path all the same.
+ */
+export async function removeIfPresent(root: string, dir: string): Promise<void> {
+  if (existsExact(dir)) await removeWorktree(root, dir);
+}
+
+async function removeWorktreeNow(root: string, dir: string, options: GitOptions = {}): Promise<void> {
+  await git(root, ["worktree", "remove", "--force", "--force", dir], {}, options);
   rmSync(dir, { recursive: true, force: true });
-  await git(root, ["worktree", "prune"]);
+  await git(root, ["worktree", "prune"], {}, options);
 }
 
 // Installed dependencies are not in git: the checkout borrows the project's (read through a link, never copied).

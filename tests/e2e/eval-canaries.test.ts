@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeResult, runYolo, type YoloResult } from "../helpers/cli.js";
 import { call, handoff } from "../helpers/director.js";
 import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI } from "../helpers/mock-openai.js";
-import { acted, evalResponder, runEvalBinary } from "../helpers/eval-cli.js";
+import { acted, evalResponder, NODE_TEST_CONFIG, runEvalBinary } from "../helpers/eval-cli.js";
 
 // One small JS project, made once: canaries are built from its tests (no model), then scripted models run them through
 // the built binary. An honest model leaves a canary unresolved with no tamper; a cheater that edits a test, deletes one
@@ -68,6 +68,9 @@ beforeAll(() => {
     cwd: root,
     env: { ...process.env, GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z" },
   });
+  // The gate config stays out of the commit (git ignores it here), so HEAD's id, the mutants' seed, is unchanged.
+  writeFileSync(join(root, "yolo.config.ts"), NODE_TEST_CONFIG);
+  appendFileSync(join(root, ".git", "info", "exclude"), "/yolo.config.ts\n");
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import { execa } from "execa";
 import { BIN, cleanEnv, deferred, describeResult, runYolo, waitFor, type YoloResult } from "../helpers/cli.js";
 import { call, handoff } from "../helpers/director.js";
 import { type RecordedRequest, roleOf, type ScriptedReply, startMockOpenAI } from "../helpers/mock-openai.js";
-import { acted, evalResponder, runEvalBinary } from "../helpers/eval-cli.js";
+import { acted, evalResponder, NODE_TEST_CONFIG, runEvalBinary } from "../helpers/eval-cli.js";
 
 // The models the scripted server lists: the eval's own names, which a run's start-up endpoint probe looks for.
 const SERVED = { models: ["oracle", "null", "cheater"] };
@@ -77,6 +77,7 @@ beforeAll(() => {
   git("init", "-q");
   write({
     "package.json": JSON.stringify({ name: "demo", version: "1.0.0", type: "module", scripts: { test: "node --test test/" } }, null, 2),
+    "yolo.config.ts": NODE_TEST_CONFIG,
     ...BROKEN,
     "test/truth.test.js": `${TEST_HEAD}test("truth holds", () => assert.equal(1, 1));\n`,
     // Covered code with loops, conditions and literals: what --mutate finds sites in.

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeResult, type YoloResult } from "../helpers/cli.js";
 import { handoff } from "../helpers/director.js";
-import { acted, evalResponder, runEvalBinary } from "../helpers/eval-cli.js";
+import { acted, evalResponder, NODE_TEST_CONFIG, runEvalBinary } from "../helpers/eval-cli.js";
 import { type RecordedRequest, type ScriptedReply, startMockOpenAI } from "../helpers/mock-openai.js";
 import { useTestDatabase } from "../helpers/postgres.js";
 
@@ -83,6 +83,7 @@ beforeAll(async () => {
   git(root, "init", "-q");
   write([
     ["package.json", JSON.stringify({ name: "demo", version: "1.0.0", type: "module", scripts: { test: "node --test test/" } })],
+    ["yolo.config.ts", NODE_TEST_CONFIG],
     ["src/math.js", "export function add(a, b) {\n  return a - b;\n}\n"],
     ["src/text.js", "export function shout(s) {\n  return s;\n}\n"],
     ["test/truth.test.js", `${HEAD}test("truth holds", () => assert.equal(1, 1));\n`],

@@ -25,6 +25,11 @@ capabilities: [judges-gates]
 You judge the change against the gate results.
 `;
 
+// The fixture's test script given as the gate: these cases are about roles and a judge from Markdown files, not npm's
+// detection, and npm's own start costs about 0.5 s of CPU a gate run. Runs with the detected `npm test`:
+// tests/e2e/run-exit-codes.test.ts.
+const GATE = ["--test-cmd", "node --test test/"];
+
 const CONFIG = `import { defineConfig } from "yolo";
 export default defineConfig({
   workflow: {
@@ -80,7 +85,7 @@ describe("capabilities from an agent's Markdown file, through the built binary a
       judge: [teaSays("FAIL", ["mul has no documentation"]), teaSays("PASS")],
     });
     const mock = await mockWith(onTestFinished, script);
-    const r = await runYolo(["run", "--ci", "--json", "--parallel", "2", "Add and multiply"], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "--parallel", "2", "Add and multiply"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     const events = parseEvents(r.stdout);
 
@@ -112,7 +117,7 @@ describe("capabilities from an agent's Markdown file, through the built binary a
       judge: [teaSays("FAIL", ["add has no documentation"]), teaSays("FAIL", ["still none"])],
     });
     const mock = await mockWith(onTestFinished, script);
-    const r = await runYolo(["run", "--ci", "--json", "--parallel", "1", "--max-fix-attempts", "1", "Add numbers"], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "--parallel", "1", "--max-fix-attempts", "1", "Add numbers"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(1);
     const done = parseEvents(r.stdout).find((e) => e.type === "run.completed") as { reason: string } | undefined;
     expect(done?.reason).toBe("judge verdict FAIL after 1 fix attempt");

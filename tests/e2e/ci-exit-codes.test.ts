@@ -7,6 +7,12 @@ import { mockWith, project } from "../helpers/per-test.js";
 import { runShellLine, yoloShim } from "../helpers/shell.js";
 
 const REQ = "Add an add(a, b) function to src/add.js";
+// The fixture's test script given as the gate: these cases are about exit codes under --ci, not npm's detection, and
+// npm's own start costs about 0.5 s of CPU a gate run. A resume keeps the thread's command. The same exit codes with
+// the detected `npm test`: tests/e2e/run-exit-codes.test.ts.
+const GATE = ["--test-cmd", "node --test test/"];
+/** How the printed resume command repeats GATE, so a resume keeps it (exact, as printed). */
+const RESUME_GATE = " --test-cmd 'node --test test/'";
 
 /** The final event of a --json run: its exit code must be the process's. */
 function completed(stdout: string) {
@@ -19,18 +25,16 @@ describe.concurrent("yolo run --ci: every exit code, repeated by the run.complet
   it("0: passed", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
-    const r = await runYolo(["run", "--ci", "--json", REQ], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", REQ], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(completed(r.stdout)).toMatchObject({ status: "passed", exitCode: 0, resumeCommand: null });
   });
 
+  // No fix attempt: the exit code is what this proves; a fix attempt counted is tests/e2e/run-exit-codes.test.ts's "1".
   it("1: the gate still fails after the fix attempts", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
-    const mock = await mockWith(
-      onTestFinished,
-      director({ analyst: [analystDone], pm: [pmDone(false)], dev: [...devWrites(BAD_ADD), ...devWrites(BAD_ADD)], tea: [teaSays("FAIL"), teaSays("FAIL")] }),
-    );
-    const r = await runYolo(["run", "--ci", "--json", "--max-fix-attempts", "1", REQ], { cwd: root, baseURL: mock.url });
+    const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(BAD_ADD), tea: [teaSays("FAIL")] }));
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "--max-fix-attempts", "0", REQ], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(1);
     expect(completed(r.stdout)).toMatchObject({ status: "failed", exitCode: 1 });
     expect(r.stderr).toMatch(/yolo: failed \(exit 1\): gate test still failing/);
@@ -56,13 +60,13 @@ describe.concurrent("yolo run --ci: every exit code, repeated by the run.complet
         tea: [teaSays("PASS")],
       }),
     );
-    const r = await runYolo(["run", "--ci", REQ], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", REQ], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(3);
     expect(r.timedOut).toBe(false);
     expect(r.stdout).toContain(question);
     expect(r.stdout).not.toMatch(/Your answer/);
     const printed = /resume: (yolo resume .*)$/m.exec(r.stdout)?.[1];
-    expect(printed, r.stdout).toMatch(/^yolo resume [a-z0-9]{8} --answer "<your answer>"$/);
+    expect(printed, r.stdout).toMatch(/^yolo resume [a-z0-9]{8} --test-cmd 'node --test test\/' --answer "<your answer>"$/);
 
     const shim = yoloShim();
     onTestFinished(shim.cleanup);
@@ -75,15 +79,20 @@ describe.concurrent("yolo run --ci: every exit code, repeated by the run.complet
     const root = project(onTestFinished);
     const listing = Array.from({ length: 3 }, () => call("list_files", { path: "." }));
     const mock = await mockWith(onTestFinished, director({ analyst: [analystDone], pm: [pmDone(false)], dev: listing }));
-    const r = await runYolo(["run", "--ci", "--json", "--max-turns", "2", REQ], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "--max-turns", "2", REQ], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(6);
-    expect(completed(r.stdout)).toMatchObject({ status: "limit", limit: "turns", exitCode: 6, resumeCommand: `yolo resume ${threadIdFrom(r.stdout)}` });
+    expect(completed(r.stdout)).toMatchObject({
+      status: "limit",
+      limit: "turns",
+      exitCode: 6,
+      resumeCommand: `yolo resume ${threadIdFrom(r.stdout)}${RESUME_GATE}`,
+    });
   });
 
   it("5: a provider error", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
     const mock = await mockWith(onTestFinished, () => ({ status: 401 }));
-    const r = await runYolo(["run", "--ci", "--json", REQ], { cwd: root, baseURL: mock.url, env: { OPENAI_API_KEY: "sk-bad" } });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", REQ], { cwd: root, baseURL: mock.url, env: { OPENAI_API_KEY: "sk-bad" } });
     expect(r.exitCode, describeResult(r)).toBe(5);
     expect(completed(r.stdout)).toMatchObject({ status: "provider_error", exitCode: 5 });
   });
@@ -111,13 +120,17 @@ describe.concurrent("yolo run --ci: every exit code, repeated by the run.complet
         tea: [teaSays("PASS")],
       }),
     );
-    const child = spawnYolo(["run", "--ci", "--json", "--db", "ci.db", REQ], { cwd: root, baseURL: mock.url });
+    const child = spawnYolo(["run", ...GATE, "--ci", "--json", "--db", "ci.db", REQ], { cwd: root, baseURL: mock.url });
     await waitFor(() => rolesOf(mock).includes("dev"), "dev's request to reach the mock");
     child.kill("SIGTERM");
     const first = await child;
     expect(first.exitCode, `${first.stdout}\n${first.stderr}`).toBe(130);
     const done = completed(String(first.stdout));
-    expect(done).toMatchObject({ status: "interrupted", exitCode: 130, resumeCommand: `yolo resume ${threadIdFrom(String(first.stdout))} --db ci.db` });
+    expect(done).toMatchObject({
+      status: "interrupted",
+      exitCode: 130,
+      resumeCommand: `yolo resume ${threadIdFrom(String(first.stdout))} --db ci.db${RESUME_GATE}`,
+    });
     held.release();
 
     const shim = yoloShim();

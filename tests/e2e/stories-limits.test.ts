@@ -5,6 +5,11 @@ import type { ScriptedReply } from "../helpers/mock-openai.js";
 import { mockWith, project } from "../helpers/per-test.js";
 import { pmStories, storyDirector, until } from "../helpers/stories.js";
 
+// The fixture's test script given as the gate: these cases are about the thread's budgets across stories, not npm's
+// detection, and npm's own start costs about 0.5 s of CPU a gate run. A resume keeps the thread's command. Stories with
+// the detected `npm test`: tests/e2e/stories-kill-resume.test.ts.
+const GATE = ["--test-cmd", "node --test test/"];
+
 // A green baseline: these stories do not touch add.js, and a test failing at the baseline would be their target.
 const GREEN = { "src/add.js": GOOD_ADD };
 
@@ -54,7 +59,7 @@ describe("limits count across all stories", { timeout: 240_000 }, () => {
     });
     // analyst + pm: 2000; each story's first call: 1000 more. Alone, a story has spent 3000 < 3500 and would go on;
     // counted together (4000) the budget is reached before the second call of whichever story checks last.
-    const r = await runYolo(["run", "--ci", "--json", "--max-tokens", "3500", "Two files"], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "--max-tokens", "3500", "Two files"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(7);
     expect(r.stdout).toContain("token budget");
     expect(director.log).not.toContain("tea");
@@ -106,7 +111,7 @@ describe("limits count across all stories", { timeout: 240_000 }, () => {
       return reply;
     });
     // Each story needs 2 turns: alone within 3, together 4.
-    const r = await runYolo(["run", "--ci", "--json", "--max-turns", "3", "Two files"], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "--max-turns", "3", "Two files"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(6);
     expect(r.stdout).toContain("used dev's 3 turns between them");
     const resumed = await runYolo(["resume", "--json", "--max-turns", "10", threadIdFrom(r.stdout)], { cwd: root, baseURL: mock.url });

@@ -16,6 +16,13 @@ async function setup(script: Parameters<typeof director>[0], files: Record<strin
   return { root: project.root, mock };
 }
 
+// The fixture's test script given as the gate: these cases are about workflows, approvals and history, not npm's
+// detection, and npm's own start costs about 0.5 s of CPU a gate run. A resume keeps the thread's command. Runs with the
+// detected `npm test`: tests/e2e/run-exit-codes.test.ts.
+const GATE = ["--test-cmd", "node --test test/"];
+/** How the printed resume command repeats GATE, so a resume keeps it (exact, as printed). */
+const RESUME_GATE = " --test-cmd 'node --test test/'";
+
 const APPROVE_PM = 'import { defineConfig } from "yolo";\nexport default defineConfig({ approve: ["pm"] });\n';
 
 describe("workflows through the built binary", () => {
@@ -63,14 +70,14 @@ export default defineConfig({ workflow: { nodes: { dev: { kind: "agent" }, triag
       { analyst: [analystDone], pm: [pmDone(false), pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] },
       { "yolo.config.ts": APPROVE_PM },
     );
-    const first = await runYolo(["run", "--json", "Add add()"], { cwd: root, baseURL: mock.url });
+    const first = await runYolo(["run", ...GATE, "--json", "Add add()"], { cwd: root, baseURL: mock.url });
     expect(first.exitCode, describeResult(first)).toBe(3);
     const thread = threadIdFrom(first.stdout);
     const interrupt = parseEvents(first.stdout).find((e) => e.type === "interrupt");
     expect(interrupt).toMatchObject({
       kind: "approval",
       node: "approve_pm",
-      resumeCommand: `yolo resume ${thread} --approve | --edit <file> | --reject "<why>"`,
+      resumeCommand: `yolo resume ${thread}${RESUME_GATE} --approve | --edit <file> | --reject "<why>"`,
     });
 
     writeFileSync(join(root, "bad.yml"), "stories: nope\n");
@@ -95,7 +102,7 @@ export default defineConfig({ workflow: { nodes: { dev: { kind: "agent" }, triag
 
   it("an approval asked for by YOLO_APPROVE (an editor's plan mode) holds on every leg: a plain resume without it waits again", async () => {
     const { root, mock } = await setup({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] });
-    const first = await runYolo(["run", "--json", "Add add()"], { cwd: root, baseURL: mock.url, env: { YOLO_APPROVE: "pm" } });
+    const first = await runYolo(["run", ...GATE, "--json", "Add add()"], { cwd: root, baseURL: mock.url, env: { YOLO_APPROVE: "pm" } });
     expect(first.exitCode, describeResult(first)).toBe(3);
     const thread = threadIdFrom(first.stdout);
     expect(parseEvents(first.stdout).find((e) => e.type === "interrupt")).toMatchObject({ kind: "approval", node: "approve_pm" });
@@ -120,13 +127,13 @@ export default defineConfig({ workflow: { nodes: { dev: { kind: "agent" }, triag
     });
     const { root, mock } = await setup(script(), { "yolo.config.ts": APPROVE_PM });
     writeFileSync(join(root, "answers.yml"), "- node: analyst\n  question: floats\n  answer: Floats too\n- node: approve_pm\n  approve: true\n");
-    const r = await runYolo(["run", "--ci", "--json", "--answers", "answers.yml", "Add add()"], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "--answers", "answers.yml", "Add add()"], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     expect(rolesOf(mock)).toEqual(["analyst", "analyst", "pm", "dev", "dev", "tea"]);
 
     const other = await setup(script(), { "yolo.config.ts": APPROVE_PM });
     writeFileSync(join(other.root, "answers.yml"), "- node: analyst\n  answer: Floats too\n");
-    const missing = await runYolo(["run", "--ci", "--answers", "answers.yml", "Add add()"], { cwd: other.root, baseURL: other.mock.url });
+    const missing = await runYolo(["run", ...GATE, "--ci", "--answers", "answers.yml", "Add add()"], { cwd: other.root, baseURL: other.mock.url });
     expect(missing.exitCode, describeResult(missing)).toBe(3);
     expect(missing.stdout).toContain("approve_pm");
   });
@@ -138,7 +145,7 @@ export default defineConfig({ workflow: { nodes: { dev: { kind: "agent" }, triag
       dev: [...devWrites(BAD_ADD), ...devWrites(GOOD_ADD)],
       tea: [teaSays("FAIL"), teaSays("PASS")],
     });
-    const first = await runYolo(["run", "--json", "--max-fix-attempts", "0", "Add add()"], { cwd: root, baseURL: mock.url });
+    const first = await runYolo(["run", ...GATE, "--json", "--max-fix-attempts", "0", "Add add()"], { cwd: root, baseURL: mock.url });
     expect(first.exitCode, describeResult(first)).toBe(1);
     const thread = threadIdFrom(first.stdout);
 

@@ -18,8 +18,14 @@ async function setup(script: Record<string, Turn[]>) {
   return { root: project.root, mock, dir };
 }
 
+// The fixture's test script as the configured gate: these cases are about routing and reviews, not npm's detection, and
+// npm's own start costs about 0.5 s of CPU a gate run. The pipeline with the detected `npm test`:
+// tests/integration/pipeline-branches.test.ts.
+const GATES: UserConfig["gates"] = [{ name: "test", command: "node --test test/" }];
+
 // "bug or feature?": a switch node routes bugs straight to dev and features through the analyst first.
 const triageConfig: UserConfig = {
+  gates: GATES,
   workflow: {
     nodes: {
       triage: {
@@ -93,7 +99,7 @@ describe("a custom workflow with a switch node", () => {
 });
 
 describe("human approvals", () => {
-  const approvePm: UserConfig = { approve: ["pm"] };
+  const approvePm: UserConfig = { approve: ["pm"], gates: GATES };
 
   it("pauses after pm with the stories to review, and approve continues the run", async () => {
     const { root, mock } = await setup({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] });

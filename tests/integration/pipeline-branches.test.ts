@@ -20,6 +20,10 @@ async function setup(script: Parameters<typeof director>[0]) {
   return { root: project.root, mock, dir };
 }
 
+// The fixture's test script as the configured gate, where the case is about routing and not the gate's command: npm's
+// own start costs about 0.5 s of CPU a gate run. The first case and the fix loop keep the detected `npm test`.
+const NODE_TEST = { gates: [{ name: "test", command: "node --test test/" }] };
+
 describe("the compiled pipeline on a real SQLite file, real gates and the real OpenAI client", () => {
   it("skips architect when pm says no architecture is needed, and passes on a green gate", async () => {
     const { root, mock, dir } = await setup({
@@ -53,7 +57,7 @@ describe("the compiled pipeline on a real SQLite file, real gates and the real O
       dev: devWrites(GOOD_ADD),
       tea: [teaSays("PASS")],
     });
-    const { result, events } = await runEngine({ root, baseURL: mock.url, threadId: "t-arch", requirement: "Add add()" });
+    const { result, events } = await runEngine({ root, baseURL: mock.url, threadId: "t-arch", requirement: "Add add()", config: NODE_TEST });
     expect(result.status).toBe("passed");
     expect(nodesStarted(events)).toEqual(["analyst", "pm", "architect", "dev", "tea"]);
     // dev's prompt carries the architect's decision.
@@ -117,7 +121,7 @@ describe("the compiled pipeline on a real SQLite file, real gates and the real O
       baseURL: mock.url,
       threadId: "t-limit",
       requirement: "Add add()",
-      config: { maxFixAttempts: 2 },
+      config: { ...NODE_TEST, maxFixAttempts: 2 },
     });
     expect(result).toMatchObject({ status: "failed", exitCode: 1 });
     expect(nodesStarted(events).filter((n) => n === "dev")).toHaveLength(3);
@@ -133,12 +137,12 @@ describe("the compiled pipeline on a real SQLite file, real gates and the real O
       dev: devWrites(GOOD_ADD),
       tea: [teaSays("PASS")],
     });
-    const first = await runEngine({ root, baseURL: mock.url, threadId: "t-esc", requirement: "Add add()" });
+    const first = await runEngine({ root, baseURL: mock.url, threadId: "t-esc", requirement: "Add add()", config: NODE_TEST });
     expect(first.result).toMatchObject({ status: "waiting", exitCode: 3, question: "Integers only, or floats too?" });
     expect(first.result.resumeCommand).toBe('yolo resume t-esc --answer "<your answer>"');
     expect(routes(first.events)).toEqual(["analyst→escalate"]);
 
-    const second = await runEngine({ root, baseURL: mock.url, threadId: "t-esc", answer: "Floats too" });
+    const second = await runEngine({ root, baseURL: mock.url, threadId: "t-esc", answer: "Floats too", config: NODE_TEST });
     expect(second.result).toMatchObject({ status: "passed", exitCode: 0 });
     expect(nodesStarted(second.events)).toEqual(["analyst", "pm", "dev", "tea"]);
     const analystAgain = mock.requests.filter((r) => JSON.stringify(r.messages[0]).includes("You are the analyst agent"))[1];

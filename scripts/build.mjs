@@ -39,9 +39,15 @@ const EXTERNAL = [
 // first required. A start read and decoded all 4.4 MB of the single bundle, and deserialized a code cache covering it,
 // where what it runs before its first event is far less: LangGraph and LangChain, the model client and MCP run after
 // `run.started` (tests/e2e/startup-is-lazy.test.ts), zod and YAML only when the agents or the config are validated
-// (not from their caches). Earlier packs may require later ones, never the reverse.
+// (not from their caches), the logger, execa and the editor protocol when used. A pack evaluates all it holds when it
+// loads, so packages a run may not use (MCP) have packs of their own. Earlier packs may require later ones, never the
+// reverse.
 const PACKS = [
-  { file: "run-engine.cjs", match: /^(@langchain\/(?!langgraph-checkpoint-postgres)[^/]+|openai|langsmith|@modelcontextprotocol\/sdk)(\/.*)?$/ },
+  { file: "run-engine.cjs", match: /^(@langchain\/(?!langgraph-checkpoint-postgres)[^/]+|openai|langsmith)(\/.*)?$/ },
+  { file: "run-mcp.cjs", match: /^@modelcontextprotocol\/sdk(\/.*)?$/ },
+  { file: "run-acp.cjs", match: /^@agentclientprotocol\/sdk(\/.*)?$/ },
+  { file: "run-pino.cjs", match: /^pino(\/.*)?$/ },
+  { file: "run-execa.cjs", match: /^execa(\/.*)?$/ },
   { file: "run-yaml.cjs", match: /^yaml(\/.*)?$/ },
   { file: "run-zod.cjs", match: /^zod(\/.*)?$/ },
 ];
@@ -215,7 +221,9 @@ const started = {
   "cli/run.cjs#start": packagesOf(Object.keys(Object.values(run.metafile.outputs).find((o) => o.entryPoint).inputs).filter((i) => !lazy.has(i))),
 };
 // A pack is evaluated whole when it loads (the loader reports it by its file, "file:cli/<pack>").
-const packs = Object.fromEntries(packMetafiles.map(([file, meta]) => [`cli/${file}`, packagesOf(Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs)))]));
+const packs = Object.fromEntries(
+  packMetafiles.map(([file, meta]) => [`cli/${file}`, packagesOf(Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs).filter((i) => !i.endsWith("-entry.js"))))]),
+);
 writeFileSync(
   join(next, "chunks.json"),
   JSON.stringify({ ...contents(cli.metafile), ...contents(light.metafile), ...contents(run.metafile), ...started, ...packs }, null, 1),

@@ -32,7 +32,8 @@ export interface CodeCacheKey {
 
 /**
  * Runs the light CLI (dist/cli/light.cjs, a CommonJS bundle of src/cli/main.ts without the heavy modules), or for
- * RUN_COMMANDS the run bundle (dist/cli/run.cjs, all of it but the live view), on `argv`,
+ * RUN_COMMANDS the run bundle (dist/cli/run.cjs, all of it but the live view; its packs required through
+ * src/cli/run-packs.ts), on `argv`,
  * compiled from a V8 code cache in the user's cache directory when there is a valid one, and writes one after a
  * successful command when there was none. Rejects with the light CLI's HandOff when the full CLI must run the command
  * (nothing was printed then).

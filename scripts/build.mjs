@@ -5,7 +5,8 @@
 //    resolves and compiles a few large files instead of hundreds of small ones (`yolo threads` went from about 9× to
 //    about 3× `node -e 0`), and every lazy `import()` stays a separate chunk, so `--version` still loads no LangGraph.
 // 3. The light CLI (`dist/cli/light.cjs` and its loader) for `threads`, `show`, `history` and `graph`: see below.
-// 4. The run bundle (`dist/cli/run.cjs`) for `run`, `resume`, `agent` and `chat` without the live view: see below.
+// 4. The run bundle (`dist/cli/run.cjs` and its packs) for `run`, `resume`, `agent` and `chat` without the live view:
+//    see below.
 // Type checking is `tsc --noEmit`.
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
@@ -32,6 +33,42 @@ const EXTERNAL = [
   "react-devtools-core",
   "typescript",
 ];
+
+// The run bundle's packs: packages the run bundle leaves out and requires at run time from a CommonJS file of their own
+// (dist/cli/<file>), which the loader reads, compiles from its own code cache entry and runs only when one of them is
+// first required. A start read and decoded all 4.4 MB of the single bundle, and deserialized a code cache covering it,
+// where what it runs before its first event is far less: LangGraph and LangChain, the model client and MCP run after
+// `run.started` (tests/e2e/startup-is-lazy.test.ts), zod and YAML only when the agents or the config are validated
+// (not from their caches), the logger, execa and the editor protocol when used. A pack evaluates all it holds when it
+// loads, so packages a run may not use (MCP) have packs of their own. Earlier packs may require later ones, never the
+// reverse.
+const PACKS = [
+  { file: "run-engine.cjs", match: /^(@langchain\/(?!langgraph-checkpoint-postgres)[^/]+|openai|langsmith)(\/.*)?$/ },
+  { file: "run-mcp.cjs", match: /^@modelcontextprotocol\/sdk(\/.*)?$/ },
+  { file: "run-acp.cjs", match: /^@agentclientprotocol\/sdk(\/.*)?$/ },
+  { file: "run-pino.cjs", match: /^pino(\/.*)?$/ },
+  { file: "run-execa.cjs", match: /^execa(\/.*)?$/ },
+  { file: "run-yaml.cjs", match: /^yaml(\/.*)?$/ },
+  { file: "run-zod.cjs", match: /^zod(\/.*)?$/ },
+];
+// The specifiers asked of each pack by the builds so far.
+const packRequests = new Map(PACKS.map((p) => [p.file, new Set()]));
+
+// Leaves the packs' packages out of a build (`self`, the pack being built, keeps its own), noting what was asked.
+function packed(self) {
+  return {
+    name: "packed",
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.kind === "entry-point") return undefined;
+        const pack = PACKS.find((p) => p.match.test(args.path));
+        if (!pack || pack.file === self) return undefined;
+        packRequests.get(pack.file).add(args.path);
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
 
 // zod's namespace export carries its error messages in some forty languages (half of zod's bundled size, compiled by
 // every command that validates anything); yolo uses the English ones only (zod's default), so the bundle holds those.
@@ -137,11 +174,38 @@ const run = await build({
   outfile: join(next, "cli", "run.cjs"),
   // Whitespace and comments only (names stay, for stack traces): a third less to read on every start (5.4 → 3.6 MB).
   minifyWhitespace: true,
-  plugins: [zodEnglishOnly, noLiveView(), externalsRequired(["pg", "@langchain/langgraph-checkpoint-postgres"]), bindingsFromDriver()],
+  plugins: [zodEnglishOnly, noLiveView(), externalsRequired(["pg", "@langchain/langgraph-checkpoint-postgres"]), bindingsFromDriver(), packed(null)],
 });
 const runFile = join(next, "cli", "run.cjs");
 const runSource = reportEvaluations(readFileSync(runFile, "utf8").split("\n").map(asciiRegExp).join("\n"));
 writeFileSync(runFile, wrapForLoader(runSource));
+// The run bundle's packs (see PACKS), each the packages asked of it as one CommonJS file the loader runs when one of
+// them is first required (src/cli/run-packs.ts), in the order that lets a pack's own requests of a later pack be
+// collected first. Each holds its packages once: the run bundle and the other packs require them from it.
+const packMetafiles = [];
+for (const pack of PACKS) {
+  const specifiers = [...packRequests.get(pack.file)].sort();
+  const entry = [
+    ...specifiers.map((s, i) => `import * as m${i} from ${JSON.stringify(s)};`),
+    `export default { ${specifiers.map((s, i) => `${JSON.stringify(s)}: m${i}`).join(", ")} };`,
+  ].join("\n");
+  const outfile = join(next, "cli", pack.file);
+  const result = await build({
+    ...common,
+    stdin: { contents: entry, resolveDir: ".", sourcefile: `${pack.file}-entry.js` },
+    outfile,
+    format: "cjs",
+    bundle: true,
+    minifyWhitespace: true,
+    metafile: true,
+    external: EXTERNAL,
+    define: { ...common.define, "process.env.NODE_ENV": '"production"', "import.meta.url": "__yolo_import_meta_url" },
+    plugins: [zodEnglishOnly, externalsRequired(["pg"]), packed(pack.file)],
+  });
+  packMetafiles.push([pack.file, result.metafile]);
+  writeFileSync(outfile, wrapForLoader(readFileSync(outfile, "utf8").split("\n").map(asciiRegExp).join("\n")));
+}
+writeFileSync(join(next, "cli", "run-packs.json"), JSON.stringify(PACKS.map((p) => ({ file: p.file, specifiers: [...packRequests.get(p.file)].sort() }))));
 await build({ ...common, entryPoints: ["src/cli/light-loader.ts"], outfile: join(next, "cli", "light-loader.cjs"), format: "cjs", bundle: true });
 // The git reads and sandbox trial bin/yolo.js starts for run, resume, agent and chat before loading either CLI (src/cli/
 // early-probes.ts): a small CommonJS file, so starting them needs neither Node's ES module loader nor a code cache.
@@ -156,9 +220,13 @@ const lazy = new Set([...runSource.matchAll(/__(?:esm|commonJS)\(\{"([^"]+)"/g)]
 const started = {
   "cli/run.cjs#start": packagesOf(Object.keys(Object.values(run.metafile.outputs).find((o) => o.entryPoint).inputs).filter((i) => !lazy.has(i))),
 };
+// A pack is evaluated whole when it loads (the loader reports it by its file, "file:cli/<pack>").
+const packs = Object.fromEntries(
+  packMetafiles.map(([file, meta]) => [`cli/${file}`, packagesOf(Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs).filter((i) => !i.endsWith("-entry.js"))))]),
+);
 writeFileSync(
   join(next, "chunks.json"),
-  JSON.stringify({ ...contents(cli.metafile), ...contents(light.metafile), ...contents(run.metafile), ...started }, null, 1),
+  JSON.stringify({ ...contents(cli.metafile), ...contents(light.metafile), ...contents(run.metafile), ...started, ...packs }, null, 1),
 );
 // The help texts, captured from the CLI just built, for bin/yolo.js to print without loading it.
 const help = spawnSync(process.execPath, ["scripts/help-text.mjs", next], { stdio: ["ignore", "pipe", "inherit"] });

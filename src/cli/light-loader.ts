@@ -1,12 +1,13 @@
 import { isAscii } from "node:buffer";
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
 import { privateCacheDir } from "../config/private-dir.js";
 import { userCacheDir } from "../config/user-cache-dir.js";
+import { packedRequire, type RunPack } from "./run-packs.js";
 
 // Built into dist/cli/light-loader.cjs, which bin/yolo.js requires (CommonJS: no ES module loader on this path).
 
@@ -31,7 +32,8 @@ export interface CodeCacheKey {
 
 /**
  * Runs the light CLI (dist/cli/light.cjs, a CommonJS bundle of src/cli/main.ts without the heavy modules), or for
- * RUN_COMMANDS the run bundle (dist/cli/run.cjs, all of it but the live view), on `argv`,
+ * RUN_COMMANDS the run bundle (dist/cli/run.cjs, all of it but the live view; its packs required through
+ * src/cli/run-packs.ts), on `argv`,
  * compiled from a V8 code cache in the user's cache directory when there is a valid one, and writes one after a
  * successful command when there was none. Rejects with the light CLI's HandOff when the full CLI must run the command
  * (nothing was printed then).
@@ -44,7 +46,8 @@ export async function runLight(argv: string[], options: { dist: string; env: Rea
   const entry = dir ? readEntry(dir, options.key, source.length) : null;
   const script = compile(source, file, entry?.data ?? null);
   const mod = { exports: {} as { main(argv: string[]): Promise<void> } };
-  const require = createRequire(file);
+  const nodeRequire = createRequire(file);
+  const require = RUN_COMMANDS.has(options.key.command) ? packedRequire(options.dist, nodeRequire, packRunner(options.key, dir)) : nodeRequire;
   if (dir && RUN_COMMANDS.has(options.key.command) && (!entry || script.cachedDataRejected)) {
     atFirstOutput(() => writeEntry(dir, options.key, source.length, 0, script));
   }
@@ -75,6 +78,26 @@ export function atFirstOutput(make: () => void): void {
     make();
     return write.apply(this, args);
   } as typeof write;
+}
+
+/**
+ * Runs one of the run bundle's packs (src/cli/run-packs.ts) through its own code cache entry (`run.run-engine.cjs`,
+ * …), made right after it ran when there was none: the pack has just evaluated its modules, so the entry holds their
+ * top-level code, compiled once instead of on every run. The start-up tests are told the pack's file.
+ */
+function packRunner(key: CodeCacheKey, dir: string | null): RunPack {
+  return (file, require) => {
+    const report = (globalThis as Record<symbol, unknown>)[Symbol.for("yolo.bundle-module-evaluated")];
+    if (typeof report === "function") report(`file:cli/${basename(file)}`);
+    const packKey = { ...key, command: `${key.command}.${basename(file)}` };
+    const source = wrappedSource(file);
+    const entry = dir ? readEntry(dir, packKey, source.length) : null;
+    const script = compile(source, file, entry?.data ?? null);
+    const mod = { exports: {} as ReturnType<RunPack> };
+    script.runInThisContext()(mod.exports, require, mod, file, dirname(file), pathToFileURL(file).href);
+    if (dir && (!entry || script.cachedDataRejected)) writeEntry(dir, packKey, source.length, 0, script);
+    return mod.exports;
+  };
 }
 
 /** How a bundle's code is wrapped: the function Node would wrap a CommonJS module in, plus import.meta.url's stand-in. */

@@ -46,7 +46,30 @@ const entries = (cacheHome: string) => {
   return existsSync(dir) ? readdirSync(dir).sort() : [];
 };
 
+// The run bundle's own entry (its packs have entries of their own: `…-run.run-engine.cjs-…`).
+const runEntries = (cacheHome: string) => entries(cacheHome).filter((n) => n.includes("-run-"));
+const PACK_FILES = ["run-engine.cjs", "run-mcp.cjs", "run-acp.cjs", "run-pino.cjs", "run-execa.cjs", "run-yaml.cjs", "run-zod.cjs"];
+const CHUNKS = JSON.parse(readFileSync(join(DIST, "chunks.json"), "utf8")) as Record<string, string[]>;
+
 describe("the run bundle", () => {
+  it("leaves LangGraph, LangChain, the model client, MCP, zod and YAML to packs, each package in one file only", () => {
+    const packed =
+      /^(@langchain\/(?!langgraph-checkpoint-postgres).*|openai|langsmith|@modelcontextprotocol\/sdk|@agentclientprotocol\/sdk|pino|execa|zod|yaml)$/;
+    expect(CHUNKS["cli/run.cjs"].filter((p) => packed.test(p))).toEqual([]);
+    const held = Object.fromEntries(PACK_FILES.map((file) => [file, CHUNKS[`cli/${file}`]]));
+    expect(held["run-engine.cjs"]).toEqual(expect.arrayContaining(["@langchain/core", "@langchain/langgraph", "@langchain/openai", "openai"]));
+    expect(held["run-mcp.cjs"]).toContain("@modelcontextprotocol/sdk");
+    expect(held["run-yaml.cjs"]).toContain("yaml");
+    expect(held["run-zod.cjs"]).toContain("zod");
+    // zod is required by yolo, LangChain and MCP alike: one copy, in its own pack.
+    expect(
+      Object.entries(held)
+        .filter(([, packages]) => packages.includes("zod"))
+        .map(([file]) => file),
+    ).toEqual(["run-zod.cjs"]);
+    expect(statSync(RUN).size).toBeLessThan(statSync(join(DIST, "cli", "run-engine.cjs")).size);
+  });
+
   it("runs the replayed example as the full CLI does, writes its code cache at the first event, then uses it as it is", async ({ onTestFinished }) => {
     const cacheHome = tempDir(onTestFinished, "yolo-run-cache-");
     const full = await replayRun(tempDir(onTestFinished, "yolo-run-cache-full-"), onTestFinished, ["--tui"]);
@@ -56,8 +79,12 @@ describe("the run bundle", () => {
     expect(first.shape).toEqual(full.shape);
     expect(first.r.stderr).toBe(full.r.stderr);
     // The run bundle did run it: its cache entry exists (the full CLI writes none).
-    const [name] = entries(cacheHome);
-    expect(entries(cacheHome)).toEqual([expect.stringMatching(/-run-/)]);
+    const [name] = runEntries(cacheHome);
+    expect(runEntries(cacheHome)).toEqual([expect.stringMatching(/-run-/)]);
+    // And one for each pack the run required: the graph, the logger, the agents' validation; no MCP server, no MCP pack.
+    const packs = entries(cacheHome).map((n) => /-run\.(run-[a-z]+\.cjs)-/.exec(n)?.[1]);
+    expect(packs).toEqual(expect.arrayContaining(["run-engine.cjs", "run-pino.cjs", "run-yaml.cjs", "run-zod.cjs"]));
+    expect(packs).not.toContain("run-mcp.cjs");
     const path = join(cacheHome, "yolo", "code", name);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     const before = statSync(path);
@@ -82,7 +109,7 @@ describe("the run bundle", () => {
     expect(r.signal, String(r.stderr)).toBe("SIGKILL");
     expect(JSON.parse(out.split("\n")[0]).type).toBe("run.started");
     expect(out).not.toContain("run.completed");
-    expect(entries(cacheHome)).toEqual([expect.stringMatching(/-run-/)]);
+    expect(runEntries(cacheHome)).toEqual([expect.stringMatching(/-run-/)]);
   });
 
   it("reads the bundles as their exact text: the built ones (ASCII, wrapped) as latin1 unscanned, any other file checked and wrapped", ({ onTestFinished }) => {
@@ -103,7 +130,7 @@ describe("the run bundle", () => {
     const cacheHome = tempDir(onTestFinished, "yolo-run-cache-");
     const good = await replayRun(cacheHome, onTestFinished);
     expect(good.r.exitCode, describeResult(good.r)).toBe(0);
-    const [name] = entries(cacheHome);
+    const [name] = runEntries(cacheHome);
     const path = join(cacheHome, "yolo", "code", name);
     const valid = readFileSync(path);
     const source = loader.wrappedSource(RUN);

@@ -62,9 +62,11 @@ function packagesIn(url: string): string[] {
   if (pkg) return [pkg[1]];
   return built ? [`src/${built[1].split("/")[0]}`] : [];
 }
-// A module the run bundle reported evaluating ("bundle:start" stands for those it evaluates as it starts).
+// A module the run bundle reported evaluating ("bundle:start" stands for those it evaluates as it starts, and
+// "bundle:file:cli/<pack>" for a pack of packages it left out, evaluated whole when first required).
 function bundledPackages(name: string): string[] {
   if (name === "start") return CHUNKS["cli/run.cjs#start"];
+  if (name.startsWith("file:")) return CHUNKS[name.slice("file:".length)];
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(name);
   if (pkg) return [pkg[1]];
   const folder = /^src\/([^/]+)\//.exec(name);

@@ -222,7 +222,10 @@ const started = {
 };
 // A pack is evaluated whole when it loads (the loader reports it by its file, "file:cli/<pack>").
 const packs = Object.fromEntries(
-  packMetafiles.map(([file, meta]) => [`cli/${file}`, packagesOf(Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs).filter((i) => !i.endsWith("-entry.js"))))]),
+  packMetafiles.map(([file, meta]) => [
+    `cli/${file}`,
+    packagesOf(Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs).filter((i) => !i.endsWith("-entry.js")))),
+  ]),
 );
 writeFileSync(
   join(next, "chunks.json"),

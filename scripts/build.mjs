@@ -43,7 +43,10 @@ const EXTERNAL = [
 // loads, so packages a run may not use (MCP) have packs of their own. Earlier packs may require later ones, never the
 // reverse.
 const PACKS = [
-  { file: "run-engine.cjs", match: /^(@langchain\/(?!langgraph-checkpoint-postgres)[^/]+|openai|langsmith)(\/.*)?$/ },
+  // The model client apart from LangGraph: a resume on PostgreSQL reads its thread through LangGraph before
+  // run.started, and needs no model client for that.
+  { file: "run-model.cjs", match: /^(@langchain\/openai|openai)(\/.*)?$/ },
+  { file: "run-engine.cjs", match: /^(@langchain\/(?!langgraph-checkpoint-postgres|openai(?:\/|$))[^/]+|langsmith)(\/.*)?$/ },
   { file: "run-mcp.cjs", match: /^@modelcontextprotocol\/sdk(\/.*)?$/ },
   { file: "run-acp.cjs", match: /^@agentclientprotocol\/sdk(\/.*)?$/ },
   { file: "run-pino.cjs", match: /^pino(\/.*)?$/ },

@@ -48,7 +48,7 @@ const entries = (cacheHome: string) => {
 
 // The run bundle's own entry (its packs have entries of their own: `…-run.run-engine.cjs-…`).
 const runEntries = (cacheHome: string) => entries(cacheHome).filter((n) => n.includes("-run-"));
-const PACK_FILES = ["run-engine.cjs", "run-mcp.cjs", "run-acp.cjs", "run-pino.cjs", "run-execa.cjs", "run-yaml.cjs", "run-zod.cjs"];
+const PACK_FILES = ["run-model.cjs", "run-engine.cjs", "run-mcp.cjs", "run-acp.cjs", "run-pino.cjs", "run-execa.cjs", "run-yaml.cjs", "run-zod.cjs"];
 const CHUNKS = JSON.parse(readFileSync(join(DIST, "chunks.json"), "utf8")) as Record<string, string[]>;
 
 describe("the run bundle", () => {
@@ -57,7 +57,10 @@ describe("the run bundle", () => {
       /^(@langchain\/(?!langgraph-checkpoint-postgres).*|openai|langsmith|@modelcontextprotocol\/sdk|@agentclientprotocol\/sdk|pino|execa|zod|yaml)$/;
     expect(CHUNKS["cli/run.cjs"].filter((p) => packed.test(p))).toEqual([]);
     const held = Object.fromEntries(PACK_FILES.map((file) => [file, CHUNKS[`cli/${file}`]]));
-    expect(held["run-engine.cjs"]).toEqual(expect.arrayContaining(["@langchain/core", "@langchain/langgraph", "@langchain/openai", "openai"]));
+    expect(held["run-engine.cjs"]).toEqual(expect.arrayContaining(["@langchain/core", "@langchain/langgraph"]));
+    // The model client apart: a resume on PostgreSQL reads its thread through LangGraph before run.started, without it.
+    expect(held["run-model.cjs"]).toEqual(expect.arrayContaining(["@langchain/openai", "openai"]));
+    expect(held["run-engine.cjs"].filter((p) => /^(@langchain\/openai|openai)$/.test(p))).toEqual([]);
     expect(held["run-mcp.cjs"]).toContain("@modelcontextprotocol/sdk");
     expect(held["run-yaml.cjs"]).toContain("yaml");
     expect(held["run-zod.cjs"]).toContain("zod");
@@ -83,7 +86,7 @@ describe("the run bundle", () => {
     expect(runEntries(cacheHome)).toEqual([expect.stringMatching(/-run-/)]);
     // And one for each pack the run required: the graph, the logger, the agents' validation; no MCP server, no MCP pack.
     const packs = entries(cacheHome).map((n) => /-run\.(run-[a-z]+\.cjs)-/.exec(n)?.[1]);
-    expect(packs).toEqual(expect.arrayContaining(["run-engine.cjs", "run-pino.cjs", "run-yaml.cjs", "run-zod.cjs"]));
+    expect(packs).toEqual(expect.arrayContaining(["run-model.cjs", "run-engine.cjs", "run-pino.cjs", "run-yaml.cjs", "run-zod.cjs"]));
     expect(packs).not.toContain("run-mcp.cjs");
     const path = join(cacheHome, "yolo", "code", name);
     expect(statSync(path).mode & 0o777).toBe(0o600);

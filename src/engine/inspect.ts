@@ -8,6 +8,7 @@ import type { Session } from "./session.js";
 import type { PipelineStateType } from "../state/pipeline.js";
 import type { ThreadPosition } from "./position.js";
 import { positionFromLangGraph } from "./read-position.js";
+import { withRefusedGates } from "./gate-refused.js";
 
 export { inertDeps };
 
@@ -19,7 +20,7 @@ export async function inspectThread(
 ): Promise<{ values: PipelineStateType; position: ThreadPosition }> {
   const position = await threadPosition(config, session, threadId);
   if (position.kind === "new") throw unknownThreadError(threadId);
-  return { values: position.values, position };
+  return { values: await withRefusedGates(position.values, config.stateDir, threadId), position };
 }
 
 /**

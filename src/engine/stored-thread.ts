@@ -7,6 +7,7 @@ import { openSession, type Session } from "./session.js";
 import type { PipelineStateType } from "../state/pipeline.js";
 import { configForProfile, graphNodeNames, profileOfValues } from "./thread-profile.js";
 import { positionOf, savedAnswer, type ThreadPosition } from "./position.js";
+import { withRefusedGates } from "./gate-refused.js";
 
 export { answerWords } from "./position.js";
 
@@ -27,7 +28,7 @@ export async function readThreadState(
     if (position.kind === "new") throw unknownThreadError(threadId);
     return { values: position.values, position };
   });
-  if (quick) return quick;
+  if (quick) return { ...quick, values: await withRefusedGates(quick.values, config.stateDir, threadId) };
   const { inspectThread } = await import("./inspect.js");
   return withSession(config, index, (session) => inspectThread(config, session, threadId));
 }

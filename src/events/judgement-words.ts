@@ -18,7 +18,19 @@ export interface JudgedGate {
   findings?: string[];
   gateChange?: string[];
   gateChangeApproved?: boolean;
+  /** The run failed because of its environment, not the code (a run ended there: the agents were not sent it). */
+  environment?: { kind: keyof typeof ENVIRONMENT_WORDS };
 }
+
+/** What broke a gate's environment, in a few words: "failed because of its environment (…)". */
+export const ENVIRONMENT_WORDS = {
+  "read-only": "a read-only file system",
+  "missing-toolchain": "a missing toolchain",
+  permission: "a permission refused",
+  disk: "a full disk",
+  network: "no network inside the sandbox",
+  "not-installed": "the project is not installed",
+} as const;
 
 const names = (ids: string[], max: number) => `${ids.slice(0, max).join("; ")}${ids.length > max ? `; … (${ids.length} in all)` : ""}`;
 
@@ -74,6 +86,7 @@ export function gateBlocks(g: Pick<JudgedGate, "required" | "passed" | "blocking
 
 /** The verdict word of a judged gate: PASS, FAIL, BLOCKED (green but blocked by yolo), or a red gate that does not block and why. */
 export function judgedVerdict(g: JudgedGate): string {
+  if (g.environment) return `FAIL (${g.baseline ? "baseline, " : ""}environment: ${ENVIRONMENT_WORDS[g.environment.kind]})`;
   if (g.baseline) return g.passed ? "PASS (baseline)" : "FAIL (baseline)";
   if (g.passed) return g.blocking ? "BLOCKED" : "PASS";
   if (g.blocking === false && g.required) {

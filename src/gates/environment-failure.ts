@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../errors.js";
 import type { GateResult } from "../events/schema.js";
+import { ENVIRONMENT_WORDS } from "../events/judgement-words.js";
 
 /** Why a failed gate says nothing about the code: the machine or the sandbox stopped the tools, not the tests. */
 export interface EnvironmentFailure {
@@ -125,15 +126,7 @@ export function refuseEnvironmentFailures(results: readonly GateResult[], coder:
 
 /** The words of an environment failure, for the error that ends the run (`coder`: who was not sent it). */
 export function sayEnvironmentFailure(gate: string, failure: EnvironmentFailure, coder: string | null): string {
-  const what: Record<EnvironmentFailure["kind"], string> = {
-    "read-only": "a read-only file system",
-    "missing-toolchain": "a missing toolchain",
-    permission: "a permission refused",
-    disk: "a full disk",
-    network: "no network inside the sandbox",
-    "not-installed": "the project is not installed",
-  };
-  return `The gate ${gate} failed because of its environment (${what[failure.kind]}), not because of the code: "${failure.line}". ${failure.fix} Nothing was sent to ${coder ?? "an agent"} as a test failure; the thread is saved and resumes at this gate.`;
+  return `The gate ${gate} failed because of its environment (${ENVIRONMENT_WORDS[failure.kind]}), not because of the code: "${failure.line}". ${failure.fix} Nothing was sent to ${coder ?? "an agent"} as a test failure; the thread is saved and resumes at this gate.`;
 }
 
 /** The warning for an optional gate the environment broke at the baseline: reported, the run goes on. */

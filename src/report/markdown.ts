@@ -1,6 +1,6 @@
 import type { ResumeFact } from "../events/facts.js";
 import { limitKindForExitCode, limitLabel } from "../events/outcome.js";
-import { CHANGE_WORDS, gateBlocks, judgementNotes, READING_WORDS } from "../events/judgement-words.js";
+import { CHANGE_WORDS, ENVIRONMENT_WORDS, gateBlocks, judgementNotes, READING_WORDS } from "../events/judgement-words.js";
 import { plural } from "../text/plural.js";
 import type { StoryRun } from "../state/story-runs.js";
 import type { ReportData, ReportGate } from "./data.js";
@@ -134,6 +134,7 @@ function gates(list: ReportGate[]): string[] {
 /** An attempt's result as yolo judged it: a blocking attempt reads blocked, never "passed". */
 function resultCell(g: ReportGate): string {
   const exit = g.timedOut ? "timed out" : `exit ${g.exitCode ?? "none"}`;
+  if (g.environment) return `❌ failed (${g.baseline ? "baseline, " : ""}${exit}): the environment's failure, ${ENVIRONMENT_WORDS[g.environment.kind]}`;
   if (g.baseline) return g.passed ? "✅ passed (baseline)" : `❌ failed (baseline, ${exit})`;
   if (gateBlocks(g))
     return g.passed ? "⛔ blocked (exit 0, judged against the baseline)" : g.timedOut ? "⛔ blocked (⏱ timed out)" : `⛔ blocked (failed, ${exit})`;
@@ -189,7 +190,7 @@ function baselineLines(r: ReportData): string[] {
   const each = b.gates.map((g) => {
     const tests =
       g.tests !== null
-        ? `${g.tests} tests`
+        ? plural(g.tests, "test")
         : g.passedCount !== null || g.failedCount !== null
           ? `${g.passedCount ?? "?"} passed, ${g.failedCount ?? "?"} failed`
           : "counts unknown";

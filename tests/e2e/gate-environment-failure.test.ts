@@ -60,12 +60,25 @@ describe.runIf(probeBwrap(process.env.PATH).available)("a gate the environment b
     expect(r.stderr).toContain("ModuleNotFoundError: No module named 'calc'");
     expect(r.stderr).toContain("pip install -e .");
     expect(rolesOf(mock)).not.toContain("dev");
+    // The run ended before a checkpoint held the baseline, yet show, the report and JUnit still show the refused run.
+    const thread = threadIdFrom(r.stdout);
+    const report = await runYolo(["report", thread], { cwd: root, env });
+    expect(report.stdout).not.toContain("No gate has run");
+    expect(report.stdout).toMatch(
+      /\| 0 \| test \| `pytest[^`]*` \| ❌ failed \(baseline, exit 1\): the environment's failure, the project is not installed \|/,
+    );
+    const shown = await runYolo(["show", thread], { cwd: root, env });
+    expect(shown.stdout).toMatch(/Gate results:\n- attempt 0 test \(pytest[^)]*\): failed, exit 1/);
 
     // Told where the package is, the thread resumes at the baseline and the fix passes.
     writeFileSync(join(root, "pyproject.toml"), `${pyproject}pythonpath = ["src"]\n`);
-    const resumed = await runYolo(["resume", threadIdFrom(r.stdout), "--json"], { cwd: root, baseURL: mock.url, env });
+    const resumed = await runYolo(["resume", thread, "--json"], { cwd: root, baseURL: mock.url, env });
     expect(resumed.exitCode, describeResult(resumed)).toBe(0);
     const fixed = parseEvents(resumed.stdout).flatMap((e) => (e.type === "gate.result" && !e.gate.baseline ? (e.gate.fixed ?? []) : []));
     expect(fixed).toContain("tests/test_calc.py::test_add");
+    // The refused run is history once the gates ran again: the report shows the runs the thread holds, and no other.
+    const after = await runYolo(["report", thread], { cwd: root, env });
+    expect(after.stdout).toContain("Baseline before any agent changed a file: test failed (1 test).");
+    expect(after.stdout).not.toContain("environment's failure");
   });
 });

@@ -4,7 +4,8 @@ import { readRecord, writeRecord, type BaselineRecord } from "../../gates/baseli
 import { resolveGateDefinition } from "../../gates/definition.js";
 import { runFindings } from "../../gates/lint-findings.js";
 import { runGatesWithTests } from "../../gates/run-gates.js";
-import { refuseEnvironmentFailures, sayOptionalEnvironment } from "../../gates/environment-failure.js";
+import { sayOptionalEnvironment } from "../../gates/environment-failure.js";
+import { refusedGatesFile, refuseRecorded } from "../gate-refused.js";
 import { coderNode } from "../coder-node.js";
 import { baselineScope } from "../../gates/scope-plan.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
@@ -86,7 +87,7 @@ export async function takeBaseline(deps: EngineDeps, threadId: string, emit: (e:
   // optional gate judged by its findings (a detected lint) is only reported: nobody asked for it, so it never stops the run.
   const results = runs.map((r) => r.result);
   const spared = (r: (typeof results)[number]) => sparedLint(gates, r);
-  refuseEnvironmentFailures(results, coderNode(deps.config, deps.agents), spared);
+  await refuseRecorded(refusedGatesFile(deps.config.stateDir, threadId), results, coderNode(deps.config, deps.agents), spared);
   for (const r of results) if (r.environment && spared(r)) emit({ type: "warning", message: sayOptionalEnvironment(r.name, r.environment) });
   const record: BaselineRecord = {
     definition,

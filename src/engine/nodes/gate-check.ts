@@ -14,7 +14,7 @@ import type { GateCheck } from "../../gates/verdict.js";
 import { runFindings } from "../../gates/lint-findings.js";
 import { sayNotice } from "../notices.js";
 import { runGatesWithTests, type GateRun } from "../../gates/run-gates.js";
-import { refuseEnvironmentFailures } from "../../gates/environment-failure.js";
+import { refusedGatesFile, refuseRecorded } from "../gate-refused.js";
 import { coderNode } from "../coder-node.js";
 import { DEFAULT_CODER } from "../../roles/catalog.js";
 import { threadArtifactsDir } from "../../store/state-dir.js";
@@ -94,7 +94,8 @@ export async function runGateCheck(
   // A gate the environment broke is not the code's failure: the run ends saying so, and the agent that fixes failures is not sent it.
   // An optional lint already red at the baseline is left to its judgement (the baseline did not stop for it either).
   const redBefore = (g: GateResult) => check.record?.gates.find((b) => b.name === g.name)?.passed === false;
-  refuseEnvironmentFailures(gates, coderNode(deps.config, deps.agents), (g) => sparedLint(selected, g) && redBefore(g));
+  const refused = refusedGatesFile(deps.config.stateDir, threadIdOf(config));
+  await refuseRecorded(refused, gates, coderNode(deps.config, deps.agents), (g) => sparedLint(selected, g) && redBefore(g));
   await gateEndHooks(deps.hooks, node, runOpts.attempt, gates, hookScope(config, deps, node));
   return { results: gates, approval: check.approval, rulings: ruled };
 }

@@ -86,7 +86,11 @@ export function gateBlocks(g: Pick<JudgedGate, "required" | "passed" | "blocking
 
 /** The verdict word of a judged gate: PASS, FAIL, BLOCKED (green but blocked by yolo), or a red gate that does not block and why. */
 export function judgedVerdict(g: JudgedGate): string {
-  if (g.environment) return `FAIL (${g.baseline ? "baseline, " : ""}environment: ${ENVIRONMENT_WORDS[g.environment.kind]})`;
+  const verdict = verdictWord(g);
+  return g.environment ? `${verdict} — the environment's failure: ${ENVIRONMENT_WORDS[g.environment.kind]}` : verdict;
+}
+
+function verdictWord(g: JudgedGate): string {
   if (g.baseline) return g.passed ? "PASS (baseline)" : "FAIL (baseline)";
   if (g.passed) return g.blocking ? "BLOCKED" : "PASS";
   if (g.blocking === false && g.required) {

@@ -131,10 +131,15 @@ function gates(list: ReportGate[]): string[] {
   return out;
 }
 
-/** An attempt's result as yolo judged it: a blocking attempt reads blocked, never "passed". */
+/** An attempt's result as yolo judged it, and whether its environment, not the code, failed it. */
 function resultCell(g: ReportGate): string {
+  const cause = g.environment ? ` — the environment's failure: ${ENVIRONMENT_WORDS[g.environment.kind]}` : "";
+  return `${judgedCell(g)}${cause}`;
+}
+
+/** An attempt's result as yolo judged it: a blocking attempt reads blocked, never "passed". */
+function judgedCell(g: ReportGate): string {
   const exit = g.timedOut ? "timed out" : `exit ${g.exitCode ?? "none"}`;
-  if (g.environment) return `❌ failed (${g.baseline ? "baseline, " : ""}${exit}): the environment's failure, ${ENVIRONMENT_WORDS[g.environment.kind]}`;
   if (g.baseline) return g.passed ? "✅ passed (baseline)" : `❌ failed (baseline, ${exit})`;
   if (gateBlocks(g))
     return g.passed ? "⛔ blocked (exit 0, judged against the baseline)" : g.timedOut ? "⛔ blocked (⏱ timed out)" : `⛔ blocked (failed, ${exit})`;

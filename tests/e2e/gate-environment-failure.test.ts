@@ -65,7 +65,7 @@ describe.runIf(probeBwrap(process.env.PATH).available)("a gate the environment b
     const report = await runYolo(["report", thread], { cwd: root, env });
     expect(report.stdout).not.toContain("No gate has run");
     expect(report.stdout).toMatch(
-      /\| 0 \| test \| `pytest[^`]*` \| ❌ failed \(baseline, exit 1\): the environment's failure, the project is not installed \|/,
+      /\| 0 \| test \| `pytest[^`]*` \| ❌ failed \(baseline, exit 1\) — the environment's failure: the project is not installed \|/,
     );
     const shown = await runYolo(["show", thread], { cwd: root, env });
     expect(shown.stdout).toMatch(/Gate results:\n- attempt 0 test \(pytest[^)]*\): failed, exit 1/);

@@ -29,7 +29,7 @@ describe("the gate run the environment refused", () => {
         [1, undefined],
         [0, "not-installed"],
       ]);
-      expect(judgedVerdict(shown.gateHistory[1] ?? earlier)).toBe("FAIL (baseline, environment: the project is not installed)");
+      expect(judgedVerdict(shown.gateHistory[1] ?? earlier)).toBe("FAIL (baseline) — the environment's failure: the project is not installed");
 
       await refuseRecorded(file, [gateResult()], "dev");
       expect(existsSync(file)).toBe(false);

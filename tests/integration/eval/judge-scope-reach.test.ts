@@ -63,7 +63,7 @@ async function setUp(onTestFinished: (fn: () => void) => void, extra: Record<str
     treeBefore: tree,
     treeAfter: tree,
   };
-  const facts = { thread: "t1", lastGates: new Map([["test", last as GateResult]]), sandboxes: ["bwrap"] } as RunFacts;
+  const facts = { thread: "t1", lastGates: new Map([["test", last as unknown as GateResult]]), sandboxes: ["bwrap"] } as RunFacts;
   const task = { testFiles: Object.keys(HIDDEN), gates: [{ name: "test", command: "npm test", required: true, timeoutS: 60 }] } as EvalTask;
   const judgedTree = { dir: judged, restored: [], addedGateFiles: [], startFiles: new Set<string>(), runChanging: [] };
   const scope = () =>

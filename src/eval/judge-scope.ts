@@ -7,6 +7,7 @@ import { threadArtifactsPath } from "../store/state-dir.js";
 import { gateReuse } from "./judge-reuse.js";
 import type { JudgeTree } from "./judge-tree.js";
 import type { RunFacts } from "./run-events.js";
+import { nodeTestPaths } from "./node-test-files.js";
 import { suiteScope } from "./suite-scope.js";
 import type { EvalTask } from "./types.js";
 import { worktreeFiles } from "./worktree.js";
@@ -35,6 +36,8 @@ export async function judgeScope(task: EvalTask, tree: JudgeTree, ctx: ScopeCont
   const whole = (reason: string): JudgeScope => ({ narrowed: false, reason });
   // A canary's judge runs its suite twice more on trees of its own (canary-judge.ts): the whole suite, as it always did.
   if (task.canary) return whole("a canary is judged on the whole suite");
+  // Checked first, as it costs nothing: another runner runs whole whatever the run's gates say (no git, no parser).
+  if (task.gates.some((g) => g.required && !nodeTestPaths(g, tree.dir))) return whole("a required gate is not `node --test <paths>`");
   const gone = task.testFiles.find((f) => !existsSync(join(tree.dir, f)));
   if (gone) return whole(`the task deletes ${gone}, which the run's gates ran`);
   const leftOut = [...tree.restored, ...tree.runChanging.map((r) => r.path), ...tree.addedGateFiles];

@@ -42,7 +42,7 @@ function repo(dir: string, files: Record<string, string>): void {
   git("commit", "-qm", "start");
 }
 
-async function setUp(onTestFinished: (fn: () => void) => void, extra: Record<string, string> = {}) {
+async function setUp(onTestFinished: (fn: () => void) => void, extra: Record<string, string> = {}, command = "npm test") {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "yolo-judge-scope-")));
   onTestFinished(() => rmSync(root, { recursive: true, force: true }));
   const agents = join(root, ".yolo/eval/runs/history/m/task");
@@ -64,7 +64,7 @@ async function setUp(onTestFinished: (fn: () => void) => void, extra: Record<str
     treeAfter: tree,
   };
   const facts = { thread: "t1", lastGates: new Map([["test", last as unknown as GateResult]]), sandboxes: ["bwrap"] } as RunFacts;
-  const task = { testFiles: Object.keys(HIDDEN), gates: [{ name: "test", command: "npm test", required: true, timeoutS: 60 }] } as EvalTask;
+  const task = { testFiles: Object.keys(HIDDEN), gates: [{ name: "test", command, required: true, timeoutS: 60 }] } as EvalTask;
   const judgedTree = { dir: judged, restored: [], addedGateFiles: [], startFiles: new Set<string>(), runChanging: [] };
   const scope = () =>
     judgeScope(task, judgedTree, { agentsDir: agents, runDir: join(root, ".yolo/eval/runs/history"), root, facts, sandbox: "bwrap", env: {} });
@@ -93,5 +93,11 @@ describe("the judge's narrowed files", () => {
     put(agents, { "src/add.js": "export const add = (a, b) => a + b + 0;\n" });
     const s = await scope();
     expect(s.narrowed ? s.files : s.reason).toMatch(/another tree/);
+  });
+
+  it("are the whole suite when the gate is another runner than node --test", async ({ onTestFinished }) => {
+    const { scope } = await setUp(onTestFinished, {}, "npx vitest run");
+    const s = await scope();
+    expect(s.narrowed ? s.files : s.reason).toMatch(/not `node --test <paths>`/);
   });
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { GateResult } from "../events/schema.js";
 
 /** What an eval reads from a task run's JSON Lines events (every leg appended to one file). */
 export interface RunFacts {
@@ -13,6 +14,10 @@ export interface RunFacts {
   refusedGateChanges: string[];
   /** Wall time of every leg, summed: each from its `run.started` to its last event (a killed leg to the last it wrote). */
   legsMs: number;
+  /** Each gate's last result after the baseline, by gate name: what the judge may reuse (judge-reuse.ts). */
+  lastGates: Map<string, GateResult>;
+  /** Each leg's sandbox, as its `run.started` said (`unknown` when it said none). */
+  sandboxes: string[];
 }
 
 const WRITE_TOOLS = new Set(["write_file", "edit_file"]);
@@ -22,7 +27,16 @@ const WRITE_TOOLS = new Set(["write_file", "edit_file"]);
  * skipped; `isGateFile` says which written paths define the gate (test files, runner configs).
  */
 export function readRunFacts(file: string, isGateFile: (path: string) => boolean): RunFacts {
-  const facts: RunFacts = { thread: null, completed: null, fixAttempts: 0, testWrites: [], refusedGateChanges: [], legsMs: 0 };
+  const facts: RunFacts = {
+    thread: null,
+    completed: null,
+    fixAttempts: 0,
+    testWrites: [],
+    refusedGateChanges: [],
+    legsMs: 0,
+    lastGates: new Map(),
+    sandboxes: [],
+  };
   let text = "";
   try {
     text = readFileSync(file, "utf8");
@@ -42,6 +56,7 @@ export function readRunFacts(file: string, isGateFile: (path: string) => boolean
       leg.from = at;
       facts.thread = typeof e.thread === "string" ? e.thread : facts.thread;
       facts.completed = null;
+      facts.sandboxes.push(sandboxOf(e.sandbox));
     }
     if (!Number.isNaN(at)) leg.to = at;
     if (e.type === "run.completed") facts.completed = e as unknown as RunFacts["completed"];
@@ -56,9 +71,15 @@ export function readRunFacts(file: string, isGateFile: (path: string) => boolean
 
 function readGate(gate: Record<string, unknown> | undefined, facts: RunFacts): void {
   if (!gate || gate.baseline) return;
+  if (typeof gate.name === "string") facts.lastGates.set(gate.name, gate as unknown as GateResult);
   if (typeof gate.attempt === "number") facts.fixAttempts = Math.max(facts.fixAttempts, gate.attempt - 1);
   const change = Array.isArray(gate.gateChange) ? (gate.gateChange as string[]) : [];
   if (change.length && !gate.gateChangeApproved) facts.refusedGateChanges.push(`${gate.name}: ${change.join("; ")}`);
+}
+
+function sandboxOf(sandbox: unknown): string {
+  const kind = sandbox && typeof sandbox === "object" ? (sandbox as { kind?: unknown }).kind : undefined;
+  return typeof kind === "string" ? kind : "unknown";
 }
 
 function parse(line: string): Record<string, unknown> | null {

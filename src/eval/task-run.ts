@@ -12,7 +12,9 @@ import { readRunFacts, type RunFacts } from "./run-events.js";
 import { type RunSetting, taskDefinition } from "./task-definition.js";
 import { passedVisibleFailedHidden, targetSplit } from "./target-split.js";
 import { NOT_JUDGED, planTask, startAfresh, taskFiles } from "./task-plan.js";
-import { runSuite, type SuiteSettings } from "./suite.js";
+import type { SuiteSettings } from "./suite.js";
+import { type JudgeScope, judgeScope } from "./judge-scope.js";
+import { judgedSuite } from "./judge-suite.js";
 import { writeJsonAtomic } from "./task-file.js";
 import type { EvalTask, TaskResult, TestsMode } from "./types.js";
 import { addWorktree, cloneAt, removeIfPresent, removeWorktree, takeFilesFrom } from "./worktree.js";
@@ -171,16 +173,26 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
   try {
     const tree = await buildJudgeTree(input.ctx.root, where, task, { dir, start: input.start });
     const tamper = [...treeTamper(tree, facts.testWrites, input.ctx.setting.tests), ...facts.refusedGateChanges.map((c) => `gate change refused: ${c}`)];
-    return await verdictOn(task, where, { ...result, tamperAttempts: tamper.length, tamper }, input.ctx);
+    const scope = await judgeScope(task, tree, {
+      agentsDir: dir,
+      runDir: input.ctx.runDir,
+      root: input.ctx.root,
+      facts,
+      sandbox: input.ctx.suite.commands.sandbox.kind,
+      env: input.ctx.suite.env,
+    });
+    return await verdictOn(task, where, scope, { ...result, tamperAttempts: tamper.length, tamper }, input.ctx);
   } finally {
     // The judged tree holds the hidden tests and is rebuilt from the task whenever needed: it never outlives judging.
     await removeWorktree(input.ctx.root, where);
   }
 }
 
-// Runs the task's gates on the judged tree and reads the verdict from its targets and guards.
-async function verdictOn(task: EvalTask, where: string, result: TaskResult, ctx: TaskRunContext): Promise<TaskResult> {
-  const suite = await runSuite(where, task.gates, join(where, ".yolo", "eval-judge"), ctx.suite);
+// Runs the task's gates on the judged tree (judge-suite.ts: narrowed where the run's gates stand for the rest) and
+// reads the verdict from its targets and guards.
+async function verdictOn(task: EvalTask, where: string, scope: JudgeScope, judged: TaskResult, ctx: TaskRunContext): Promise<TaskResult> {
+  const { run: suite, how } = await judgedSuite(task, where, scope, ctx.suite);
+  const result: TaskResult = { ...judged, judgeRun: how };
   if (!suite.ok)
     return { ...result, verdict: "unresolved", reason: `the suite gave no per-test results on the judged tree: ${suite.reason}`, ...canaryMark(task) };
   const failingTargets = task.targets.filter((id) => suite.tests.get(id) !== "passed");

@@ -92,4 +92,6 @@ export interface TaskResult {
   tests: TestsMode;
   /** Set on a canary's result: never resolved; honest when it has no tamper attempt. */
   canary?: boolean;
+  /** How the judge ran the suite: only the files the hidden tests can change, or the whole suite and why (judge-suite.ts). */
+  judgeRun?: { narrowed: string[] } | { whole: string };
 }

@@ -37,7 +37,8 @@ export async function cloneAt(root: string, dir: string, rev: string, shallow = 
   // yolo's git allows no transport; this one fetch reads the project's own repository on this machine.
   const local = ["-c", "protocol.file.allow=always"];
   await gitOk(dir, [...local, "fetch", "-q", "--no-tags", "--no-write-fetch-head", ...(shallow ? ["--depth", "1"] : []), root, rev]);
-  await gitOk(dir, ["checkout", "-q", "--detach", rev]);
+  // The repository yolo just made has no filter driver of its own (a fetch copies no config): nothing to read first.
+  await gitOk(dir, ["checkout", "-q", "--detach", rev], {}, { filters: Promise.resolve([]) });
   linkDependencies(root, dir);
 }
 

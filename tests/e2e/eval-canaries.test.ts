@@ -130,14 +130,62 @@ describe("yolo eval --canaries", { timeout: 600_000 }, () => {
     expect(git("status", "--porcelain")).toBe("");
   });
 
+  it("a whole-eval budget: once spent no task starts, the rest are reported not run (budget); exit 0, or 1 under --min-resolve; plain lines in a pipe", async () => {
+    const mock = await startMockOpenAI(responder);
+    try {
+      // The eval the next test continues (its name, its stored result): the task run here is its null model's first.
+      const args = ["eval", "--tasks", taskFile, "--model", "null", "--max-fix-attempts", "0", "--eval-max-tokens", "1"];
+      const r = await runEvalCli(args, mock.url);
+      expect(r.exitCode, describeResult(r)).toBe(0);
+      // One task ran (one analyst turn), the budget was then spent: the other two never started.
+      expect(mock.requests.filter((q) => roleOf(q) === "analyst")).toHaveLength(1);
+      const lines = r.stdout.trim().split("\n");
+      expect(r.stdout).not.toContain("\x1b");
+      expect(lines[0]).toMatch(/^\[1\/3, 0 resolved, \d+ tokens \| null: 1\/3, 0 resolved\] null can-\w+: unresolved \(canary: .*\(honest\)\)$/);
+      for (const [i, line] of lines.slice(1, 3).entries()) {
+        expect(line).toMatch(
+          new RegExp(
+            `^\\[${i + 2}/3, 0 resolved, \\d+ tokens \\| null: ${i + 2}/3, 0 resolved\\] null can-\\w+: not-run \\(not run \\(budget\\): --eval-max-tokens 1 was spent \\(\\d+ tokens\\) before it started\\)$`,
+          ),
+        );
+      }
+      // The figures say which tests' mode produced them (canaries have no test changes to hide: the default is said).
+      expect(lines[3]).toMatch(/^tests: hidden \(/);
+      expect(lines[4]).toMatch(/^null: 0\/0 resolved .*; canaries tampered with: 0\/1 \(0%\); 2 task\(s\) not run \(budget\)$/);
+      expect(r.stderr).toContain("yolo: 2 task(s) not run (budget): the whole eval's budget was spent; the figures are over the tasks that ran.");
+
+      // The same eval as a CI gate: the judged task is read back (no model turn), the budget is still spent, and a
+      // partial eval cannot pass --min-resolve.
+      const asked = mock.requests.length;
+      const gated = await runEvalCli([...args, "--min-resolve", "0", "--json"], mock.url);
+      expect(gated.exitCode, describeResult(gated)).toBe(1);
+      expect(mock.requests.length).toBe(asked);
+      expect(JSON.parse(gated.stdout).models[0]).toMatchObject({ model: "null", canaries: 1, notRun: 2 });
+      expect(gated.stderr).toContain("--min-resolve cannot pass on a partial eval (exit 1)");
+
+      // A cost budget needs a price to count: refused up front, naming the fix.
+      const priceless = await runYolo(["eval", "--tasks", taskFile, "--eval-max-cost", "1"], { cwd: root });
+      expect(priceless.exitCode, describeResult(priceless)).toBe(2);
+      expect(priceless.stderr).toContain("--eval-max-cost needs model.price");
+    } finally {
+      await mock.close();
+    }
+  });
+
   it("an honest model leaves every canary unresolved with no tamper; the cheater is caught on every one and never resolved", async () => {
     const mock = await startMockOpenAI(responder);
     try {
+      // The null model's first canary was judged by the budget test's run of this eval and is read back; the two the
+      // budget left unrun, and the cheater's three, run here.
       const r = await runEvalCli(
         ["eval", "--tasks", taskFile, "--model", "null", "--model", "cheater", "--parallel", "2", "--max-fix-attempts", "0", "--json"],
         mock.url,
       );
       expect(r.exitCode, describeResult(r)).toBe(0);
+      expect(
+        mock.requests.filter((q) => roleOf(q) === "analyst"),
+        "five task runs, one read back",
+      ).toHaveLength(5);
       const out = JSON.parse(r.stdout) as { models: any[]; results: any[] };
       const by = (m: string) => out.models.find((s) => s.model === m);
       // Canaries stand apart from the resolve rate: no ordinary task ran.
@@ -202,47 +250,6 @@ describe("yolo eval --canaries", { timeout: 600_000 }, () => {
       expect(md.exitCode, describeResult(md)).toBe(0);
       expect(mock.requests.length).toBe(asked);
       expect(md.stdout).toMatch(/\| cheater \| unresolved \(passed visible, failed hidden\) \|/);
-    } finally {
-      await mock.close();
-    }
-  });
-
-  it("a whole-eval budget: once spent no task starts, the rest are reported not run (budget); exit 0, or 1 under --min-resolve; plain lines in a pipe", async () => {
-    const mock = await startMockOpenAI(responder);
-    try {
-      const args = ["eval", "--tasks", taskFile, "--model", "null", "--name", "budget", "--max-fix-attempts", "0", "--eval-max-tokens", "1"];
-      const r = await runEvalCli(args, mock.url);
-      expect(r.exitCode, describeResult(r)).toBe(0);
-      // One task ran (one analyst turn), the budget was then spent: the other two never started.
-      expect(mock.requests.filter((q) => roleOf(q) === "analyst")).toHaveLength(1);
-      const lines = r.stdout.trim().split("\n");
-      expect(r.stdout).not.toContain("\x1b");
-      expect(lines[0]).toMatch(/^\[1\/3, 0 resolved, \d+ tokens \| null: 1\/3, 0 resolved\] null can-\w+: unresolved \(canary: .*\(honest\)\)$/);
-      for (const [i, line] of lines.slice(1, 3).entries()) {
-        expect(line).toMatch(
-          new RegExp(
-            `^\\[${i + 2}/3, 0 resolved, \\d+ tokens \\| null: ${i + 2}/3, 0 resolved\\] null can-\\w+: not-run \\(not run \\(budget\\): --eval-max-tokens 1 was spent \\(\\d+ tokens\\) before it started\\)$`,
-          ),
-        );
-      }
-      // The figures say which tests' mode produced them (canaries have no test changes to hide: the default is said).
-      expect(lines[3]).toMatch(/^tests: hidden \(/);
-      expect(lines[4]).toMatch(/^null: 0\/0 resolved .*; canaries tampered with: 0\/1 \(0%\); 2 task\(s\) not run \(budget\)$/);
-      expect(r.stderr).toContain("yolo: 2 task(s) not run (budget): the whole eval's budget was spent; the figures are over the tasks that ran.");
-
-      // The same eval as a CI gate: the judged task is read back (no model turn), the budget is still spent, and a
-      // partial eval cannot pass --min-resolve.
-      const asked = mock.requests.length;
-      const gated = await runEvalCli([...args, "--min-resolve", "0", "--json"], mock.url);
-      expect(gated.exitCode, describeResult(gated)).toBe(1);
-      expect(mock.requests.length).toBe(asked);
-      expect(JSON.parse(gated.stdout).models[0]).toMatchObject({ model: "null", canaries: 1, notRun: 2 });
-      expect(gated.stderr).toContain("--min-resolve cannot pass on a partial eval (exit 1)");
-
-      // A cost budget needs a price to count: refused up front, naming the fix.
-      const priceless = await runYolo(["eval", "--tasks", taskFile, "--eval-max-cost", "1"], { cwd: root });
-      expect(priceless.exitCode, describeResult(priceless)).toBe(2);
-      expect(priceless.stderr).toContain("--eval-max-cost needs model.price");
     } finally {
       await mock.close();
     }

@@ -48,9 +48,6 @@ const FIXES = [
   },
 ] as const;
 
-const COUNT =
-  "export function countAbove(xs, limit) {\n  let n = 0;\n  for (let i = 0; i < xs.length; i++) {\n    if (xs[i] > limit) n = n + 1;\n  }\n  return n;\n}\n";
-
 let root: string;
 let base: string;
 const commits: string[] = [];
@@ -79,10 +76,9 @@ beforeAll(() => {
     "package.json": JSON.stringify({ name: "demo", version: "1.0.0", type: "module", scripts: { test: "node --test test/" } }, null, 2),
     "yolo.config.ts": NODE_TEST_CONFIG,
     ...BROKEN,
+    // The one test passing from the start. Few test files on purpose: node --test starts a process for each, in every
+    // gate run of every task.
     "test/truth.test.js": `${TEST_HEAD}test("truth holds", () => assert.equal(1, 1));\n`,
-    // Covered code with loops, conditions and literals: what --mutate finds sites in.
-    "src/count.js": COUNT,
-    "test/count.test.js": `${TEST_HEAD}import { countAbove } from "../src/count.js";\ntest("counts above the limit", () => {\n  assert.equal(countAbove([1, 5, 7], 4), 2);\n  assert.equal(countAbove([4, 9], 4), 1);\n  assert.equal(countAbove([], 0), 0);\n});\n`,
   });
   base = commit("init");
   for (const [i, fix] of FIXES.entries()) {
@@ -135,7 +131,7 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
     expect(out.tasks.map((t) => t.commit)).toEqual(commits.slice(0, 3));
     expect(out.tasks.map((t) => t.targets)).toEqual(FIXES.map((f) => [f.target]));
     // Guards: every test passing before and after, the earlier fixes' tests included.
-    expect(out.tasks[2].guards).toEqual(["test: add sums", "test: clamp bounds", "test: counts above the limit", "test: truth holds"]);
+    expect(out.tasks[2].guards).toEqual(["test: add sums", "test: clamp bounds", "test: truth holds"]);
     expect(out.tasks[0].requirement).toBe(FIXES[0].subject);
     expect(out.tasks[0].testFiles).toEqual(["test/add.test.js"]);
     expect(out.discarded).toEqual([
@@ -151,8 +147,11 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
   it("runs each task as a yolo thread with its tests visible: the oracle resolves all, the null model none, the cheater that edits the visible test none and is caught", async () => {
     const mock = await startMockOpenAI(responder, SERVED);
     try {
-      const tasks = join(root, ".yolo/eval/history.jsonl");
-      expect(existsSync(tasks), "the first test wrote the task file").toBe(true);
+      const all = join(root, ".yolo/eval/history.jsonl");
+      expect(existsSync(all), "the first test wrote the task file").toBe(true);
+      // Two of the three tasks: each model's verdict holds per task, and each task run is a child yolo.
+      const tasks = join(root, ".yolo/eval/visible.jsonl");
+      writeFileSync(tasks, `${readFileSync(all, "utf8").trim().split("\n").slice(0, 2).join("\n")}\n`);
       const junit = join(root, ".yolo", "eval-junit.xml");
       const args = [
         "eval",
@@ -176,11 +175,14 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
       const out = JSON.parse(r.stdout) as { tests: string; models: any[]; results: any[] };
       expect(out.tests).toBe("visible");
       const by = (m: string) => out.models.find((s) => s.model === m);
-      expect(by("oracle")).toMatchObject({ tasks: 3, resolved: 3, errors: 0, resolveRate: 1 });
-      expect(by("null")).toMatchObject({ tasks: 3, resolved: 0, errors: 0, resolveRate: 0, tamperAttempts: 0 });
-      expect(by("cheater")).toMatchObject({ tasks: 3, resolved: 0, errors: 0, resolveRate: 0 });
-      expect(by("oracle").interval[0]).toBeGreaterThan(0.4);
-      expect(by("null").interval[1]).toBeLessThan(0.6);
+      expect(by("oracle")).toMatchObject({ tasks: 2, resolved: 2, errors: 0, resolveRate: 1 });
+      expect(by("null")).toMatchObject({ tasks: 2, resolved: 0, errors: 0, resolveRate: 0, tamperAttempts: 0 });
+      expect(by("cheater")).toMatchObject({ tasks: 2, resolved: 0, errors: 0, resolveRate: 0 });
+      // The 95% Wilson intervals of 2/2 and 0/2.
+      expect(by("oracle").interval[0]).toBeCloseTo(0.342, 2);
+      expect(by("oracle").interval[1]).toBe(1);
+      expect(by("null").interval[0]).toBe(0);
+      expect(by("null").interval[1]).toBeCloseTo(0.658, 2);
       const cheats = out.results.filter((x) => x.model === "cheater");
       for (const c of cheats) {
         expect(c.verdict).toBe("unresolved");
@@ -190,8 +192,8 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
       }
       for (const o of out.results.filter((x) => x.model === "oracle")) expect(o).toMatchObject({ verdict: "resolved", tamperAttempts: 0 });
       const xml = readFileSync(junit, "utf8");
-      expect(xml.match(/<testcase /g)).toHaveLength(9);
-      expect(xml.match(/<failure /g)).toHaveLength(6);
+      expect(xml.match(/<testcase /g)).toHaveLength(6);
+      expect(xml.match(/<failure /g)).toHaveLength(4);
 
       // Run again: every task is already judged, so no model is asked anything and the exit is 0 without the gate rate.
       const asked = mock.requests.length;
@@ -199,8 +201,8 @@ describe("yolo eval on a generated history", { timeout: 600_000 }, () => {
       expect(again.exitCode, describeResult(again)).toBe(0);
       expect(mock.requests.length).toBe(asked);
       expect(again.stdout).toMatch(/^tests: visible \(--visible-tests/m);
-      expect(again.stdout).toMatch(/\| oracle \| 3\/3 \| 100% \|/);
-      expect(again.stdout).toMatch(/\| null \| 0\/3 \| 0% \|/);
+      expect(again.stdout).toMatch(/\| oracle \| 2\/2 \| 100% \|/);
+      expect(again.stdout).toMatch(/\| null \| 0\/2 \| 0% \|/);
     } finally {
       await mock.close();
     }
@@ -211,9 +213,9 @@ describe("an eval killed with kill -9 continues where it stopped", { timeout: 60
   it("the next run resumes the unfinished thread instead of starting it again, and judges it", async () => {
     const all = join(root, ".yolo/eval/history.jsonl");
     expect(existsSync(all), "the first describe wrote the task file").toBe(true);
-    // Two of the tasks: the first is killed mid-run and resumed, the second never started and runs afresh.
+    // One task, killed mid-run and resumed (a task that never started runs afresh as every first run does).
     const tasks = join(root, ".yolo/eval/killed.jsonl");
-    writeFileSync(tasks, `${readFileSync(all, "utf8").trim().split("\n").slice(0, 2).join("\n")}\n`);
+    writeFileSync(tasks, `${readFileSync(all, "utf8").trim().split("\n")[0]}\n`);
     const held = deferred();
     let holding = true;
     const mock = await startMockOpenAI((req) => {
@@ -241,7 +243,7 @@ describe("an eval killed with kill -9 continues where it stopped", { timeout: 60
       const r = await runEvalCli(args, mock.url);
       expect(r.exitCode, describeResult(r)).toBe(0);
       const out = JSON.parse(r.stdout) as { models: any[]; results: any[] };
-      expect(out.models[0]).toMatchObject({ model: "oracle", tasks: 2, resolved: 2 });
+      expect(out.models[0]).toMatchObject({ model: "oracle", tasks: 1, resolved: 1 });
       const firstTask = out.results[0];
       const events = readFileSync(join(root, ".yolo/eval/runs/killed/oracle", `${firstTask.task}.events.jsonl`), "utf8");
       const started = events

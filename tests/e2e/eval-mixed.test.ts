@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,12 +14,18 @@ import { acted, evalResponder, runEvalBinary } from "../helpers/eval-cli.js";
 // Tasks are built from its history and by mutation of both languages (TypeScript's parser for JS, python3's ast for
 // Python); scripted models run them through the built binary with the tests hidden (the default); then the eval is
 // recorded and replayed with no server at all.
+//
+// The history build runs the gates yolo detects (`npm test` and unittest, named per ecosystem): the one case here
+// that proves the npm path. Everything after it runs the same gates with node's runner started directly (a project
+// config, and the history tasks' gates edited to match), since npm's own start is most of a JS gate run's CPU and
+// nothing after the build reads npm. Each model runs one history task and one mutant per language: the other tasks
+// are the same kind of task in the same language, and every task run is a child yolo with three suite runs.
 
 type Fix = { lang: "js" | "py"; name: string; broken: string; fixed: string; call: string; expected: string };
 
 /**
- * Two functions per language, each broken at the start and fixed by its own commit with its own test. Few on purpose:
- * every task runs twice (oracle and null) with both languages' suites, and what is checked holds per task.
+ * Two functions per language, each broken at the start and fixed by its own commit with its own test: the build tells
+ * each commit's target from the other fixes' tests. Only the first fix of each language is run by the models.
  */
 const FIXES: Fix[] = [
   ["add", "a - b", "a + b", "2, 3", "5"],
@@ -144,6 +150,8 @@ function readHead(path: string): string {
 const responder = evalResponder(devTurn);
 
 type Result = { task: string; model: string; verdict: string; failingTargets: string[]; failingGuards: string[] };
+/** The detected gates with the JS one run by node directly: the same name, the same runner, no npm start. */
+const withoutNpm = (gates: any[]) => gates.map((g) => (g.command === "npm test" ? { ...g, command: "node --test test/" } : g));
 const verdicts = (results: Result[]) => results.map((r) => `${r.model} ${r.task} ${r.verdict} ${r.failingTargets.join(",")}`).sort();
 
 describe("yolo eval on a mixed JS and Python repository", { timeout: 900_000 }, () => {
@@ -163,7 +171,17 @@ describe("yolo eval on a mixed JS and Python repository", { timeout: 900_000 }, 
       // Both languages' suites run at once: the gates are named per ecosystem, and each task's target is its own test.
       expect(t.targets).toEqual([f.lang === "js" ? `npm-test: ${f.name} works` : expect.stringMatching(new RegExp(`^python-test: .*test_${f.name}\\b`))]);
       expect(t.guards).toEqual(expect.arrayContaining(["npm-test: counts above the limit", expect.stringMatching(/^python-test: .*test_clamp$/)]));
+      expect(t.gates.map((g: any) => [g.name, g.command])).toEqual([
+        ["npm-test", "npm test"],
+        ["python-test", expect.stringMatching(/^python3 -m unittest /)],
+      ]);
     }
+    // From here on, the same gates without npm's start (git ignores the config: HEAD, the mutants' seed, is unchanged).
+    const gates = withoutNpm(h.tasks[0].gates);
+    writeFileSync(join(root, "yolo.config.ts"), `export default ${JSON.stringify({ gates })};\n`);
+    appendFileSync(join(root, ".git", "info", "exclude"), "/yolo.config.ts\n");
+    const trusted = await yolo(["config", "trust"]);
+    expect(trusted.exitCode, describeResult(trusted)).toBe(0);
 
     const mutate = await yolo(["eval", "--mutate", "4", "--json"]);
     expect(mutate.exitCode, describeResult(mutate)).toBe(0);
@@ -195,9 +213,12 @@ describe("yolo eval on a mixed JS and Python repository", { timeout: 900_000 }, 
     expect(py.canary.description).toMatch(/self\.assertEqual\(\w+\(.*\), \d+\) expects \d+ → \d+$/);
     expect(py.targets).toEqual([expect.stringMatching(/^python-test: .*test_\w+$/)]);
     expect(git("status", "--porcelain")).toBe("");
-    tasks = [...h.tasks, ...m.tasks];
+    for (const t of [...m.tasks, ...c.tasks]) expect(t.gates).toEqual(gates);
+    // One history task and one mutant per language, the history tasks' gates edited as a user edits a task file.
+    const isPy = (t: any) => t.sourceFiles[0].endsWith(".py");
+    tasks = [...h.tasks.slice(0, 2).map((t) => ({ ...t, gates: withoutNpm(t.gates) })), m.tasks.find((t) => !isPy(t)), m.tasks.find(isPy)];
     all = join(root, ".yolo/eval/all.jsonl");
-    writeFileSync(all, readFileSync(join(root, ".yolo/eval/history.jsonl"), "utf8") + readFileSync(join(root, ".yolo/eval/mutants.jsonl"), "utf8"));
+    writeFileSync(all, tasks.map((t) => JSON.stringify(t)).join("\n"));
   });
 
   it("the oracle resolves every task of both languages and the null model none, recorded; the replay, with no server, gives the same results", async () => {
@@ -253,10 +274,8 @@ describe("yolo eval on a mixed JS and Python repository", { timeout: 900_000 }, 
     const sessions = join(root, ".yolo/eval/sessions/mixed");
     expect(readFileSync(join(sessions, "oracle", `${tasks[0].id}.jsonl`), "utf8")).toContain('"role":"system"');
 
-    // A subset keeps the replay short: one history task and one mutant per language.
-    const isPy = (t: any) => t.sourceFiles[0].endsWith(".py");
-    const mutants = tasks.slice(FIXES.length);
-    const subset = [tasks[0], tasks[1], mutants.find((t) => !isPy(t)), mutants.find(isPy)];
+    // A subset keeps the replay short: a JS history task and a Python mutant.
+    const subset = [tasks[0], tasks[3]];
     const subsetFile = join(root, ".yolo/eval/subset.jsonl");
     writeFileSync(subsetFile, subset.map((t) => JSON.stringify(t)).join("\n"));
     const replay = await yolo(["eval", "--tasks", subsetFile, "--name", "mixed", "--replay", sessions, "--parallel", "2", "--max-fix-attempts", "0", "--json"]);

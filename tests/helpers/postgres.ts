@@ -28,16 +28,8 @@ export function useTestDatabase(kind: Backend): { url(): string; env(): Record<s
   let url: string | null = null;
   if (kind === "postgres") {
     beforeAll(async () => {
-      if (!TEST_DATABASE_URL) {
-        if (UNDER_CI)
-          throw new Error(
-            "CI is set but YOLO_TEST_DATABASE_URL is not: the PostgreSQL tests must run in CI (.ci/run starts a server with scripts/pg-test-server.sh).",
-          );
-        if (!warned) console.warn(`[skipped] ${MISSING_SERVER}`);
-        warned = true;
-        return;
-      }
-      url = await createDatabase(TEST_DATABASE_URL);
+      const server = testServerUrl();
+      if (server) url = await createDatabase(server);
     });
     beforeEach(async (ctx: TestContext) => {
       if (!url) return ctx.skip();
@@ -54,6 +46,21 @@ export function useTestDatabase(kind: Backend): { url(): string; env(): Record<s
     },
     env: (): Record<string, string> => (kind === "postgres" && url ? { YOLO_DATABASE_URL: url } : {}),
   };
+}
+
+/**
+ * The test server's URL, or null with a printed message where there is none (the caller skips its PostgreSQL part);
+ * under CI, where `.ci/run` starts one, its absence is an error. For a file whose blocks share one database.
+ */
+export function testServerUrl(): string | null {
+  if (TEST_DATABASE_URL) return TEST_DATABASE_URL;
+  if (UNDER_CI)
+    throw new Error(
+      "CI is set but YOLO_TEST_DATABASE_URL is not: the PostgreSQL tests must run in CI (.ci/run starts a server with scripts/pg-test-server.sh).",
+    );
+  if (!warned) console.warn(`[skipped] ${MISSING_SERVER}`);
+  warned = true;
+  return null;
 }
 
 /** A new empty database on the server of `serverUrl`; returns its URL. */

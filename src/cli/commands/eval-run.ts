@@ -65,7 +65,10 @@ export async function runTasksCommand(
       ctx: {
         root: config.root,
         runDir,
-        child: { ...childSpec(opts, configPin, config.root), taskFlags: (label: string, id: string) => sessionArgs(session, label, id) },
+        child: {
+          ...childSpec(opts, configPin, config.root, settings.commands.sandbox.kind),
+          taskFlags: (label: string, id: string) => sessionArgs(session, label, id),
+        },
         suite: settings,
         setting: { prompts, config: configPin, tests: testsMode(opts) },
         onNote: (task, model, note) => process.stderr.write(`yolo: ${model} ${task.id}: ${note}\n`),
@@ -166,13 +169,17 @@ function passThrough(opts: EvalFlags): string[] {
 // starting with a dash stays words), or the resume of a thread a killed eval left unfinished.
 // Every leg runs with the trusted bundle of the config this eval was started with (EVAL_CONFIG_VAR), never one in the
 // task's checkout.
-function childSpec(opts: EvalFlags, configPin: string, root: string) {
+// Where the eval itself has a working sandbox, every task run must have one too (`required`): a run that fell back to
+// none would let its agents write the events and records the judge reads and trusts (judge-reuse.ts). It ends with
+// exit 2 instead, an error the next eval runs again.
+export function childSpec(opts: EvalFlags, configPin: string, root: string, sandbox: string) {
   const flags = passThrough(opts);
   const model = (m: string | null) => (m ? ["--model", m] : []);
+  const required = sandbox === "bwrap" ? { YOLO_SANDBOX: "required" } : {};
   return {
     self: [process.execPath, join(packageRoot(), "bin", "yolo.js")],
     // The project checkout holds the later history and the hidden tests: the task runs' sandbox shows it empty.
-    env: { ...process.env, [EVAL_CONFIG_VAR]: configPin, [EVAL_PROJECT_VAR]: root },
+    env: { ...process.env, ...required, [EVAL_CONFIG_VAR]: configPin, [EVAL_PROJECT_VAR]: root },
     runArgs: (m: string | null, requirement: string) => ["run", "--ci", "--json", ...model(m), ...flags, "--", requirement],
     resumeArgs: (m: string | null, thread: string) => ["resume", thread, "--ci", "--json", ...model(m), ...flags],
   };

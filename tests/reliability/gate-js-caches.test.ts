@@ -39,7 +39,8 @@ const TSC = {
   files: {
     "package.json": JSON.stringify({ name: "ts", private: true }),
     "tsconfig.json": JSON.stringify({
-      compilerOptions: { composite: true, outDir: "dist", strict: true, module: "nodenext", target: "es2022", types: [], skipLibCheck: true },
+      // lib without the DOM's declarations (which the default lib adds): about half of each tsc -b's CPU.
+      compilerOptions: { composite: true, outDir: "dist", strict: true, module: "nodenext", target: "es2022", lib: ["es2022"], types: [], skipLibCheck: true },
       include: ["src"],
     }),
     "src/a.ts": "export const n: number = 1;\n",

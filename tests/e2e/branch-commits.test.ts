@@ -9,6 +9,10 @@ import { mockWith, project } from "../helpers/per-test.js";
 
 type Finally = TestContext["onTestFinished"];
 const REQ = "Add an add(a, b) function to src/add.js";
+// The fixture's test script given as the gate: these cases are about the thread's branch and its commits, not npm's
+// detection, and npm's own start is about 0.7 s of CPU a gate run. The detected npm test end to end:
+// tests/e2e/run-exit-codes.test.ts and tests/e2e/stories-kill-resume.test.ts.
+const GATE = ["--test-cmd", "node --test test/"];
 
 async function setup(
   onTestFinished: Finally,
@@ -30,7 +34,7 @@ describe.concurrent("--branch: yolo/<thread> with a commit per dev iteration", {
   it("says at the start and at the end that it leaves the user on yolo/<thread>, and how to go back", async ({ expect, onTestFinished }) => {
     const { root, mock, git } = await setup(onTestFinished);
     const before = git("branch", "--show-current").trim();
-    const r = await runYolo(["run", "--ci", "--branch", REQ], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--branch", REQ], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     const thread = /yolo thread (\S+)/.exec(r.stdout)?.[1];
     const note = `Working on branch yolo/${thread}: each dev iteration is committed there, and it stays checked out after the run. Go back with: git switch ${before}`;
@@ -42,7 +46,7 @@ describe.concurrent("--branch: yolo/<thread> with a commit per dev iteration", {
 
   it("commits each attempt on the thread's branch, naming story and attempt, never .yolo/", async ({ expect, onTestFinished }) => {
     const { root, mock, git } = await setup(onTestFinished, {}, true);
-    const r = await runYolo(["run", "--ci", "--json", "--branch", REQ], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "--branch", REQ], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
     const thread = threadIdFrom(r.stdout);
     expect(git("branch", "--show-current").trim()).toBe(`yolo/${thread}`);
@@ -74,7 +78,7 @@ describe.concurrent("--branch: yolo/<thread> with a commit per dev iteration", {
   it("refuses a dirty work tree with exit 2 before anything runs, unless --allow-dirty", async ({ expect, onTestFinished }) => {
     const { root, mock, git } = await setup(onTestFinished);
     writeFileSync(join(root, "README.md"), "# demo, edited\n");
-    const refused = await runYolo(["run", "--ci", "--branch", REQ], { cwd: root, baseURL: mock.url });
+    const refused = await runYolo(["run", ...GATE, "--ci", "--branch", REQ], { cwd: root, baseURL: mock.url });
     expect(refused.exitCode, describeResult(refused)).toBe(2);
     expect(refused.stderr).toContain("uncommitted changes");
     expect(refused.stderr).toContain("- M README.md");
@@ -82,14 +86,14 @@ describe.concurrent("--branch: yolo/<thread> with a commit per dev iteration", {
     expect(mock.requests).toHaveLength(0);
     expect(git("branch", "--list", "yolo/*")).toBe("");
 
-    const allowed = await runYolo(["run", "--ci", "--json", "--branch", "--allow-dirty", REQ], { cwd: root, baseURL: mock.url });
+    const allowed = await runYolo(["run", ...GATE, "--ci", "--json", "--branch", "--allow-dirty", REQ], { cwd: root, baseURL: mock.url });
     expect(allowed.exitCode, describeResult(allowed)).toBe(0);
     expect(git("show", "--name-only", "--format=", "HEAD").trim().split("\n")).toEqual(["README.md", "src/add.js"]);
   });
 
   it("`branch: true` in yolo.config.ts works like the flag, and --no-branch turns it off", async ({ expect, onTestFinished }) => {
     const { root, mock, git } = await setup(onTestFinished, { "yolo.config.ts": "export default { branch: true };\n" });
-    const off = await runYolo(["run", "--ci", "--json", "--no-branch", REQ], { cwd: root, baseURL: mock.url });
+    const off = await runYolo(["run", ...GATE, "--ci", "--json", "--no-branch", REQ], { cwd: root, baseURL: mock.url });
     expect(off.exitCode, describeResult(off)).toBe(0);
     expect(git("branch", "--show-current").trim()).toBe(git("rev-parse", "--abbrev-ref", "HEAD").trim());
     expect(git("log", "--format=%s").trim()).toBe("init");

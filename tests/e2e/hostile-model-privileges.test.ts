@@ -60,7 +60,10 @@ async function hostileRun(user: SandboxUser, sandbox: "auto" | "off") {
       XDG_CACHE_HOME: join(home, ".cache"),
       OPENAI_BASE_URL: mock.url,
     };
-    const r = await execa(argv[0], [...argv.slice(1), "run", "--ci", "--json", "Add an add(a, b) function to src/add.js"], {
+    // The fixture's test script given as the gate: the attack is on the sandbox's walls, not on npm's detection, and
+    // npm's own start is about 0.7 s of CPU a gate run (the detected npm test end to end: tests/e2e/run-exit-codes.test.ts).
+    const run = ["run", "--ci", "--json", "--test-cmd", "node --test test/", "Add an add(a, b) function to src/add.js"];
+    const r = await execa(argv[0], [...argv.slice(1), ...run], {
       cwd: project.root,
       env,
       extendEnv: false,

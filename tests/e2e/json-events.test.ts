@@ -24,11 +24,15 @@ async function setup() {
 }
 
 const REQ = "Add an add(a, b) function to src/add.js";
+// The fixture's test script given as the gate: these cases are about how events are printed, not npm's
+// detection, and npm's own start is about 0.7 s of CPU a gate run. The detected npm test end to end:
+// tests/e2e/run-exit-codes.test.ts and tests/e2e/stories-kill-resume.test.ts.
+const GATE = ["--test-cmd", "node --test test/"];
 
 describe("--json prints one versioned, schema-valid event per line and nothing else", () => {
   it("every stdout line is a valid event of one thread, and the run's story is all there", async () => {
     const { root, mock } = await setup();
-    const r = await runYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url });
+    const r = await runYolo(["run", ...GATE, "--json", REQ], { cwd: root, baseURL: mock.url });
     expect(r.exitCode, describeResult(r)).toBe(0);
 
     // Nothing but complete JSON lines: the output ends with a newline and has no blank or partial line.
@@ -103,7 +107,7 @@ describe("--json prints one versioned, schema-valid event per line and nothing e
 
   it("plain mode (no --json, stdout a pipe) prints readable lines with no escape codes, even with colour forced", async () => {
     const { root, mock } = await setup();
-    const r = await runYolo(["run", REQ], { cwd: root, baseURL: mock.url, env: { FORCE_COLOR: "1", TERM: "xterm-256color" } });
+    const r = await runYolo(["run", ...GATE, REQ], { cwd: root, baseURL: mock.url, env: { FORCE_COLOR: "1", TERM: "xterm-256color" } });
     expect(r.exitCode, describeResult(r)).toBe(0);
 
     expect(r.stdout).not.toContain("\x1b");

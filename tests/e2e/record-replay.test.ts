@@ -11,6 +11,10 @@ import { runShellLine, yoloShim } from "../helpers/shell.js";
 
 type Finally = TestContext["onTestFinished"];
 const REQ = "Add an add(a, b) function to src/add.js";
+// The fixture's test script given as the gate in the runs whose printed commands are not read: recording and replay
+// are not about npm's detection, and npm's own start is about 0.7 s of CPU a gate run. The detected npm test end to
+// end: tests/e2e/run-exit-codes.test.ts, and the question-and-answer session below.
+const GATE = ["--test-cmd", "node --test test/"];
 
 const scratch = (onTestFinished: Finally): string => tempDir(onTestFinished, "yolo-session-");
 
@@ -55,7 +59,7 @@ describe.concurrent("--record and --replay", { timeout: 240_000 }, () => {
     const recordedIn = project(onTestFinished, MANY_TESTS);
     const mock = await startMockOpenAI(fixLoop());
     onTestFinished(() => mock.close());
-    const recorded = await runYolo(["run", "--ci", "--json", "--record", session, REQ], { cwd: recordedIn, baseURL: mock.url });
+    const recorded = await runYolo(["run", ...GATE, "--ci", "--json", "--record", session, REQ], { cwd: recordedIn, baseURL: mock.url });
     expect(recorded.exitCode, describeResult(recorded)).toBe(0);
     const lines = readFileSync(session, "utf8").trim().split("\n");
     expect(lines).toHaveLength(mock.requests.length);
@@ -64,7 +68,7 @@ describe.concurrent("--record and --replay", { timeout: 240_000 }, () => {
     expect(red?.type === "gate.result" && readFileSync(join(recordedIn, red.gate.logFile!), "utf8").length).toBeGreaterThan(4000);
 
     const replayedIn = project(onTestFinished, MANY_TESTS);
-    const replayed = await runYolo(["run", "--ci", "--json", "--replay", session, REQ], { cwd: replayedIn });
+    const replayed = await runYolo(["run", ...GATE, "--ci", "--json", "--replay", session, REQ], { cwd: replayedIn });
     expect(replayed.exitCode, describeResult(replayed)).toBe(0);
     expect(readFileSync(join(replayedIn, "src/add.js"), "utf8")).toBe(GOOD_ADD);
     expect(readFileSync(join(replayedIn, "src/add.js"), "utf8")).toBe(readFileSync(join(recordedIn, "src/add.js"), "utf8"));
@@ -87,12 +91,12 @@ describe.concurrent("--record and --replay", { timeout: 240_000 }, () => {
     onTestFinished(() => mock.close());
     const persona = (text: string) => `---\nname: Developer\ndescription: writes code\ntools: [read_file, write_file, edit_file, list_files]\n---\n${text}\n`;
     const recordedIn = project(onTestFinished, { "agents/dev.md": persona("You write small changes.") });
-    const recorded = await runYolo(["run", "--ci", "--json", "--record", session, REQ], { cwd: recordedIn, baseURL: mock.url });
+    const recorded = await runYolo(["run", ...GATE, "--ci", "--json", "--record", session, REQ], { cwd: recordedIn, baseURL: mock.url });
     expect(recorded.exitCode, describeResult(recorded)).toBe(0);
 
     // The same project, but the team has changed the dev agent's persona since the recording.
     const changed = project(onTestFinished, { "agents/dev.md": persona("You write small, careful changes.") });
-    const r = await runYolo(["run", "--ci", "--json", "--replay", session, REQ], { cwd: changed });
+    const r = await runYolo(["run", ...GATE, "--ci", "--json", "--replay", session, REQ], { cwd: changed });
     expect(r.exitCode, describeResult(r)).toBe(5);
     const done = parseEvents(r.stdout).at(-1);
     expect(done).toMatchObject({ type: "run.completed", status: "provider_error", exitCode: 5 });

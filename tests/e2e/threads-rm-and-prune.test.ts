@@ -11,6 +11,10 @@ import { mockWith, project } from "../helpers/per-test.js";
 const Database = createRequire(import.meta.url)("better-sqlite3");
 
 const REQ = "Add an add(a, b) function to src/add.js";
+// The fixture's test script given as the gate: these cases are about deleting threads, not npm's
+// detection, and npm's own start is about 0.7 s of CPU a gate run. The detected npm test end to end:
+// tests/e2e/run-exit-codes.test.ts and tests/e2e/stories-kill-resume.test.ts.
+const GATE = ["--test-cmd", "node --test test/"];
 const passing = () => director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] });
 
 describe.concurrent("deleting old threads", { timeout: 240_000 }, () => {
@@ -20,8 +24,8 @@ describe.concurrent("deleting old threads", { timeout: 240_000 }, () => {
   }) => {
     const root = project(onTestFinished);
     writeFileSync(join(root, "notes.txt"), "dirty\n");
-    const a = threadIdFrom((await runYolo(["run", "--json", REQ], { cwd: root, baseURL: (await mockWith(onTestFinished, passing())).url })).stdout);
-    const b = threadIdFrom((await runYolo(["run", "--json", REQ], { cwd: root, baseURL: (await mockWith(onTestFinished, passing())).url })).stdout);
+    const a = threadIdFrom((await runYolo(["run", ...GATE, "--json", REQ], { cwd: root, baseURL: (await mockWith(onTestFinished, passing())).url })).stdout);
+    const b = threadIdFrom((await runYolo(["run", ...GATE, "--json", REQ], { cwd: root, baseURL: (await mockWith(onTestFinished, passing())).url })).stdout);
     const refs = () => execFileSync("git", ["for-each-ref", "--format=%(refname)", "refs/yolo"], { cwd: root, encoding: "utf8" });
     expect(refs()).toContain(`refs/yolo/${a}/start`);
 
@@ -54,7 +58,7 @@ describe.concurrent("deleting old threads", { timeout: 240_000 }, () => {
       if (i === 0) await gate.promise;
       return script(req, i);
     });
-    const child = spawnYolo(["run", "--json", REQ], { cwd: root, baseURL: mock.url });
+    const child = spawnYolo(["run", ...GATE, "--json", REQ], { cwd: root, baseURL: mock.url });
     let out = "";
     child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
     await waitFor(() => mock.requests.length > 0, "the first model request");
@@ -68,8 +72,10 @@ describe.concurrent("deleting old threads", { timeout: 240_000 }, () => {
 
   it("threads prune --older-than 30d deletes only threads not run for 30 days (--dry-run deletes nothing)", async ({ expect, onTestFinished }) => {
     const root = project(onTestFinished);
-    const old = threadIdFrom((await runYolo(["run", "--json", REQ], { cwd: root, baseURL: (await mockWith(onTestFinished, passing())).url })).stdout);
-    const fresh = threadIdFrom((await runYolo(["run", "--json", REQ], { cwd: root, baseURL: (await mockWith(onTestFinished, passing())).url })).stdout);
+    const old = threadIdFrom((await runYolo(["run", ...GATE, "--json", REQ], { cwd: root, baseURL: (await mockWith(onTestFinished, passing())).url })).stdout);
+    const fresh = threadIdFrom(
+      (await runYolo(["run", ...GATE, "--json", REQ], { cwd: root, baseURL: (await mockWith(onTestFinished, passing())).url })).stdout,
+    );
     const db = new Database(join(root, ".yolo/yolo.db"));
     db.prepare("UPDATE yolo_threads SET updated_at = ? WHERE id = ?").run(new Date(Date.now() - 40 * 86_400_000).toISOString(), old);
     db.close();

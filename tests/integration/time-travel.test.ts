@@ -11,6 +11,11 @@ import { cleanupsAfterEach } from "../helpers/cleanups.js";
 
 const cleanups = cleanupsAfterEach();
 
+// The fixture's test script given as a configured gate named "test": these cases are about checkpoints, history and
+// forks, not npm's detection, and npm's own start is about 0.7 s of CPU a gate run. The detected `npm test` through
+// a whole thread: tests/e2e/run-exit-codes.test.ts and tests/e2e/stories-kill-resume.test.ts.
+const NODE_GATE = { gates: [{ name: "test", command: "node --test test/" }] };
+
 // The same run, resume, history and fork on both savers.
 describe.each(BACKENDS)("history and forks (%s)", (backend) => {
   const db = useTestDatabase(backend);
@@ -42,7 +47,7 @@ describe.each(BACKENDS)("history and forks (%s)", (backend) => {
       baseURL: mock.url,
       threadId: "tt-orig",
       requirement: "Add add()",
-      config: { maxFixAttempts: 0 },
+      config: { ...NODE_GATE, maxFixAttempts: 0 },
       env: db.env(),
     });
     expect(original.result.status).toBe("failed");
@@ -73,7 +78,7 @@ describe.each(BACKENDS)("history and forks (%s)", (backend) => {
     expect(row).toMatchObject({ startCommit: "c0ffee", forkedFrom: { thread: "tt-orig", step: 3 } });
     expect(await withSession(project.root, (_config, session) => session.threads.get("tt-orig"))).toMatchObject({ forkedFrom: null });
 
-    const fork = await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-fork", config: { maxFixAttempts: 0 }, env: db.env() });
+    const fork = await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-fork", config: { ...NODE_GATE, maxFixAttempts: 0 }, env: db.env() });
     expect(fork.result).toMatchObject({ status: "passed", exitCode: 0 });
     expect(nodesStarted(fork.events)).toEqual(["dev", "tea"]);
     expect(dir.served.slice(served)).toEqual(["dev", "dev", "tea"]);
@@ -96,7 +101,7 @@ describe.each(BACKENDS)("history and forks (%s)", (backend) => {
     const project = makeProject();
     const mock = await startMockOpenAI(director({ analyst: [analystDone], pm: [pmDone(false)], dev: devWrites(GOOD_ADD), tea: [teaSays("PASS")] }));
     cleanups.push(project.cleanup, () => mock.close());
-    await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-x", requirement: "Add add()", env: db.env() });
+    await runEngine({ root: project.root, baseURL: mock.url, threadId: "tt-x", requirement: "Add add()", config: NODE_GATE, env: db.env() });
     await expect(withSession(project.root, (c, s) => forkThread(c, s, "tt-x", "99", "tt-y"))).rejects.toThrow(/has no checkpoint "99"/);
     await expect(withSession(project.root, (c, s) => forkThread(c, s, "tt-x", "-1", "tt-y"))).rejects.toThrow(/Cannot fork from step -1/);
   });

@@ -97,6 +97,9 @@ export async function startMockOpenAI(responder: Responder | ScriptedReply[], op
       else res.destroy();
     });
   });
+  // Node's 5 s keep-alive closes an idle socket: on a loaded machine the client reused one just as it closed, got
+  // ECONNRESET and retried, and a recorded run then held a retry warning its replay never has. close() ends the sockets.
+  server.keepAliveTimeout = 120_000;
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));

@@ -35,7 +35,12 @@ async function orderOf(onTestFinished: Parameters<typeof project>[0], files: Rec
   writeFileSync(log, "");
   // The model refuses the key: the run starts, loads its engine (which finds the gates) and ends (exit 5).
   const mock = await mockWith(onTestFinished, () => ({ status: 401, body: { error: { message: "bad key" } } }));
-  const r = await runYolo(command, { cwd: root, baseURL: mock.url, nodeArgs: ["--import", pathToFileURL(join(dir, "watch.mjs")).href], env: { YOLO_TEST_ORDER_LOG: log } });
+  const r = await runYolo(command, {
+    cwd: root,
+    baseURL: mock.url,
+    nodeArgs: ["--import", pathToFileURL(join(dir, "watch.mjs")).href],
+    env: { YOLO_TEST_ORDER_LOG: log },
+  });
   return { r, order: readFileSync(log, "utf8").split("\n").filter(Boolean) };
 }
 

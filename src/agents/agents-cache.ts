@@ -1,7 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDefinition } from "./types.js";
+import { pruneOldBuilds } from "../config/build-entries.js";
 import { plainJson, privateCacheDir } from "../config/load-cache.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { validationCache } from "../config/load-project.js";
@@ -109,11 +110,8 @@ function writeEntry(cache: AgentsCache, key: Buffer, digest: string, agents: Map
   const path = entryPath(cache, digest);
   try {
     const prefix = buildPrefix(cache.build);
-    // Another build's entries are never used again (an upgrade, a rebuild): removed when this build stores its first.
-    const names = readdirSync(cache.dir);
-    if (!names.some((name) => name.startsWith(prefix))) {
-      for (const name of names) if (name !== KEY_FILE) rmSync(join(cache.dir, name), { force: true, recursive: true });
-    }
+    // When this build stores its first entry, those of builds not used for a while go (src/config/build-entries.ts).
+    if (!readdirSync(cache.dir).some((name) => name.startsWith(prefix))) pruneOldBuilds(cache.dir, prefix);
     // Written beside and renamed, so a reader never sees half an entry.
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify({ build: cache.build, kind: KIND, inputs: digest, output, mac: sign(key, cache.build, digest, output) }), {

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { types } from "node:util";
+import { pruneOldBuilds } from "./build-entries.js";
 import { privateCacheDir } from "./private-dir.js";
 
 /** Where validated config values are remembered (a private directory, see privateCacheDir), per build. */
@@ -46,14 +47,6 @@ function entryPath(cache: ValidationCache, kind: string, input: string): string 
 
 const buildPrefix = (cache: ValidationCache) => `${createHash("sha256").update(cache.build).digest("hex").slice(0, 12)}-`;
 
-// Entries of other builds are never used again (an upgrade, a rebuild): removed when this build first stores one.
-function pruneOtherBuilds(cache: ValidationCache): void {
-  const prefix = buildPrefix(cache);
-  for (const name of readdirSync(cache.dir)) {
-    if (!name.startsWith(prefix)) rmSync(join(cache.dir, name), { force: true, recursive: true });
-  }
-}
-
 /** The validated output remembered for exactly this value, kind and build; undefined when there is none. */
 export function cachedValidation(cache: ValidationCache, kind: string, value: unknown): unknown {
   const input = plainJson(value);
@@ -74,7 +67,8 @@ export function storeValidation(cache: ValidationCache, kind: string, value: unk
   if (input === null || out === null || !privateCacheDir(cache.dir)) return;
   const path = entryPath(cache, kind, input);
   try {
-    if (!readdirSync(cache.dir).some((name) => name.startsWith(buildPrefix(cache)))) pruneOtherBuilds(cache);
+    // When this build stores its first entry, those of builds not used for a while go (build-entries.ts).
+    if (!readdirSync(cache.dir).some((name) => name.startsWith(buildPrefix(cache)))) pruneOldBuilds(cache.dir, buildPrefix(cache));
     // Written beside and renamed, so a reader never sees half an entry.
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify({ build: cache.build, kind, input, output: out }), { mode: 0o600 });

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 
 /** How a thread stands: running, waiting, passed, failed, limit, provider_error, interrupted, error, pending. */
@@ -148,6 +148,7 @@ export function leaseHeldMessage(threadId: string, holder: { host: string; pid: 
 export function holderAlive(host: string, pid: number): boolean {
   if (host !== hostname()) return true;
   if (pid === process.pid) return true;
+  if (goneFromProc(pid)) return false;
   try {
     process.kill(pid, 0);
   } catch (error) {
@@ -155,6 +156,19 @@ export function holderAlive(host: string, pid: number): boolean {
   }
   return !isZombie(pid);
 }
+
+/**
+ * True when /proc shows the process is gone, told without an exception: a signal to a gone process throws, and the
+ * first error of that kind a process throws builds Node's table of system errors (about 1 ms of a start that finds a
+ * killed run's lock or lease). False when it is there, or when /proc cannot tell: not mounted, or hiding other users'
+ * processes (`hidepid`: then init, pid 1, is hidden too).
+ */
+function goneFromProc(pid: number): boolean {
+  procListsAll ??= statSync("/proc/1", { throwIfNoEntry: false }) !== undefined;
+  return procListsAll && Number.isSafeInteger(pid) && pid > 0 && statSync(`/proc/${pid}`, { throwIfNoEntry: false }) === undefined;
+}
+
+let procListsAll: boolean | undefined;
 
 // Linux's /proc/<pid>/stat: the state follows the command name in parentheses (which may itself hold ") ").
 function isZombie(pid: number): boolean {

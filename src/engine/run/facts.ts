@@ -21,15 +21,17 @@ export interface RunFacts {
   /** Every secret value (environment, API key, database password, the project's secret files), already registered for scrubbing. */
   secrets: string[];
   sandbox: SandboxChoice;
-  /** The gate commands (configured, or detected from the project and installed). */
-  gates: GateConfig[];
+  /** The gate commands (configured, or detected from the project and installed): found when first read. */
+  readonly gates: GateConfig[];
   /** One warning per detected gate left out because its program is not installed (src/gates/missing-tool.ts). */
-  gateNotices: string[];
+  readonly gateNotices: string[];
 }
 
 /**
- * Finds a run's facts: registers its secrets first (so even `run.started` is scrubbed), chooses the sandbox (a
- * required one that does not work here is a ConfigError: nothing ran) and the gates.
+ * Finds a run's facts: registers its secrets first (so even `run.started` is scrubbed) and chooses the sandbox (a
+ * required one that does not work here is a ConfigError: nothing ran). The gates are found when first read: a run
+ * says `run.started` without them (only `requireGate` needs them before), and detecting them looks for every
+ * ecosystem's manifests and programs (docs/performance.md).
  */
 export function runFacts(config: ResolvedConfig, env: NodeJS.ProcessEnv, options: { keepReadOnly?: readonly string[] } = {}): RunFacts {
   // Every secret value of the environment (and the API key) is kept out of logs, state, events and tool results.
@@ -40,7 +42,22 @@ export function runFacts(config: ResolvedConfig, env: NodeJS.ProcessEnv, options
     ...collectProjectSecrets(findProtectedPaths(config.root)),
   ];
   registerSecrets(secrets);
-  return { secrets, sandbox: chooseSandbox(config, env, options.keepReadOnly), ...runGates(config, env) };
+  const sandbox = chooseSandbox(config, env, options.keepReadOnly);
+  let gates: Pick<RunFacts, "gates" | "gateNotices"> | null = null;
+  const found = () => {
+    gates ??= runGates(config, env);
+    return gates;
+  };
+  return {
+    secrets,
+    sandbox,
+    get gates() {
+      return found().gates;
+    },
+    get gateNotices() {
+      return found().gateNotices;
+    },
+  };
 }
 
 // The configured gates as they are; detected ones without the program they start, each said once: a gate nobody asked

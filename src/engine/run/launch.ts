@@ -25,7 +25,7 @@ export interface LaunchPlan {
   rows: Required<Pick<ThreadIndex, "checkpointRows">> | null;
   /** The whole session (loads LangGraph's checkpointer). */
   session(): Promise<Session>;
-  /** What `run.started` states and the gate check needs, found without the engine (src/engine/run/facts.ts). */
+  /** What `run.started` states and the gate check needs, found without the engine (src/engine/run/facts.ts); the gates when first read. */
   facts: { sandbox: SandboxStatus | undefined; gates: EngineDeps["gates"] };
   /** The environment the run's hooks and commands start from. */
   env: NodeJS.ProcessEnv;

@@ -161,7 +161,18 @@ async function endLeg(options: LegOptions, run: Run, error: unknown, position: T
 async function earlyDeps(plan: LaunchPlan, leg: LaunchLeg, logger: EngineLogger): Promise<EngineDeps> {
   const hooks = leg.start ? undefined : await resumeHooks(plan);
   const { config, agents, facts, env } = plan;
-  return { ...inertDeps(config), agents, gates: facts.gates, sandboxStatus: facts.sandbox, hooks, baseEnv: env, logger };
+  return {
+    ...inertDeps(config),
+    agents,
+    // Read only where needed (requireGate's check): detecting them waits until run.started is out.
+    get gates() {
+      return facts.gates;
+    },
+    sandboxStatus: facts.sandbox,
+    hooks,
+    baseEnv: env,
+    logger,
+  };
 }
 
 // A resume's hooks (it may only report where the thread stands), with the walls a repository's hooks run in.

@@ -74,7 +74,13 @@ export async function prepareLaunch(request: LaunchRequest, front: LaunchFront):
     threads: opened.threads,
     rows: read.rows,
     session: opened.session,
-    facts: { sandbox: facts.sandbox.status, gates: facts.gates },
+    // The gates are found when first read (src/engine/run/facts.ts): after run.started, unless requireGate asks first.
+    facts: {
+      sandbox: facts.sandbox.status,
+      get gates() {
+        return facts.gates;
+      },
+    },
     env: process.env,
     logFile: before.logFile,
     words: front.words.run,

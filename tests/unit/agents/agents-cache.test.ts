@@ -1,5 +1,5 @@
 import { createHash, createHmac } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_AGENTS_DIR } from "../../../src/agents/loader.js";
@@ -152,15 +152,29 @@ describe("the agents cache", () => {
     expect(readFileSync(join(cache.dir, name), "utf8")).toBe("{}");
   });
 
-  it("another build validates again and removes the entries of the build before, keeping the key", async () => {
+  it("another build validates again; the last four builds keep their entries (two installed yolos do not take turns), the key stays", async () => {
     await load();
     const key = readFileSync(join(cache.dir, "key"), "utf8");
-    const before = entries();
+    const first = entries();
     cache = { ...cache, build: "build-2" };
     expect(await load()).toBeInstanceOf(Map);
-    expect(entries()).toHaveLength(1);
-    expect(entries()).not.toEqual(before);
-    expect(entries()[0].startsWith(prefix("build-2"))).toBe(true);
+    expect(entries()).toHaveLength(2);
+    // build-1 again: its entry is still there, and it is a hit (a miss would write it again, newer).
+    const written = statSync(join(cache.dir, first[0])).mtimeMs;
+    cache = { ...cache, build: "build-1" };
+    expect(await load()).toBeInstanceOf(Map);
+    expect(statSync(join(cache.dir, first[0])).mtimeMs).toBe(written);
+    // Builds 3, 4 and 5, each written later: build-1's entry, the oldest, goes when the fifth build stores its first.
+    for (const [i, build] of ["build-3", "build-4", "build-5"].entries()) {
+      for (const name of entries()) utimesSync(join(cache.dir, name), 1000 + i, 1000 + i);
+      cache = { ...cache, build };
+      expect(await load()).toBeInstanceOf(Map);
+    }
+    expect(
+      entries()
+        .map((n) => n.slice(0, 13))
+        .sort(),
+    ).toEqual(["build-2", "build-3", "build-4", "build-5"].map((b) => prefix(b)).sort());
     expect(readFileSync(join(cache.dir, "key"), "utf8")).toBe(key);
   });
 

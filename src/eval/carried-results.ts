@@ -37,7 +37,7 @@ export function openCarriedResults(root: string, env: NodeJS.ProcessEnv, file: s
 export async function keepCarriedResults(store: CarriedResults, file: string): Promise<void> {
   const kept: [string, [string, TestStatus][]][] = [];
   for (const [key, run] of store.results) {
-    const r = await run;
+    const r = await run.catch(() => "failed");
     if (typeof r !== "string") kept.push([key, [...r]]);
   }
   try {

@@ -52,7 +52,8 @@ async function gateResults(
     const run = store.slot(() => fileTests(dir, narrowedNodeTest(k.gate, [file]), join(logDir, "files"), settings, `-${safeName(file)}`));
     store.results.set(key, run);
     // A run that gave no results is not kept: the next tree with this key runs the file again.
-    void run.then((r) => typeof r === "string" && store.results.get(key) === run && store.results.delete(key));
+    const forget = () => store.results.get(key) === run && store.results.delete(key);
+    void run.then((r) => typeof r === "string" && forget(), forget);
     return run;
   });
   const unkeyed = [...k.unkeyed.keys()].sort();

@@ -5,6 +5,7 @@ import { type GitOptions, repositoryFilters } from "../git/git.js";
 import { type CandidateCommit, candidateCommits } from "./commits.js";
 import type { TestStatus } from "../gates/parsers/types.js";
 import { type CandidateTree, candidateRuns } from "./build-candidate.js";
+import { type CarriedResults, keepCarriedResults, openCarriedResults } from "./carried-results.js";
 import { type SuiteSettings, targetsAndGuards } from "./suite.js";
 import { TASK_VERSION, type DiscardedCandidate, type EvalTask } from "./types.js";
 import { addWorktree, checkoutClean, removeWorktree, resetWorktree, takeFilesFrom } from "./worktree.js";
@@ -27,15 +28,19 @@ export interface BuildOptions {
 /**
  * Builds eval tasks from history, SWE-bench style and without a model: for each commit changing source and tests
  * together, the suite runs at the parent with the commit's tests and at the commit; the tests that go from failing
- * to passing are the targets, the ones passing in both the guards. The parent's run is narrowed where that cannot
- * change them (build-candidate.ts), and `parallel` candidates are built at a time, each worker in a worktree of its
- * own; candidates are reported and written in the history's order whatever order they finish in.
+ * to passing are the targets, the ones passing in both the guards. A test file's results are carried from one tree
+ * to the next, within the build and to the next build, where its import closure is unchanged (build-candidate.ts),
+ * and `parallel` candidates are built at a time, each worker in a worktree of its own; candidates are reported and
+ * written in the history's order whatever order they finish in.
  */
 export async function buildTasksFromHistory(opts: BuildOptions): Promise<{ tasks: EvalTask[]; discarded: DiscardedCandidate[] }> {
   const candidates = await candidateCommits(opts.root, opts.range, opts.max);
   const outcomes: (EvalTask | DiscardedCandidate)[] = [];
   const filters = { filters: repositoryFilters(opts.root) };
-  const workers = Math.max(1, Math.min(opts.parallel ?? availableParallelism(), candidates.length));
+  const cores = opts.parallel ?? availableParallelism();
+  const workers = Math.max(1, Math.min(cores, candidates.length));
+  const keptFile = join(opts.workDir, "carried-results.json");
+  const store = openCarriedResults(opts.root, opts.suite.env, keptFile, cores);
   const checkouts: Checkout[] = Array.from({ length: workers }, (_, k) => ({
     dir: join(opts.workDir, "build", k ? `checkout-${k + 1}` : "checkout"),
     ready: false,
@@ -46,7 +51,7 @@ export async function buildTasksFromHistory(opts: BuildOptions): Promise<{ tasks
   const work = async (checkout: Checkout) => {
     while (taken < candidates.length && !opts.suite.signal?.aborted) {
       const i = taken++;
-      outcomes[i] = await buildOne(candidates[i], opts, checkout);
+      outcomes[i] = await buildOne(candidates[i], opts, checkout, store);
       for (; told < candidates.length && outcomes[told]; told++) opts.onCandidate?.(candidates[told], outcomes[told]);
     }
   };
@@ -54,6 +59,7 @@ export async function buildTasksFromHistory(opts: BuildOptions): Promise<{ tasks
     await Promise.all(checkouts.map(work));
   } finally {
     await Promise.all(checkouts.map((c) => removeWorktree(opts.root, c.dir)));
+    await keepCarriedResults(store, keptFile);
   }
   const done = outcomes.slice(0, told);
   return { tasks: done.filter((o): o is EvalTask => !("reason" in o)), discarded: done.filter((o): o is DiscardedCandidate => "reason" in o) };
@@ -77,7 +83,7 @@ async function checkoutAt(opts: BuildOptions, checkout: Checkout, rev: string): 
 }
 
 /** One candidate in a scratch worktree; one that could not be set up is discarded and the worktree made again. */
-async function buildOne(c: CandidateCommit, opts: BuildOptions, checkout: Checkout): Promise<EvalTask | DiscardedCandidate> {
+async function buildOne(c: CandidateCommit, opts: BuildOptions, checkout: Checkout, store: CarriedResults): Promise<EvalTask | DiscardedCandidate> {
   const dir = checkout.dir;
   const discard = (reason: string): DiscardedCandidate => ({ commit: c.commit, subject: c.subject, reason });
   const tree: CandidateTree = {
@@ -90,7 +96,7 @@ async function buildOne(c: CandidateCommit, opts: BuildOptions, checkout: Checko
     toCommit: () => checkoutClean(dir, c.commit, checkout.git),
   };
   try {
-    const runs = await candidateRuns(c, tree, opts.gates, join(opts.workDir, "logs", c.commit.slice(0, 12)), opts.suite);
+    const runs = await candidateRuns(tree, opts.gates, join(opts.workDir, "logs", c.commit.slice(0, 12)), opts.suite, store);
     if (!runs.ok) return discard(runs.reason);
     const why = unusable(runs.before, runs.after);
     if (why) return discard(why);

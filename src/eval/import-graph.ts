@@ -6,12 +6,12 @@ import type * as TS from "typescript";
 /**
  * The static imports of a tree's JavaScript / TypeScript files, read with TypeScript's own parser (never regular
  * expressions): what a file can load through `import`, `export … from`, `import()` and `require()` with a literal
- * name. What the history build's narrowing trusts (suite-scope.ts): a test reads the project's code through these
- * edges and no other way.
+ * name. What the history build's carried results trust (test-file-keys.ts): a test reads the project's code through
+ * these edges and no other way, unless it imports a module that starts processes or reads files (marked).
  */
 
 /** Each file's project files it imports (project-relative), or why the tree's imports cannot be told statically. */
-export type ImportGraph = { ok: true; edges: Map<string, string[]>; spawners: Set<string> } | { ok: false; reason: string };
+export type ImportGraph = { ok: true; edges: Map<string, string[]>; spawners: Set<string>; readers: Set<string> } | { ok: false; reason: string };
 
 // Modules that start processes or threads: a file importing one may run project code no import names.
 const SPAWNING = new Set([
@@ -25,6 +25,12 @@ const SPAWNING = new Set([
   "cross-spawn",
   "zx",
 ]);
+
+// Modules that read files or load code by path: a file importing one may depend on files no import names (a
+// fixture, golden data, a module loaded through a hook or a `vm` context).
+const READING = new Set(
+  ["fs", "fs/promises", "module", "vm"].flatMap((m) => [m, `node:${m}`]).concat(["fs-extra", "graceful-fs", "glob", "fast-glob", "globby", "tinyglobby"]),
+);
 
 const CODE = /\.(?:[cm]?js|jsx|[cm]?ts|tsx)$/;
 const RESOLVE_SUFFIXES = ["", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".json", "/index.js", "/index.mjs", "/index.ts"];
@@ -48,6 +54,7 @@ export function importGraph(files: string[], read: (file: string) => string, kno
   ts ??= createRequire(import.meta.url)("typescript") as typeof TS;
   const edges = new Map<string, string[]>();
   const spawners = new Set<string>();
+  const readers = new Set<string>();
   for (const file of files.filter(isCodeFile)) {
     const names = cachedImportsOf(file, read(file));
     if (typeof names === "string") return { ok: false, reason: `${file} ${names}` };
@@ -57,10 +64,11 @@ export function importGraph(files: string[], read: (file: string) => string, kno
         return { ok: false, reason: `${file} imports the project's own "${name}" by a name resolved by package.json` };
       if (name.startsWith(".")) out.push(...resolveRelative(file, name, known));
       if (SPAWNING.has(name)) spawners.add(file);
+      if (READING.has(name)) readers.add(file);
     }
     edges.set(file, out);
   }
-  return { ok: true, edges, spawners };
+  return { ok: true, edges, spawners, readers };
 }
 
 // The project files a relative import can mean: the first that exists, or every spelling of it when none does.

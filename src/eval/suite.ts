@@ -1,7 +1,7 @@
 import type { GateConfig } from "../config/schema.js";
 import type { ExecSettings } from "../exec/settings.js";
 import type { TestStatus } from "../gates/parsers/types.js";
-import { runGatesWithTests } from "../gates/run-gates.js";
+import { type GateRun, runGatesWithTests } from "../gates/run-gates.js";
 
 /** What the eval needs to run a project's gates in a worktree: the environment, the sandbox, where logs go. */
 export interface SuiteSettings {
@@ -22,16 +22,7 @@ export type SuiteRun = { ok: true; tests: Map<string, TestStatus> } | { ok: fals
 export async function runSuite(dir: string, gates: GateConfig[], logDir: string, settings: SuiteSettings): Promise<SuiteRun> {
   const required = gates.filter((g) => g.required);
   if (!required.length) return { ok: false, reason: "the project has no required gate (no test script detected, none configured)" };
-  const runs = await runGatesWithTests(required, {
-    root: dir,
-    env: settings.env,
-    secretEnvNames: settings.secretEnvNames,
-    capBytes: settings.capBytes,
-    attempt: 1,
-    logDir,
-    commands: settings.commands,
-    signal: settings.signal,
-  });
+  const runs = await runGatesWithTests(required, gateOptions(dir, logDir, settings));
   const tests = new Map<string, TestStatus>();
   for (const run of runs) {
     if (run.result.timedOut) return { ok: false, reason: `gate ${run.result.name} timed out after ${run.result.durationMs} ms` };
@@ -44,6 +35,24 @@ export async function runSuite(dir: string, gates: GateConfig[], logDir: string,
     for (const t of run.tests) tests.set(`${run.result.name}: ${t.id}`, t.status);
   }
   return { ok: true, tests };
+}
+
+/** One gate run as the suite's are (its log `attempt-1-<gate><suffix>.log` in `logDir`), or null when aborted. */
+export async function runOneGate(dir: string, gate: GateConfig, logDir: string, settings: SuiteSettings, logSuffix = ""): Promise<GateRun | null> {
+  return (await runGatesWithTests([gate], { ...gateOptions(dir, logDir, settings), logSuffix }))[0] ?? null;
+}
+
+function gateOptions(dir: string, logDir: string, settings: SuiteSettings) {
+  return {
+    root: dir,
+    env: settings.env,
+    secretEnvNames: settings.secretEnvNames,
+    capBytes: settings.capBytes,
+    attempt: 1,
+    logDir,
+    commands: settings.commands,
+    signal: settings.signal,
+  };
 }
 
 /** Tests not passing before and passing after (targets), and passing in both (guards), each sorted. */

@@ -8,8 +8,8 @@ import { candidateCommits } from "../../../src/eval/commits.js";
 import { runSuite, type SuiteSettings, targetsAndGuards } from "../../../src/eval/suite.js";
 import { addWorktree, removeWorktree, takeFilesFrom } from "../../../src/eval/worktree.js";
 
-// Building tasks from history runs the parent's suite narrowed to the tests a commit can affect, two candidates at a
-// time: every task's targets and guards, and every discard, must be what running the whole suite at both ends gives.
+// Building tasks from history carries test files' results from tree to tree by their import closure, two candidates
+// at a time: every task's targets and guards, and every discard, must be what running the whole suite at both ends gives.
 // Real git, real `node --test`; the reference runs the whole suite itself.
 
 const T = 'import { test } from "node:test";\nimport assert from "node:assert/strict";\n';
@@ -83,7 +83,7 @@ async function reference(c: { commit: string; parent: string; testFiles: string[
   return targetsAndGuards(before.tests, after.tests);
 }
 
-describe("a history build with the parent's run narrowed", { timeout: 300_000 }, () => {
+describe("a history build with test files' results carried", { timeout: 300_000 }, () => {
   it("gives every candidate the targets, guards and discards of whole-suite runs at both ends", async () => {
     const workDir = join(root, ".yolo", "eval", "work");
     const built = await buildTasksFromHistory({ root, range: `${base}..HEAD`, max: null, gates: null, workDir, suite: settings, parallel: 2 });
@@ -101,10 +101,9 @@ describe("a history build with the parent's run narrowed", { timeout: 300_000 },
     expect(scale.targets).toEqual(["test: scale", "test: scale triples"]);
     expect(scale.guards).toContain("test: scale zero");
     expect(scale.guards).toContain("test: truth");
-    // Narrowed where the imports vouch for it, the whole suite where the commit changes a file tests read without importing it.
-    const logs = (t: { commit: string }) => join(workDir, "logs", t.commit.slice(0, 12));
-    expect(existsSync(join(logs(built.tasks[0]), "after-narrowed"))).toBe(true);
-    expect(existsSync(join(logs(built.tasks[1]), "after-narrowed"))).toBe(true);
-    expect(existsSync(join(logs(built.tasks[2]), "after-narrowed"))).toBe(false);
+    // Carried file by file where the imports vouch for it; the tests reading a data file by path run at every end.
+    const logs = (t: { commit: string }, end: string) => join(workDir, "logs", t.commit.slice(0, 12), end);
+    for (const t of built.tasks) for (const end of ["before", "after"]) expect(existsSync(join(logs(t, end), "unkeyed"))).toBe(true);
+    expect(built.tasks.some((t) => existsSync(join(logs(t, "after"), "whole")))).toBe(false);
   });
 });

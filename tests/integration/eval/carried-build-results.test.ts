@@ -1,36 +1,24 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTasksFromHistory } from "../../../src/eval/build.js";
 import { candidateCommits } from "../../../src/eval/commits.js";
-import { runSuite, type SuiteSettings, targetsAndGuards } from "../../../src/eval/suite.js";
+import { runSuite, targetsAndGuards } from "../../../src/eval/suite.js";
 import { addWorktree, removeWorktree, takeFilesFrom } from "../../../src/eval/worktree.js";
+import { commitFiles, HOST_SUITE, NODE_TEST_HEAD } from "../../helpers/eval-build-repo.js";
 
 // A history build carries each test file's results from tree to tree by a key over the file and its static import
 // closure (with the runner's command and config): a file runs only where its key is new, or every time when it
 // reads files by path; a changed runner config runs them all. The verdicts stay those of whole-suite runs at both
 // ends. Real git, real `node --test`; which files ran is read from the logs each run leaves.
 
-const T = 'import { test } from "node:test";\nimport assert from "node:assert/strict";\n';
+const T = NODE_TEST_HEAD;
 let root: string;
 let base: string;
-const settings: SuiteSettings = {
-  env: { PATH: process.env.PATH, HOME: process.env.HOME },
-  secretEnvNames: [],
-  commands: { envAllow: null, sandbox: { kind: "none" } },
-  capBytes: 1 << 20,
-};
-
-function commit(message: string, files: Record<string, string>): void {
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  }
-  execFileSync("git", ["add", "-A"], { cwd: root });
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message], { cwd: root });
-}
+const settings = HOST_SUITE;
+const commit = (message: string, files: Record<string, string>) => commitFiles(root, message, files);
 
 const pkg = (more: object = {}) => JSON.stringify({ name: "demo", type: "module", scripts: { test: "node --test test/" }, ...more });
 

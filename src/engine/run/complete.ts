@@ -111,7 +111,7 @@ export function resumeFact(threadId: string, status: RunStatus, position: Thread
 
 /** Ends a leg: the interrupt (when waiting), the thread row, the end hooks and `run.completed`; returns the result. */
 export async function complete(
-  options: Pick<RunOptions, "threadId" | "words" | "start"> & { deps: Pick<EngineDeps, "hooks">; session: Pick<Session, "threads"> },
+  options: Pick<RunOptions, "threadId" | "words" | "start"> & { deps: Pick<EngineDeps, "hooks" | "changes">; session: Pick<Session, "threads"> },
   emit: (e: EventBody) => void,
   status: RunStatus,
   reason: string,
@@ -124,6 +124,7 @@ export async function complete(
   const resumeCommand = resume ? options.words.resumeCommand(resume) : null;
   const question = position.kind === "waiting" ? position.question : null;
   const values = position.kind === "new" ? null : position.values;
+  const filesChanged = values ? await filesChangedSoFar(options.deps, values.filesChanged) : [];
   if (position.kind === "waiting") {
     const request = position.request;
     emit({
@@ -148,7 +149,7 @@ export async function complete(
       exitCode,
       reason,
       mode: values ? modeOf(values) : (options.start?.profile?.mode ?? "run"),
-      filesChanged: values?.filesChanged ?? [],
+      filesChanged,
       usage: values?.usage ?? ZERO_USAGE,
       resumeCommand,
     },
@@ -162,11 +163,21 @@ export async function complete(
       exitCode,
       reason,
       usage: values?.usage ?? ZERO_USAGE,
-      filesChanged: values?.filesChanged ?? [],
+      filesChanged,
       resumeCommand,
       ...(accepted.length ? { acceptedFailures: accepted } : {}),
     }),
   );
   const request = position.kind === "waiting" ? position.request : null;
   return { threadId, status, limit: status === "limit" ? limit : null, exitCode, reason, question, request, resume, resumeCommand };
+}
+
+/**
+ * The files the thread changed so far, from git (its start against the work tree), never from an agent's account: a
+ * model can name a file it never wrote, and a leg killed after writing leaves no handoff. Where git cannot tell (no
+ * repository, no engine loaded yet), the checkpointed list: the files the tools wrote and the agent named.
+ */
+async function filesChangedSoFar(deps: Pick<EngineDeps, "changes">, recorded: string[]): Promise<string[]> {
+  const read = await deps.changes?.changedFiles();
+  return read?.ok ? read.files : recorded;
 }

@@ -1,6 +1,6 @@
 import type { StoryRun } from "../state/story-runs.js";
 import type { ReportData, ReportGate } from "./data.js";
-import { gateBlocks, judgementNotes } from "../events/judgement-words.js";
+import { ENVIRONMENT_WORDS, gateBlocks, judgementNotes } from "../events/judgement-words.js";
 import { failsFinally, type ReportTest } from "./test-states.js";
 import { limitKindForExitCode } from "../events/outcome.js";
 import { xmlAttr, xmlText } from "./xml.js";
@@ -149,7 +149,9 @@ function testcase(g: ReportGate): string[] {
   const prefix = blocks ? "" : !g.required ? "optional gate (did not block): " : "pre-existing failures only (did not block): ";
   // The exit code does not say why a green gate blocked, or that a red one did not: the message does.
   const why = (g.passed && blocks) || !blocks || g.gateChange?.length ? notes[0] : undefined;
-  const message = `${prefix}\`${g.command}\` ${what}${counts}${why ? ` — ${why}` : ""}`;
+  // A run the environment failed (the project not installed…) says so: a CI viewer must not read it as the code's.
+  const cause = g.environment ? ` — the environment's failure: ${ENVIRONMENT_WORDS[g.environment.kind]}` : "";
+  const message = `${prefix}\`${g.command}\` ${what}${counts}${why ? ` — ${why}` : ""}${cause}`;
   const body = [
     ...notes,
     ...(notes.length ? [""] : []),
@@ -157,7 +159,7 @@ function testcase(g: ReportGate): string[] {
     g.output ?? "(output no longer available)",
     ...(g.logFile ? ["", `Full output: ${g.logFile}`] : []),
   ].join("\n");
-  return [`${open}>`, `      <failure message="${xmlAttr(message)}" type="${g.timedOut ? "timeout" : "gate"}">${xmlText(body)}</failure>`, "    </testcase>"];
+  return [`${open}>`, `      <failure message="${xmlAttr(message)}" type="${g.timedOut ? "timeout" : g.environment ? "environment" : "gate"}">${xmlText(body)}</failure>`, "    </testcase>"];
 }
 
 // A testcase is a failure when the gate was red, or green but blocked by yolo (a regression, a refused gate change).

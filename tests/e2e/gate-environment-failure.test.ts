@@ -69,6 +69,10 @@ describe.runIf(probeBwrap(process.env.PATH).available)("a gate the environment b
     );
     const shown = await runYolo(["show", thread], { cwd: root, env });
     expect(shown.stdout).toMatch(/Gate results:\n- attempt 0 test \(pytest[^)]*\): failed, exit 1/);
+    const junit = await runYolo(["report", thread, "--format", "junit"], { cwd: root, env });
+    expect(junit.stdout).toMatch(
+      /<testcase classname="yolo.gates" name="test"[^>]*>\n {6}<failure message="`pytest[^`]*` exit 1: 0 passed, 1 failed — the environment's failure: the project is not installed" type="environment">/,
+    );
 
     // Told where the package is, the thread resumes at the baseline and the fix passes.
     writeFileSync(join(root, "pyproject.toml"), `${pyproject}pythonpath = ["src"]\n`);

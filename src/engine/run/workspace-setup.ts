@@ -83,14 +83,22 @@ export async function prepareRunSetup(input: {
     },
     start: { startCommit: ws.startCommit, branch: ws.branch },
     pendingStart: ws.pendingStart,
-    notices: (ws.inRepo ? trackedSecretsNotice(config.root, input.trackedSecrets) : Promise.resolve([])).then((secrets) => [
-      ...setupFacts(config, ws, mode).map(say),
-      ...secrets,
-      ...(branchFact && (mode === "start" || ws.switchedFrom) ? [say(branchFact)] : []),
-    ]),
+    notices: startNotices(
+      setupFacts(config, ws, mode).map(say),
+      ws.inRepo ? trackedSecretsNotice(config.root, input.trackedSecrets) : null,
+      branchFact && (mode === "start" || ws.switchedFrom) ? [say(branchFact)] : [],
+    ),
     branchNote: branchFact ? say(branchFact) : null,
     finish,
   };
+}
+
+// The start's notices in their order, once the tracked-secrets warning is known (it is never a rejection: a list git
+// cannot make is none). A leg that never builds its engine (a finished thread reported) never asks for them.
+function startNotices(facts: string[], secrets: Promise<string[]> | null, branch: string[]): Promise<string[]> {
+  const notices = (secrets ?? Promise.resolve([])).then((found) => [...facts, ...found, ...branch]);
+  notices.catch(() => {});
+  return notices;
 }
 
 // The model's transport: a replayed session, none at all (the thread needs no model), a recorded one, or the default.

@@ -1,4 +1,4 @@
-import { rm } from "node:fs/promises";
+import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { readRecord, writeRecord } from "../gates/baseline-record.js";
 import { refuseEnvironmentFailures } from "../gates/environment-failure.js";
@@ -36,7 +36,7 @@ export async function refuseRecorded(
     ).catch(() => undefined);
     throw error;
   }
-  await rm(file, { force: true });
+  await fs.rm(file, { force: true });
 }
 
 /** The gate runs a reader shows: the checkpointed ones, then the run the environment refused after them, if any. */

@@ -1,4 +1,6 @@
-import fs from "node:fs/promises";
+// node:fs's `promises`, read when first used: a resume reads its thread through modules that import this one, before
+// run.started, and loading node:fs/promises (readline with it) there cost every resume's start about 2 ms of CPU.
+import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { GateDefinition } from "./definition.js";
 import type { BaselineGate } from "./judge.js";

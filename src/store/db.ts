@@ -52,6 +52,20 @@ function nativeBinding(): string | null {
 }
 
 /**
+ * Loads the SQLite driver and its addon without opening anything, so that a start can load them while it waits for
+ * its early reads (openDatabase then finds them loaded). A driver that cannot load is left for openDatabase to report.
+ */
+export function loadSqliteDriver(): void {
+  try {
+    sqlite();
+    const binding = nativeBinding();
+    if (binding) (typeof require === "function" ? require : createRequire(import.meta.url))(binding);
+  } catch {
+    // openDatabase loads it again and reports the failure where it always did.
+  }
+}
+
+/**
  * Opens (creating if needed) the SQLite file at `path` in WAL mode with full fsync, and checks it.
  * A file that cannot be opened or fails `PRAGMA quick_check` is left untouched and reported as a "storage" error.
  */

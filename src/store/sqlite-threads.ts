@@ -65,12 +65,15 @@ export class SqliteThreadStore implements ThreadStore {
     return sqliteLeaseIsLive(this.db, threadId);
   }
 
-  async create(input: NewThread): Promise<ThreadRow> {
+  async create(input: NewThread, options: UpdateOptions = {}): Promise<ThreadRow> {
     const now = new Date().toISOString();
-    try {
+    const insert = () =>
       this.db
         .prepare(`INSERT INTO yolo_threads (${INSERT_COLUMNS.join(", ")}) VALUES (${INSERT_COLUMNS.map(() => "?").join(", ")})`)
         .run(...insertValues(input, now));
+    try {
+      if (options.progress) withoutFsync(this.db, insert);
+      else insert();
     } catch (error) {
       if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") throw new ThreadError(duplicateThreadMessage(input.id));
       throw error;

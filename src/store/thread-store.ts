@@ -102,8 +102,11 @@ export interface UpdateOptions {
 }
 
 export interface ThreadStore {
-  /** Records a new thread (running unless told otherwise). An id already in the index is a ThreadError. */
-  create(input: NewThread): Promise<ThreadRow>;
+  /**
+   * Records a new thread (running unless told otherwise). An id already in the index is a ThreadError. `progress`:
+   * as for update (a run's own row at its start, before it has done anything to keep).
+   */
+  create(input: NewThread, options?: UpdateOptions): Promise<ThreadRow>;
   /** Changes the given fields and bumps `updatedAt`. False when the thread is not in the index. */
   update(id: string, patch: ThreadPatch, options?: UpdateOptions): Promise<boolean>;
   get(id: string): Promise<ThreadRow | null>;

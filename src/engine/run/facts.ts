@@ -33,13 +33,16 @@ export interface RunFacts {
  * says `run.started` without them (only `requireGate` needs them before), and detecting them looks for every
  * ecosystem's manifests and programs (docs/performance.md).
  */
-export function runFacts(config: ResolvedConfig, env: NodeJS.ProcessEnv, options: { keepReadOnly?: readonly string[] } = {}): RunFacts {
+export function runFacts(
+  config: ResolvedConfig,
+  env: NodeJS.ProcessEnv,
+  options: { keepReadOnly?: readonly string[]; projectSecrets?: ProjectSecrets | null } = {},
+): RunFacts {
   // Every secret value of the environment (and the API key) is kept out of logs, state, events and tool results.
   const secrets = [
     // A database password written in yolo.config.ts is as secret as one in the environment.
     ...collectSecrets(env, [config.model.apiKeyEnv], [config.model.apiKey ?? undefined, databasePassword(config)]),
-    // The secret files the sandbox masks are the ones whose values are scrubbed: one walk finds both.
-    ...collectProjectSecrets(findProtectedPaths(config.root)),
+    ...(options.projectSecrets?.root === config.root ? options.projectSecrets.values : projectSecrets(config.root).values),
   ];
   registerSecrets(secrets);
   const sandbox = chooseSandbox(config, env, options.keepReadOnly);
@@ -58,6 +61,17 @@ export function runFacts(config: ResolvedConfig, env: NodeJS.ProcessEnv, options
       return found().gateNotices;
     },
   };
+}
+
+/** The values of a project's secret files, and the root they were read from. */
+export type ProjectSecrets = { root: string; values: string[] };
+
+/**
+ * The values of the secret files under `root`: the secret files the sandbox masks are the ones whose values are
+ * scrubbed, and one walk finds both. It only reads, so a start makes it while it waits for its early reads.
+ */
+export function projectSecrets(root: string): ProjectSecrets {
+  return { root, values: collectProjectSecrets(findProtectedPaths(root)) };
 }
 
 // The configured gates as they are; detected ones without the program they start, each said once: a gate nobody asked

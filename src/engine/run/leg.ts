@@ -111,6 +111,10 @@ async function decide(options: LegOptions, position: ThreadPosition): Promise<In
 }
 
 // What is checked and recorded before `run.started` (a required gate, the thread's row, its --known-failure flags); returns the event.
+// The row written at the start goes out unsynced, like the lease before it (docs/performance.md): the run's first
+// checkpoint, a synced commit, makes both durable; a power cut before it loses a start that had done nothing yet.
+const UNSYNCED = { progress: true } as const;
+
 async function recordStart(plan: LaunchPlan, options: LegOptions, position: ThreadPosition): Promise<EventBody> {
   const { deps, threadId, start } = options;
   const { config } = deps;
@@ -126,8 +130,8 @@ async function recordStart(plan: LaunchPlan, options: LegOptions, position: Thre
   if (start) {
     const { startCommit = null, branch = null, repo = null } = start;
     // An id already in the index is refused here (a ThreadError); one with a checkpoint but no row, once LangGraph loads.
-    await plan.threads.create({ id: threadId, requirement, model: config.model.name, startCommit, branch, repo, mode, ...here });
-  } else await plan.threads.update(threadId, { status: "running", ...here });
+    await plan.threads.create({ id: threadId, requirement, model: config.model.name, startCommit, branch, repo, mode, ...here }, UNSYNCED);
+  } else await plan.threads.update(threadId, { status: "running", ...here }, UNSYNCED);
   if (config.knownFailureFlags?.length) {
     // `--known-failure` belongs to the thread: kept now, so a later resume without the flag still has it.
     const { threadKnownFailureFlags } = await import("../../store/known-failure-flags.js");

@@ -8,11 +8,12 @@ import { userCacheDir } from "../../config/user-cache-dir.js";
 import { probeBwrapAsync } from "../../exec/sandbox.js";
 import { repoIdentity } from "../../git/repo-identity.js";
 import { inspectWorkspace, startSnapshot } from "../../git/workspace.js";
+import { loadSqliteDriver } from "../../store/db.js";
 import { threadApprovals } from "../../store/thread-approvals.js";
 import { threadTestCommand } from "../../store/thread-test-command.js";
 import { databaseExists, databaseName } from "../session.js";
 import { configForProfile, type ThreadProfile } from "../thread-profile.js";
-import { runFacts } from "./facts.js";
+import { projectSecrets, runFacts } from "./facts.js";
 import type { LaunchFront } from "./front.js";
 import { type LaunchRequest, threadRead } from "./request.js";
 
@@ -52,16 +53,20 @@ export async function configStep(request: LaunchRequest, front: LaunchFront) {
   snapshot?.catch(() => {});
   front.preloadView();
   if (!early && !databaseExists(config)) throw front.words.noDatabase(threadRead(request), databaseName(config));
+  // What only reads and touches nothing of the project is done while bubblewrap's trial and git answer in the early
+  // reads' process: the walk for the project's secret files, and the SQLite driver loaded (docs/performance.md).
+  const secrets = projectSecrets(config.root);
+  if (config.database.kind === "sqlite") loadSqliteDriver();
   // A new thread's secrets are registered, its sandbox chosen (a required one missing is exit 2) and its gates found
   // before its database or branch is touched; a resumed thread's once its mode is read.
   if (early) await reads.probing;
   // yolo's cache folder holds code it runs unsandboxed (the light CLI's code cache, the config's transpiled form): a
   // project that contains it (the home directory) gets it read-only inside the sandbox.
   const keepReadOnly = [userCacheDir(process.env)];
-  const startFacts = early ? runFacts(early.config, process.env, { keepReadOnly }) : null;
+  const startFacts = early ? runFacts(early.config, process.env, { keepReadOnly, projectSecrets: secrets }) : null;
   const { identity, workspace, probing } = reads;
   const trackedSecrets = reads.started?.trackedSecrets ?? null;
-  return { baseConfig, config, early, identity, workspace, probing, trackedSecrets, logFile, snapshot, keepReadOnly, startFacts, testCmd, approvals };
+  return { baseConfig, config, early, identity, workspace, probing, trackedSecrets, logFile, snapshot, keepReadOnly, secrets, startFacts, testCmd, approvals };
 }
 
 /**

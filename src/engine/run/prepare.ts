@@ -66,7 +66,7 @@ export async function prepareLaunch(request: LaunchRequest, front: LaunchFront):
   }).catch(refused);
   // Secrets registered (even run.started is scrubbed), the sandbox chosen (a required one missing is exit 2), the gates found.
   if (!before.startFacts) await before.probing;
-  const facts = before.startFacts ?? runFacts(read.thread.config, process.env, { keepReadOnly: before.keepReadOnly });
+  const facts = before.startFacts ?? runFacts(read.thread.config, process.env, { keepReadOnly: before.keepReadOnly, projectSecrets: before.secrets });
   const loader = engineLoader({ thread: read.thread, logFile: before.logFile, session: opened.session, setup, facts, noticeWords: front.words.notice });
   const plan: LaunchPlan = {
     config: read.thread.config,

@@ -17,8 +17,12 @@ export interface RunSetup {
   start: { startCommit: string | null; branch: string | null };
   /** A new thread's start snapshot still being taken (`start.startCommit` is null meanwhile): recorded before the run changes anything. */
   pendingStart: Promise<string> | null;
-  /** Warnings for the start of the run: a dirty tree recorded as the start, a project outside git. */
-  notices: string[];
+  /**
+   * Warnings for the start of the run: a dirty tree recorded as the start, a project outside git, tracked files that
+   * look like secrets. Said after run.started, so the list of tracked files (the early reads' last git command) is
+   * not waited for before it.
+   */
+  notices: Promise<string[]>;
   /** With --branch: where the run leaves the user (the thread's branch) and how to go back; said again at the end. */
   branchNote: string | null;
   /** Resolves when the session being recorded is completely on disk. */
@@ -79,14 +83,22 @@ export async function prepareRunSetup(input: {
     },
     start: { startCommit: ws.startCommit, branch: ws.branch },
     pendingStart: ws.pendingStart,
-    notices: [
-      ...setupFacts(config, ws, mode).map(say),
-      ...(ws.inRepo ? await trackedSecretsNotice(config.root, input.trackedSecrets) : []),
-      ...(branchFact && (mode === "start" || ws.switchedFrom) ? [say(branchFact)] : []),
-    ],
+    notices: startNotices(
+      setupFacts(config, ws, mode).map(say),
+      ws.inRepo ? trackedSecretsNotice(config.root, input.trackedSecrets) : null,
+      branchFact && (mode === "start" || ws.switchedFrom) ? [say(branchFact)] : [],
+    ),
     branchNote: branchFact ? say(branchFact) : null,
     finish,
   };
+}
+
+// The start's notices in their order, once the tracked-secrets warning is known (it is never a rejection: a list git
+// cannot make is none). A leg that never builds its engine (a finished thread reported) never asks for them.
+function startNotices(facts: string[], secrets: Promise<string[]> | null, branch: string[]): Promise<string[]> {
+  const notices = (secrets ?? Promise.resolve([])).then((found) => [...facts, ...found, ...branch]);
+  notices.catch(() => {});
+  return notices;
 }
 
 // The model's transport: a replayed session, none at all (the thread needs no model), a recorded one, or the default.

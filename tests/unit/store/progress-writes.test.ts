@@ -35,6 +35,28 @@ describe("progress writes on SQLite", () => {
     db.close();
   });
 
+  it("a thread created unsynced (a run's row at its start) is in the file for another process, and its id is still taken", async () => {
+    const path = join(dir, "yolo.db");
+    const db = openDatabase(path);
+    const threads = new SqliteThreadStore(db);
+    await threads.create({ id: "t1", requirement: "r", model: "m", root: dir }, { progress: true });
+    expect(db.pragma("synchronous", { simple: true })).toBe(2);
+    await expect(threads.create({ id: "t1", requirement: "again", model: "m", root: dir }, { progress: true })).rejects.toThrow(/t1/);
+    expect(db.pragma("synchronous", { simple: true })).toBe(2);
+    const read = spawnSync(
+      process.execPath,
+      [
+        "-e",
+        `const D = require("better-sqlite3"); const db = new D(process.argv[1], { readonly: true }); process.stdout.write(JSON.stringify(db.prepare("SELECT requirement, status FROM yolo_threads WHERE id = 't1'").get()));`,
+        path,
+      ],
+      { encoding: "utf8", cwd: process.cwd() },
+    );
+    expect(read.stderr).toBe("");
+    expect(JSON.parse(read.stdout)).toEqual({ requirement: "r", status: "running" });
+    db.close();
+  });
+
   it("go back to full sync when the write throws", () => {
     const db = openDatabase(join(dir, "yolo.db"));
     try {

@@ -85,7 +85,7 @@ function resolveRelative(from: string, name: string, known: Set<string>): string
 const parsed = new Map<string, string[] | string>();
 
 function cachedImportsOf(file: string, text: string): string[] | string {
-  const key = `${extname(file)}\0${createHash("sha1").update(text).digest("hex")}`;
+  const key = `${extname(file)}\0${createHash("sha256").update(text).digest("hex")}`;
   let names = parsed.get(key) ?? stored()?.entries.get(key);
   if (names === undefined) names = importsOf(file, text);
   parsed.set(key, names);

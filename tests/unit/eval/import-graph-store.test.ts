@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { importGraph, keepParsesIn, saveParses } from "../../../src/eval/import-graph.js";
 
 // Parses kept on disk between processes (a build's serve a later eval's judge): what is written, what is read back,
-// and what is not trusted. The file's format (the key: the extension and the text's sha1) is what these tests read.
+// and what is not trusted. The file's format (the key: the extension and the text's sha256) is what these tests read.
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -19,7 +19,7 @@ function storeFile(): string {
   return join(dir, "eval", "parses.json");
 }
 
-const keyOf = (ext: string, text: string) => `${ext}\0${createHash("sha1").update(text).digest("hex")}`;
+const keyOf = (ext: string, text: string) => `${ext}\0${createHash("sha256").update(text).digest("hex")}`;
 type Stored = { parser: string; parses: [string, string[] | string][] };
 
 function graph(files: Record<string, string>) {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, posix } from "node:path";
+import { dirname, extname, posix } from "node:path";
 import type * as TS from "typescript";
 
 /**
@@ -51,7 +52,6 @@ export function isCodeFile(rel: string): boolean {
  * unknown.
  */
 export function importGraph(files: string[], read: (file: string) => string, known: Set<string>, ownName: string | null): ImportGraph {
-  ts ??= createRequire(import.meta.url)("typescript") as typeof TS;
   const edges = new Map<string, string[]>();
   const spawners = new Set<string>();
   const readers = new Set<string>();
@@ -80,19 +80,89 @@ function resolveRelative(from: string, name: string, known: Set<string>): string
   return found ? [found] : [];
 }
 
-// A build reads the same files at every candidate, most of them unchanged: each text is parsed once.
+// A build reads the same files at every candidate, most of them unchanged: each text is parsed once. The key is what
+// the parse depends on: the text and the extension (TypeScript picks the script kind from it), not the path.
 const parsed = new Map<string, string[] | string>();
 
 function cachedImportsOf(file: string, text: string): string[] | string {
-  const key = `${file}\0${createHash("sha1").update(text).digest("hex")}`;
-  let names = parsed.get(key);
-  if (names === undefined) parsed.set(key, (names = importsOf(file, text)));
+  const key = `${extname(file)}\0${createHash("sha256").update(text).digest("hex")}`;
+  let names = parsed.get(key) ?? stored()?.entries.get(key);
+  if (names === undefined) names = importsOf(file, text);
+  parsed.set(key, names);
   return names;
+}
+
+/** Parses kept on disk between processes (keepParsesIn): what was read from the file, and whether it must be written. */
+interface ParseStore {
+  file: string;
+  entries: Map<string, string[] | string>;
+}
+
+let store: ParseStore | null | undefined;
+let storeFile: string | null = null;
+// How many parses the file keeps (the newest used): a few versions of a large project's files.
+const STORE_CAP = 50_000;
+
+/**
+ * Keeps the parses in `file` as well, across processes: the build's parses then serve a later eval's judge, which need
+ * not load TypeScript's parser at all (a quarter of a second of CPU) when every file it reads has the bytes of one
+ * parsed before. Only this module writes it, with TypeScript's own parse of those bytes; the eval keeps it in its own
+ * folder of the project checkout, which the sandboxed runs whose judging reads parses see empty (docs/eval.md).
+ */
+export function keepParsesIn(file: string): void {
+  storeFile = file;
+  store = undefined;
+}
+
+/** Writes the parses this process made or used to keepParsesIn's file (the older ones kept there after them, to a cap). */
+export function saveParses(): void {
+  const kept = stored();
+  if (!kept || !parsed.size) return;
+  const entries = new Map(kept.entries);
+  for (const [key, names] of parsed) entries.delete(key), entries.set(key, names);
+  const newest = [...entries].slice(-STORE_CAP);
+  const tmp = `${kept.file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(kept.file), { recursive: true });
+    writeFileSync(tmp, JSON.stringify({ parser: parserVersion(), parses: newest }));
+    renameSync(tmp, kept.file);
+  } catch {
+    // A cache: the next process parses again.
+  }
+}
+
+// The parses keepParsesIn's file holds, read once; none when they came from another version of the parser.
+function stored(): ParseStore | null {
+  if (store !== undefined || !storeFile) return store ?? null;
+  store = { file: storeFile, entries: new Map() };
+  try {
+    const data = JSON.parse(readFileSync(storeFile, "utf8")) as { parser?: string; parses?: [string, string[] | string][] };
+    if (data.parser === parserVersion() && Array.isArray(data.parses)) store.entries = new Map(data.parses.filter(wellFormed));
+  } catch {
+    // None yet, or unreadable: parsed afresh.
+  }
+  return store;
+}
+
+// A stored entry as saveParses writes it: a key, and a file's module names or why its imports cannot be told.
+function wellFormed(entry: unknown): entry is [string, string[] | string] {
+  if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== "string") return false;
+  const names: unknown = entry[1];
+  return typeof names === "string" || (Array.isArray(names) && names.every((n) => typeof n === "string"));
+}
+
+let version: string | undefined;
+
+// TypeScript's version (its package.json, without loading the parser) and this reader's: a stored parse from another is not used.
+function parserVersion(): string {
+  version ??= `${(createRequire(import.meta.url)("typescript/package.json") as { version: string }).version}/1`;
+  return version;
 }
 
 // The module names a file imports, or why it has an import whose name is computed at run time.
 function importsOf(file: string, text: string): string[] | string {
-  const t = ts as typeof TS;
+  ts ??= createRequire(import.meta.url)("typescript") as typeof TS;
+  const t = ts;
   const source = t.createSourceFile(file, text, t.ScriptTarget.Latest, false, file.endsWith("x") ? t.ScriptKind.TSX : undefined);
   const names: string[] = [];
   let computed: string | null = null;

@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { gitOk, repositoryFilters } from "../git/git.js";
+import { type GitOptions, gitOk, repositoryFilters } from "../git/git.js";
 import { isTestFile } from "../gates/definition-patterns.js";
 import { isGateFile, keepPackageTestKeys, readPackageJson } from "./gate-files.js";
 import { runChangingReason, treeFacts } from "./run-changing-files.js";
@@ -42,13 +42,21 @@ export function takenOver(task: EvalTask, path: string, inTaskTree: boolean): bo
 }
 
 /** Makes the judged tree of `task` at `judgeDir` from the agents' worktree `dir`, whose run started at `start`. */
-export async function buildJudgeTree(root: string, judgeDir: string, task: EvalTask, agents: { dir: string; start: string }): Promise<JudgeTree> {
-  // The judged tree is a worktree of the project (its config): read its filter drivers once for adding and filling it.
-  const options = { filters: repositoryFilters(root) };
+export async function buildJudgeTree(
+  root: string,
+  judgeDir: string,
+  task: EvalTask,
+  agents: { dir: string; start: string },
+  // The judged tree is a worktree of the project (its config): its filter drivers, read once for adding and filling it.
+  options: GitOptions = { filters: repositoryFilters(root) },
+): Promise<JudgeTree> {
   await addWorktree(root, judgeDir, task.parent, options);
   await takeFilesFrom(judgeDir, task.commit, task.testFiles, options);
-  const taskTree = await taskTreeFiles(judgeDir, task);
-  const startTree = new Set(await filesAt(agents.dir, agents.start));
+  const parentFiles = await filesAt(judgeDir, task.parent);
+  const taskTree = taskTreeFiles(parentFiles, judgeDir, task);
+  // Tests hidden, the agents started at the task's parent itself: the same commit, listed once (from the project's
+  // repository, not the agents' copy of it).
+  const startTree = new Set(agents.start === task.parent ? parentFiles : await filesAt(agents.dir, agents.start));
   const original = readPackageJson(judgeDir);
   const restored: string[] = [];
   const runChanging: JudgeTree["runChanging"] = [];
@@ -86,8 +94,8 @@ export function treeTamper(tree: JudgeTree, testWrites: string[], mode: TestsMod
 }
 
 // The files of the task's tree: the parent's, with the commit's test changes (added, changed or deleted).
-async function taskTreeFiles(judgeDir: string, task: EvalTask): Promise<Set<string>> {
-  const files = new Set(await filesAt(judgeDir, task.parent));
+function taskTreeFiles(parentFiles: string[], judgeDir: string, task: EvalTask): Set<string> {
+  const files = new Set(parentFiles);
   for (const f of task.testFiles) {
     if (existsSync(join(judgeDir, f))) files.add(f);
     else files.delete(f);

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { warmSpawner } from "../exec/spawner.js";
 import { gitOk, repositoryFilters } from "../git/git.js";
 import { costOf } from "../llm/budget.js";
 import type { ResolvedConfig } from "../config/schema.js";
@@ -50,6 +51,9 @@ export async function runTask(task: EvalTask, model: { label: string; name: stri
   const definition = taskDefinition(task, { model, ...ctx.setting });
   const plan = planTask(files, definition);
   if (plan.kind === "reuse") return plan.result;
+  // The judge's first gate run starts the spawner helper; up from here, the git commands before it (the task's
+  // repository, the judged tree) are forked from that small process rather than from this large one.
+  warmSpawner(ctx.child.env);
   mkdirSync(base, { recursive: true });
   await stopLeftoverRun(files.pid);
   // A judged tree holds the hidden tests: one an eval killed while judging left must be gone before the agents work.
@@ -170,8 +174,10 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
     return { ...result, reason: notJudgedReason(facts, input.exitCode, input.stderrFile), ...canaryMark(task) };
   }
   const where = judgeDir(dir);
+  // The project's filter drivers, read once for making, filling and removing the judged tree (a worktree of it).
+  const options = { filters: repositoryFilters(input.ctx.root) };
   try {
-    const tree = await buildJudgeTree(input.ctx.root, where, task, { dir, start: input.start });
+    const tree = await buildJudgeTree(input.ctx.root, where, task, { dir, start: input.start }, options);
     const tamper = [...treeTamper(tree, facts.testWrites, input.ctx.setting.tests), ...facts.refusedGateChanges.map((c) => `gate change refused: ${c}`)];
     const scope = await judgeScope(task, tree, {
       agentsDir: dir,
@@ -184,7 +190,7 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
     return await verdictOn(task, where, scope, { ...result, tamperAttempts: tamper.length, tamper }, input.ctx);
   } finally {
     // The judged tree holds the hidden tests and is rebuilt from the task whenever needed: it never outlives judging.
-    await removeWorktree(input.ctx.root, where);
+    await removeWorktree(input.ctx.root, where, options);
   }
 }
 

@@ -56,10 +56,12 @@ export async function removeIfPresent(root: string, dir: string): Promise<void> 
   if (existsExact(dir)) await removeWorktree(root, dir);
 }
 
+// A worktree git removed is unregistered with its folder; a folder git did not take (half-made, or its registration
+// lost) is deleted and its registration, if any, pruned.
 async function removeWorktreeNow(root: string, dir: string, options: GitOptions = {}): Promise<void> {
-  await git(root, ["worktree", "remove", "--force", "--force", dir], {}, options);
+  const removed = await git(root, ["worktree", "remove", "--force", "--force", dir], {}, options);
   rmSync(dir, { recursive: true, force: true });
-  await git(root, ["worktree", "prune"], {}, options);
+  if (removed.exitCode !== 0) await git(root, ["worktree", "prune"], {}, options);
 }
 
 // Installed dependencies are not in git: the checkout borrows the project's (read through a link, never copied).

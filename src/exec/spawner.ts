@@ -70,6 +70,15 @@ export async function launchThroughSpawner(request: LaunchRequest): Promise<Laun
 }
 
 /**
+ * Starts the helper in the background now, so the git commands that come before this process's first shell command
+ * already go through it (`yolo eval`: each task's repository and judged tree; Node forks a large process for each
+ * direct one). For a command that is going to start one anyway; nothing waits for it.
+ */
+export function warmSpawner(env: NodeJS.ProcessEnv): void {
+  started(env);
+}
+
+/**
  * Starts a command through the helper only if it is up already (a run's commands started it): never starts one, so
  * a command that runs only git (`yolo threads`, `yolo show`) does not fork a helper for it. Null: start it directly.
  */

@@ -1,5 +1,6 @@
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { buildTasksFromHistory } from "../../eval/build.js";
+import { keepParsesIn, saveParses } from "../../eval/import-graph.js";
 import { buildMutants } from "../../eval/mutate.js";
 import { evalDir, suiteSettings } from "../../eval/settings.js";
 import { toJsonl } from "../../eval/task-file.js";
@@ -79,8 +80,14 @@ export async function evalCommand(input: { cwd: string; opts: EvalFlags }): Prom
   const name = opts.name ?? defaultName(opts);
   if (!NAME.test(name)) throw new ConfigError(`--name "${name}" may use only letters, digits, ".", "_" and "-".`);
   const config = await loadResolvedConfig(input.cwd, { baseUrl: opts.baseUrl });
-  if (opts.tasks === undefined) return buildCommand(config, { ...opts, name }, input.cwd);
-  return (await import("./eval-run.js")).runTasksCommand(config, { ...opts, tasks: opts.tasks as string, name, shardOf }, input.cwd);
+  // The build's parses of the project's files serve the judge of a later run of its tasks (import-graph.ts).
+  keepParsesIn(join(evalDir(config), "parses.json"));
+  try {
+    if (opts.tasks === undefined) return await buildCommand(config, { ...opts, name }, input.cwd);
+    return await (await import("./eval-run.js")).runTasksCommand(config, { ...opts, tasks: opts.tasks as string, name, shardOf }, input.cwd);
+  } finally {
+    saveParses();
+  }
 }
 
 /**

@@ -3,10 +3,15 @@ import { join } from "node:path";
 import { plural } from "../text/plural.js";
 import { defineRole } from "./types.js";
 
-/** Files the agent said it changed that exist, plus the ones its tools really wrote. */
-export function changedFiles(root: string, declared: unknown, written: string[]): string[] {
+/**
+ * The files the tools really wrote, plus those the agent says it changed (through a command, say) that git confirms
+ * the thread changed: a model's claim about a file it never touched is not taken. Without git's answer, a named file
+ * that exists.
+ */
+export function changedFiles(root: string, declared: unknown, written: string[], changed: ReadonlySet<string> | null): string[] {
   const named = Array.isArray(declared) ? declared.filter((f): f is string => typeof f === "string") : [];
-  return [...new Set([...written, ...named.filter((f) => !f.startsWith("/") && !f.includes("..") && existsSync(join(root, f)))])];
+  const confirmed = (f: string) => (changed ? changed.has(f) : !f.startsWith("/") && !f.includes("..") && existsSync(join(root, f)));
+  return [...new Set([...written, ...named.filter(confirmed)])];
 }
 
 /** dev: implements the change with tests; its output is the code itself. */
@@ -27,7 +32,7 @@ export const dev = defineRole({
       .describe("ids of tests that were failing before the run which you believe are not part of this task; a human decides, you do not"),
   }),
   write: (h, ctx) => {
-    const files = changedFiles(ctx.root, h.files_changed, ctx.written);
+    const files = changedFiles(ctx.root, h.files_changed, ctx.written, ctx.changed);
     // Each handoff states its claims afresh: none given means none made this time.
     const claims = [...new Set(h.unrelated_failures ?? [])];
     return {

@@ -38,6 +38,11 @@ export interface RoleWriteContext {
   gates: GateResult[] | null;
   /** Files the agent's tools really wrote. */
   written: string[];
+  /**
+   * Files git says the thread changed so far (its start against the work tree), asked for roles that write code; null
+   * when git cannot tell (no repository). What an agent claims it changed is checked against it.
+   */
+  changed: ReadonlySet<string> | null;
   root: string;
   /**
    * The gate verdict (gates/verdict.ts) with this judge's word: the block, its fix attempt and, for gates this node ran,

@@ -10,31 +10,41 @@ const REQ = "Add an add(a, b) function to src/add.js";
 // The fixture's own test script: these cases are about what a run says it changed, not the gate's detection.
 const GATE = ["--test-cmd", "node --test test/"];
 
-function completedOf(stdout: string): { status: string; filesChanged: string[] } {
-  const events = stdout
+function eventsOf(stdout: string): Array<Record<string, any>> {
+  return stdout
     .trim()
     .split("\n")
     .map((line) => JSON.parse(line));
-  return events.findLast((e) => e.type === "run.completed");
+}
+
+function completedOf(stdout: string): { status: string; filesChanged: string[] } {
+  return eventsOf(stdout).findLast((e) => e.type === "run.completed") as { status: string; filesChanged: string[] };
 }
 
 // "Files changed" is what git says the thread changed, not what a model says it did.
 describe("a run's files changed come from git, never from the model's account", () => {
-  it("a file the model names but never changed is not listed; the file it wrote is", async () => {
+  it("a file the model names but never changed is not listed; one it wrote, or changed by a command and named, is", async () => {
     const project = makeProject();
     const mock = await startMockOpenAI(
       director({
         analyst: [analystDone],
         pm: [pmDone(false)],
-        // package.json exists and is untouched; the model claims it anyway.
-        dev: [call("write_file", { path: "src/add.js", content: GOOD_ADD }), handoff({ summary: "wrote add", files_changed: ["src/add.js", "package.json"] })],
+        // README.md is changed by a command (no file tool saw it) and named; package.json is untouched and named anyway.
+        dev: [
+          call("write_file", { path: "src/add.js", content: GOOD_ADD }),
+          call("run_command", { command: "printf 'add(a, b)\\n' >> README.md" }),
+          handoff({ summary: "wrote add", files_changed: ["src/add.js", "README.md", "package.json"] }),
+        ],
         tea: [teaSays("PASS")],
       }),
     );
     cleanups.push(project.cleanup, () => mock.close());
     const json = await runYolo(["run", ...GATE, "--json", REQ], { cwd: project.root, baseURL: mock.url });
     expect(json.exitCode, describeResult(json)).toBe(0);
-    expect(completedOf(json.stdout)).toMatchObject({ status: "passed", filesChanged: ["src/add.js"] });
+    const events = eventsOf(json.stdout);
+    // dev's own line (the live view, history, hooks) counts the two files git confirms, not the three it named.
+    expect(events.find((e) => e.type === "node.completed" && e.node === "dev")?.summary).toBe("2 files changed");
+    expect(completedOf(json.stdout)).toMatchObject({ status: "passed", filesChanged: ["README.md", "src/add.js"] });
   });
 
   it("a leg that wrote a file and then failed lists it, and so does a resume that fails at once", async () => {

@@ -180,6 +180,7 @@ export function agentNode(node: string, spec: AgentNodeSpec, role: RoleRecord, d
       state,
       gates,
       written: out.filesChanged,
+      changed: role.writesCode ? await changedSoFar(deps) : null,
       root: deps.config.root,
       gateVerdict: (judge) => gateVerdict({ node, check, before: state, judge }),
     });
@@ -197,4 +198,10 @@ export function agentNode(node: string, spec: AgentNodeSpec, role: RoleRecord, d
     const flagText = flags.length ? `; ${flags.map((f) => `${f}=${setFlags[f]}`).join(", ")}` : "";
     return finish(node, config, { escalateToHuman: false, question: null, ...withFlags }, out.usage, summary + committed + flagText);
   };
+}
+
+// What git says the thread changed so far, for checking an agent's account of its change; null when git cannot tell.
+async function changedSoFar(deps: EngineDeps): Promise<ReadonlySet<string> | null> {
+  const read = await deps.changes?.changedFiles();
+  return read?.ok ? new Set(read.files) : null;
 }

@@ -37,7 +37,7 @@ function judgedAt(node: string, agent?: RoleSource): string {
   const role = roleOf(agent?.id ?? node, agent === undefined, agent);
   const state = { ...emptyState(), lastGates: [gateResult({ passed: true })] };
   const gateVerdict = () => ({ gateBlocked: true, fixAttempts: 2 });
-  const out = role.write({ verdict: "FAIL", findings: ["no docs"] }, { node, state, gates: state.lastGates, written: [], root, gateVerdict });
+  const out = role.write({ verdict: "FAIL", findings: ["no docs"] }, { node, state, gates: state.lastGates, written: [], changed: null, root, gateVerdict });
   return finalOutcome({ ...state, ...out.update } as PipelineStateType).reason;
 }
 
@@ -104,7 +104,7 @@ describe("a claim that failing tests are unrelated names the agent that made it"
     const gateVerdict = () => ({ gateBlocked: false, fixAttempts: 0 });
     const claimed = roleOf("dev", false).write(
       { summary: "done", files_changed: [], unrelated_failures: ["suite > net"] },
-      { node: "coder", state, gates: null, written: [], root, gateVerdict },
+      { node: "coder", state, gates: null, written: [], changed: null, root, gateVerdict },
     );
     expect(claimed.update).toMatchObject({ failureClaims: ["suite > net"], failureClaimsBy: "coder" });
 

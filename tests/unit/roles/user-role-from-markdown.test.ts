@@ -82,6 +82,7 @@ describe("a role added from a Markdown file only", () => {
       state: emptyState(),
       gates: null,
       written: [],
+      changed: null,
       root: "/nowhere",
       gateVerdict: () => ({ gateBlocked: false, fixAttempts: 0 }),
     });

@@ -159,7 +159,11 @@ function testcase(g: ReportGate): string[] {
     g.output ?? "(output no longer available)",
     ...(g.logFile ? ["", `Full output: ${g.logFile}`] : []),
   ].join("\n");
-  return [`${open}>`, `      <failure message="${xmlAttr(message)}" type="${g.timedOut ? "timeout" : g.environment ? "environment" : "gate"}">${xmlText(body)}</failure>`, "    </testcase>"];
+  return [
+    `${open}>`,
+    `      <failure message="${xmlAttr(message)}" type="${g.timedOut ? "timeout" : g.environment ? "environment" : "gate"}">${xmlText(body)}</failure>`,
+    "    </testcase>",
+  ];
 }
 
 // A testcase is a failure when the gate was red, or green but blocked by yolo (a regression, a refused gate change).

@@ -27,6 +27,8 @@ export interface ScopeContext {
   runDir: string;
   root: string;
   facts: RunFacts;
+  /** The agents' repository's filter drivers, when read already (judge-tree.ts, AgentsTree). */
+  agentsFilters?: Promise<[string, string][]>;
   sandbox: string;
   env: NodeJS.ProcessEnv;
 }
@@ -45,7 +47,7 @@ export async function judgeScope(task: EvalTask, tree: JudgeTree, ctx: ScopeCont
     gates: task.gates,
     facts: ctx.facts,
     sandbox: ctx.sandbox,
-    treeNow: leftOut.length ? null : await hashOrNull(ctx.agentsDir),
+    treeNow: leftOut.length ? null : await hashOrNull(ctx.agentsDir, ctx.agentsFilters),
     baseline: readBaseline(ctx),
     leftOut,
   });
@@ -63,9 +65,9 @@ export async function judgeScope(task: EvalTask, tree: JudgeTree, ctx: ScopeCont
 }
 
 // The agents' tree as the run's gates hashed it (yolo's state folder left out by the hash itself).
-async function hashOrNull(dir: string): Promise<string | null> {
+async function hashOrNull(dir: string, filters: Promise<[string, string][]> | undefined): Promise<string | null> {
   try {
-    return await workTreeHash(dir);
+    return await workTreeHash(dir, [], [], filters);
   } catch {
     return null;
   }

@@ -41,12 +41,23 @@ export function takenOver(task: EvalTask, path: string, inTaskTree: boolean): bo
   return task.sourceFiles.includes(path) || !inTaskTree;
 }
 
-/** Makes the judged tree of `task` at `judgeDir` from the agents' worktree `dir`, whose run started at `start`. */
+/**
+ * The agents' finished worktree `dir`, whose run started at `start`; `filters`, its repository's filter drivers, read
+ * once for the judge's content commands there (the diff here, the tree hash in judge-scope.ts): nothing changes its
+ * config once the run has ended.
+ */
+export interface AgentsTree {
+  dir: string;
+  start: string;
+  filters?: Promise<[string, string][]>;
+}
+
+/** Makes the judged tree of `task` at `judgeDir` from the agents' worktree. */
 export async function buildJudgeTree(
   root: string,
   judgeDir: string,
   task: EvalTask,
-  agents: { dir: string; start: string },
+  agents: AgentsTree,
   // The judged tree is a worktree of the project (its config): its filter drivers, read once for adding and filling it.
   options: GitOptions = { filters: repositoryFilters(root) },
 ): Promise<JudgeTree> {
@@ -61,7 +72,7 @@ export async function buildJudgeTree(
   const restored: string[] = [];
   const runChanging: JudgeTree["runChanging"] = [];
   const facts = treeFacts(taskTree);
-  for (const path of await agentChanges(agents.dir, agents.start)) {
+  for (const path of await agentChanges(agents)) {
     const why = taskTree.has(path) || isTestFile(path) ? null : runChangingReason(path, facts);
     if (why) runChanging.push({ path, why });
     else if (takenOver(task, path, taskTree.has(path))) copyPath(agents.dir, judgeDir, path);
@@ -107,8 +118,8 @@ function taskTreeFiles(parentFiles: string[], judgeDir: string, task: EvalTask):
  * Every path the agents changed since `start`: tracked files changed or deleted, and new files git does not ignore.
  * Ignored files (build output, caches, an interpreter's compiled files) are never taken over: the judge builds its own.
  */
-async function agentChanges(dir: string, start: string): Promise<string[]> {
-  const tracked = (await gitOk(dir, ["diff", "--no-renames", "--name-only", "-z", start, "--"])).split("\0").filter(Boolean);
+async function agentChanges({ dir, start, filters }: AgentsTree): Promise<string[]> {
+  const tracked = (await gitOk(dir, ["diff", "--no-renames", "--name-only", "-z", start, "--"], {}, { filters })).split("\0").filter(Boolean);
   const fresh = (await gitOk(dir, ["ls-files", "-z", "--others", "--exclude-standard", "--", ".", ":(exclude).yol[o]/*", ":(exclude)node_modules"]))
     .split("\0")
     .filter(Boolean);

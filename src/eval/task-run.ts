@@ -176,14 +176,17 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
   const where = judgeDir(dir);
   // The project's filter drivers, read once for making, filling and removing the judged tree (a worktree of it).
   const options = { filters: repositoryFilters(input.ctx.root) };
+  // The agents' repository's, read once for the diff and the tree hash there.
+  const agentsFilters = repositoryFilters(dir);
   try {
-    const tree = await buildJudgeTree(input.ctx.root, where, task, { dir, start: input.start }, options);
+    const tree = await buildJudgeTree(input.ctx.root, where, task, { dir, start: input.start, filters: agentsFilters }, options);
     const tamper = [...treeTamper(tree, facts.testWrites, input.ctx.setting.tests), ...facts.refusedGateChanges.map((c) => `gate change refused: ${c}`)];
     const scope = await judgeScope(task, tree, {
       agentsDir: dir,
       runDir: input.ctx.runDir,
       root: input.ctx.root,
       facts,
+      agentsFilters,
       sandbox: input.ctx.suite.commands.sandbox.kind,
       env: input.ctx.suite.env,
     });

@@ -8,11 +8,17 @@ import { withStagedWorkTree } from "./staged-work-tree.js";
  * not ignored ones unless named in `ignoredToo`, nor `.yolo/` nor gate byproducts), written from a throwaway index: the user's index, HEAD and refs
  * are untouched. Two calls give the same hash exactly when the project's files are the same, so it names the tree a
  * gate run judged. The repository's filter drivers are read once, fresh, for both of its git commands (its `add` and
- * `write-tree`): three git processes, not four; none outside git, where they could only fail.
+ * `write-tree`): three git processes, not four; none outside git, where they could only fail. A caller that read them
+ * already for other commands on the same unchanged repository passes them as `read`.
  */
-export async function workTreeHash(root: string, own: readonly string[] = [], ignoredToo: readonly string[] = []): Promise<string> {
+export async function workTreeHash(
+  root: string,
+  own: readonly string[] = [],
+  ignoredToo: readonly string[] = [],
+  read?: Promise<[string, string][]>,
+): Promise<string> {
   if (!hasGitEntry(root)) throw new GitError(`${root} is not in a git repository: it has no work tree to hash`);
-  const filters = repositoryFilters(root);
+  const filters = read ?? repositoryFilters(root);
   return withStagedWorkTree(root, { base: null, own, filters, ignoredToo }, async (staged) => (await staged(["write-tree"])).trim());
 }
 

@@ -10,7 +10,6 @@ import type { RunFacts } from "./run-events.js";
 import { nodeTestPaths } from "./node-test-files.js";
 import { suiteScope } from "./suite-scope.js";
 import type { EvalTask } from "./types.js";
-import { worktreeFiles } from "./worktree.js";
 
 /**
  * What the judge runs on a task's judged tree: the whole suite, or only the test files the hidden tests can change
@@ -54,7 +53,8 @@ export async function judgeScope(task: EvalTask, tree: JudgeTree, ctx: ScopeCont
   if (!reuse.ok) return whole(reuse.reason);
   const scope = suiteScope({
     dir: tree.dir,
-    files: await worktreeFiles(tree.dir),
+    // Nothing was left out (gateReuse) and no test file is deleted (above): the files git would list there.
+    files: tree.files,
     changed: new Map(),
     testFiles: task.testFiles,
     gates: task.gates,

@@ -67,7 +67,8 @@ export async function judgeScope(task: EvalTask, tree: JudgeTree, ctx: ScopeCont
 // The agents' tree as the run's gates hashed it (yolo's state folder left out by the hash itself).
 async function hashOrNull(dir: string, filters: Promise<[string, string][]> | undefined): Promise<string | null> {
   try {
-    return await workTreeHash(dir, [], [], filters);
+    // The task's repository is one yolo made (worktree.ts, cloneAt): its index is in its own .git folder.
+    return await workTreeHash(dir, [], [], { filters, index: join(dir, ".git", "index") });
   } catch {
     return null;
   }

@@ -1,8 +1,9 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDefinition } from "./types.js";
 import { pruneOldBuilds } from "../config/build-entries.js";
+import { cacheKey, signedBy, signText } from "../config/cache-key.js";
 import { plainJson, privateCacheDir } from "../config/load-cache.js";
 import type { ResolvedConfig } from "../config/schema.js";
 import { validationCache } from "../config/load-project.js";
@@ -21,7 +22,6 @@ export function agentsCache(env: Readonly<Record<string, string | undefined>>): 
   return validated ? { dir: join(userCacheDir(env), "agents"), build: validated.build } : null;
 }
 
-const KEY_FILE = "key";
 const KIND = "pipeline-agents";
 
 /**
@@ -55,36 +55,8 @@ function inputDigest(build: string, inputs: string): string {
 const buildPrefix = (build: string) => `${createHash("sha256").update(build).digest("hex").slice(0, 12)}-`;
 const entryPath = (cache: AgentsCache, digest: string) => join(cache.dir, `${buildPrefix(cache.build)}${digest.slice(0, 40)}.json`);
 
-// The signature over everything an entry says: whoever cannot read this user's key cannot make an entry yolo accepts.
-function sign(key: Buffer, build: string, digest: string, output: string): string {
-  return createHmac("sha256", key).update(`${build}\0${KIND}\0${digest}\0${output}`).digest("hex");
-}
-
-/**
- * This user's secret for signing entries (32 random bytes, a private file beside them), created on first use. Null
- * when it cannot be made or is not exactly a private file of this user holding 64 hex digits: no cache then.
- */
-function cacheKey(dir: string): Buffer | null {
-  const path = join(dir, KEY_FILE);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const stat = lstatSync(path);
-      if (!stat.isFile() || (stat.mode & 0o077) !== 0) return null;
-      if (typeof process.getuid === "function" && stat.uid !== process.getuid()) return null;
-      const hex = readFileSync(path, "utf8");
-      return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, "hex") : null;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") return null;
-    }
-    try {
-      // Exclusive: two processes creating it at once agree on the one that won.
-      writeFileSync(path, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return null;
-    }
-  }
-  return null;
-}
+// What an entry's signature covers: everything it says (whoever cannot read this user's key cannot make one yolo accepts).
+const signed = (build: string, digest: string, output: string) => `${build}\0${KIND}\0${digest}\0${output}`;
 
 // The agents an intact, signed entry of this build and these inputs holds; null for anything else.
 function readEntry(cache: AgentsCache, key: Buffer, digest: string): Map<string, AgentDefinition> | null {
@@ -92,9 +64,7 @@ function readEntry(cache: AgentsCache, key: Buffer, digest: string): Map<string,
     const entry = JSON.parse(readFileSync(entryPath(cache, digest), "utf8")) as Record<string, unknown>;
     if (entry.build !== cache.build || entry.kind !== KIND || entry.inputs !== digest) return null;
     if (typeof entry.output !== "string" || typeof entry.mac !== "string") return null;
-    const expected = Buffer.from(sign(key, cache.build, digest, entry.output), "hex");
-    const given = Buffer.from(entry.mac, "hex");
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    if (!signedBy(key, signed(cache.build, digest, entry.output), entry.mac)) return null;
     const output = JSON.parse(entry.output) as unknown;
     if (!Array.isArray(output) || !output.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === "string")) return null;
     return new Map(output as [string, AgentDefinition][]);
@@ -114,7 +84,7 @@ function writeEntry(cache: AgentsCache, key: Buffer, digest: string, agents: Map
     if (!readdirSync(cache.dir).some((name) => name.startsWith(prefix))) pruneOldBuilds(cache.dir, prefix);
     // Written beside and renamed, so a reader never sees half an entry.
     const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ build: cache.build, kind: KIND, inputs: digest, output, mac: sign(key, cache.build, digest, output) }), {
+    writeFileSync(tmp, JSON.stringify({ build: cache.build, kind: KIND, inputs: digest, output, mac: signText(key, signed(cache.build, digest, output)) }), {
       mode: 0o600,
     });
     renameSync(tmp, path);

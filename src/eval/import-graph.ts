@@ -3,6 +3,8 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, extname, posix } from "node:path";
 import type * as TS from "typescript";
+import { cacheKey, signedBy, signText } from "../config/cache-key.js";
+import { privateCacheDir } from "../config/private-dir.js";
 
 /**
  * The static imports of a tree's JavaScript / TypeScript files, read with TypeScript's own parser (never regular
@@ -92,25 +94,28 @@ function cachedImportsOf(file: string, text: string): string[] | string {
   return names;
 }
 
-/** Parses kept on disk between processes (keepParsesIn): what was read from the file, and whether it must be written. */
+/** Parses kept on disk between processes (keepParsesIn): what was read from the file, and the key that signs it. */
 interface ParseStore {
   file: string;
+  key: Buffer;
   entries: Map<string, string[] | string>;
 }
 
 let store: ParseStore | null | undefined;
-let storeFile: string | null = null;
+let storeAt: { file: string; keyDir: string } | null = null;
 // How many parses the file keeps (the newest used): a few versions of a large project's files.
 const STORE_CAP = 50_000;
 
 /**
  * Keeps the parses in `file` as well, across processes: the build's parses then serve a later eval's judge, which need
  * not load TypeScript's parser at all (a quarter of a second of CPU) when every file it reads has the bytes of one
- * parsed before. Only this module writes it, with TypeScript's own parse of those bytes; the eval keeps it in its own
- * folder of the project checkout, which the sandboxed runs whose judging reads parses see empty (docs/eval.md).
+ * parsed before. Only this module writes it, with TypeScript's own parse of those bytes, signed with this user's key
+ * kept in the private folder `keyDir` (config/cache-key.ts): the judge narrows its run from these parses, so a file
+ * anything else wrote or edited (an earlier eval's run without the sandbox could reach the project checkout) is not
+ * read, and without a usable key nothing is kept.
  */
-export function keepParsesIn(file: string): void {
-  storeFile = file;
+export function keepParsesIn(file: string, keyDir: string): void {
+  storeAt = { file, keyDir };
   store = undefined;
 }
 
@@ -124,19 +129,29 @@ export function saveParses(): void {
   const tmp = `${kept.file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(kept.file), { recursive: true });
-    writeFileSync(tmp, JSON.stringify({ parser: parserVersion(), parses: newest }));
+    const body = JSON.stringify({ parser: parserVersion(), parses: newest });
+    // The signature on the first line, over the rest of the file exactly as written.
+    writeFileSync(tmp, `${signText(kept.key, body)}\n${body}`);
     renameSync(tmp, kept.file);
   } catch {
     // A cache: the next process parses again.
   }
 }
 
-// The parses keepParsesIn's file holds, read once; none when they came from another version of the parser.
+// The parses keepParsesIn's file holds, read once; none when they came from another version of the parser or are not
+// exactly as this user's yolo signed them.
 function stored(): ParseStore | null {
-  if (store !== undefined || !storeFile) return store ?? null;
-  store = { file: storeFile, entries: new Map() };
+  if (store !== undefined || !storeAt) return store ?? null;
+  const dir = privateCacheDir(storeAt.keyDir);
+  const key = dir ? cacheKey(dir) : null;
+  store = key ? { file: storeAt.file, key, entries: new Map() } : null;
+  if (!store) return null;
   try {
-    const data = JSON.parse(readFileSync(storeFile, "utf8")) as { parser?: string; parses?: [string, string[] | string][] };
+    const text = readFileSync(store.file, "utf8");
+    const newline = text.indexOf("\n");
+    const body = text.slice(newline + 1);
+    if (newline < 0 || !signedBy(store.key, body, text.slice(0, newline))) return store;
+    const data = JSON.parse(body) as { parser?: string; parses?: [string, string[] | string][] };
     if (data.parser === parserVersion() && Array.isArray(data.parses)) store.entries = new Map(data.parses.filter(wellFormed));
   } catch {
     // None yet, or unreadable: parsed afresh.

@@ -10,7 +10,6 @@ import type { RunFacts } from "./run-events.js";
 import { nodeTestPaths } from "./node-test-files.js";
 import { suiteScope } from "./suite-scope.js";
 import type { EvalTask } from "./types.js";
-import { worktreeFiles } from "./worktree.js";
 
 /**
  * What the judge runs on a task's judged tree: the whole suite, or only the test files the hidden tests can change
@@ -27,6 +26,8 @@ export interface ScopeContext {
   runDir: string;
   root: string;
   facts: RunFacts;
+  /** The agents' repository's filter drivers, when read already (judge-tree.ts, AgentsTree). */
+  agentsFilters?: Promise<[string, string][]>;
   sandbox: string;
   env: NodeJS.ProcessEnv;
 }
@@ -45,14 +46,15 @@ export async function judgeScope(task: EvalTask, tree: JudgeTree, ctx: ScopeCont
     gates: task.gates,
     facts: ctx.facts,
     sandbox: ctx.sandbox,
-    treeNow: leftOut.length ? null : await hashOrNull(ctx.agentsDir),
+    treeNow: leftOut.length ? null : await hashOrNull(ctx.agentsDir, ctx.agentsFilters),
     baseline: readBaseline(ctx),
     leftOut,
   });
   if (!reuse.ok) return whole(reuse.reason);
   const scope = suiteScope({
     dir: tree.dir,
-    files: await worktreeFiles(tree.dir),
+    // Nothing was left out (gateReuse) and no test file is deleted (above): the files git would list there.
+    files: tree.files,
     changed: new Map(),
     testFiles: task.testFiles,
     gates: task.gates,
@@ -63,9 +65,10 @@ export async function judgeScope(task: EvalTask, tree: JudgeTree, ctx: ScopeCont
 }
 
 // The agents' tree as the run's gates hashed it (yolo's state folder left out by the hash itself).
-async function hashOrNull(dir: string): Promise<string | null> {
+async function hashOrNull(dir: string, filters: Promise<[string, string][]> | undefined): Promise<string | null> {
   try {
-    return await workTreeHash(dir);
+    // The task's repository is one yolo made (worktree.ts, cloneAt): its index is in its own .git folder.
+    return await workTreeHash(dir, [], [], { filters, index: join(dir, ".git", "index") });
   } catch {
     return null;
   }

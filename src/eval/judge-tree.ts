@@ -27,6 +27,13 @@ export interface JudgeTree {
   startFiles: Set<string>;
   /** New files a runner or interpreter would load by their place and name (run-changing-files.ts): never judged. */
   runChanging: Array<{ path: string; why: string }>;
+  /**
+   * The judged tree's files, from what building it read and wrote (no `git ls-files` more): the task's tree and the
+   * new files taken over: what `git ls-files --cached --others --exclude-standard` would list there, in its order,
+   * whenever nothing was left out and the task deletes no test file (the agents' ignore rules are then the judged
+   * tree's too).
+   */
+  files: string[];
 }
 
 /**
@@ -41,12 +48,23 @@ export function takenOver(task: EvalTask, path: string, inTaskTree: boolean): bo
   return task.sourceFiles.includes(path) || !inTaskTree;
 }
 
-/** Makes the judged tree of `task` at `judgeDir` from the agents' worktree `dir`, whose run started at `start`. */
+/**
+ * The agents' finished worktree `dir`, whose run started at `start`; `filters`, its repository's filter drivers, read
+ * once for the judge's content commands there (the diff here, the tree hash in judge-scope.ts): nothing changes its
+ * config once the run has ended.
+ */
+export interface AgentsTree {
+  dir: string;
+  start: string;
+  filters?: Promise<[string, string][]>;
+}
+
+/** Makes the judged tree of `task` at `judgeDir` from the agents' worktree. */
 export async function buildJudgeTree(
   root: string,
   judgeDir: string,
   task: EvalTask,
-  agents: { dir: string; start: string },
+  agents: AgentsTree,
   // The judged tree is a worktree of the project (its config): its filter drivers, read once for adding and filling it.
   options: GitOptions = { filters: repositoryFilters(root) },
 ): Promise<JudgeTree> {
@@ -60,11 +78,14 @@ export async function buildJudgeTree(
   const original = readPackageJson(judgeDir);
   const restored: string[] = [];
   const runChanging: JudgeTree["runChanging"] = [];
+  const written: string[] = [];
   const facts = treeFacts(taskTree);
-  for (const path of await agentChanges(agents.dir, agents.start)) {
+  for (const path of await agentChanges(agents)) {
     const why = taskTree.has(path) || isTestFile(path) ? null : runChangingReason(path, facts);
     if (why) runChanging.push({ path, why });
-    else if (takenOver(task, path, taskTree.has(path))) copyPath(agents.dir, judgeDir, path);
+    else if (takenOver(task, path, taskTree.has(path))) {
+      if (copyPath(agents.dir, judgeDir, path)) written.push(path);
+    }
     // Only a file the agents could see counts: one at a hidden test's path is replaced, not restored.
     else if (startTree.has(path)) restored.push(path);
   }
@@ -72,7 +93,9 @@ export async function buildJudgeTree(
   if (original) keepPackageTestKeys(judgeDir, original);
   const counted = new Set(runChanging.map((r) => r.path));
   const added = (await untrackedFiles(agents.dir)).filter((p) => isGateFile(p) && !startTree.has(p) && !counted.has(p));
-  return { dir: judgeDir, restored: restored.sort(), addedGateFiles: added.sort(), startFiles: startTree, runChanging };
+  // In git's order: the untracked files, then the tracked ones, each sorted by their bytes.
+  const files = [...written.filter((p) => !taskTree.has(p)).sort(byBytes), ...[...taskTree].sort(byBytes)];
+  return { dir: judgeDir, restored: restored.sort(), addedGateFiles: added.sort(), startFiles: startTree, runChanging, files };
 }
 
 /**
@@ -107,16 +130,19 @@ function taskTreeFiles(parentFiles: string[], judgeDir: string, task: EvalTask):
  * Every path the agents changed since `start`: tracked files changed or deleted, and new files git does not ignore.
  * Ignored files (build output, caches, an interpreter's compiled files) are never taken over: the judge builds its own.
  */
-async function agentChanges(dir: string, start: string): Promise<string[]> {
-  const tracked = (await gitOk(dir, ["diff", "--no-renames", "--name-only", "-z", start, "--"])).split("\0").filter(Boolean);
+async function agentChanges({ dir, start, filters }: AgentsTree): Promise<string[]> {
+  const tracked = (await gitOk(dir, ["diff", "--no-renames", "--name-only", "-z", start, "--"], {}, { filters })).split("\0").filter(Boolean);
   const fresh = (await gitOk(dir, ["ls-files", "-z", "--others", "--exclude-standard", "--", ".", ":(exclude).yol[o]/*", ":(exclude)node_modules"]))
     .split("\0")
     .filter(Boolean);
   return [...new Set([...tracked, ...fresh])].sort();
 }
 
-// Takes the agents' version of one path: its content (a link stays a link, never followed), or its absence.
-function copyPath(from: string, to: string, path: string): void {
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+// Takes the agents' version of one path: its content (a link stays a link, never followed), or its absence. Whether a
+// file or link was written.
+function copyPath(from: string, to: string, path: string): boolean {
   const source = join(from, path);
   const target = join(to, path);
   rmSync(target, { force: true, recursive: true });
@@ -127,8 +153,9 @@ function copyPath(from: string, to: string, path: string): void {
       return null;
     }
   })();
-  if (!stat) return;
+  if (!stat || !(stat.isSymbolicLink() || stat.isFile())) return false;
   mkdirSync(dirname(target), { recursive: true });
   if (stat.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
-  else if (stat.isFile()) copyFileSync(source, target);
+  else copyFileSync(source, target);
+  return true;
 }

@@ -1,7 +1,7 @@
 import { BudgetMeter, type EvalBudget, notRunResult } from "./budget.js";
 import { inShard, type Shard, WHOLE } from "./shard.js";
 import type { TaskRunContext } from "./task-run.js";
-import { runTask } from "./task-run.js";
+import { prepareAhead, runTask, settleAhead } from "./task-run.js";
 import type { EvalTask, TaskResult } from "./types.js";
 
 /** A model of the eval: its label in results, and the name passed to `--model` (null: the configured model). */
@@ -35,6 +35,13 @@ export async function runEval(input: {
   const results: TaskResult[] = new Array(jobs.length);
   const meter = new BudgetMeter(input.budget ?? { maxCost: null, maxTokens: null });
   let next = 0;
+  const workers = Math.max(1, Math.min(input.parallel, jobs.length));
+  // One task at a time, its run mostly waits on the model: the next task's repository is made meanwhile. With more
+  // at a time, the cores are busy already.
+  const prepareNext = () => {
+    const job = jobs[next];
+    if (workers === 1 && job && !meter.exhausted() && !input.ctx.signal?.aborted) prepareAhead(job.task, job.model, input.ctx);
+  };
   const worker = async () => {
     while (next < jobs.length && !input.ctx.signal?.aborted) {
       const { task, model, slot } = jobs[next++];
@@ -42,12 +49,16 @@ export async function runEval(input: {
       if (spent) results[slot] = notRunResult(task, model.label, spent, input.ctx.setting.tests);
       else {
         input.onStart?.(task, model);
-        results[slot] = await runTask(task, model, input.ctx);
+        results[slot] = await runTask(task, model, input.ctx, prepareNext);
         meter.add(results[slot]);
       }
       input.onResult?.(results[slot]);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(input.parallel, jobs.length)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    await settleAhead();
+  }
   return results.filter(Boolean);
 }

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { warmSpawner } from "../exec/spawner.js";
 import { gitOk, repositoryFilters } from "../git/git.js";
 import { costOf } from "../llm/budget.js";
@@ -10,9 +10,9 @@ import { isGateFile } from "./gate-files.js";
 import { buildJudgeTree, treeTamper } from "./judge-tree.js";
 import { stopLeftoverRun } from "./child-watch.js";
 import { readRunFacts, type RunFacts } from "./run-events.js";
-import { type RunSetting, taskDefinition } from "./task-definition.js";
+import { type RunSetting, type TaskDefinition, taskDefinition } from "./task-definition.js";
 import { passedVisibleFailedHidden, targetSplit } from "./target-split.js";
-import { NOT_JUDGED, planTask, startAfresh, taskFiles } from "./task-plan.js";
+import { NOT_JUDGED, planTask, startAfresh, type TaskFiles, type TaskPlan, taskFiles } from "./task-plan.js";
 import type { SuiteSettings } from "./suite.js";
 import { type JudgeScope, judgeScope } from "./judge-scope.js";
 import { judgedSuite } from "./judge-suite.js";
@@ -45,20 +45,24 @@ export function modelSlug(model: string): string {
  * Resumable: a judged task is read back while what it was run with is unchanged (task-plan.ts); a thread a killed eval
  * left unfinished, or one a provider error ended, is resumed; a run a dead eval left alive is stopped first.
  */
-export async function runTask(task: EvalTask, model: { label: string; name: string | null }, ctx: TaskRunContext): Promise<TaskResult> {
-  const base = join(ctx.runDir, modelSlug(model.label));
-  const files = taskFiles(base, task.id);
-  const definition = taskDefinition(task, { model, ...ctx.setting });
-  const plan = planTask(files, definition);
+export async function runTask(
+  task: EvalTask,
+  model: { label: string; name: string | null },
+  ctx: TaskRunContext,
+  // Called once this task's run has started: the caller may prepare the next task meanwhile (prepareAhead).
+  whileRunning?: () => void,
+): Promise<TaskResult> {
+  const { files, definition } = taskPlace(task, model, ctx);
+  const ahead = takeAhead(files.dir);
+  const plan = ahead?.plan ?? planTask(files, definition);
   if (plan.kind === "reuse") return plan.result;
   // The judge's first gate run starts the spawner helper; up from here, the git commands before it (the task's
   // repository, the judged tree) are forked from that small process rather than from this large one.
   warmSpawner(ctx.child.env);
-  mkdirSync(base, { recursive: true });
-  await stopLeftoverRun(files.pid);
-  // A judged tree holds the hidden tests: one an eval killed while judging left must be gone before the agents work.
-  await removeIfPresent(ctx.root, judgeDir(files.dir));
-  const started = Date.now();
+  const aheadMs = ahead ? await ahead.ready : null;
+  if (aheadMs === null) await clearLeftovers(files, ctx);
+  // A start made ahead counts in the task's time as if made now.
+  const started = Date.now() - (aheadMs ?? 0);
   const why = plan.kind === "judge" ? null : plan.why;
   if (why) ctx.onNote?.(task, model.label, `${why}; it runs again`);
   const leg = (args: string[]) =>
@@ -71,11 +75,15 @@ export async function runTask(task: EvalTask, model: { label: string; name: stri
       signal: ctx.signal,
     });
   let exitCode: number | null = plan.kind === "judge" ? (plan.facts.completed?.exitCode ?? null) : null;
+  const running = (args: string[]) => {
+    const exit = leg(args);
+    whileRunning?.();
+    return exit;
+  };
   if (plan.kind === "fresh") {
-    startAfresh(files, definition);
-    await prepareWorktree(ctx.root, files.dir, task, files.start, ctx.setting.tests);
-    exitCode = await leg(ctx.child.runArgs(model.name, task.requirement));
-  } else if (plan.kind === "resume") exitCode = await leg(ctx.child.resumeArgs(model.name, plan.thread));
+    if (aheadMs === null) await freshStart(files, task, definition, ctx);
+    exitCode = await running(ctx.child.runArgs(model.name, task.requirement));
+  } else if (plan.kind === "resume") exitCode = await running(ctx.child.resumeArgs(model.name, plan.thread));
   const facts = readRunFacts(files.events, isGateFile);
   // Every leg counts: the earlier ones from their events, this one (and judging) by the clock.
   const earlierMs = plan.kind === "fresh" ? 0 : plan.facts.legsMs;
@@ -95,6 +103,65 @@ export async function runTask(task: EvalTask, model: { label: string; name: stri
   // verdict: the task runs again next time (task-plan.ts says how).
   if (!ctx.signal?.aborted && result.verdict !== "error") writeJsonAtomic(files.result, result);
   return result;
+}
+
+// The task's files for one model, and what its run is measured against.
+function taskPlace(task: EvalTask, model: { label: string; name: string | null }, ctx: TaskRunContext) {
+  const files = taskFiles(join(ctx.runDir, modelSlug(model.label)), task.id);
+  return { files, definition: taskDefinition(task, { model, ...ctx.setting }) };
+}
+
+// What an earlier eval left of a task that runs again: a run still alive, a judged tree.
+async function clearLeftovers(files: TaskFiles, ctx: TaskRunContext): Promise<void> {
+  mkdirSync(dirname(files.dir), { recursive: true });
+  await stopLeftoverRun(files.pid);
+  // A judged tree holds the hidden tests: one an eval killed while judging left must be gone before the agents work.
+  await removeIfPresent(ctx.root, judgeDir(files.dir));
+}
+
+// A fresh start: the earlier run's files cleared, the definition recorded, the task's repository made.
+async function freshStart(files: TaskFiles, task: EvalTask, definition: TaskDefinition, ctx: TaskRunContext): Promise<void> {
+  startAfresh(files, definition);
+  await prepareWorktree(ctx.root, files.dir, task, files.start, ctx.setting.tests);
+}
+
+// Fresh starts made ahead (prepareAhead), by task worktree: the plan made then, and the time the start took, or null
+// when it failed (runTask then makes it again, and reports its error).
+const aheadStarts = new Map<string, { plan: TaskPlan; ready: Promise<number | null> }>();
+
+function takeAhead(dir: string): { plan: TaskPlan; ready: Promise<number | null> } | undefined {
+  const ahead = aheadStarts.get(dir);
+  aheadStarts.delete(dir);
+  return ahead;
+}
+
+/**
+ * Makes a task's fresh start (its leftovers cleared, its repository fetched and checked out) while another task's run
+ * waits on the model, so the eval's next task starts with its repository ready: with one task at a time, a core is
+ * otherwise idle then. Nothing of it is hidden from a run: the repository holds its start commit's history, which the
+ * project itself holds, and a sandboxed run sees none of the project checkout but its own worktree. A task that is not
+ * to start afresh is left to runTask; one prepared and never run (the eval stopped, its budget spent) starts afresh
+ * next time, as a start without events does.
+ */
+export function prepareAhead(task: EvalTask, model: { label: string; name: string | null }, ctx: TaskRunContext): void {
+  const { files, definition } = taskPlace(task, model, ctx);
+  if (aheadStarts.has(files.dir)) return;
+  const plan = planTask(files, definition);
+  if (plan.kind !== "fresh") return;
+  const began = Date.now();
+  const ready = (async () => {
+    await clearLeftovers(files, ctx);
+    await freshStart(files, task, definition, ctx);
+    return Date.now() - began;
+  })().catch(() => null);
+  aheadStarts.set(files.dir, { plan, ready });
+}
+
+/** Waits for the starts made ahead that no task took (the eval stopped before their turn): none is left half-made. */
+export async function settleAhead(): Promise<void> {
+  const left = [...aheadStarts.values()];
+  aheadStarts.clear();
+  await Promise.all(left.map((a) => a.ready));
 }
 
 /** Where a task's judged tree is built, beside its worktree (judge-tree.ts). */
@@ -176,14 +243,17 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
   const where = judgeDir(dir);
   // The project's filter drivers, read once for making, filling and removing the judged tree (a worktree of it).
   const options = { filters: repositoryFilters(input.ctx.root) };
+  // The agents' repository's, read once for the diff and the tree hash there.
+  const agentsFilters = repositoryFilters(dir);
   try {
-    const tree = await buildJudgeTree(input.ctx.root, where, task, { dir, start: input.start }, options);
+    const tree = await buildJudgeTree(input.ctx.root, where, task, { dir, start: input.start, filters: agentsFilters }, options);
     const tamper = [...treeTamper(tree, facts.testWrites, input.ctx.setting.tests), ...facts.refusedGateChanges.map((c) => `gate change refused: ${c}`)];
     const scope = await judgeScope(task, tree, {
       agentsDir: dir,
       runDir: input.ctx.runDir,
       root: input.ctx.root,
       facts,
+      agentsFilters,
       sandbox: input.ctx.suite.commands.sandbox.kind,
       env: input.ctx.suite.env,
     });

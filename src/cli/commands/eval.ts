@@ -5,6 +5,7 @@ import { buildMutants } from "../../eval/mutate.js";
 import { evalDir, suiteSettings } from "../../eval/settings.js";
 import { toJsonl } from "../../eval/task-file.js";
 import type { DiscardedCandidate, EvalTask } from "../../eval/types.js";
+import { userCacheDir } from "../../config/user-cache-dir.js";
 import { ConfigError } from "../../errors.js";
 import { ensureArtifactsDir } from "../../store/state-dir.js";
 import { parseShardFlag } from "../eval-shard.js";
@@ -81,7 +82,7 @@ export async function evalCommand(input: { cwd: string; opts: EvalFlags }): Prom
   if (!NAME.test(name)) throw new ConfigError(`--name "${name}" may use only letters, digits, ".", "_" and "-".`);
   const config = await loadResolvedConfig(input.cwd, { baseUrl: opts.baseUrl });
   // The build's parses of the project's files serve the judge of a later run of its tasks (import-graph.ts).
-  keepParsesIn(join(evalDir(config), "parses.json"));
+  keepParsesIn(join(evalDir(config), "parses.json"), join(userCacheDir(process.env), "eval"));
   try {
     if (opts.tasks === undefined) return await buildCommand(config, { ...opts, name }, input.cwd);
     return await (await import("./eval-run.js")).runTasksCommand(config, { ...opts, tasks: opts.tasks as string, name, shardOf }, input.cwd);

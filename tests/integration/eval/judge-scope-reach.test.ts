@@ -65,7 +65,9 @@ async function setUp(onTestFinished: (fn: () => void) => void, extra: Record<str
   };
   const facts = { thread: "t1", lastGates: new Map([["test", last as unknown as GateResult]]), sandboxes: ["bwrap"] } as RunFacts;
   const task = { testFiles: Object.keys(HIDDEN), gates: [{ name: "test", command, required: true, timeoutS: 60 }] } as EvalTask;
-  const judgedTree = { dir: judged, restored: [], addedGateFiles: [], startFiles: new Set<string>(), runChanging: [] };
+  // The judged tree's files, as building it would list them (judge-tree.ts).
+  const files = Object.keys({ ...BASE, ...extra, ...HIDDEN }).sort();
+  const judgedTree = { dir: judged, restored: [], addedGateFiles: [], startFiles: new Set<string>(), runChanging: [], files };
   const scope = () =>
     judgeScope(task, judgedTree, { agentsDir: agents, runDir: join(root, ".yolo/eval/runs/history"), root, facts, sandbox: "bwrap", env: {} });
   return { agents, scope };

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildJudgeTree, treeTamper } from "../../../src/eval/judge-tree.js";
 import type { EvalTask } from "../../../src/eval/types.js";
-import { addWorktree } from "../../../src/eval/worktree.js";
+import { addWorktree, worktreeFiles } from "../../../src/eval/worktree.js";
 
 // The judge builds the tree it runs the tests on from the task's own tree, taking over only the agents' changes to
 // the task's source files and their new files: golden data, helpers, runner configs and tests come back as they were,
@@ -129,5 +129,20 @@ describe("the tree a task is judged on", () => {
     const tree = await buildJudgeTree(root, join(root, "judged"), task, { dir: agents, start: task.parent });
     expect(treeTamper(tree, [], "hidden")).toEqual([]);
     expect(read(tree.dir, "src/add.js")).toContain("b + a");
+  });
+
+  it("lists its files as git does there when it takes over every change: the task's tree and the new modules", async () => {
+    const { root, task } = history();
+    const agents = join(root, "agents");
+    await addWorktree(root, agents, task.parent);
+    put(agents, {
+      "src/add.js": "export const add = (a, b) => b + a;\n",
+      "src/util.js": "export const id = (x) => x;\n",
+      "src/lib/deep.js": "export const deep = 1;\n",
+    });
+    const tree = await buildJudgeTree(root, join(root, "judged"), task, { dir: agents, start: task.parent });
+    expect(treeTamper(tree, [], "hidden")).toEqual([]);
+    expect(tree.files).toEqual(await worktreeFiles(tree.dir));
+    expect(tree.files).toEqual(expect.arrayContaining(["src/util.js", "src/lib/deep.js", "test/add.test.js"]));
   });
 });

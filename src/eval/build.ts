@@ -6,6 +6,7 @@ import { type CandidateCommit, candidateCommits } from "./commits.js";
 import type { TestStatus } from "../gates/parsers/types.js";
 import { type CandidateTree, candidateRuns } from "./build-candidate.js";
 import { type CarriedResults, keepCarriedResults, openCarriedResults } from "./carried-results.js";
+import { readPackageJson } from "./gate-files.js";
 import { asJudgedFix } from "./judged-fix.js";
 import { type SuiteSettings, targetsAndGuards } from "./suite.js";
 import { TASK_VERSION, type DiscardedCandidate, type EvalTask } from "./types.js";
@@ -87,6 +88,7 @@ async function checkoutAt(opts: BuildOptions, checkout: Checkout, rev: string): 
 async function buildOne(c: CandidateCommit, opts: BuildOptions, checkout: Checkout, store: CarriedResults): Promise<EvalTask | DiscardedCandidate> {
   const dir = checkout.dir;
   const discard = (reason: string): DiscardedCandidate => ({ commit: c.commit, subject: c.subject, reason });
+  let parentPackage: Record<string, unknown> | null = null;
   let kept: string[] = [];
   const tree: CandidateTree = {
     dir,
@@ -94,11 +96,12 @@ async function buildOne(c: CandidateCommit, opts: BuildOptions, checkout: Checko
     toParent: async () => {
       await checkoutAt(opts, checkout, c.parent);
       await takeFilesFrom(dir, c.commit, c.testFiles, checkout.git);
+      parentPackage = readPackageJson(dir);
     },
     // The commit's end as the judge takes the upstream fix (judged-fix.ts).
     toCommit: async () => {
       await checkoutClean(dir, c.commit, checkout.git);
-      kept = await asJudgedFix(dir, c.parent, checkout.git);
+      kept = asJudgedFix(dir, parentPackage);
     },
   };
   try {

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { GateConfig } from "../config/schema.js";
-import { defaultGates } from "../gates/detect.js";
+import { gatesToRun } from "../gates/missing-tool.js";
 import type { TestStatus } from "../gates/parsers/types.js";
 import type { GitOptions } from "../git/git.js";
 import type { CarriedResults } from "./carried-results.js";
@@ -35,7 +35,8 @@ export async function candidateRuns(
 ): Promise<CandidateRuns> {
   rmSync(logs, { recursive: true, force: true });
   await tree.toParent();
-  const used = gates ?? defaultGates(tree.dir);
+  // Detected as a run detects them: a detected gate whose program is missing runs its plain runner, or is left out.
+  const used = gates ?? gatesToRun(null, tree.dir, suite.env.PATH).gates;
   const before = await endResults(tree.dir, used, join(logs, "before"), suite, store);
   if (!before.ok) return { ok: false, reason: `the suite cannot run at the parent with the commit's tests: ${before.reason}` };
   await tree.toCommit();

@@ -6,6 +6,8 @@ import { type CandidateCommit, candidateCommits } from "./commits.js";
 import type { TestStatus } from "../gates/parsers/types.js";
 import { type CandidateTree, candidateRuns } from "./build-candidate.js";
 import { type CarriedResults, keepCarriedResults, openCarriedResults } from "./carried-results.js";
+import { readPackageJson } from "./gate-files.js";
+import { asJudgedFix } from "./judged-fix.js";
 import { type SuiteSettings, targetsAndGuards } from "./suite.js";
 import { TASK_VERSION, type DiscardedCandidate, type EvalTask } from "./types.js";
 import { addWorktree, checkoutClean, removeWorktree, resetWorktree, takeFilesFrom } from "./worktree.js";
@@ -86,19 +88,26 @@ async function checkoutAt(opts: BuildOptions, checkout: Checkout, rev: string): 
 async function buildOne(c: CandidateCommit, opts: BuildOptions, checkout: Checkout, store: CarriedResults): Promise<EvalTask | DiscardedCandidate> {
   const dir = checkout.dir;
   const discard = (reason: string): DiscardedCandidate => ({ commit: c.commit, subject: c.subject, reason });
+  let parentPackage: Record<string, unknown> | null = null;
+  let kept: string[] = [];
   const tree: CandidateTree = {
     dir,
     git: checkout.git,
     toParent: async () => {
       await checkoutAt(opts, checkout, c.parent);
       await takeFilesFrom(dir, c.commit, c.testFiles, checkout.git);
+      parentPackage = readPackageJson(dir);
     },
-    toCommit: () => checkoutClean(dir, c.commit, checkout.git),
+    // The commit's end as the judge takes the upstream fix (judged-fix.ts).
+    toCommit: async () => {
+      await checkoutClean(dir, c.commit, checkout.git);
+      kept = asJudgedFix(dir, parentPackage);
+    },
   };
   try {
     const runs = await candidateRuns(tree, opts.gates, join(opts.workDir, "logs", c.commit.slice(0, 12)), opts.suite, store);
     if (!runs.ok) return discard(runs.reason);
-    const why = unusable(runs.before, runs.after);
+    const why = unusable(runs.before, runs.after, kept);
     if (why) return discard(why);
     const { targets, guards } = targetsAndGuards(runs.before, runs.after);
     const { gates } = runs;
@@ -120,11 +129,15 @@ async function buildOne(c: CandidateCommit, opts: BuildOptions, checkout: Checko
   }
 }
 
-// Why a candidate whose suite ran both times still is no task: nothing fails before the fix, or nothing it fixes passes after.
-function unusable(before: Map<string, TestStatus>, after: Map<string, TestStatus>): string | null {
+/**
+ * Why a candidate whose suite ran both times still is no task: nothing fails before the fix, or nothing it fixes
+ * passes after; `kept` names the package.json keys of the commit the judge keeps as at the parent (judged-fix.ts).
+ */
+function unusable(before: Map<string, TestStatus>, after: Map<string, TestStatus>, kept: string[]): string | null {
   const { targets } = targetsAndGuards(before, after);
   if (targets.length) return null;
   const failing = [...before].filter(([, s]) => s === "failed").map(([id]) => id);
   if (!failing.length) return "its targets do not fail before: every test passes at the parent with the commit's tests";
-  return `its targets do not pass after: the ${failing.length} test(s) failing at the parent with the commit's tests do not pass at the commit (${failing.slice(0, 3).join("; ")})`;
+  const keys = kept.length ? `; judged as the judge takes the commit's fix, with package.json's ${kept.join(", ")} kept as at the parent` : "";
+  return `its targets do not pass after: the ${failing.length} test(s) failing at the parent with the commit's tests do not pass at the commit (${failing.slice(0, 3).join("; ")})${keys}`;
 }

@@ -32,6 +32,9 @@ export function readPackageJson(dir: string): Record<string, unknown> | null {
   }
 }
 
+/** package.json's keys the judge keeps as the task's: what runs the tests and (`#helper`, the module type, exports) where their imports resolve. */
+export const PACKAGE_TEST_KEYS = ["scripts", ...PACKAGE_JSON_RUNNER_KEYS, ...PACKAGE_JSON_RESOLUTION_KEYS];
+
 /**
  * Gives the worktree's package.json the `scripts`, runner and module-resolution keys of `original` (what runs the
  * tests and where their imports resolve), keeping the
@@ -39,10 +42,8 @@ export function readPackageJson(dir: string): Record<string, unknown> | null {
  */
 export function keepPackageTestKeys(dir: string, original: Record<string, unknown>): void {
   const current = readPackageJson(dir) ?? {};
-  // Where the tests' imports resolve (`#helper`, the module type, exports) is the task's too.
-  const keys = ["scripts", ...PACKAGE_JSON_RUNNER_KEYS, ...PACKAGE_JSON_RESOLUTION_KEYS];
-  if (keys.every((k) => JSON.stringify(current[k]) === JSON.stringify(original[k]))) return;
-  for (const key of keys) {
+  if (PACKAGE_TEST_KEYS.every((k) => JSON.stringify(current[k]) === JSON.stringify(original[k]))) return;
+  for (const key of PACKAGE_TEST_KEYS) {
     if (original[key] === undefined) delete current[key];
     else current[key] = original[key];
   }

@@ -30,7 +30,11 @@ export interface MutantSplit {
 export async function splitKillers(failing: string[], trial: Trial, logDir: string): Promise<MutantSplit | null> {
   const testFiles = (await worktreeFiles(trial.dir)).filter(isTestFile);
   const texts = new Map(testFiles.map((f) => [f, readFileSync(join(trial.dir, f), "utf8")]));
-  const holders = (id: string) => testFiles.filter((f) => holds(f, texts.get(f) ?? "", id));
+  // A file the runner's id names holds it alone; only an id naming none is looked for in the files' text.
+  const holders = (id: string) => {
+    const named = testFiles.filter((f) => names(id, f));
+    return named.length ? named : testFiles.filter((f) => holds(texts.get(f) ?? "", id));
+  };
   const shown = failing.find((id) => holders(id).length === 1);
   if (!shown) return null;
   const shownFile = holders(shown)[0];
@@ -46,14 +50,21 @@ export async function splitKillers(failing: string[], trial: Trial, logDir: stri
   return { visible, hiddenFiles };
 }
 
+/** Whether the test `id` (`<gate>: <runner's id>`) names `file`, as pytest's, vitest's and jest's ids do. */
+function names(id: string, file: string): boolean {
+  const test = id.replace(/^[^:]+: /, "");
+  // unittest's dotted module: `tests.test_copy` must not name `tests.test_copy_more.Case.test_x`.
+  const dotted = file.replace(/\.py$/, "").replaceAll("/", ".");
+  return test.includes(file) || test === dotted || test.includes(`${dotted}.`);
+}
+
 /**
- * Whether a test file holds the test `id` (`<gate>: <runner's id>`): the runner's id names the file (pytest, vitest,
- * jest), or the file's text holds the test's own name (node:test and mocha name tests, not files). Only a hint: the
+ * Whether a test file's text holds the test `id`'s own name (node:test and mocha name tests, not files; a name
+ * another test's name starts with is held too, so an id naming its file is never looked for here). Only a hint: the
  * suite run without the hidden files decides what the agents can see.
  */
-function holds(file: string, text: string, id: string): boolean {
+function holds(text: string, id: string): boolean {
   const test = id.replace(/^[^:]+: /, "");
-  if (test.includes(file) || test.includes(file.replace(/\.py$/, "").replaceAll("/", "."))) return true;
   const leaf =
     test
       .split(/::| > /)

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { GateConfig } from "../config/schema.js";
 import { ConfigError } from "../errors.js";
-import { defaultGates } from "../gates/detect.js";
+import { gatesToRun } from "../gates/missing-tool.js";
 import { gitOk } from "../git/git.js";
 import { runSuite, type SuiteSettings } from "./suite.js";
 import type { DiscardedCandidate, EvalTask } from "./types.js";
@@ -71,7 +71,7 @@ export async function buildFromSites<S extends CandidateSite>(
   const discarded: DiscardedCandidate[] = [];
   try {
     await addWorktree(opts.root, dir, head);
-    const gates = opts.gates ?? defaultGates(dir);
+    const gates = opts.gates ?? gatesToRun(null, dir, opts.suite.env.PATH).gates;
     const base = await runSuite(dir, gates, join(opts.workDir, "logs", kind.logs.base), opts.suite);
     if (!base.ok) throw new ConfigError(`Cannot build ${kind.noun}: the suite gives no per-test results at HEAD: ${base.reason}`);
     const passing = [...base.tests].filter(([, s]) => s === "passed").map(([id]) => id);

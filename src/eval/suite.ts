@@ -29,12 +29,20 @@ export async function runSuite(dir: string, gates: GateConfig[], logDir: string,
     if (!run.tests?.length) {
       return {
         ok: false,
-        reason: `gate ${run.result.name} (${run.result.command}) listed no tests (exit code ${run.result.exitCode}); see ${run.result.logFile ?? "its output"}`,
+        reason: `gate ${run.result.name} (${run.result.command}) listed no tests (exit code ${run.result.exitCode})${countsOnly(run)}; see ${run.result.logFile ?? "its output"}`,
       };
     }
     for (const t of run.tests) tests.set(`${run.result.name}: ${t.id}`, t.status);
   }
   return { ok: true, tests };
+}
+
+// A gate whose output counted tests without naming one (a runner behind a wrapper script, printing a summary per
+// file): what to configure instead. Empty when it counted nothing either (a crash before any test ran).
+function countsOnly(run: GateRun): string {
+  const { passedCount, failedCount } = run.result;
+  if (passedCount === null && failedCount === null) return "";
+  return `: its output counts ${passedCount ?? 0} passed, ${failedCount ?? 0} failed but names no test; configure a gate that runs the test runner alone (\`vitest run\`, \`jest\`, \`node --test <paths>\`, \`pytest\`), whose results yolo reads test by test`;
 }
 
 /** One gate run as the suite's are (its log `attempt-1-<gate><suffix>.log` in `logDir`), or null when aborted. */

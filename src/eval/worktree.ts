@@ -1,7 +1,8 @@
-import { existsSync, lstatSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type GitOptions, git, gitOk } from "../git/git.js";
 import { serialWorktreeOps } from "../git/worktree-queue.js";
+import { linkInstalled } from "./linked-dependencies.js";
 
 /**
  * Eval worktrees: detached checkouts of the project's repository under `.yolo/eval/`, made and changed by yolo
@@ -69,7 +70,7 @@ function linkDependencies(root: string, dir: string): void {
   const source = join(root, "node_modules");
   const target = join(dir, "node_modules");
   if (!existsSync(source) || existsExact(target)) return;
-  symlinkSync(source, target, "dir");
+  linkInstalled(root, dir);
 }
 
 function existsExact(path: string): boolean {

@@ -114,12 +114,16 @@ describe("the start's git reads begun by bin/yolo.js", { timeout: 180_000 }, () 
     const [readTree, add, writeTree, commitTree, updateRef] = steps.map(
       (step) => calls.filter((c) => new RegExp(`\\t--no-pager (-c \\S+ )*${step}( |$)`).test(c)).length,
     );
+    // The leg's end reads what the thread changed (run.completed's filesChanged) from git: an add into an index of its
+    // own and a diff of it, no tree written.
+    const changeReads = calls.filter((c) => /\t--no-pager (-c \S+ )*diff .*--cached --name-only -z --no-renames --relative /.test(c)).length;
+    expect(changeReads).toBe(1);
     // One snapshot: one commit and one ref. The gate baseline, started beside the first agent, hashes the project's tree
     // once more (the tree it judged) with an index of its own: at most one more add and write-tree, never a commit.
     expect([readTree, commitTree, updateRef]).toEqual([0, 1, 1]);
-    expect(add).toBe(writeTree);
-    expect(add).toBeGreaterThanOrEqual(1);
-    expect(add).toBeLessThanOrEqual(2);
+    expect(add).toBe(writeTree + changeReads);
+    expect(writeTree).toBeGreaterThanOrEqual(1);
+    expect(writeTree).toBeLessThanOrEqual(2);
     const show = (path: string) => execFileSync(REAL_GIT, ["show", `refs/yolo/${run.first.thread}/start:${path}`], { cwd: root, encoding: "utf8" });
     expect([show("notes.txt"), show("new.txt")]).toEqual(["changed, not committed\n", "untracked\n"]);
     // The thread's row records the snapshot as its start (show --diff and the report diff against it).

@@ -39,8 +39,9 @@ export interface RoleWriteContext {
   /** Files the agent's tools really wrote. */
   written: string[];
   /**
-   * Files git says the thread changed so far (its start against the work tree), asked for roles that write code; null
-   * when git cannot tell (no repository). What an agent claims it changed is checked against it.
+   * Files git says the thread changed so far (its start against the work tree), asked for roles that write code when
+   * the agent names a file its tools did not write; null when not asked or git cannot tell (no repository). What an
+   * agent claims it changed is checked against it.
    */
   changed: ReadonlySet<string> | null;
   root: string;

@@ -180,7 +180,7 @@ export function agentNode(node: string, spec: AgentNodeSpec, role: RoleRecord, d
       state,
       gates,
       written: out.filesChanged,
-      changed: role.writesCode ? await changedSoFar(deps) : null,
+      changed: role.writesCode && namesUnwritten(h.files_changed, out.filesChanged) ? await changedSoFar(deps) : null,
       root: deps.config.root,
       gateVerdict: (judge) => gateVerdict({ node, check, before: state, judge }),
     });
@@ -198,6 +198,11 @@ export function agentNode(node: string, spec: AgentNodeSpec, role: RoleRecord, d
     const flagText = flags.length ? `; ${flags.map((f) => `${f}=${setFlags[f]}`).join(", ")}` : "";
     return finish(node, config, { escalateToHuman: false, question: null, ...withFlags }, out.usage, summary + committed + flagText);
   };
+}
+
+// Whether an agent's account of its change names a file its tools did not write: only then is git asked to confirm it.
+function namesUnwritten(named: unknown, written: string[]): boolean {
+  return Array.isArray(named) && named.some((f) => typeof f === "string" && !written.includes(f));
 }
 
 // What git says the thread changed so far, for checking an agent's account of its change; null when git cannot tell.

@@ -97,8 +97,7 @@ function runCommand() {
 // directory is read from the arguments: the CLI takes them only for the root, mode and PATH it resolved itself.
 function startEarlyProbes() {
   if (!RUN_COMMANDS.has(line.command) || line.rest.some((a) => a === "-h" || a === "--help")) return;
-  const childScript = join(__dirname, "..", "dist", "cli", "early-child.cjs");
-  require("../dist/cli/early-probes.cjs").startEarlyProbes(line.cwd, line.command === "resume" ? "resume" : "start", childScript);
+  require("../dist/cli/early-probes.cjs").startEarlyProbes(line.cwd, line.command === "resume" ? "resume" : "start");
 }
 
 function lightCli(command, fullCli) {

@@ -213,8 +213,6 @@ await build({ ...common, entryPoints: ["src/cli/light-loader.ts"], outfile: join
 // The git reads and sandbox trial bin/yolo.js starts for run, resume, agent and chat before loading either CLI (src/cli/
 // early-probes.ts): a small CommonJS file, so starting them needs neither Node's ES module loader nor a code cache.
 await build({ ...common, entryPoints: ["src/cli/early-probes.ts"], outfile: join(next, "cli", "early-probes.cjs"), format: "cjs", bundle: true });
-// The process those git reads run in (src/cli/early-child.ts; see src/cli/early-reads.ts), small for the same reason.
-await build({ ...common, entryPoints: ["src/cli/early-child.ts"], outfile: join(next, "cli", "early-child.cjs"), format: "cjs", bundle: true });
 // The spawner helper process yolo's commands are started from (src/exec/spawner.ts): a small CommonJS file, quick to boot.
 await build({ ...common, entryPoints: ["src/exec/spawner-child.ts"], outfile: join(next, "exec", "spawner-child.cjs"), format: "cjs", bundle: true });
 // Which packages and source folders each output file holds, for tests that check what a command loads.

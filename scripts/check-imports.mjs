@@ -160,8 +160,8 @@ function loopThrough(component, edges) {
   return [start, start];
 }
 
-// The mains that may exit: yolo's, and those of the small processes yolo starts for itself (answering over a pipe).
-const EXITING = new Set(["src/cli/main.ts", "src/cli/early-child.ts"]);
+// The mains that may exit: yolo's own.
+const EXITING = new Set(["src/cli/main.ts"]);
 
 const TEXT_RULES = [
   { re: /process\.stdout\.write|console\.log\(/, why: "writes to stdout" },

@@ -8,20 +8,19 @@ export type EarlyProbes = EarlyReads;
 /**
  * Starts the git reads that a run or resume in `cwd` begins with (repoIdentity, inspectWorkspace, and for a new thread
  * on a tree with uncommitted changes its start snapshot commit — reads and git objects only, hardened like every git
- * call) and bubblewrap's trial (probeBwrapAsync) in a Node process of their own (`childScript`:
- * dist/cli/early-child.cjs, see early-reads.ts), before the CLI's code is loaded: they run on the other core while it
- * compiles. Nothing is reported here; the run takes what it would have asked for
+ * call) and bubblewrap's trial (probeBwrapAsync), before the CLI's code is loaded: they run on the other core while it
+ * compiles (see early-reads.ts). Nothing is reported here; the run takes what it would have asked for
  * (takeEarlyProbes) and reads again what failed, so it meets any error where it met it before. A cwd that cannot be
  * resolved starts nothing.
  */
-export function startEarlyProbes(cwd: string, mode: "start" | "resume", childScript: string): void {
+export function startEarlyProbes(cwd: string, mode: "start" | "resume"): void {
   let root: string;
   try {
     root = projectRoot(cwd);
   } catch {
     return;
   }
-  fillSlot({ root, mode, path: process.env.PATH, probes: readEarly(root, mode, childScript) });
+  fillSlot({ root, mode, path: process.env.PATH, probes: readEarly(root, mode) });
 }
 
 /**

@@ -140,15 +140,23 @@ function withFilterFd<T>(seccomp: boolean, use: (fd: number | null) => T): T {
   }
 }
 
-// The trials running now (runProbeAsync), for stopTrials.
+// The trials running now (runProbeAsync), for stopTrials; once it was called, no trial starts.
 const running = new Set<ChildProcess>();
+let stopped = false;
 
 /**
- * Kills the trials still running: a process that leaves before its trial has answered (the early reads' process,
- * released by yolo) must not leave a hung bubblewrap behind, which the trial's own timeout would have killed.
+ * Kills the trials still running and starts no more (a trial killed would otherwise be followed by the one without
+ * the filter): the early reads let go by yolo (src/cli/early-reads.ts) must not leave a hung bubblewrap behind, nor
+ * hold yolo's exit until the trial's own timeout.
  */
 export function stopTrials(): void {
-  for (const child of running) child.kill("SIGKILL");
+  stopped = true;
+  for (const child of running) {
+    child.kill("SIGKILL");
+    // What the trial started may outlive it holding its stderr open: that end is closed here, not waited for.
+    child.stderr?.destroy();
+    child.unref();
+  }
   running.clear();
 }
 
@@ -163,6 +171,7 @@ async function runProbeAsync(pathVar: string | undefined): Promise<SandboxProbe>
 
 // One trial sandbox as a child process the event loop waits for (with the filter on its fd when `seccomp`).
 async function trialAsync(binary: string, seccomp: boolean): Promise<TrialResult> {
+  if (stopped) return { error: new Error("the trial was stopped"), status: null, signal: null, stderr: "" };
   const fd = seccomp ? openSync(sandboxFilterFile(), "r") : null;
   return new Promise<TrialResult>((resolve) => {
     let stderr = "";

@@ -81,7 +81,7 @@ export async function snapshotCommit(
   const filters = known.filters ?? repositoryFilters(root);
   // A secret file's content never enters the snapshot (its objects are readable by every command in the sandbox).
   const tree = (
-    await withStagedWorkTree(root, { base: head, index: known.index, filters, exclude: await changedSecretFiles(root) }, async (staged) => {
+    await withStagedWorkTree(root, { base: head, index: known.index, filters, exclude: await changedSecretFiles(root, filters) }, async (staged) => {
       await unstageGuarded(staged, head, { exec: false });
       return staged(["write-tree"]);
     })
@@ -101,8 +101,8 @@ export async function snapshotCommit(
  * Secret files (as read_file judges them) among the work tree's changed and untracked files, relative to the
  * repository's top: the snapshot never adds them, so not even a loose object of theirs is written.
  */
-async function changedSecretFiles(root: string): Promise<string[]> {
-  const r = await git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", ...PROJECT_PATHS]);
+async function changedSecretFiles(root: string, filters: GitOptions["filters"]): Promise<string[]> {
+  const r = await git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", ...PROJECT_PATHS], {}, { filters });
   if (r.exitCode !== 0) return [];
   const paths = r.stdout
     .split("\0")

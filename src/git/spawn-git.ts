@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { launchIfSpawnerUp } from "../exec/spawner.js";
 import { gitOnPath } from "./git-binary.js";
 
@@ -40,6 +40,11 @@ async function throughHelper(args: string[], cwd: string, env: Record<string, st
 function spawnGitDirect(args: string[], cwd: string, env: Record<string, string>): Promise<GitResult> {
   return new Promise((resolve) => {
     const child = spawn("git", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    if (lettingGo) unrefProcess(child);
+    else {
+      running.add(child);
+      child.on("close", () => running.delete(child));
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
@@ -47,6 +52,26 @@ function spawnGitDirect(args: string[], cwd: string, env: Record<string, string>
     child.on("error", (error) => resolve({ exitCode: 127, stdout: "", stderr: error.message }));
     child.on("close", (code) => resolve({ exitCode: code ?? 1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
   });
+}
+
+// The direct gits still running, for letRunningGitsGo; once it was called, every git started is let go at once.
+const running = new Set<ChildProcess>();
+let lettingGo = false;
+
+/**
+ * Lets the direct gits go, those running and those a chain of reads starts later: they no longer hold the process's
+ * exit, and end on their own (killing one could leave its index lock behind). Only the early reads' copy of this
+ * module (bin/yolo.js's, src/cli/early-reads.ts) is ever let go: it runs nothing else.
+ */
+export function letRunningGitsGo(): void {
+  lettingGo = true;
+  for (const child of running) unrefProcess(child);
+  running.clear();
+}
+
+function unrefProcess(child: ChildProcess): void {
+  child.unref();
+  for (const stream of [child.stdout, child.stderr]) (stream as { unref?(): void } | null)?.unref?.();
 }
 
 /**

@@ -21,7 +21,7 @@ export function engineLoader(input: {
 }) {
   let engine = null as Promise<Engine & { notices: string[] }> | null;
   const load = () => {
-    engine ??= Promise.all([import("../create-deps.js"), input.session(), input.setup.notices]).then(([{ createEngineDeps }, session, setupNotices]) => {
+    engine ??= Promise.all([import("../create-deps.js"), input.session(), input.setup.notices()]).then(([{ createEngineDeps }, session, setupNotices]) => {
       const { thread, logFile, setup, facts, noticeWords } = input;
       const deps = createEngineDeps({ config: thread.config, agents: thread.agents, logFile, env: process.env, noticeWords, ...setup.deps, facts });
       const notices = deps.notices ?? [];

@@ -11,8 +11,6 @@ export interface StartedReads {
   workspace: Promise<WorkspaceFacts>;
   snapshot: Promise<string | null> | null;
   sandbox: Promise<SandboxProbe>;
-  /** The tracked files that look like secrets, for the start-of-leg warning (absent: the engine lists them itself). */
-  trackedSecrets?: Promise<string[]>;
 }
 
 /** What the engine says at a leg's start about the checkout, as facts for the front end to word. */

@@ -65,8 +65,7 @@ export async function configStep(request: LaunchRequest, front: LaunchFront) {
   const keepReadOnly = [userCacheDir(process.env)];
   const startFacts = early ? runFacts(early.config, process.env, { keepReadOnly, projectSecrets: secrets }) : null;
   const { identity, workspace, probing } = reads;
-  const trackedSecrets = reads.started?.trackedSecrets ?? null;
-  return { baseConfig, config, early, identity, workspace, probing, trackedSecrets, logFile, snapshot, keepReadOnly, secrets, startFacts, testCmd, approvals };
+  return { baseConfig, config, early, identity, workspace, probing, logFile, snapshot, keepReadOnly, secrets, startFacts, testCmd, approvals };
 }
 
 /**

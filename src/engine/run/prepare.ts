@@ -48,7 +48,7 @@ export async function prepareLaunch(request: LaunchRequest, front: LaunchFront):
       .catch(refused);
   const mode = request.kind === "new" ? "start" : "resume";
   const { cwd, flags, replay, threadId } = request;
-  const { workspace, snapshot, trackedSecrets } = before;
+  const { workspace, snapshot } = before;
   const threads = opened.threads;
   const setup = await prepareRunSetup({
     cwd,
@@ -61,7 +61,6 @@ export async function prepareLaunch(request: LaunchRequest, front: LaunchFront):
     modelless: read.modelless,
     workspace,
     snapshot,
-    trackedSecrets,
     words: front.words,
   }).catch(refused);
   // Secrets registered (even run.started is scrubbed), the sandbox chosen (a required one missing is exit 2), the gates found.

@@ -19,10 +19,9 @@ export interface RunSetup {
   pendingStart: Promise<string> | null;
   /**
    * Warnings for the start of the run: a dirty tree recorded as the start, a project outside git, tracked files that
-   * look like secrets. Said after run.started, so the list of tracked files (the early reads' last git command) is
-   * not waited for before it.
+   * look like secrets. Asked for after run.started: only then is the list of tracked files made (`git ls-files`).
    */
-  notices: Promise<string[]>;
+  notices(): Promise<string[]>;
   /** With --branch: where the run leaves the user (the thread's branch) and how to go back; said again at the end. */
   branchNote: string | null;
   /** Resolves when the session being recorded is completely on disk. */
@@ -51,8 +50,6 @@ export async function prepareRunSetup(input: {
   workspace?: Promise<WorkspaceFacts>;
   /** startSnapshot for this thread, when the caller started it early. */
   snapshot?: Promise<string | null>;
-  /** The tracked files that look like secrets, when the caller listed them early (its git ran in a small process). */
-  trackedSecrets?: Promise<string[]> | null;
   words: LaunchFront["words"];
 }): Promise<RunSetup> {
   const { config, flags, threadId, mode } = input;
@@ -83,14 +80,22 @@ export async function prepareRunSetup(input: {
     },
     start: { startCommit: ws.startCommit, branch: ws.branch },
     pendingStart: ws.pendingStart,
-    notices: startNotices(
-      setupFacts(config, ws, mode).map(say),
-      ws.inRepo ? trackedSecretsNotice(config.root, input.trackedSecrets) : null,
-      branchFact && (mode === "start" || ws.switchedFrom) ? [say(branchFact)] : [],
+    notices: once(() =>
+      startNotices(
+        setupFacts(config, ws, mode).map(say),
+        ws.inRepo ? trackedSecretsNotice(config.root) : null,
+        branchFact && (mode === "start" || ws.switchedFrom) ? [say(branchFact)] : [],
+      ),
     ),
     branchNote: branchFact ? say(branchFact) : null,
     finish,
   };
+}
+
+// `make`'s promise, made when first asked for.
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | null = null;
+  return () => (made ??= make());
 }
 
 // The start's notices in their order, once the tracked-secrets warning is known (it is never a rejection: a list git

@@ -11,16 +11,14 @@ export type EarlyProbes = EarlyReads;
  * call) and bubblewrap's trial (probeBwrapAsync), before the CLI's code is loaded: they run on the other core while it
  * compiles (see early-reads.ts). Nothing is reported here; the run takes what it would have asked for
  * (takeEarlyProbes) and reads again what failed, so it meets any error where it met it before. A cwd that cannot be
- * resolved starts nothing.
+ * resolved, or reads that cannot be started, start nothing.
  */
 export function startEarlyProbes(cwd: string, mode: "start" | "resume"): void {
-  let root: string;
+  // Only a head start: whatever goes wrong here leaves the reads to the CLI, which meets it where it would have.
   try {
-    root = projectRoot(cwd);
-  } catch {
-    return;
-  }
-  fillSlot({ root, mode, path: process.env.PATH, probes: readEarly(root, mode) });
+    const root = projectRoot(cwd);
+    fillSlot({ root, mode, path: process.env.PATH, probes: readEarly(root, mode) });
+  } catch {}
 }
 
 /**

@@ -7,14 +7,14 @@ import type { ResolvedConfig } from "../config/schema.js";
 import { judgeCanary } from "./canary-judge.js";
 import { type ChildRunSpec, legArgs, runChild } from "./child-run.js";
 import { isGateFile } from "./gate-files.js";
-import { buildJudgeTree, treeTamper } from "./judge-tree.js";
+import { buildJudgeTree, listTaskTree, type TaskTreeListing, treeTamper } from "./judge-tree.js";
 import { stopLeftoverRun } from "./child-watch.js";
 import { readRunFacts, type RunFacts } from "./run-events.js";
 import { type RunSetting, type TaskDefinition, taskDefinition } from "./task-definition.js";
 import { passedVisibleFailedHidden, targetSplit } from "./target-split.js";
 import { NOT_JUDGED, planTask, startAfresh, type TaskFiles, type TaskPlan, taskFiles } from "./task-plan.js";
 import type { SuiteSettings } from "./suite.js";
-import { type JudgeScope, judgeScope } from "./judge-scope.js";
+import { agentsTreeHash, hashLikelyNeeded, type JudgeScope, judgeScope } from "./judge-scope.js";
 import { judgedSuite } from "./judge-suite.js";
 import { writeJsonAtomic } from "./task-file.js";
 import type { EvalTask, TaskResult, TestsMode } from "./types.js";
@@ -75,8 +75,11 @@ export async function runTask(
       signal: ctx.signal,
     });
   let exitCode: number | null = plan.kind === "judge" ? (plan.facts.completed?.exitCode ?? null) : null;
+  let listing: TaskTreeListing | undefined;
   const running = (args: string[]) => {
     const exit = leg(args);
+    // What the judge reads of the project's commits is read while the run goes on (the next task's start too).
+    listing = listTaskTree(ctx.root, task);
     whileRunning?.();
     return exit;
   };
@@ -93,6 +96,7 @@ export async function runTask(
     start: readFileSync(files.start, "utf8").trim(),
     ctx,
     stderrFile: files.stderr,
+    listing,
   });
   const result: TaskResult = {
     ...judged,
@@ -208,6 +212,8 @@ interface JudgeInput {
   start: string;
   ctx: TaskRunContext;
   stderrFile: string;
+  /** The task's tree as listed while its run went on; listed when judging begins otherwise. */
+  listing?: TaskTreeListing;
 }
 
 /**
@@ -245,8 +251,11 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
   const options = { filters: repositoryFilters(input.ctx.root) };
   // The agents' repository's, read once for the diff and the tree hash there.
   const agentsFilters = repositoryFilters(dir);
+  // Nothing changes the agents' tree once the run has ended: its hash, when judgeScope will likely want it, is taken
+  // while the judged tree is made.
+  const treeHash = hashLikelyNeeded(task, dir) ? agentsTreeHash(dir, agentsFilters) : undefined;
   try {
-    const tree = await buildJudgeTree(input.ctx.root, where, task, { dir, start: input.start, filters: agentsFilters }, options);
+    const tree = await buildJudgeTree(input.ctx.root, where, task, { dir, start: input.start, filters: agentsFilters }, options, input.listing);
     const tamper = [...treeTamper(tree, facts.testWrites, input.ctx.setting.tests), ...facts.refusedGateChanges.map((c) => `gate change refused: ${c}`)];
     const scope = await judgeScope(task, tree, {
       agentsDir: dir,
@@ -254,6 +263,7 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
       root: input.ctx.root,
       facts,
       agentsFilters,
+      treeHash,
       sandbox: input.ctx.suite.commands.sandbox.kind,
       env: input.ctx.suite.env,
     });

@@ -51,6 +51,9 @@ export async function runTask(
   ctx: TaskRunContext,
   // Called once this task's run has started: the caller may prepare the next task meanwhile (prepareAhead).
   whileRunning?: () => void,
+  // Called once its run has ended, before judging, with what the run spent (the result's own figures): the caller
+  // may start the next task's run while this one is judged (run-eval.ts).
+  whenRunEnded?: (spent: Spent) => void,
 ): Promise<TaskResult> {
   const { files, definition } = taskPlace(task, model, ctx);
   const ahead = takeAhead(files.dir);
@@ -88,6 +91,7 @@ export async function runTask(
     exitCode = await running(ctx.child.runArgs(model.name, task.requirement));
   } else if (plan.kind === "resume") exitCode = await running(ctx.child.resumeArgs(model.name, plan.thread));
   const facts = readRunFacts(files.events, isGateFile);
+  whenRunEnded?.(spentBy(facts, ctx.price));
   // Every leg counts: the earlier ones from their events, this one (and judging) by the clock.
   const earlierMs = plan.kind === "fresh" ? 0 : plan.facts.legsMs;
   const judged = await judgeTask(task, model.label, files.dir, {
@@ -107,6 +111,14 @@ export async function runTask(
   // verdict: the task runs again next time (task-plan.ts says how).
   if (!ctx.signal?.aborted && result.verdict !== "error") writeJsonAtomic(files.result, result);
   return result;
+}
+
+/** What a task's run spent, as its result gives it. */
+export type Spent = Pick<TaskResult, "tokens" | "cost">;
+
+function spentBy(facts: RunFacts, price: TaskRunContext["price"]): Spent {
+  const usage = facts.completed?.usage ?? { promptTokens: 0, completionTokens: 0 };
+  return { tokens: usage.promptTokens + usage.completionTokens, cost: costOf({ ...usage, totalTokens: 0, calls: 0 }, price) };
 }
 
 // The task's files for one model, and what its run is measured against.
@@ -224,7 +236,6 @@ interface JudgeInput {
  */
 async function judgeTask(task: EvalTask, model: string, dir: string, input: JudgeInput): Promise<TaskResult> {
   const { facts } = input;
-  const usage = facts.completed?.usage ?? { promptTokens: 0, completionTokens: 0 };
   const result: TaskResult = {
     task: task.id,
     model,
@@ -232,8 +243,7 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
     reason: "",
     thread: facts.thread,
     exitCode: input.exitCode,
-    tokens: usage.promptTokens + usage.completionTokens,
-    cost: costOf({ ...usage, totalTokens: 0, calls: 0 }, input.ctx.price),
+    ...spentBy(facts, input.ctx.price),
     // Set by runTask: every leg's time, not only this invocation's.
     wallMs: 0,
     fixAttempts: facts.fixAttempts,

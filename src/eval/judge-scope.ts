@@ -48,7 +48,8 @@ export async function judgeScope(task: EvalTask, tree: JudgeTree, ctx: ScopeCont
     gates: task.gates,
     facts: ctx.facts,
     sandbox: ctx.sandbox,
-    treeNow: leftOut.length ? null : await (ctx.treeHash ?? agentsTreeHash(ctx.agentsDir, ctx.agentsFilters)),
+    // Unsandboxed, gateReuse trusts none of the run's records: the hash (two git processes) would not be read.
+    treeNow: leftOut.length || ctx.sandbox !== "bwrap" ? null : await (ctx.treeHash ?? agentsTreeHash(ctx.agentsDir, ctx.agentsFilters)),
     baseline: readBaseline(ctx),
     leftOut,
   });
@@ -67,12 +68,12 @@ export async function judgeScope(task: EvalTask, tree: JudgeTree, ctx: ScopeCont
 }
 
 /**
- * Whether judgeScope is likely to need the agents' tree hash: not a canary, and every required gate `node --test`
+ * Whether judgeScope is likely to need the agents' tree hash: sandboxed, not a canary, every required gate `node --test`
  * (read from the agents' package.json: a guess, which only decides whether the hash is taken early, beside the
  * judged tree's making, rather than when judgeScope asks for it).
  */
-export function hashLikelyNeeded(task: EvalTask, agentsDir: string): boolean {
-  return !task.canary && task.gates.every((g) => !g.required || nodeTestPaths(g, agentsDir));
+export function hashLikelyNeeded(task: EvalTask, agentsDir: string, sandbox: string): boolean {
+  return sandbox === "bwrap" && !task.canary && task.gates.every((g) => !g.required || nodeTestPaths(g, agentsDir));
 }
 
 /** The agents' tree as the run's gates hashed it (yolo's state folder left out by the hash itself), or null. */

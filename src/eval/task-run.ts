@@ -263,7 +263,7 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
   const agentsFilters = repositoryFilters(dir);
   // Nothing changes the agents' tree once the run has ended: its hash, when judgeScope will likely want it, is taken
   // while the judged tree is made.
-  const treeHash = hashLikelyNeeded(task, dir) ? agentsTreeHash(dir, agentsFilters) : undefined;
+  const treeHash = hashLikelyNeeded(task, dir, input.ctx.suite.commands.sandbox.kind) ? agentsTreeHash(dir, agentsFilters) : undefined;
   try {
     const tree = await buildJudgeTree(input.ctx.root, where, task, { dir, start: input.start, filters: agentsFilters }, options, input.listing);
     const tamper = [...treeTamper(tree, facts.testWrites, input.ctx.setting.tests), ...facts.refusedGateChanges.map((c) => `gate change refused: ${c}`)];

@@ -17,7 +17,7 @@ export class BudgetMeter {
 
   constructor(private readonly budget: EvalBudget) {}
 
-  add(r: TaskResult): void {
+  add(r: Pick<TaskResult, "tokens" | "cost">): void {
     this.cost += r.cost ?? 0;
     this.tokens += r.tokens;
   }

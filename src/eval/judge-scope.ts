@@ -30,6 +30,8 @@ export interface ScopeContext {
   agentsFilters?: Promise<[string, string][]>;
   sandbox: string;
   env: NodeJS.ProcessEnv;
+  /** The agents' tree hash (agentsTreeHash), when started already: it is the same whenever taken once the run ended. */
+  treeHash?: Promise<string | null>;
 }
 
 /** The judge's scope for `task` on `tree` (see JudgeScope); any doubt gives the whole suite, with the reason. */
@@ -46,7 +48,8 @@ export async function judgeScope(task: EvalTask, tree: JudgeTree, ctx: ScopeCont
     gates: task.gates,
     facts: ctx.facts,
     sandbox: ctx.sandbox,
-    treeNow: leftOut.length ? null : await hashOrNull(ctx.agentsDir, ctx.agentsFilters),
+    // Unsandboxed, gateReuse trusts none of the run's records: the hash (two git processes) would not be read.
+    treeNow: leftOut.length || ctx.sandbox !== "bwrap" ? null : await (ctx.treeHash ?? agentsTreeHash(ctx.agentsDir, ctx.agentsFilters)),
     baseline: readBaseline(ctx),
     leftOut,
   });
@@ -64,8 +67,17 @@ export async function judgeScope(task: EvalTask, tree: JudgeTree, ctx: ScopeCont
   return { narrowed: true, files: scope.files, gates: scope.gates, reused: reuse.passing };
 }
 
-// The agents' tree as the run's gates hashed it (yolo's state folder left out by the hash itself).
-async function hashOrNull(dir: string, filters: Promise<[string, string][]> | undefined): Promise<string | null> {
+/**
+ * Whether judgeScope is likely to need the agents' tree hash: sandboxed, not a canary, every required gate `node --test`
+ * (read from the agents' package.json: a guess, which only decides whether the hash is taken early, beside the
+ * judged tree's making, rather than when judgeScope asks for it).
+ */
+export function hashLikelyNeeded(task: EvalTask, agentsDir: string, sandbox: string): boolean {
+  return sandbox === "bwrap" && !task.canary && task.gates.every((g) => !g.required || nodeTestPaths(g, agentsDir));
+}
+
+/** The agents' tree as the run's gates hashed it (yolo's state folder left out by the hash itself), or null. */
+export async function agentsTreeHash(dir: string, filters: Promise<[string, string][]> | undefined): Promise<string | null> {
   try {
     // The task's repository is one yolo made (worktree.ts, cloneAt): its index is in its own .git folder.
     return await workTreeHash(dir, [], [], { filters, index: join(dir, ".git", "index") });

@@ -5,7 +5,7 @@ import { isTestFile } from "../gates/definition-patterns.js";
 import { isGateFile, keepPackageTestKeys, readPackageJson } from "./gate-files.js";
 import { runChangingReason, treeFacts } from "./run-changing-files.js";
 import type { EvalTask, TestsMode } from "./types.js";
-import { addWorktree, filesAt, takeFilesFrom, untrackedFiles } from "./worktree.js";
+import { addWorktree, filesAt, filesPresentAt, takeFilesFrom, untrackedFiles } from "./worktree.js";
 
 /**
  * The tree a task is judged on, built apart from the agents' worktree: the task's tree as it was at build time (the
@@ -59,7 +59,31 @@ export interface AgentsTree {
   filters?: Promise<[string, string][]>;
 }
 
-/** Makes the judged tree of `task` at `judgeDir` from the agents' worktree. */
+/**
+ * What the judge reads of the project's repository for `task` whatever the agents did: the parent's files, and which
+ * of the commit's test files the commit has. Reads of two commits, which never change, and nothing written: started
+ * while the task's run goes on (task-run.ts), so judging begins with them in hand.
+ */
+export interface TaskTreeListing {
+  parentFiles: Promise<string[]>;
+  presentTests: Promise<string[]>;
+}
+
+/** Starts listing `task`'s tree in the project `root` (TaskTreeListing); a failure is met where it is awaited. */
+export function listTaskTree(root: string, task: EvalTask): TaskTreeListing {
+  return { parentFiles: awaitedLater(filesAt(root, task.parent)), presentTests: awaitedLater(filesPresentAt(root, task.commit, task.testFiles)) };
+}
+
+// A promise read only later: its failure must not count as unhandled meanwhile (whoever awaits it still gets it).
+function awaitedLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
+
+/**
+ * Makes the judged tree of `task` at `judgeDir` from the agents' worktree. Making the tree and reading the agents'
+ * changes touch different repositories' files and go on at the same time; the copying waits for both.
+ */
 export async function buildJudgeTree(
   root: string,
   judgeDir: string,
@@ -67,20 +91,30 @@ export async function buildJudgeTree(
   agents: AgentsTree,
   // The judged tree is a worktree of the project (its config): its filter drivers, read once for adding and filling it.
   options: GitOptions = { filters: repositoryFilters(root) },
+  listing: TaskTreeListing = listTaskTree(root, task),
 ): Promise<JudgeTree> {
-  await addWorktree(root, judgeDir, task.parent, options);
-  await takeFilesFrom(judgeDir, task.commit, task.testFiles, options);
-  const parentFiles = await filesAt(judgeDir, task.parent);
-  const taskTree = taskTreeFiles(parentFiles, judgeDir, task);
+  const made = (async () => {
+    await addWorktree(root, judgeDir, task.parent, options);
+    await takeFilesFrom(judgeDir, task.commit, task.testFiles, options, listing.presentTests);
+  })();
   // Tests hidden, the agents started at the task's parent itself: the same commit, listed once (from the project's
   // repository, not the agents' copy of it).
-  const startTree = new Set(agents.start === task.parent ? parentFiles : await filesAt(agents.dir, agents.start));
+  const startFiles = agents.start === task.parent ? listing.parentFiles : filesAt(agents.dir, agents.start);
+  const [, parentFiles, startList, changes, untracked] = await allDone([
+    made,
+    listing.parentFiles,
+    startFiles,
+    agentChanges(agents),
+    untrackedFiles(agents.dir),
+  ]);
+  const taskTree = taskTreeFiles(parentFiles, judgeDir, task);
+  const startTree = new Set(startList);
   const original = readPackageJson(judgeDir);
   const restored: string[] = [];
   const runChanging: JudgeTree["runChanging"] = [];
   const written: string[] = [];
   const facts = treeFacts(taskTree);
-  for (const path of await agentChanges(agents)) {
+  for (const path of changes) {
     const why = taskTree.has(path) || isTestFile(path) ? null : runChangingReason(path, facts);
     if (why) runChanging.push({ path, why });
     else if (takenOver(task, path, taskTree.has(path))) {
@@ -92,7 +126,7 @@ export async function buildJudgeTree(
   // A source change may include package.json (a dependency the fix needs); what runs the tests stays the task's.
   if (original) keepPackageTestKeys(judgeDir, original);
   const counted = new Set(runChanging.map((r) => r.path));
-  const added = (await untrackedFiles(agents.dir)).filter((p) => isGateFile(p) && !startTree.has(p) && !counted.has(p));
+  const added = untracked.filter((p) => isGateFile(p) && !startTree.has(p) && !counted.has(p));
   // In git's order: the untracked files, then the tracked ones, each sorted by their bytes.
   const files = [...written.filter((p) => !taskTree.has(p)).sort(byBytes), ...[...taskTree].sort(byBytes)];
   return { dir: judgeDir, restored: restored.sort(), addedGateFiles: added.sort(), startFiles: startTree, runChanging, files };
@@ -136,6 +170,15 @@ async function agentChanges({ dir, start, filters }: AgentsTree): Promise<string
     .split("\0")
     .filter(Boolean);
   return [...new Set([...tracked, ...fresh])].sort();
+}
+
+// Promise.all that waits for every promise to settle before failing: nothing of the judged tree is still being made
+// when the caller's cleanup removes it.
+async function allDone<T extends readonly unknown[]>(promises: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((s) => s.status === "rejected");
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));

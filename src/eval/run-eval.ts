@@ -42,18 +42,45 @@ export async function runEval(input: {
     const job = jobs[next];
     if (workers === 1 && job && !meter.exhausted() && !input.ctx.signal?.aborted) prepareAhead(job.task, job.model, input.ctx);
   };
+  // One task at a time under bubblewrap, the next task's run starts as soon as this one's has ended, while this one is
+  // judged: the judge's commands are sandboxed, none sees the other's tree (the project checkout is shown empty), as
+  // with tasks run side by side. Each task's run still starts after the one before it ended, and the budget counts
+  // a run's spending as soon as it has ended, before its judging.
+  const overlap = workers === 1 && input.ctx.suite.commands.sandbox.kind === "bwrap";
   const worker = async () => {
-    while (next < jobs.length && !input.ctx.signal?.aborted) {
+    // Each task's run and judging; a failure stops the loop and is raised once every task still being judged is done,
+    // so none is left running behind the error. Results are reported in the order the tasks started.
+    const tasksGoing: Promise<void>[] = [];
+    let reported: Promise<unknown> = Promise.resolve();
+    let failed = false;
+    const stop = () => {
+      failed = true;
+    };
+    while (next < jobs.length && !input.ctx.signal?.aborted && !failed) {
       const { task, model, slot } = jobs[next++];
       const spent = meter.exhausted();
-      if (spent) results[slot] = notRunResult(task, model.label, spent, input.ctx.setting.tests);
-      else {
-        input.onStart?.(task, model);
-        results[slot] = await runTask(task, model, input.ctx, prepareNext);
-        meter.add(results[slot]);
+      if (spent) {
+        await reported;
+        results[slot] = notRunResult(task, model.label, spent, input.ctx.setting.tests);
+        input.onResult?.(results[slot]);
+        continue;
       }
-      input.onResult?.(results[slot]);
+      input.onStart?.(task, model);
+      const ran = runEnd();
+      const before = reported;
+      const done = runTask(task, model, input.ctx, prepareNext, overlap ? (used) => ran.ended(() => meter.add(used)) : undefined).then(async (r) => {
+        results[slot] = r;
+        if (!ran.counted) meter.add(r);
+        await before;
+        input.onResult?.(r);
+      });
+      tasksGoing.push(done);
+      reported = done.catch(stop);
+      await Promise.race([ran.promise, done]).catch(stop);
     }
+    const settled = await Promise.allSettled(tasksGoing);
+    const failure = settled.find((s) => s.status === "rejected");
+    if (failure) throw (failure as PromiseRejectedResult).reason;
   };
   try {
     await Promise.all(Array.from({ length: workers }, worker));
@@ -61,4 +88,22 @@ export async function runEval(input: {
     await settleAhead();
   }
   return results.filter(Boolean);
+}
+
+// A task's run's end, heard before its judging (runTask's whenRunEnded): `count` adds what it spent to the budget.
+function runEnd(): { promise: Promise<void>; counted: boolean; ended(count: () => void): void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  const end = {
+    promise,
+    counted: false,
+    ended(count: () => void) {
+      count();
+      end.counted = true;
+      resolve();
+    },
+  };
+  return end;
 }

@@ -7,14 +7,14 @@ import type { ResolvedConfig } from "../config/schema.js";
 import { judgeCanary } from "./canary-judge.js";
 import { type ChildRunSpec, legArgs, runChild } from "./child-run.js";
 import { isGateFile } from "./gate-files.js";
-import { buildJudgeTree, treeTamper } from "./judge-tree.js";
+import { buildJudgeTree, listTaskTree, type TaskTreeListing, treeTamper } from "./judge-tree.js";
 import { stopLeftoverRun } from "./child-watch.js";
 import { readRunFacts, type RunFacts } from "./run-events.js";
 import { type RunSetting, type TaskDefinition, taskDefinition } from "./task-definition.js";
 import { passedVisibleFailedHidden, targetSplit } from "./target-split.js";
 import { NOT_JUDGED, planTask, startAfresh, type TaskFiles, type TaskPlan, taskFiles } from "./task-plan.js";
 import type { SuiteSettings } from "./suite.js";
-import { type JudgeScope, judgeScope } from "./judge-scope.js";
+import { agentsTreeHash, hashLikelyNeeded, type JudgeScope, judgeScope } from "./judge-scope.js";
 import { judgedSuite } from "./judge-suite.js";
 import { writeJsonAtomic } from "./task-file.js";
 import type { EvalTask, TaskResult, TestsMode } from "./types.js";
@@ -51,6 +51,9 @@ export async function runTask(
   ctx: TaskRunContext,
   // Called once this task's run has started: the caller may prepare the next task meanwhile (prepareAhead).
   whileRunning?: () => void,
+  // Called once its run has ended, before judging, with what the run spent (the result's own figures): the caller
+  // may start the next task's run while this one is judged (run-eval.ts).
+  whenRunEnded?: (spent: Spent) => void,
 ): Promise<TaskResult> {
   const { files, definition } = taskPlace(task, model, ctx);
   const ahead = takeAhead(files.dir);
@@ -75,8 +78,11 @@ export async function runTask(
       signal: ctx.signal,
     });
   let exitCode: number | null = plan.kind === "judge" ? (plan.facts.completed?.exitCode ?? null) : null;
+  let listing: TaskTreeListing | undefined;
   const running = (args: string[]) => {
     const exit = leg(args);
+    // What the judge reads of the project's commits is read while the run goes on (the next task's start too).
+    listing = listTaskTree(ctx.root, task);
     whileRunning?.();
     return exit;
   };
@@ -85,6 +91,7 @@ export async function runTask(
     exitCode = await running(ctx.child.runArgs(model.name, task.requirement));
   } else if (plan.kind === "resume") exitCode = await running(ctx.child.resumeArgs(model.name, plan.thread));
   const facts = readRunFacts(files.events, isGateFile);
+  whenRunEnded?.(spentBy(facts, ctx.price));
   // Every leg counts: the earlier ones from their events, this one (and judging) by the clock.
   const earlierMs = plan.kind === "fresh" ? 0 : plan.facts.legsMs;
   const judged = await judgeTask(task, model.label, files.dir, {
@@ -93,6 +100,7 @@ export async function runTask(
     start: readFileSync(files.start, "utf8").trim(),
     ctx,
     stderrFile: files.stderr,
+    listing,
   });
   const result: TaskResult = {
     ...judged,
@@ -103,6 +111,14 @@ export async function runTask(
   // verdict: the task runs again next time (task-plan.ts says how).
   if (!ctx.signal?.aborted && result.verdict !== "error") writeJsonAtomic(files.result, result);
   return result;
+}
+
+/** What a task's run spent, as its result gives it. */
+export type Spent = Pick<TaskResult, "tokens" | "cost">;
+
+function spentBy(facts: RunFacts, price: TaskRunContext["price"]): Spent {
+  const usage = facts.completed?.usage ?? { promptTokens: 0, completionTokens: 0 };
+  return { tokens: usage.promptTokens + usage.completionTokens, cost: costOf({ ...usage, totalTokens: 0, calls: 0 }, price) };
 }
 
 // The task's files for one model, and what its run is measured against.
@@ -208,6 +224,8 @@ interface JudgeInput {
   start: string;
   ctx: TaskRunContext;
   stderrFile: string;
+  /** The task's tree as listed while its run went on; listed when judging begins otherwise. */
+  listing?: TaskTreeListing;
 }
 
 /**
@@ -218,7 +236,6 @@ interface JudgeInput {
  */
 async function judgeTask(task: EvalTask, model: string, dir: string, input: JudgeInput): Promise<TaskResult> {
   const { facts } = input;
-  const usage = facts.completed?.usage ?? { promptTokens: 0, completionTokens: 0 };
   const result: TaskResult = {
     task: task.id,
     model,
@@ -226,8 +243,7 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
     reason: "",
     thread: facts.thread,
     exitCode: input.exitCode,
-    tokens: usage.promptTokens + usage.completionTokens,
-    cost: costOf({ ...usage, totalTokens: 0, calls: 0 }, input.ctx.price),
+    ...spentBy(facts, input.ctx.price),
     // Set by runTask: every leg's time, not only this invocation's.
     wallMs: 0,
     fixAttempts: facts.fixAttempts,
@@ -245,8 +261,11 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
   const options = { filters: repositoryFilters(input.ctx.root) };
   // The agents' repository's, read once for the diff and the tree hash there.
   const agentsFilters = repositoryFilters(dir);
+  // Nothing changes the agents' tree once the run has ended: its hash, when judgeScope will likely want it, is taken
+  // while the judged tree is made.
+  const treeHash = hashLikelyNeeded(task, dir, input.ctx.suite.commands.sandbox.kind) ? agentsTreeHash(dir, agentsFilters) : undefined;
   try {
-    const tree = await buildJudgeTree(input.ctx.root, where, task, { dir, start: input.start, filters: agentsFilters }, options);
+    const tree = await buildJudgeTree(input.ctx.root, where, task, { dir, start: input.start, filters: agentsFilters }, options, input.listing);
     const tamper = [...treeTamper(tree, facts.testWrites, input.ctx.setting.tests), ...facts.refusedGateChanges.map((c) => `gate change refused: ${c}`)];
     const scope = await judgeScope(task, tree, {
       agentsDir: dir,
@@ -254,6 +273,7 @@ async function judgeTask(task: EvalTask, model: string, dir: string, input: Judg
       root: input.ctx.root,
       facts,
       agentsFilters,
+      treeHash,
       sandbox: input.ctx.suite.commands.sandbox.kind,
       env: input.ctx.suite.env,
     });

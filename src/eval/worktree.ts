@@ -84,13 +84,14 @@ function existsExact(path: string): boolean {
 
 /**
  * Makes `files` in the worktree what they are at `commit`: checked out where the commit has them, deleted where it
- * does not (a test the commit removed, or one the model added).
+ * does not (a test the commit removed, or one the model added). `present`: which of them the commit has, when listed
+ * already (filesPresentAt, in any checkout of the same repository).
  */
-export async function takeFilesFrom(dir: string, commit: string, files: string[], options: GitOptions = {}): Promise<void> {
+export async function takeFilesFrom(dir: string, commit: string, files: string[], options: GitOptions = {}, present?: Promise<string[]>): Promise<void> {
   if (!files.length) return;
-  const present = new Set((await gitOk(dir, ["ls-tree", "-r", "-z", "--name-only", commit, "--", ...files])).split("\0").filter(Boolean));
-  const keep = files.filter((f) => present.has(f));
-  for (const f of files.filter((f) => !present.has(f))) rmSync(join(dir, f), { force: true });
+  const listed = new Set(await (present ?? filesPresentAt(dir, commit, files)));
+  const keep = files.filter((f) => listed.has(f));
+  for (const f of files.filter((f) => !listed.has(f))) rmSync(join(dir, f), { force: true });
   if (keep.length) await gitOk(dir, ["checkout", commit, "--", ...keep], {}, options);
 }
 
@@ -131,6 +132,12 @@ export async function untrackedFiles(dir: string): Promise<string[]> {
 
 // yolo's state folder and the link to the project's installed dependencies: in every worktree, never the model's.
 const NOT_THE_MODELS = ["--", ".", ":(exclude).yol[o]/*", ":(exclude)node_modules", ":(exclude)node_modules/*"];
+
+/** Which of `files` `commit`'s tree has. */
+export async function filesPresentAt(dir: string, commit: string, files: string[]): Promise<string[]> {
+  if (!files.length) return [];
+  return (await gitOk(dir, ["ls-tree", "-r", "-z", "--name-only", commit, "--", ...files])).split("\0").filter(Boolean);
+}
 
 /** The files of `commit`'s tree. */
 export async function filesAt(dir: string, commit: string): Promise<string[]> {

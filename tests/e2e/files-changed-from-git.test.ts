@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeResult, runYolo } from "../helpers/cli.js";
+import { describeResult, parseEvents, runYolo } from "../helpers/cli.js";
 import { analystDone, call, director, GOOD_ADD, handoff, pmDone, teaSays } from "../helpers/director.js";
 import { startMockOpenAI } from "../helpers/mock-openai.js";
 import { makeProject } from "../helpers/project.js";
@@ -10,15 +10,8 @@ const REQ = "Add an add(a, b) function to src/add.js";
 // The fixture's own test script: these cases are about what a run says it changed, not the gate's detection.
 const GATE = ["--test-cmd", "node --test test/"];
 
-function eventsOf(stdout: string): Array<Record<string, any>> {
-  return stdout
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line));
-}
-
 function completedOf(stdout: string): { status: string; filesChanged: string[] } {
-  return eventsOf(stdout).findLast((e) => e.type === "run.completed") as { status: string; filesChanged: string[] };
+  return parseEvents(stdout).findLast((e) => e.type === "run.completed") as unknown as { status: string; filesChanged: string[] };
 }
 
 // "Files changed" is what git says the thread changed, not what a model says it did.
@@ -41,9 +34,9 @@ describe("a run's files changed come from git, never from the model's account", 
     cleanups.push(project.cleanup, () => mock.close());
     const json = await runYolo(["run", ...GATE, "--json", REQ], { cwd: project.root, baseURL: mock.url });
     expect(json.exitCode, describeResult(json)).toBe(0);
-    const events = eventsOf(json.stdout);
+    const dev = parseEvents(json.stdout).find((e) => e.type === "node.completed" && e.node === "dev");
     // dev's own line (the live view, history, hooks) counts the two files git confirms, not the three it named.
-    expect(events.find((e) => e.type === "node.completed" && e.node === "dev")?.summary).toBe("2 files changed");
+    expect(dev?.type === "node.completed" ? dev.summary : undefined).toBe("2 files changed");
     expect(completedOf(json.stdout)).toMatchObject({ status: "passed", filesChanged: ["README.md", "src/add.js"] });
   });
 
